@@ -1,0 +1,168 @@
+"""Provably fair dice: numbered HMAC-SHA256 draws from a committed seed, and scripted dice for tests.
+
+Draw n of a game is HMAC-SHA256(key=seed, msg=pool ‖ u32be(len(nonce)) ‖ nonce ‖ u64be(n) ‖ u32be(k)),
+read as a big-endian 256-bit integer x, for k = 0, 1, … until x < 2**256 - (2**256 mod r); the result
+is x mod r. Rejection (vanishingly rare) keeps the mapping free of modulo bias without using another
+draw number. `pool` starts as 32 zero bytes and becomes sha256(pool ‖ value) for each EntropyAdded.
+Only this module touches randomness.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from typing import Protocol
+
+from domain.errors import DiceScriptExhausted
+
+EMPTY_POOL = bytes(32)
+_SPACE = 1 << 256
+
+
+def new_seed() -> bytes:
+    """Returns a fresh secret 32-byte seed from the operating system's generator."""
+    return secrets.token_bytes(32)
+
+
+def commit_to_seed(seed: bytes) -> bytes:
+    """Returns the public commitment to a seed: its sha256."""
+    return hashlib.sha256(seed).digest()
+
+
+def mix_entropy(pool: bytes, value: bytes) -> bytes:
+    """Mixes a player's entropy into the pool: sha256(pool ‖ value)."""
+    return hashlib.sha256(pool + value).digest()
+
+
+def draw_value(seed: bytes, pool: bytes, nonce: bytes, draw: int, bound: int) -> int:
+    """Computes draw number `draw` as an unbiased integer in [0, bound)."""
+    if bound <= 0:
+        raise ValueError("a draw needs at least one outcome")
+    limit = _SPACE - (_SPACE % bound)
+    prefix = pool + len(nonce).to_bytes(4, "big") + nonce + draw.to_bytes(8, "big")
+    k = 0
+    while True:
+        digest = hmac.new(seed, prefix + k.to_bytes(4, "big"), hashlib.sha256).digest()
+        x = int.from_bytes(digest, "big")
+        if x < limit:
+            return x % bound
+        k += 1
+
+
+class Dice(Protocol):
+    """What `decide` may ask of chance: die rolls and picks among options, each a numbered draw."""
+
+    def roll(self, sides: int = 6, count: int = 1) -> tuple[list[int], list[int]]:
+        """Rolls `count` dice with `sides` faces; returns (faces, draw numbers)."""
+        ...
+
+    def pick(self, options: Sequence[str]) -> tuple[str, int]:
+        """Picks one of `options` (in the given order) at random; returns (option, draw number)."""
+        ...
+
+
+class HmacDice:
+    """The fair dice of a game: HMAC draws numbered from the game's draw counter.
+
+    A scripted game (`--dice 3,5,1`) takes its die faces from the script first, still numbering the
+    draws, and falls back to fair draws once the script is used up; picks are always fair draws.
+    """
+
+    def __init__(
+        self,
+        seed: bytes,
+        pool: bytes = EMPTY_POOL,
+        nonce: bytes = b"",
+        next_draw: int = 0,
+        script: Sequence[int] = (),
+        script_pos: int = 0,
+    ) -> None:
+        self._seed = seed
+        self._pool = pool
+        self._nonce = nonce
+        self.next_draw = next_draw
+        self._script = list(script)
+        self.script_pos = script_pos
+
+    def _take(self, bound: int) -> tuple[int, int]:
+        draw = self.next_draw
+        self.next_draw += 1
+        return draw_value(self._seed, self._pool, self._nonce, draw, bound), draw
+
+    def roll(self, sides: int = 6, count: int = 1) -> tuple[list[int], list[int]]:
+        """Rolls `count` dice with `sides` faces; returns (faces, draw numbers)."""
+        values: list[int] = []
+        draws: list[int] = []
+        for _ in range(count):
+            value, draw = self._take(sides)
+            if self.script_pos < len(self._script):
+                value = self._script[self.script_pos] - 1
+                self.script_pos += 1
+            values.append(value + 1)
+            draws.append(draw)
+        return values, draws
+
+    def pick(self, options: Sequence[str]) -> tuple[str, int]:
+        """Picks one of `options` at random; returns (option, draw number)."""
+        index, draw = self._take(len(options))
+        return options[index], draw
+
+
+class ScriptedDice:
+    """Test dice: faces and picked cards come from scripts, in order; running out is an error."""
+
+    def __init__(self, values: Sequence[int] = (), cards: Sequence[str] = (), next_draw: int = 0) -> None:
+        self._values = list(values)
+        self._cards = list(cards)
+        self.next_draw = next_draw
+
+    @property
+    def unused(self) -> tuple[list[int], list[str]]:
+        """Returns the faces and cards not yet used, so tests can check a script was consumed."""
+        return list(self._values), list(self._cards)
+
+    def roll(self, sides: int = 6, count: int = 1) -> tuple[list[int], list[int]]:
+        """Returns the next `count` scripted faces; each must fit the die."""
+        if len(self._values) < count:
+            raise DiceScriptExhausted(f"the dice script ran out (wanted {count} d{sides})")
+        values = [self._values.pop(0) for _ in range(count)]
+        for value in values:
+            if not 1 <= value <= sides:
+                raise DiceScriptExhausted(f"scripted face {value} does not fit a d{sides}")
+        draws = list(range(self.next_draw, self.next_draw + count))
+        self.next_draw += count
+        return values, draws
+
+    def pick(self, options: Sequence[str]) -> tuple[str, int]:
+        """Returns the next scripted card if it is among the options, else the first option."""
+        draw = self.next_draw
+        self.next_draw += 1
+        if self._cards:
+            wanted = self._cards[0]
+            if wanted in options:
+                self._cards.pop(0)
+                return wanted, draw
+            if not options:
+                raise DiceScriptExhausted("nothing to pick from")
+            raise DiceScriptExhausted(f"scripted pick {wanted!r} is not among the options")
+        if not options:
+            raise DiceScriptExhausted("nothing to pick from")
+        return options[0], draw
+
+
+def shuffle(dice: Dice, items: Sequence[str]) -> tuple[list[str], list[int]]:
+    """Shuffles items by Fisher–Yates with one pick per position; returns (order, draw numbers)."""
+    remaining = list(items)
+    order: list[str] = []
+    draws: list[int] = []
+    while remaining:
+        if len(remaining) == 1:
+            order.append(remaining.pop())
+            break
+        item, draw = dice.pick(remaining)
+        remaining.remove(item)
+        order.append(item)
+        draws.append(draw)
+    return order, draws

@@ -1,0 +1,260 @@
+"""The shared event vocabulary: small, flat, past-tense facts whose fields are msgpack-native.
+
+Every event class is registered by its class name, which is its type name in the store, in
+`log --json` and in replay files. A ruleset adds only the events that are its own, with `@event_type`.
+To change a shape, raise `class_version` and add a static `upcast_vN_vM(fields)` that rewrites the
+older fields in place; recorded games keep their original bytes and are upcast when read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
+
+import msgpack
+
+from domain.errors import TamperedLog, UsageError
+
+GENESIS_CHAIN = bytes(32)
+
+_REGISTRY: dict[str, type[Event]] = {}
+E = TypeVar("E", bound="type[Event]")
+
+
+class Event:
+    """Base of every recorded fact; subclasses are frozen dataclasses registered by name."""
+
+    class_version: ClassVar[int] = 1
+    # Host events (seed reveal, entropy) are recorded by the host, not decided by a rule.
+    is_host_event: ClassVar[bool] = False
+    _field_names: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def type_name(self) -> str:
+        """Returns the registered type name of this event (its class name)."""
+        return type(self).__name__
+
+    def to_fields(self) -> dict[str, Any]:
+        """Returns the event's fields as a plain dict of msgpack-native values."""
+        return {name: getattr(self, name) for name in self._field_names}
+
+
+def event_type(cls: E) -> E:
+    """Registers a frozen dataclass as an event type under its class name."""
+    data_cls = dataclasses.dataclass(frozen=True, slots=True)(cls)
+    name = data_cls.__name__
+    if name in _REGISTRY and _REGISTRY[name].__qualname__ != data_cls.__qualname__:
+        raise TypeError(f"event type {name!r} is registered twice")
+    data_cls._field_names = tuple(f.name for f in dataclasses.fields(data_cls))
+    _REGISTRY[name] = data_cls
+    return data_cls  # type: ignore[return-value]
+
+
+def registered_event_types() -> dict[str, type[Event]]:
+    """Returns every registered event type by name."""
+    return dict(_REGISTRY)
+
+
+def event_from_fields(type_name: str, version: int, fields: dict[str, Any]) -> Event:
+    """Builds an event from its stored type name, class version and fields, upcasting old shapes."""
+    try:
+        cls = _REGISTRY[type_name]
+    except KeyError:
+        raise TamperedLog(f"unknown event type {type_name!r}") from None
+    if version != cls.class_version:
+        fields = dict(fields)
+        while version < cls.class_version:
+            upcast: Callable[[dict[str, Any]], None] = getattr(cls, f"upcast_v{version}_v{version + 1}")
+            upcast(fields)
+            version += 1
+    try:
+        return cls(**fields)
+    except TypeError as exc:
+        raise TamperedLog(f"event {type_name} has malformed fields: {exc}") from None
+
+
+def canonical_bytes(value: Any) -> bytes:
+    """Encodes a value as canonical msgpack: maps with keys sorted, bytes as bin, no floats."""
+    return msgpack.packb(_canonical(value), use_bin_type=True)
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _canonical(value[k]) for k in sorted(value, key=_sort_key)}
+    if isinstance(value, list | tuple):
+        return [_canonical(v) for v in value]
+    if isinstance(value, float):
+        raise UsageError("floats are not allowed in event fields")
+    return value
+
+
+def _sort_key(key: Any) -> tuple[int, Any]:
+    # Integer keys sort before string keys so mixed maps still have one canonical order.
+    return (0, key) if isinstance(key, int) else (1, key)
+
+
+def public_form(type_name: str, version: int, fields: dict[str, Any]) -> list[Any]:
+    """Returns the public form of an event, the value the hash chain covers."""
+    return [type_name, version, fields]
+
+
+def next_chain(previous: bytes, type_name: str, version: int, fields: dict[str, Any]) -> bytes:
+    """Computes an event's chain hash: sha256(previous chain ‖ canonical msgpack of its public form)."""
+    return hashlib.sha256(previous + canonical_bytes(public_form(type_name, version, fields))).digest()
+
+
+# --- Game-level events, recorded by the Game aggregate for every ruleset -----------------------------
+
+
+@event_type
+class GameCreated(Event):
+    """A game was set up: its ruleset, seats, options and the content it is played with."""
+
+    ruleset: str
+    players: list[dict[str, Any]]
+    options: dict[str, Any]
+    content_hash: str
+    scripted: bool
+    dice_script: list[int]
+    nightkeep_version: str
+
+
+@event_type
+class SeedCommitted(Event):
+    """The host committed to a secret dice seed by publishing its sha256."""
+
+    commitment: bytes
+
+
+@event_type
+class EntropyAdded(Event):
+    """A player mixed their own entropy into every later draw."""
+
+    is_host_event = True
+    player: str
+    value: bytes
+
+
+@event_type
+class ActionTaken(Event):
+    """A player took an action; the events that follow, up to the next action, are its consequences."""
+
+    player: str
+    action: str
+    nonce: bytes
+
+
+@event_type
+class SeedRevealed(Event):
+    """The host revealed the dice seed, so anyone can recompute every draw."""
+
+    is_host_event = True
+    seed: bytes
+
+
+# --- Shared rules vocabulary ---------------------------------------------------------------------------
+
+
+@event_type
+class CharacterDealt(Event):
+    """A player received a character, chosen by the player (draw -1) or dealt at random by a draw."""
+
+    player: str
+    character: str
+    draw: int
+
+
+@event_type
+class DieRolled(Event):
+    """Dice were rolled for a purpose; values are the faces, draws the draw numbers that made them."""
+
+    player: str
+    purpose: str
+    sides: int
+    values: list[int]
+    draws: list[int]
+
+
+@event_type
+class CardDrawn(Event):
+    """A card was drawn from a deck by a numbered draw among the cards left in it."""
+
+    player: str
+    deck: str
+    card: str
+    draw: int
+
+
+@event_type
+class Moved(Event):
+    """A piece moved on a board from one space to another."""
+
+    piece: str
+    board: str
+    from_space: int
+    to_space: int
+    reason: str
+
+
+@event_type
+class CombatResolved(Event):
+    """A combat (or psychic combat) ended: both totals and the outcome for the character."""
+
+    player: str
+    opponent: str
+    kind: str
+    player_total: int
+    opponent_total: int
+    outcome: str
+
+
+@event_type
+class LifeLost(Event):
+    """A character lost lives."""
+
+    player: str
+    amount: int
+    reason: str
+
+
+@event_type
+class LifeGained(Event):
+    """A character gained lives."""
+
+    player: str
+    amount: int
+    reason: str
+
+
+@event_type
+class TurnEnded(Event):
+    """A player's turn ended and the next player is to act."""
+
+    player: str
+    next_player: str
+
+
+@event_type
+class PlayerOut(Event):
+    """A player left the race (killed, or fled out of the board)."""
+
+    player: str
+    reason: str
+
+
+@event_type
+class GameWon(Event):
+    """A player won the game."""
+
+    player: str
+    reason: str
+
+
+@event_type
+class GameEnded(Event):
+    """The game ended; winner is empty when nobody won."""
+
+    winner: str
+    reason: str

@@ -1,0 +1,231 @@
+"""The Game aggregate: a thin event-sourced shell around a ruleset's decider.
+
+Every recorded event is stored as an envelope (type name, class version, fields, chain) so the log
+keeps the exact bytes that were hashed even after an event's shape is upcast, and so the same fold
+serves the store, replay files and audits. `apply_event` is the one fold step everybody uses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from eventsourcing.domain import Aggregate
+
+from domain.actions import HOST, START
+from domain.dice import EMPTY_POOL, Dice, HmacDice, mix_entropy
+from domain.errors import GameOver, IllegalAction, NotYourTurn, TamperedLog, UsageError
+from domain.events import (
+    GENESIS_CHAIN,
+    ActionTaken,
+    EntropyAdded,
+    Event,
+    GameCreated,
+    SeedCommitted,
+    SeedRevealed,
+    event_from_fields,
+    next_chain,
+)
+from domain.rulesets import Ruleset, get_ruleset
+
+NIGHTKEEP_VERSION = "0.1.0"
+
+
+def new_meta() -> dict[str, Any]:
+    """Returns the bookkeeping every game keeps besides its ruleset state."""
+    return {
+        "commitment": b"",
+        "pool": EMPTY_POOL,
+        "next_draw": 0,
+        "script": [],
+        "script_pos": 0,
+        "scripted": False,
+        "seed": b"",
+        "actions": 0,
+    }
+
+
+def apply_event(holder: Any, event: Event, chain: bytes) -> None:
+    """Folds one event into a holder with `ruleset_name`, `meta`, `state` and `chain` attributes."""
+    meta = holder.meta
+    if isinstance(event, GameCreated):
+        holder.ruleset_name = event.ruleset
+        meta["script"] = list(event.dice_script)
+        meta["scripted"] = event.scripted
+        holder.state = get_ruleset(event.ruleset).initial_state(event)
+    elif isinstance(event, SeedCommitted):
+        meta["commitment"] = event.commitment
+    elif isinstance(event, EntropyAdded):
+        meta["pool"] = mix_entropy(meta["pool"], event.value)
+    elif isinstance(event, SeedRevealed):
+        meta["seed"] = event.seed
+    elif isinstance(event, ActionTaken):
+        meta["actions"] += 1
+    else:
+        _advance_draws(meta, event)
+        holder.state = get_ruleset(holder.ruleset_name).evolve(holder.state, event)
+    holder.chain = chain
+
+
+def _advance_draws(meta: dict[str, Any], event: Event) -> None:
+    draws = getattr(event, "draws", None)
+    if draws:
+        meta["next_draw"] = max(meta["next_draw"], max(draws) + 1)
+        # A scripted game's die faces come from its script first (see HmacDice).
+        meta["script_pos"] = min(len(meta["script"]), meta["script_pos"] + len(draws))
+        return
+    draw = getattr(event, "draw", None)
+    if isinstance(draw, int) and draw >= 0:
+        meta["next_draw"] = max(meta["next_draw"], draw + 1)
+
+
+@dataclass
+class GameFold:
+    """A game's state rebuilt from events without the aggregate machinery (views, audits, files)."""
+
+    ruleset_name: str = ""
+    meta: dict[str, Any] = field(default_factory=new_meta)
+    state: dict[str, Any] = field(default_factory=dict)
+    chain: bytes = GENESIS_CHAIN
+    version: int = 0
+
+    def apply(self, event: Event, chain: bytes) -> None:
+        """Folds one event into this state."""
+        apply_event(self, event, chain)
+        self.version += 1
+
+
+def fold_events(events: Iterable[tuple[Event, bytes]]) -> GameFold:
+    """Folds (event, chain) pairs from the first event on into a GameFold."""
+    fold = GameFold()
+    for event, chain in events:
+        fold.apply(event, chain)
+    return fold
+
+
+class Game(Aggregate):
+    """One game: records each action and its consequences, and folds them into the ruleset state."""
+
+    class Created(Aggregate.Created):
+        """The first envelope of a game; it carries the GameCreated event."""
+
+        type: str
+        v: int
+        fields: dict[str, Any]
+        chain: bytes
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate._fold(self.type, self.v, self.fields, self.chain)
+
+    class Recorded(Aggregate.Event):
+        """Every later envelope: one ruleset or game event with its chain hash."""
+
+        type: str
+        v: int
+        fields: dict[str, Any]
+        chain: bytes
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate._fold(self.type, self.v, self.fields, self.chain)
+
+    def __init__(self) -> None:
+        self.ruleset_name = ""
+        self.meta = new_meta()
+        self.state: dict[str, Any] = {}
+        self.chain = GENESIS_CHAIN
+
+    # --- commands ------------------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, created: GameCreated, commitment: bytes, entropy: Iterable[tuple[str, bytes]] = ()) -> Game:
+        """Creates a game from its GameCreated event and the host's seed commitment."""
+        fields = created.to_fields()
+        chain = next_chain(GENESIS_CHAIN, created.type_name, created.class_version, fields)
+        game: Game = cls._create(
+            cls.Created, type=created.type_name, v=created.class_version, fields=fields, chain=chain
+        )
+        game.record(SeedCommitted(commitment=commitment))
+        for player, value in entropy:
+            game.add_entropy(player, value)
+        return game
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """Returns the decider module this game is played with."""
+        return get_ruleset(self.ruleset_name)
+
+    @property
+    def status(self) -> dict[str, Any]:
+        """Returns the ruleset's status of this game (running or finished, winner, who acts)."""
+        return self.ruleset.status(self.state)
+
+    @property
+    def is_finished(self) -> bool:
+        """Tells whether the game has ended."""
+        return bool(self.status["status"] == "finished")
+
+    def dice(self, seed: bytes, nonce: bytes = b"") -> HmacDice:
+        """Returns this game's fair dice, positioned at its next draw."""
+        if hashlib.sha256(seed).digest() != self.meta["commitment"]:
+            raise TamperedLog("the seed does not match this game's commitment")
+        meta = self.meta
+        return HmacDice(seed, meta["pool"], nonce, meta["next_draw"], meta["script"], meta["script_pos"])
+
+    def add_entropy(self, player: str, value: bytes) -> None:
+        """Mixes a player's entropy into later draws; only allowed before the first draw."""
+        if self.meta["next_draw"] > 0 or self.meta["actions"] > 0:
+            raise UsageError("entropy can only be added before the first draw")
+        self.record(EntropyAdded(player=player, value=value))
+
+    def take_action(self, player: str, action_id: str, dice: Dice, nonce: bytes = b"") -> list[Event]:
+        """Checks an action is legal for `player`, then records it and the events it causes."""
+        ruleset = self.ruleset
+        if action_id != START or player != HOST:
+            self.check_legal(player, action_id)
+        events = ruleset.decide(self.state, action_id, player, dice)
+        self.record(ActionTaken(player=player, action=action_id, nonce=nonce))
+        for event in events:
+            self.record(event)
+        return events
+
+    def check_legal(self, player: str, action_id: str) -> None:
+        """Raises the specific error that says why `player` may not take `action_id` now."""
+        if self.is_finished:
+            raise GameOver("the game is over")
+        ruleset = self.ruleset
+        mine = ruleset.legal_actions(self.state, player)
+        if any(a.id == action_id for a in mine):
+            return
+        if not mine:
+            waiting = ", ".join(self.status.get("to_act", [])) or "nobody"
+            raise NotYourTurn(f"it is not {player}'s turn (waiting on {waiting})")
+        choices = ", ".join(a.id for a in mine)
+        raise IllegalAction(f"{action_id!r} is not a legal action for {player} now (legal: {choices})")
+
+    def reveal_seed(self, seed: bytes) -> None:
+        """Records the seed, after checking it against the commitment."""
+        if self.meta["seed"]:
+            return
+        if hashlib.sha256(seed).digest() != self.meta["commitment"]:
+            raise TamperedLog("the seed does not match this game's commitment")
+        self.record(SeedRevealed(seed=seed))
+
+    def record(self, event: Event) -> None:
+        """Appends one event, chained to the previous one, and folds it into the state."""
+        fields = event.to_fields()
+        chain = next_chain(self.chain, event.type_name, event.class_version, fields)
+        self.trigger_event(self.Recorded, type=event.type_name, v=event.class_version, fields=fields, chain=chain)
+
+    # --- fold ----------------------------------------------------------------------------------------
+
+    def _fold(self, type_name: str, version: int, fields: dict[str, Any], chain: bytes) -> None:
+        apply_event(self, event_from_fields(type_name, version, fields), chain)
+
+
+def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
+    """Folds stored envelopes into a Game without the library's per-event protocol checks."""
+    for event in events:
+        game = event.mutate(game)
+    return game

@@ -1,0 +1,69 @@
+"""The ruleset registry: each ruleset is a decider module registered by name.
+
+A ruleset module provides:
+- `NAME`, `CHARACTER_SLOT` (what `--player NAME:X` names: a character, a side…), `MIN_PLAYERS`, `MAX_PLAYERS`;
+- `content_hash()` — sha256 of the content files it plays with;
+- `validate_setup(players, options)` — raises a `UsageError` subclass for a setup it cannot play;
+- `initial_state(created)` — the state right after `GameCreated` (a plain, msgpack-encodable dict);
+- `legal_actions(state, player)` — the `Action`s open now (to `player`, or to anyone if None);
+- `decide(state, action_id, player, dice)` — the events an action causes (never mutates `state`);
+- `evolve(state, event)` — applies one event to the state in place and returns it (the only mutation);
+- `status(state)` — {"status": "running"|"finished", "winner": str, "to_act": [players]}.
+The `start` action (taken by the host when a game is created) deals characters and opens play.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any, Protocol
+
+from domain.actions import Action
+from domain.dice import Dice
+from domain.errors import UnknownRuleset
+from domain.events import Event, GameCreated
+
+_MODULES = {
+    "dungeon-short": "domain.rulesets.dungeon.short_game",
+}
+
+
+class Ruleset(Protocol):
+    """The decider interface every ruleset module implements."""
+
+    NAME: str
+    CHARACTER_SLOT: str
+    MIN_PLAYERS: int
+    MAX_PLAYERS: int
+
+    def content_hash(self) -> str: ...
+
+    def validate_setup(self, players: list[dict[str, Any]], options: dict[str, Any]) -> None: ...
+
+    def initial_state(self, created: GameCreated) -> dict[str, Any]: ...
+
+    def legal_actions(self, state: dict[str, Any], player: str | None = None) -> list[Action]: ...
+
+    def decide(self, state: dict[str, Any], action_id: str, player: str, dice: Dice) -> list[Event]: ...
+
+    def evolve(self, state: dict[str, Any], event: Event) -> dict[str, Any]: ...
+
+    def status(self, state: dict[str, Any]) -> dict[str, Any]: ...
+
+
+_loaded: dict[str, ModuleType] = {}
+
+
+def ruleset_names() -> list[str]:
+    """Returns the names of every registered ruleset."""
+    return sorted(_MODULES)
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """Returns the ruleset module registered under `name`."""
+    if name not in _MODULES:
+        known = ", ".join(ruleset_names())
+        raise UnknownRuleset(f"unknown ruleset {name!r} (known: {known})")
+    if name not in _loaded:
+        _loaded[name] = importlib.import_module(_MODULES[name])
+    return _loaded[name]  # type: ignore[return-value]

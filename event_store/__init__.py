@@ -1,0 +1,1 @@
+"""Storage for nightkeep: the GameService application, its msgpack transcoder and store settings."""

@@ -1,0 +1,30 @@
+"""Where games are stored: the default SQLite file, `--db`/`NIGHTKEEP_DB`, or the in-memory store."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+DB_ENV = "NIGHTKEEP_DB"
+MEMORY = ":memory:"
+
+
+def default_db_path() -> Path:
+    """Returns the SQLite file in the user's data directory."""
+    return Path(platformdirs.user_data_dir("nightkeep", appauthor=False)) / "nightkeep.sqlite"
+
+
+def resolve_db(db: str | None) -> str:
+    """Returns the store to use: the given one, else NIGHTKEEP_DB, else the default file."""
+    return db or os.environ.get(DB_ENV) or str(default_db_path())
+
+
+def persistence_env(db: str) -> dict[str, str]:
+    """Returns the eventsourcing environment for a store location (a path, `:memory:` or `memory`)."""
+    if db in (MEMORY, "memory"):
+        return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+    path = Path(db).expanduser()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)}
