@@ -237,3 +237,23 @@ class GameService(Application[UUID]):
             return UUID(text)
         except ValueError:
             raise UnknownGame(f"{text!r} is not a game id") from None
+
+
+def play_with_bots(
+    service: GameService, game_id: UUID, seed: int | str | None = None, max_actions: int = 100_000
+) -> int:
+    """Lets seeded bots take every remaining action until the game ends; returns how many they took."""
+    from domain.bots import Bot
+
+    bot = Bot(seed if seed is not None else str(game_id))
+    taken = 0
+    game = service.get_game(game_id)
+    while not game.is_finished and taken < max_actions:
+        actions = game.ruleset.legal_actions(game.state, None)
+        if not actions:
+            raise UsageError("the game is stuck: nobody has a legal action")
+        choice = bot.choose(game.ruleset, game.state, actions)
+        service.take_action(game_id, choice.player, choice.id)
+        game = service.get_game(game_id)
+        taken += 1
+    return taken

@@ -23,11 +23,14 @@ def content_hash() -> str:
 def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> None:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise BadSetup("toy-race takes 1-4 players")
+    if set(options) - {"goal"}:
+        raise BadSetup(f"unknown option {sorted(set(options) - {'goal'})[0]!r}")
 
 
 def initial_state(created: GameCreated) -> dict[str, Any]:
     names = [p["name"] for p in created.players]
-    return {"order": names, "turn": 0, "pos": {n: 0 for n in names}, "winner": "", "started": False}
+    goal = int(created.options.get("goal", GOAL))
+    return {"order": names, "turn": 0, "pos": {n: 0 for n in names}, "winner": "", "started": False, "goal": goal}
 
 
 def legal_actions(state: dict[str, Any], player: str | None = None) -> list[Action]:
@@ -44,12 +47,12 @@ def decide(state: dict[str, Any], action_id: str, player: str, dice: Dice) -> li
         return [CharacterDealt(player=n, character="toy", draw=-1) for n in state["order"]]
     (value,), draws = dice.roll(6)
     here = state["pos"][player]
-    there = min(GOAL, here + value)
+    there = min(state["goal"], here + value)
     events: list[Event] = [
         DieRolled(player=player, purpose="movement", sides=6, values=[value], draws=draws),
         Moved(piece=player, board="track", from_space=here, to_space=there, reason="roll"),
     ]
-    if there == GOAL:
+    if there == state["goal"]:
         events.append(GameWon(player=player, reason="reached the goal"))
     else:
         nxt = state["order"][(state["turn"] + 1) % len(state["order"])]

@@ -1,0 +1,80 @@
+"""Shared CLI plumbing: the service from `--db`, error mapping, JSON output and shared options."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+from eventsourcing.persistence import PersistenceError
+
+from domain.errors import NightkeepError
+from event_store.config import resolve_db
+from event_store.service import GameService, RecordedEvent
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class NightkeepCliError(click.ClickException):
+    """A one-line error with nightkeep's exit code (1 refused by a rule or audit, 2 bad input)."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def handle_errors(func: F) -> F:
+    """Turns nightkeep and storage errors into one-line messages with the right exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except NightkeepError as exc:
+            raise NightkeepCliError(str(exc), exc.exit_code) from None
+        except (sqlite3.DatabaseError, PersistenceError) as exc:
+            raise NightkeepCliError(f"cannot use the store: {exc}", 2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def json_option(func: F) -> F:
+    """Adds `--json` (machine-readable output) to a command."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")(func)
+
+
+def get_service(ctx: click.Context) -> GameService:
+    """Opens (once per invocation) the store chosen by --db / NIGHTKEEP_DB / the default file."""
+    obj = ctx.ensure_object(dict)
+    if "service" not in obj:
+        db = resolve_db(obj.get("db"))
+        obj["db_resolved"] = db
+        try:
+            obj["service"] = GameService.open(db)
+        except (sqlite3.DatabaseError, PersistenceError, OSError) as exc:
+            raise NightkeepCliError(f"cannot open the store {db}: {exc}", 2) from None
+    return obj["service"]  # type: ignore[no-any-return]
+
+
+def jsonable(value: Any) -> Any:
+    """Converts event field values to JSON: bytes become hex strings."""
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def event_json(recorded: RecordedEvent) -> dict[str, Any]:
+    """Returns one recorded event in the CLI's JSON shape."""
+    return {"version": recorded.version, "type": recorded.type_name, "fields": jsonable(recorded.fields)}
+
+
+def echo_json(value: Any) -> None:
+    """Prints a value as JSON on stdout."""
+    click.echo(json.dumps(value, indent=2, sort_keys=False))

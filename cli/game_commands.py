@@ -1,0 +1,215 @@
+"""Commands that start and play games: new, actions, act, play, show, log."""
+
+from __future__ import annotations
+
+import click
+
+from cli.common import echo_json, event_json, get_service, handle_errors, json_option
+from cli.rendering import game_summary, print_actions, print_board, print_timeline
+from domain.errors import IllegalAction, UsageError
+from event_store.service import play_with_bots
+
+
+def parse_player(text: str) -> tuple[str, str | None]:
+    """Parses `NAME` or `NAME:CHARACTER` from --player."""
+    name, sep, character = text.partition(":")
+    name = name.strip()
+    character = character.strip()
+    if not name or (sep and not character) or ":" in character:
+        raise UsageError(f"malformed --player {text!r}: expected NAME or NAME:CHARACTER")
+    return name, character or None
+
+
+def parse_option(text: str) -> tuple[str, str]:
+    """Parses `KEY=VALUE` from --option."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise UsageError(f"malformed --option {text!r}: expected KEY=VALUE")
+    return key.strip(), value.strip()
+
+
+def parse_dice(text: str) -> list[int]:
+    """Parses a `--dice 3,5,1` script."""
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise UsageError(f"malformed --dice {text!r}: expected faces such as 3,5,1") from None
+    if not values or any(not 1 <= v <= 6 for v in values):
+        raise UsageError(f"malformed --dice {text!r}: faces must be 1 to 6")
+    return values
+
+
+@click.command()
+@click.argument("ruleset")
+@click.option("--player", "players", multiple=True, metavar="NAME[:CHARACTER]", help="A seat; repeat per player.")
+@click.option("--option", "options", multiple=True, metavar="K=V", help="A ruleset option; repeatable.")
+@click.option("--dice", "dice", metavar="3,5,1", help="Script the die faces (the game is marked scripted).")
+@click.option("--entropy", "entropy", multiple=True, metavar="NAME=TEXT", help="A player's own entropy.")
+@json_option
+@click.pass_context
+@handle_errors
+def new(
+    ctx: click.Context,
+    ruleset: str,
+    players: tuple[str, ...],
+    options: tuple[str, ...],
+    dice: str | None,
+    entropy: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Starts a new game and prints its id.
+
+    \b
+    Example:
+        nightkeep new dungeon-short --player Ann --player Bo:warrior
+    """
+    seats = [parse_player(p) for p in players]
+    opts = dict(parse_option(o) for o in options)
+    script = parse_dice(dice) if dice is not None else None
+    mixed = [(name, value.encode()) for name, value in (parse_option(e) for e in entropy)]
+    service = get_service(ctx)
+    game_id = service.create_game(ruleset, seats, opts, script, mixed)
+    if as_json:
+        echo_json({"game": str(game_id)})
+    else:
+        click.echo(str(game_id))
+
+
+@click.command()
+@click.argument("game")
+@click.option("--as", "as_player", metavar="PLAYER", help="Only this player's actions.")
+@json_option
+@click.pass_context
+@handle_errors
+def actions(ctx: click.Context, game: str, as_player: str | None, as_json: bool) -> None:
+    """Lists the legal actions now.
+
+    \b
+    Example:
+        nightkeep actions 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --as Ann
+    """
+    service = get_service(ctx)
+    legal = service.legal_actions(service.resolve_game_id(game), as_player)
+    if as_json:
+        echo_json([a.to_dict() for a in legal])
+    else:
+        print_actions(legal)
+
+
+@click.command()
+@click.argument("game")
+@click.argument("action_id")
+@click.option("--as", "as_player", metavar="PLAYER", help="Who acts (needed when several could).")
+@click.option("--expect-version", type=int, metavar="N", help="Refuse if the game is no longer at version N.")
+@click.option("--nonce", metavar="HEX", help="The acting player's nonce, mixed into this action's draws.")
+@json_option
+@click.pass_context
+@handle_errors
+def act(
+    ctx: click.Context,
+    game: str,
+    action_id: str,
+    as_player: str | None,
+    expect_version: int | None,
+    nonce: str | None,
+    as_json: bool,
+) -> None:
+    """Takes one action and prints what happened.
+
+    \b
+    Example:
+        nightkeep act 1b4e28ba-2fa1-11d2-883f-0016d3cca427 roll --as Ann
+    """
+    service = get_service(ctx)
+    game_id = service.resolve_game_id(game)
+    player = as_player or _only_actor(service.legal_actions(game_id), action_id)
+    try:
+        nonce_bytes = bytes.fromhex(nonce) if nonce else b""
+    except ValueError:
+        raise UsageError(f"malformed --nonce {nonce!r}: expected hex") from None
+    version, recorded = service.take_action(game_id, player, action_id, nonce_bytes, expect_version)
+    if as_json:
+        echo_json({"version": version, "events": [event_json(r) for r in recorded]})
+    else:
+        print_timeline(service.get_game(game_id).ruleset_name, recorded)
+
+
+def _only_actor(legal: list, action_id: str) -> str:  # type: ignore[type-arg]
+    players = sorted({a.player for a in legal if a.id == action_id})
+    if len(players) == 1:
+        return players[0]
+    if not players:
+        choices = ", ".join(sorted({a.id for a in legal})) or "none"
+        raise IllegalAction(f"{action_id!r} is not a legal action now (legal: {choices})")
+    raise UsageError(f"several players may {action_id!r} ({', '.join(players)}): say who with --as")
+
+
+@click.command()
+@click.argument("game")
+@click.option("--bots", is_flag=True, required=True, help="Let bots take every remaining action.")
+@click.option("--seed", metavar="S", help="Seed for the bots' choices (default: the game id).")
+@json_option
+@click.pass_context
+@handle_errors
+def play(ctx: click.Context, game: str, bots: bool, seed: str | None, as_json: bool) -> None:
+    """Lets bots play a game to its end, then shows the board.
+
+    \b
+    Example:
+        nightkeep play 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --bots
+    """
+    service = get_service(ctx)
+    game_id = service.resolve_game_id(game)
+    play_with_bots(service, game_id, seed)
+    fold = service.fold(game_id)
+    if as_json:
+        echo_json(game_summary(str(game_id), fold))
+    else:
+        print_board(str(game_id), fold)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--at", "at", type=int, metavar="N", help="Show the board as it was at event N.")
+@click.option("--as", "as_player", metavar="PLAYER", help="Show only what this player may see.")
+@json_option
+@click.pass_context
+@handle_errors
+def show(ctx: click.Context, game: str, at: int | None, as_player: str | None, as_json: bool) -> None:
+    """Shows the board now, or at event N.
+
+    \b
+    Example:
+        nightkeep show 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --at 40
+    """
+    service = get_service(ctx)
+    game_id = service.resolve_game_id(game)
+    if at is not None and at < 1:
+        raise UsageError("--at counts events from 1")
+    fold = service.fold(game_id, at)
+    # Every Dungeon fact is public, so a player's view is the whole board.
+    if as_json:
+        echo_json(game_summary(str(game_id), fold))
+    else:
+        print_board(str(game_id), fold)
+
+
+@click.command(name="log")
+@click.argument("game")
+@json_option
+@click.pass_context
+@handle_errors
+def log_command(ctx: click.Context, game: str, as_json: bool) -> None:
+    """Tells every event of a game in plain words.
+
+    \b
+    Example:
+        nightkeep log 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --json
+    """
+    service = get_service(ctx)
+    game_id = service.resolve_game_id(game)
+    recorded = service.recorded_events(game_id)
+    if as_json:
+        echo_json([event_json(r) for r in recorded])
+    else:
+        print_timeline(service.get_game(game_id).ruleset_name, recorded)

@@ -1,0 +1,53 @@
+"""The `nightkeep` console script: the command group and its shared options."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from cli.demo_command import demo
+from cli.game_commands import act, actions, log_command, new, play, show
+from cli.logging_setup import configure_logging
+from cli.replay_command import replay
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--db",
+    metavar="PATH",
+    envvar="NIGHTKEEP_DB",
+    help="Store to use: a SQLite file, or :memory:. Default: nightkeep.sqlite in your data directory.",
+)
+@click.option(
+    "--log-format",
+    type=click.Choice(["console", "json"]),
+    default=None,
+    help="How diagnostics on stderr look (default: console on a terminal, json otherwise).",
+)
+@click.option("-v", "--verbose", is_flag=True, help="Log every stored action on stderr.")
+@click.version_option(package_name="nightkeep")
+@click.pass_context
+def cli(ctx: click.Context, db: str | None, log_format: str | None, verbose: bool) -> None:
+    """Plays, records and replays Talisman Dungeon games as tamper-evident event logs.
+
+    \b
+    Example:
+        nightkeep new dungeon-short --player Ann --player Bo:warrior
+        nightkeep demo
+    """
+    configure_logging(log_format, verbose)
+    ctx.ensure_object(dict)["db"] = db
+
+
+for command in (new, actions, act, play, show, log_command, replay, demo):
+    cli.add_command(command)
+
+
+def main() -> None:
+    """Runs the CLI (the console script's entry point)."""
+    cli.main(args=sys.argv[1:], prog_name="nightkeep")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+"""Human output: board views, action tables and timelines, rendered with rich on stdout."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from domain.actions import Action
+from domain.game import GameFold
+from event_store.service import RecordedEvent
+from projections.timeline import describe_event
+from projections.views import players_summary, render_board
+
+
+def console() -> Console:
+    """Returns a console on stdout that does not wrap or colour when piped."""
+    return Console(highlight=False, soft_wrap=True)
+
+
+def game_summary(game_id: str, fold: GameFold) -> dict[str, Any]:
+    """Returns the `show --json` shape of a game state."""
+    from domain.rulesets import get_ruleset
+
+    status = get_ruleset(fold.ruleset_name).status(fold.state)
+    return {
+        "game": game_id,
+        "ruleset": fold.ruleset_name,
+        "version": fold.version,
+        "status": status["status"],
+        "winner": status["winner"],
+        "to_act": status.get("to_act", []),
+        "players": players_summary(fold.ruleset_name, fold.state),
+    }
+
+
+def print_board(game_id: str, fold: GameFold) -> None:
+    """Prints the board view with a one-line header."""
+    summary = game_summary(game_id, fold)
+    out = console()
+    header = f"{summary['ruleset']} game {game_id} at event {summary['version']} — {summary['status']}"
+    if summary["winner"]:
+        header += f", won by {summary['winner']}"
+    elif summary["to_act"]:
+        header += f", {', '.join(summary['to_act'])} to act"
+    out.print(header, markup=False)
+    out.print(render_board(fold.ruleset_name, fold.state), markup=False)
+
+
+def print_actions(actions: list[Action]) -> None:
+    """Prints legal actions as a table."""
+    out = console()
+    if not actions:
+        out.print("No legal actions now.")
+        return
+    table = Table("id", "player", "action")
+    for action in actions:
+        table.add_row(action.id, action.player, action.label)
+    out.print(table)
+
+
+def print_timeline(ruleset: str, events: list[RecordedEvent]) -> None:
+    """Prints each event in plain words, numbered by version."""
+    out = console()
+    for recorded in events:
+        out.print(f"{recorded.version:>5}  {describe_event(ruleset, recorded.event)}", markup=False)

@@ -1,0 +1,41 @@
+"""Board views by ruleset: each ruleset's view module renders its state and summarises its players."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+from domain.events import Event
+
+_VIEW_MODULES = {
+    "dungeon-short": "projections.dungeon_view",
+}
+
+
+def _module(ruleset: str) -> ModuleType | None:
+    name = _VIEW_MODULES.get(ruleset)
+    return importlib.import_module(name) if name else None
+
+
+def render_board(ruleset: str, state: dict[str, Any]) -> str:
+    """Renders the board of a game state as plain text."""
+    module = _module(ruleset)
+    if module is None:
+        return f"({ruleset} has no board view)"
+    return str(module.render_board(state))
+
+
+def players_summary(ruleset: str, state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Returns one JSON-ready dict per player of a game state."""
+    module = _module(ruleset)
+    if module is None:
+        return []
+    return list(module.players_summary(state))
+
+
+def ruleset_describer(ruleset: str) -> Callable[[Event], str | None] | None:
+    """Returns the ruleset's own event describer, if it has one."""
+    module = _module(ruleset)
+    return getattr(module, "describe", None) if module else None

@@ -1,0 +1,136 @@
+"""The Game aggregate and GameService: chain, seed secrecy, legality errors, concurrency, snapshots."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+
+import pytest
+
+from domain.errors import GameOver, IllegalAction, NotYourTurn, StaleVersion, UnknownGame, UsageError
+from domain.events import GENESIS_CHAIN, next_chain
+from event_store.service import GameService, play_with_bots, secrets_id
+
+PLAYERS = [("Ann", None), ("Bo", None)]
+
+
+def finish(service, game_id):
+    play_with_bots(service, game_id, seed=1)
+    return service.get_game(game_id)
+
+
+def test_every_event_is_chained_to_the_one_before(memory_service):
+    game_id = memory_service.create_game("toy-race", PLAYERS)
+    finish(memory_service, game_id)
+    previous = GENESIS_CHAIN
+    for recorded in memory_service.recorded_events(game_id):
+        assert recorded.chain == next_chain(previous, recorded.type_name, recorded.class_version, recorded.fields)
+        previous = recorded.chain
+
+
+def test_seed_stays_out_of_the_public_log_until_the_game_ends(memory_service):
+    game_id = memory_service.create_game("toy-race", PLAYERS)
+    seed = memory_service.repository.get(secrets_id(game_id)).seed
+    types = [r.type_name for r in memory_service.recorded_events(game_id)]
+    assert "SeedRevealed" not in types
+    assert all(seed not in repr(r.fields).encode() for r in memory_service.recorded_events(game_id))
+    commitment = memory_service.recorded_events(game_id)[1].fields["commitment"]
+    assert commitment == hashlib.sha256(seed).digest()
+    game = finish(memory_service, game_id)
+    last = memory_service.recorded_events(game_id)[-1]
+    assert last.type_name == "SeedRevealed" and last.fields["seed"] == seed
+    assert game.meta["seed"] == seed
+
+
+def test_early_reveal_records_the_seed_once(memory_service):
+    game_id = memory_service.create_game("toy-race", PLAYERS)
+    seed = memory_service.reveal_seed(game_id)
+    memory_service.reveal_seed(game_id)
+    reveals = [r for r in memory_service.recorded_events(game_id) if r.type_name == "SeedRevealed"]
+    assert [r.fields["seed"] for r in reveals] == [seed]
+
+
+def test_wrong_player_illegal_action_and_finished_game_are_refused_and_store_nothing(memory_service):
+    game_id = memory_service.create_game("toy-race", PLAYERS)
+    version = memory_service.get_game(game_id).version
+    with pytest.raises(NotYourTurn):
+        memory_service.take_action(game_id, "Bo", "roll")
+    with pytest.raises(IllegalAction):
+        memory_service.take_action(game_id, "Ann", "fly")
+    assert memory_service.get_game(game_id).version == version
+    finish(memory_service, game_id)
+    with pytest.raises(GameOver):
+        memory_service.take_action(game_id, "Ann", "roll")
+
+
+def test_unknown_game_is_a_clear_error(memory_service):
+    with pytest.raises(UnknownGame):
+        memory_service.get_game(uuid.uuid4())
+    with pytest.raises(UnknownGame):
+        memory_service.resolve_game_id("not-a-game")
+
+
+def test_a_lost_race_says_the_game_moved_on(tmp_path):
+    db = str(tmp_path / "race.sqlite")
+    first, second = GameService.open(db), GameService.open(db)
+    game_id = first.create_game("toy-race", PLAYERS)
+    stale = second.get_game(game_id)
+    first.take_action(game_id, "Ann", "roll")
+    with pytest.raises(StaleVersion, match="moved on to version"):
+        second.take_action(game_id, "Bo", "roll", expected_version=stale.version)
+    # The same race without an expected version is caught by the store's unique version constraint.
+    stale.take_action("Ann", "roll", stale.dice(second._seed(game_id)))
+    second.get_game = lambda _id, version=None: stale  # type: ignore[method-assign]
+    with pytest.raises(StaleVersion, match="moved on to version"):
+        GameService.take_action(second, game_id, "Bo", "roll")
+    events = GameService.open(db).recorded_events(game_id)
+    assert [r.version for r in events] == list(range(1, len(events) + 1))
+
+
+def test_game_loads_from_sqlite_in_a_new_process_like_a_fresh_service(tmp_path):
+    db = str(tmp_path / "games.sqlite")
+    service = GameService.open(db)
+    game_id = service.create_game("toy-race", PLAYERS)
+    game = finish(service, game_id)
+    reopened = GameService.open(db)
+    assert reopened.get_game(game_id).state == game.state
+    assert reopened.fold(game_id).state == game.state
+
+
+def test_old_versions_load_for_replay(memory_service):
+    game_id = memory_service.create_game("toy-race", PLAYERS)
+    finish(memory_service, game_id)
+    early = memory_service.get_game(game_id, version=5)
+    assert early.version == 5 and early.state["pos"] == {"Ann": 0, "Bo": 0}
+    assert memory_service.fold(game_id, 5).state == early.state
+    with pytest.raises(UsageError):
+        memory_service.get_game(game_id, version=10_000)
+
+
+def test_long_games_are_snapshotted_so_loading_does_not_replay_everything(tmp_path):
+    service = GameService.open(str(tmp_path / "long.sqlite"))
+    game_id = service.create_game("toy-race", PLAYERS, {"goal": "2000"})
+    finish(service, game_id)
+    snapshots = list(service.snapshots.get(game_id))
+    assert snapshots and all(s.originator_version % 500 == 0 for s in snapshots)
+    fresh = GameService.open(str(tmp_path / "long.sqlite"))
+    assert fresh.get_game(game_id).state == service.fold(game_id).state
+
+
+def test_entropy_changes_the_dice_and_is_refused_after_the_first_draw(memory_service):
+    a = memory_service.create_game("toy-race", PLAYERS, entropy=[("Ann", b"lucky")])
+    assert memory_service.recorded_events(a)[2].type_name == "EntropyAdded"
+    game = memory_service.get_game(a)
+    game.take_action("Ann", "roll", game.dice(memory_service._seed(a)))
+    with pytest.raises(UsageError):
+        game.add_entropy("Bo", b"late")
+
+
+def test_scripted_dice_game_is_marked_and_follows_the_script(memory_service):
+    game_id = memory_service.create_game("toy-race", PLAYERS, dice_script=[6, 2])
+    created = memory_service.recorded_events(game_id)[0]
+    assert created.fields["scripted"] is True and created.fields["dice_script"] == [6, 2]
+    _, events = memory_service.take_action(game_id, "Ann", "roll")
+    _, more = memory_service.take_action(game_id, "Bo", "roll")
+    rolls = [r.fields["values"] for r in events + more if r.type_name == "DieRolled"]
+    assert rolls == [[6], [2]]
