@@ -41,7 +41,9 @@ def parse_dice(text: str) -> list[int]:
 
 @click.command()
 @click.argument("ruleset")
-@click.option("--player", "players", multiple=True, metavar="NAME[:CHARACTER]", help="A seat; repeat per player.")
+@click.option(
+    "--player", "players", multiple=True, metavar="NAME[:CHARACTER]", help="A seat; repeat per player."
+)
 @click.option("--option", "options", multiple=True, metavar="K=V", help="A ruleset option; repeatable.")
 @click.option("--dice", "dice", metavar="3,5,1", help="Script the die faces (the game is marked scripted).")
 @click.option("--entropy", "entropy", multiple=True, metavar="NAME=TEXT", help="A player's own entropy.")

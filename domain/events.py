@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 import msgpack
 
@@ -26,6 +26,7 @@ E = TypeVar("E", bound="type[Event]")
 class Event:
     """Base of every recorded fact; subclasses are frozen dataclasses registered by name."""
 
+    __slots__ = ()
     class_version: ClassVar[int] = 1
     # Host events (seed reveal, entropy) are recorded by the host, not decided by a rule.
     is_host_event: ClassVar[bool] = False
@@ -41,13 +42,14 @@ class Event:
         return {name: getattr(self, name) for name in self._field_names}
 
 
+@dataclass_transform(frozen_default=True)
 def event_type(cls: E) -> E:
     """Registers a frozen dataclass as an event type under its class name."""
     data_cls = dataclasses.dataclass(frozen=True, slots=True)(cls)
     name = data_cls.__name__
     if name in _REGISTRY and _REGISTRY[name].__qualname__ != data_cls.__qualname__:
         raise TypeError(f"event type {name!r} is registered twice")
-    data_cls._field_names = tuple(f.name for f in dataclasses.fields(data_cls))
+    data_cls._field_names = tuple(f.name for f in dataclasses.fields(data_cls))  # type: ignore[arg-type]
     _REGISTRY[name] = data_cls
     return data_cls  # type: ignore[return-value]
 

@@ -47,24 +47,45 @@ def new_meta() -> dict[str, Any]:
     }
 
 
+def _on_created(holder: Any, event: GameCreated) -> None:
+    holder.ruleset_name = event.ruleset
+    holder.meta["script"] = list(event.dice_script)
+    holder.meta["scripted"] = event.scripted
+    holder.state = get_ruleset(event.ruleset).initial_state(event)
+
+
+def _on_committed(holder: Any, event: SeedCommitted) -> None:
+    holder.meta["commitment"] = event.commitment
+
+
+def _on_entropy(holder: Any, event: EntropyAdded) -> None:
+    holder.meta["pool"] = mix_entropy(holder.meta["pool"], event.value)
+
+
+def _on_revealed(holder: Any, event: SeedRevealed) -> None:
+    holder.meta["seed"] = event.seed
+
+
+def _on_action(holder: Any, event: ActionTaken) -> None:
+    holder.meta["actions"] += 1
+
+
+_GAME_EVENTS: dict[type, Any] = {
+    GameCreated: _on_created,
+    SeedCommitted: _on_committed,
+    EntropyAdded: _on_entropy,
+    SeedRevealed: _on_revealed,
+    ActionTaken: _on_action,
+}
+
+
 def apply_event(holder: Any, event: Event, chain: bytes) -> None:
     """Folds one event into a holder with `ruleset_name`, `meta`, `state` and `chain` attributes."""
-    meta = holder.meta
-    if isinstance(event, GameCreated):
-        holder.ruleset_name = event.ruleset
-        meta["script"] = list(event.dice_script)
-        meta["scripted"] = event.scripted
-        holder.state = get_ruleset(event.ruleset).initial_state(event)
-    elif isinstance(event, SeedCommitted):
-        meta["commitment"] = event.commitment
-    elif isinstance(event, EntropyAdded):
-        meta["pool"] = mix_entropy(meta["pool"], event.value)
-    elif isinstance(event, SeedRevealed):
-        meta["seed"] = event.seed
-    elif isinstance(event, ActionTaken):
-        meta["actions"] += 1
+    handler = _GAME_EVENTS.get(type(event))
+    if handler is not None:
+        handler(holder, event)
     else:
-        _advance_draws(meta, event)
+        _advance_draws(holder.meta, event)
         holder.state = get_ruleset(holder.ruleset_name).evolve(holder.state, event)
     holder.chain = chain
 
@@ -139,7 +160,9 @@ class Game(Aggregate):
     # --- commands ------------------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, created: GameCreated, commitment: bytes, entropy: Iterable[tuple[str, bytes]] = ()) -> Game:
+    def start(
+        cls, created: GameCreated, commitment: bytes, entropy: Iterable[tuple[str, bytes]] = ()
+    ) -> Game:
         """Creates a game from its GameCreated event and the host's seed commitment."""
         fields = created.to_fields()
         chain = next_chain(GENESIS_CHAIN, created.type_name, created.class_version, fields)
@@ -216,7 +239,9 @@ class Game(Aggregate):
         """Appends one event, chained to the previous one, and folds it into the state."""
         fields = event.to_fields()
         chain = next_chain(self.chain, event.type_name, event.class_version, fields)
-        self.trigger_event(self.Recorded, type=event.type_name, v=event.class_version, fields=fields, chain=chain)
+        self.trigger_event(
+            self.Recorded, type=event.type_name, v=event.class_version, fields=fields, chain=chain
+        )
 
     # --- fold ----------------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import structlog
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoder, Transcoding
+from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.actions import HOST, START, Action
 from domain.dice import Dice, commit_to_seed, new_seed
@@ -73,6 +74,18 @@ class RecordedEvent:
     fields: dict[str, Any]
     chain: bytes
     timestamp: datetime
+
+
+def _recorded(envelope: Game.Recorded) -> RecordedEvent:
+    return RecordedEvent(
+        version=envelope.originator_version,
+        event=event_from_fields(envelope.type, envelope.v, envelope.fields),
+        type_name=envelope.type,
+        class_version=envelope.v,
+        fields=envelope.fields,
+        chain=envelope.chain,
+        timestamp=envelope.timestamp,
+    )
 
 
 class GameService(Application[UUID]):
@@ -152,17 +165,17 @@ class GameService(Application[UUID]):
         game = self.get_game(game_id)
         if expected_version is not None and game.version != expected_version:
             raise StaleVersion(f"game moved on to version {game.version}, reload")
-        before = game.version
         seed = self._seed(game_id)
         game.take_action(player, action_id, dice or game.dice(seed, nonce), nonce)
         self._finish_if_over(game, seed)
+        recorded = [_recorded(e) for e in game._pending_events if isinstance(e, Game.Recorded)]
         try:
             self.save(game)
         except IntegrityError:
             latest = self.repository.get(game_id, projector_func=project_game).version
             raise StaleVersion(f"game moved on to version {latest}, reload") from None
         log.info("action_taken", game=str(game_id), player=player, action=action_id, version=game.version)
-        return game.version, self.recorded_events(game_id, gt=before)
+        return game.version, recorded
 
     def reveal_seed(self, game_id: UUID) -> bytes:
         """Reveals a game's seed early (it is revealed by itself when the game ends)."""
@@ -178,7 +191,7 @@ class GameService(Application[UUID]):
             game.reveal_seed(seed)
 
     def _seed(self, game_id: UUID) -> bytes:
-        secrets: GameSecrets = self.repository.get(secrets_id(game_id))
+        secrets: GameSecrets = self.repository.get(secrets_id(game_id), deepcopy_from_cache=False)
         return secrets.seed
 
     # --- queries -------------------------------------------------------------------------------------
@@ -200,33 +213,61 @@ class GameService(Application[UUID]):
         game = self.get_game(game_id)
         return game.ruleset.legal_actions(game.state, player)
 
-    def recorded_events(self, game_id: UUID, gt: int | None = None, lte: int | None = None) -> list[RecordedEvent]:
+    def recorded_events(
+        self, game_id: UUID, gt: int | None = None, lte: int | None = None
+    ) -> list[RecordedEvent]:
         """Returns a game's stored events (all, or those after `gt` up to `lte`)."""
-        stored = list(self.events_store_get(game_id, gt=gt, lte=lte))
-        if not stored and gt is None:
+        envelopes = self._envelopes(game_id, gt, lte)
+        if not envelopes and gt is None:
             raise UnknownGame(f"no game {game_id} in this store")
         return [
             RecordedEvent(
-                version=e.originator_version,
-                event=event_from_fields(e.type, e.v, e.fields),
-                type_name=e.type,
-                class_version=e.v,
-                fields=e.fields,
-                chain=e.chain,
-                timestamp=e.timestamp,
+                version=version,
+                event=event_from_fields(e["type"], e["v"], e["fields"]),
+                type_name=e["type"],
+                class_version=e["v"],
+                fields=e["fields"],
+                chain=e["chain"],
+                timestamp=e["timestamp"],
             )
-            for e in stored
+            for version, e in envelopes
         ]
 
-    def events_store_get(self, game_id: UUID, gt: int | None = None, lte: int | None = None) -> Iterable[Any]:
-        """Reads the raw envelopes of one game from the event store."""
-        return self.events.get(game_id, gt=gt, lte=lte)
+    def _envelopes(self, game_id: UUID, gt: int | None, lte: int | None) -> list[tuple[int, dict[str, Any]]]:
+        # The read side needs only each envelope's state, so on SQLite it reads the two columns it
+        # needs instead of building the library's event objects: ~4x faster folds (see benchmarks/).
+        recorder = self.recorder
+        mapper = self.mapper
+        if isinstance(recorder, SQLiteAggregateRecorder) and not (mapper.cipher or mapper.compressor):
+            sql = f"SELECT originator_version, state FROM {recorder.events_table_name} WHERE originator_id=?"
+            params: list[Any] = [game_id.hex]
+            if gt is not None:
+                sql += " AND originator_version>?"
+                params.append(gt)
+            if lte is not None:
+                sql += " AND originator_version<=?"
+                params.append(lte)
+            decode = mapper.transcoder.decode
+            with recorder.datastore.transaction(commit=False) as cursor:
+                cursor.execute(sql + " ORDER BY originator_version", params)
+                return [(row[0], decode(row[1])) for row in cursor.fetchall()]
+        return [
+            (
+                e.originator_version,
+                {"type": e.type, "v": e.v, "fields": e.fields, "chain": e.chain, "timestamp": e.timestamp},
+            )
+            for e in self.events.get(game_id, gt=gt, lte=lte)
+            if isinstance(e, Game.Created | Game.Recorded)
+        ]
 
     def fold(self, game_id: UUID, version: int | None = None) -> GameFold:
         """Rebuilds a game's state from its events (up to `version`) without the aggregate."""
         fold = GameFold()
-        for recorded in self.recorded_events(game_id, lte=version):
-            fold.apply(recorded.event, recorded.chain)
+        envelopes = self._envelopes(game_id, None, version)
+        if not envelopes:
+            raise UnknownGame(f"no game {game_id} in this store")
+        for _, e in envelopes:
+            fold.apply(event_from_fields(e["type"], e["v"], e["fields"]), e["chain"])
         if version is not None and fold.version != version:
             raise UsageError(f"game {game_id} has only {fold.version} events")
         return fold

@@ -1,7 +1,8 @@
 """The msgpack transcoder: compact, fast, and readable by any msgpack client.
 
-Event fields are msgpack-native already; the two extension types only appear in the library's own
-envelope attributes (ids and timestamps) and in snapshots.
+Event fields are msgpack-native already. Timestamps use msgpack's own timestamp type (-1); the
+library's ids (UUIDs, only in snapshots) use extension type 1; naive datetimes (never written by
+the library, kept for safety) use extension type 2 as ISO text.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class MsgpackTranscoder(Transcoder):
     """Encodes event state as msgpack, with UUIDs and datetimes as extension types."""
 
     def __init__(self) -> None:
-        self._packer = msgpack.Packer(default=_default, use_bin_type=True, datetime=False)
+        self._packer = msgpack.Packer(default=_default, use_bin_type=True, datetime=True)
 
     def encode(self, obj: Any) -> bytes:
         """Encodes an object as msgpack bytes."""
@@ -47,4 +48,4 @@ class MsgpackTranscoder(Transcoder):
 
     def decode(self, data: bytes) -> Any:
         """Decodes msgpack bytes."""
-        return msgpack.unpackb(data, raw=False, ext_hook=_ext_hook, strict_map_key=False)
+        return msgpack.unpackb(data, raw=False, ext_hook=_ext_hook, strict_map_key=False, timestamp=3)

@@ -49,7 +49,9 @@ _GENERIC: dict[type[Event], Callable[[Any], str]] = {
     SeedCommitted: lambda e: f"The host committed to a secret dice seed ({e.commitment.hex()[:12]}…).",
     EntropyAdded: lambda e: f"{e.player} added entropy to the dice.",
     ActionTaken: lambda e: f"{e.player} chose to {e.action}.",
-    SeedRevealed: lambda e: f"The host revealed the dice seed ({e.seed.hex()[:12]}…); every roll can be checked.",
+    SeedRevealed: lambda e: (
+        f"The host revealed the dice seed ({e.seed.hex()[:12]}…); every roll can be checked."
+    ),
     CharacterDealt: _dealt,
     DieRolled: _die,
     CardDrawn: lambda e: f"{e.player} drew {e.card.rsplit('/', 1)[-1]} from the {e.deck} deck.",
@@ -58,12 +60,15 @@ _GENERIC: dict[type[Event], Callable[[Any], str]] = {
         f"{e.player} ({e.player_total}) fought {e.opponent} ({e.opponent_total}) in {e.kind}: {e.outcome}."
     ),
     LifeLost: lambda e: f"{e.player} lost {e.amount} {'life' if e.amount == 1 else 'lives'} ({e.reason}).",
-    LifeGained: lambda e: f"{e.player} gained {e.amount} {'life' if e.amount == 1 else 'lives'} ({e.reason}).",
+    LifeGained: lambda e: (
+        f"{e.player} gained {e.amount} {'life' if e.amount == 1 else 'lives'} ({e.reason})."
+    ),
     TurnEnded: lambda e: f"{e.player}'s turn ended; {e.next_player} is next.",
     PlayerOut: lambda e: f"{e.player} is out of the game ({e.reason}).",
     GameWon: lambda e: f"{e.player} won the game ({e.reason}).",
-    GameEnded: lambda e: f"The game ended{' with ' + e.winner + ' winning' if e.winner else ' with no winner'} "
-    f"({e.reason}).",
+    GameEnded: lambda e: (
+        f"The game ended{' with ' + e.winner + ' winning' if e.winner else ' with no winner'} ({e.reason})."
+    ),
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import msgpack
 import pytest
@@ -64,7 +64,7 @@ def test_every_event_class_round_trips_through_msgpack_and_the_envelope(name):
     envelope = Game.Recorded(
         originator_id=uuid.uuid4(),
         originator_version=2,
-        timestamp=datetime.now(timezone.utc),
+        timestamp=datetime.now(UTC),
         type=name,
         v=cls.class_version,
         fields=event.to_fields(),

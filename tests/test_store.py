@@ -24,7 +24,9 @@ def test_every_event_is_chained_to_the_one_before(memory_service):
     finish(memory_service, game_id)
     previous = GENESIS_CHAIN
     for recorded in memory_service.recorded_events(game_id):
-        assert recorded.chain == next_chain(previous, recorded.type_name, recorded.class_version, recorded.fields)
+        assert recorded.chain == next_chain(
+            previous, recorded.type_name, recorded.class_version, recorded.fields
+        )
         previous = recorded.chain
 
 
@@ -83,7 +85,8 @@ def test_a_lost_race_says_the_game_moved_on(tmp_path):
     second.get_game = lambda _id, version=None: stale  # type: ignore[method-assign]
     with pytest.raises(StaleVersion, match="moved on to version"):
         GameService.take_action(second, game_id, "Bo", "roll")
-    events = GameService.open(db).recorded_events(game_id)
+    reader = GameService.open(db)
+    events = reader.recorded_events(game_id)
     assert [r.version for r in events] == list(range(1, len(events) + 1))
 
 

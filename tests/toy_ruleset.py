@@ -30,7 +30,14 @@ def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> No
 def initial_state(created: GameCreated) -> dict[str, Any]:
     names = [p["name"] for p in created.players]
     goal = int(created.options.get("goal", GOAL))
-    return {"order": names, "turn": 0, "pos": {n: 0 for n in names}, "winner": "", "started": False, "goal": goal}
+    return {
+        "order": names,
+        "turn": 0,
+        "pos": {n: 0 for n in names},
+        "winner": "",
+        "started": False,
+        "goal": goal,
+    }
 
 
 def legal_actions(state: dict[str, Any], player: str | None = None) -> list[Action]:

@@ -1,0 +1,118 @@
+"""The CLI contract on the toy ruleset: JSON shapes, exit codes, one-line errors, nothing stored on error."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from event_store.service import GameService
+
+
+@pytest.fixture
+def db(tmp_path):
+    return str(tmp_path / "cli.sqlite")
+
+
+def run(db, *args):
+    result = CliRunner().invoke(cli, ["--db", db, *args])
+    return result
+
+
+def stored_events(db):
+    service = GameService.open(db)  # keep a reference: a collected Application closes its store
+    return service.recorder.max_notification_id() or 0
+
+
+def new_game(db, *extra):
+    result = run(db, "new", "toy-race", "--player", "Ann", "--player", "Bo", "--json", *extra)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)["game"]
+
+
+def test_every_command_has_help_with_an_example():
+    for name, command in cli.commands.items():
+        result = CliRunner().invoke(cli, [name, "--help"])
+        assert result.exit_code == 0, name
+        assert "Example:" in result.output, f"{name} help has no example"
+        assert command.help and command.help.strip(), name
+
+
+def test_new_actions_act_show_log_in_json(db):
+    game = new_game(db)
+    actions = json.loads(run(db, "actions", game, "--json").stdout)
+    assert actions == [{"id": "roll", "player": "Ann", "label": "Roll and move"}]
+    acted = json.loads(run(db, "act", game, "roll", "--json").stdout)
+    assert [e["type"] for e in acted["events"]][:3] == ["ActionTaken", "DieRolled", "Moved"]
+    assert acted["version"] == acted["events"][-1]["version"]
+    shown = json.loads(run(db, "show", game, "--json").stdout)
+    assert shown["game"] == game and shown["ruleset"] == "toy-race" and shown["status"] == "running"
+    assert shown["version"] == acted["version"]
+    log = json.loads(run(db, "log", game, "--json").stdout)
+    assert [e["version"] for e in log] == list(range(1, acted["version"] + 1))
+    assert log[0]["type"] == "GameCreated" and log[1]["fields"]["commitment"]
+
+
+def test_play_with_bots_finishes_and_reveals_the_seed(db):
+    game = new_game(db)
+    shown = json.loads(run(db, "play", game, "--bots", "--seed", "3", "--json").stdout)
+    assert shown["status"] == "finished" and shown["winner"] in {"Ann", "Bo"}
+    log = json.loads(run(db, "log", game, "--json").stdout)
+    assert log[-1]["type"] == "SeedRevealed"
+
+
+def test_show_at_an_earlier_event_and_replay_to(db):
+    game = new_game(db)
+    run(db, "act", game, "roll")
+    early = json.loads(run(db, "show", game, "--at", "3", "--json").stdout)
+    assert early["version"] == 3
+    replayed = run(db, "replay", game, "--to", "4")
+    assert replayed.exit_code == 0 and "    4  " in replayed.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "fragment"),
+    [
+        (["new", "no-such-game", "--player", "Ann"], 2, "unknown ruleset"),
+        (["new", "toy-race", "--player", "Ann:"], 2, "malformed --player"),
+        (["new", "toy-race", "--player", ":x"], 2, "malformed --player"),
+        (["new", "toy-race", "--player", "A", "--option", "nokey"], 2, "malformed --option"),
+        (["new", "toy-race", "--player", "A", "--option", "colour=red"], 2, "unknown option"),
+        (["new", "toy-race", "--player", "A", "--dice", "7"], 2, "malformed --dice"),
+        (["show", "00000000-0000-0000-0000-000000000000"], 2, "no game"),
+        (["show", "not-an-id"], 2, "not a game id"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr_with_exit_code_and_stores_nothing(db, args, code, fragment):
+    game = new_game(db)
+    before = stored_events(db)
+    result = run(db, *args)
+    assert result.exit_code == code
+    assert fragment in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert stored_events(db) == before
+    assert game
+
+
+def test_illegal_wrong_player_and_stale_actions_exit_1_and_store_nothing(db):
+    game = new_game(db)
+    before = stored_events(db)
+    for args in (
+        ["act", game, "fly"],
+        ["act", game, "roll", "--as", "Bo"],
+        ["act", game, "roll", "--expect-version", "2"],
+    ):
+        result = run(db, *args)
+        assert result.exit_code == 1, (args, result.output)
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert stored_events(db) == before
+
+
+def test_a_corrupt_store_file_is_a_clear_error(tmp_path):
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"this is not a database" * 100)
+    result = run(str(bad), "show", "00000000-0000-0000-0000-000000000000")
+    assert result.exit_code == 2
+    assert "store" in result.stderr
