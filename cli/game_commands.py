@@ -189,6 +189,8 @@ def show(ctx: click.Context, game: str, at: int | None, as_player: str | None, a
     if at is not None and at < 1:
         raise UsageError("--at counts events from 1")
     fold = service.fold(game_id, at)
+    if as_player is not None and as_player not in fold.meta["players"]:
+        raise UsageError(f"no player {as_player!r} in this game")
     # Every Dungeon fact is public, so a player's view is the whole board.
     if as_json:
         echo_json(game_summary(str(game_id), fold))

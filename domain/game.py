@@ -44,6 +44,7 @@ def new_meta() -> dict[str, Any]:
         "scripted": False,
         "seed": b"",
         "actions": 0,
+        "players": [],
     }
 
 
@@ -51,6 +52,7 @@ def _on_created(holder: Any, event: GameCreated) -> None:
     holder.ruleset_name = event.ruleset
     holder.meta["script"] = list(event.dice_script)
     holder.meta["scripted"] = event.scripted
+    holder.meta["players"] = [seat["name"] for seat in event.players]
     holder.state = get_ruleset(event.ruleset).initial_state(event)
 
 
@@ -213,8 +215,15 @@ class Game(Aggregate):
             self.record(event)
         return events
 
+    def check_player(self, player: str) -> None:
+        """Raises UsageError unless `player` has a seat in this game."""
+        if player not in self.meta["players"]:
+            seats = ", ".join(self.meta["players"])
+            raise UsageError(f"no player {player!r} in this game (players: {seats})")
+
     def check_legal(self, player: str, action_id: str) -> None:
         """Raises the specific error that says why `player` may not take `action_id` now."""
+        self.check_player(player)
         if self.is_finished:
             raise GameOver("the game is over")
         ruleset = self.ruleset

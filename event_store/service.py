@@ -211,6 +211,8 @@ class GameService(Application[UUID]):
     def legal_actions(self, game_id: UUID, player: str | None = None) -> list[Action]:
         """Lists the actions open now, to one player or to everybody."""
         game = self.get_game(game_id)
+        if player is not None:
+            game.check_player(player)
         return game.ruleset.legal_actions(game.state, player)
 
     def recorded_events(

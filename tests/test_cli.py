@@ -83,12 +83,15 @@ def test_show_at_an_earlier_event_and_replay_to(db):
         (["new", "toy-race", "--player", "A", "--dice", "7"], 2, "malformed --dice"),
         (["show", "00000000-0000-0000-0000-000000000000"], 2, "no game"),
         (["show", "not-an-id"], 2, "not a game id"),
+        (["act", "GAME", "roll", "--as", "Zed"], 2, "no player 'Zed'"),
+        (["actions", "GAME", "--as", "Zed"], 2, "no player 'Zed'"),
+        (["show", "GAME", "--as", "Zed"], 2, "no player 'Zed'"),
     ],
 )
 def test_bad_input_is_one_line_on_stderr_with_exit_code_and_stores_nothing(db, args, code, fragment):
     game = new_game(db)
     before = stored_events(db)
-    result = run(db, *args)
+    result = run(db, *[game if a == "GAME" else a for a in args])
     assert result.exit_code == code
     assert fragment in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
