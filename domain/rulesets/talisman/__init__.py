@@ -1,0 +1,12 @@
+"""Shared Talisman (2nd edition) mechanics used by every Talisman-based ruleset (Dungeon, Vampire's Keep).
+
+- `characters` — the character list (`characters.toml`) and name resolution (`warrior` → id);
+- `character` — character sheets, effective Strength/Craft, items, encounter order, carrying limit;
+- `combat` — combat and psychic combat, armour saves, trophies (RULES.md §1);
+- `resolution` — the working copy a ruleset's `decide` evolves while it resolves an action;
+- `events` — the Talisman facts shared by those rulesets (ObjectTaken, TrophyTaken, …).
+Nothing here knows a board; rulesets pass values and item lookups in.
+
+House decisions: only the best Object bonus counts (one weapon in hand) while every Follower's bonus
+adds; trophies are traded automatically, spending the cheapest set worth 7 or more points.
+"""

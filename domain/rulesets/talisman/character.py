@@ -1,0 +1,93 @@
+"""Character sheets and what is read off them: effective stats, armour, carrying room, order."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from domain.rulesets.talisman.characters import Character
+
+STARTING_LIVES = 4
+STARTING_GOLD = 1
+CARRY_LIMIT = 4  # RULES.md §1 (Talisman): at most 4 Objects; the excess stays on the space
+
+# RULES.md §1: encounter numbers order the cards lying on one space.
+ENCOUNTER_NUMBERS = {"event": 1, "enemy": 2, "stranger": 3, "object": 4, "follower": 5, "place": 6}
+
+
+class Item(Protocol):
+    """What an Object or Follower card tells combat: its bonuses and the die face it saves a life on."""
+
+    @property
+    def strength_bonus(self) -> int: ...
+
+    @property
+    def craft_bonus(self) -> int: ...
+
+    @property
+    def armour_save(self) -> int: ...
+
+
+def new_sheet(character: Character) -> dict[str, Any]:
+    """Returns a fresh character sheet: starting stats, 4 lives, 1 gold, nothing carried."""
+    return {
+        "character": character.id,
+        "strength": character.strength,
+        "craft": character.craft,
+        "base_strength": character.strength,
+        "base_craft": character.craft,
+        "lives": STARTING_LIVES,
+        "gold": STARTING_GOLD,
+        "objects": [],
+        "followers": [],
+        "trophies": [],
+    }
+
+
+def _bonus(sheet: Mapping[str, Any], items: Mapping[str, Item], stat: str) -> int:
+    attr = f"{stat}_bonus"
+    carried: list[int] = [getattr(items[c], attr) for c in sheet["objects"] if c in items]
+    # House: only one weapon is wielded, so only the best Object bonus counts; Followers all help.
+    best = max(carried, default=0)
+    helpers: int = sum(getattr(items[c], attr) for c in sheet["followers"] if c in items)
+    return max(0, best) + helpers
+
+
+def strength_bonus(sheet: Mapping[str, Any], items: Mapping[str, Item]) -> int:
+    """Returns the Strength that Objects and Followers add in combat."""
+    return _bonus(sheet, items, "strength")
+
+
+def craft_bonus(sheet: Mapping[str, Any], items: Mapping[str, Item]) -> int:
+    """Returns the Craft that Objects and Followers add in psychic combat."""
+    return _bonus(sheet, items, "craft")
+
+
+def effective_strength(sheet: Mapping[str, Any], items: Mapping[str, Item]) -> int:
+    """Returns Strength with Object and Follower bonuses."""
+    return int(sheet["strength"]) + strength_bonus(sheet, items)
+
+
+def effective_craft(sheet: Mapping[str, Any], items: Mapping[str, Item]) -> int:
+    """Returns Craft with Object and Follower bonuses."""
+    return int(sheet["craft"]) + craft_bonus(sheet, items)
+
+
+def best_armour(sheet: Mapping[str, Any], items: Mapping[str, Item]) -> tuple[str, int]:
+    """Returns the carried item that saves a life most often and its lowest saving face, or ("", 0)."""
+    best = ("", 0)
+    for card in sheet["objects"]:
+        item = items.get(card)
+        if item is not None and item.armour_save and (not best[1] or item.armour_save < best[1]):
+            best = (card, item.armour_save)
+    return best
+
+
+def room_to_carry(sheet: Mapping[str, Any]) -> int:
+    """Returns how many more Objects the character can carry."""
+    return max(0, CARRY_LIMIT - len(sheet["objects"]))
+
+
+def in_encounter_order(cards: Sequence[str], numbers: Mapping[str, int]) -> list[str]:
+    """Returns the cards sorted by encounter number, keeping the order they were laid in for ties."""
+    return sorted(cards, key=lambda card: numbers.get(card, 9))

@@ -1,0 +1,77 @@
+"""The Talisman characters (`characters.toml`): stats, alignment and name resolution."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from domain.content import Section, content_path, load_model, unique_ids
+from domain.errors import UnknownCharacter
+
+DIR = "talisman"
+FILE = "characters.toml"
+PREFIX = "talisman/character/"
+ALIGNMENTS = ("good", "neutral", "evil")
+
+
+@dataclass(frozen=True, slots=True)
+class Character:
+    """One character card: its stable id, name, starting Strength and Craft, alignment and start."""
+
+    id: str
+    name: str
+    strength: int
+    craft: int
+    alignment: str
+    start: str
+    source: str
+
+    @property
+    def short_name(self) -> str:
+        """Returns the short lowercase name players type (`warrior`, `martial-artist`)."""
+        return self.id.removeprefix(PREFIX)
+
+
+def _build(data: dict[str, Any], filename: str) -> dict[str, Character]:
+    top = Section(data, filename)
+    top.check_keys(["source", "characters"])
+    top.text("source")
+    entries = top.tables("characters")
+    if not entries:
+        top.fail("characters", "expected at least one character")
+    unique_ids(entries, prefix=PREFIX)
+    characters: dict[str, Character] = {}
+    for entry in entries:
+        entry.check_keys(["id", "name", "strength", "craft", "alignment", "start", "source"])
+        character = Character(
+            id=entry.text("id"),
+            name=entry.text("name"),
+            strength=entry.integer("strength", low=1, high=12),
+            craft=entry.integer("craft", low=1, high=12),
+            alignment=entry.text("alignment", choices=ALIGNMENTS),
+            start=entry.text("start", default="-"),
+            source=entry.text("source", default="house"),
+        )
+        characters[character.id] = character
+    return characters
+
+
+def load_characters() -> dict[str, Character]:
+    """Returns every character by id, validated (cached per file version)."""
+    return load_model(DIR, FILE, _build)
+
+
+def characters_path() -> Any:
+    """Returns the path of the characters file in use (for content hashes)."""
+    return content_path(DIR, FILE)
+
+
+def resolve_character(name: str) -> str:
+    """Returns the id of the character a player named (`warrior`, `Martial Artist` or a full id)."""
+    characters = load_characters()
+    wanted = name.strip().lower().replace(" ", "-").replace("_", "-")
+    for character in characters.values():
+        if wanted in (character.id, character.short_name):
+            return character.id
+    known = ", ".join(sorted(c.short_name for c in characters.values()))
+    raise UnknownCharacter(f"unknown character {name!r} (known: {known})")

@@ -1,0 +1,103 @@
+"""Combat and psychic combat (RULES.md §1): one resolution given dice, armour saves and trophies."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any, Protocol
+
+from domain.dice import Dice
+from domain.events import CombatResolved, DieRolled, Event, LifeLost
+from domain.rulesets.talisman.character import Item, best_armour
+from domain.rulesets.talisman.events import LifeSaved, TrophiesTraded, TrophyTaken
+
+COMBAT = "combat"
+PSYCHIC = "psychic"
+WON, LOST, STANDOFF = "won", "lost", "standoff"
+TROPHY_POINTS = 7  # RULES.md §1: 7 points of trophies buy +1 Strength (monsters) or +1 Craft (spirits)
+TROPHY_STAT = {"monster": "strength", "spirit": "craft"}
+
+
+class Trophy(Protocol):
+    """What a killed enemy card is worth as a trophy."""
+
+    @property
+    def trophy_kind(self) -> str: ...
+
+    @property
+    def trophy_value(self) -> int: ...
+
+
+def resolve_combat(
+    player: str, player_value: int, opponent: str, opponent_value: int, kind: str, dice: Dice
+) -> tuple[str, list[Event]]:
+    """Rolls one die for each side and compares totals; returns the outcome for `player` and the events."""
+    (mine, theirs), draws = dice.roll(6, 2)
+    mine_total, theirs_total = player_value + mine, opponent_value + theirs
+    if mine_total > theirs_total:
+        outcome = WON
+    elif mine_total < theirs_total:
+        outcome = LOST
+    else:
+        outcome = STANDOFF  # a tie is a stand-off: nobody loses
+    purpose = COMBAT if kind == COMBAT else "psychic-combat"
+    return outcome, [
+        DieRolled(player=player, purpose=purpose, sides=6, values=[mine, theirs], draws=draws),
+        CombatResolved(
+            player=player,
+            opponent=opponent,
+            kind=kind,
+            player_total=mine_total,
+            opponent_total=theirs_total,
+            outcome=outcome,
+        ),
+    ]
+
+
+def lose_combat_life(
+    player: str, sheet: Mapping[str, Any], kind: str, items: Mapping[str, Item], dice: Dice, reason: str
+) -> list[Event]:
+    """Returns the events of a lost combat's life: one save roll with the best armour, else LifeLost."""
+    item, save_on = best_armour(sheet, items)
+    # RULES.md §1: no Object saves a life lost in psychic combat.
+    if kind == COMBAT and item:
+        (face,), draws = dice.roll(6)
+        events: list[Event] = [
+            DieRolled(player=player, purpose="armour", sides=6, values=[face], draws=draws)
+        ]
+        if face >= save_on:
+            return [*events, LifeSaved(player=player, item=item)]
+        return [*events, LifeLost(player=player, amount=1, reason=reason)]
+    return [LifeLost(player=player, amount=1, reason=reason)]
+
+
+def _cheapest_trade(values: Sequence[tuple[str, int]]) -> list[str]:
+    best: tuple[int, int, list[str]] | None = None
+    for size in range(1, len(values) + 1):
+        for combo in combinations(values, size):
+            total = sum(v for _, v in combo)
+            if total >= TROPHY_POINTS and (best is None or (total, size) < best[:2]):
+                best = (total, size, [card for card, _ in combo])
+    return best[2] if best else []
+
+
+def take_trophy(
+    player: str, sheet: Mapping[str, Any], card: str, space: int, cards: Mapping[str, Trophy]
+) -> list[Event]:
+    """Returns TrophyTaken for a killed enemy, then TrophiesTraded when that kind reaches 7 points."""
+    enemy = cards[card]
+    events: list[Event] = [
+        TrophyTaken(player=player, card=card, space=space, kind=enemy.trophy_kind, value=enemy.trophy_value)
+    ]
+    same = [
+        (c, cards[c].trophy_value)
+        for c in [*sheet["trophies"], card]
+        if c in cards and cards[c].trophy_kind == enemy.trophy_kind
+    ]
+    if sum(v for _, v in same) >= TROPHY_POINTS:
+        # The trade spends the cheapest set of trophies worth 7 or more (fewest points wasted).
+        traded = _cheapest_trade(same[:12])
+        events.append(
+            TrophiesTraded(player=player, cards=traded, stat=TROPHY_STAT[enemy.trophy_kind], amount=1)
+        )
+    return events

@@ -1,0 +1,28 @@
+"""The working copy a ruleset's `decide` evolves while resolving one action, collecting the events."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from domain.dice import Dice
+from domain.events import Event
+
+
+class Resolution:
+    """Deep-copies the state once, then applies each emitted event so later steps see earlier ones."""
+
+    def __init__(
+        self, state: dict[str, Any], dice: Dice, evolve: Callable[[dict[str, Any], Event], Any]
+    ) -> None:
+        self.state = copy.deepcopy(state)
+        self.dice = dice
+        self.events: list[Event] = []
+        self._evolve = evolve
+
+    def emit(self, *events: Event) -> None:
+        """Records events and applies each to the working state in order."""
+        for event in events:
+            self._evolve(self.state, event)
+            self.events.append(event)
