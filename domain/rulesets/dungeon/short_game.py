@@ -1,0 +1,137 @@
+"""The Short Play Dungeon Game (Dungeon 14), registered as `dungeon-short`: the decider module.
+
+2-6 characters start on the Entrance of the house Dungeon board; the first to reach the Treasure
+Chamber wins; a killed character, or one who flees out of the Dungeon, is out; if everyone is out
+nobody wins. The Tunnel (Dungeon 8.3) is removed from the deck. Turn rules are in `turns`, space
+encounters in `encounters`, the state shape in `state`.
+
+Action ids: `roll`, `flee`, `encounter-space`, `attack:<player>` (and the host's `start`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.actions import HOST, START, Action
+from domain.content import content_hash as hash_files
+from domain.dice import Dice
+from domain.errors import BadSetup, IllegalAction
+from domain.events import Event, GameCreated
+from domain.rulesets.dungeon import turns
+from domain.rulesets.dungeon.content import content_paths, load_board, load_deck
+from domain.rulesets.dungeon.state import State, evolve, new_state
+from domain.rulesets.talisman.characters import characters_path, load_characters, resolve_character
+from domain.rulesets.talisman.resolution import Resolution
+
+NAME = "dungeon-short"
+CHARACTER_SLOT = "character"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+FLEE_WEIGHT = 0.02  # bots flee rarely, so bot games usually end with a winner
+
+
+def content_hash() -> str:
+    """Returns the sha256 of the content this game is played with (characters, board, deck)."""
+    return hash_files([characters_path(), *content_paths()])
+
+
+def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> None:
+    """Raises BadSetup/UnknownCharacter for an unplayable setup (ContentError for bad data)."""
+    if options:
+        raise BadSetup(f"{NAME} takes no options (got {', '.join(sorted(options))})")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise BadSetup(f"{NAME} takes {MIN_PLAYERS}-{MAX_PLAYERS} players, got {len(players)}")
+    names: set[str] = set()
+    characters: set[str] = set()
+    for seat in players:
+        name = str(seat.get("name") or "")
+        if not name.strip():
+            raise BadSetup("every player needs a non-empty name")
+        if name.casefold() in names:
+            raise BadSetup(f"player name {name!r} is used twice")
+        names.add(name.casefold())
+        wanted = seat.get("character") or ""
+        if wanted:
+            character = resolve_character(str(wanted))
+            if character in characters:
+                raise BadSetup(f"character {character.rsplit('/', 1)[-1]} is chosen twice")
+            characters.add(character)
+    load_characters(), load_board(), load_deck()
+
+
+def initial_state(created: GameCreated) -> State:
+    """Returns the state right after GameCreated (characters not dealt yet, the Tunnel out of the deck)."""
+    board = load_board()
+    # Dungeon 14 plays without the main board, so the Tunnel (8.3) has nowhere to lead.
+    deck = [c.id for c in load_deck().cards.values() if not c.leaves_dungeon]
+    return new_state(created, len(board.spaces), deck)
+
+
+def _roll_label(sheet: dict[str, Any]) -> str:
+    if sheet["fleeing"]:
+        return "Roll and flee toward the Entrance"
+    if sheet["defeated"]:
+        return "Roll and move back toward the Entrance (defeated last turn)"
+    return "Roll and move toward the Treasure Chamber"
+
+
+def legal_actions(state: State, player: str | None = None) -> list[Action]:
+    """Returns the actions open now: roll/flee before moving, or the encounter choice after landing."""
+    if state["phase"] != "turn":
+        return []
+    current = state["turn"]
+    if player not in (None, current):
+        return []
+    sheet = state["players"][current]
+    if state["moved"]:
+        space_name = load_board().spaces[sheet["space"]].name
+        actions = [Action("encounter-space", current, f"Encounter the {space_name}")]
+        actions += [Action(f"attack:{o}", current, f"Attack {o}") for o in turns.others_here(state, current)]
+        return actions
+    actions = [Action("roll", current, _roll_label(sheet))]
+    if sheet["space"] > 0 and not sheet["fleeing"]:
+        # Dungeon 9.1: fleeing may be declared any time after leaving the Entrance.
+        actions.append(Action("flee", current, "Flee the Dungeon (irrevocable)"))
+    return actions
+
+
+_HANDLERS: dict[str, Callable[[Resolution, str], None]] = {
+    "roll": turns.roll,
+    "flee": turns.flee,
+    "encounter-space": turns.encounter,
+}
+
+
+def decide(state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
+    """Returns the events an action causes; never mutates `state`."""
+    if action_id == START:
+        if player != HOST or state["phase"] != "setup":
+            raise IllegalAction("only the host starts a game, once")
+        return turns.deal(state, dice)
+    if action_id not in {a.id for a in legal_actions(state, player)}:
+        raise IllegalAction(f"{action_id!r} is not a legal action for {player} now")
+    res = Resolution(state, dice, evolve)
+    if action_id.startswith("attack:"):
+        turns.attack(res, player, action_id.removeprefix("attack:"))
+    else:
+        _HANDLERS[action_id](res, player)
+    return res.events
+
+
+def status(state: State) -> dict[str, Any]:
+    """Returns running/finished, the winner ("" for none) and who is to act."""
+    if state["phase"] == "over":
+        return {"status": "finished", "winner": state["winner"], "to_act": []}
+    if state["phase"] == "setup":
+        return {"status": "running", "winner": "", "to_act": [HOST]}
+    return {"status": "running", "winner": "", "to_act": [state["turn"]]}
+
+
+def bot_weight(state: State, action: Action) -> float:
+    """Returns how likely a bot is to pick an action: fleeing is rare, attacks a little less likely."""
+    if action.id == "flee":
+        return FLEE_WEIGHT
+    if action.id.startswith("attack:"):
+        return 0.5
+    return 1.0

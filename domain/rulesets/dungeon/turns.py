@@ -1,0 +1,140 @@
+"""A Dungeon turn: dealing, the movement roll, fleeing, the choice of encounter, character combat, turn order.
+
+House decisions, in nightkeep's words:
+- Fleeing (Dungeon 9.1) is declared on your own turn before you roll; it never ends the turn.
+- The move back after a defeat (7.3) and every move while fleeing (9) are movement rolls: the space
+  reached is encountered like any other. Fleeing wins over the defeat rule (9.2): both go backwards.
+- Landing on a space (not the Entrance, Dungeon 14) where other characters in the race stand, the player
+  chooses: encounter the space, or attack one of them. On the Guard Room the Guard must be fought, so
+  there is no choice there.
+- Character combat is Strength combat; the loser loses 1 life (armour may save it) and counts as
+  defeated for 7.3. No object or gold changes hands.
+- A lost turn (a table's lose_turn) is skipped automatically when that player's turn comes round.
+- A killed character's trophies go to the discard pile; its Objects, Followers and gold stay on its space.
+- Turns pass in seating order among the characters still in the race; with none left, nobody wins.
+"""
+
+from __future__ import annotations
+
+from domain.dice import Dice
+from domain.events import CharacterDealt, DieRolled, Event, GameEnded, TurnEnded
+from domain.rulesets.dungeon.content import load_board, load_deck
+from domain.rulesets.dungeon.effects import check_killed, in_play, is_over, move_piece, sheet_of
+from domain.rulesets.dungeon.encounters import encounter_space
+from domain.rulesets.dungeon.state import PLAYING, State, evolve
+from domain.rulesets.talisman.character import effective_strength
+from domain.rulesets.talisman.characters import load_characters, resolve_character
+from domain.rulesets.talisman.combat import COMBAT, LOST, WON, lose_combat_life, resolve_combat
+from domain.rulesets.talisman.events import FleeingDeclared, PlayOpened, TurnSkipped
+from domain.rulesets.talisman.resolution import Resolution
+
+
+def deal(state: State, dice: Dice) -> list[Event]:
+    """Deals characters (named ones with draw -1, the others at random among those left) and opens play."""
+    res = Resolution(state, dice, evolve)
+    requested = {name: resolve_character(c) if c else "" for name, c in state["requested"].items()}
+    taken = {c for c in requested.values() if c}
+    for name in state["order"]:
+        if requested[name]:
+            res.emit(CharacterDealt(player=name, character=requested[name], draw=-1))
+            continue
+        # RULES.md §1: a player without a character is dealt one at random, as at the table.
+        character, draw = dice.pick(sorted(set(load_characters()) - taken))
+        taken.add(character)
+        res.emit(CharacterDealt(player=name, character=character, draw=draw))
+    res.emit(PlayOpened(player=state["order"][0]))
+    return res.events
+
+
+def others_here(state: State, player: str) -> list[str]:
+    """Returns the other characters in the race on the player's space, in seating order."""
+    space = state["players"][player]["space"]
+    return [
+        name
+        for name in state["order"]
+        if name != player
+        and name in state["players"]
+        and state["players"][name]["status"] == PLAYING
+        and state["players"][name]["space"] == space
+    ]
+
+
+def can_choose(state: State, player: str) -> bool:
+    """Tells whether landing here offers a choice between the space and the characters on it."""
+    space = state["players"][player]["space"]
+    if space in (0, state["last"]) or load_board().spaces[space].kind == "guard-room":
+        return False  # Dungeon 14: no encounters between characters on the Entrance
+    return bool(others_here(state, player))
+
+
+def next_in_play(state: State, player: str) -> str:
+    """Returns the next player in seating order still in the race (possibly `player` itself)."""
+    order: list[str] = state["order"]
+    start = order.index(player)
+    for step in range(1, len(order) + 1):
+        name = order[(start + step) % len(order)]
+        if state["players"][name]["status"] == PLAYING:
+            return name
+    return ""
+
+
+def end_turn(res: Resolution, player: str) -> None:
+    """Passes the turn on, skipping lost turns; ends the game with no winner when everyone is out."""
+    if is_over(res):
+        return
+    following = next_in_play(res.state, player)
+    if not following:
+        res.emit(GameEnded(winner="", reason="every character is out"))
+        return
+    res.emit(TurnEnded(player=player, next_player=following))
+    while sheet_of(res, following)["skips"] > 0:
+        res.emit(TurnSkipped(player=following))
+        after = next_in_play(res.state, following)
+        res.emit(TurnEnded(player=following, next_player=after))
+        following = after
+
+
+def roll(res: Resolution, player: str) -> None:
+    """Rolls one die and moves: toward the centre, or back after a defeat (7.3) or while fleeing (9)."""
+    sheet = sheet_of(res, player)
+    backwards = sheet["fleeing"] or sheet["defeated"]
+    reason = "flight" if sheet["fleeing"] else "retreat" if sheet["defeated"] else "roll"
+    (face,), draws = res.dice.roll(6)
+    res.emit(DieRolled(player=player, purpose="movement", sides=6, values=[face], draws=draws))
+    here = sheet["space"]
+    # Dungeon 6.2/8.1: forward, stopping on the Treasure Chamber; 7.3/9: back, stopping on the Entrance.
+    there = max(0, here - face) if backwards else min(res.state["last"], here + face)
+    move_piece(res, player, there, reason)
+    if is_over(res) or not in_play(res, player):
+        end_turn(res, player)
+        return
+    if can_choose(res.state, player):
+        return  # the player now chooses: encounter-space or attack:<name>
+    if there not in (0, res.state["last"]):
+        encounter_space(res, player)
+    end_turn(res, player)
+
+
+def encounter(res: Resolution, player: str) -> None:
+    """Encounters the space after choosing it over the characters standing there."""
+    encounter_space(res, player)
+    end_turn(res, player)
+
+
+def flee(res: Resolution, player: str) -> None:
+    """Declares fleeing (Dungeon 9.1): irrevocable; every move now goes toward the Entrance."""
+    res.emit(FleeingDeclared(player=player))
+
+
+def attack(res: Resolution, player: str, target: str) -> None:
+    """Fights another character on the same space; the loser loses a life and is defeated (7.3)."""
+    cards = load_deck().cards
+    mine = effective_strength(sheet_of(res, player), cards)
+    theirs = effective_strength(sheet_of(res, target), cards)
+    outcome, events = resolve_combat(player, mine, target, theirs, COMBAT, res.dice)
+    res.emit(*events)
+    loser, winner = (target, player) if outcome == WON else (player, target) if outcome == LOST else ("", "")
+    if loser:
+        res.emit(*lose_combat_life(loser, sheet_of(res, loser), COMBAT, cards, res.dice, winner))
+        check_killed(res, loser)
+    end_turn(res, player)

@@ -1,0 +1,290 @@
+"""The Dungeon short game's board view: the spiral as text, a players summary, and event wording.
+
+Imports only `domain`; reads nothing but the state (or event) it is given and the content files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.events import (
+    CardDrawn,
+    CharacterDealt,
+    CombatResolved,
+    DieRolled,
+    Event,
+    GameWon,
+    LifeGained,
+    LifeLost,
+    Moved,
+    PlayerOut,
+)
+from domain.rulesets.dungeon.content import load_board, load_deck
+from domain.rulesets.dungeon.effects import GUARD
+from domain.rulesets.talisman.character import craft_bonus, strength_bonus
+from domain.rulesets.talisman.characters import load_characters
+from domain.rulesets.talisman.events import (
+    CardDiscarded,
+    CardEncountered,
+    DeckReshuffled,
+    FleeingDeclared,
+    FollowerJoined,
+    GoldChanged,
+    GoldTaken,
+    LifeSaved,
+    ObjectTaken,
+    PlayOpened,
+    StatChanged,
+    TrophiesTraded,
+    TrophyTaken,
+    TurnLost,
+    TurnSkipped,
+)
+
+State = dict[str, Any]
+
+
+def card_name(card_id: str) -> str:
+    """Returns a card's name ("the Guard" for the Guard Room's guard), or the id's last part if unknown."""
+    if card_id == GUARD:
+        return "Guard"
+    card = load_deck().cards.get(card_id)
+    return card.name if card else card_id.rsplit("/", 1)[-1]
+
+
+def space_name(index: int) -> str:
+    """Returns a board space's name."""
+    spaces = load_board().spaces
+    return spaces[index].name if 0 <= index < len(spaces) else f"space {index}"
+
+
+def character_name(character_id: str) -> str:
+    """Returns a character's name (`Warrior`)."""
+    found = load_characters().get(character_id)
+    return found.name if found else character_id.rsplit("/", 1)[-1]
+
+
+def _status(sheet: dict[str, Any]) -> str:
+    if sheet["status"] == "playing":
+        return "fleeing" if sheet["fleeing"] else "in play"
+    return str(sheet["status"])
+
+
+def _with_bonus(base: int, bonus: int) -> str:
+    return f"{base + bonus} ({base}+{bonus})" if bonus else str(base)
+
+
+def _waiting_row(state: State, name: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "character": state["requested"].get(name, ""),
+        "space": 0,
+        "space_name": space_name(0),
+        "lives": 0,
+        "strength": 0,
+        "craft": 0,
+        "gold": 0,
+        "objects": [],
+        "followers": [],
+        "trophies": 0,
+        "status": "waiting",
+    }
+
+
+def players_summary(state: State) -> list[dict[str, Any]]:
+    """Returns one JSON-native dict per seat: name, character, space, lives, stats, items, status."""
+    cards = load_deck().cards
+    rows: list[dict[str, Any]] = []
+    for name in state["order"]:
+        sheet = state["players"].get(name)
+        if sheet is None:
+            rows.append(_waiting_row(state, name))
+            continue
+        rows.append(
+            {
+                "name": name,
+                "character": character_name(sheet["character"]),
+                "space": sheet["space"],
+                "space_name": space_name(sheet["space"]),
+                "lives": sheet["lives"],
+                "strength": sheet["strength"] + strength_bonus(sheet, cards),
+                "craft": sheet["craft"] + craft_bonus(sheet, cards),
+                "gold": sheet["gold"],
+                "objects": [card_name(c) for c in sheet["objects"]],
+                "followers": [card_name(c) for c in sheet["followers"]],
+                "trophies": len(sheet["trophies"]),
+                "status": _status(sheet),
+            }
+        )
+    return rows
+
+
+def _space_rows(state: State) -> list[str]:
+    here: dict[int, list[str]] = {}
+    for name in state["order"]:
+        sheet = state["players"].get(name)
+        if sheet is not None and sheet["status"] != "out":
+            here.setdefault(sheet["space"], []).append(name)
+    rows = []
+    for space in load_board().spaces:
+        marks = []
+        if space.draws:
+            marks.append(f"draws {space.draws}")
+        if space.guard_strength:
+            marks.append(f"Guard {space.guard_strength}")
+        lying = [card_name(c) for c in state["spaces"][space.index]]
+        gold = state["space_gold"][space.index]
+        extra = (["cards: " + ", ".join(lying)] if lying else []) + ([f"gold: {gold}"] if gold else [])
+        who = ", ".join(here.get(space.index, []))
+        label = f"{space.name}" + (f" ({'; '.join(marks)})" if marks else "")
+        rows.append(f"{space.index:>3}  {label:<34} {who:<20} {' | '.join(extra)}".rstrip())
+    return rows
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+
+
+def _sheet_rows(state: State) -> list[str]:
+    cards = load_deck().cards
+    rows = [
+        [
+            "player",
+            "character",
+            "space",
+            "strength",
+            "craft",
+            "lives",
+            "gold",
+            "objects",
+            "followers",
+            "trophies",
+            "status",
+        ]
+    ]
+    for name in state["order"]:
+        sheet = state["players"].get(name)
+        if sheet is None:
+            rows.append([name, state["requested"].get(name, "") or "(to be dealt)"] + [""] * 8 + ["waiting"])
+            continue
+        rows.append(
+            [
+                name,
+                character_name(sheet["character"]),
+                str(sheet["space"]),
+                _with_bonus(sheet["strength"], strength_bonus(sheet, cards)),
+                _with_bonus(sheet["craft"], craft_bonus(sheet, cards)),
+                str(sheet["lives"]),
+                str(sheet["gold"]),
+                ", ".join(card_name(c) for c in sheet["objects"]) or "-",
+                ", ".join(card_name(c) for c in sheet["followers"]) or "-",
+                ", ".join(card_name(c) for c in sheet["trophies"]) or "-",
+                _status(sheet),
+            ]
+        )
+    return _table(rows)
+
+
+def render_board(state: State) -> str:
+    """Renders the spiral (who stands where, face-up cards) and each character's sheet as text."""
+    if state["phase"] == "over":
+        head = f"Game over: {state['winner']} won." if state["winner"] else "Game over: nobody won."
+    elif state["phase"] == "setup":
+        head = "Waiting for the host to deal characters."
+    else:
+        head = f"{state['turn']} to act."
+    deck = f"Dungeon deck: {len(state['deck'])} left, {len(state['discard'])} discarded."
+    return "\n".join(
+        ["The Dungeon (short game)", head, deck, "", *_space_rows(state), "", *_sheet_rows(state)]
+    )
+
+
+# --- event wording ------------------------------------------------------------------------------------------
+
+
+def _who(opponent: str) -> str:
+    return f"the {card_name(opponent)}" if "/" in opponent else opponent
+
+
+def _lives(n: int) -> str:
+    return f"{n} {'life' if abs(n) == 1 else 'lives'}"
+
+
+def _die(e: DieRolled) -> str:
+    faces = ", ".join(map(str, e.values))
+    if e.purpose in ("combat", "psychic-combat") and len(e.values) == 2:
+        return f"{e.player} rolled {e.values[0]} against {e.values[1]} in {e.purpose.replace('-', ' ')}."
+    words = {"movement": "to move", "armour": "to save a life", "table": "on the card's table"}
+    return f"{e.player} rolled {faces} {words.get(e.purpose, 'for ' + e.purpose)}."
+
+
+def _moved(e: Moved) -> str:
+    how = {"retreat": "fell back", "flight": "fled", "card": "was sent back"}.get(e.reason, "moved")
+    return (
+        f"{e.piece} {how} from the {space_name(e.from_space)} ({e.from_space}) "
+        f"to the {space_name(e.to_space)} ({e.to_space})."
+    )
+
+
+def _combat(e: CombatResolved) -> str:
+    kind = "psychic combat" if e.kind == "psychic" else "combat"
+    foe = _who(e.opponent)
+    if e.outcome == "won":
+        return f"{e.player} ({e.player_total}) beat {foe} ({e.opponent_total}) in {kind}."
+    if e.outcome == "lost":
+        return f"{e.player} ({e.player_total}) was defeated by {foe} ({e.opponent_total}) in {kind}."
+    return f"{e.player} ({e.player_total}) and {foe} ({e.opponent_total}) fought to a stand-off in {kind}."
+
+
+def _dealt(e: CharacterDealt) -> str:
+    how = "was dealt" if e.draw >= 0 else "chose"
+    return f"{e.player} {how} the {character_name(e.character)}."
+
+
+_DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
+    CharacterDealt: _dealt,
+    PlayOpened: lambda e: f"Play opened; {e.player} goes first.",
+    DieRolled: _die,
+    CardDrawn: lambda e: f"{e.player} drew the {card_name(e.card)} from the Dungeon deck.",
+    Moved: _moved,
+    CombatResolved: _combat,
+    LifeLost: lambda e: f"{e.player} lost {_lives(e.amount)} to {_who(e.reason)}.",
+    LifeGained: lambda e: f"{e.player} gained {_lives(e.amount)} from {_who(e.reason)}.",
+    LifeSaved: lambda e: f"{e.player}'s {card_name(e.item)} saved a life.",
+    FleeingDeclared: lambda e: f"{e.player} is fleeing the Dungeon.",
+    CardEncountered: lambda e: (
+        f"{e.player} encountered the {card_name(e.card)} in the {space_name(e.space)}."
+    ),
+    CardDiscarded: lambda e: f"The {card_name(e.card)} was discarded.",
+    ObjectTaken: lambda e: f"{e.player} took the {card_name(e.card)}.",
+    FollowerJoined: lambda e: f"The {card_name(e.card)} joined {e.player}.",
+    TrophyTaken: lambda e: f"{e.player} killed the {card_name(e.card)} and kept it as a trophy.",
+    TrophiesTraded: lambda e: (
+        f"{e.player} traded in {', '.join(card_name(c) for c in e.cards)} for +{e.amount} {e.stat.title()}."
+    ),
+    StatChanged: lambda e: (
+        f"{e.player} {'gained' if e.amount > 0 else 'lost'} {abs(e.amount)} "
+        f"{e.stat.title()} ({_who(e.reason)})."
+    ),
+    GoldChanged: lambda e: (
+        f"{e.player} {'gained' if e.amount > 0 else 'lost'} {abs(e.amount)} gold ({_who(e.reason)})."
+    ),
+    GoldTaken: lambda e: f"{e.player} picked up {e.amount} gold in the {space_name(e.space)}.",
+    TurnLost: lambda e: f"{e.player} will miss a turn ({_who(e.reason)}).",
+    TurnSkipped: lambda e: f"{e.player} missed a turn.",
+    DeckReshuffled: lambda e: f"The Dungeon deck ran out; {e.count} discarded cards were shuffled back in.",
+    PlayerOut: lambda e: (
+        f"{e.player} was killed and is out of the race; their belongings stay where they fell."
+        if e.reason == "killed"
+        else f"{e.player} is out of the race ({e.reason})."
+    ),
+    GameWon: lambda e: f"{e.player} reached the Treasure Chamber and won the game!",
+}
+
+
+def describe(event: Event) -> str | None:
+    """Tells a Dungeon event in plain English, or returns None to leave it to the generic timeline."""
+    describer = _DESCRIBERS.get(type(event))
+    return describer(event) if describer else None
