@@ -61,10 +61,16 @@ def registered_event_types() -> dict[str, type[Event]]:
 
 def event_from_fields(type_name: str, version: int, fields: dict[str, Any]) -> Event:
     """Builds an event from its stored type name, class version and fields, upcasting old shapes."""
-    try:
-        cls = _REGISTRY[type_name]
-    except KeyError:
-        raise TamperedLog(f"unknown event type {type_name!r}") from None
+    cls = _REGISTRY.get(type_name)
+    if cls is None:
+        # A ruleset registers its own events when imported; a log may be read before any game of
+        # that ruleset was folded in this process.
+        from domain.rulesets import load_all_rulesets
+
+        load_all_rulesets()
+        cls = _REGISTRY.get(type_name)
+        if cls is None:
+            raise TamperedLog(f"unknown event type {type_name!r}")
     if version != cls.class_version:
         fields = dict(fields)
         while version < cls.class_version:
@@ -79,7 +85,8 @@ def event_from_fields(type_name: str, version: int, fields: dict[str, Any]) -> E
 
 def canonical_bytes(value: Any) -> bytes:
     """Encodes a value as canonical msgpack: maps with keys sorted, bytes as bin, no floats."""
-    return msgpack.packb(_canonical(value), use_bin_type=True)
+    packed: bytes = msgpack.packb(_canonical(value), use_bin_type=True)
+    return packed
 
 
 def _canonical(value: Any) -> Any:

@@ -66,4 +66,11 @@ def get_ruleset(name: str) -> Ruleset:
         raise UnknownRuleset(f"unknown ruleset {name!r} (known: {known})")
     if name not in _loaded:
         _loaded[name] = importlib.import_module(_MODULES[name])
-    return _loaded[name]  # type: ignore[return-value]
+    ruleset: Ruleset = _loaded[name]
+    return ruleset
+
+
+def load_all_rulesets() -> None:
+    """Imports every registered ruleset, so all their event types are registered."""
+    for name in ruleset_names():
+        get_ruleset(name)
