@@ -34,6 +34,12 @@ def content_path(ruleset_dir_name: str, filename: str) -> Path:
         candidate = Path(override) / ruleset_dir_name / filename
         if candidate.is_file():
             return candidate.resolve()
+    return _shipped_path(ruleset_dir_name, filename)
+
+
+@lru_cache(maxsize=64)
+def _shipped_path(ruleset_dir_name: str, filename: str) -> Path:
+    # Resolving a package path costs dozens of stat calls; the shipped files never move.
     shipped = resources.files("domain.rulesets") / ruleset_dir_name / filename
     return Path(str(shipped)).resolve()
 

@@ -1,0 +1,148 @@
+"""`bench-marathon`: a benchmark-only ruleset for games of thousands of events.
+
+Why it exists: a real `dungeon-short` game ends after a few hundred events, so it can never show what
+the store costs on a long game (1,000 or 10,000 events). This ruleset is a race on a very long track
+(option `goal`, default 100,000 spaces) modelled on tests/toy_ruleset.py, but each `roll` records the
+same shared events the real rulesets record, with realistic sizes and mix:
+DieRolled, Moved, a CardDrawn every few spaces (a fair `dice.pick` over a small deck) and TurnEnded.
+Its `evolve` updates nested dicts the way the real rulesets do (per-player sheets, a deck with a
+discard pile, a hand capped at a few cards), so folding it costs about what folding a real game costs.
+
+It is registered at runtime by the benchmark script only (never in domain/rulesets):
+    from domain import rulesets
+    rulesets._MODULES["bench-marathon"] = "benchmarks.marathon_ruleset"
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.actions import HOST, START, Action
+from domain.dice import Dice
+from domain.errors import BadSetup
+from domain.events import CardDrawn, CharacterDealt, DieRolled, Event, GameCreated, GameWon, Moved, TurnEnded
+
+NAME = "bench-marathon"
+CHARACTER_SLOT = "character"
+MIN_PLAYERS = 1
+MAX_PLAYERS = 6
+GOAL = 100_000
+CARD_EVERY = 3  # a card is drawn when a piece lands on a space divisible by this
+HAND_LIMIT = 3  # MAX_PLAYERS * HAND_LIMIT < len(DECK), so the deck never runs dry
+DECK = (
+    "Bag of Gold",
+    "Potion of Healing",
+    "Goblin",
+    "Trapdoor",
+    "Mule",
+    "Wraith",
+    "Sword",
+    "Amulet",
+    "Lost",
+    "Treasure Chest",
+    "Ogre",
+    "Healing Spring",
+    "Giant Spider",
+    "Shield",
+    "Helmet",
+    "Axe",
+    "Water Bottle",
+    "Raft",
+    "Cursed Mirror",
+    "Pixie",
+)
+
+
+def content_hash() -> str:
+    return "bench-marathon-1"
+
+
+def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> None:
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise BadSetup(f"bench-marathon takes {MIN_PLAYERS}-{MAX_PLAYERS} players")
+    if set(options) - {"goal"}:
+        raise BadSetup(f"unknown option {sorted(set(options) - {'goal'})[0]!r}")
+
+
+def initial_state(created: GameCreated) -> dict[str, Any]:
+    names = [p["name"] for p in created.players]
+    return {
+        "order": names,
+        "turn": 0,
+        "goal": int(created.options.get("goal", GOAL)),
+        "started": False,
+        "winner": "",
+        "players": {
+            n: {"character": p["character"] or "", "pos": 0, "lives": 4, "gold": 0, "hand": [], "rolls": 0}
+            for n, p in zip(names, created.players, strict=True)
+        },
+        "decks": {"adventure": {"left": list(DECK), "discard": []}},
+        "last_roll": [],
+        "turns": 0,
+    }
+
+
+def legal_actions(state: dict[str, Any], player: str | None = None) -> list[Action]:
+    if not state["started"] or state["winner"]:
+        return []
+    current = state["order"][state["turn"]]
+    if player not in (None, current):
+        return []
+    return [Action("roll", current, "Roll and move")]
+
+
+def decide(state: dict[str, Any], action_id: str, player: str, dice: Dice) -> list[Event]:
+    if action_id == START and player == HOST:
+        return [CharacterDealt(player=n, character="marathoner", draw=-1) for n in state["order"]]
+    (value,), draws = dice.roll(6)
+    here = state["players"][player]["pos"]
+    there = min(state["goal"], here + value)
+    events: list[Event] = [
+        DieRolled(player=player, purpose="movement", sides=6, values=[value], draws=draws),
+        Moved(piece=player, board="track", from_space=here, to_space=there, reason="roll"),
+    ]
+    if there == state["goal"]:
+        events.append(GameWon(player=player, reason="reached the goal"))
+        return events
+    if there % CARD_EVERY == 0:
+        deck = state["decks"]["adventure"]
+        cards = deck["left"] or deck["discard"]
+        card, draw = dice.pick(cards)
+        events.append(CardDrawn(player=player, deck="adventure", card=card, draw=draw))
+    nxt = state["order"][(state["turn"] + 1) % len(state["order"])]
+    events.append(TurnEnded(player=player, next_player=nxt))
+    return events
+
+
+def evolve(state: dict[str, Any], event: Event) -> dict[str, Any]:
+    if isinstance(event, DieRolled):
+        state["last_roll"] = list(event.values)
+        state["players"][event.player]["rolls"] += 1
+    elif isinstance(event, Moved):
+        state["players"][event.piece]["pos"] = event.to_space
+    elif isinstance(event, CardDrawn):
+        deck = state["decks"][event.deck]
+        if not deck["left"]:
+            deck["left"], deck["discard"] = deck["discard"], []
+        deck["left"].remove(event.card)
+        sheet = state["players"][event.player]
+        sheet["hand"].append(event.card)
+        if event.card == "Bag of Gold":
+            sheet["gold"] += 1
+        if len(sheet["hand"]) > HAND_LIMIT:
+            deck["discard"].append(sheet["hand"].pop(0))
+    elif isinstance(event, TurnEnded):
+        state["turn"] = state["order"].index(event.next_player)
+        state["turns"] += 1
+    elif isinstance(event, CharacterDealt):
+        state["players"][event.player]["character"] = event.character
+        state["started"] = True
+    elif isinstance(event, GameWon):
+        state["winner"] = event.player
+    return state
+
+
+def status(state: dict[str, Any]) -> dict[str, Any]:
+    if state["winner"]:
+        return {"status": "finished", "winner": state["winner"], "to_act": []}
+    return {"status": "running", "winner": "", "to_act": [state["order"][state["turn"]]]}
