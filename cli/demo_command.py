@@ -29,6 +29,8 @@ def demo(ctx: click.Context, seed: str | None) -> None:
     out = console()
     game_id = service.create_game("dungeon-short", DEMO_PLAYERS)
     out.print(f"New dungeon-short game {game_id}: three bots race for the Treasure Chamber.\n")
+    for item in service.recorded_events(game_id):
+        out.print(f"{item.version:>5}  {describe_event('dungeon-short', item.event)}", markup=False)
     bot = Bot(seed if seed is not None else str(game_id))
     game = service.get_game(game_id)
     turns = 0
