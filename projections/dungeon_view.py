@@ -5,6 +5,7 @@ Imports only `domain`; reads nothing but the state (or event) it is given and th
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -41,8 +42,13 @@ from domain.rulesets.talisman.events import (
     TurnLost,
     TurnSkipped,
 )
+from projections.spiral import render_spiral
 
 State = dict[str, Any]
+
+
+SPIRAL_SIZE = 5
+CELL_WIDTH = 13
 
 
 def card_name(card_id: str) -> str:
@@ -120,26 +126,46 @@ def players_summary(state: State) -> list[dict[str, Any]]:
     return rows
 
 
-def _space_rows(state: State) -> list[str]:
+def _standing(state: State) -> dict[int, list[str]]:
     here: dict[int, list[str]] = {}
     for name in state["order"]:
         sheet = state["players"].get(name)
         if sheet is not None and sheet["status"] != "out":
             here.setdefault(sheet["space"], []).append(name)
-    rows = []
+    return here
+
+
+def _spiral_rows(state: State) -> list[str]:
+    # The house board is a 5×5 spiral: the Entrance in the top-left corner, the Treasure Chamber
+    # in the centre (Dungeon 6.1).
+    here = _standing(state)
+    cells = []
     for space in load_board().spaces:
         marks = []
-        if space.draws:
-            marks.append(f"draws {space.draws}")
         if space.guard_strength:
             marks.append(f"Guard {space.guard_strength}")
+        elif space.draws > 1:
+            marks.append(f"draws {space.draws}")
+        lying = len(state["spaces"][space.index])
+        if lying:
+            marks.append(f"{lying} card{'s' if lying > 1 else ''}")
+        if state["space_gold"][space.index]:
+            marks.append(f"{state['space_gold'][space.index]}g")
+        title = textwrap.wrap(f"{space.index:>2} {space.name}", CELL_WIDTH)[:2]
+        title += [""] * (2 - len(title))
+        cells.append([*title, ",".join(here.get(space.index, [])), " ".join(marks)])
+    return render_spiral(cells, SPIRAL_SIZE, CELL_WIDTH)
+
+
+def _lying_rows(state: State) -> list[str]:
+    rows = []
+    for space in load_board().spaces:
         lying = [card_name(c) for c in state["spaces"][space.index]]
         gold = state["space_gold"][space.index]
-        extra = (["cards: " + ", ".join(lying)] if lying else []) + ([f"gold: {gold}"] if gold else [])
-        who = ", ".join(here.get(space.index, []))
-        label = f"{space.name}" + (f" ({'; '.join(marks)})" if marks else "")
-        rows.append(f"{space.index:>3}  {label:<34} {who:<20} {' | '.join(extra)}".rstrip())
-    return rows
+        if lying or gold:
+            things = lying + ([f"{gold} gold"] if gold else [])
+            rows.append(f"{space.index:>3}  {space.name}: {', '.join(things)}")
+    return ["Lying face up:", *rows] if rows else ["Nothing lies face up."]
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -197,7 +223,15 @@ def render_board(state: State) -> str:
         head = f"{state['turn']} to act."
     deck = f"Dungeon deck: {len(state['deck'])} left, {len(state['discard'])} discarded."
     return "\n".join(
-        ["The Dungeon (short game)", head, deck, "", *_space_rows(state), "", *_sheet_rows(state)]
+        [
+            "The Dungeon (short game)",
+            head,
+            deck,
+            *_spiral_rows(state),
+            *_lying_rows(state),
+            "",
+            *_sheet_rows(state),
+        ]
     )
 
 

@@ -45,7 +45,7 @@ def test_bots_finish_a_dungeon_game_and_show_reports_the_winner(db):
     winners = [p["name"] for p in shown["players"] if p["status"] == "winner"]
     assert winners == ([shown["winner"]] if shown["winner"] else [])
     board = run(db, "show", game).stdout
-    assert "Treasure Chamber" in board and "Ann" in board
+    assert "24 Treasure" in board and "Ann" in board
 
 
 @pytest.mark.parametrize(
@@ -98,7 +98,7 @@ def test_an_illegal_dungeon_action_exits_1(db):
 def test_demo_plays_a_whole_game_and_says_how_to_replay_it(db):
     result = run(db, "demo", "--seed", "2")
     assert result.exit_code == 0, result.output
-    assert "Treasure Chamber" in result.stdout
+    assert "24 Treasure" in result.stdout
     assert "wins after" in result.stdout or "Nobody wins" in result.stdout
     replay_line = next(
         line for line in result.stdout.splitlines() if "replay" in line and "nightkeep" in line
