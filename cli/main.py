@@ -9,6 +9,7 @@ import click
 from cli.demo_command import demo
 from cli.export_command import export
 from cli.game_commands import act, actions, log_command, new, play, show
+from cli.games_command import games
 from cli.logging_setup import configure_logging
 from cli.replay_command import replay
 
@@ -41,7 +42,7 @@ def cli(ctx: click.Context, db: str | None, log_format: str | None, verbose: boo
     ctx.ensure_object(dict)["db"] = db
 
 
-for command in (new, actions, act, play, show, log_command, replay, export, demo):
+for command in (new, actions, act, play, show, log_command, replay, export, games, demo):
     cli.add_command(command)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from rich.console import Console
@@ -15,8 +16,9 @@ from projections.views import players_summary, render_board
 
 
 def console() -> Console:
-    """Returns a console on stdout that does not wrap or colour when piped."""
-    return Console(highlight=False, soft_wrap=True)
+    """Returns a console on stdout; piped output gets wide tables and no colour."""
+    # Rich assumes 80 columns when stdout is not a terminal, which would cut game ids in tables.
+    return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 
 
 def game_summary(game_id: str, fold: GameFold) -> dict[str, Any]:

@@ -1,0 +1,170 @@
+"""The game index: one row per game (ruleset, players, events, status, winner), kept up to date by
+following the store's notification log with a tracking position, so it updates incrementally and can
+be rebuilt from zero at any time.
+
+SQLite's recorder cannot push notifications (`subscribe()` is not implemented in eventsourcing 9.5),
+so the index catches up on demand: it reads notifications after its tracking position in batches and
+writes each batch's rows together with the new position in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgpack
+from eventsourcing.persistence import Tracking
+from eventsourcing.popo import POPOTrackingRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteTrackingRecorder
+from eventsourcing.utils import get_topic
+
+from domain.game import Game
+
+INDEX_NAME = "nightkeep-game-index"
+TABLE = "nightkeep_game_index"
+ENDINGS = {"GameWon": "player", "GameEnded": "winner"}
+
+Entry = dict[str, Any]
+
+
+def index_step(entry: Entry | None, game_id: str, version: int, envelope: dict[str, Any]) -> Entry | None:
+    """Folds one stored envelope of a game into its index entry (None until GameCreated is seen)."""
+    kind = envelope["type"]
+    time = envelope["timestamp"].isoformat()
+    if kind == "GameCreated":
+        fields = envelope["fields"]
+        entry = {
+            "game": game_id,
+            "ruleset": fields["ruleset"],
+            "players": [seat["name"] for seat in fields["players"]],
+            "scripted": fields["scripted"],
+            "created": time,
+            "status": "running",
+            "winner": "",
+        }
+    if entry is None:
+        return None
+    if kind in ENDINGS:
+        entry["status"] = "finished"
+        entry["winner"] = envelope["fields"][ENDINGS[kind]]
+    entry["version"] = version
+    entry["updated"] = time
+    return entry
+
+
+class SQLiteGameIndexRecorder(SQLiteTrackingRecorder):
+    """Keeps index rows and the tracking position in the game store's own SQLite file."""
+
+    def __init__(self, datastore: SQLiteDatastore) -> None:
+        super().__init__(datastore)
+
+    def construct_create_table_statements(self) -> list[str]:
+        statements = super().construct_create_table_statements()
+        statements.append(f"CREATE TABLE IF NOT EXISTS {TABLE} (game_id TEXT PRIMARY KEY, entry BLOB)")
+        return statements
+
+    def load(self, game_ids: Iterable[str]) -> dict[str, Entry]:
+        """Returns the stored entries of the given games."""
+        ids = list(game_ids)
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT game_id, entry FROM {TABLE} WHERE game_id IN ({marks})", ids)
+            return {row[0]: msgpack.unpackb(row[1]) for row in c.fetchall()}
+
+    def entries(self) -> list[Entry]:
+        """Returns every entry."""
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT entry FROM {TABLE}")
+            return [msgpack.unpackb(row[0]) for row in c.fetchall()]
+
+    def save_batch(self, entries: dict[str, Entry], tracking: Tracking) -> None:
+        """Writes changed entries and the new tracking position in one transaction."""
+        with self.datastore.transaction(commit=True) as c:
+            c.executemany(
+                f"INSERT OR REPLACE INTO {TABLE} VALUES (?, ?)",
+                [(game_id, msgpack.packb(entry)) for game_id, entry in entries.items()],
+            )
+            self._insert_tracking(c, tracking)
+
+    def clear(self) -> None:
+        """Forgets every entry and the tracking position."""
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(f"DELETE FROM {TABLE}")
+            c.execute("DELETE FROM tracking WHERE application_name=?", [INDEX_NAME])
+
+
+class MemoryGameIndexRecorder(POPOTrackingRecorder):
+    """The same index for the in-memory store."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._entries: dict[str, Entry] = {}
+
+    def load(self, game_ids: Iterable[str]) -> dict[str, Entry]:
+        return {g: dict(self._entries[g]) for g in game_ids if g in self._entries}
+
+    def entries(self) -> list[Entry]:
+        return [dict(e) for e in self._entries.values()]
+
+    def save_batch(self, entries: dict[str, Entry], tracking: Tracking) -> None:
+        with self._database_lock:
+            self._assert_tracking_uniqueness(tracking)
+            self._entries.update(entries)
+            self._insert_tracking(tracking)
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self._max_tracking_ids[INDEX_NAME] = None
+
+
+class GameIndex:
+    """Follows a GameService's notification log into one entry per game."""
+
+    def __init__(self, service: Any, batch_size: int = 500) -> None:
+        self._service = service
+        self._batch_size = batch_size
+        recorder = service.recorder
+        if isinstance(recorder, SQLiteApplicationRecorder):
+            self._view: Any = SQLiteGameIndexRecorder(recorder.datastore)
+            self._view.create_table()
+        else:
+            self._view = service.__dict__.setdefault("_memory_game_index", MemoryGameIndexRecorder())
+        self._topics = [get_topic(Game.Created), get_topic(Game.Recorded)]
+
+    @property
+    def position(self) -> int:
+        """Returns the last notification id the index has processed (0 before any)."""
+        return self._view.max_tracking_id(INDEX_NAME) or 0
+
+    def catch_up(self) -> int:
+        """Processes every notification after the tracking position; returns how many it read."""
+        decode = self._service.mapper.transcoder.decode
+        processed = 0
+        while True:
+            batch = self._service.recorder.select_notifications(
+                self.position + 1, self._batch_size, topics=self._topics
+            )
+            if not batch:
+                return processed
+            known = self._view.load({note.originator_id.hex for note in batch})
+            changed: dict[str, Entry] = {}
+            for note in batch:
+                game_id = str(note.originator_id)
+                key = note.originator_id.hex
+                entry = index_step(known.get(key), game_id, note.originator_version, decode(note.state))
+                if entry is not None:
+                    known[key] = changed[key] = entry
+            self._view.save_batch(changed, Tracking(INDEX_NAME, batch[-1].id))
+            processed += len(batch)
+
+    def games(self) -> list[Entry]:
+        """Catches up, then returns every game's entry, most recently updated first."""
+        self.catch_up()
+        return sorted(self._view.entries(), key=lambda e: e["updated"], reverse=True)
+
+    def rebuild(self) -> int:
+        """Forgets everything and rebuilds the index from the first notification."""
+        self._view.clear()
+        return self.catch_up()
