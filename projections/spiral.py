@@ -24,13 +24,13 @@ def render_spiral(cells: Sequence[Sequence[str]], size: int, width: int) -> list
     """Lays out one cell (a few lines of text) per space on a boxed size×size spiral grid."""
     height = max((len(cell) for cell in cells), default=1)
     grid = [[[""] * height for _ in range(size)] for _ in range(size)]
-    for index, (row, col) in enumerate(spiral_positions(size)[: len(cells)]):
+    for index, (r, c) in enumerate(spiral_positions(size)[: len(cells)]):
         lines = [line[:width] for line in cells[index]]
-        grid[row][col] = lines + [""] * (height - len(lines))
+        grid[r][c] = lines + [""] * (height - len(lines))
     rule = "+" + "+".join("-" * (width + 2) for _ in range(size)) + "+"
     out = [rule]
-    for row in grid:
+    for grid_row in grid:
         for line in range(height):
-            out.append("|" + "|".join(f" {cell[line]:<{width}} " for cell in row) + "|")
+            out.append("|" + "|".join(f" {cell[line]:<{width}} " for cell in grid_row) + "|")
         out.append(rule)
     return out
