@@ -6,6 +6,7 @@ import click
 
 from cli.common import echo_json, event_json, get_service, handle_errors, json_option
 from cli.rendering import game_summary, print_actions, print_board, print_timeline
+from domain.actions import Action
 from domain.errors import IllegalAction, UsageError
 from event_store.service import play_with_bots
 
@@ -136,7 +137,7 @@ def act(
         print_timeline(service.get_game(game_id).ruleset_name, recorded)
 
 
-def _only_actor(legal: list, action_id: str) -> str:  # type: ignore[type-arg]
+def _only_actor(legal: list[Action], action_id: str) -> str:
     players = sorted({a.player for a in legal if a.id == action_id})
     if len(players) == 1:
         return players[0]

@@ -74,7 +74,8 @@ def export_game(service: GameService, game_id: UUID) -> bytes:
 
 
 def _pack_sorted(value: Any) -> bytes:
-    return msgpack.packb(_sorted(value), use_bin_type=True, datetime=True)
+    packed: bytes = msgpack.packb(_sorted(value), use_bin_type=True, datetime=True)
+    return packed
 
 
 def _sorted(value: Any) -> Any:

@@ -44,7 +44,8 @@ class MsgpackTranscoder(Transcoder):
 
     def encode(self, obj: Any) -> bytes:
         """Encodes an object as msgpack bytes."""
-        return self._packer.pack(obj)
+        packed: bytes = self._packer.pack(obj)
+        return packed
 
     def decode(self, data: bytes) -> Any:
         """Decodes msgpack bytes."""
