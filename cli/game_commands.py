@@ -21,11 +21,11 @@ def parse_player(text: str) -> tuple[str, str | None]:
     return name, character or None
 
 
-def parse_option(text: str) -> tuple[str, str]:
-    """Parses `KEY=VALUE` from --option."""
+def parse_option(text: str, flag: str = "--option", shape: str = "KEY=VALUE") -> tuple[str, str]:
+    """Parses `KEY=VALUE` from --option (or `NAME=TEXT` from --entropy)."""
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
-        raise UsageError(f"malformed --option {text!r}: expected KEY=VALUE")
+        raise UsageError(f"malformed {flag} {text!r}: expected {shape}")
     return key.strip(), value.strip()
 
 
@@ -69,7 +69,9 @@ def new(
     seats = [parse_player(p) for p in players]
     opts = dict(parse_option(o) for o in options)
     script = parse_dice(dice) if dice is not None else None
-    mixed = [(name, value.encode()) for name, value in (parse_option(e) for e in entropy)]
+    mixed = [
+        (name, value.encode()) for name, value in (parse_option(e, "--entropy", "NAME=TEXT") for e in entropy)
+    ]
     service = get_service(ctx)
     game_id = service.create_game(ruleset, seats, opts, script, mixed)
     if as_json:

@@ -137,6 +137,11 @@ class GameService(Application[UUID]):
         ruleset.validate_setup(seats, options)
         if dice_script is not None and any(not 1 <= v <= 6 for v in dice_script):
             raise BadSetup("scripted dice faces must be between 1 and 6")
+        entropy = list(entropy)
+        names = {seat["name"] for seat in seats}
+        for player, _ in entropy:
+            if player not in names:
+                raise BadSetup(f"entropy from {player!r}, who has no seat in this game")
         created = GameCreated(
             ruleset=ruleset_name,
             players=seats,

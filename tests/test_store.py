@@ -137,3 +137,13 @@ def test_scripted_dice_game_is_marked_and_follows_the_script(memory_service):
     _, more = memory_service.take_action(game_id, "Bo", "roll")
     rolls = [r.fields["values"] for r in events + more if r.type_name == "DieRolled"]
     assert rolls == [[6], [2]]
+
+
+def test_actions_are_logged_as_key_value_events(memory_service):
+    from structlog.testing import capture_logs
+
+    with capture_logs() as logs:
+        game_id = memory_service.create_game("toy-race", PLAYERS)
+        memory_service.take_action(game_id, "Ann", "roll")
+    assert [entry["event"] for entry in logs] == ["game_created", "action_taken"]
+    assert logs[1]["player"] == "Ann" and logs[1]["action"] == "roll" and logs[1]["game"] == str(game_id)
