@@ -21,3 +21,13 @@ def sqlite_service(tmp_path):
     from event_store.service import GameService
 
     return GameService.open(str(tmp_path / "games.sqlite"))
+
+
+@pytest.fixture(autouse=True)
+def reset_structlog():
+    """The CLI configures structlog globally; each test starts from the library defaults."""
+    import structlog
+
+    structlog.reset_defaults()
+    yield
+    structlog.reset_defaults()
