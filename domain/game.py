@@ -92,16 +92,31 @@ def apply_event(holder: Any, event: Event, chain: bytes) -> None:
     holder.chain = chain
 
 
+# Which field (if any) of an event type names the draws it consumed; looked up once per type
+# because a fold asks for every event.
+_DRAW_FIELDS: dict[type, str] = {}
+
+
+def _draw_field(cls: type[Event]) -> str:
+    field_name = _DRAW_FIELDS.get(cls)
+    if field_name is None:
+        names = cls._field_names
+        field_name = _DRAW_FIELDS[cls] = "draws" if "draws" in names else "draw" if "draw" in names else ""
+    return field_name
+
+
 def _advance_draws(meta: dict[str, Any], event: Event) -> None:
-    draws = getattr(event, "draws", None)
-    if draws:
-        meta["next_draw"] = max(meta["next_draw"], max(draws) + 1)
-        # A scripted game's die faces come from its script first (see HmacDice).
-        meta["script_pos"] = min(len(meta["script"]), meta["script_pos"] + len(draws))
+    field_name = _draw_field(type(event))
+    if not field_name:
         return
-    draw = getattr(event, "draw", None)
-    if isinstance(draw, int) and draw >= 0:
-        meta["next_draw"] = max(meta["next_draw"], draw + 1)
+    value = getattr(event, field_name)
+    if field_name == "draws":
+        if value:
+            meta["next_draw"] = max(meta["next_draw"], max(value) + 1)
+            # A scripted game's die faces come from its script first (see HmacDice).
+            meta["script_pos"] = min(len(meta["script"]), meta["script_pos"] + len(value))
+    elif value >= 0:
+        meta["next_draw"] = max(meta["next_draw"], value + 1)
 
 
 @dataclass
