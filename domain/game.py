@@ -16,7 +16,7 @@ from eventsourcing.domain import Aggregate
 
 from domain.actions import HOST, START
 from domain.dice import EMPTY_POOL, Dice, HmacDice, mix_entropy
-from domain.errors import GameOver, IllegalAction, NotYourTurn, TamperedLog, UsageError
+from domain.errors import BadSetup, GameOver, IllegalAction, NotYourTurn, TamperedLog, UsageError
 from domain.events import (
     GENESIS_CHAIN,
     ActionTaken,
@@ -31,6 +31,20 @@ from domain.events import (
 from domain.rulesets import Ruleset, get_ruleset
 
 NIGHTKEEP_VERSION = "0.1.0"
+
+
+MAX_NAME_LENGTH = 32
+
+
+def check_seat_names(names: Iterable[str]) -> None:
+    """Raises BadSetup for a player name that could be mistaken for a card, an id or the host."""
+    for name in names:
+        if name != name.strip() or not name or not name.isprintable() or len(name) > MAX_NAME_LENGTH:
+            raise BadSetup(f"player name {name!r} must be 1-{MAX_NAME_LENGTH} printable characters")
+        if "/" in name or ":" in name:
+            raise BadSetup(f"player name {name!r} may not contain '/' or ':' (they mark card and action ids)")
+        if name.casefold() == HOST:
+            raise BadSetup(f"player name {name!r} is reserved for the host")
 
 
 def new_meta() -> dict[str, Any]:

@@ -19,7 +19,7 @@ from domain.actions import HOST, START, Action
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import BadSetup, StaleVersion, UnknownGame, UsageError
 from domain.events import Event, GameCreated, event_from_fields
-from domain.game import NIGHTKEEP_VERSION, Game, GameFold, project_game
+from domain.game import NIGHTKEEP_VERSION, Game, GameFold, check_seat_names, project_game
 from domain.rulesets import get_ruleset
 from event_store.config import persistence_env
 from event_store.transcoder import MsgpackTranscoder
@@ -134,6 +134,7 @@ class GameService(Application[UUID]):
         ruleset = get_ruleset(ruleset_name)
         seats = [{"name": name, "character": character or ""} for name, character in players]
         options = dict(options or {})
+        check_seat_names(seat["name"] for seat in seats)
         ruleset.validate_setup(seats, options)
         if dice_script is not None and any(not 1 <= v <= 6 for v in dice_script):
             raise BadSetup("scripted dice faces must be between 1 and 6")

@@ -5,6 +5,7 @@ Imports only `domain`; reads nothing but the state (or event) it is given and th
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Callable
 from typing import Any
@@ -154,7 +155,8 @@ def _spiral_rows(state: State) -> list[str]:
         title = textwrap.wrap(f"{space.index:>2} {space.name}", CELL_WIDTH)[:2]
         title += [""] * (2 - len(title))
         cells.append([*title, ",".join(here.get(space.index, [])), " ".join(marks)])
-    return render_spiral(cells, SPIRAL_SIZE, CELL_WIDTH)
+    # A replaced board may be longer: the grid grows to the smallest square that holds it.
+    return render_spiral(cells, max(SPIRAL_SIZE, math.isqrt(len(cells) - 1) + 1), CELL_WIDTH)
 
 
 def _lying_rows(state: State) -> list[str]:

@@ -106,3 +106,11 @@ def test_demo_plays_a_whole_game_and_says_how_to_replay_it(db):
     game_id = replay_line.split()[-1]
     replayed = run(db, "replay", game_id)
     assert replayed.exit_code == 0 and "revealed the dice seed" in replayed.stdout
+
+
+@pytest.mark.parametrize("name", ["dungeon/guard", "host", "x" * 40])
+def test_player_names_that_could_pass_for_ids_or_the_host_are_refused(db, name):
+    result = run(db, "new", "dungeon-short", "--player", name, "--player", "Bo")
+    assert result.exit_code == 2
+    assert "player name" in result.stderr
+    assert stored(db) == 0

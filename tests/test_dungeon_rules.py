@@ -185,7 +185,7 @@ def test_decide_refuses_unknown_or_out_of_turn_actions():
 # --- 6: movement --------------------------------------------------------------------------------------------
 
 
-def test_dungeon_6_1_characters_start_on_the_entrance_of_the_spiral():
+def test_dungeon_14_characters_start_together_on_the_entrance_of_the_spiral():
     state = started()
     assert [state["players"][n]["space"] for n in ("Ann", "Bo")] == [0, 0]
     assert state["last"] == 24 and len(state["spaces"]) == 25
@@ -256,7 +256,7 @@ def test_dungeon_7_1_draw_two_space_lays_two_cards_and_meets_them():
     assert state["spaces"][3] == []
 
 
-def test_dungeon_7_2_ninja_may_not_evade_enemies_in_the_dungeon():
+def test_dungeon_12_5_ninja_may_not_evade_enemies_in_the_dungeon():
     state = started(("Ann", "ninja"), ("Bo", "troll"))
     lay(state, 4, GOBLIN)
     events, _ = act(state, "roll", values=(4, 6, 1))
@@ -682,3 +682,25 @@ def test_cards_are_drawn_among_the_cards_left_in_sorted_order():
     state = started()
     events, _ = act(state, "roll", values=(1,))  # scripted dice pick the first option when none is scripted
     assert of(events, CardDrawn)[0].card == sorted(state["deck"])[0]
+
+
+def test_lives_never_fall_below_zero_when_a_card_takes_more_than_are_left():
+    from domain.rulesets.dungeon.effects import lose_lives
+    from domain.rulesets.talisman.resolution import Resolution
+
+    state = started()
+    place(state, "Ann", 5)
+    dungeon.evolve(state, LifeLost(player="Ann", amount=3, reason="given"))
+    res = Resolution(state, ScriptedDice(), dungeon.evolve)
+    lose_lives(res, "Ann", 2, "a replaced deck's harsh card")
+    assert of(res.events, LifeLost) == [
+        LifeLost(player="Ann", amount=1, reason="a replaced deck's harsh card")
+    ]
+    assert res.state["players"]["Ann"]["lives"] == 0
+    assert res.state["players"]["Ann"]["status"] == "out"
+
+
+def test_decide_refuses_a_player_without_a_seat():
+    state = started()
+    with pytest.raises(IllegalAction):
+        dungeon.decide(state, "roll", "Zed", ScriptedDice([3]))

@@ -43,8 +43,11 @@ def check_killed(res: Resolution, player: str) -> None:
 
 
 def lose_lives(res: Resolution, player: str, amount: int, reason: str) -> None:
-    """Takes lives (no save) and puts a character at 0 lives out."""
-    res.emit(LifeLost(player=player, amount=amount, reason=reason))
+    """Takes lives (no save, never below 0) and puts a character at 0 lives out."""
+    # A replaced deck may take more lives than a character has left; lives never go below 0.
+    amount = min(amount, sheet_of(res, player)["lives"])
+    if amount > 0:
+        res.emit(LifeLost(player=player, amount=amount, reason=reason))
     check_killed(res, player)
 
 
@@ -55,7 +58,7 @@ def move_piece(res: Resolution, player: str, to_space: int, reason: str) -> None
     if to_space != here:
         res.emit(Moved(piece=player, board=BOARD, from_space=here, to_space=to_space, reason=reason))
     if to_space == res.state["last"]:
-        # Dungeon 14: the first character to reach the Treasure Chamber wins.
+        # Dungeon 14: reaching the Treasure Chamber first wins the short game.
         res.emit(GameWon(player=player, reason="reached the Treasure Chamber"))
     elif to_space == 0 and sheet["fleeing"]:
         # Dungeon 9.1 / RULES.md §2: fleeing out of the Dungeon leaves the short game's race.

@@ -109,7 +109,7 @@ def decide(state: State, action_id: str, player: str, dice: Dice) -> list[Event]
         if player != HOST or state["phase"] != "setup":
             raise IllegalAction("only the host starts a game, once")
         return turns.deal(state, dice)
-    if action_id not in {a.id for a in legal_actions(state, player)}:
+    if player not in state["players"] or action_id not in {a.id for a in legal_actions(state, player)}:
         raise IllegalAction(f"{action_id!r} is not a legal action for {player} now")
     res = Resolution(state, dice, evolve)
     if action_id.startswith("attack:"):
