@@ -126,7 +126,7 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 def build_batched(svc: GameService, events: int, chunk_actions: int = 1000) -> UUID:
     """Creates a marathon game and grows it to at least `events` events with batched saves."""
     gid = svc.create_game(MARATHON, PLAYERS)
-    seed = svc._seed(gid)
+    seed = svc.seed_of(gid)
     game = svc.get_game(gid)
     while game.version < events:
         for _ in range(chunk_actions):
@@ -185,7 +185,7 @@ def append_batched(work: Workdir, env: dict[str, str] | None, actions: int) -> t
     """Many actions on the aggregate in memory, one save; returns (total s, save-only s, events)."""
     svc = GameService(work.fresh("batched"), env=env)
     gid = svc.create_game(MARATHON, PLAYERS)
-    seed = svc._seed(gid)
+    seed = svc.seed_of(gid)
     game = svc.get_game(gid)
     start_version = game.version
     gc.collect()

@@ -55,6 +55,10 @@ class StaleVersion(RuleViolation):
     """Raised when the game moved on since the caller read it (an optimistic-concurrency loss)."""
 
 
+class CorruptStore(NightkeepError, ValueError):
+    """Raised when the store holds something unreadable (a damaged event, a missing seed)."""
+
+
 class DiceScriptExhausted(NightkeepError, RuntimeError):
     """Raised when scripted dice are asked for more values than the script holds."""
 

@@ -59,6 +59,11 @@ def event_type(cls: E) -> E:
     return data_cls  # type: ignore[return-value]
 
 
+def is_registered(type_name: str) -> bool:
+    """Tells whether an event type name is registered."""
+    return type_name in _REGISTRY
+
+
 def registered_event_types() -> dict[str, type[Event]]:
     """Returns every registered event type by name."""
     return dict(_REGISTRY)
@@ -68,14 +73,9 @@ def event_from_fields(type_name: str, version: int, fields: dict[str, Any]) -> E
     """Builds an event from its stored type name, class version and fields, upcasting old shapes."""
     cls = _REGISTRY.get(type_name)
     if cls is None:
-        # A ruleset registers its own events when imported; a log may be read before any game of
-        # that ruleset was folded in this process.
-        from domain.rulesets import load_all_rulesets
-
-        load_all_rulesets()
-        cls = _REGISTRY.get(type_name)
-        if cls is None:
-            raise TamperedLog(f"unknown event type {type_name!r}")
+        raise TamperedLog(f"unknown event type {type_name!r}")
+    if version > cls.class_version:
+        raise TamperedLog(f"event {type_name} v{version} was recorded by a newer nightkeep")
     if version != cls.class_version:
         fields = dict(fields)
         while version < cls.class_version:

@@ -26,14 +26,23 @@ from domain.events import (
     SeedCommitted,
     SeedRevealed,
     event_from_fields,
+    is_registered,
     next_chain,
 )
-from domain.rulesets import Ruleset, get_ruleset
+from domain.rulesets import Ruleset, get_ruleset, load_all_rulesets
 
 NIGHTKEEP_VERSION = "0.1.0"
 
 
 MAX_NAME_LENGTH = 32
+
+
+def decode_event(type_name: str, version: int, fields: dict[str, Any]) -> Event:
+    """Builds a recorded event; a ruleset's own event types are registered by importing it."""
+    if not is_registered(type_name):
+        # A log may be read before any game of its ruleset was folded in this process.
+        load_all_rulesets()
+    return event_from_fields(type_name, version, fields)
 
 
 def check_seat_names(names: Iterable[str]) -> None:
@@ -265,6 +274,11 @@ class Game(Aggregate):
         self.check_player(player)
         if self.is_finished:
             raise GameOver("the game is over")
+        if self.meta["seed"]:
+            # Once the seed is public anyone could pick a nonce that gives the roll they want.
+            raise GameOver("the dice seed has been revealed, so this game takes no more actions")
+        if self.meta["actions"] == 0:
+            raise IllegalAction("the game has not started yet: the host starts it (nightkeep start GAME)")
         ruleset = self.ruleset
         mine = ruleset.legal_actions(self.state, player)
         if any(a.id == action_id for a in mine):
@@ -294,7 +308,7 @@ class Game(Aggregate):
     # --- fold ----------------------------------------------------------------------------------------
 
     def _fold(self, type_name: str, version: int, fields: dict[str, Any], chain: bytes) -> None:
-        apply_event(self, event_from_fields(type_name, version, fields), chain)
+        apply_event(self, decode_event(type_name, version, fields), chain)
 
 
 def copy_plain(value: Any) -> Any:

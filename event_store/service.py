@@ -4,47 +4,27 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
-from uuid import NAMESPACE_URL, UUID, uuid5
+from uuid import UUID
 
 import structlog
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoder, Transcoding
-from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.actions import HOST, START, Action
 from domain.dice import Dice, commit_to_seed, new_seed
-from domain.errors import BadSetup, StaleVersion, UnknownGame, UsageError
-from domain.events import Event, GameCreated, event_from_fields
-from domain.game import NIGHTKEEP_VERSION, Game, GameFold, check_seat_names, project_game
+from domain.errors import BadSetup, IllegalAction, StaleVersion, UnknownGame, UsageError
+from domain.events import GameCreated
+from domain.game import NIGHTKEEP_VERSION, Game, GameFold, check_seat_names, decode_event, project_game
 from domain.rulesets import get_ruleset
 from event_store.config import persistence_env
+from event_store.recorded import RecordedEvent, check_chain, read_envelopes, recorded_from_envelope
+from event_store.secrets import secret_store_for
 from event_store.transcoder import MsgpackTranscoder
 
 log = structlog.get_logger("nightkeep.store")
 
 SNAPSHOT_INTERVAL = 500
-
-
-class GameSecrets(Aggregate):
-    """The host's private record for one game (its dice seed), kept out of the game's public log."""
-
-    def __init__(self, game_id: UUID, seed: bytes) -> None:
-        self.game_id = game_id
-        self.seed = seed
-
-    @staticmethod
-    def create_id(game_id: UUID, seed: bytes) -> UUID:
-        """Derives the secrets id from the game id, so it never needs to be looked up."""
-        return secrets_id(game_id)
-
-
-def secrets_id(game_id: UUID) -> UUID:
-    """Returns the id of the secrets aggregate that belongs to a game."""
-    return uuid5(NAMESPACE_URL, f"nightkeep:secrets:{game_id}")
 
 
 class BytesAsBase64(Transcoding):
@@ -64,23 +44,10 @@ class BytesAsBase64(Transcoding):
         return base64.b64decode(data)
 
 
-@dataclass(frozen=True)
-class RecordedEvent:
-    """One stored event as the read side sees it: its version, the event, its chain and its time."""
-
-    version: int
-    event: Event
-    type_name: str
-    class_version: int
-    fields: dict[str, Any]
-    chain: bytes
-    timestamp: datetime
-
-
 def _recorded(envelope: Game.Recorded) -> RecordedEvent:
     return RecordedEvent(
         version=envelope.originator_version,
-        event=event_from_fields(envelope.type, envelope.v, envelope.fields),
+        event=decode_event(envelope.type, envelope.v, envelope.fields),
         type_name=envelope.type,
         class_version=envelope.v,
         fields=envelope.fields,
@@ -101,6 +68,7 @@ class GameService(Application[UUID]):
         merged = persistence_env(db) if db else {}
         merged.update(env or {})
         super().__init__(env=merged)
+        self.secrets = secret_store_for(self.recorder)
         # A game's seed never changes once stored, so it is read from the store once per game.
         self._seeds: dict[UUID, bytes] = {}
 
@@ -129,8 +97,14 @@ class GameService(Application[UUID]):
         options: dict[str, Any] | None = None,
         dice_script: Sequence[int] | None = None,
         entropy: Iterable[tuple[str, bytes]] = (),
+        wait_for_entropy: bool = False,
     ) -> UUID:
-        """Sets up a new game, deals it, and stores it with its secret seed; returns its id."""
+        """Sets up a new game and stores it with its secret seed; returns its id.
+
+        The seed is drawn and committed before any player entropy is recorded. Unless asked to wait
+        for entropy (players send it with `add_entropy`, then the host calls `start_game`), the host
+        starts the game at once, which deals the characters.
+        """
         ruleset = get_ruleset(ruleset_name)
         seats = [{"name": name, "character": character or ""} for name, character in players]
         options = dict(options or {})
@@ -138,11 +112,6 @@ class GameService(Application[UUID]):
         ruleset.validate_setup(seats, options)
         if dice_script is not None and any(not 1 <= v <= 6 for v in dice_script):
             raise BadSetup("scripted dice faces must be between 1 and 6")
-        entropy = list(entropy)
-        names = {seat["name"] for seat in seats}
-        for player, _ in entropy:
-            if player not in names:
-                raise BadSetup(f"entropy from {player!r}, who has no seat in this game")
         created = GameCreated(
             ruleset=ruleset_name,
             players=seats,
@@ -153,13 +122,39 @@ class GameService(Application[UUID]):
             nightkeep_version=NIGHTKEEP_VERSION,
         )
         seed = new_seed()
-        game = Game.start(created, commit_to_seed(seed), entropy)
-        game.take_action(HOST, START, game.dice(seed))
-        secrets = GameSecrets(game.id, seed)
-        self._finish_if_over(game, seed)
-        self.save(game, secrets)
+        game = Game.start(created, commit_to_seed(seed))
+        for player, value in entropy:
+            game.check_player(player)
+            game.add_entropy(player, value)
+        if not wait_for_entropy:
+            game.take_action(HOST, START, game.dice(seed))
+            self._finish_if_over(game, seed)
+        self.secrets.put(game.id, seed)  # first: a stored game always has its seed
+        self.save(game)
         log.info("game_created", game=str(game.id), ruleset=ruleset_name, players=len(seats))
         return game.id
+
+    def add_entropy(self, game_id: UUID, player: str, value: bytes) -> int:
+        """Mixes a seated player's entropy into every later draw; only before the game starts."""
+        if not value:
+            raise UsageError("entropy must not be empty")
+        game = self.get_game(game_id)
+        game.check_player(player)
+        game.add_entropy(player, value)
+        self._save_or_stale(game)
+        return game.version
+
+    def start_game(self, game_id: UUID) -> tuple[int, list[RecordedEvent]]:
+        """The host starts a game that waited for entropy: characters are dealt and play opens."""
+        game = self.get_game(game_id)
+        if game.meta["actions"] > 0:
+            raise IllegalAction("the game has already started")
+        seed = self.seed_of(game_id)
+        game.take_action(HOST, START, game.dice(seed))
+        self._finish_if_over(game, seed)
+        recorded = [_recorded(e) for e in game._pending_events if isinstance(e, Game.Recorded)]
+        self._save_or_stale(game)
+        return game.version, recorded
 
     def take_action(
         self,
@@ -174,36 +169,39 @@ class GameService(Application[UUID]):
         game = self.get_game(game_id)
         if expected_version is not None and game.version != expected_version:
             raise StaleVersion(f"game moved on to version {game.version}, reload")
-        seed = self._seed(game_id)
+        seed = self.seed_of(game_id)
         game.take_action(player, action_id, dice or game.dice(seed, nonce), nonce)
         self._finish_if_over(game, seed)
         recorded = [_recorded(e) for e in game._pending_events if isinstance(e, Game.Recorded)]
-        try:
-            self.save(game)
-        except IntegrityError:
-            latest = self.repository.get(game_id, projector_func=project_game).version
-            raise StaleVersion(f"game moved on to version {latest}, reload") from None
+        self._save_or_stale(game)
         log.info("action_taken", game=str(game_id), player=player, action=action_id, version=game.version)
         return game.version, recorded
 
     def reveal_seed(self, game_id: UUID) -> bytes:
-        """Reveals a game's seed early (it is revealed by itself when the game ends)."""
+        """Reveals a game's seed early (it is revealed by itself when the game ends); play then stops."""
         game = self.get_game(game_id)
-        seed = self._seed(game_id)
+        seed = self.seed_of(game_id)
         if not game.meta["seed"]:
             game.reveal_seed(seed)
-            self.save(game)
+            self._save_or_stale(game)
         return seed
+
+    def _save_or_stale(self, game: Game) -> None:
+        try:
+            self.save(game)
+        except IntegrityError:
+            latest = self.repository.get(game.id, projector_func=project_game).version
+            raise StaleVersion(f"game moved on to version {latest}, reload") from None
 
     def _finish_if_over(self, game: Game, seed: bytes) -> None:
         if game.is_finished and not game.meta["seed"]:
             game.reveal_seed(seed)
 
-    def _seed(self, game_id: UUID) -> bytes:
+    def seed_of(self, game_id: UUID) -> bytes:
+        """Returns a game's secret seed (the host's eyes only)."""
         seed = self._seeds.get(game_id)
         if seed is None:
-            secrets: GameSecrets = self.repository.get(secrets_id(game_id), deepcopy_from_cache=False)
-            seed = self._seeds[game_id] = secrets.seed
+            seed = self._seeds[game_id] = self.secrets.get(game_id)
         return seed
 
     # --- queries -------------------------------------------------------------------------------------
@@ -234,45 +232,23 @@ class GameService(Application[UUID]):
         envelopes = self._envelopes(game_id, gt, lte)
         if not envelopes and gt is None:
             raise UnknownGame(f"no game {game_id} in this store")
-        return [
-            RecordedEvent(
-                version=version,
-                event=event_from_fields(e["type"], e["v"], e["fields"]),
-                type_name=e["type"],
-                class_version=e["v"],
-                fields=e["fields"],
-                chain=e["chain"],
-                timestamp=e["timestamp"],
-            )
-            for version, e in envelopes
-        ]
+        return [recorded_from_envelope(version, e) for version, e in envelopes]
+
+    def verified_events(self, game_id: UUID) -> list[RecordedEvent]:
+        """Returns all of a game's events after checking their hash chain end to end."""
+        events = self.recorded_events(game_id)
+        check_chain(events, f"game {game_id}")
+        return events
 
     def _envelopes(self, game_id: UUID, gt: int | None, lte: int | None) -> list[tuple[int, dict[str, Any]]]:
-        # The read side needs only each envelope's state, so on SQLite it reads the two columns it
-        # needs instead of building the library's event objects: ~4x faster folds (see benchmarks/).
-        recorder = self.recorder
-        mapper = self.mapper
-        if isinstance(recorder, SQLiteAggregateRecorder) and not (mapper.cipher or mapper.compressor):
-            sql = f"SELECT originator_version, state FROM {recorder.events_table_name} WHERE originator_id=?"
-            params: list[Any] = [game_id.hex]
-            if gt is not None:
-                sql += " AND originator_version>?"
-                params.append(gt)
-            if lte is not None:
-                sql += " AND originator_version<=?"
-                params.append(lte)
-            decode = mapper.transcoder.decode
-            with recorder.datastore.transaction(commit=False) as cursor:
-                cursor.execute(sql + " ORDER BY originator_version", params)
-                return [(row[0], decode(row[1])) for row in cursor.fetchall()]
-        return [
-            (
-                e.originator_version,
-                {"type": e.type, "v": e.v, "fields": e.fields, "chain": e.chain, "timestamp": e.timestamp},
-            )
-            for e in self.events.get(game_id, gt=gt, lte=lte)
-            if isinstance(e, Game.Created | Game.Recorded)
-        ]
+        return read_envelopes(
+            self.recorder,
+            self.mapper,
+            lambda: list(self.events.get(game_id, gt=gt, lte=lte)),
+            game_id,
+            gt,
+            lte,
+        )
 
     def fold(self, game_id: UUID, version: int | None = None) -> GameFold:
         """Rebuilds a game's state from its events (up to `version`) without the aggregate."""
@@ -283,8 +259,9 @@ class GameService(Application[UUID]):
         gc.disable()
         try:
             envelopes = self._envelopes(game_id, None, version)
+            apply = fold.apply
             for _, e in envelopes:
-                fold.apply(event_from_fields(e["type"], e["v"], e["fields"]), e["chain"])
+                apply(decode_event(e["type"], e["v"], e["fields"]), e["chain"])
         finally:
             if collecting:
                 gc.enable()
@@ -311,6 +288,8 @@ def play_with_bots(
     bot = Bot(seed if seed is not None else str(game_id))
     taken = 0
     game = service.get_game(game_id)
+    if game.meta["actions"] == 0:
+        raise IllegalAction("the game has not started yet: the host starts it (nightkeep start GAME)")
     while not game.is_finished and taken < max_actions:
         actions = game.ruleset.legal_actions(game.state, None)
         if not actions:

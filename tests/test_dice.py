@@ -81,3 +81,39 @@ def test_shuffle_is_a_permutation_reproducible_from_its_draws():
 
 def test_commitment_is_sha256_of_seed():
     assert commit_to_seed(SEED) == hashlib.sha256(SEED).digest()
+
+
+def test_a_draw_in_the_biased_tail_is_redrawn_with_the_next_counter(monkeypatch):
+    import domain.dice as dice_module
+
+    real_new = hmac.new
+    calls = []
+
+    def fake_new(key, msg, digestmod):
+        calls.append(int.from_bytes(msg[-4:], "big"))
+        if msg[-4:] == (0).to_bytes(4, "big"):
+
+            class Top:
+                def digest(self):
+                    return b"\xff" * 32  # 2**256 - 1 lies in the rejected tail for a d6
+
+            return Top()
+        return real_new(key, msg, digestmod)
+
+    monkeypatch.setattr(dice_module.hmac, "new", fake_new)
+    value = draw_value(SEED, EMPTY_POOL, b"", 3, 6)
+    assert calls == [0, 1]
+    prefix = EMPTY_POOL + (0).to_bytes(4, "big") + (3).to_bytes(8, "big")
+    digest = real_new(SEED, prefix + (1).to_bytes(4, "big"), hashlib.sha256).digest()
+    expected = int.from_bytes(digest, "big") % 6
+    assert value == expected
+
+
+def test_the_package_version_is_the_one_recorded_in_games():
+    import tomllib
+    from pathlib import Path
+
+    from domain.game import NIGHTKEEP_VERSION
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
+    assert pyproject["project"]["version"] == NIGHTKEEP_VERSION

@@ -50,9 +50,9 @@ def played_games(tmp_path_factory):
             legal = game.ruleset.legal_actions(game.state, None)
             assert legal, f"game {index} is stuck at version {game.version}"
             choice = bot.choose(game.ruleset, game.state, legal)
-            game.take_action(choice.player, choice.id, game.dice(service._seed(game_id)))
+            game.take_action(choice.player, choice.id, game.dice(service.seed_of(game_id)))
             actions += 1
-        service._finish_if_over(game, service._seed(game_id))
+        service._finish_if_over(game, service.seed_of(game_id))
         service.save(game)
         live[game_id] = game
     return db, live

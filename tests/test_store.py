@@ -9,7 +9,7 @@ import pytest
 
 from domain.errors import GameOver, IllegalAction, NotYourTurn, StaleVersion, UnknownGame, UsageError
 from domain.events import GENESIS_CHAIN, next_chain
-from event_store.service import GameService, play_with_bots, secrets_id
+from event_store.service import GameService, play_with_bots
 
 PLAYERS = [("Ann", None), ("Bo", None)]
 
@@ -32,7 +32,7 @@ def test_every_event_is_chained_to_the_one_before(memory_service):
 
 def test_seed_stays_out_of_the_public_log_until_the_game_ends(memory_service):
     game_id = memory_service.create_game("toy-race", PLAYERS)
-    seed = memory_service.repository.get(secrets_id(game_id)).seed
+    seed = memory_service.seed_of(game_id)
     types = [r.type_name for r in memory_service.recorded_events(game_id)]
     assert "SeedRevealed" not in types
     assert all(seed not in repr(r.fields).encode() for r in memory_service.recorded_events(game_id))
@@ -81,7 +81,7 @@ def test_a_lost_race_says_the_game_moved_on(tmp_path):
     with pytest.raises(StaleVersion, match="moved on to version"):
         second.take_action(game_id, "Bo", "roll", expected_version=stale.version)
     # The same race without an expected version is caught by the store's unique version constraint.
-    stale.take_action("Ann", "roll", stale.dice(second._seed(game_id)))
+    stale.take_action("Ann", "roll", stale.dice(second.seed_of(game_id)))
     second.get_game = lambda _id, version=None: stale  # type: ignore[method-assign]
     with pytest.raises(StaleVersion, match="moved on to version"):
         GameService.take_action(second, game_id, "Bo", "roll")
@@ -124,7 +124,7 @@ def test_entropy_changes_the_dice_and_is_refused_after_the_first_draw(memory_ser
     a = memory_service.create_game("toy-race", PLAYERS, entropy=[("Ann", b"lucky")])
     assert memory_service.recorded_events(a)[2].type_name == "EntropyAdded"
     game = memory_service.get_game(a)
-    game.take_action("Ann", "roll", game.dice(memory_service._seed(a)))
+    game.take_action("Ann", "roll", game.dice(memory_service.seed_of(a)))
     with pytest.raises(UsageError):
         game.add_entropy("Bo", b"late")
 
@@ -147,3 +147,48 @@ def test_actions_are_logged_as_key_value_events(memory_service):
         memory_service.take_action(game_id, "Ann", "roll")
     assert [entry["event"] for entry in logs] == ["game_created", "action_taken"]
     assert logs[1]["player"] == "Ann" and logs[1]["action"] == "roll" and logs[1]["game"] == str(game_id)
+
+
+def test_the_seed_is_nowhere_in_the_notification_log_until_revealed(sqlite_service):
+    game_id = sqlite_service.create_game("toy-race", PLAYERS)
+    seed = sqlite_service.seed_of(game_id)
+    notes = sqlite_service.recorder.select_notifications(1, 10_000)
+    assert notes and all(seed not in note.state for note in notes)
+    sqlite_service.reveal_seed(game_id)
+    notes = sqlite_service.recorder.select_notifications(1, 10_000)
+    assert sum(seed in note.state for note in notes) == 1
+
+
+def test_after_an_early_reveal_no_more_actions_are_taken(memory_service):
+    game_id = memory_service.create_game("toy-race", PLAYERS)
+    memory_service.reveal_seed(game_id)
+    with pytest.raises(GameOver, match="seed has been revealed"):
+        memory_service.take_action(game_id, "Ann", "roll", nonce=b"chosen to get a six")
+
+
+def test_players_add_entropy_after_the_commitment_and_before_the_host_starts(memory_service):
+    game_id = memory_service.create_game("toy-race", PLAYERS, wait_for_entropy=True)
+    with pytest.raises(IllegalAction, match="not started"):
+        memory_service.take_action(game_id, "Ann", "roll")
+    memory_service.add_entropy(game_id, "Bo", b"bo's coin flips")
+    with pytest.raises(UsageError):
+        memory_service.add_entropy(game_id, "Zed", b"no seat")
+    _, started = memory_service.start_game(game_id)
+    assert [r.type_name for r in started][:1] == ["ActionTaken"]
+    types = [r.type_name for r in memory_service.recorded_events(game_id)]
+    assert types[:4] == ["GameCreated", "SeedCommitted", "EntropyAdded", "ActionTaken"]
+    with pytest.raises(UsageError):
+        memory_service.add_entropy(game_id, "Ann", b"too late")
+    with pytest.raises(IllegalAction):
+        memory_service.start_game(game_id)
+    memory_service.take_action(game_id, "Ann", "roll")
+
+
+def test_entropy_changes_every_later_draw(memory_service):
+    plain = memory_service.create_game("toy-race", PLAYERS, wait_for_entropy=True)
+    mixed = memory_service.create_game("toy-race", PLAYERS, wait_for_entropy=True)
+    memory_service.add_entropy(mixed, "Ann", b"x")
+    for game_id in (plain, mixed):
+        memory_service.start_game(game_id)
+    games = [memory_service.get_game(g) for g in (plain, mixed)]
+    assert games[0].meta["pool"] != games[1].meta["pool"]

@@ -1,0 +1,57 @@
+"""Commands for a game that waits for its players' entropy: entropy, start."""
+
+from __future__ import annotations
+
+import click
+
+from cli.common import echo_json, event_json, get_service, handle_errors, json_option
+from cli.rendering import print_timeline
+from domain.errors import UsageError
+
+
+@click.command()
+@click.argument("game")
+@click.argument("text")
+@click.option("--as", "as_player", required=True, metavar="PLAYER", help="Whose entropy this is.")
+@json_option
+@click.pass_context
+@handle_errors
+def entropy(ctx: click.Context, game: str, text: str, as_player: str, as_json: bool) -> None:
+    """Mixes a player's own entropy into every later draw (before the game starts).
+
+    The seed is already committed, so the host cannot choose a seed to suit this text.
+
+    \b
+    Example:
+        nightkeep new dungeon-short --player Ann --player Bo --wait-for-entropy
+        nightkeep entropy 1b4e28ba-2fa1-11d2-883f-0016d3cca427 "my lucky words" --as Ann
+    """
+    if not text:
+        raise UsageError("entropy text must not be empty")
+    service = get_service(ctx)
+    version = service.add_entropy(service.resolve_game_id(game), as_player, text.encode())
+    if as_json:
+        echo_json({"version": version})
+    else:
+        click.echo(f"entropy from {as_player} recorded at event {version}")
+
+
+@click.command()
+@click.argument("game")
+@json_option
+@click.pass_context
+@handle_errors
+def start(ctx: click.Context, game: str, as_json: bool) -> None:
+    """Starts a game that waited for entropy: deals the characters and opens play.
+
+    \b
+    Example:
+        nightkeep start 1b4e28ba-2fa1-11d2-883f-0016d3cca427
+    """
+    service = get_service(ctx)
+    game_id = service.resolve_game_id(game)
+    version, recorded = service.start_game(game_id)
+    if as_json:
+        echo_json({"version": version, "events": [event_json(r) for r in recorded]})
+    else:
+        print_timeline(service.get_game(game_id).ruleset_name, recorded)

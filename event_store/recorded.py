@@ -1,0 +1,99 @@
+"""Reading a game's stored events: the RecordedEvent shape and the fast SQLite read path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import Mapper
+from eventsourcing.sqlite import SQLiteAggregateRecorder
+from eventsourcing.utils import get_topic
+
+from domain.errors import CorruptStore, TamperedLog
+from domain.events import GENESIS_CHAIN, Event, next_chain
+from domain.game import Game, decode_event
+
+GAME_TOPICS = (get_topic(Game.Created), get_topic(Game.Recorded))
+Envelope = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RecordedEvent:
+    """One stored event as the read side sees it: its version, the event, its chain and its time."""
+
+    version: int
+    event: Event
+    type_name: str
+    class_version: int
+    fields: dict[str, Any]
+    chain: bytes
+    timestamp: datetime
+
+
+def recorded_from_envelope(version: int, envelope: Envelope) -> RecordedEvent:
+    """Builds a RecordedEvent from a stored envelope's state."""
+    return RecordedEvent(
+        version=version,
+        event=decode_event(envelope["type"], envelope["v"], envelope["fields"]),
+        type_name=envelope["type"],
+        class_version=envelope["v"],
+        fields=envelope["fields"],
+        chain=envelope["chain"],
+        timestamp=envelope["timestamp"],
+    )
+
+
+def read_envelopes(
+    recorder: Any,
+    mapper: Mapper[UUID],
+    fallback: Callable[[], list[Any]],
+    game_id: UUID,
+    gt: int | None,
+    lte: int | None,
+) -> list[tuple[int, Envelope]]:
+    """Returns (version, envelope state) of a game's events, reading SQLite's columns directly."""
+    # The read side needs only each envelope's state, so on SQLite it reads the two columns it
+    # needs instead of building the library's event objects: ~4x faster folds (see benchmarks/).
+    if not isinstance(recorder, SQLiteAggregateRecorder) or mapper.cipher or mapper.compressor:
+        return [
+            (
+                e.originator_version,
+                {"type": e.type, "v": e.v, "fields": e.fields, "chain": e.chain, "timestamp": e.timestamp},
+            )
+            for e in fallback()
+            if isinstance(e, Game.Created | Game.Recorded)
+        ]
+    sql = (
+        f"SELECT originator_version, state FROM {recorder.events_table_name} "
+        "WHERE originator_id=? AND topic IN (?, ?)"
+    )
+    params: list[Any] = [game_id.hex, *GAME_TOPICS]
+    if gt is not None:
+        sql += " AND originator_version>?"
+        params.append(gt)
+    if lte is not None:
+        sql += " AND originator_version<=?"
+        params.append(lte)
+    with recorder.datastore.transaction(commit=False) as cursor:
+        cursor.execute(sql + " ORDER BY originator_version", params)
+        rows = cursor.fetchall()
+    decode = mapper.transcoder.decode
+    try:
+        return [(row[0], decode(row[1])) for row in rows]
+    except Exception as exc:  # msgpack raises several unrelated types for damaged bytes
+        raise CorruptStore(f"game {game_id} has an unreadable stored event ({type(exc).__name__})") from None
+
+
+def check_chain(events: list[RecordedEvent], source: str) -> None:
+    """Raises TamperedLog naming the first event whose chain does not follow from the one before."""
+    previous = GENESIS_CHAIN
+    for recorded in events:
+        expected = next_chain(previous, recorded.type_name, recorded.class_version, recorded.fields)
+        if expected != recorded.chain:
+            raise TamperedLog(
+                f"{source}: the chain breaks at event {recorded.version} ({recorded.type_name})"
+            )
+        previous = recorded.chain

@@ -1,0 +1,74 @@
+"""The host's secrets (each game's dice seed), kept apart from every event and notification log.
+
+The seed must not reach anything that follows the store's notification log (projections today,
+player replicas and packet feeds later), so it lives in a table of its own, never in an event.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+from uuid import UUID
+
+from eventsourcing.persistence import ApplicationRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
+
+from domain.errors import CorruptStore
+
+TABLE = "nightkeep_secrets"
+
+
+class SecretStore(Protocol):
+    """Where the host keeps each game's seed."""
+
+    def put(self, game_id: UUID, seed: bytes) -> None: ...
+
+    def get(self, game_id: UUID) -> bytes: ...
+
+
+class SQLiteSecretStore:
+    """Seeds in their own table of the game store's SQLite file."""
+
+    def __init__(self, datastore: SQLiteDatastore) -> None:
+        self._datastore = datastore
+        with datastore.transaction(commit=True) as c:
+            c.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} (game_id TEXT PRIMARY KEY, seed BLOB NOT NULL)")
+
+    def put(self, game_id: UUID, seed: bytes) -> None:
+        """Stores a new game's seed (before the game itself, so no game is ever without one)."""
+        with self._datastore.transaction(commit=True) as c:
+            c.execute(f"INSERT INTO {TABLE} VALUES (?, ?)", [game_id.hex, seed])
+
+    def get(self, game_id: UUID) -> bytes:
+        """Returns a game's seed."""
+        with self._datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT seed FROM {TABLE} WHERE game_id=?", [game_id.hex])
+            row = c.fetchone()
+        if row is None:
+            raise CorruptStore(f"the store holds no dice seed for game {game_id}")
+        seed: bytes = row[0]
+        return seed
+
+
+class MemorySecretStore:
+    """Seeds in a dict, for the in-memory store."""
+
+    def __init__(self) -> None:
+        self._seeds: dict[UUID, bytes] = {}
+
+    def put(self, game_id: UUID, seed: bytes) -> None:
+        """Stores a new game's seed."""
+        self._seeds[game_id] = seed
+
+    def get(self, game_id: UUID) -> bytes:
+        """Returns a game's seed."""
+        try:
+            return self._seeds[game_id]
+        except KeyError:
+            raise CorruptStore(f"the store holds no dice seed for game {game_id}") from None
+
+
+def secret_store_for(recorder: ApplicationRecorder) -> SecretStore:
+    """Returns the secret store that lives beside a recorder."""
+    if isinstance(recorder, SQLiteApplicationRecorder):
+        return SQLiteSecretStore(recorder.datastore)
+    return MemorySecretStore()
