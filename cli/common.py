@@ -13,7 +13,8 @@ from eventsourcing.persistence import PersistenceError
 
 from domain.errors import NightkeepError
 from event_store.config import resolve_db
-from event_store.service import GameService, RecordedEvent
+from event_store.recorded import RecordedEvent
+from event_store.service import GameService
 
 F = TypeVar("F", bound=Callable[..., Any])
 

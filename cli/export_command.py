@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from cli.common import get_service, handle_errors
+from domain.errors import UsageError
 from event_store.replay_file import export_game
 
 
@@ -26,5 +27,8 @@ def export(ctx: click.Context, game: str, output: str) -> None:
     """
     service = get_service(ctx)
     data = export_game(service, service.resolve_game_id(game))
-    Path(output).write_bytes(data)
+    try:
+        Path(output).write_bytes(data)
+    except OSError as exc:
+        raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from None
     click.echo(f"wrote {output} ({len(data)} bytes)")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from uuid import UUID
+
 import click
 
 from cli.common import echo_json, event_json, get_service, handle_errors, json_option
 from cli.rendering import game_summary, print_actions, print_board, print_timeline
-from domain.actions import Action
 from domain.errors import IllegalAction, UsageError
-from event_store.service import play_with_bots
+from event_store.service import GameService, play_with_bots
 
 
 def parse_player(text: str) -> tuple[str, str | None]:
@@ -22,17 +23,25 @@ def parse_player(text: str) -> tuple[str, str | None]:
 
 
 def parse_option(text: str, flag: str = "--option", shape: str = "KEY=VALUE") -> tuple[str, str]:
-    """Parses `KEY=VALUE` from --option (or `NAME=TEXT` from --entropy)."""
+    """Parses `KEY=VALUE` from --option."""
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
         raise UsageError(f"malformed {flag} {text!r}: expected {shape}")
     return key.strip(), value.strip()
 
 
+def parse_entropy(text: str) -> tuple[str, bytes]:
+    """Parses `NAME=TEXT` from --entropy; the text is used byte for byte (UTF-8), unstripped."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip() or not value:
+        raise UsageError(f"malformed --entropy {text!r}: expected NAME=TEXT with some text")
+    return name.strip(), value.encode()
+
+
 def parse_dice(text: str) -> list[int]:
     """Parses a `--dice 3,5,1` script."""
     try:
-        values = [int(part) for part in text.split(",") if part.strip()]
+        values = [int(part) for part in text.split(",")]
     except ValueError:
         raise UsageError(f"malformed --dice {text!r}: expected faces such as 3,5,1") from None
     if not values or any(not 1 <= v <= 6 for v in values):
@@ -48,6 +57,11 @@ def parse_dice(text: str) -> list[int]:
 @click.option("--option", "options", multiple=True, metavar="K=V", help="A ruleset option; repeatable.")
 @click.option("--dice", "dice", metavar="3,5,1", help="Script the die faces (the game is marked scripted).")
 @click.option("--entropy", "entropy", multiple=True, metavar="NAME=TEXT", help="A player's own entropy.")
+@click.option(
+    "--wait-for-entropy",
+    is_flag=True,
+    help="Commit to the seed but do not start: players add entropy, then `nightkeep start`.",
+)
 @json_option
 @click.pass_context
 @handle_errors
@@ -58,6 +72,7 @@ def new(
     options: tuple[str, ...],
     dice: str | None,
     entropy: tuple[str, ...],
+    wait_for_entropy: bool,
     as_json: bool,
 ) -> None:
     """Starts a new game and prints its id.
@@ -69,11 +84,9 @@ def new(
     seats = [parse_player(p) for p in players]
     opts = dict(parse_option(o) for o in options)
     script = parse_dice(dice) if dice is not None else None
-    mixed = [
-        (name, value.encode()) for name, value in (parse_option(e, "--entropy", "NAME=TEXT") for e in entropy)
-    ]
+    mixed = [parse_entropy(e) for e in entropy]
     service = get_service(ctx)
-    game_id = service.create_game(ruleset, seats, opts, script, mixed)
+    game_id = service.create_game(ruleset, seats, opts, script, mixed, wait_for_entropy)
     if as_json:
         echo_json({"game": str(game_id)})
     else:
@@ -127,7 +140,7 @@ def act(
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
-    player = as_player or _only_actor(service.legal_actions(game_id), action_id)
+    player = as_player or _only_actor(service, game_id, action_id)
     try:
         nonce_bytes = bytes.fromhex(nonce) if nonce else b""
     except ValueError:
@@ -139,7 +152,11 @@ def act(
         print_timeline(service.get_game(game_id).ruleset_name, recorded)
 
 
-def _only_actor(legal: list[Action], action_id: str) -> str:
+def _only_actor(service: GameService, game_id: UUID, action_id: str) -> str:
+    legal = service.legal_actions(game_id)
+    if not legal:
+        game = service.get_game(game_id)
+        game.check_legal(game.meta["players"][0], action_id)  # raises why nobody may act
     players = sorted({a.player for a in legal if a.id == action_id})
     if len(players) == 1:
         return players[0]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
@@ -12,9 +14,38 @@ from cli.game_commands import act, actions, log_command, new, play, show
 from cli.games_command import games
 from cli.logging_setup import configure_logging
 from cli.replay_command import replay
+from cli.setup_commands import entropy, start
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class OneLineErrorGroup(click.Group):
+    """A command group whose usage errors are one line on stderr (exit 2), like every other error."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            result = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as exc:
+            where = f" (see {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
+            click.echo(f"Error: {exc.format_message()}{where}", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(1)
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+@click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
     metavar="PATH",
@@ -42,7 +73,7 @@ def cli(ctx: click.Context, db: str | None, log_format: str | None, verbose: boo
     ctx.ensure_object(dict)["db"] = db
 
 
-for command in (new, actions, act, play, show, log_command, replay, export, games, demo):
+for command in (new, entropy, start, actions, act, play, show, log_command, replay, export, games, demo):
     cli.add_command(command)
 
 

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from domain.actions import Action
 from domain.game import GameFold
-from event_store.service import RecordedEvent
+from event_store.recorded import RecordedEvent
 from projections.timeline import describe_event
 from projections.views import players_summary, render_board
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import platformdirs
 
+from domain.errors import UsageError
+
 DB_ENV = "NIGHTKEEP_DB"
 MEMORY = ":memory:"
 
@@ -18,7 +20,14 @@ def default_db_path() -> Path:
 
 def resolve_db(db: str | None) -> str:
     """Returns the store to use: the given one, else NIGHTKEEP_DB, else the default file."""
-    return db or os.environ.get(DB_ENV) or str(default_db_path())
+    chosen = db if db is not None else os.environ.get(DB_ENV)
+    if chosen is None:
+        return str(default_db_path())
+    if not chosen.strip():
+        raise UsageError("the store location is empty (check --db or NIGHTKEEP_DB)")
+    if "://" in chosen:
+        raise UsageError(f"{chosen!r}: only SQLite files and :memory: are supported so far")
+    return chosen
 
 
 def persistence_env(db: str) -> dict[str, str]:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import msgpack
-from eventsourcing.persistence import Tracking
+from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.popo import POPOTrackingRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteTrackingRecorder
 from eventsourcing.utils import get_topic
@@ -128,7 +128,10 @@ class GameIndex:
         recorder = service.recorder
         if isinstance(recorder, SQLiteApplicationRecorder):
             self._view: Any = SQLiteGameIndexRecorder(recorder.datastore)
-            self._view.create_table()
+            try:
+                self._view.create_table()
+            except IntegrityError:
+                self._view.create_table()  # another process created the tables at the same moment
         else:
             self._view = service.__dict__.setdefault("_memory_game_index", MemoryGameIndexRecorder())
         self._topics = [get_topic(Game.Created), get_topic(Game.Recorded)]
@@ -156,7 +159,11 @@ class GameIndex:
                 entry = index_step(known.get(key), game_id, note.originator_version, decode(note.state))
                 if entry is not None:
                     known[key] = changed[key] = entry
-            self._view.save_batch(changed, Tracking(INDEX_NAME, batch[-1].id))
+            try:
+                self._view.save_batch(changed, Tracking(INDEX_NAME, batch[-1].id))
+            except IntegrityError:
+                # Another process caught the index up past this batch first; carry on from there.
+                continue
             processed += len(batch)
 
     def games(self) -> list[Entry]:

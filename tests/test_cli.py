@@ -82,7 +82,7 @@ def test_show_at_an_earlier_event_and_replay_to(db):
         (["new", "toy-race", "--player", "A", "--option", "colour=red"], 2, "unknown option"),
         (["new", "toy-race", "--player", "A", "--dice", "7"], 2, "malformed --dice"),
         (["new", "toy-race", "--player", "A", "--entropy", "nothing"], 2, "malformed --entropy"),
-        (["new", "toy-race", "--player", "A", "--entropy", "Zed=x"], 2, "no seat"),
+        (["new", "toy-race", "--player", "A", "--entropy", "Zed=x"], 2, "no player 'Zed'"),
         (["show", "00000000-0000-0000-0000-000000000000"], 2, "no game"),
         (["show", "not-an-id"], 2, "not a game id"),
         (["act", "GAME", "roll", "--as", "Zed"], 2, "no player 'Zed'"),

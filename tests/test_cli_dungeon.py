@@ -114,3 +114,113 @@ def test_player_names_that_could_pass_for_ids_or_the_host_are_refused(db, name):
     assert result.exit_code == 2
     assert "player name" in result.stderr
     assert stored(db) == 0
+
+
+def test_players_add_entropy_then_the_host_starts_the_game(db):
+    game = json.loads(
+        run(
+            db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--wait-for-entropy", "--json"
+        ).stdout
+    )["game"]
+    refused = run(db, "act", game, "roll", "--as", "Ann")
+    assert refused.exit_code == 1 and "not started" in refused.stderr
+    assert run(db, "entropy", game, "Ann's coin flips", "--as", "Ann").exit_code == 0
+    assert run(db, "entropy", game, "x", "--as", "Zed").exit_code == 2
+    started = json.loads(run(db, "start", game, "--json").stdout)
+    assert started["events"][0]["type"] == "ActionTaken"
+    late = run(db, "entropy", game, "late", "--as", "Bo")
+    assert late.exit_code == 2
+    log = json.loads(run(db, "log", game, "--json").stdout)
+    assert [e["type"] for e in log[:4]] == ["GameCreated", "SeedCommitted", "EntropyAdded", "ActionTaken"]
+
+
+def test_acting_on_a_finished_game_says_it_is_over(db):
+    game = json.loads(run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json").stdout)[
+        "game"
+    ]
+    run(db, "play", game, "--bots")
+    result = run(db, "act", game, "roll")
+    assert result.exit_code == 1 and "game is over" in result.stderr
+
+
+def test_export_writes_a_replay_and_refuses_a_tampered_store(db, tmp_path):
+    import sqlite3
+
+    from event_store.replay_file import read_replay
+
+    game = json.loads(run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json").stdout)[
+        "game"
+    ]
+    run(db, "play", game, "--bots")
+    out = tmp_path / "game.nkr"
+    assert run(db, "export", game, "-o", str(out)).exit_code == 0
+    assert read_replay(out.read_bytes()).header["game"] == game
+    missing = run(db, "export", game, "-o", str(tmp_path / "no" / "such" / "dir.nkr"))
+    assert missing.exit_code == 2 and len(missing.stderr.strip().splitlines()) == 1
+
+    service = GameService.open(db)
+    rolled = next(
+        r for r in service.recorded_events(service.resolve_game_id(game)) if r.type_name == "DieRolled"
+    )
+    envelope = service.mapper.transcoder.decode(_stored_state(db, game, rolled.version))
+    envelope["fields"]["values"] = [7 - v for v in envelope["fields"]["values"]]
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "UPDATE stored_events SET state=? WHERE originator_id=? AND originator_version=?",
+            (service.mapper.transcoder.encode(envelope), game.replace("-", ""), rolled.version),
+        )
+    tampered = run(db, "export", game, "-o", str(tmp_path / "t.nkr"))
+    assert tampered.exit_code == 1
+    assert f"chain breaks at event {rolled.version}" in tampered.stderr
+
+
+def _stored_state(db, game, version):
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        row = conn.execute(
+            "SELECT state FROM stored_events WHERE originator_id=? AND originator_version=?",
+            (game.replace("-", ""), version),
+        ).fetchone()
+    return row[0]
+
+
+def test_a_damaged_stored_event_is_a_one_line_error(db):
+    import sqlite3
+
+    game = json.loads(run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json").stdout)[
+        "game"
+    ]
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "UPDATE stored_events SET state=x'c1c1c1' WHERE originator_id=? AND originator_version=3",
+            (game.replace("-", ""),),
+        )
+    for command in (["log", game], ["show", game]):
+        result = run(db, *command)
+        assert result.exit_code == 2, result.output
+        assert "unreadable" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["new", "dungeon-short", "--player", "A", "--player", "B", "--dice", "1,,2"], "malformed --dice"),
+        (
+            ["new", "dungeon-short", "--player", "A", "--player", "B", "--entropy", "A="],
+            "malformed --entropy",
+        ),
+        (["play", "x"], "Missing option '--bots'"),
+        (["show", "x", "--at", "abc"], "not a valid integer"),
+    ],
+)
+def test_usage_errors_are_one_line(db, args, fragment):
+    result = run(db, *args)
+    assert result.exit_code == 2
+    assert fragment in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_an_empty_or_url_store_location_is_refused(tmp_path):
+    for location in ("", "postgresql://someone@localhost/nightkeep"):
+        result = CliRunner().invoke(cli, ["--db", location, "games"])
+        assert result.exit_code == 2 and "store" in result.stderr or "supported" in result.stderr

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from domain.dice import HmacDice
-from domain.events import ActionTaken, EntropyAdded, SeedRevealed
+from domain.events import ActionTaken
 from domain.game import GameFold
 from domain.rulesets import get_ruleset
 from event_store.replay_file import ReplayFile, read_replay
@@ -16,7 +16,6 @@ from projections.views import render_board
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 FILES = sorted(REPLAYS.glob("*.nkr"))
-HOST_EVENTS = (SeedRevealed, EntropyAdded)
 
 
 def test_there_are_recorded_games():
@@ -58,7 +57,7 @@ def actions_with_consequences(replay: ReplayFile):
             if current is not None:
                 yield current
             current = (recorded.version, recorded.event, [])
-        elif current is not None and not isinstance(recorded.event, HOST_EVENTS):
+        elif current is not None and not recorded.event.is_host_event:
             current[2].append(recorded.event)
     if current is not None:
         yield current
@@ -82,3 +81,52 @@ def test_fold_of_a_replay_matches_a_fresh_fold():
     for recorded in replay.events:
         fresh.apply(recorded.event, recorded.chain)
     assert fresh.state == replay.fold().state
+
+
+def _document():
+    import msgpack
+
+    return msgpack.unpackb(FILES[0].read_bytes(), raw=False, timestamp=3)
+
+
+def _pack(document):
+    import msgpack
+
+    return msgpack.packb(document, use_bin_type=True, datetime=True)
+
+
+@pytest.mark.parametrize(
+    ("forge", "fragment"),
+    [
+        (lambda d: d["events"].__delitem__(slice(-3, None)), "header counts"),
+        (lambda d: d["header"].__setitem__("ruleset", "keep-run"), "header's ruleset"),
+        (lambda d: d["header"].__setitem__("seed_commitment", b"\x00" * 32), "seed commitment"),
+        (lambda d: d["header"].__setitem__("players", []), "header's players"),
+    ],
+)
+def test_a_forged_header_or_a_truncated_file_is_refused(forge, fragment):
+    document = _document()
+    forge(document)
+    with pytest.raises(ValueError, match=fragment):
+        read_replay(_pack(document), "forged.nkr")
+
+
+@pytest.mark.parametrize(
+    "mangle",
+    [
+        lambda d: d.pop("header"),
+        lambda d: d.__setitem__("events", 5),
+        lambda d: d["events"][3].pop("chain"),
+        lambda d: d.__setitem__("format", "something-else"),
+    ],
+)
+def test_malformed_replay_files_are_refused_cleanly(mangle):
+    document = _document()
+    mangle(document)
+    with pytest.raises(ValueError):
+        read_replay(_pack(document), "malformed.nkr")
+
+
+def test_random_bytes_are_not_a_replay_file():
+    with pytest.raises(ValueError, match="not a nightkeep replay file"):
+        read_replay(b"\xc1\x00garbage", "noise.nkr")
