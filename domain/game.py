@@ -29,6 +29,7 @@ from domain.events import (
     is_registered,
     next_chain,
 )
+from domain.plain import copy_plain
 from domain.rulesets import Ruleset, get_ruleset, load_all_rulesets
 
 NIGHTKEEP_VERSION = "0.1.0"
@@ -309,15 +310,6 @@ class Game(Aggregate):
 
     def _fold(self, type_name: str, version: int, fields: dict[str, Any], chain: bytes) -> None:
         apply_event(self, decode_event(type_name, version, fields), chain)
-
-
-def copy_plain(value: Any) -> Any:
-    """Copies plain data (dicts, lists and immutable scalars) structurally."""
-    if isinstance(value, dict):
-        return {k: copy_plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_plain(v) for v in value]
-    return value
 
 
 def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:

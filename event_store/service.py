@@ -192,6 +192,10 @@ class GameService(Application[UUID]):
         except IntegrityError:
             latest = self.repository.get(game.id, projector_func=project_game).version
             raise StaleVersion(f"game moved on to version {latest}, reload") from None
+        if self.repository.cache is not None:
+            # The saved game is the newest state: caching it spares the next command from re-reading
+            # and re-applying the events it just wrote (it still checks the store for newer ones).
+            self.repository.cache.put(game.id, game)
 
     def _finish_if_over(self, game: Game, seed: bytes) -> None:
         if game.is_finished and not game.meta["seed"]:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
 from domain.dice import Dice
 from domain.events import Event
+from domain.plain import copy_plain
 
 
 class Resolution:
@@ -16,7 +16,7 @@ class Resolution:
     def __init__(
         self, state: dict[str, Any], dice: Dice, evolve: Callable[[dict[str, Any], Event], Any]
     ) -> None:
-        self.state = copy.deepcopy(state)
+        self.state = copy_plain(state)
         self.dice = dice
         self.events: list[Event] = []
         self._evolve = evolve
