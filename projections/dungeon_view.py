@@ -136,6 +136,23 @@ def _standing(state: State) -> dict[int, list[str]]:
     return here
 
 
+def _names_in_cell(names: list[str], lines: int = 2) -> list[str]:
+    """Fits the names standing on a space into a cell's lines, ending with '+N' if some do not fit."""
+    out = [""] * lines
+    row = 0
+    for index, name in enumerate(names):
+        candidate = f"{out[row]},{name}" if out[row] else name
+        if len(candidate) > CELL_WIDTH:
+            row += 1
+            candidate = name
+        if row == lines or (row == lines - 1 and index < len(names) - 1 and len(candidate) + 4 > CELL_WIDTH):
+            rest = f"+{len(names) - index}"
+            out[lines - 1] = f"{out[lines - 1]},{rest}" if out[lines - 1] else rest
+            break
+        out[row] = candidate
+    return out
+
+
 def _spiral_rows(state: State) -> list[str]:
     # The house board is a 5×5 spiral: the Entrance in the top-left corner, the Treasure Chamber
     # in the centre (Dungeon 6.1).
@@ -143,18 +160,18 @@ def _spiral_rows(state: State) -> list[str]:
     cells = []
     for space in load_board().spaces:
         marks = []
+        lying = len(state["spaces"][space.index])
         if space.guard_strength:
             marks.append(f"Guard {space.guard_strength}")
-        elif space.draws > 1:
-            marks.append(f"draws {space.draws}")
-        lying = len(state["spaces"][space.index])
         if lying:
             marks.append(f"{lying} card{'s' if lying > 1 else ''}")
+        elif space.draws > 1 and not space.guard_strength:
+            marks.append(f"draws {space.draws}")
         if state["space_gold"][space.index]:
             marks.append(f"{state['space_gold'][space.index]}g")
         title = textwrap.wrap(f"{space.index:>2} {space.name}", CELL_WIDTH)[:2]
         title += [""] * (2 - len(title))
-        cells.append([*title, ",".join(here.get(space.index, [])), " ".join(marks)])
+        cells.append([*title, *_names_in_cell(here.get(space.index, [])), " ".join(marks)])
     # A replaced board may be longer: the grid grows to the smallest square that holds it.
     return render_spiral(cells, max(SPIRAL_SIZE, math.isqrt(len(cells) - 1) + 1), CELL_WIDTH)
 

@@ -48,7 +48,9 @@ _GENERIC: dict[type[Event], Callable[[Any], str]] = {
     GameCreated: _created,
     SeedCommitted: lambda e: f"The host committed to a secret dice seed ({e.commitment.hex()[:12]}…).",
     EntropyAdded: lambda e: f"{e.player} added entropy to the dice.",
-    ActionTaken: lambda e: f"{e.player} chose to {e.action}.",
+    ActionTaken: lambda e: (
+        "The host started the game." if e.action == "start" else f"{e.player} chose to {e.action}."
+    ),
     SeedRevealed: lambda e: (
         f"The host revealed the dice seed ({e.seed.hex()[:12]}…); every roll can be checked."
     ),

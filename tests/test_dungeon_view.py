@@ -120,3 +120,22 @@ def test_describe_covers_every_event_of_a_game():
     dungeon_own = {name for name, cls in registered_event_types().items() if "talisman" in cls.__module__}
     assert all(view.describe(e) for e in events if e.type_name in dungeon_own | {"Moved", "CardDrawn"})
     assert view.describe(events[-1]) is None  # TurnEnded: the generic timeline words it
+
+
+def test_six_characters_on_one_space_all_fit_in_its_cell():
+    seats = [
+        ("Ann", "warrior"),
+        ("Bo", "troll"),
+        ("Cy", "elf"),
+        ("Di", "dwarf"),
+        ("Ed", "monk"),
+        ("Flo", "thief"),
+    ]
+    cell = spiral_cells(view.render_board(started(*seats)).splitlines())[0]
+    assert all(name in cell for name, _ in seats)
+
+
+def test_a_space_with_cards_lying_says_how_many():
+    state = started()
+    lay(state, 9, OGRE, GOBLIN)
+    assert "2 cards" in spiral_cells(view.render_board(state).splitlines())[9]
