@@ -8,7 +8,7 @@ from typing import Any
 from uuid import UUID
 
 import structlog
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoder, Transcoding
 
 from domain.actions import HOST, START, Action
@@ -76,6 +76,18 @@ class GameService(Application[UUID]):
     def open(cls, db: str) -> GameService:
         """Opens the store at a path (SQLite) or `:memory:`."""
         return cls(db=db)
+
+    def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
+        # The library re-reads the game at the exact multiple of the interval before snapshotting;
+        # the saved game is already in memory, so it is snapshotted as it stands.
+        if self.snapshots is None:
+            return
+        for game_id, aggregate in processing_event.aggregates.items():
+            versions = [e.originator_version for e in processing_event.events if e.originator_id == game_id]
+            if not isinstance(aggregate, Game) or not versions:
+                continue
+            if max(versions) // SNAPSHOT_INTERVAL > (min(versions) - 1) // SNAPSHOT_INTERVAL:
+                self.snapshots.put([Game.Snapshot.take(aggregate)])
 
     def construct_transcoder(self) -> Transcoder:
         """Uses msgpack unless TRANSCODER_TOPIC asks for another transcoder (the JSON baseline)."""

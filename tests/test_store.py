@@ -115,9 +115,14 @@ def test_long_games_are_snapshotted_so_loading_does_not_replay_everything(tmp_pa
     game_id = service.create_game("toy-race", PLAYERS, {"goal": "2000"})
     finish(service, game_id)
     snapshots = list(service.snapshots.get(game_id))
-    assert snapshots and all(s.originator_version % 500 == 0 for s in snapshots)
+    version = service.get_game(game_id).version
+    # One snapshot each time the game passes a multiple of 500 events, taken right after that save.
+    assert [s.originator_version // 500 for s in snapshots] == list(range(1, version // 500 + 1))
+    assert all(s.originator_version % 500 < 10 for s in snapshots)
     fresh = GameService.open(str(tmp_path / "long.sqlite"))
     assert fresh.get_game(game_id).state == service.fold(game_id).state
+    middle = snapshots[0].originator_version + 7
+    assert fresh.get_game(game_id, version=middle).state == service.fold(game_id, middle).state
 
 
 def test_entropy_changes_the_dice_and_is_refused_after_the_first_draw(memory_service):
