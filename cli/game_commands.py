@@ -192,7 +192,9 @@ def play(ctx: click.Context, game: str, bots: bool, seed: str | None, as_json: b
 
 @click.command()
 @click.argument("game")
-@click.option("--at", "at", type=int, metavar="N", help="Show the board as it was at event N.")
+@click.option(
+    "--at", "at", type=click.IntRange(min=1), metavar="N", help="Show the board as it was at event N."
+)
 @click.option("--as", "as_player", metavar="PLAYER", help="Show only what this player may see.")
 @json_option
 @click.pass_context
@@ -206,8 +208,6 @@ def show(ctx: click.Context, game: str, at: int | None, as_player: str | None, a
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
-    if at is not None and at < 1:
-        raise UsageError("--at counts events from 1")
     fold = service.fold(game_id, at)
     if as_player is not None and as_player not in fold.meta["players"]:
         raise UsageError(f"no player {as_player!r} in this game")

@@ -11,7 +11,9 @@ from domain.errors import UsageError
 
 @click.command()
 @click.argument("game")
-@click.option("--to", "to", type=int, metavar="N", help="Stop at event N (default: the end).")
+@click.option(
+    "--to", "to", type=click.IntRange(min=1), metavar="N", help="Stop at event N (default: the end)."
+)
 @click.pass_context
 @handle_errors
 def replay(ctx: click.Context, game: str, to: int | None) -> None:
@@ -23,8 +25,6 @@ def replay(ctx: click.Context, game: str, to: int | None) -> None:
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
-    if to is not None and to < 1:
-        raise UsageError("--to counts events from 1")
     recorded = service.recorded_events(game_id, lte=to)
     if to is not None and recorded[-1].version != to:
         raise UsageError(f"game {game_id} has only {recorded[-1].version} events")
