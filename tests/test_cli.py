@@ -121,3 +121,17 @@ def test_a_corrupt_store_file_is_a_clear_error(tmp_path):
     result = run(str(bad), "show", "00000000-0000-0000-0000-000000000000")
     assert result.exit_code == 2
     assert "store" in result.stderr
+
+
+def test_verbose_logs_are_json_lines_on_stderr_when_not_on_a_terminal(db):
+    result = CliRunner().invoke(cli, ["--db", db, "-v", "new", "toy-race", "--player", "Ann", "--json"])
+    assert result.exit_code == 0
+    lines = [json.loads(line) for line in result.stderr.strip().splitlines()]
+    assert [line["event"] for line in lines] == ["game_created"]
+    assert lines[0]["level"] == "info" and lines[0]["ruleset"] == "toy-race"
+    assert json.loads(result.stdout)["game"] == lines[0]["game"]
+
+
+def test_without_verbose_nothing_but_errors_reach_stderr(db):
+    result = run(db, "new", "toy-race", "--player", "Ann")
+    assert result.exit_code == 0 and result.stderr == ""
