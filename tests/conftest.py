@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
 
 from domain import rulesets
+
+# Property tests draw the same examples on every run (randomness in tests is seeded).
+settings.register_profile("nightkeep", derandomize=True, deadline=None)
+settings.load_profile("nightkeep")
 
 rulesets._MODULES.setdefault("toy-race", "tests.toy_ruleset")
 
@@ -31,3 +36,17 @@ def reset_structlog():
     structlog.reset_defaults()
     yield
     structlog.reset_defaults()
+
+
+@pytest.fixture(autouse=True)
+def seeded_dice(monkeypatch):
+    """Makes every game's secret seed a fixed sequence per test, so fair dice repeat run after run."""
+    import hashlib
+    import itertools
+
+    counter = itertools.count()
+
+    def next_seed() -> bytes:
+        return hashlib.sha256(f"nightkeep-test-seed-{next(counter)}".encode()).digest()
+
+    monkeypatch.setattr("event_store.service.new_seed", next_seed)

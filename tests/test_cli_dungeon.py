@@ -138,7 +138,7 @@ def test_acting_on_a_finished_game_says_it_is_over(db):
     game = json.loads(run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json").stdout)[
         "game"
     ]
-    run(db, "play", game, "--bots")
+    run(db, "play", game, "--bots", "--seed", "1")
     result = run(db, "act", game, "roll")
     assert result.exit_code == 1 and "game is over" in result.stderr
 
@@ -151,7 +151,7 @@ def test_export_writes_a_replay_and_refuses_a_tampered_store(db, tmp_path):
     game = json.loads(run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json").stdout)[
         "game"
     ]
-    run(db, "play", game, "--bots")
+    run(db, "play", game, "--bots", "--seed", "1")
     out = tmp_path / "game.nkr"
     assert run(db, "export", game, "-o", str(out)).exit_code == 0
     assert read_replay(out.read_bytes()).header["game"] == game
