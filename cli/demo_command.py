@@ -5,11 +5,12 @@ from __future__ import annotations
 import click
 
 from cli.common import get_service, handle_errors
-from cli.rendering import console, print_board
-from domain.bots import Bot
+from cli.rendering import console, print_board, print_timeline
 from domain.events import TurnEnded
+from domain.game import Game
 from event_store.config import default_db_path
-from projections.timeline import describe_event
+from event_store.recorded import RecordedEvent
+from event_store.service import play_with_bots
 
 DEMO_PLAYERS = [("Ann", None), ("Bo", None), ("Cy", None)]
 
@@ -29,25 +30,24 @@ def demo(ctx: click.Context, seed: str | None) -> None:
     out = console()
     game_id = service.create_game("dungeon-short", DEMO_PLAYERS)
     out.print(f"New dungeon-short game {game_id}: three bots race for the Treasure Chamber.\n")
-    for item in service.recorded_events(game_id):
-        out.print(f"{item.version:>5}  {describe_event('dungeon-short', item.event)}", markup=False)
-    bot = Bot(seed if seed is not None else str(game_id))
-    game = service.get_game(game_id)
+    print_timeline("dungeon-short", service.recorded_events(game_id))
     turns = 0
-    while not game.is_finished:
-        choice = bot.choose(game.ruleset, game.state, game.ruleset.legal_actions(game.state, None))
-        _, recorded = service.take_action(game_id, choice.player, choice.id)
-        for item in recorded:
-            out.print(f"{item.version:>5}  {describe_event(game.ruleset_name, item.event)}", markup=False)
-        game = service.get_game(game_id)
-        if any(isinstance(r.event, TurnEnded) for r in recorded):
-            turns += 1
-            if turns % len(DEMO_PLAYERS) == 0:
-                out.print()
-                print_board(str(game_id), service.fold(game_id))
-                out.print()
+
+    def show_progress(game: Game, recorded: list[RecordedEvent]) -> None:
+        nonlocal turns
+        print_timeline(game.ruleset_name, recorded)
+        if not any(isinstance(r.event, TurnEnded) for r in recorded):
+            return
+        turns += 1
+        if turns % len(DEMO_PLAYERS) == 0:
+            out.print()
+            print_board(str(game_id), game)  # every round, from the game in hand: no re-read
+            out.print()
+
+    play_with_bots(service, game_id, seed, on_action=show_progress)
+    game = service.get_game(game_id)
     out.print()
-    print_board(str(game_id), service.fold(game_id))
+    print_board(str(game_id), game)
     winner = game.status["winner"]
     out.print(f"\n{winner + ' wins' if winner else 'Nobody wins'} after {game.version} events.", markup=False)
     db = ctx.obj.get("db_resolved")

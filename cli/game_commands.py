@@ -22,11 +22,11 @@ def parse_player(text: str) -> tuple[str, str | None]:
     return name, character or None
 
 
-def parse_option(text: str, flag: str = "--option", shape: str = "KEY=VALUE") -> tuple[str, str]:
+def parse_option(text: str) -> tuple[str, str]:
     """Parses `KEY=VALUE` from --option."""
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
-        raise UsageError(f"malformed {flag} {text!r}: expected {shape}")
+        raise UsageError(f"malformed --option {text!r}: expected KEY=VALUE")
     return key.strip(), value.strip()
 
 

@@ -9,7 +9,8 @@ from rich.console import Console
 from rich.table import Table
 
 from domain.actions import Action
-from domain.game import GameFold
+from domain.game import Game, GameFold
+from domain.rulesets import get_ruleset
 from event_store.recorded import RecordedEvent
 from projections.timeline import describe_event
 from projections.views import players_summary, render_board
@@ -21,10 +22,12 @@ def console() -> Console:
     return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 
 
-def game_summary(game_id: str, fold: GameFold) -> dict[str, Any]:
-    """Returns the `show --json` shape of a game state."""
-    from domain.rulesets import get_ruleset
+# A live Game and a GameFold rebuilt from the store both carry ruleset_name, state and version.
+GameState = Game | GameFold
 
+
+def game_summary(game_id: str, fold: GameState) -> dict[str, Any]:
+    """Returns the `show --json` shape of a game state."""
     status = get_ruleset(fold.ruleset_name).status(fold.state)
     return {
         "game": game_id,
@@ -37,7 +40,7 @@ def game_summary(game_id: str, fold: GameFold) -> dict[str, Any]:
     }
 
 
-def print_board(game_id: str, fold: GameFold) -> None:
+def print_board(game_id: str, fold: GameState) -> None:
     """Prints the board view with a one-line header."""
     summary = game_summary(game_id, fold)
     out = console()

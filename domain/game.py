@@ -7,7 +7,6 @@ serves the store, replay files and audits. `apply_event` is the one fold step ev
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,11 +14,12 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 
 from domain.actions import HOST, START
-from domain.dice import EMPTY_POOL, Dice, HmacDice, mix_entropy
+from domain.dice import EMPTY_POOL, Dice, HmacDice, commit_to_seed, mix_entropy
 from domain.errors import BadSetup, GameOver, IllegalAction, NotYourTurn, TamperedLog, UsageError
 from domain.events import (
     GENESIS_CHAIN,
     ActionTaken,
+    DieRolled,
     EntropyAdded,
     Event,
     GameCreated,
@@ -65,7 +65,6 @@ def new_meta() -> dict[str, Any]:
         "next_draw": 0,
         "script": [],
         "script_pos": 0,
-        "scripted": False,
         "seed": b"",
         "actions": 0,
         "players": [],
@@ -75,7 +74,6 @@ def new_meta() -> dict[str, Any]:
 def _on_created(holder: Any, event: GameCreated) -> None:
     holder.ruleset_name = event.ruleset
     holder.meta["script"] = list(event.dice_script)
-    holder.meta["scripted"] = event.scripted
     holder.meta["players"] = [seat["name"] for seat in event.players]
     holder.state = get_ruleset(event.ruleset).initial_state(event)
 
@@ -137,7 +135,8 @@ def _advance_draws(meta: dict[str, Any], event: Event) -> None:
     if field_name == "draws":
         if value:
             meta["next_draw"] = max(meta["next_draw"], max(value) + 1)
-            # A scripted game's die faces come from its script first (see HmacDice).
+        if isinstance(event, DieRolled):
+            # A scripted game's die faces come from its script first; only rolls use it (HmacDice.roll).
             meta["script_pos"] = min(len(meta["script"]), meta["script_pos"] + len(value))
     elif value >= 0:
         meta["next_draw"] = max(meta["next_draw"], value + 1)
@@ -157,14 +156,6 @@ class GameFold:
         """Folds one event into this state."""
         apply_event(self, event, chain)
         self.version += 1
-
-
-def fold_events(events: Iterable[tuple[Event, bytes]]) -> GameFold:
-    """Folds (event, chain) pairs from the first event on into a GameFold."""
-    fold = GameFold()
-    for event, chain in events:
-        fold.apply(event, chain)
-    return fold
 
 
 class Game(Aggregate):
@@ -211,9 +202,7 @@ class Game(Aggregate):
     # --- commands ------------------------------------------------------------------------------------
 
     @classmethod
-    def start(
-        cls, created: GameCreated, commitment: bytes, entropy: Iterable[tuple[str, bytes]] = ()
-    ) -> Game:
+    def start(cls, created: GameCreated, commitment: bytes) -> Game:
         """Creates a game from its GameCreated event and the host's seed commitment."""
         fields = created.to_fields()
         chain = next_chain(GENESIS_CHAIN, created.type_name, created.class_version, fields)
@@ -221,8 +210,6 @@ class Game(Aggregate):
             cls.Created, type=created.type_name, v=created.class_version, fields=fields, chain=chain
         )
         game.record(SeedCommitted(commitment=commitment))
-        for player, value in entropy:
-            game.add_entropy(player, value)
         return game
 
     @property
@@ -242,7 +229,7 @@ class Game(Aggregate):
 
     def dice(self, seed: bytes, nonce: bytes = b"") -> HmacDice:
         """Returns this game's fair dice, positioned at its next draw."""
-        if hashlib.sha256(seed).digest() != self.meta["commitment"]:
+        if commit_to_seed(seed) != self.meta["commitment"]:
             raise TamperedLog("the seed does not match this game's commitment")
         meta = self.meta
         return HmacDice(seed, meta["pool"], nonce, meta["next_draw"], meta["script"], meta["script_pos"])
@@ -294,7 +281,7 @@ class Game(Aggregate):
         """Records the seed, after checking it against the commitment."""
         if self.meta["seed"]:
             return
-        if hashlib.sha256(seed).digest() != self.meta["commitment"]:
+        if commit_to_seed(seed) != self.meta["commitment"]:
             raise TamperedLog("the seed does not match this game's commitment")
         self.record(SeedRevealed(seed=seed))
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import gc
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -34,26 +35,19 @@ class BytesAsBase64(Transcoding):
     name = "bytes_b64"
 
     def encode(self, obj: bytes) -> str:
-        import base64
-
         return base64.b64encode(obj).decode()
 
     def decode(self, data: str) -> bytes:
-        import base64
-
         return base64.b64decode(data)
 
 
-def _recorded(envelope: Game.Recorded) -> RecordedEvent:
-    return RecordedEvent(
-        version=envelope.originator_version,
-        event=decode_event(envelope.type, envelope.v, envelope.fields),
-        type_name=envelope.type,
-        class_version=envelope.v,
-        fields=envelope.fields,
-        chain=envelope.chain,
-        timestamp=envelope.timestamp,
-    )
+def _pending_recorded(game: Game) -> list[RecordedEvent]:
+    """Returns what a command is about to store, in the read side's shape (no re-read after saving)."""
+    return [
+        recorded_from_envelope(e.originator_version, vars(e))
+        for e in game.pending_events
+        if isinstance(e, Game.Recorded)
+    ]
 
 
 class GameService(Application[UUID]):
@@ -164,7 +158,7 @@ class GameService(Application[UUID]):
         seed = self.seed_of(game_id)
         game.take_action(HOST, START, game.dice(seed))
         self._finish_if_over(game, seed)
-        recorded = [_recorded(e) for e in game._pending_events if isinstance(e, Game.Recorded)]
+        recorded = _pending_recorded(game)
         self._save_or_stale(game)
         return game.version, recorded
 
@@ -184,7 +178,7 @@ class GameService(Application[UUID]):
         seed = self.seed_of(game_id)
         game.take_action(player, action_id, dice or game.dice(seed, nonce), nonce)
         self._finish_if_over(game, seed)
-        recorded = [_recorded(e) for e in game._pending_events if isinstance(e, Game.Recorded)]
+        recorded = _pending_recorded(game)
         self._save_or_stale(game)
         log.info("action_taken", game=str(game_id), player=player, action=action_id, version=game.version)
         return game.version, recorded
@@ -296,9 +290,16 @@ class GameService(Application[UUID]):
 
 
 def play_with_bots(
-    service: GameService, game_id: UUID, seed: int | str | None = None, max_actions: int = 100_000
+    service: GameService,
+    game_id: UUID,
+    seed: int | str | None = None,
+    max_actions: int = 100_000,
+    on_action: Callable[[Game, list[RecordedEvent]], None] | None = None,
 ) -> int:
-    """Lets seeded bots take every remaining action until the game ends; returns how many they took."""
+    """Lets seeded bots take every remaining action until the game ends; returns how many they took.
+
+    `on_action` sees the game after each action and the events that action recorded.
+    """
     from domain.bots import Bot
 
     bot = Bot(seed if seed is not None else str(game_id))
@@ -311,7 +312,9 @@ def play_with_bots(
         if not actions:
             raise UsageError("the game is stuck: nobody has a legal action")
         choice = bot.choose(game.ruleset, game.state, actions)
-        service.take_action(game_id, choice.player, choice.id)
+        _, recorded = service.take_action(game_id, choice.player, choice.id)
         game = service.get_game(game_id)
         taken += 1
+        if on_action is not None:
+            on_action(game, recorded)
     return taken

@@ -113,6 +113,16 @@ def carry(state: dict[str, Any], player: str, *cards: str) -> None:
         state["players"][player][key].append(card)
 
 
+def defeat(state: dict[str, Any], player: str) -> None:
+    """Records that a character lost a combat to the Ogre, as if on its last turn (Dungeon 7.3)."""
+    dungeon.evolve(
+        state,
+        CombatResolved(
+            player=player, opponent=OGRE, kind="combat", player_total=5, opponent_total=9, outcome="lost"
+        ),
+    )
+
+
 def turn_to(state: dict[str, Any], player: str) -> None:
     dungeon.evolve(state, TurnEnded(player=state["turn"], next_player=player))
 
@@ -260,7 +270,9 @@ def test_dungeon_12_5_ninja_may_not_evade_enemies_in_the_dungeon():
     state = started(("Ann", "ninja"), ("Bo", "troll"))
     lay(state, 4, GOBLIN)
     events, _ = act(state, "roll", values=(4, 6, 1))
+    # The fight is resolved within the move itself: no action (such as an evade) is offered first.
     assert of(events, CombatResolved)[0].opponent == GOBLIN
+    assert names(events)[-1] == "TurnEnded"
 
 
 def test_dungeon_7_3_defeat_in_combat_marks_the_character_defeated_and_enemy_stays_face_up():
@@ -275,12 +287,7 @@ def test_dungeon_7_3_defeat_in_combat_marks_the_character_defeated_and_enemy_sta
 def test_dungeon_7_3_defeated_character_moves_back_next_turn():
     state = started()
     place(state, "Ann", 12)
-    dungeon.evolve(
-        state,
-        CombatResolved(
-            player="Ann", opponent=OGRE, kind="combat", player_total=5, opponent_total=9, outcome="lost"
-        ),
-    )
+    defeat(state, "Ann")
     lay(state, 10, SWORD)
     assert "move back" in dungeon.legal_actions(state)[0].label
     events, state = act(state, "roll", values=(2,))
@@ -297,12 +304,7 @@ def test_dungeon_7_3_defeated_character_moves_back_next_turn():
 def test_dungeon_7_3_move_back_stops_on_the_entrance():
     state = started()
     place(state, "Ann", 3)
-    dungeon.evolve(
-        state,
-        CombatResolved(
-            player="Ann", opponent=OGRE, kind="combat", player_total=5, opponent_total=9, outcome="lost"
-        ),
-    )
+    defeat(state, "Ann")
     events, _ = act(state, "roll", values=(6,))
     assert of(events, Moved) == [
         Moved(piece="Ann", board="dungeon", from_space=3, to_space=0, reason="retreat")
@@ -378,12 +380,7 @@ def test_dungeon_9_2_fleeing_continues_after_defeat():
 def test_dungeon_14_no_encounters_between_characters_on_entrance():
     state = started()
     place(state, "Ann", 2)
-    dungeon.evolve(
-        state,
-        CombatResolved(
-            player="Ann", opponent=OGRE, kind="combat", player_total=5, opponent_total=9, outcome="lost"
-        ),
-    )
+    defeat(state, "Ann")
     events, state = act(state, "roll", values=(4,))
     assert state["players"]["Bo"]["space"] == 0 and names(events)[-1] == "TurnEnded"
 
