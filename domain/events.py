@@ -30,6 +30,9 @@ class Event:
     class_version: ClassVar[int] = 1
     # Host events (seed reveal, entropy) are recorded by the host, not decided by a rule.
     is_host_event: ClassVar[bool] = False
+    # An event that records one numbered pick (`draw`) names the field holding what was picked, so an
+    # auditor can feed the recorded outcome back to the rules and check it against the seed.
+    picked_field: ClassVar[str] = ""
     _field_names: ClassVar[tuple[str, ...]] = ()
 
     @property
@@ -123,6 +126,19 @@ def next_chain(previous: bytes, type_name: str, version: int, fields: dict[str, 
 
 
 @event_type
+class ForkedFrom(Event):
+    """This game continues another game's history: the next `version` events are a copy of its first
+    `version` events, whose chain there was `chain`. `seed` is the original's dice seed when it had
+    been revealed (so the copied draws can be checked), else empty."""
+
+    game: str
+    version: int
+    chain: bytes
+    seed: bytes
+    same_dice: bool
+
+
+@event_type
 class GameCreated(Event):
     """A game was set up: its ruleset, seats, options and the content it is played with."""
 
@@ -175,6 +191,7 @@ class SeedRevealed(Event):
 class CharacterDealt(Event):
     """A player received a character, chosen by the player (draw -1) or dealt at random by a draw."""
 
+    picked_field = "character"
     player: str
     character: str
     draw: int
@@ -195,6 +212,7 @@ class DieRolled(Event):
 class CardDrawn(Event):
     """A card was drawn from a deck by a numbered draw among the cards left in it."""
 
+    picked_field = "card"
     player: str
     deck: str
     card: str

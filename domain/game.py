@@ -22,6 +22,7 @@ from domain.events import (
     DieRolled,
     EntropyAdded,
     Event,
+    ForkedFrom,
     GameCreated,
     SeedCommitted,
     SeedRevealed,
@@ -68,6 +69,7 @@ def new_meta() -> dict[str, Any]:
         "seed": b"",
         "actions": 0,
         "players": [],
+        "forked_from": [],
     }
 
 
@@ -79,7 +81,13 @@ def _on_created(holder: Any, event: GameCreated) -> None:
 
 
 def _on_committed(holder: Any, event: SeedCommitted) -> None:
+    # A fork commits to a new seed after its copied history: later draws come from the new seed.
     holder.meta["commitment"] = event.commitment
+    holder.meta["seed"] = b""
+
+
+def _on_forked(holder: Any, event: ForkedFrom) -> None:
+    holder.meta["forked_from"].append({"game": event.game, "version": event.version})
 
 
 def _on_entropy(holder: Any, event: EntropyAdded) -> None:
@@ -95,6 +103,7 @@ def _on_action(holder: Any, event: ActionTaken) -> None:
 
 
 _GAME_EVENTS: dict[type, Any] = {
+    ForkedFrom: _on_forked,
     GameCreated: _on_created,
     SeedCommitted: _on_committed,
     EntropyAdded: _on_entropy,
@@ -140,6 +149,40 @@ def _advance_draws(meta: dict[str, Any], event: Event) -> None:
             meta["script_pos"] = min(len(meta["script"]), meta["script_pos"] + len(value))
     elif value >= 0:
         meta["next_draw"] = max(meta["next_draw"], value + 1)
+
+
+def check_legal(holder: Any, player: str, action_id: str) -> None:
+    """Raises the specific error that says why `player` may not take `action_id` now.
+
+    `holder` is a Game or a GameFold (anything with `ruleset_name`, `meta` and `state`).
+    """
+    meta = holder.meta
+    if player not in meta["players"]:
+        seats = ", ".join(meta["players"])
+        raise UsageError(f"no player {player!r} in this game (players: {seats})")
+    ruleset = get_ruleset(holder.ruleset_name)
+    status = ruleset.status(holder.state)
+    if status["status"] == "finished":
+        raise GameOver("the game is over")
+    if meta["seed"]:
+        # Once the seed is public anyone could pick a nonce that gives the roll they want.
+        raise GameOver("the dice seed has been revealed, so this game takes no more actions")
+    if meta["actions"] == 0:
+        raise IllegalAction("the game has not started yet: the host starts it (nightkeep start GAME)")
+    mine = ruleset.legal_actions(holder.state, player)
+    if any(a.id == action_id for a in mine):
+        return
+    if not mine:
+        waiting = ", ".join(status.get("to_act", [])) or "nobody"
+        raise NotYourTurn(f"it is not {player}'s turn (waiting on {waiting})")
+    choices = ", ".join(a.id for a in mine)
+    raise IllegalAction(f"{action_id!r} is not a legal action for {player} now (legal: {choices})")
+
+
+def check_host_start(holder: Any) -> None:
+    """Raises IllegalAction unless the host may start the game now (before any other action)."""
+    if holder.meta["actions"] > 0:
+        raise IllegalAction("the game has already started")
 
 
 @dataclass
@@ -212,6 +255,22 @@ class Game(Aggregate):
         game.record(SeedCommitted(commitment=commitment))
         return game
 
+    @classmethod
+    def fork(
+        cls, forked_from: ForkedFrom, history: Iterable[tuple[str, int, dict[str, Any]]], commitment: bytes
+    ) -> Game:
+        """Creates a game that continues another's history (type, class version, fields as recorded)
+        and then commits to its own seed."""
+        fields = forked_from.to_fields()
+        chain = next_chain(GENESIS_CHAIN, forked_from.type_name, forked_from.class_version, fields)
+        game: Game = cls._create(
+            cls.Created, type=forked_from.type_name, v=forked_from.class_version, fields=fields, chain=chain
+        )
+        for type_name, version, copied in history:
+            game.record_raw(type_name, version, copied)
+        game.record(SeedCommitted(commitment=commitment))
+        return game
+
     @property
     def ruleset(self) -> Ruleset:
         """Returns the decider module this game is played with."""
@@ -259,23 +318,7 @@ class Game(Aggregate):
 
     def check_legal(self, player: str, action_id: str) -> None:
         """Raises the specific error that says why `player` may not take `action_id` now."""
-        self.check_player(player)
-        if self.is_finished:
-            raise GameOver("the game is over")
-        if self.meta["seed"]:
-            # Once the seed is public anyone could pick a nonce that gives the roll they want.
-            raise GameOver("the dice seed has been revealed, so this game takes no more actions")
-        if self.meta["actions"] == 0:
-            raise IllegalAction("the game has not started yet: the host starts it (nightkeep start GAME)")
-        ruleset = self.ruleset
-        mine = ruleset.legal_actions(self.state, player)
-        if any(a.id == action_id for a in mine):
-            return
-        if not mine:
-            waiting = ", ".join(self.status.get("to_act", [])) or "nobody"
-            raise NotYourTurn(f"it is not {player}'s turn (waiting on {waiting})")
-        choices = ", ".join(a.id for a in mine)
-        raise IllegalAction(f"{action_id!r} is not a legal action for {player} now (legal: {choices})")
+        check_legal(self, player, action_id)
 
     def reveal_seed(self, seed: bytes) -> None:
         """Records the seed, after checking it against the commitment."""
@@ -287,11 +330,12 @@ class Game(Aggregate):
 
     def record(self, event: Event) -> None:
         """Appends one event, chained to the previous one, and folds it into the state."""
-        fields = event.to_fields()
-        chain = next_chain(self.chain, event.type_name, event.class_version, fields)
-        self.trigger_event(
-            self.Recorded, type=event.type_name, v=event.class_version, fields=fields, chain=chain
-        )
+        self.record_raw(event.type_name, event.class_version, event.to_fields())
+
+    def record_raw(self, type_name: str, version: int, fields: dict[str, Any]) -> None:
+        """Appends one event given as recorded (a fork copies events with their original bytes)."""
+        chain = next_chain(self.chain, type_name, version, fields)
+        self.trigger_event(self.Recorded, type=type_name, v=version, fields=fields, chain=chain)
 
     # --- fold ----------------------------------------------------------------------------------------
 

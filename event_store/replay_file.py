@@ -18,9 +18,9 @@ from uuid import UUID
 
 import msgpack
 
-from domain.dice import commit_to_seed
+from domain.audit import AuditReport, RawEntry, audit_log, header_problems, shape_problems
 from domain.errors import TamperedLog, UsageError
-from domain.events import GENESIS_CHAIN, Event, GameCreated, SeedCommitted, SeedRevealed, next_chain
+from domain.events import GENESIS_CHAIN, GameCreated, SeedCommitted, next_chain
 from domain.game import GameFold, decode_event
 from event_store.recorded import RecordedEvent
 from event_store.service import GameService
@@ -49,14 +49,16 @@ class ReplayFile:
 def export_game(service: GameService, game_id: UUID) -> bytes:
     """Encodes a stored game as replay-file bytes, refusing a log whose chain is broken."""
     recorded = service.verified_events(game_id)
-    created = recorded[0].fields
+    created = next(r.fields for r in recorded if isinstance(r.event, GameCreated))
+    # A fork commits to its own seed after its copied history: the last commitment governs the dice.
+    committed = [r.fields["commitment"] for r in recorded if isinstance(r.event, SeedCommitted)]
     header = {
         "game": str(game_id),
         "ruleset": created["ruleset"],
         "content_hash": created["content_hash"],
         "nightkeep_version": created["nightkeep_version"],
         "players": created["players"],
-        "seed_commitment": recorded[1].fields["commitment"] if len(recorded) > 1 else b"",
+        "seed_commitment": committed[-1] if committed else b"",
         "scripted": created["scripted"],
         "events": len(recorded),
     }
@@ -88,71 +90,106 @@ def _sorted(value: Any) -> Any:
     return value
 
 
-HEADER_FROM_CREATED = ("ruleset", "content_hash", "nightkeep_version", "players", "scripted")
+@dataclass(frozen=True)
+class FileEntry(RawEntry):
+    """One event as a replay file holds it, with its (unchained) recording time."""
+
+    time: datetime | None = None
 
 
-def read_replay(data: bytes, source: str = "replay file") -> ReplayFile:
-    """Reads replay-file bytes, checking the format, every event's chain and the header."""
+_ENTRY_TYPES = {"version": int, "type": str, "v": int, "fields": dict, "chain": bytes, "time": datetime}
+
+
+def parse_replay(data: bytes, source: str = "replay file") -> tuple[dict[str, Any], list[FileEntry]]:
+    """Reads the structure of a replay file without trusting its content (chain, header, rules).
+
+    Raises UsageError, naming where it stopped, for bytes that are not a whole replay file: not
+    msgpack, another format or version, a truncated file, trailing bytes or a malformed event.
+    """
+    unpacker = msgpack.Unpacker(raw=False, timestamp=3, strict_map_key=False, max_buffer_size=len(data) or 1)
+    unpacker.feed(data)
+    document: dict[str, Any] = {}
+    raw_events: list[Any] = []
+    announced = 0
     try:
-        document = msgpack.unpackb(data, raw=False, timestamp=3, strict_map_key=False)
+        for _ in range(unpacker.read_map_header()):
+            key = unpacker.unpack()
+            if key == "events":
+                announced = unpacker.read_array_header()
+                for index in range(1, announced + 1):
+                    try:
+                        raw_events.append(unpacker.unpack())
+                    except msgpack.OutOfData:
+                        raise UsageError(
+                            f"{source} is truncated: it ends inside event {index} of {announced}"
+                        ) from None
+                document["events"] = raw_events
+            else:
+                document[key] = unpacker.unpack()
+    except msgpack.OutOfData:
+        raise UsageError(f"{source} is truncated or not a nightkeep replay file") from None
+    except UsageError:
+        raise
     except Exception as exc:  # msgpack raises several unrelated types for bad bytes
         raise UsageError(f"{source} is not a nightkeep replay file ({type(exc).__name__})") from None
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
+    if document.get("format") != FORMAT:
         raise UsageError(f"{source} is not a nightkeep replay file")
     if document.get("format_version") != FORMAT_VERSION:
         raise UsageError(f"{source} has replay format version {document.get('format_version')!r}")
-    header, raw_events = document.get("header"), document.get("events")
-    if not isinstance(header, dict) or not isinstance(raw_events, list):
+    header = document.get("header")
+    if not isinstance(header, dict) or not isinstance(document.get("events"), list):
         raise UsageError(f"{source} has no header or no event list")
-    events = _read_events(raw_events, source)
-    _check_header(header, events, source)
-    return ReplayFile(header=header, events=events)
+    rest = len(data) - unpacker.tell()
+    if rest:
+        raise UsageError(f"{source} has {rest} stray bytes after its last event")
+    return header, [_entry(raw, index, source) for index, raw in enumerate(raw_events, start=1)]
 
 
-def _read_events(raw_events: list[Any], source: str) -> list[RecordedEvent]:
+def _entry(raw: Any, index: int, source: str) -> FileEntry:
+    if not isinstance(raw, dict):
+        raise UsageError(f"{source}: event {index} is not a map")
+    for key, kind in _ENTRY_TYPES.items():
+        if not isinstance(raw.get(key), kind) or (kind is int and isinstance(raw.get(key), bool)):
+            raise UsageError(f"{source}: event {index} has no valid {key!r}")
+    return FileEntry(raw["version"], raw["type"], raw["v"], raw["fields"], raw["chain"], raw["time"])
+
+
+def read_replay(data: bytes, source: str = "replay file") -> ReplayFile:
+    """Reads replay-file bytes for replaying: refuses a broken chain or a header that lies."""
+    header, entries = parse_replay(data, source)
     previous = GENESIS_CHAIN
-    events: list[RecordedEvent] = []
-    for index, raw in enumerate(raw_events, start=1):
+    for index, entry in enumerate(entries, start=1):
+        if entry.version != index:
+            raise TamperedLog(f"{source}: event {index} is numbered {entry.version}")
         try:
-            type_name, v, fields, chain = raw["type"], raw["v"], raw["fields"], raw["chain"]
-            time: datetime = raw["time"]
-        except (KeyError, TypeError):
-            raise TamperedLog(f"{source}: event {index} is malformed") from None
-        if raw.get("version") != index:
-            raise TamperedLog(f"{source}: event {index} is numbered {raw.get('version')!r}")
-        try:
-            linked = next_chain(previous, type_name, v, fields) == chain
+            linked = next_chain(previous, entry.type_name, entry.class_version, entry.fields) == entry.chain
         except (TypeError, ValueError):
             linked = False
         if not linked:
-            raise TamperedLog(f"{source}: the chain breaks at event {index} ({type_name})")
-        event: Event = decode_event(type_name, v, fields)
-        events.append(RecordedEvent(index, event, type_name, v, fields, chain, time))
-        previous = chain
-    return events
-
-
-def _check_header(header: dict[str, Any], events: list[RecordedEvent], source: str) -> None:
-    # The header is not chained, so every claim in it is checked against the chained events.
-    if header.get("events") != len(events):
-        raise TamperedLog(
-            f"{source}: the header counts {header.get('events')!r} events, the file holds {len(events)}"
+            raise TamperedLog(f"{source}: the chain breaks at event {entry.version} ({entry.type_name})")
+        previous = entry.chain
+    for _, detail in header_problems(header, entries):
+        raise TamperedLog(f"{source}: {detail}")
+    events = [
+        RecordedEvent(
+            e.version,
+            decode_event(e.type_name, e.class_version, e.fields),
+            e.type_name,
+            e.class_version,
+            e.fields,
+            e.chain,
+            e.time or datetime.min,
         )
-    if (
-        len(events) < 2
-        or not isinstance(events[0].event, GameCreated)
-        or not isinstance(events[1].event, SeedCommitted)
-    ):
-        raise TamperedLog(f"{source}: a game starts with GameCreated and SeedCommitted")
-    created = events[0].fields
-    for key in HEADER_FROM_CREATED:
-        if header.get(key) != created.get(key):
-            raise TamperedLog(f"{source}: the header's {key} does not match the recorded GameCreated")
-    commitment = events[1].fields["commitment"]
-    if header.get("seed_commitment") != commitment:
-        raise TamperedLog(f"{source}: the header's seed commitment does not match the recorded one")
-    for recorded in events:
-        if isinstance(recorded.event, SeedRevealed) and commit_to_seed(recorded.event.seed) != commitment:
-            raise TamperedLog(
-                f"{source}: the seed revealed at event {recorded.version} does not match the commitment"
-            )
+        for e in entries
+    ]
+    for _, detail in shape_problems([e.event for e in events]):
+        raise TamperedLog(f"{source}: {detail}")
+    return ReplayFile(header=header, events=events)
+
+
+def audit_replay(data: bytes, source: str = "replay file") -> AuditReport:
+    """Audits replay-file bytes: chain, header, fork copies, content, rules and dice."""
+    header, entries = parse_replay(data, source)
+    report = audit_log(entries, header)
+    report.game = str(header.get("game", ""))
+    return report

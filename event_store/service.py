@@ -16,7 +16,15 @@ from domain.actions import HOST, START, Action
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import BadSetup, IllegalAction, StaleVersion, UnknownGame, UsageError
 from domain.events import GameCreated
-from domain.game import NIGHTKEEP_VERSION, Game, GameFold, check_seat_names, decode_event, project_game
+from domain.game import (
+    NIGHTKEEP_VERSION,
+    Game,
+    GameFold,
+    check_host_start,
+    check_seat_names,
+    decode_event,
+    project_game,
+)
 from domain.rulesets import get_ruleset
 from event_store.config import persistence_env
 from event_store.recorded import RecordedEvent, check_chain, read_envelopes, recorded_from_envelope
@@ -153,8 +161,7 @@ class GameService(Application[UUID]):
     def start_game(self, game_id: UUID) -> tuple[int, list[RecordedEvent]]:
         """The host starts a game that waited for entropy: characters are dealt and play opens."""
         game = self.get_game(game_id)
-        if game.meta["actions"] > 0:
-            raise IllegalAction("the game has already started")
+        check_host_start(game)
         seed = self.seed_of(game_id)
         game.take_action(HOST, START, game.dice(seed))
         self._finish_if_over(game, seed)

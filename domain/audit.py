@@ -1,0 +1,520 @@
+"""The audit: everything a third party can check about a game's log without trusting whoever kept it.
+
+Pure: it reads log entries (type, class version, fields, chain as recorded) and reports findings.
+1. The hash chain, link by link: each broken link is named (an edited, removed, inserted or
+   reordered event breaks the link where it happened).
+2. The shape: zero or more ForkedFrom, then GameCreated and SeedCommitted; a fork's copied history
+   must chain to the value its ForkedFrom names.
+3. The content: the ruleset exists and its content hash is the one the game was played with.
+4. Every ActionTaken is re-decided from the state before it: the action must have been legal, and the
+   rules, fed the recorded draws, must produce exactly the recorded consequences (the first divergence
+   is named with both versions of the event).
+5. Every draw those rules ask for is recomputed from the revealed seed, entropy pool and action nonce
+   (or the dice script) and compared with what was recorded. Draws whose seed is not revealed yet
+   (a running game) cannot be checked; the report says so and checks everything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from domain.actions import HOST, START
+from domain.dice import commit_to_seed, draw_value
+from domain.errors import NightkeepError
+from domain.events import (
+    GENESIS_CHAIN,
+    ActionTaken,
+    DieRolled,
+    EntropyAdded,
+    Event,
+    ForkedFrom,
+    GameCreated,
+    SeedCommitted,
+    SeedRevealed,
+    next_chain,
+)
+from domain.game import GameFold, apply_event, check_host_start, check_legal, decode_event
+from domain.rulesets import get_ruleset
+
+GAME_LEVEL = (ForkedFrom, GameCreated, SeedCommitted, EntropyAdded, ActionTaken, SeedRevealed)
+# Kinds of finding, in the order a reader meets them.
+KINDS = ("numbering", "chain", "format", "structure", "header", "fork", "content", "seed", "rules", "dice")
+
+
+class LogEntry(Protocol):
+    """One event as recorded: what the chain covers, plus its chain value and position."""
+
+    @property
+    def version(self) -> int: ...
+    @property
+    def type_name(self) -> str: ...
+    @property
+    def class_version(self) -> int: ...
+    @property
+    def fields(self) -> dict[str, Any]: ...
+    @property
+    def chain(self) -> bytes: ...
+
+
+@dataclass(frozen=True)
+class RawEntry:
+    """A log entry read without trusting it (from a file or a store that may have been edited)."""
+
+    version: int
+    type_name: str
+    class_version: int
+    fields: dict[str, Any]
+    chain: bytes
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem found: at which event (0 = the log as a whole), what kind, and what exactly."""
+
+    version: int
+    kind: str
+    detail: str
+
+    def to_json(self) -> dict[str, Any]:
+        """Returns the `audit --json` shape of this finding."""
+        return {"version": self.version, "kind": self.kind, "detail": self.detail}
+
+
+@dataclass
+class AuditReport:
+    """What an audit found and what it could not check."""
+
+    game: str = ""
+    ruleset: str = ""
+    events: int = 0
+    actions: int = 0
+    draws: int = 0
+    draws_verified: int = 0
+    finished: bool = False
+    findings: list[Finding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing is wrong (unverifiable dice of a running game are not a finding)."""
+        return not self.findings
+
+    def add(self, version: int, kind: str, detail: str) -> None:
+        """Records a finding."""
+        self.findings.append(Finding(version, kind, detail))
+
+    def first(self, kind: str) -> Finding | None:
+        """Returns the first finding of a kind, if any."""
+        return next((f for f in self.findings if f.kind == kind), None)
+
+    def to_json(self) -> dict[str, Any]:
+        """Returns the `audit --json` shape of this report."""
+        return {
+            "game": self.game,
+            "ruleset": self.ruleset,
+            "ok": self.ok,
+            "events": self.events,
+            "actions": self.actions,
+            "draws": self.draws,
+            "draws_verified": self.draws_verified,
+            "finished": self.finished,
+            "findings": [f.to_json() for f in self.findings],
+            "notes": list(self.notes),
+        }
+
+
+def audit_log(entries: Sequence[LogEntry], header: dict[str, Any] | None = None) -> AuditReport:
+    """Audits a game's log (and a replay file's header, when given); never raises for bad content."""
+    report = AuditReport(events=len(entries))
+    _check_links(entries, report)
+    events = _decode_all(entries, report)
+    if events is None:
+        return report
+    start = _find_start(events, report)
+    if start is None:
+        return report
+    created = events[start]
+    assert isinstance(created, GameCreated)
+    report.ruleset = created.ruleset
+    _check_forks(entries, events, report)
+    if header is not None:
+        for version, detail in header_problems(header, entries, events):
+            report.add(version, "header", detail)
+    if not _check_content(created, start + 1, report):
+        report.notes.append("rules and dice not re-checked: the game's content is not available here")
+        return report
+    _ReDecider(entries, events, report).run()
+    return report
+
+
+# --- 1. chain -----------------------------------------------------------------------------------------
+
+
+def _check_links(entries: Sequence[LogEntry], report: AuditReport) -> None:
+    previous = GENESIS_CHAIN
+    for index, entry in enumerate(entries, start=1):
+        if entry.version != index:
+            report.add(index, "numbering", f"event {index} is numbered {entry.version}")
+        try:
+            link = next_chain(previous, entry.type_name, entry.class_version, entry.fields)
+        except (TypeError, ValueError) as exc:
+            report.add(index, "format", f"event {index} cannot be encoded canonically: {exc}")
+            link = b""
+        if link and link != entry.chain:
+            report.add(
+                index,
+                "chain",
+                f"the chain breaks at event {index} ({entry.type_name}): it does not follow from event "
+                f"{index - 1}, so the log was edited, cut, extended or reordered here",
+            )
+        previous = entry.chain if isinstance(entry.chain, bytes) else b""
+
+
+def chain_of(entries: Sequence[LogEntry]) -> bytes:
+    """Recomputes the chain value at the end of a run of entries, from the genesis value."""
+    chain = GENESIS_CHAIN
+    for entry in entries:
+        chain = next_chain(chain, entry.type_name, entry.class_version, entry.fields)
+    return chain
+
+
+# --- 2. shape ------------------------------------------------------------------------------------------
+
+
+def _decode_all(entries: Sequence[LogEntry], report: AuditReport) -> list[Event] | None:
+    events: list[Event] = []
+    for index, entry in enumerate(entries, start=1):
+        try:
+            events.append(decode_event(entry.type_name, entry.class_version, dict(entry.fields)))
+        except (NightkeepError, TypeError, ValueError, AttributeError) as exc:
+            report.add(index, "format", f"event {index} ({entry.type_name!s:.40}) cannot be read: {exc}")
+            report.notes.append(
+                f"rules and dice not checked: the log cannot be folded past event {index - 1}"
+            )
+            return None
+    return events
+
+
+def game_start(events: Sequence[Event]) -> int | None:
+    """Returns the index of GameCreated (after any ForkedFrom) if SeedCommitted follows it, else None."""
+    start = 0
+    while start < len(events) and isinstance(events[start], ForkedFrom):
+        start += 1
+    if (
+        start + 1 >= len(events)
+        or not isinstance(events[start], GameCreated)
+        or not isinstance(events[start + 1], SeedCommitted)
+    ):
+        return None
+    return start
+
+
+def shape_problems(events: Sequence[Event]) -> list[tuple[int, str]]:
+    """Checks what any reader must check before folding: the opening events and every seed reveal."""
+    if game_start(events) is None:
+        return [(1, "a game's log starts with GameCreated and SeedCommitted (after any ForkedFrom)")]
+    problems: list[tuple[int, str]] = []
+    commitment = b""
+    for version, event in enumerate(events, start=1):
+        if isinstance(event, SeedCommitted):
+            commitment = event.commitment
+        elif isinstance(event, SeedRevealed) and commit_to_seed(event.seed) != commitment:
+            problems.append((version, f"the seed revealed at event {version} does not match the commitment"))
+    return problems
+
+
+def _find_start(events: list[Event], report: AuditReport) -> int | None:
+    start = game_start(events)
+    if start is None:
+        for version, detail in shape_problems(events):
+            report.add(version, "structure", detail)
+    return start
+
+
+def _check_forks(entries: Sequence[LogEntry], events: list[Event], report: AuditReport) -> None:
+    for index, event in enumerate(events):
+        if not isinstance(event, ForkedFrom):
+            continue
+        copied = entries[index + 1 : index + 1 + event.version]
+        if len(copied) != event.version or chain_of(copied) != event.chain:
+            report.add(
+                index + 1,
+                "fork",
+                f"the {event.version} events copied from game {event.game} do not chain to the value "
+                "that game had there",
+            )
+        elif event.seed and commit_to_seed(event.seed) not in _commitments(
+            events[index + 1 : index + 1 + event.version]
+        ):
+            report.add(
+                index + 1, "seed", f"the seed named for game {event.game} matches none of its commitments"
+            )
+
+
+def _commitments(events: Sequence[Event]) -> set[bytes]:
+    return {e.commitment for e in events if isinstance(e, SeedCommitted)}
+
+
+HEADER_FROM_CREATED = ("ruleset", "content_hash", "nightkeep_version", "players", "scripted")
+
+
+def header_problems(
+    header: dict[str, Any], entries: Sequence[LogEntry], events: Sequence[Event] | None = None
+) -> list[tuple[int, str]]:
+    """Checks a replay file's (unchained) header against the chained events it describes."""
+    problems: list[tuple[int, str]] = []
+    if header.get("events") != len(entries):
+        problems.append(
+            (0, f"the header counts {header.get('events')!r} events, the file holds {len(entries)}")
+        )
+    created = next((e for e in entries if e.type_name == GameCreated.__name__), None)
+    committed = [e for e in entries if e.type_name == SeedCommitted.__name__]
+    if created is None or not committed:
+        return problems
+    for key in HEADER_FROM_CREATED:
+        if header.get(key) != created.fields.get(key):
+            problems.append((created.version, f"the header's {key} does not match the recorded GameCreated"))
+    if header.get("seed_commitment") != committed[-1].fields.get("commitment"):
+        problems.append(
+            (committed[-1].version, "the header's seed commitment does not match the recorded one")
+        )
+    return problems
+
+
+# --- 3. content ----------------------------------------------------------------------------------------
+
+
+def _check_content(created: GameCreated, version: int, report: AuditReport) -> bool:
+    try:
+        ruleset = get_ruleset(created.ruleset)
+    except NightkeepError:
+        report.add(version, "content", f"this nightkeep has no ruleset {created.ruleset!r}")
+        return False
+    here = ruleset.content_hash()
+    if created.content_hash != here:
+        report.add(
+            version,
+            "content",
+            f"the game was played with content {created.content_hash[:12]}…, this nightkeep has {here[:12]}…",
+        )
+        return False
+    return True
+
+
+# --- 4 and 5. re-deciding with audited dice --------------------------------------------------------------
+
+
+class AuditDice:
+    """Dice that give the rules the recorded outcome of each draw, and check it against the seed.
+
+    `recorded` maps draw numbers to what the log says they gave (a die face or a picked id). When the
+    seed is known (or a die face is scripted), each draw is also recomputed and any difference is kept
+    in `mismatches` as (draw, recorded, recomputed).
+    """
+
+    def __init__(
+        self, recorded: dict[int, Any], seed: bytes | None, meta: dict[str, Any], nonce: bytes
+    ) -> None:
+        self._recorded = recorded
+        self._seed = seed
+        self._pool = meta["pool"]
+        self._nonce = nonce
+        self.next_draw: int = meta["next_draw"]
+        self._script: list[int] = meta["script"]
+        self.script_pos: int = meta["script_pos"]
+        self.mismatches: list[tuple[int, Any, Any]] = []
+        self.checked = 0
+        self.used = 0
+
+    def _fair(self, draw: int, bound: int) -> int | None:
+        if self._seed is None:
+            return None
+        self.checked += 1
+        return draw_value(self._seed, self._pool, self._nonce, draw, bound)
+
+    def roll(self, sides: int = 6, count: int = 1) -> tuple[list[int], list[int]]:
+        """Rolls with the recorded faces, checking each against the seed or the script."""
+        values: list[int] = []
+        draws: list[int] = []
+        for _ in range(count):
+            draw = self.next_draw
+            self.next_draw += 1
+            self.used += 1
+            if self.script_pos < len(self._script):
+                expected: int | None = self._script[self.script_pos]
+                self.script_pos += 1
+                self.checked += 1
+            else:
+                fair = self._fair(draw, sides)
+                expected = None if fair is None else fair + 1
+            recorded = self._recorded.get(draw)
+            value = recorded if isinstance(recorded, int) and 1 <= recorded <= sides else expected
+            if expected is not None and recorded is not None and recorded != expected:
+                self.mismatches.append((draw, recorded, expected))
+            values.append(value if value is not None else 1)
+            draws.append(draw)
+        return values, draws
+
+    def pick(self, options: Sequence[str]) -> tuple[str, int]:
+        """Picks the recorded option, checking it against the seed."""
+        draw = self.next_draw
+        self.next_draw += 1
+        self.used += 1
+        fair = self._fair(draw, len(options))
+        expected = None if fair is None else options[fair]
+        recorded = self._recorded.get(draw)
+        if expected is not None and recorded is not None and recorded != expected:
+            self.mismatches.append((draw, recorded, expected))
+        if isinstance(recorded, str) and recorded in options:
+            return recorded, draw
+        return (expected if expected is not None else options[0]), draw
+
+
+def recorded_draws(versions: Sequence[int], events: Sequence[Event]) -> tuple[dict[int, Any], dict[int, int]]:
+    """Returns what each draw gave according to these events, and the event version that says so."""
+    outcomes: dict[int, Any] = {}
+    where: dict[int, int] = {}
+    for version, event in zip(versions, events, strict=True):
+        if isinstance(event, DieRolled):
+            for draw, value in zip(event.draws, event.values, strict=False):
+                outcomes[draw] = value
+                where[draw] = version
+        elif event.picked_field:
+            draw = getattr(event, "draw", -1)
+            if isinstance(draw, int) and draw >= 0:
+                outcomes[draw] = getattr(event, event.picked_field)
+                where[draw] = version
+    return outcomes, where
+
+
+def _describe(event: Event) -> str:
+    fields = ", ".join(f"{k}={v!r}" for k, v in event.to_fields().items())
+    return f"{event.type_name}({fields})"
+
+
+class _ReDecider:
+    """Folds the log and re-decides each action from the state before it."""
+
+    def __init__(self, entries: Sequence[LogEntry], events: list[Event], report: AuditReport) -> None:
+        self.entries = entries
+        self.events = events
+        self.report = report
+        self.fold = GameFold()
+        self.seeds = {commit_to_seed(s): s for s in self._known_seeds()}
+        self.unverified: list[int] = []  # versions of actions whose draws could not be checked
+
+    def _known_seeds(self) -> list[bytes]:
+        seeds: list[bytes] = []
+        for event in self.events:
+            if isinstance(event, SeedRevealed) and event.seed:
+                seeds.append(event.seed)
+            elif isinstance(event, ForkedFrom) and event.seed:
+                seeds.append(event.seed)
+        return seeds
+
+    def run(self) -> None:
+        events, fold, report = self.events, self.fold, self.report
+        index = 0
+        total = len(events)
+        while index < total:
+            event = events[index]
+            version = index + 1
+            if isinstance(event, ActionTaken):
+                end = index + 1
+                while end < total and not isinstance(events[end], GAME_LEVEL):
+                    end += 1
+                self._re_decide(version, event, events[index + 1 : end])
+                for offset in range(index, end):
+                    apply_event(fold, events[offset], self.entries[offset].chain)
+                fold.version = end
+                index = end
+                continue
+            if not isinstance(event, GAME_LEVEL) and fold.meta["actions"] == 0:
+                report.add(version, "rules", f"event {version} ({event.type_name}) follows no action")
+            self._check_host_event(version, event)
+            apply_event(fold, event, self.entries[index].chain)
+            fold.version = version
+            index += 1
+        self._finish()
+
+    def _check_host_event(self, version: int, event: Event) -> None:
+        meta = self.fold.meta
+        if isinstance(event, SeedRevealed) and commit_to_seed(event.seed) != meta["commitment"]:
+            self.report.add(
+                version, "seed", f"the seed revealed at event {version} does not match the commitment"
+            )
+        elif isinstance(event, EntropyAdded) and (meta["next_draw"] > 0 or meta["actions"] > 0):
+            self.report.add(version, "rules", f"entropy added at event {version}, after the first draw")
+
+    def _re_decide(self, version: int, action: ActionTaken, recorded: Sequence[Event]) -> None:
+        fold, report = self.fold, self.report
+        report.actions += 1
+        try:
+            if action.action == START and action.player == HOST:
+                check_host_start(fold)
+            else:
+                check_legal(fold, action.player, action.action)
+        except NightkeepError as exc:
+            report.add(version, "rules", f"the action at event {version} was not allowed: {exc}")
+            return
+        versions = list(range(version + 1, version + 1 + len(recorded)))
+        outcomes, where = recorded_draws(versions, recorded)
+        seed = self.seeds.get(fold.meta["commitment"])
+        dice = AuditDice(outcomes, seed, fold.meta, action.nonce)
+        try:
+            decided = get_ruleset(fold.ruleset_name).decide(fold.state, action.action, action.player, dice)
+        except Exception as exc:  # a rule tripping over a forged log must not stop the audit
+            report.add(version, "rules", f"re-deciding the action at event {version} failed: {exc!r}")
+            return
+        report.draws += dice.used
+        report.draws_verified += dice.checked
+        if seed is None and dice.used > dice.checked:
+            self.unverified.append(version)
+        for draw, got, fair in dice.mismatches:
+            at = where.get(draw, version)
+            report.add(at, "dice", f"draw {draw} at event {at} recorded {got!r}, the seed gives {fair!r}")
+        self._compare(version, recorded, decided)
+
+    def _compare(self, version: int, recorded: Sequence[Event], decided: Sequence[Event]) -> None:
+        for offset, (mine, theirs) in enumerate(zip(recorded, decided, strict=False)):
+            if mine != theirs:
+                at = version + 1 + offset
+                self.report.add(
+                    at,
+                    "rules",
+                    f"event {at} diverges from the rules: recorded {_describe(mine)}, "
+                    f"re-deciding gives {_describe(theirs)}",
+                )
+                return
+        if len(recorded) != len(decided):
+            at = version + 1 + min(len(recorded), len(decided))
+            extra = (
+                f"re-deciding gives {_describe(decided[len(recorded)])} next"
+                if len(decided) > len(recorded)
+                else f"the log has {_describe(recorded[len(decided)])}, which the rules do not produce"
+            )
+            self.report.add(
+                at,
+                "rules",
+                f"the action at event {version} has {len(recorded)} recorded consequences, the rules "
+                f"give {len(decided)}: {extra}",
+            )
+
+    def _finish(self) -> None:
+        fold, report = self.fold, self.report
+        status = get_ruleset(fold.ruleset_name).status(fold.state)
+        report.finished = status["status"] == "finished"
+        if report.finished and not fold.meta["seed"]:
+            report.add(report.events, "seed", "the game is over but its seed was never revealed")
+        if self.unverified:
+            first, last = self.unverified[0], self.unverified[-1]
+            why = (
+                "the seed is not revealed yet (the game is still running)"
+                if not report.finished and fold.meta["commitment"] not in self.seeds
+                else "their seed is not in this log (audit the game this one was forked from)"
+            )
+            count = len(self.unverified)
+            span = f"events {first}–{last}"
+            report.notes.append(f"the draws of {count} actions ({span}) cannot be verified: {why}")
