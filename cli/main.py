@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from cli.demo_command import demo
+from cli.evidence_commands import audit, fork, import_command, reveal
 from cli.export_command import export
 from cli.game_commands import act, actions, log_command, new, play, show
 from cli.games_command import games
@@ -73,7 +74,24 @@ def cli(ctx: click.Context, db: str | None, log_format: str | None, verbose: boo
     ctx.ensure_object(dict)["db"] = db
 
 
-for command in (new, entropy, start, actions, act, play, show, log_command, replay, export, games, demo):
+for command in (
+    new,
+    entropy,
+    start,
+    actions,
+    act,
+    play,
+    show,
+    log_command,
+    replay,
+    fork,
+    reveal,
+    export,
+    import_command,
+    audit,
+    games,
+    demo,
+):
     cli.add_command(command)
 
 

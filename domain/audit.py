@@ -16,7 +16,7 @@ Pure: it reads log entries (type, class version, fields, chain as recorded) and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -389,6 +389,15 @@ def recorded_draws(versions: Sequence[int], events: Sequence[Event]) -> tuple[di
     return outcomes, where
 
 
+def revealed_seeds(events: Iterable[Event]) -> list[bytes]:
+    """Returns every seed a log makes public: its own reveals and the originals' seeds its forks name."""
+    seeds: list[bytes] = []
+    for event in events:
+        if isinstance(event, SeedRevealed | ForkedFrom) and event.seed:
+            seeds.append(event.seed)
+    return seeds
+
+
 def _describe(event: Event) -> str:
     fields = ", ".join(f"{k}={v!r}" for k, v in event.to_fields().items())
     return f"{event.type_name}({fields})"
@@ -402,17 +411,8 @@ class _ReDecider:
         self.events = events
         self.report = report
         self.fold = GameFold()
-        self.seeds = {commit_to_seed(s): s for s in self._known_seeds()}
+        self.seeds = {commit_to_seed(s): s for s in revealed_seeds(events)}
         self.unverified: list[int] = []  # versions of actions whose draws could not be checked
-
-    def _known_seeds(self) -> list[bytes]:
-        seeds: list[bytes] = []
-        for event in self.events:
-            if isinstance(event, SeedRevealed) and event.seed:
-                seeds.append(event.seed)
-            elif isinstance(event, ForkedFrom) and event.seed:
-                seeds.append(event.seed)
-        return seeds
 
     def run(self) -> None:
         events, fold, report = self.events, self.fold, self.report

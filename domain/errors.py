@@ -55,6 +55,12 @@ class StaleVersion(RuleViolation):
     """Raised when the game moved on since the caller read it (an optimistic-concurrency loss)."""
 
 
+class ImportConflict(NightkeepError, ValueError):
+    """Raised when a file holds a game the store already has, with a different history."""
+
+    exit_code = 1
+
+
 class CorruptStore(NightkeepError, ValueError):
     """Raised when the store holds something unreadable (a damaged event, a missing seed)."""
 

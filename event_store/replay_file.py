@@ -11,6 +11,7 @@ covered by the chain. docs/replay-format.md describes the format for readers in 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,7 +20,7 @@ from uuid import UUID
 import msgpack
 
 from domain.audit import AuditReport, RawEntry, audit_log, header_problems, shape_problems
-from domain.errors import TamperedLog, UsageError
+from domain.errors import ImportConflict, TamperedLog, UnknownGame, UsageError
 from domain.events import GENESIS_CHAIN, GameCreated, SeedCommitted, next_chain
 from domain.game import GameFold, decode_event
 from event_store.recorded import RecordedEvent
@@ -49,11 +50,16 @@ class ReplayFile:
 def export_game(service: GameService, game_id: UUID) -> bytes:
     """Encodes a stored game as replay-file bytes, refusing a log whose chain is broken."""
     recorded = service.verified_events(game_id)
+    return encode_replay(str(game_id), recorded)
+
+
+def encode_replay(game: str, recorded: Sequence[RecordedEvent]) -> bytes:
+    """Encodes a game's events (chain already checked) as replay-file bytes, header first derived."""
     created = next(r.fields for r in recorded if isinstance(r.event, GameCreated))
     # A fork commits to its own seed after its copied history: the last commitment governs the dice.
     committed = [r.fields["commitment"] for r in recorded if isinstance(r.event, SeedCommitted)]
     header = {
-        "game": str(game_id),
+        "game": game,
         "ruleset": created["ruleset"],
         "content_hash": created["content_hash"],
         "nightkeep_version": created["nightkeep_version"],
@@ -75,6 +81,45 @@ def export_game(service: GameService, game_id: UUID) -> bytes:
     ]
     document = {"format": FORMAT, "format_version": FORMAT_VERSION, "header": header, "events": events}
     return _pack_sorted(document)
+
+
+def import_game(service: GameService, data: bytes, source: str = "replay file") -> tuple[UUID, bool]:
+    """Stores the game a replay file holds, under its own id; returns (id, whether it was new).
+
+    The file must pass the replay checks (chain, header, shape) and be in canonical encoding, so that
+    exporting the imported game gives the same bytes back. A game the store already has is accepted
+    only if its export is byte-for-byte the file. An imported game has no seed in this store: unless
+    its seed was revealed it can be replayed, audited and forked, but only its host can continue it.
+    """
+    replay = read_replay(data, source)
+    try:
+        game_id = UUID(str(replay.header.get("game")))
+    except ValueError:
+        raise UsageError(f"{source}: the header's game id is not a UUID") from None
+    if encode_replay(str(game_id), replay.events) != data:
+        raise UsageError(
+            f"{source} is not in canonical encoding (docs/replay-format.md), so it is not imported"
+        )
+    try:
+        existing = service.verified_events(game_id)
+    except UnknownGame:
+        existing = []
+    if existing:
+        if encode_replay(str(game_id), existing) == data:
+            return game_id, False
+        differs = next(
+            (
+                mine.version
+                for mine, theirs in zip(existing, replay.events, strict=False)
+                if mine.chain != theirs.chain
+            ),
+            min(len(existing), len(replay.events)) + 1,
+        )
+        raise ImportConflict(
+            f"the store already has game {game_id} and it differs from {source} from event {differs} on"
+        )
+    service.store_recorded(game_id, replay.events)
+    return game_id, True
 
 
 def _pack_sorted(value: Any) -> bytes:

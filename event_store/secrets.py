@@ -44,7 +44,9 @@ class SQLiteSecretStore:
             c.execute(f"SELECT seed FROM {TABLE} WHERE game_id=?", [game_id.hex])
             row = c.fetchone()
         if row is None:
-            raise CorruptStore(f"the store holds no dice seed for game {game_id}")
+            raise CorruptStore(
+                f"the store holds no dice seed for game {game_id}: only its host can continue it"
+            )
         seed: bytes = row[0]
         return seed
 
@@ -64,7 +66,9 @@ class MemorySecretStore:
         try:
             return self._seeds[game_id]
         except KeyError:
-            raise CorruptStore(f"the store holds no dice seed for game {game_id}") from None
+            raise CorruptStore(
+                f"the store holds no dice seed for game {game_id}: only its host can continue it"
+            ) from None
 
 
 def secret_store_for(recorder: ApplicationRecorder) -> SecretStore:

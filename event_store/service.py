@@ -11,11 +11,13 @@ from uuid import UUID
 import structlog
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoder, Transcoding
+from eventsourcing.utils import get_topic
 
 from domain.actions import HOST, START, Action
+from domain.audit import AuditReport, RawEntry, audit_log, revealed_seeds
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import BadSetup, IllegalAction, StaleVersion, UnknownGame, UsageError
-from domain.events import GameCreated
+from domain.events import ActionTaken, ForkedFrom, GameCreated
 from domain.game import (
     NIGHTKEEP_VERSION,
     Game,
@@ -199,6 +201,75 @@ class GameService(Application[UUID]):
             self._save_or_stale(game)
         return seed
 
+    def fork_game(self, game_id: UUID, at: int, same_dice: bool = False) -> tuple[UUID, ForkedFrom]:
+        """Starts a new game from a game's history up to event `at`, which must be an action boundary.
+
+        The fork's log opens with ForkedFrom, copies the first `at` events as they were recorded and
+        commits to a new seed; with `same_dice` it reuses the original's seed, which is allowed only
+        once that seed is public (a fork must never preview an unfinished game's dice).
+        """
+        events = self.verified_events(game_id)
+        last = len(events)
+        if not 1 <= at <= last:
+            raise UsageError(f"game {game_id} has events 1 to {last}; cannot fork at {at}")
+        fold = GameFold()
+        for recorded in events[:at]:
+            fold.apply(recorded.event, recorded.chain)
+        boundaries = [r.version - 1 for r in events if isinstance(r.event, ActionTaken)] + [last]
+        if at not in boundaries:
+            before = max((b for b in boundaries if b < at), default=None)
+            after = min(b for b in boundaries if b > at)
+            nearest = f"{before} or {after}" if before else str(after)
+            raise UsageError(
+                f"event {at} is not an action boundary: fork where a player is about to act ({nearest})"
+            )
+        if get_ruleset(fold.ruleset_name).status(fold.state)["status"] == "finished" or fold.meta["seed"]:
+            raise UsageError(f"the game takes no more actions after event {at}: there is nothing to fork")
+        known = {commit_to_seed(seed): seed for seed in revealed_seeds(r.event for r in events)}
+        original_seed = known.get(fold.meta["commitment"], b"")
+        if same_dice and not original_seed:
+            raise IllegalAction(
+                f"--same-dice needs game {game_id}'s seed revealed first (nightkeep reveal): "
+                "a fork must not preview an unfinished game's dice"
+            )
+        seed = original_seed if same_dice else new_seed()
+        forked_from = ForkedFrom(
+            game=str(game_id), version=at, chain=events[at - 1].chain, seed=original_seed, same_dice=same_dice
+        )
+        history = [(r.type_name, r.class_version, r.fields) for r in events[:at]]
+        game = Game.fork(forked_from, history, commit_to_seed(seed))
+        self.secrets.put(game.id, seed)
+        self.save(game)
+        log.info("game_forked", game=str(game.id), original=str(game_id), at=at, same_dice=same_dice)
+        return game.id, forked_from
+
+    def store_recorded(self, game_id: UUID, recorded: Sequence[RecordedEvent]) -> None:
+        """Stores a game's events exactly as recorded elsewhere (same id, versions, fields, times)."""
+        envelopes: list[Game.Created | Game.Recorded] = []
+        for r in recorded:
+            common = {"type": r.type_name, "v": r.class_version, "fields": r.fields, "chain": r.chain}
+            if r.version == 1:
+                envelopes.append(
+                    Game.Created(
+                        originator_id=game_id,
+                        originator_version=1,
+                        timestamp=r.timestamp,
+                        originator_topic=get_topic(Game),
+                        **common,
+                    )
+                )
+            else:
+                envelopes.append(
+                    Game.Recorded(
+                        originator_id=game_id, originator_version=r.version, timestamp=r.timestamp, **common
+                    )
+                )
+        try:
+            self.save(*envelopes)
+        except IntegrityError:
+            raise StaleVersion(f"game {game_id} was stored by someone else meanwhile, try again") from None
+        log.info("game_imported", game=str(game_id), events=len(recorded))
+
     def _save_or_stale(self, game: Game) -> None:
         try:
             self.save(game)
@@ -266,6 +337,19 @@ class GameService(Application[UUID]):
             gt,
             lte,
         )
+
+    def log_entries(self, game_id: UUID) -> list[RawEntry]:
+        """Returns a game's stored events as recorded, without trusting or decoding them (for audits)."""
+        envelopes = self._envelopes(game_id, None, None)
+        if not envelopes:
+            raise UnknownGame(f"no game {game_id} in this store")
+        return [RawEntry(version, e["type"], e["v"], e["fields"], e["chain"]) for version, e in envelopes]
+
+    def audit(self, game_id: UUID) -> AuditReport:
+        """Audits a stored game: chain, fork copies, content, rules and dice."""
+        report = audit_log(self.log_entries(game_id))
+        report.game = str(game_id)
+        return report
 
     def fold(self, game_id: UUID, version: int | None = None) -> GameFold:
         """Rebuilds a game's state from its events (up to `version`) without the aggregate."""

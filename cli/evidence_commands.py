@@ -1,0 +1,213 @@
+"""Commands that make a game's log evidence: import, fork, audit, reveal."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.progress import Progress
+from rich.table import Table
+
+from cli.common import echo_json, get_service, handle_errors, json_option
+from cli.rendering import console
+from domain.audit import AuditReport
+from domain.errors import NightkeepError, UsageError
+from event_store.replay_file import audit_replay, import_game
+
+
+def read_file(path: str) -> bytes:
+    """Reads a file's bytes, turning OS errors into one-line usage errors."""
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@json_option
+@click.pass_context
+@handle_errors
+def import_command(ctx: click.Context, file: str, as_json: bool) -> None:
+    """Stores the game a replay file holds, under its own id (export gives the same bytes back).
+
+    The file's chain and header are checked first. A game the store already has is accepted only if
+    it is identical. The seed stays with the game's host: an imported game that is still running
+    can be replayed, audited and forked here, not continued.
+
+    \b
+    Example:
+        nightkeep import game.nkr
+    """
+    data = read_file(file)
+    game_id, new = import_game(get_service(ctx), data, file)
+    if as_json:
+        echo_json({"game": str(game_id), "imported": new})
+    elif new:
+        click.echo(f"imported game {game_id} from {file}")
+    else:
+        click.echo(f"game {game_id} is already in the store, identical to {file}")
+
+
+@click.command()
+@click.argument("game")
+@click.option(
+    "--at", "at", required=True, type=click.IntRange(min=1), metavar="N", help="Last event to keep."
+)
+@click.option("--same-dice", is_flag=True, help="Reuse the original's seed (only once it is revealed).")
+@json_option
+@click.pass_context
+@handle_errors
+def fork(ctx: click.Context, game: str, at: int, same_dice: bool, as_json: bool) -> None:
+    """Starts a new game from a game's history up to event N, where a player was about to act.
+
+    The fork's log opens with ForkedFrom (the original's id, N and its chain value there) followed by
+    a copy of events 1..N, and it draws from a new seed. --same-dice keeps the original's dice, which
+    is allowed only after the original's seed is revealed (nightkeep reveal), so a fork can never
+    preview an unfinished game's rolls. Forks can be forked.
+
+    \b
+    Example:
+        nightkeep fork 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --at 38
+    """
+    service = get_service(ctx)
+    game_id = service.resolve_game_id(game)
+    fork_id, forked_from = service.fork_game(game_id, at, same_dice)
+    if as_json:
+        origin = {"game": forked_from.game, "version": forked_from.version, "chain": forked_from.chain.hex()}
+        echo_json({"game": str(fork_id), "forked_from": origin, "same_dice": same_dice})
+    else:
+        dice = "the same dice" if same_dice else "a new seed"
+        click.echo(f"forked game {fork_id} from {game_id} at event {at}, with {dice}")
+
+
+@click.command()
+@click.argument("game")
+@json_option
+@click.pass_context
+@handle_errors
+def reveal(ctx: click.Context, game: str, as_json: bool) -> None:
+    """Reveals a game's dice seed now, so anyone can check every roll; the game then takes no actions.
+
+    The seed is revealed by itself when a game ends; reveal early to settle a dispute or abandon a
+    game. Revealing twice shows the same seed.
+
+    \b
+    Example:
+        nightkeep reveal 1b4e28ba-2fa1-11d2-883f-0016d3cca427
+    """
+    service = get_service(ctx)
+    game_id = service.resolve_game_id(game)
+    seed = service.reveal_seed(game_id)
+    version = service.get_game(game_id).version
+    if as_json:
+        echo_json({"game": str(game_id), "seed": seed.hex(), "version": version})
+    else:
+        click.echo(f"seed of game {game_id}: {seed.hex()} (revealed in the log by event {version})")
+
+
+def _audit_one(ctx: click.Context, target: str) -> tuple[AuditReport | None, str]:
+    """Audits a file (if the path exists) or a stored game; returns (report, why unreadable)."""
+    try:
+        if Path(target).is_file():
+            return audit_replay(read_file(target), target), ""
+        service = get_service(ctx)
+        return service.audit(service.resolve_game_id(target)), ""
+    except NightkeepError as exc:
+        if exc.exit_code == 2:
+            return None, str(exc)
+        raise
+
+
+@click.command()
+@click.argument("targets", nargs=-1, required=True, metavar="GAME|FILE…")
+@json_option
+@click.pass_context
+@handle_errors
+def audit(ctx: click.Context, targets: tuple[str, ...], as_json: bool) -> None:
+    """Verifies games and replay files: chain, dice, rules and content.
+
+    Checks the hash chain link by link (naming the first broken event), recomputes every die roll and
+    card pick from the revealed seed (a running game's dice cannot be checked yet: the audit says so
+    and checks the rest), re-decides every action from the state before it and compares the result
+    with the recorded consequences, and checks the content hash. Exit 0 clean, 1 findings, 2 when a
+    target cannot be read.
+
+    \b
+    Example:
+        nightkeep audit replays/*.nkr
+        nightkeep audit 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --json
+    """
+    results: list[tuple[str, AuditReport | None, str]] = []
+    show_progress = len(targets) > 1 and sys.stderr.isatty() and not as_json
+    with Progress(transient=True, disable=not show_progress) as progress:
+        task = progress.add_task("auditing", total=len(targets))
+        for target in targets:
+            report, unreadable = _audit_one(ctx, target)
+            results.append((target, report, unreadable))
+            progress.advance(task)
+    if as_json:
+        echo_json([_result_json(target, report, unreadable) for target, report, unreadable in results])
+    elif len(results) == 1:
+        _print_report(*results[0])
+    else:
+        _print_summary(results)
+    if any(report is None for _, report, _ in results):
+        ctx.exit(2)
+    if any(not report.ok for _, report, _ in results if report is not None):
+        ctx.exit(1)
+
+
+def _result_json(target: str, report: AuditReport | None, unreadable: str) -> dict[str, Any]:
+    if report is None:
+        return {"source": target, "ok": False, "unreadable": unreadable, "findings": [], "notes": []}
+    return {"source": target, **report.to_json()}
+
+
+def _verdict(report: AuditReport | None, unreadable: str) -> str:
+    if report is None:
+        return "unreadable"
+    if not report.ok:
+        return f"{len(report.findings)} finding{'s' if len(report.findings) != 1 else ''}"
+    return "clean" if report.draws_verified == report.draws else "clean, dice not yet verifiable"
+
+
+def _print_report(target: str, report: AuditReport | None, unreadable: str) -> None:
+    out = console()
+    if report is None:
+        click.echo(f"{target}: unreadable: {unreadable}")
+        return
+    out.print(
+        f"{target}: {report.ruleset} game {report.game}, {report.events} events, {report.actions} actions, "
+        f"{report.draws_verified}/{report.draws} draws verified — {_verdict(report, unreadable)}",
+        markup=False,
+    )
+    for finding in report.findings:
+        out.print(f"  event {finding.version:>5}  {finding.kind:<9} {finding.detail}", markup=False)
+    for note in report.notes:
+        out.print(f"  note: {note}", markup=False)
+
+
+def _print_summary(results: list[tuple[str, AuditReport | None, str]]) -> None:
+    out = console()
+    table = Table("source", "game", "events", "actions", "draws verified", "result")
+    for target, report, _ in results:
+        if report is None:
+            table.add_row(target, "", "", "", "", "unreadable")
+            continue
+        draws = f"{report.draws_verified}/{report.draws}"
+        table.add_row(
+            target, report.game, str(report.events), str(report.actions), draws, _verdict(report, "")
+        )
+    out.print(table)
+    for target, report, unreadable in results:
+        if report is None:
+            out.print(f"{target}: unreadable: {unreadable}", markup=False)
+        elif report.findings:
+            first = report.findings[0]
+            more = f" (and {len(report.findings) - 1} more)" if len(report.findings) > 1 else ""
+            out.print(f"{target}: event {first.version}: {first.kind}: {first.detail}{more}", markup=False)
+    clean = sum(1 for _, report, _ in results if report is not None and report.ok)
+    out.print(f"{clean} of {len(results)} clean", markup=False)

@@ -1,0 +1,360 @@
+"""Fork, import, reveal and audit on real Dungeon games: the service API and the CLI contract."""
+
+from __future__ import annotations
+
+import json
+
+import msgpack
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from domain.audit import audit_log
+from domain.dice import commit_to_seed
+from domain.errors import CorruptStore, IllegalAction, ImportConflict, UsageError
+from domain.events import (
+    GENESIS_CHAIN,
+    ActionTaken,
+    DieRolled,
+    ForkedFrom,
+    SeedCommitted,
+    next_chain,
+    registered_event_types,
+)
+from event_store.replay_file import audit_replay, export_game, import_game
+from event_store.service import GameService, play_with_bots
+
+PLAYERS = [("Ann", None), ("Bo", None), ("Cy", None)]
+
+
+def finished_game(service: GameService, seed: int = 7):
+    game_id = service.create_game("dungeon-short", PLAYERS)
+    play_with_bots(service, game_id, seed=seed)
+    return game_id
+
+
+def running_game(service: GameService, actions: int = 6):
+    game_id = service.create_game("dungeon-short", PLAYERS)
+    play_with_bots(service, game_id, seed=3, max_actions=actions)
+    assert not service.get_game(game_id).is_finished
+    return game_id
+
+
+def boundaries(service: GameService, game_id):
+    """Versions after which a player is about to act."""
+    return [r.version - 1 for r in service.recorded_events(game_id) if isinstance(r.event, ActionTaken)]
+
+
+def rechain(document):
+    """Recomputes every chain value and the header count after an edit (a careful forger's file)."""
+    chain = GENESIS_CHAIN
+    for index, event in enumerate(document["events"], start=1):
+        event["version"] = index
+        chain = event["chain"] = next_chain(chain, event["type"], event["v"], event["fields"])
+    document["header"]["events"] = len(document["events"])
+    return msgpack.packb(document, use_bin_type=True, datetime=True)
+
+
+def unpack(data: bytes):
+    return msgpack.unpackb(data, raw=False, timestamp=3)
+
+
+# --- audit ---------------------------------------------------------------------------------------------
+
+
+def test_a_finished_game_audits_clean_with_every_draw_verified(memory_service):
+    game_id = finished_game(memory_service)
+    report = memory_service.audit(game_id)
+    assert report.ok, report.findings
+    assert report.finished and report.draws > 0 and report.draws_verified == report.draws
+    assert report.actions == len(boundaries(memory_service, game_id))
+
+
+def test_a_running_game_says_its_dice_cannot_be_verified_yet_and_checks_the_rest(memory_service):
+    game_id = running_game(memory_service)
+    report = memory_service.audit(game_id)
+    assert report.ok and not report.finished
+    assert report.draws > 0 and report.draws_verified == 0
+    assert any("not revealed yet" in note for note in report.notes)
+    memory_service.reveal_seed(game_id)
+    revealed = memory_service.audit(game_id)
+    assert revealed.ok and revealed.draws_verified == revealed.draws and not revealed.notes
+
+
+def test_a_rewritten_die_is_caught_by_the_seed_even_with_a_consistent_chain(memory_service):
+    document = unpack(export_game(memory_service, finished_game(memory_service)))
+    rolled = next(e for e in document["events"] if e["type"] == "DieRolled")
+    rolled["fields"]["values"] = [v % 6 + 1 for v in rolled["fields"]["values"]]
+    report = audit_replay(rechain(document), "forged.nkr")
+    dice = report.first("dice")
+    assert dice is not None and dice.version == rolled["version"]
+    assert report.first("chain") is None
+
+
+def test_the_same_forgery_is_caught_by_the_rules_while_the_seed_is_secret(memory_service):
+    document = unpack(export_game(memory_service, running_game(memory_service, actions=12)))
+    events = document["events"]
+    action = next(
+        i for i, e in enumerate(events) if e["type"] == "ActionTaken" and e["fields"]["player"] != "host"
+    )
+    del events[action + 1]  # drop the action's first consequence
+    report = audit_replay(rechain(document), "forged.nkr")
+    rules = report.first("rules")
+    assert rules is not None and rules.version == action + 2
+    assert report.first("dice") is None  # nothing can be said about the dice yet
+
+
+def test_a_changed_content_hash_or_ruleset_is_a_content_finding(memory_service):
+    data = export_game(memory_service, finished_game(memory_service))
+    for key, value in (("content_hash", "0" * 64), ("ruleset", "no-such-game")):
+        document = unpack(data)
+        document["events"][0]["fields"][key] = value
+        document["header"][key] = value
+        report = audit_replay(rechain(document), "forged.nkr")
+        assert report.first("content") is not None and report.first("content").version == 1, key
+        assert any("not re-checked" in note for note in report.notes)
+
+
+def test_a_store_edited_behind_the_service_is_caught_at_the_edited_event(tmp_path):
+    path = str(tmp_path / "games.sqlite")
+    service = GameService.open(path)
+    game_id = finished_game(service)
+    rolled = next(r for r in service.recorded_events(game_id) if isinstance(r.event, DieRolled))
+    transcoder = service.mapper.transcoder
+    table = service.recorder.events_table_name
+    with service.recorder.datastore.transaction(commit=True) as cursor:
+        cursor.execute(
+            f"SELECT state FROM {table} WHERE originator_id=? AND originator_version=?",
+            [game_id.hex, rolled.version],
+        )
+        state = transcoder.decode(cursor.fetchone()[0])
+        state["fields"]["values"] = [v % 6 + 1 for v in state["fields"]["values"]]
+        cursor.execute(
+            f"UPDATE {table} SET state=? WHERE originator_id=? AND originator_version=?",
+            [transcoder.encode(state), game_id.hex, rolled.version],
+        )
+    result = CliRunner().invoke(cli, ["--db", path, "audit", str(game_id), "--json"])
+    assert result.exit_code == 1, result.output
+    (report,) = json.loads(result.stdout)
+    kinds = {(f["kind"], f["version"]) for f in report["findings"]}
+    assert ("chain", rolled.version) in kinds and ("dice", rolled.version) in kinds
+
+
+def test_every_event_that_records_one_draw_names_what_it_picked():
+    for name, cls in registered_event_types().items():
+        if "draw" in cls._field_names:
+            assert cls.picked_field in cls._field_names, name
+
+
+# --- fork ----------------------------------------------------------------------------------------------
+
+
+def test_a_fork_copies_the_history_and_commits_to_a_new_seed(memory_service):
+    original = running_game(memory_service, actions=10)
+    at = boundaries(memory_service, original)[4]
+    fork_id, forked_from = memory_service.fork_game(original, at)
+    events = memory_service.recorded_events(fork_id)
+    source = memory_service.recorded_events(original, lte=at)
+    assert events[0].event == forked_from
+    assert forked_from.chain == source[-1].chain and forked_from.seed == b""  # the original still runs
+    assert [(e.type_name, e.fields) for e in events[1 : at + 1]] == [(e.type_name, e.fields) for e in source]
+    assert isinstance(events[at + 1].event, SeedCommitted)
+    assert events[at + 1].fields["commitment"] != source[1].fields["commitment"]
+    fold = memory_service.fold(fork_id)
+    assert fold.state == memory_service.fold(original, at).state
+    play_with_bots(memory_service, fork_id, seed=5)
+    report = memory_service.audit(fork_id)
+    assert report.ok, report.findings
+    assert any("forked from" in note for note in report.notes)  # the copied draws need the original
+
+
+def test_a_fork_with_the_same_dice_replays_the_original_exactly(memory_service):
+    original = finished_game(memory_service)
+    at = boundaries(memory_service, original)[6]
+    fork_id, forked_from = memory_service.fork_game(original, at, same_dice=True)
+    assert forked_from.seed == memory_service.seed_of(original)
+    later = memory_service.recorded_events(original, gt=at)
+    for recorded in later:
+        if isinstance(recorded.event, ActionTaken):
+            action = recorded.event
+            memory_service.take_action(fork_id, action.player, action.action, nonce=action.nonce)
+    replayed = memory_service.recorded_events(fork_id, gt=at + 2)
+    assert [(r.type_name, r.fields) for r in replayed] == [(r.type_name, r.fields) for r in later]
+    report = memory_service.audit(fork_id)
+    assert report.ok and report.draws_verified == report.draws
+
+
+def test_same_dice_is_refused_until_the_original_seed_is_revealed(memory_service):
+    original = running_game(memory_service)
+    at = boundaries(memory_service, original)[-1]
+    with pytest.raises(IllegalAction, match="revealed"):
+        memory_service.fork_game(original, at, same_dice=True)
+    memory_service.reveal_seed(original)
+    _, forked_from = memory_service.fork_game(original, at, same_dice=True)
+    assert (
+        commit_to_seed(forked_from.seed) == memory_service.recorded_events(original)[1].fields["commitment"]
+    )
+
+
+def test_a_fork_must_start_where_a_player_is_about_to_act(memory_service):
+    original = finished_game(memory_service)
+    at = boundaries(memory_service, original)[3]
+    before = memory_service.recorder.max_notification_id()
+    with pytest.raises(UsageError, match=f"event {at + 1} is not an action boundary.*{at}"):
+        memory_service.fork_game(original, at + 1)
+    last = memory_service.get_game(original).version
+    with pytest.raises(UsageError, match="nothing to fork"):
+        memory_service.fork_game(original, last)
+    with pytest.raises(UsageError, match=f"events 1 to {last}"):
+        memory_service.fork_game(original, last + 1)
+    assert memory_service.recorder.max_notification_id() == before
+
+
+def test_forks_can_be_forked_and_every_generation_audits_and_round_trips(memory_service):
+    original = finished_game(memory_service)
+    first, _ = memory_service.fork_game(original, boundaries(memory_service, original)[5])
+    play_with_bots(memory_service, first, seed=11)
+    second, forked_from = memory_service.fork_game(first, boundaries(memory_service, first)[-2])
+    play_with_bots(memory_service, second, seed=12)
+    events = memory_service.recorded_events(second)
+    assert [type(e.event) for e in events[:2]] == [ForkedFrom, ForkedFrom]
+    for game_id in (first, second):
+        report = memory_service.audit(game_id)
+        assert report.ok and report.draws_verified == report.draws, report.findings
+        data = export_game(memory_service, game_id)
+        assert audit_replay(data, "fork.nkr").ok
+        other = GameService.open(":memory:")
+        assert import_game(other, data) == (game_id, True)
+        assert export_game(other, game_id) == data
+
+
+def test_a_fork_whose_copy_was_altered_is_a_fork_finding(memory_service):
+    original = finished_game(memory_service)
+    fork_id, _ = memory_service.fork_game(original, boundaries(memory_service, original)[5])
+    document = unpack(export_game(memory_service, fork_id))
+    moved = next(e for e in document["events"] if e["type"] == "Moved")
+    moved["fields"]["reason"] = "teleported"
+    report = audit_replay(rechain(document), "fork.nkr")
+    assert report.first("fork") is not None and report.first("fork").version == 1
+
+
+# --- import --------------------------------------------------------------------------------------------
+
+
+def test_import_refuses_a_different_history_under_the_same_id(memory_service):
+    game_id = running_game(memory_service)
+    early = export_game(memory_service, game_id)
+    play_with_bots(memory_service, game_id, seed=3, max_actions=3)
+    later = export_game(memory_service, game_id)
+    other = GameService.open(":memory:")
+    assert import_game(other, early) == (game_id, True)
+    assert import_game(other, early) == (game_id, False)
+    before = other.recorder.max_notification_id()
+    with pytest.raises(ImportConflict, match="differs"):
+        import_game(other, later)
+    assert other.recorder.max_notification_id() == before
+
+
+def test_an_imported_running_game_can_be_audited_and_forked_but_not_continued(memory_service):
+    game_id = running_game(memory_service)
+    other = GameService.open(":memory:")
+    import_game(other, export_game(memory_service, game_id))
+    assert other.audit(game_id).ok
+    actions = other.legal_actions(game_id)
+    with pytest.raises(CorruptStore, match="only its host"):
+        other.take_action(game_id, actions[0].player, actions[0].id)
+    fork_id, _ = other.fork_game(game_id, boundaries(other, game_id)[-1])
+    play_with_bots(other, fork_id, seed=1)
+    assert other.audit(fork_id).ok
+
+
+def test_a_file_in_another_encoding_is_not_imported(memory_service):
+    data = export_game(memory_service, finished_game(memory_service))
+    document = unpack(data)
+    reordered = {"header": document["header"], **{k: v for k, v in document.items() if k != "header"}}
+    other = GameService.open(":memory:")
+    with pytest.raises(UsageError, match="canonical"):
+        import_game(other, msgpack.packb(reordered, use_bin_type=True, datetime=True))
+
+
+# --- CLI -------------------------------------------------------------------------------------------------
+
+
+def run(db, *args):
+    return CliRunner().invoke(cli, ["--db", db, *args])
+
+
+def test_cli_export_import_fork_reveal_audit(tmp_path):
+    db, other = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
+    created = run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json")
+    game = json.loads(created.stdout)["game"]
+    assert run(db, "play", game, "--bots", "--seed", "2").exit_code == 0
+    path = tmp_path / "game.nkr"
+    assert run(db, "export", game, "-o", str(path)).exit_code == 0
+    imported = run(other, "import", str(path), "--json")
+    assert json.loads(imported.stdout) == {"game": game, "imported": True}
+    again = run(other, "import", str(path))
+    assert again.exit_code == 0 and "already in the store" in again.stdout
+    copy = tmp_path / "copy.nkr"
+    assert run(other, "export", game, "-o", str(copy)).exit_code == 0
+    assert copy.read_bytes() == path.read_bytes()
+
+    log = json.loads(run(db, "log", game, "--json").stdout)
+    at = next(e["version"] for e in log if e["type"] == "ActionTaken" and e["fields"]["player"] != "host") - 1
+    forked = run(db, "fork", game, "--at", str(at), "--same-dice", "--json")
+    assert forked.exit_code == 0, forked.output
+    shape = json.loads(forked.stdout)
+    assert shape["forked_from"]["game"] == game and shape["forked_from"]["version"] == at
+    refused = run(db, "fork", game, "--at", str(at + 1))
+    assert refused.exit_code == 2 and "not an action boundary" in refused.stderr
+
+    audited = run(db, "audit", game, shape["game"], str(path), "--json")
+    assert audited.exit_code == 0, audited.output
+    reports = json.loads(audited.stdout)
+    assert [r["ok"] for r in reports] == [True, True, True]
+    assert {"source", "game", "ok", "findings", "notes", "events"} <= set(reports[0])
+
+    text = run(db, "audit", game, str(path))
+    assert text.exit_code == 0 and "2 of 2 clean" in text.stdout
+
+
+def test_cli_reveal_stops_play_and_the_audit_exit_codes(tmp_path):
+    db = str(tmp_path / "a.sqlite")
+    game = json.loads(run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json").stdout)[
+        "game"
+    ]
+    revealed = json.loads(run(db, "reveal", game, "--json").stdout)
+    log = json.loads(run(db, "log", game, "--json").stdout)
+    assert log[-1]["type"] == "SeedRevealed" and log[-1]["fields"]["seed"] == revealed["seed"]
+    assert commit_to_seed(bytes.fromhex(revealed["seed"])).hex() == log[1]["fields"]["commitment"]
+    actions = json.loads(run(db, "actions", game, "--json").stdout)
+    refused = run(db, "act", game, actions[0]["id"], "--as", actions[0]["player"])
+    assert refused.exit_code == 1 and "revealed" in refused.stderr
+
+    good = tmp_path / "good.nkr"
+    assert run(db, "export", game, "-o", str(good)).exit_code == 0
+    document = unpack(good.read_bytes())
+    document["events"][2]["fields"]["nonce"] = b"x"
+    bad = tmp_path / "bad.nkr"
+    bad.write_bytes(msgpack.packb(document, use_bin_type=True, datetime=True))
+    garbage = tmp_path / "garbage.nkr"
+    garbage.write_bytes(b"\x93not a replay")
+    assert run(db, "audit", str(good)).exit_code == 0
+    found = run(db, "audit", str(good), str(bad))
+    assert found.exit_code == 1 and "event 3: chain" in found.stdout
+    unreadable = run(db, "audit", str(good), str(bad), str(garbage))
+    assert unreadable.exit_code == 2 and "unreadable" in unreadable.stdout
+    missing = run(db, "audit", "no-such-file.nkr")
+    assert missing.exit_code == 2 and "not a game id" in missing.stdout
+
+
+def test_audit_log_accepts_any_entries_with_the_recorded_shape(memory_service):
+    game_id = finished_game(memory_service)
+    entries = memory_service.log_entries(game_id)
+    assert audit_log(entries).ok
+    # A log cut where a player is about to act is a valid shorter game (anchoring the final chain
+    # value is what detects that); a log cut inside an action's consequences is not.
+    last_action = max(e.version for e in entries if e.type_name == "ActionTaken")
+    assert audit_log(entries[: last_action - 1]).ok
+    cut = audit_log(entries[: last_action + 1])
+    assert cut.first("rules") is not None and cut.first("rules").version == last_action + 2
