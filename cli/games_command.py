@@ -42,6 +42,6 @@ def games(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
             e["status"],
             e["winner"],
             e["updated"][:19].replace("T", " "),
-            e["game"],
+            e["game"] + (f"\nfork of {e['forked_from']}" if e.get("forked_from") else ""),
         )
     console().print(table)

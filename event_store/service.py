@@ -195,10 +195,13 @@ class GameService(Application[UUID]):
     def reveal_seed(self, game_id: UUID) -> bytes:
         """Reveals a game's seed early (it is revealed by itself when the game ends); play then stops."""
         game = self.get_game(game_id)
+        if game.meta["seed"]:
+            # Already public (an imported game carries its reveal but not the host's secret).
+            revealed: bytes = game.meta["seed"]
+            return revealed
         seed = self.seed_of(game_id)
-        if not game.meta["seed"]:
-            game.reveal_seed(seed)
-            self._save_or_stale(game)
+        game.reveal_seed(seed)
+        self._save_or_stale(game)
         return seed
 
     def fork_game(self, game_id: UUID, at: int, same_dice: bool = False) -> tuple[UUID, ForkedFrom]:

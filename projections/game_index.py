@@ -31,9 +31,15 @@ def index_step(entry: Entry | None, game_id: str, version: int, envelope: dict[s
     """Folds one stored envelope of a game into its index entry (None until GameCreated is seen)."""
     kind = envelope["type"]
     time = envelope["timestamp"].isoformat()
+    if kind == "ForkedFrom" and version == 1:
+        # A fork's own GameCreated is a copy that follows; remember where the fork came from.
+        fields = envelope["fields"]
+        return {"forked_from": f"{fields['game']}@{fields['version']}"}
     if kind == "GameCreated":
         fields = envelope["fields"]
+        forked_from = entry.get("forked_from", "") if entry else ""
         entry = {
+            "forked_from": forked_from,
             "game": game_id,
             "ruleset": fields["ruleset"],
             "players": [seat["name"] for seat in fields["players"]],
@@ -169,7 +175,9 @@ class GameIndex:
     def games(self) -> list[Entry]:
         """Catches up, then returns every game's entry, most recently updated first."""
         self.catch_up()
-        return sorted(self._view.entries(), key=lambda e: e["updated"], reverse=True)
+        # A fork's entry is complete once its copied GameCreated is seen (the same save, maybe a later batch).
+        games = [e for e in self._view.entries() if "ruleset" in e]
+        return sorted(games, key=lambda e: e["updated"], reverse=True)
 
     def rebuild(self) -> int:
         """Forgets everything and rebuilds the index from the first notification."""

@@ -13,6 +13,7 @@ from domain.events import (
     DieRolled,
     EntropyAdded,
     Event,
+    ForkedFrom,
     GameCreated,
     GameEnded,
     GameWon,
@@ -44,7 +45,17 @@ def _dealt(e: CharacterDealt) -> str:
     return f"{e.player} {how} the {e.character.rsplit('/', 1)[-1]}."
 
 
+def _forked(e: ForkedFrom) -> str:
+    dice = "the same dice" if e.same_dice else "a new seed"
+    seed = "revealed" if e.seed else "still secret"
+    return (
+        f"This game continues game {e.game} from its event {e.version} (chain {e.chain.hex()[:12]}…), "
+        f"with {dice}; the original's seed was {seed} then."
+    )
+
+
 _GENERIC: dict[type[Event], Callable[[Any], str]] = {
+    ForkedFrom: _forked,
     GameCreated: _created,
     SeedCommitted: lambda e: f"The host committed to a secret dice seed ({e.commitment.hex()[:12]}…).",
     EntropyAdded: lambda e: f"{e.player} added entropy to the dice.",

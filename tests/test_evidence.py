@@ -358,3 +358,24 @@ def test_audit_log_accepts_any_entries_with_the_recorded_shape(memory_service):
     assert audit_log(entries[: last_action - 1]).ok
     cut = audit_log(entries[: last_action + 1])
     assert cut.first("rules") is not None and cut.first("rules").version == last_action + 2
+
+
+def test_the_index_and_the_timeline_tell_a_fork_apart(memory_service):
+    from projections.game_index import GameIndex
+    from projections.timeline import describe_event
+
+    original = finished_game(memory_service)
+    at = boundaries(memory_service, original)[2]
+    fork_id, forked_from = memory_service.fork_game(original, at)
+    entries = {e["game"]: e for e in GameIndex(memory_service).games()}
+    assert entries[str(fork_id)]["forked_from"] == f"{original}@{at}"
+    assert entries[str(fork_id)]["ruleset"] == "dungeon-short" and not entries[str(original)]["forked_from"]
+    told = describe_event("dungeon-short", forked_from)
+    assert str(original) in told and f"event {at}" in told and "revealed" in told
+
+
+def test_reveal_of_an_imported_game_shows_the_seed_its_log_already_reveals(memory_service):
+    game_id = finished_game(memory_service)
+    other = GameService.open(":memory:")
+    import_game(other, export_game(memory_service, game_id))
+    assert other.reveal_seed(game_id) == memory_service.seed_of(game_id)
