@@ -128,25 +128,32 @@ class AuditReport:
 def audit_log(entries: Sequence[LogEntry], header: dict[str, Any] | None = None) -> AuditReport:
     """Audits a game's log (and a replay file's header, when given); never raises for bad content."""
     report = AuditReport(events=len(entries))
+    try:
+        _audit(entries, header, report)
+    except Exception as exc:  # each check is guarded; this keeps a forgery they missed from crashing
+        report.add(0, "format", f"the audit could not go on: {exc!r}")
+    return report
+
+
+def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: AuditReport) -> None:
     _check_links(entries, report)
     events = _decode_all(entries, report)
     if events is None:
-        return report
+        return
     start = _find_start(events, report)
     if start is None:
-        return report
+        return
     created = events[start]
     assert isinstance(created, GameCreated)
-    report.ruleset = created.ruleset
+    report.ruleset = str(created.ruleset)
     _check_forks(entries, events, report)
     if header is not None:
         for version, detail in header_problems(header, entries, events):
             report.add(version, "header", detail)
     if not _check_content(created, start + 1, report):
         report.notes.append("rules and dice not re-checked: the game's content is not available here")
-        return report
+        return
     _ReDecider(entries, events, report).run()
-    return report
 
 
 # --- 1. chain -----------------------------------------------------------------------------------------
@@ -297,7 +304,8 @@ def _check_content(created: GameCreated, version: int, report: AuditReport) -> b
         report.add(
             version,
             "content",
-            f"the game was played with content {created.content_hash[:12]}…, this nightkeep has {here[:12]}…",
+            f"the game was played with content {str(created.content_hash)[:12]}…, "
+            f"this nightkeep has {here[:12]}…",
         )
         return False
     return True
@@ -393,7 +401,7 @@ def revealed_seeds(events: Iterable[Event]) -> list[bytes]:
     """Returns every seed a log makes public: its own reveals and the originals' seeds its forks name."""
     seeds: list[bytes] = []
     for event in events:
-        if isinstance(event, SeedRevealed | ForkedFrom) and event.seed:
+        if isinstance(event, SeedRevealed | ForkedFrom) and isinstance(event.seed, bytes) and event.seed:
             seeds.append(event.seed)
     return seeds
 
@@ -427,21 +435,38 @@ class _ReDecider:
                     end += 1
                 self._re_decide(version, event, events[index + 1 : end])
                 for offset in range(index, end):
-                    apply_event(fold, events[offset], self.entries[offset].chain)
-                fold.version = end
+                    if not self._apply(offset):
+                        return
                 index = end
                 continue
             if not isinstance(event, GAME_LEVEL) and fold.meta["actions"] == 0:
                 report.add(version, "rules", f"event {version} ({event.type_name}) follows no action")
             self._check_host_event(version, event)
-            apply_event(fold, event, self.entries[index].chain)
-            fold.version = version
+            if not self._apply(index):
+                return
             index += 1
         self._finish()
 
+    def _apply(self, index: int) -> bool:
+        """Folds one recorded event; a forged one the state cannot take ends the rules checks."""
+        event = self.events[index]
+        try:
+            apply_event(self.fold, event, self.entries[index].chain)
+        except Exception as exc:  # the fold trusts field values; a forged value may not fit the state
+            version = index + 1
+            self.report.add(
+                version, "rules", f"event {version} ({event.type_name}) does not fit the game state: {exc!r}"
+            )
+            self.report.notes.append(f"rules and dice not checked past event {version}")
+            return False
+        self.fold.version = index + 1
+        return True
+
     def _check_host_event(self, version: int, event: Event) -> None:
         meta = self.fold.meta
-        if isinstance(event, SeedRevealed) and commit_to_seed(event.seed) != meta["commitment"]:
+        if isinstance(event, SeedRevealed) and (
+            not isinstance(event.seed, bytes) or commit_to_seed(event.seed) != meta["commitment"]
+        ):
             self.report.add(
                 version, "seed", f"the seed revealed at event {version} does not match the commitment"
             )
@@ -459,8 +484,15 @@ class _ReDecider:
         except NightkeepError as exc:
             report.add(version, "rules", f"the action at event {version} was not allowed: {exc}")
             return
+        except Exception as exc:  # legality is computed from a state a forged log may have broken
+            report.add(version, "rules", f"the state before event {version} is not a playable one: {exc!r}")
+            return
         versions = list(range(version + 1, version + 1 + len(recorded)))
-        outcomes, where = recorded_draws(versions, recorded)
+        try:
+            outcomes, where = recorded_draws(versions, recorded)
+        except (TypeError, ValueError) as exc:
+            report.add(version, "format", f"the draws recorded after event {version} are malformed: {exc!r}")
+            return
         seed = self.seeds.get(fold.meta["commitment"])
         dice = AuditDice(outcomes, seed, fold.meta, action.nonce)
         try:
