@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from domain.actions import HOST, START
 from domain.dice import commit_to_seed, draw_value
@@ -58,8 +58,7 @@ class LogEntry(Protocol):
     def chain(self) -> bytes: ...
 
 
-@dataclass(frozen=True)
-class RawEntry:
+class RawEntry(NamedTuple):
     """A log entry read without trusting it (from a file or a store that may have been edited)."""
 
     version: int

@@ -71,14 +71,18 @@ def load_content(ruleset_dir_name: str, filename: str) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=64)
-def _build(path: str, stamp: tuple[int, int], build: Callable[[dict[str, Any], str], Any]) -> Any:
-    return build(_parse(path, stamp), Path(path).name)
+def _build(path: str, build: Callable[[dict[str, Any], str], Any]) -> Any:
+    return build(_parse(path, _stamp(Path(path))), Path(path).name)
 
 
 def load_model(ruleset_dir_name: str, filename: str, build: Callable[[dict[str, Any], str], T]) -> T:
-    """Returns the frozen model `build(data, filename)` makes of a content file (cached)."""
+    """Returns the frozen model `build(data, filename)` makes of a content file.
+
+    Content is loaded and validated once per process and file: rules ask for it on every action, and
+    an audit re-decides thousands of actions, so the file is not re-checked on disk each time.
+    """
     path = content_path(ruleset_dir_name, filename)
-    result: T = _build(str(path), _stamp(path), build)
+    result: T = _build(str(path), build)
     return result
 
 

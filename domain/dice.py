@@ -44,7 +44,7 @@ def draw_value(seed: bytes, pool: bytes, nonce: bytes, draw: int, bound: int) ->
     prefix = pool + len(nonce).to_bytes(4, "big") + nonce + draw.to_bytes(8, "big")
     k = 0
     while True:
-        digest = hmac.new(seed, prefix + k.to_bytes(4, "big"), hashlib.sha256).digest()
+        digest = hmac.digest(seed, prefix + k.to_bytes(4, "big"), "sha256")
         x = int.from_bytes(digest, "big")
         if x < limit:
             return x % bound

@@ -97,13 +97,29 @@ def canonical_bytes(value: Any) -> bytes:
     return packed
 
 
+_SCALARS = frozenset({str, int, bytes, bool})
+
+
 def _canonical(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _canonical(value[k]) for k in sorted(value, key=_sort_key)}
-    if isinstance(value, list | tuple):
+    # The chain hashes every event of every audit: scalars (nearly every field) are tested by exact type
+    # first, and maps with string keys sort without a key function.
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        try:
+            keys = sorted(value)
+        except TypeError:  # mixed int and str keys
+            keys = sorted(value, key=_sort_key)
+        return {k: _canonical(value[k]) for k in keys}
+    if kind is list or kind is tuple:
         return [_canonical(v) for v in value]
     if isinstance(value, float):
         raise UsageError("floats are not allowed in event fields")
+    if isinstance(value, dict):
+        return _canonical(dict(value))
+    if isinstance(value, list | tuple):
+        return [_canonical(v) for v in value]
     return value
 
 

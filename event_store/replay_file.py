@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 import msgpack
 
-from domain.audit import AuditReport, RawEntry, audit_log, header_problems, shape_problems
+from domain.audit import AuditReport, audit_log, header_problems, shape_problems
 from domain.errors import ImportConflict, TamperedLog, UnknownGame, UsageError
 from domain.events import GENESIS_CHAIN, GameCreated, SeedCommitted, next_chain
 from domain.game import GameFold, decode_event
@@ -135,11 +135,15 @@ def _sorted(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
-class FileEntry(RawEntry):
-    """One event as a replay file holds it, with its (unchained) recording time."""
+class FileEntry(NamedTuple):
+    """One event as a replay file holds it: a log entry (see domain.audit.LogEntry) and its time."""
 
-    time: datetime | None = None
+    version: int
+    type_name: str
+    class_version: int
+    fields: dict[str, Any]
+    chain: bytes
+    time: datetime
 
 
 _ENTRY_TYPES = {"version": int, "type": str, "v": int, "fields": dict, "chain": bytes, "time": datetime}
@@ -191,6 +195,21 @@ def parse_replay(data: bytes, source: str = "replay file") -> tuple[dict[str, An
 
 
 def _entry(raw: Any, index: int, source: str) -> FileEntry:
+    # Exact types first (every event of every audit passes here); the checks below name the problem.
+    try:
+        entry = FileEntry(raw["version"], raw["type"], raw["v"], raw["fields"], raw["chain"], raw["time"])
+    except (KeyError, TypeError, IndexError):
+        entry = None
+    if (
+        entry is not None
+        and type(entry.version) is int
+        and type(entry.type_name) is str
+        and type(entry.class_version) is int
+        and type(entry.fields) is dict
+        and type(entry.chain) is bytes
+        and isinstance(entry.time, datetime)
+    ):
+        return entry
     if not isinstance(raw, dict):
         raise UsageError(f"{source}: event {index} is not a map")
     for key, kind in _ENTRY_TYPES.items():
@@ -223,7 +242,7 @@ def read_replay(data: bytes, source: str = "replay file") -> ReplayFile:
             e.class_version,
             e.fields,
             e.chain,
-            e.time or datetime.min,
+            e.time,
         )
         for e in entries
     ]
