@@ -35,7 +35,7 @@ from domain.events import (
     SeedRevealed,
     next_chain,
 )
-from domain.game import GameFold, apply_event, check_host_start, check_legal, decode_event
+from domain.game import GameFold, advance_draws, apply_event, check_host_start, check_legal, decode_event
 from domain.rulesets import get_ruleset
 
 GAME_LEVEL = (ForkedFrom, GameCreated, SeedCommitted, EntropyAdded, ActionTaken, SeedRevealed)
@@ -420,9 +420,10 @@ class _ReDecider:
         self.fold = GameFold()
         self.seeds = {commit_to_seed(s): s for s in revealed_seeds(events)}
         self.unverified: list[int] = []  # versions of actions whose draws could not be checked
+        self.dirty = False  # the state was handed to an in-place decide that did not match the record
 
     def run(self) -> None:
-        events, fold, report = self.events, self.fold, self.report
+        events, report = self.events, self.report
         index = 0
         total = len(events)
         while index < total:
@@ -432,19 +433,41 @@ class _ReDecider:
                 end = index + 1
                 while end < total and not isinstance(events[end], GAME_LEVEL):
                     end += 1
-                self._re_decide(version, event, events[index + 1 : end])
-                for offset in range(index, end):
-                    if not self._apply(offset):
-                        return
+                adopted = self._re_decide(version, event, events[index + 1 : end])
+                if adopted:
+                    self._adopt(index, end)
+                else:
+                    if self.dirty:
+                        self._refold(index)
+                    for offset in range(index, end):
+                        if not self._apply(offset):
+                            return
                 index = end
                 continue
-            if not isinstance(event, GAME_LEVEL) and fold.meta["actions"] == 0:
+            if not isinstance(event, GAME_LEVEL) and self.fold.meta["actions"] == 0:
                 report.add(version, "rules", f"event {version} ({event.type_name}) follows no action")
             self._check_host_event(version, event)
             if not self._apply(index):
                 return
             index += 1
         self._finish()
+
+    def _adopt(self, start: int, end: int) -> None:
+        """Takes the state that re-deciding evolved in place: only the bookkeeping is folded."""
+        fold, events, entries = self.fold, self.events, self.entries
+        apply_event(fold, events[start], entries[start].chain)  # ActionTaken: game bookkeeping only
+        for offset in range(start + 1, end):
+            advance_draws(fold.meta, events[offset])
+        fold.chain = entries[end - 1].chain
+        fold.version = end
+
+    def _refold(self, upto: int) -> None:
+        """Rebuilds the state before event `upto + 1` after re-deciding in place went astray."""
+        self.fold = GameFold()
+        self.dirty = False
+        for index in range(upto):
+            apply_event(self.fold, self.events[index], self.entries[index].chain)
+            self.fold.version = index + 1
 
     def _apply(self, index: int) -> bool:
         """Folds one recorded event; a forged one the state cannot take ends the rules checks."""
@@ -472,7 +495,9 @@ class _ReDecider:
         elif isinstance(event, EntropyAdded) and (meta["next_draw"] > 0 or meta["actions"] > 0):
             self.report.add(version, "rules", f"entropy added at event {version}, after the first draw")
 
-    def _re_decide(self, version: int, action: ActionTaken, recorded: Sequence[Event]) -> None:
+    def _re_decide(self, version: int, action: ActionTaken, recorded: Sequence[Event]) -> bool:
+        """Re-decides one action; returns True when the state has been evolved through its recorded
+        consequences already (re-deciding in place gave exactly them)."""
         fold, report = self.fold, self.report
         report.actions += 1
         try:
@@ -482,23 +507,31 @@ class _ReDecider:
                 check_legal(fold, action.player, action.action)
         except NightkeepError as exc:
             report.add(version, "rules", f"the action at event {version} was not allowed: {exc}")
-            return
+            return False
         except Exception as exc:  # legality is computed from a state a forged log may have broken
             report.add(version, "rules", f"the state before event {version} is not a playable one: {exc!r}")
-            return
+            return False
         versions = list(range(version + 1, version + 1 + len(recorded)))
         try:
             outcomes, where = recorded_draws(versions, recorded)
         except (TypeError, ValueError) as exc:
             report.add(version, "format", f"the draws recorded after event {version} are malformed: {exc!r}")
-            return
+            return False
         seed = self.seeds.get(fold.meta["commitment"])
         dice = AuditDice(outcomes, seed, fold.meta, action.nonce)
+        ruleset = get_ruleset(fold.ruleset_name)
+        # A ruleset that can decide in place spares the audit a copy of the state per action and a
+        # second evolve of every consequence; the state is rebuilt only if the record diverges.
+        decide = getattr(ruleset, "decide_in_place", None)
+        if decide is not None:
+            self.dirty = True
+        else:
+            decide = ruleset.decide
         try:
-            decided = get_ruleset(fold.ruleset_name).decide(fold.state, action.action, action.player, dice)
+            decided = decide(fold.state, action.action, action.player, dice)
         except Exception as exc:  # a rule tripping over a forged log must not stop the audit
             report.add(version, "rules", f"re-deciding the action at event {version} failed: {exc!r}")
-            return
+            return False
         report.draws += dice.used
         report.draws_verified += dice.checked
         if seed is None and dice.used > dice.checked:
@@ -506,9 +539,13 @@ class _ReDecider:
         for draw, got, fair in dice.mismatches:
             at = where.get(draw, version)
             report.add(at, "dice", f"draw {draw} at event {at} recorded {got!r}, the seed gives {fair!r}")
-        self._compare(version, recorded, decided)
+        same = self._compare(version, recorded, decided)
+        if same and self.dirty:
+            self.dirty = False
+            return True
+        return False
 
-    def _compare(self, version: int, recorded: Sequence[Event], decided: Sequence[Event]) -> None:
+    def _compare(self, version: int, recorded: Sequence[Event], decided: Sequence[Event]) -> bool:
         for offset, (mine, theirs) in enumerate(zip(recorded, decided, strict=False)):
             if mine != theirs:
                 at = version + 1 + offset
@@ -518,7 +555,7 @@ class _ReDecider:
                     f"event {at} diverges from the rules: recorded {_describe(mine)}, "
                     f"re-deciding gives {_describe(theirs)}",
                 )
-                return
+                return False
         if len(recorded) != len(decided):
             at = version + 1 + min(len(recorded), len(decided))
             extra = (
@@ -532,6 +569,8 @@ class _ReDecider:
                 f"the action at event {version} has {len(recorded)} recorded consequences, the rules "
                 f"give {len(decided)}: {extra}",
             )
+            return False
+        return True
 
     def _finish(self) -> None:
         fold, report = self.fold, self.report

@@ -31,9 +31,16 @@ def content_path(ruleset_dir_name: str, filename: str) -> Path:
     """Returns the file a ruleset's content is read from: the override if present, else the shipped one."""
     override = os.environ.get(ENV_VAR)
     if override:
-        candidate = Path(override) / ruleset_dir_name / filename
-        if candidate.is_file():
-            return candidate.resolve()
+        return _override_path(override, ruleset_dir_name, filename)
+    return _shipped_path(ruleset_dir_name, filename)
+
+
+@lru_cache(maxsize=64)
+def _override_path(override: str, ruleset_dir_name: str, filename: str) -> Path:
+    # Content is fixed for a process once loaded: the override folder is looked at once per file.
+    candidate = Path(override) / ruleset_dir_name / filename
+    if candidate.is_file():
+        return candidate.resolve()
     return _shipped_path(ruleset_dir_name, filename)
 
 

@@ -111,9 +111,9 @@ def _canonical(value: Any) -> Any:
             keys = sorted(value)
         except TypeError:  # mixed int and str keys
             keys = sorted(value, key=_sort_key)
-        return {k: _canonical(value[k]) for k in keys}
+        return {k: v if type(v := value[k]) in _SCALARS else _canonical(v) for k in keys}
     if kind is list or kind is tuple:
-        return [_canonical(v) for v in value]
+        return [v if type(v) in _SCALARS else _canonical(v) for v in value]
     if isinstance(value, float):
         raise UsageError("floats are not allowed in event fields")
     if isinstance(value, dict):

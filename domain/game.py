@@ -118,7 +118,7 @@ def apply_event(holder: Any, event: Event, chain: bytes) -> None:
     if handler is not None:
         handler(holder, event)
     else:
-        _advance_draws(holder.meta, event)
+        advance_draws(holder.meta, event)
         holder.state = get_ruleset(holder.ruleset_name).evolve(holder.state, event)
     holder.chain = chain
 
@@ -136,7 +136,8 @@ def _draw_field(cls: type[Event]) -> str:
     return field_name
 
 
-def _advance_draws(meta: dict[str, Any], event: Event) -> None:
+def advance_draws(meta: dict[str, Any], event: Event) -> None:
+    """Moves the draw counter (and the dice script) past the draws a ruleset event consumed."""
     field_name = _draw_field(type(event))
     if not field_name:
         return

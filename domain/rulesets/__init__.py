@@ -46,6 +46,9 @@ class Ruleset(Protocol):
 
     def decide(self, state: dict[str, Any], action_id: str, player: str, dice: Dice) -> list[Event]: ...
 
+    # Optional: `decide_in_place(state, action_id, player, dice)` does what decide does but evolves the
+    # given state through the events it returns (no copy); audits use it when a ruleset offers it.
+
     def evolve(self, state: dict[str, Any], event: Event) -> dict[str, Any]: ...
 
     def status(self, state: dict[str, Any]) -> dict[str, Any]: ...

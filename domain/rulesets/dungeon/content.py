@@ -122,11 +122,11 @@ class Deck:
 
     cards: dict[str, Card] = field(default_factory=dict)
     source: str = "house"
+    # Each card's encounter number; the rules ask for it on every encounter, so it is built once.
+    numbers: dict[str, int] = field(init=False)
 
-    @property
-    def numbers(self) -> dict[str, int]:
-        """Returns each card's encounter number."""
-        return {cid: card.encounter for cid, card in self.cards.items()}
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "numbers", {cid: card.encounter for cid, card in self.cards.items()})
 
 
 def _space(entry: Section, index: int, last: int) -> Space:

@@ -105,13 +105,22 @@ _HANDLERS: dict[str, Callable[[Resolution, str], None]] = {
 
 def decide(state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
     """Returns the events an action causes; never mutates `state`."""
+    return _decide(state, action_id, player, dice, in_place=False)
+
+
+def decide_in_place(state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
+    """Like decide, but evolves `state` itself through the returned events (an audit adopts it)."""
+    return _decide(state, action_id, player, dice, in_place=True)
+
+
+def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: bool) -> list[Event]:
     if action_id == START:
         if player != HOST or state["phase"] != "setup":
             raise IllegalAction("only the host starts a game, once")
-        return turns.deal(state, dice)
+        return turns.deal(state, dice, in_place)
     if player not in state["players"] or action_id not in {a.id for a in legal_actions(state, player)}:
         raise IllegalAction(f"{action_id!r} is not a legal action for {player} now")
-    res = Resolution(state, dice, evolve)
+    res = Resolution(state, dice, evolve, in_place)
     if action_id.startswith("attack:"):
         turns.attack(res, player, action_id.removeprefix("attack:"))
     else:

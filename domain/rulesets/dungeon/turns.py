@@ -29,9 +29,9 @@ from domain.rulesets.talisman.events import FleeingDeclared, PlayOpened, TurnSki
 from domain.rulesets.talisman.resolution import Resolution
 
 
-def deal(state: State, dice: Dice) -> list[Event]:
+def deal(state: State, dice: Dice, in_place: bool = False) -> list[Event]:
     """Deals characters (named ones with draw -1, the others at random among those left) and opens play."""
-    res = Resolution(state, dice, evolve)
+    res = Resolution(state, dice, evolve, in_place)
     requested = {name: resolve_character(c) if c else "" for name, c in state["requested"].items()}
     taken = {c for c in requested.values() if c}
     for name in state["order"]:

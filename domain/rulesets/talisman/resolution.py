@@ -11,12 +11,20 @@ from domain.plain import copy_plain
 
 
 class Resolution:
-    """Deep-copies the state once, then applies each emitted event so later steps see earlier ones."""
+    """Deep-copies the state once, then applies each emitted event so later steps see earlier ones.
+
+    With `in_place` the caller hands over the state itself (an audit that will adopt the result), so
+    no copy is made and the given state ends as the state after the emitted events.
+    """
 
     def __init__(
-        self, state: dict[str, Any], dice: Dice, evolve: Callable[[dict[str, Any], Event], Any]
+        self,
+        state: dict[str, Any],
+        dice: Dice,
+        evolve: Callable[[dict[str, Any], Event], Any],
+        in_place: bool = False,
     ) -> None:
-        self.state = copy_plain(state)
+        self.state = state if in_place else copy_plain(state)
         self.dice = dice
         self.events: list[Event] = []
         self._evolve = evolve
