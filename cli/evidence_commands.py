@@ -14,7 +14,8 @@ from cli.common import echo_json, get_service, handle_errors, json_option
 from cli.rendering import console
 from domain.audit import AuditReport
 from domain.errors import NightkeepError, UsageError
-from event_store.replay_file import audit_replay, import_game
+from event_store.audit_files import AuditResult, audit_files
+from event_store.replay_file import import_game
 
 
 def read_file(path: str) -> bytes:
@@ -108,46 +109,56 @@ def reveal(ctx: click.Context, game: str, as_json: bool) -> None:
         click.echo(f"seed of game {game_id}: {seed.hex()} (revealed in the log by event {version})")
 
 
-def _audit_one(ctx: click.Context, target: str) -> tuple[AuditReport | None, str]:
-    """Audits a file (if the path exists) or a stored game; returns (report, why unreadable)."""
+def _audit_game(ctx: click.Context, target: str) -> AuditResult:
+    """Audits a stored game; an unknown id or an unreadable store is an unreadable target."""
     try:
-        if Path(target).is_file():
-            return audit_replay(read_file(target), target), ""
         service = get_service(ctx)
-        return service.audit(service.resolve_game_id(target)), ""
+        return target, service.audit(service.resolve_game_id(target)), ""
     except NightkeepError as exc:
         if exc.exit_code == 2:
-            return None, str(exc)
+            return target, None, str(exc)
         raise
 
 
 @click.command()
 @click.argument("targets", nargs=-1, required=True, metavar="GAME|FILE…")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Worker processes for files (default: one per core when there are several files).",
+)
 @json_option
 @click.pass_context
 @handle_errors
-def audit(ctx: click.Context, targets: tuple[str, ...], as_json: bool) -> None:
+def audit(ctx: click.Context, targets: tuple[str, ...], jobs: int | None, as_json: bool) -> None:
     """Verifies games and replay files: chain, dice, rules and content.
 
     Checks the hash chain link by link (naming the first broken event), recomputes every die roll and
     card pick from the revealed seed (a running game's dice cannot be checked yet: the audit says so
     and checks the rest), re-decides every action from the state before it and compares the result
     with the recorded consequences, and checks the content hash. Exit 0 clean, 1 findings, 2 when a
-    target cannot be read.
+    target cannot be read. A target that names an existing file is a replay file, else a game id.
 
     \b
     Example:
         nightkeep audit replays/*.nkr
         nightkeep audit 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --json
     """
-    results: list[tuple[str, AuditReport | None, str]] = []
+    files = list(dict.fromkeys(t for t in targets if Path(t).is_file()))
+    by_target: dict[str, AuditResult] = {}
     show_progress = len(targets) > 1 and sys.stderr.isatty() and not as_json
     with Progress(transient=True, disable=not show_progress) as progress:
         task = progress.add_task("auditing", total=len(targets))
-        for target in targets:
-            report, unreadable = _audit_one(ctx, target)
-            results.append((target, report, unreadable))
+        for result in audit_files(files, jobs):
+            by_target[result[0]] = result
             progress.advance(task)
+        for target in targets:
+            if target not in by_target:
+                by_target[target] = _audit_game(ctx, target)
+                progress.advance(task)
+    results = [by_target[target] for target in targets]
     if as_json:
         echo_json([_result_json(target, report, unreadable) for target, report, unreadable in results])
     elif len(results) == 1:

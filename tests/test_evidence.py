@@ -379,3 +379,28 @@ def test_reveal_of_an_imported_game_shows_the_seed_its_log_already_reveals(memor
     other = GameService.open(":memory:")
     import_game(other, export_game(memory_service, game_id))
     assert other.reveal_seed(game_id) == memory_service.seed_of(game_id)
+
+
+def test_audit_in_worker_processes_gives_the_same_reports_in_the_same_order(tmp_path):
+    from pathlib import Path
+
+    replays = sorted((Path(__file__).resolve().parent.parent / "replays").glob("*.nkr"))
+    paths = []
+    for index, source in enumerate(replays * 2):
+        path = tmp_path / f"{index}.nkr"
+        data = source.read_bytes()
+        if index == 1:
+            document = unpack(data)
+            document["events"][5]["fields"]["player"] = "Mallory"
+            data = msgpack.packb(document, use_bin_type=True, datetime=True)
+        path.write_bytes(data)
+        paths.append(str(path))
+    paths.append(str(tmp_path / "missing.nkr"))  # not a file: looked up as a game id, unreadable
+    db = str(tmp_path / "a.sqlite")
+    serial = run(db, "audit", *paths, "--jobs", "1", "--json")
+    parallel = run(db, "audit", *paths, "--jobs", "2", "--json")
+    assert serial.exit_code == parallel.exit_code == 2
+    assert json.loads(parallel.stdout) == json.loads(serial.stdout)
+    reports = json.loads(serial.stdout)
+    assert [r["source"] for r in reports] == paths
+    assert [r["ok"] for r in reports] == [True, False] + [True] * (len(paths) - 3) + [False]
