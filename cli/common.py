@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sqlite3
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -40,6 +41,11 @@ def handle_errors(func: F) -> F:
             raise NightkeepCliError(f"cannot use the store: {exc}", 2) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def looks_like_path(text: str) -> bool:
+    """Tells whether a GAME|FILE argument that names no existing file was meant as a file."""
+    return text.endswith(".nkr") or "/" in text or os.sep in text
 
 
 def json_option(func: F) -> F:

@@ -10,7 +10,7 @@ import click
 from rich.progress import Progress
 from rich.table import Table
 
-from cli.common import echo_json, get_service, handle_errors, json_option
+from cli.common import echo_json, get_service, handle_errors, json_option, looks_like_path
 from cli.rendering import console
 from domain.audit import AuditReport
 from domain.errors import NightkeepError, UsageError
@@ -111,6 +111,8 @@ def reveal(ctx: click.Context, game: str, as_json: bool) -> None:
 
 def _audit_game(ctx: click.Context, target: str) -> AuditResult:
     """Audits a stored game; an unknown id or an unreadable store is an unreadable target."""
+    if looks_like_path(target):
+        return target, None, f"no replay file {target}"
     try:
         service = get_service(ctx)
         return target, service.audit(service.resolve_game_id(target)), ""
@@ -182,13 +184,15 @@ def _verdict(report: AuditReport | None, unreadable: str) -> str:
         return "unreadable"
     if not report.ok:
         return f"{len(report.findings)} finding{'s' if len(report.findings) != 1 else ''}"
-    return "clean" if report.draws_verified == report.draws else "clean, dice not yet verifiable"
+    if report.draws_verified < report.draws:
+        return "clean, dice not yet verifiable"
+    return "clean, scripted dice" if report.scripted else "clean"
 
 
 def _print_report(target: str, report: AuditReport | None, unreadable: str) -> None:
     out = console()
     if report is None:
-        click.echo(f"{target}: unreadable: {unreadable}")
+        click.echo(f"{target}: unreadable: {unreadable}", err=True)
         return
     out.print(
         f"{target}: {report.ruleset} game {report.game}, {report.events} events, {report.actions} actions, "
@@ -215,7 +219,7 @@ def _print_summary(results: list[tuple[str, AuditReport | None, str]]) -> None:
     out.print(table)
     for target, report, unreadable in results:
         if report is None:
-            out.print(f"{target}: unreadable: {unreadable}", markup=False)
+            click.echo(f"{target}: unreadable: {unreadable}", err=True)
         elif report.findings:
             first = report.findings[0]
             more = f" (and {len(report.findings) - 1} more)" if len(report.findings) > 1 else ""

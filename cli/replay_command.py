@@ -8,7 +8,6 @@ action; turn T >= 2 right after the (T-1)th TurnEnded event.
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Callable
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from cli.common import echo_json, get_service, handle_errors, json_option
+from cli.common import echo_json, get_service, handle_errors, json_option, looks_like_path
 from cli.rendering import game_summary, print_board, print_timeline
 from domain.errors import UsageError
 from domain.events import GameCreated
@@ -109,7 +108,7 @@ def load_source(ctx: click.Context, game: str) -> ReplaySource:
             raise UsageError(f"cannot read {game}: {exc.strerror}") from None
         replay = read_replay(data, path.name)
         return ReplaySource(str(replay.header.get("game") or path.name), replay.events, game)
-    if path.suffix == ".nkr" or "/" in game or os.sep in game:
+    if looks_like_path(game):
         raise UsageError(f"no replay file {game}")
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)

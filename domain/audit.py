@@ -33,9 +33,19 @@ from domain.events import (
     GameCreated,
     SeedCommitted,
     SeedRevealed,
+    canonical_bytes,
+    field_type_problem,
     next_chain,
 )
-from domain.game import GameFold, advance_draws, apply_event, check_host_start, check_legal, decode_event
+from domain.game import (
+    GameFold,
+    advance_draws,
+    apply_event,
+    check_host_start,
+    check_legal,
+    check_seat_names,
+    decode_event,
+)
 from domain.rulesets import get_ruleset
 
 GAME_LEVEL = (ForkedFrom, GameCreated, SeedCommitted, EntropyAdded, ActionTaken, SeedRevealed)
@@ -92,6 +102,7 @@ class AuditReport:
     draws: int = 0
     draws_verified: int = 0
     finished: bool = False
+    scripted: bool = False
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -119,6 +130,7 @@ class AuditReport:
             "draws": self.draws,
             "draws_verified": self.draws_verified,
             "finished": self.finished,
+            "scripted": self.scripted,
             "findings": [f.to_json() for f in self.findings],
             "notes": list(self.notes),
         }
@@ -193,7 +205,11 @@ def _decode_all(entries: Sequence[LogEntry], report: AuditReport) -> list[Event]
     events: list[Event] = []
     for index, entry in enumerate(entries, start=1):
         try:
-            events.append(decode_event(entry.type_name, entry.class_version, dict(entry.fields)))
+            event = decode_event(entry.type_name, entry.class_version, dict(entry.fields))
+            problem = field_type_problem(event)
+            if problem:
+                raise TypeError(problem)
+            events.append(event)
         except (NightkeepError, TypeError, ValueError, AttributeError) as exc:
             report.add(index, "format", f"event {index} ({entry.type_name!s:.40}) cannot be read: {exc}")
             report.notes.append(
@@ -217,46 +233,133 @@ def game_start(events: Sequence[Event]) -> int | None:
     return start
 
 
+class _ShapeError(Exception):
+    def __init__(self, index: int, detail: str, kind: str = "structure") -> None:
+        super().__init__(detail)
+        self.index = index
+        self.kind = kind
+
+
+def _opening(
+    events: Sequence[Event], lo: int, hi: int, opening: set[int], problems: list[tuple[int, str, str]]
+) -> int:
+    """Collects the indexes of a log's opening events (ForkedFrom, GameCreated, SeedCommitted) between
+    lo and hi, a fork's copied history included; returns the index of the log's own SeedCommitted."""
+    first = events[lo] if lo < hi else None
+    if isinstance(first, ForkedFrom):
+        count = first.version
+        if type(count) is not int or count < 2 or lo + 1 + count > hi:
+            raise _ShapeError(
+                lo, f"event {lo + 1} (ForkedFrom) names a copy that this log does not hold", "fork"
+            )
+        opening.add(lo)
+        inner = _opening(events, lo + 1, lo + 1 + count, opening, problems)
+        own = lo + 1 + count
+        if own >= hi or not isinstance(events[own], SeedCommitted):
+            problems.append(
+                (
+                    lo + 1,
+                    "fork",
+                    f"the {count} events copied by the fork at event {lo + 1} are not followed by the "
+                    "fork's own SeedCommitted: the copy was changed",
+                )
+            )
+            # Read on from the next commitment, so the rest of the log is still checked.
+            own = next((i for i in range(inner + 1, hi) if isinstance(events[i], SeedCommitted)), -1)
+            if own < 0:
+                raise _ShapeError(lo, f"the fork at event {lo + 1} never commits to its own seed", "fork")
+        opening.add(own)
+        return own
+    if lo + 1 < hi and isinstance(first, GameCreated) and isinstance(events[lo + 1], SeedCommitted):
+        opening.update((lo, lo + 1))
+        return lo + 1
+    raise _ShapeError(lo, "a game's log starts with GameCreated and SeedCommitted (after any ForkedFrom)")
+
+
 def shape_problems(events: Sequence[Event]) -> list[tuple[int, str]]:
-    """Checks what any reader must check before folding: the opening events and every seed reveal."""
-    if game_start(events) is None:
-        return [(1, "a game's log starts with GameCreated and SeedCommitted (after any ForkedFrom)")]
-    problems: list[tuple[int, str]] = []
+    """Checks what any reader must check before folding: the opening events (and a fork's), that
+    they appear nowhere else, that nothing follows the seed's reveal and that it matches the commitment."""
+    return [(version, detail) for version, _, detail in _shape(events)[1]]
+
+
+def _shape(events: Sequence[Event]) -> tuple[bool, list[tuple[int, str, str]]]:
+    """Returns (whether the opening can be read at all, [(version, kind, detail)…])."""
+    opening: set[int] = set()
+    problems: list[tuple[int, str, str]] = []
+    try:
+        _opening(events, 0, len(events), opening, problems)
+    except _ShapeError as exc:
+        return False, [*problems, (exc.index + 1, exc.kind, str(exc))]
     commitment = b""
-    for version, event in enumerate(events, start=1):
+    revealed = 0
+    for index, event in enumerate(events):
+        version = index + 1
+        if revealed:
+            problems.append(
+                (version, "structure", f"the log goes on after the seed was revealed at event {revealed}")
+            )
+            break
+        if isinstance(event, ForkedFrom | GameCreated | SeedCommitted) and index not in opening:
+            problems.append(
+                (
+                    version,
+                    "structure",
+                    f"event {version} ({event.type_name}) belongs only at a game's opening",
+                )
+            )
         if isinstance(event, SeedCommitted):
             commitment = event.commitment
-        elif isinstance(event, SeedRevealed) and commit_to_seed(event.seed) != commitment:
-            problems.append((version, f"the seed revealed at event {version} does not match the commitment"))
-    return problems
+        elif isinstance(event, SeedRevealed):
+            revealed = version
+            if not isinstance(event.seed, bytes) or commit_to_seed(event.seed) != commitment:
+                problems.append(
+                    (version, "seed", f"the seed revealed at event {version} does not match the commitment")
+                )
+    return True, problems
 
 
 def _find_start(events: list[Event], report: AuditReport) -> int | None:
-    start = game_start(events)
-    if start is None:
-        for version, detail in shape_problems(events):
-            report.add(version, "structure", detail)
-    return start
+    readable, problems = _shape(events)
+    for version, kind, detail in problems:
+        report.add(version, kind, detail)
+    return game_start(events) if readable else None
 
 
 def _check_forks(entries: Sequence[LogEntry], events: list[Event], report: AuditReport) -> None:
     for index, event in enumerate(events):
         if not isinstance(event, ForkedFrom):
             continue
-        copied = entries[index + 1 : index + 1 + event.version]
-        if len(copied) != event.version or chain_of(copied) != event.chain:
+        count = event.version
+        copied = entries[index + 1 : index + 1 + count]
+        if any(f.kind == "fork" and f.version == index + 1 for f in report.findings):
+            continue  # the shape check already found this copy changed
+        if len(copied) != count or chain_of(copied) != event.chain:
             report.add(
                 index + 1,
                 "fork",
-                f"the {event.version} events copied from game {event.game} do not chain to the value "
+                f"the {count} events copied from game {event.game} do not chain to the value "
                 "that game had there",
             )
-        elif event.seed and commit_to_seed(event.seed) not in _commitments(
-            events[index + 1 : index + 1 + event.version]
-        ):
-            report.add(
-                index + 1, "seed", f"the seed named for game {event.game} matches none of its commitments"
-            )
+            continue
+        inside = [e.commitment for e in events[index + 1 : index + 1 + count] if isinstance(e, SeedCommitted)]
+        own = events[index + 1 + count] if index + 1 + count < len(events) else None
+        if not inside or not isinstance(own, SeedCommitted):
+            continue  # the shape check has said so
+        for problem in _fork_seed_problems(event, inside[-1], set(inside), own.commitment):
+            report.add(index + 1, "seed", problem)
+
+
+def _fork_seed_problems(fork: ForkedFrom, at_fork: bytes, copied: set[bytes], own: bytes) -> list[str]:
+    """A fork's dice: a new seed, or (same_dice) the original's, which must then be public."""
+    problems: list[str] = []
+    if fork.seed and commit_to_seed(fork.seed) != at_fork:
+        problems.append(f"the seed named for game {fork.game} is not the one its dice used there")
+    if fork.same_dice:
+        if not fork.seed or own != at_fork:
+            problems.append("a same-dice fork must name the original's revealed seed and commit to it")
+    elif own in copied:
+        problems.append(f"the fork reuses a seed of game {fork.game} without saying so (same_dice is false)")
+    return problems
 
 
 def _commitments(events: Sequence[Event]) -> set[bytes]:
@@ -280,13 +383,21 @@ def header_problems(
     if created is None or not committed:
         return problems
     for key in HEADER_FROM_CREATED:
-        if header.get(key) != created.fields.get(key):
+        if not _same(header.get(key), created.fields.get(key)):
             problems.append((created.version, f"the header's {key} does not match the recorded GameCreated"))
-    if header.get("seed_commitment") != committed[-1].fields.get("commitment"):
+    if not _same(header.get("seed_commitment"), committed[-1].fields.get("commitment")):
         problems.append(
             (committed[-1].version, "the header's seed commitment does not match the recorded one")
         )
     return problems
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as recorded: 1 and True (or 0 and False) are different values in a log."""
+    try:
+        return canonical_bytes(a) == canonical_bytes(b)
+    except (TypeError, ValueError):
+        return False
 
 
 # --- 3. content ----------------------------------------------------------------------------------------
@@ -298,6 +409,16 @@ def _check_content(created: GameCreated, version: int, report: AuditReport) -> b
     except NightkeepError:
         report.add(version, "content", f"this nightkeep has no ruleset {created.ruleset!r}")
         return False
+    report.scripted = bool(created.dice_script)
+    if created.dice_script and not created.scripted:
+        report.add(version, "rules", "the game has a dice script but is not marked scripted")
+    try:
+        check_seat_names(seat["name"] for seat in created.players)
+        ruleset.validate_setup([dict(seat) for seat in created.players], dict(created.options))
+    except NightkeepError as exc:
+        report.add(version, "rules", f"the game was set up in a way the rules refuse: {exc}")
+    except Exception as exc:  # a forged setup the validators do not expect
+        report.add(version, "rules", f"the game's setup cannot be read: {exc!r}")
     here = ruleset.content_hash()
     if created.content_hash != here:
         report.add(
@@ -421,6 +542,7 @@ class _ReDecider:
         self.seeds = {commit_to_seed(s): s for s in revealed_seeds(events)}
         self.unverified: list[int] = []  # versions of actions whose draws could not be checked
         self.dirty = False  # the state was handed to an in-place decide that did not match the record
+        self.in_place = True
 
     def run(self) -> None:
         events, report = self.events, self.report
@@ -444,7 +566,8 @@ class _ReDecider:
                             return
                 index = end
                 continue
-            if not isinstance(event, GAME_LEVEL) and self.fold.meta["actions"] == 0:
+            if not isinstance(event, GAME_LEVEL):
+                # Consequences are taken with their action above; anything else was slipped in.
                 report.add(version, "rules", f"event {version} ({event.type_name}) follows no action")
             self._check_host_event(version, event)
             if not self._apply(index):
@@ -462,9 +585,11 @@ class _ReDecider:
         fold.version = end
 
     def _refold(self, upto: int) -> None:
-        """Rebuilds the state before event `upto + 1` after re-deciding in place went astray."""
+        """Rebuilds the state before event `upto + 1` after re-deciding in place went astray; later
+        actions are re-decided on a copy, so a log that diverges often is not rebuilt again and again."""
         self.fold = GameFold()
         self.dirty = False
+        self.in_place = False
         for index in range(upto):
             apply_event(self.fold, self.events[index], self.entries[index].chain)
             self.fold.version = index + 1
@@ -522,7 +647,7 @@ class _ReDecider:
         ruleset = get_ruleset(fold.ruleset_name)
         # A ruleset that can decide in place spares the audit a copy of the state per action and a
         # second evolve of every consequence; the state is rebuilt only if the record diverges.
-        decide = getattr(ruleset, "decide_in_place", None)
+        decide = getattr(ruleset, "decide_in_place", None) if self.in_place else None
         if decide is not None:
             self.dirty = True
         else:
@@ -580,11 +705,12 @@ class _ReDecider:
             report.add(report.events, "seed", "the game is over but its seed was never revealed")
         if self.unverified:
             first, last = self.unverified[0], self.unverified[-1]
-            why = (
-                "the seed is not revealed yet (the game is still running)"
-                if not report.finished and fold.meta["commitment"] not in self.seeds
-                else "their seed is not in this log (audit the game this one was forked from)"
-            )
+            if not report.finished and fold.meta["commitment"] not in self.seeds:
+                why = "the seed is not revealed yet (the game is still running)"
+            elif fold.meta["forked_from"]:
+                why = "their seed is not in this log (audit the game this one was forked from)"
+            else:
+                why = "their seed was never revealed"
             count = len(self.unverified)
             span = f"events {first}–{last}"
             report.notes.append(f"the draws of {count} actions ({span}) cannot be verified: {why}")

@@ -2,8 +2,9 @@
 
 Content files ship inside the package (`domain/rulesets/<ruleset>/<file>.toml`). A group that owns the
 printed components can set `NIGHTKEEP_CONTENT_DIR`; a file `$NIGHTKEEP_CONTENT_DIR/<ruleset>/<file>`
-then replaces the shipped one. Parsed files and the frozen dataclasses built from them are cached on
-the resolved path and its size and modification time, so pointing the variable elsewhere reloads.
+then replaces the shipped one. Each file is read once per process (by resolved path): its hash, its
+parsed TOML and the frozen dataclasses built from it all come from those bytes, so the content a game
+records is the content it is played with; pointing the variable elsewhere reads the other files.
 Every validation error is one line naming the file and the key, e.g.
 `board.toml: spaces[6].draws: expected an integer, got 'x'`.
 """
@@ -51,35 +52,33 @@ def _shipped_path(ruleset_dir_name: str, filename: str) -> Path:
     return Path(str(shipped)).resolve()
 
 
-def _stamp(path: Path) -> tuple[int, int]:
+@lru_cache(maxsize=64)
+def _read(path: str) -> bytes:
+    # The bytes a process plays with are read once: the content hash and the parsed models both come
+    # from them, so a file edited while a process runs cannot make a game's hash lie about its rules.
     try:
-        info = path.stat()
-    except OSError:
-        raise ContentError(f"{path.name}: file not found ({path})") from None
-    return info.st_mtime_ns, info.st_size
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise ContentError(f"{Path(path).name}: cannot be read ({exc.strerror or exc}: {path})") from None
 
 
 @lru_cache(maxsize=64)
-def _parse(path: str, stamp: tuple[int, int]) -> dict[str, Any]:
-    name = Path(path).name
+def _parse(path: str) -> dict[str, Any]:
     try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(f"{name}: malformed TOML: {exc}") from None
-    except OSError as exc:
-        raise ContentError(f"{name}: cannot be read: {exc.strerror}") from None
+        return tomllib.loads(_read(path).decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ContentError(f"{Path(path).name}: malformed TOML: {exc}") from None
 
 
 def load_content(ruleset_dir_name: str, filename: str) -> dict[str, Any]:
     """Returns the parsed TOML of one content file as a fresh dict (the cache stays untouched)."""
     path = content_path(ruleset_dir_name, filename)
-    return copy.deepcopy(_parse(str(path), _stamp(path)))
+    return copy.deepcopy(_parse(str(path)))
 
 
 @lru_cache(maxsize=64)
 def _build(path: str, build: Callable[[dict[str, Any], str], Any]) -> Any:
-    return build(_parse(path, _stamp(Path(path))), Path(path).name)
+    return build(_parse(path), Path(path).name)
 
 
 def load_model(ruleset_dir_name: str, filename: str, build: Callable[[dict[str, Any], str], T]) -> T:
@@ -94,15 +93,14 @@ def load_model(ruleset_dir_name: str, filename: str, build: Callable[[dict[str, 
 
 
 def content_hash(paths: Iterable[Path]) -> str:
-    """Returns the sha256 hex over each file's name (`<dir>/<file>`) and bytes, in sorted name order."""
+    """Returns the sha256 hex over each file's name (`<dir>/<file>`) and bytes, in sorted name order.
+
+    The bytes are the ones this process plays with (read once, like the parsed content)."""
     named = sorted((f"{p.parent.name}/{p.name}", p) for p in paths)
     digest = hashlib.sha256()
     for name, path in named:
         digest.update(name.encode() + b"\0")
-        try:
-            digest.update(path.read_bytes())
-        except OSError:
-            raise ContentError(f"{path.name}: file not found ({path})") from None
+        digest.update(_read(str(path)))
         digest.update(b"\0")
     return digest.hexdigest()
 

@@ -61,6 +61,11 @@ class ImportConflict(NightkeepError, ValueError):
     exit_code = 1
 
 
+class SeedNotHeld(RuleViolation):
+    """Raised when this store does not hold a game's dice seed (an imported game): only its host can
+    roll for it."""
+
+
 class CorruptStore(NightkeepError, ValueError):
     """Raised when the store holds something unreadable (a damaged event, a missing seed)."""
 

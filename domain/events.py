@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import inspect
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
@@ -91,6 +92,42 @@ def event_from_fields(type_name: str, version: int, fields: dict[str, Any]) -> E
         raise TamperedLog(f"event {type_name} has malformed fields: {exc}") from None
 
 
+# What each annotated field type may hold, exactly (a bool is not an int in a log: it encodes apart).
+_FIELD_TYPES: dict[str, tuple[type, type | None]] = {
+    "str": (str, None),
+    "int": (int, None),
+    "bool": (bool, None),
+    "bytes": (bytes, None),
+    "list[int]": (list, int),
+    "list[str]": (list, str),
+    "dict[str, Any]": (dict, None),
+    "list[dict[str, Any]]": (list, dict),
+}
+_FIELD_SPECS: dict[type, list[tuple[str, type, type | None]]] = {}
+
+
+def field_type_problem(event: Event) -> str:
+    """Returns what is wrong with the types of an event's field values ("" when nothing is)."""
+    cls = type(event)
+    spec = _FIELD_SPECS.get(cls)
+    if spec is None:
+        annotations = inspect.get_annotations(cls)
+        spec = _FIELD_SPECS[cls] = [
+            (name, *_FIELD_TYPES[str(annotations[name])])
+            for name in cls._field_names
+            if str(annotations.get(name)) in _FIELD_TYPES
+        ]
+    for name, outer, inner in spec:
+        value: Any = getattr(event, name)
+        if type(value) is not outer or (inner is not None and not _all_exactly(value, inner)):
+            return f"{cls.__name__}.{name} holds {value!r:.40}, not a {outer.__name__}"
+    return ""
+
+
+def _all_exactly(items: Any, kind: type) -> bool:
+    return all(type(item) is kind for item in items)
+
+
 def canonical_bytes(value: Any) -> bytes:
     """Encodes a value as canonical msgpack: maps with keys sorted, bytes as bin, no floats."""
     packed: bytes = msgpack.packb(_canonical(value), use_bin_type=True)
@@ -110,7 +147,9 @@ def _canonical(value: Any) -> Any:
         try:
             keys = sorted(value)
         except TypeError:  # mixed int and str keys
-            keys = sorted(value, key=_sort_key)
+            keys = []
+        if not keys or type(keys[0]) is not str:  # all-str keys sort alone; anything else is checked
+            keys = _int_and_str_keys(value)
         return {k: v if type(v := value[k]) in _SCALARS else _canonical(v) for k in keys}
     if kind is list or kind is tuple:
         return [v if type(v) in _SCALARS else _canonical(v) for v in value]
@@ -121,6 +160,18 @@ def _canonical(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_canonical(v) for v in value]
     return value
+
+
+def _int_and_str_keys(value: dict[Any, Any]) -> list[Any]:
+    if any(type(k) is not int and type(k) is not str for k in value):
+        raise UsageError("map keys in event fields must be integers or strings")
+    return sorted(value, key=_sort_key)
+
+
+def canonical_form(value: Any) -> Any:
+    """Returns a value rebuilt in canonical order (maps sorted by key, ints before strs); values of
+    other types (e.g. a replay file's timestamps) pass through as they are."""
+    return _canonical(value)
 
 
 def _sort_key(key: Any) -> tuple[int, Any]:

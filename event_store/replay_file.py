@@ -21,7 +21,7 @@ import msgpack
 
 from domain.audit import AuditReport, audit_log, header_problems, shape_problems
 from domain.errors import ImportConflict, TamperedLog, UnknownGame, UsageError
-from domain.events import GENESIS_CHAIN, GameCreated, SeedCommitted, next_chain
+from domain.events import GENESIS_CHAIN, GameCreated, SeedCommitted, canonical_form, next_chain
 from domain.game import GameFold, decode_event
 from event_store.recorded import RecordedEvent
 from event_store.service import GameService
@@ -123,16 +123,8 @@ def import_game(service: GameService, data: bytes, source: str = "replay file") 
 
 
 def _pack_sorted(value: Any) -> bytes:
-    packed: bytes = msgpack.packb(_sorted(value), use_bin_type=True, datetime=True)
+    packed: bytes = msgpack.packb(canonical_form(value), use_bin_type=True, datetime=True)
     return packed
-
-
-def _sorted(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _sorted(value[k]) for k in sorted(value)}
-    if isinstance(value, list):
-        return [_sorted(v) for v in value]
-    return value
 
 
 class FileEntry(NamedTuple):

@@ -12,7 +12,7 @@ from uuid import UUID
 from eventsourcing.persistence import ApplicationRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 
-from domain.errors import CorruptStore
+from domain.errors import SeedNotHeld
 
 TABLE = "nightkeep_secrets"
 
@@ -44,8 +44,8 @@ class SQLiteSecretStore:
             c.execute(f"SELECT seed FROM {TABLE} WHERE game_id=?", [game_id.hex])
             row = c.fetchone()
         if row is None:
-            raise CorruptStore(
-                f"the store holds no dice seed for game {game_id}: only its host can continue it"
+            raise SeedNotHeld(
+                f"this store holds no dice seed for game {game_id}: only its host can continue it"
             )
         seed: bytes = row[0]
         return seed
@@ -66,8 +66,8 @@ class MemorySecretStore:
         try:
             return self._seeds[game_id]
         except KeyError:
-            raise CorruptStore(
-                f"the store holds no dice seed for game {game_id}: only its host can continue it"
+            raise SeedNotHeld(
+                f"this store holds no dice seed for game {game_id}: only its host can continue it"
             ) from None
 
 

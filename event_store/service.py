@@ -17,7 +17,7 @@ from domain.actions import HOST, START, Action
 from domain.audit import AuditReport, RawEntry, audit_log, revealed_seeds
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import BadSetup, IllegalAction, StaleVersion, UnknownGame, UsageError
-from domain.events import ActionTaken, ForkedFrom, GameCreated
+from domain.events import ActionTaken, ForkedFrom, GameCreated, SeedCommitted, SeedRevealed
 from domain.game import (
     NIGHTKEEP_VERSION,
     Game,
@@ -215,24 +215,36 @@ class GameService(Application[UUID]):
         last = len(events)
         if not 1 <= at <= last:
             raise UsageError(f"game {game_id} has events 1 to {last}; cannot fork at {at}")
-        fold = GameFold()
-        for recorded in events[:at]:
-            fold.apply(recorded.event, recorded.chain)
-        boundaries = [r.version - 1 for r in events if isinstance(r.event, ActionTaken)] + [last]
-        if at not in boundaries:
-            before = max((b for b in boundaries if b < at), default=None)
-            after = min(b for b in boundaries if b > at)
-            nearest = f"{before} or {after}" if before else str(after)
+        own_commit = max(r.version for r in events if isinstance(r.event, SeedCommitted))
+        if at < own_commit and isinstance(events[0].event, ForkedFrom):
+            original = events[0].event
+            raise UsageError(
+                f"event {at} lies in the history this fork copied from game {original.game}: "
+                f"fork that game at {at - 1} instead"
+            )
+        final = self.fold(game_id)
+        playable = [r.version - 1 for r in events if isinstance(r.event, ActionTaken)]
+        if not get_ruleset(final.ruleset_name).status(final.state)["status"] == "finished":
+            # A game stopped by an early reveal can be forked where it stopped (the last state that
+            # still took actions); a running game can be forked at its last event.
+            reveal = next((r.version for r in events if isinstance(r.event, SeedRevealed)), None)
+            playable.append(reveal - 1 if reveal else last)
+        playable = [b for b in playable if b >= own_commit]
+        if at not in playable:
+            before = max((b for b in playable if b < at), default=None)
+            after = min((b for b in playable if b > at), default=None)
+            nearest = " or ".join(str(b) for b in (before, after) if b is not None)
             raise UsageError(
                 f"event {at} is not an action boundary: fork where a player is about to act ({nearest})"
+                if nearest
+                else f"game {game_id} has no point where a player is about to act"
             )
-        if get_ruleset(fold.ruleset_name).status(fold.state)["status"] == "finished" or fold.meta["seed"]:
-            raise UsageError(f"the game takes no more actions after event {at}: there is nothing to fork")
+        fold = self.fold(game_id, at)
         known = {commit_to_seed(seed): seed for seed in revealed_seeds(r.event for r in events)}
         original_seed = known.get(fold.meta["commitment"], b"")
         if same_dice and not original_seed:
             raise IllegalAction(
-                f"--same-dice needs game {game_id}'s seed revealed first (nightkeep reveal): "
+                f"--same-dice needs game {game_id}'s seed revealed first (its host runs nightkeep reveal): "
                 "a fork must not preview an unfinished game's dice"
             )
         seed = original_seed if same_dice else new_seed()

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from domain.audit import audit_log
 from domain.dice import commit_to_seed
-from domain.errors import CorruptStore, IllegalAction, ImportConflict, UsageError
+from domain.errors import IllegalAction, ImportConflict, SeedNotHeld, UsageError
 from domain.events import (
     GENESIS_CHAIN,
     ActionTaken,
@@ -203,8 +203,8 @@ def test_a_fork_must_start_where_a_player_is_about_to_act(memory_service):
     with pytest.raises(UsageError, match=f"event {at + 1} is not an action boundary.*{at}"):
         memory_service.fork_game(original, at + 1)
     last = memory_service.get_game(original).version
-    with pytest.raises(UsageError, match="nothing to fork"):
-        memory_service.fork_game(original, last)
+    with pytest.raises(UsageError, match=f"event {last} is not an action boundary"):
+        memory_service.fork_game(original, last)  # the game is over there
     with pytest.raises(UsageError, match=f"events 1 to {last}"):
         memory_service.fork_game(original, last + 1)
     assert memory_service.recorder.max_notification_id() == before
@@ -261,7 +261,7 @@ def test_an_imported_running_game_can_be_audited_and_forked_but_not_continued(me
     import_game(other, export_game(memory_service, game_id))
     assert other.audit(game_id).ok
     actions = other.legal_actions(game_id)
-    with pytest.raises(CorruptStore, match="only its host"):
+    with pytest.raises(SeedNotHeld, match="only its host"):
         other.take_action(game_id, actions[0].player, actions[0].id)
     fork_id, _ = other.fork_game(game_id, boundaries(other, game_id)[-1])
     play_with_bots(other, fork_id, seed=1)
@@ -343,9 +343,13 @@ def test_cli_reveal_stops_play_and_the_audit_exit_codes(tmp_path):
     found = run(db, "audit", str(good), str(bad))
     assert found.exit_code == 1 and "event 3: chain" in found.stdout
     unreadable = run(db, "audit", str(good), str(bad), str(garbage))
-    assert unreadable.exit_code == 2 and "unreadable" in unreadable.stdout
+    assert unreadable.exit_code == 2 and "unreadable" in unreadable.stdout  # the summary table's row
+    assert unreadable.stderr.startswith(f"{garbage}: unreadable: {garbage} is not a nightkeep replay file")
+    assert len(unreadable.stderr.splitlines()) == 1
     missing = run(db, "audit", "no-such-file.nkr")
-    assert missing.exit_code == 2 and "not a game id" in missing.stdout
+    assert missing.exit_code == 2 and "no replay file no-such-file.nkr" in missing.stderr
+    not_an_id = run(db, "audit", "no-such-game")
+    assert not_an_id.exit_code == 2 and "not a game id" in not_an_id.stderr
 
 
 def test_audit_log_accepts_any_entries_with_the_recorded_shape(memory_service):
@@ -404,3 +408,72 @@ def test_audit_in_worker_processes_gives_the_same_reports_in_the_same_order(tmp_
     reports = json.loads(serial.stdout)
     assert [r["source"] for r in reports] == paths
     assert [r["ok"] for r in reports] == [True, False] + [True] * (len(paths) - 3) + [False]
+
+
+def test_a_game_stopped_by_an_early_reveal_can_be_forked_where_it_stopped(memory_service):
+    original = running_game(memory_service)
+    stopped = memory_service.get_game(original).version
+    memory_service.reveal_seed(original)
+    fork_id, forked_from = memory_service.fork_game(original, stopped, same_dice=True)
+    assert forked_from.version == stopped
+    play_with_bots(memory_service, fork_id, seed=4)
+    assert memory_service.audit(fork_id).ok
+
+
+def test_a_point_inside_a_forks_copied_history_points_at_the_original(memory_service):
+    original = finished_game(memory_service)
+    fork_id, _ = memory_service.fork_game(original, boundaries(memory_service, original)[6])
+    inside = boundaries(memory_service, fork_id)[2]
+    with pytest.raises(UsageError, match=f"fork that game at {inside - 1} instead"):
+        memory_service.fork_game(fork_id, inside)
+
+
+def insert_after(document, index, *events):
+    document["events"][index:index] = [
+        {"version": 0, "type": t, "v": 1, "fields": f, "chain": b"", "time": document["events"][0]["time"]}
+        for t, f in events
+    ]
+
+
+@pytest.mark.parametrize(
+    ("forge", "kind"),
+    [
+        # A second commitment slipped in before the end switches the game to a seed the forger chose.
+        (lambda d, n: insert_after(d, n - 1, ("SeedCommitted", {"commitment": bytes(32)})), "structure"),
+        # A winner rewritten after the seed was revealed.
+        (lambda d, n: insert_after(d, n, ("GameWon", {"player": "Bo", "reason": "forged"})), "structure"),
+        # A second GameCreated in the middle of the game.
+        (lambda d, n: insert_after(d, 5, ("GameCreated", dict(d["events"][0]["fields"]))), "structure"),
+        # A die face written as true instead of 1: another encoding of the same game.
+        (lambda d, n: _set_first_die(d, True), "format"),
+        # Dice taken from a script by a game that does not say it is scripted.
+        (lambda d, n: d["events"][0]["fields"].__setitem__("dice_script", [6] * 40), "rules"),
+    ],
+)
+def test_forgeries_of_the_games_shape_are_findings(memory_service, forge, kind):
+    document = unpack(export_game(memory_service, finished_game(memory_service)))
+    forge(document, len(document["events"]))
+    document["header"].update(
+        {k: document["events"][0]["fields"][k] for k in ("ruleset", "players", "scripted", "content_hash")}
+    )
+    report = audit_replay(rechain(document), "forged.nkr")
+    assert report.first(kind) is not None, report.findings
+    assert report.first("chain") is None
+
+
+def _set_first_die(document, value):
+    rolled = next(e for e in document["events"] if e["type"] == "DieRolled")
+    rolled["fields"]["values"][0] = value
+
+
+def test_a_fork_that_reuses_the_originals_secret_seed_is_a_seed_finding(memory_service):
+    original = running_game(memory_service)
+    at = boundaries(memory_service, original)[-1]
+    fork_id, _ = memory_service.fork_game(original, at)
+    document = unpack(export_game(memory_service, fork_id))
+    own = document["events"][at + 1]
+    assert own["type"] == "SeedCommitted"
+    own["fields"]["commitment"] = document["events"][2]["fields"]["commitment"]
+    document["header"]["seed_commitment"] = own["fields"]["commitment"]
+    report = audit_replay(rechain(document), "forged.nkr")
+    assert report.first("seed") is not None and report.first("seed").version == 1
