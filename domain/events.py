@@ -120,12 +120,13 @@ def field_type_problem(event: Event) -> str:
     for name, outer, inner in spec:
         value: Any = getattr(event, name)
         if type(value) is not outer or (inner is not None and not _all_exactly(value, inner)):
-            return f"{cls.__name__}.{name} holds {value!r:.40}, not a {outer.__name__}"
+            kind = outer.__name__ + (f" of {inner.__name__}" if inner else "")
+            return f"{cls.__name__}.{name} holds {value!r:.40}, not a {kind}"
     return ""
 
 
 def _all_exactly(items: Any, kind: type) -> bool:
-    return all(type(item) is kind for item in items)
+    return not items or set(map(type, items)) == {kind}
 
 
 def canonical_bytes(value: Any) -> bytes:
