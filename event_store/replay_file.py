@@ -147,6 +147,21 @@ def parse_replay(data: bytes, source: str = "replay file") -> tuple[dict[str, An
     Raises UsageError, naming where it stopped, for bytes that are not a whole replay file: not
     msgpack, another format or version, a truncated file, trailing bytes or a malformed event.
     """
+    try:
+        # A whole file decodes in one C call; only a damaged one is read again item by item, so the
+        # error can say where it stops.
+        whole = msgpack.unpackb(data, raw=False, timestamp=3, strict_map_key=False)
+    except Exception:  # msgpack raises several unrelated types for bad bytes
+        whole = None
+    if isinstance(whole, dict):
+        return _checked_document(whole, source)
+    document = _read_stepwise(data, source)
+    if not isinstance(document, dict):
+        raise UsageError(f"{source} is not a nightkeep replay file")
+    return _checked_document(document, source)
+
+
+def _read_stepwise(data: bytes, source: str) -> dict[str, Any]:
     unpacker = msgpack.Unpacker(raw=False, timestamp=3, strict_map_key=False, max_buffer_size=len(data) or 1)
     unpacker.feed(data)
     document: dict[str, Any] = {}
@@ -173,16 +188,20 @@ def parse_replay(data: bytes, source: str = "replay file") -> tuple[dict[str, An
         raise
     except Exception as exc:  # msgpack raises several unrelated types for bad bytes
         raise UsageError(f"{source} is not a nightkeep replay file ({type(exc).__name__})") from None
+    rest = len(data) - unpacker.tell()
+    if rest:
+        raise UsageError(f"{source} has {rest} stray bytes after its last event")
+    return document
+
+
+def _checked_document(document: dict[str, Any], source: str) -> tuple[dict[str, Any], list[FileEntry]]:
     if document.get("format") != FORMAT:
         raise UsageError(f"{source} is not a nightkeep replay file")
     if document.get("format_version") != FORMAT_VERSION:
         raise UsageError(f"{source} has replay format version {document.get('format_version')!r}")
-    header = document.get("header")
-    if not isinstance(header, dict) or not isinstance(document.get("events"), list):
+    header, raw_events = document.get("header"), document.get("events")
+    if not isinstance(header, dict) or not isinstance(raw_events, list):
         raise UsageError(f"{source} has no header or no event list")
-    rest = len(data) - unpacker.tell()
-    if rest:
-        raise UsageError(f"{source} has {rest} stray bytes after its last event")
     return header, [_entry(raw, index, source) for index, raw in enumerate(raw_events, start=1)]
 
 
