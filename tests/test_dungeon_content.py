@@ -102,7 +102,7 @@ def test_house_deck_36_cards_with_monsters_1_to_6_and_spirits_2_to_5():
     assert {c.craft for c in cards if c.kind == "spirit"} == {2, 3, 4, 5}
     assert deck.cards["dungeon/card/bronze-dragon"].strength == 6
     assert [c.armour_save for c in cards if c.armour_save] == [4, 5, 6]
-    assert [c.id for c in cards if c.leaves_dungeon] == ["dungeon/card/tunnel"]
+    assert [c.id for c in cards if c.leaves_board] == ["dungeon/card/tunnel"]
 
 
 # --- content errors name file and key -----------------------------------------------------------------------

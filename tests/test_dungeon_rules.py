@@ -682,7 +682,7 @@ def test_cards_are_drawn_among_the_cards_left_in_sorted_order():
 
 
 def test_lives_never_fall_below_zero_when_a_card_takes_more_than_are_left():
-    from domain.rulesets.dungeon.effects import lose_lives
+    from domain.rulesets.talisman.effects import lose_lives
     from domain.rulesets.talisman.resolution import Resolution
 
     state = started()

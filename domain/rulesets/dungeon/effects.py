@@ -1,54 +1,16 @@
-"""Small steps the Dungeon's rules share: losing lives, moving pieces, and the die-table effects."""
+"""The Dungeon's own steps: moving pieces on its spiral (the win and the flight out) and card moves back.
+
+Losing lives, die-table effects and the rest are shared Talisman mechanics (`talisman.effects`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from domain.events import GameWon, LifeGained, LifeLost, Moved, PlayerOut
-from domain.rulesets.dungeon.content import Outcome
-from domain.rulesets.dungeon.state import PLAYING
-from domain.rulesets.talisman.events import GoldChanged, StatChanged, TurnLost
+from domain.events import GameWon, Moved, PlayerOut
+from domain.rulesets.talisman.effects import sheet_of
 from domain.rulesets.talisman.resolution import Resolution
 
 BOARD = "dungeon"
 GUARD = "dungeon/guard"
-
-
-def sheet_of(res: Resolution, player: str) -> dict[str, Any]:
-    """Returns a player's sheet in the working state."""
-    sheet: dict[str, Any] = res.state["players"][player]
-    return sheet
-
-
-def is_over(res: Resolution) -> bool:
-    """Tells whether the game ended while resolving."""
-    return bool(res.state["phase"] == "over")
-
-
-def in_play(res: Resolution, player: str) -> bool:
-    """Tells whether a player is still in the race."""
-    return bool(sheet_of(res, player)["status"] == PLAYING)
-
-
-def still_on(res: Resolution, player: str, space: int) -> bool:
-    """Tells whether the player can go on encountering `space` (alive, still there, game running)."""
-    return not is_over(res) and in_play(res, player) and sheet_of(res, player)["space"] == space
-
-
-def check_killed(res: Resolution, player: str) -> None:
-    """Takes a character at 0 lives out of the race (short game: no new character)."""
-    if in_play(res, player) and sheet_of(res, player)["lives"] <= 0:
-        res.emit(PlayerOut(player=player, reason="killed"))
-
-
-def lose_lives(res: Resolution, player: str, amount: int, reason: str) -> None:
-    """Takes lives (no save, never below 0) and puts a character at 0 lives out."""
-    # A replaced deck may take more lives than a character has left; lives never go below 0.
-    amount = min(amount, sheet_of(res, player)["lives"])
-    if amount > 0:
-        res.emit(LifeLost(player=player, amount=amount, reason=reason))
-    check_killed(res, player)
 
 
 def move_piece(res: Resolution, player: str, to_space: int, reason: str) -> None:
@@ -65,58 +27,6 @@ def move_piece(res: Resolution, player: str, to_space: int, reason: str) -> None
         res.emit(PlayerOut(player=player, reason="fled the Dungeon"))
 
 
-def _lose_life(res: Resolution, player: str, amount: int, card: str) -> None:
-    lose_lives(res, player, amount, card)
-
-
-def _gain_life(res: Resolution, player: str, amount: int, card: str) -> None:
-    res.emit(LifeGained(player=player, amount=amount, reason=card))
-
-
-def _gain_gold(res: Resolution, player: str, amount: int, card: str) -> None:
-    res.emit(GoldChanged(player=player, amount=amount, reason=card))
-
-
-def _lose_gold(res: Resolution, player: str, amount: int, card: str) -> None:
-    amount = min(amount, sheet_of(res, player)["gold"])
-    if amount:
-        res.emit(GoldChanged(player=player, amount=-amount, reason=card))
-
-
-def _gain_stat(stat: str) -> Callable[[Resolution, str, int, str], None]:
-    def apply(res: Resolution, player: str, amount: int, card: str) -> None:
-        res.emit(StatChanged(player=player, stat=stat, amount=amount, reason=card))
-
-    return apply
-
-
-def _lose_turn(res: Resolution, player: str, amount: int, card: str) -> None:
-    for _ in range(max(1, amount)):
-        res.emit(TurnLost(player=player, reason=card))
-
-
-def _move_back(res: Resolution, player: str, amount: int, card: str) -> None:
-    # House: a card's move back is not a movement roll, so the space reached is not encountered.
+def move_back(res: Resolution, player: str, amount: int, card: str) -> None:
+    """A card's move back: not a movement roll, so the space reached is not encountered (house)."""
     move_piece(res, player, max(0, sheet_of(res, player)["space"] - amount), "card")
-
-
-def _nothing(res: Resolution, player: str, amount: int, card: str) -> None:
-    return None
-
-
-EFFECTS: dict[str, Callable[[Resolution, str, int, str], None]] = {
-    "lose_life": _lose_life,
-    "gain_life": _gain_life,
-    "gain_gold": _gain_gold,
-    "lose_gold": _lose_gold,
-    "gain_strength": _gain_stat("strength"),
-    "gain_craft": _gain_stat("craft"),
-    "lose_turn": _lose_turn,
-    "move_back": _move_back,
-    "nothing": _nothing,
-}
-
-
-def apply_outcome(res: Resolution, player: str, card: str, outcome: Outcome) -> None:
-    """Applies one die-table line to the player (effects are validated at load)."""
-    EFFECTS.get(outcome.effect, _nothing)(res, player, outcome.amount, card)

@@ -20,9 +20,10 @@ from domain.errors import BadSetup, IllegalAction
 from domain.events import Event, GameCreated
 from domain.rulesets.dungeon import turns
 from domain.rulesets.dungeon.content import content_paths, load_board, load_deck
-from domain.rulesets.dungeon.state import State, evolve, new_state
+from domain.rulesets.dungeon.state import evolve, new_state
 from domain.rulesets.talisman.characters import characters_path, load_characters, resolve_character
 from domain.rulesets.talisman.resolution import Resolution
+from domain.rulesets.talisman.state import State
 
 NAME = "dungeon-short"
 CHARACTER_SLOT = "character"
@@ -64,7 +65,7 @@ def initial_state(created: GameCreated) -> State:
     """Returns the state right after GameCreated (characters not dealt yet, the Tunnel out of the deck)."""
     board = load_board()
     # Dungeon 14 plays without the main board, so the Tunnel (8.3) has nowhere to lead.
-    deck = [c.id for c in load_deck().cards.values() if not c.leaves_dungeon]
+    deck = [c.id for c in load_deck().cards.values() if not c.leaves_board]
     return new_state(created, len(board.spaces), deck)
 
 

@@ -12,44 +12,18 @@ State (a plain dict, msgpack-native, str keys):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from domain.events import (
-    CardDrawn,
     CharacterDealt,
     CombatResolved,
     DieRolled,
     Event,
     GameCreated,
-    GameEnded,
-    GameWon,
-    LifeGained,
-    LifeLost,
-    Moved,
-    PlayerOut,
     TurnEnded,
 )
-from domain.rulesets.talisman.character import new_sheet
-from domain.rulesets.talisman.characters import Character, load_characters
-from domain.rulesets.talisman.events import (
-    CardDiscarded,
-    DeckReshuffled,
-    FleeingDeclared,
-    FollowerJoined,
-    GoldChanged,
-    GoldTaken,
-    ObjectTaken,
-    PlayOpened,
-    StatChanged,
-    TrophiesTraded,
-    TrophyTaken,
-    TurnLost,
-    TurnSkipped,
-)
-
-PLAYING, OUT, WINNER = "playing", "out", "winner"
-State = dict[str, Any]
+from domain.rulesets.talisman.character import PLAYING, new_sheet
+from domain.rulesets.talisman.characters import character_or_stand_in
+from domain.rulesets.talisman.events import FleeingDeclared, PlayOpened
+from domain.rulesets.talisman.state import SHARED_EVOLVERS, Evolver, State, sheet_set
 
 
 def new_state(created: GameCreated, spaces: int, deck: list[str]) -> State:
@@ -70,14 +44,8 @@ def new_state(created: GameCreated, spaces: int, deck: list[str]) -> State:
     }
 
 
-def _character(character_id: str) -> Character:
-    found = load_characters().get(character_id)
-    # A replay must never fail: a character missing from swapped content gets middling stats.
-    return found or Character(character_id, character_id.rsplit("/", 1)[-1], 3, 3, "neutral", "-", "unknown")
-
-
 def _dealt(state: State, e: CharacterDealt) -> None:
-    sheet = new_sheet(_character(e.character))
+    sheet = new_sheet(character_or_stand_in(e.character))
     sheet.update(space=0, status=PLAYING, fleeing=False, defeated=False, skips=0)
     state["players"][e.player] = sheet
 
@@ -95,52 +63,6 @@ def _rolled(state: State, e: DieRolled) -> None:
         state["moved"] = True
 
 
-def _drawn(state: State, e: CardDrawn) -> None:
-    if e.card in state["deck"]:
-        state["deck"].remove(e.card)
-    state["spaces"][state["players"][e.player]["space"]].append(e.card)
-
-
-def _reshuffled(state: State, e: DeckReshuffled) -> None:
-    state["deck"] = sorted(state["deck"] + state["discard"])
-    state["discard"] = []
-
-
-def _off_space(state: State, space: int, card: str) -> None:
-    cards = state["spaces"][space]
-    if card in cards:
-        cards.remove(card)
-
-
-def _discarded(state: State, e: CardDiscarded) -> None:
-    _off_space(state, e.space, e.card)
-    state["discard"].append(e.card)
-
-
-def _object_taken(state: State, e: ObjectTaken) -> None:
-    _off_space(state, e.space, e.card)
-    state["players"][e.player]["objects"].append(e.card)
-
-
-def _follower_joined(state: State, e: FollowerJoined) -> None:
-    _off_space(state, e.space, e.card)
-    state["players"][e.player]["followers"].append(e.card)
-
-
-def _trophy(state: State, e: TrophyTaken) -> None:
-    _off_space(state, e.space, e.card)
-    state["players"][e.player]["trophies"].append(e.card)
-
-
-def _traded(state: State, e: TrophiesTraded) -> None:
-    sheet = state["players"][e.player]
-    for card in e.cards:
-        if card in sheet["trophies"]:
-            sheet["trophies"].remove(card)
-    state["discard"].extend(e.cards)
-    sheet[e.stat] += e.amount
-
-
 def _combat(state: State, e: CombatResolved) -> None:
     players = state["players"]
     # Dungeon 7.3: whoever loses a combat (character or enemy's victim) is defeated.
@@ -150,99 +72,19 @@ def _combat(state: State, e: CombatResolved) -> None:
         players[e.opponent]["defeated"] = True
 
 
-def _out(state: State, e: PlayerOut) -> None:
-    sheet = state["players"][e.player]
-    sheet["status"] = OUT
-    if sheet["lives"] <= 0:
-        # RULES.md §1: a killed character's Objects, Followers and Gold stay on its space.
-        space = sheet["space"]
-        state["spaces"][space].extend(sheet["objects"] + sheet["followers"])
-        state["space_gold"][space] += sheet["gold"]
-        state["discard"].extend(sheet["trophies"])
-        sheet.update(objects=[], followers=[], trophies=[], gold=0)
-
-
-def _won(state: State, e: GameWon) -> None:
-    state["winner"] = e.player
-    state["phase"] = "over"
-    state["players"][e.player]["status"] = WINNER
-
-
-def _ended(state: State, e: GameEnded) -> None:
-    state["winner"] = e.winner
-    state["phase"] = "over"
-
-
 def _turn_ended(state: State, e: TurnEnded) -> None:
     state["turn"] = e.next_player
     state["moved"] = False
 
 
-def _gold_taken(state: State, e: GoldTaken) -> None:
-    state["space_gold"][e.space] -= e.amount
-    state["players"][e.player]["gold"] += e.amount
-
-
-def _sheet_add(key: str) -> Callable[[State, Any], None]:
-    def apply(state: State, e: Any) -> None:
-        state["players"][e.player][key] += e.amount
-
-    return apply
-
-
-def _sheet_set(key: str, value: Any) -> Callable[[State, Any], None]:
-    def apply(state: State, e: Any) -> None:
-        state["players"][e.player][key] = value
-
-    return apply
-
-
-def _moved(state: State, e: Moved) -> None:
-    state["players"][e.piece]["space"] = e.to_space
-
-
-def _lost(state: State, e: LifeLost) -> None:
-    state["players"][e.player]["lives"] -= e.amount
-
-
-def _stat(state: State, e: StatChanged) -> None:
-    state["players"][e.player][e.stat] += e.amount
-
-
-def _skipped(state: State, e: TurnSkipped) -> None:
-    sheet = state["players"][e.player]
-    sheet["skips"] = max(0, sheet["skips"] - 1)
-
-
-def _turn_lost(state: State, e: TurnLost) -> None:
-    state["players"][e.player]["skips"] += 1
-
-
-_EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
+_EVOLVERS: dict[type[Event], Evolver] = {
+    **SHARED_EVOLVERS,
     CharacterDealt: _dealt,
     PlayOpened: _opened,
     DieRolled: _rolled,
-    CardDrawn: _drawn,
-    DeckReshuffled: _reshuffled,
-    Moved: _moved,
-    FleeingDeclared: _sheet_set("fleeing", True),
-    CardDiscarded: _discarded,
-    ObjectTaken: _object_taken,
-    FollowerJoined: _follower_joined,
-    TrophyTaken: _trophy,
-    TrophiesTraded: _traded,
-    StatChanged: _stat,
-    GoldChanged: _sheet_add("gold"),
-    GoldTaken: _gold_taken,
-    LifeLost: _lost,
-    LifeGained: _sheet_add("lives"),
+    FleeingDeclared: sheet_set("fleeing", True),
     CombatResolved: _combat,
-    TurnLost: _turn_lost,
-    TurnSkipped: _skipped,
     TurnEnded: _turn_ended,
-    PlayerOut: _out,
-    GameWon: _won,
-    GameEnded: _ended,
 }
 
 

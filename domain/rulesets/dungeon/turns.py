@@ -19,14 +19,16 @@ from __future__ import annotations
 from domain.dice import Dice
 from domain.events import CharacterDealt, DieRolled, Event, GameEnded, TurnEnded
 from domain.rulesets.dungeon.content import load_board, load_deck
-from domain.rulesets.dungeon.effects import check_killed, in_play, is_over, move_piece, sheet_of
+from domain.rulesets.dungeon.effects import move_piece
 from domain.rulesets.dungeon.encounters import encounter_space
-from domain.rulesets.dungeon.state import PLAYING, State, evolve
-from domain.rulesets.talisman.character import effective_strength
+from domain.rulesets.dungeon.state import evolve
+from domain.rulesets.talisman.character import PLAYING, effective_strength
 from domain.rulesets.talisman.characters import load_characters, resolve_character
 from domain.rulesets.talisman.combat import COMBAT, LOST, WON, lose_combat_life, resolve_combat
+from domain.rulesets.talisman.effects import check_killed, in_play, is_over, sheet_of
 from domain.rulesets.talisman.events import FleeingDeclared, PlayOpened, TurnSkipped
 from domain.rulesets.talisman.resolution import Resolution
+from domain.rulesets.talisman.state import State
 
 
 def deal(state: State, dice: Dice, in_place: bool = False) -> list[Event]:

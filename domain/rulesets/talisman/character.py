@@ -7,6 +7,9 @@ from typing import Any, Protocol
 
 from domain.rulesets.talisman.characters import Character
 
+# A sheet's status in a short game's race.
+PLAYING, OUT, WINNER = "playing", "out", "winner"
+
 STARTING_LIVES = 4
 STARTING_GOLD = 1
 CARRY_LIMIT = 4  # RULES.md §1 (Talisman): at most 4 Objects; the excess stays on the space

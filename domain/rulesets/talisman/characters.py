@@ -75,3 +75,10 @@ def resolve_character(name: str) -> str:
             return character.id
     known = ", ".join(sorted(c.short_name for c in characters.values()))
     raise UnknownCharacter(f"unknown character {name!r} (known: {known})")
+
+
+def character_or_stand_in(character_id: str) -> Character:
+    """Returns a character's card, or middling stats for one missing from swapped content (a replay
+    must never fail on a character the content in use does not have)."""
+    found = load_characters().get(character_id)
+    return found or Character(character_id, character_id.rsplit("/", 1)[-1], 3, 3, "neutral", "-", "unknown")

@@ -1,0 +1,158 @@
+"""Encountering the cards on a space (RULES.md §1, Dungeon 7.1, Keep 7.1): the same on every board.
+
+House decisions, in nightkeep's words:
+- Cards are met in encounter-number order (1 Event, 2 Enemy, 3 Stranger, 4 Object, 5 Follower, 6 Place);
+  cards with the same number keep the order they were laid in.
+- Several enemies are fought one at a time in that order. A defeat ends the encounter at once; a
+  stand-off leaves that enemy face up and the next one is fought.
+- Events are discarded after their table is rolled; Strangers and Places stay face up and are met again
+  by whoever lands there. Killed enemies become trophies; enemies not killed stay face up.
+- Objects, Followers and gold lying on the space are taken only when no enemy is left on it; Objects
+  beyond the carrying limit of 4 stay on the space.
+- A table effect that moves or kills the character ends its encounter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from domain.events import CardDrawn, DieRolled
+from domain.rulesets.talisman.cards import Card, Deck
+from domain.rulesets.talisman.character import (
+    effective_craft,
+    effective_strength,
+    in_encounter_order,
+    room_to_carry,
+)
+from domain.rulesets.talisman.combat import (
+    COMBAT,
+    LOST,
+    PSYCHIC,
+    WON,
+    lose_combat_life,
+    resolve_combat,
+    take_trophy,
+)
+from domain.rulesets.talisman.effects import MoveBack, apply_outcome, check_killed, sheet_of, still_on
+from domain.rulesets.talisman.events import (
+    CardDiscarded,
+    CardEncountered,
+    DeckReshuffled,
+    FollowerJoined,
+    GoldTaken,
+    ObjectTaken,
+)
+from domain.rulesets.talisman.resolution import Resolution
+
+# A board's own card kinds (the Keep's Teleport Tiles) are met by handlers it passes in; a handler
+# returns False when the encounter must stop there.
+KindHandler = Callable[["Encounter", Resolution, str, Card, int], bool]
+
+
+@dataclass(frozen=True)
+class Encounter:
+    """What the shared encounter rules need from a board: its deck, and how it moves characters back."""
+
+    deck_name: str
+    deck: Deck
+    move_back: MoveBack
+    handlers: Mapping[str, KindHandler] = field(default_factory=dict)
+
+
+def draw_cards(res: Resolution, deck_name: str, player: str, count: int) -> None:
+    """Draws cards onto the player's space, one numbered pick among the cards left each (a lazy shuffle)."""
+    for _ in range(count):
+        if not res.state["deck"]:
+            if not res.state["discard"]:
+                return
+            res.emit(DeckReshuffled(deck=deck_name, count=len(res.state["discard"])))
+        card, draw = res.dice.pick(list(res.state["deck"]))
+        res.emit(CardDrawn(player=player, deck=deck_name, card=card, draw=draw))
+
+
+def fight(res: Resolution, player: str, opponent: str, value: int, kind: str, deck: Deck) -> str:
+    """Fights one enemy (combat or psychic combat); on a loss takes the life (armour may save it)."""
+    cards = deck.cards
+    sheet = sheet_of(res, player)
+    mine = effective_strength(sheet, cards) if kind == COMBAT else effective_craft(sheet, cards)
+    outcome, events = resolve_combat(player, mine, opponent, value, kind, res.dice)
+    res.emit(*events)
+    if outcome == LOST:
+        res.emit(*lose_combat_life(player, sheet_of(res, player), kind, cards, res.dice, opponent))
+        check_killed(res, player)
+    return outcome
+
+
+def _roll_table(enc: Encounter, res: Resolution, player: str, card: Card, space: int) -> None:
+    res.emit(CardEncountered(player=player, card=card.id, space=space))
+    if not card.table:
+        return
+    (face,), draws = res.dice.roll(6)
+    res.emit(DieRolled(player=player, purpose="table", sides=6, values=[face], draws=draws))
+    apply_outcome(res, player, card.id, card.outcome(face), enc.move_back)
+
+
+def _event(enc: Encounter, res: Resolution, player: str, card: Card, space: int) -> bool:
+    _roll_table(enc, res, player, card, space)
+    res.emit(CardDiscarded(player=player, card=card.id, space=space))
+    return True
+
+
+def _lasting(enc: Encounter, res: Resolution, player: str, card: Card, space: int) -> bool:
+    _roll_table(enc, res, player, card, space)
+    return True
+
+
+def _enemy(enc: Encounter, res: Resolution, player: str, card: Card, space: int) -> bool:
+    res.emit(CardEncountered(player=player, card=card.id, space=space))
+    kind = COMBAT if card.kind == "monster" else PSYCHIC
+    outcome = fight(res, player, card.id, card.trophy_value, kind, enc.deck)
+    if outcome == WON:
+        res.emit(*take_trophy(player, sheet_of(res, player), card.id, space, enc.deck.cards))
+    return outcome != LOST
+
+
+def enemies_left(res: Resolution, deck: Deck, space: int) -> bool:
+    """Tells whether an enemy card still lies on the space."""
+    cards = deck.cards
+    return any(c in cards and cards[c].is_enemy for c in res.state["spaces"][space])
+
+
+def _object(enc: Encounter, res: Resolution, player: str, card: Card, space: int) -> bool:
+    if not enemies_left(res, enc.deck, space) and room_to_carry(sheet_of(res, player)):
+        res.emit(ObjectTaken(player=player, card=card.id, space=space))
+    return True
+
+
+def _follower(enc: Encounter, res: Resolution, player: str, card: Card, space: int) -> bool:
+    if not enemies_left(res, enc.deck, space):
+        res.emit(FollowerJoined(player=player, card=card.id, space=space))
+    return True
+
+
+_BY_KIND: dict[str, KindHandler] = {
+    "event": _event,
+    "monster": _enemy,
+    "spirit": _enemy,
+    "stranger": _lasting,
+    "object": _object,
+    "magic-object": _object,
+    "follower": _follower,
+    "place": _lasting,
+}
+
+
+def encounter_cards(enc: Encounter, res: Resolution, player: str, index: int) -> None:
+    """Encounters the cards lying on space `index` in order, then picks up the gold if no enemy is left."""
+    deck = enc.deck
+    for card_id in in_encounter_order(list(res.state["spaces"][index]), deck.numbers):
+        card = deck.cards.get(card_id)
+        if card is None or card_id not in res.state["spaces"][index]:
+            continue
+        handler = enc.handlers.get(card.kind) or _BY_KIND[card.kind]
+        if not handler(enc, res, player, card, index) or not still_on(res, player, index):
+            return
+    gold = res.state["space_gold"][index]
+    if gold and not enemies_left(res, deck, index):
+        res.emit(GoldTaken(player=player, space=index, amount=gold))
