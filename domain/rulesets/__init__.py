@@ -25,6 +25,7 @@ from domain.events import Event, GameCreated
 
 _MODULES = {
     "dungeon-short": "domain.rulesets.dungeon.short_game",
+    "keep-run": "domain.rulesets.keep.run",
 }
 
 

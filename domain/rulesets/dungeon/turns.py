@@ -17,7 +17,7 @@ House decisions, in nightkeep's words:
 from __future__ import annotations
 
 from domain.dice import Dice
-from domain.events import CharacterDealt, DieRolled, Event, GameEnded, TurnEnded
+from domain.events import CharacterDealt, DieRolled, Event
 from domain.rulesets.dungeon.content import load_board, load_deck
 from domain.rulesets.dungeon.effects import move_piece
 from domain.rulesets.dungeon.encounters import encounter_space
@@ -26,9 +26,10 @@ from domain.rulesets.talisman.character import PLAYING, effective_strength
 from domain.rulesets.talisman.characters import load_characters, resolve_character
 from domain.rulesets.talisman.combat import COMBAT, LOST, WON, lose_combat_life, resolve_combat
 from domain.rulesets.talisman.effects import check_killed, in_play, is_over, sheet_of
-from domain.rulesets.talisman.events import FleeingDeclared, PlayOpened, TurnSkipped
+from domain.rulesets.talisman.events import FleeingDeclared, PlayOpened
 from domain.rulesets.talisman.resolution import Resolution
 from domain.rulesets.talisman.state import State
+from domain.rulesets.talisman.turns import end_turn
 
 
 def deal(state: State, dice: Dice, in_place: bool = False) -> list[Event]:
@@ -67,33 +68,6 @@ def can_choose(state: State, player: str) -> bool:
     if space in (0, state["last"]) or load_board().spaces[space].kind == "guard-room":
         return False  # Dungeon 14: no encounters between characters on the Entrance
     return bool(others_here(state, player))
-
-
-def next_in_play(state: State, player: str) -> str:
-    """Returns the next player in seating order still in the race (possibly `player` itself)."""
-    order: list[str] = state["order"]
-    start = order.index(player)
-    for step in range(1, len(order) + 1):
-        name = order[(start + step) % len(order)]
-        if state["players"][name]["status"] == PLAYING:
-            return name
-    return ""
-
-
-def end_turn(res: Resolution, player: str) -> None:
-    """Passes the turn on, skipping lost turns; ends the game with no winner when everyone is out."""
-    if is_over(res):
-        return
-    following = next_in_play(res.state, player)
-    if not following:
-        res.emit(GameEnded(winner="", reason="every character is out"))
-        return
-    res.emit(TurnEnded(player=player, next_player=following))
-    while sheet_of(res, following)["skips"] > 0:
-        res.emit(TurnSkipped(player=following))
-        after = next_in_play(res.state, following)
-        res.emit(TurnEnded(player=following, next_player=after))
-        following = after
 
 
 def roll(res: Resolution, player: str) -> None:

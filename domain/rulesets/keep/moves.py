@@ -1,0 +1,53 @@
+"""Moving in the Keep: the movement chart, teleports and the end of a turn (Keep 5, 6, RULES.md §3)."""
+
+from __future__ import annotations
+
+from domain.events import Moved
+from domain.rulesets.keep.content import load_board
+from domain.rulesets.keep.events import Teleported
+from domain.rulesets.keep.state import LAST
+from domain.rulesets.talisman.effects import sheet_of
+from domain.rulesets.talisman.resolution import Resolution
+
+BOARD = "keep"
+ENTRANCE = 1
+SENTRY_RETREAT = 3  # RULES.md §3: a character who loses both rounds against the Sentry goes back to Hallway 3
+
+# Keep 5.2: the die gives the number of spaces; Keep 5.4, 11.1 and 13: nothing may alter it.
+CHART = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
+
+
+def counter_ids() -> list[str]:
+    """Returns the ids of the Teleport counters (their numbers are in the board file)."""
+    return [f"keep/counter/{index:02d}" for index in range(len(load_board().counters))]
+
+
+def counter_value(counter: str) -> int:
+    """Returns the space a Teleport counter names."""
+    return load_board().counters[int(counter.rsplit("/", 1)[1])]
+
+
+def spaces_for(face: int) -> int:
+    """Returns how many spaces a movement die face moves (the Keep movement chart, 5.2)."""
+    return CHART[face]
+
+
+def move_to(res: Resolution, player: str, to_space: int, reason: str) -> None:
+    """Moves a character along the Keep's spaces (1–21)."""
+    here = sheet_of(res, player)["space"]
+    to_space = max(ENTRANCE, min(LAST, to_space))
+    if to_space != here:
+        res.emit(Moved(piece=player, board=BOARD, from_space=here, to_space=to_space, reason=reason))
+
+
+def move_back(res: Resolution, player: str, amount: int, card: str) -> None:
+    """A card or spell moves the character back (Keep 5.3): not a movement roll, nothing is encountered."""
+    move_to(res, player, sheet_of(res, player)["space"] - amount, "card")
+
+
+def teleport(res: Resolution, player: str, tile_space: int) -> None:
+    """Sends a character by the tile on `tile_space` to the tile's destination (Keep 6.1)."""
+    destination = res.state["tiles"][tile_space]
+    here = sheet_of(res, player)["space"]
+    if destination and destination != here:
+        res.emit(Teleported(piece=player, from_space=here, to_space=destination, tile_space=tile_space))

@@ -1,0 +1,225 @@
+"""The Keep run (RULES.md §3), registered as `keep-run`: the Vampire's Keep played on its own.
+
+2-6 characters start on the Keep Entrance, outside the Keep: each must pass the entry test (three dice
+under Strength + Craft + Lives) before it rolls to move; a failure costs its next turn. Movement follows
+the Keep chart (5.2). The first character to survive the Talisman Vault with a Talisman wins (with the
+Treasure Hoard under the option `hoard=true`, Keep 15); a killed character is out; if everyone is out
+nobody wins. Fleeing (Keep 10) takes the character back to the Entrance by the chart, spaces passed
+unmet; there it is outside again, loses its next turn and must pass the entry test again.
+Spaces are in `spaces`, the Vault in `vault`, moves and teleports in `moves`, the state in `state`.
+
+Action ids: `enter` (the entry test), `roll` (move; or break free of a teleport loop, or face the
+Sacred Obelisk again), `flee` (and the host's `start`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.actions import HOST, START, Action
+from domain.content import content_hash as hash_files
+from domain.dice import Dice
+from domain.errors import BadSetup, IllegalAction
+from domain.events import CharacterDealt, DieRolled, Event, GameCreated
+from domain.rulesets.keep.content import (
+    content_paths,
+    load_board,
+    load_deck,
+    load_spells,
+    load_tables,
+    load_vault,
+)
+from domain.rulesets.keep.events import EntryTested, FlightEnded, LoopEscaped, LoopFailed
+from domain.rulesets.keep.moves import ENTRANCE, counter_ids, move_to, spaces_for, teleport
+from domain.rulesets.keep.spaces import land, obelisk_test
+from domain.rulesets.keep.state import evolve, new_state, sheet
+from domain.rulesets.talisman.characters import characters_path, load_characters, resolve_character
+from domain.rulesets.talisman.effects import sheet_of
+from domain.rulesets.talisman.events import FleeingDeclared, PlayOpened, TurnLost
+from domain.rulesets.talisman.resolution import Resolution
+from domain.rulesets.talisman.state import State
+from domain.rulesets.talisman.turns import end_turn
+
+NAME = "keep-run"
+CHARACTER_SLOT = "character"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+OPTIONS = {"hoard": ("true", "false")}
+FLEE_WEIGHT = 0.02  # bots flee rarely
+LOOP_TURNS = 3  # Keep 6.3: freed automatically after 3 failed turns
+
+
+def content_hash() -> str:
+    """Returns the sha256 of the content this game is played with (characters and the Keep's files)."""
+    return hash_files([characters_path(), *content_paths()])
+
+
+def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> None:
+    """Raises BadSetup/UnknownCharacter for an unplayable setup (ContentError for bad data)."""
+    for key, value in options.items():
+        if key not in OPTIONS:
+            raise BadSetup(f"{NAME} has no option {key!r} (options: {', '.join(OPTIONS)})")
+        if str(value).lower() not in OPTIONS[key]:
+            raise BadSetup(f"option {key} takes {' or '.join(OPTIONS[key])}, got {value!r}")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise BadSetup(f"{NAME} takes {MIN_PLAYERS}-{MAX_PLAYERS} players, got {len(players)}")
+    names: set[str] = set()
+    characters: set[str] = set()
+    for seat in players:
+        name = str(seat.get("name") or "")
+        if name.casefold() in names:
+            raise BadSetup(f"player name {name!r} is used twice")
+        names.add(name.casefold())
+        wanted = seat.get("character") or ""
+        if wanted:
+            character = resolve_character(str(wanted))
+            if character in characters:
+                raise BadSetup(f"character {character.rsplit('/', 1)[-1]} is chosen twice")
+            characters.add(character)
+    load_characters(), load_board(), load_deck(), load_vault(), load_spells(), load_tables()
+
+
+def initial_state(created: GameCreated) -> State:
+    """Returns the state right after GameCreated (characters not dealt yet)."""
+    return new_state(
+        created,
+        list(load_deck().cards),
+        counter_ids(),
+        list(load_vault()),
+        list(load_spells()),
+    )
+
+
+def legal_actions(state: State, player: str | None = None) -> list[Action]:
+    """Returns the actions open now to the player whose turn it is."""
+    if state["phase"] != "turn":
+        return []
+    current = state["turn"]
+    if player not in (None, current):
+        return []
+    me = sheet(state, current)
+    if not me["entered"]:
+        return [
+            Action("enter", current, "Try to open the Keep's door (3 dice under Strength + Craft + Lives)")
+        ]
+    if me["looping"]:
+        return [Action("roll", current, "Roll to break free of the teleport loop (1 die, at most Craft)")]
+    if me["obelisk"]:
+        return [Action("roll", current, "Face the Sacred Obelisk again (2 dice, at most Strength + Craft)")]
+    label = "Roll and flee toward the Entrance" if me["fleeing"] else "Roll and move deeper into the Keep"
+    actions = [Action("roll", current, label)]
+    if me["space"] > ENTRANCE and not me["fleeing"]:
+        actions.append(Action("flee", current, "Flee the Keep (irrevocable)"))
+    return actions
+
+
+def _deal(res: Resolution) -> None:
+    state = res.state
+    requested = {name: resolve_character(c) if c else "" for name, c in state["requested"].items()}
+    taken = {c for c in requested.values() if c}
+    for name in state["order"]:
+        if requested[name]:
+            res.emit(CharacterDealt(player=name, character=requested[name], draw=-1))
+            continue
+        # RULES.md §1: a player without a character is dealt one at random, as at the table.
+        character, draw = res.dice.pick(sorted(set(load_characters()) - taken))
+        taken.add(character)
+        res.emit(CharacterDealt(player=name, character=character, draw=draw))
+    res.emit(PlayOpened(player=state["order"][0]))
+
+
+def _enter(res: Resolution, player: str) -> None:
+    """The entry test (RULES.md §3): pass and go in next turn; fail and lose the next turn (Keep run)."""
+    me = sheet_of(res, player)
+    faces, draws = res.dice.roll(6, 3)
+    res.emit(DieRolled(player=player, purpose="entry", sides=6, values=faces, draws=draws))
+    target = me["strength"] + me["craft"] + me["lives"]
+    passed = sum(faces) < target
+    res.emit(EntryTested(player=player, total=sum(faces), target=target, passed=passed))
+    if not passed:
+        res.emit(TurnLost(player=player, reason="the Keep's door held"))
+    end_turn(res, player)
+
+
+def _movement(res: Resolution, player: str) -> None:
+    (face,), draws = res.dice.roll(6)
+    res.emit(DieRolled(player=player, purpose="movement", sides=6, values=[face], draws=draws))
+    me = sheet_of(res, player)
+    steps = spaces_for(face)
+    if me["fleeing"]:
+        # Keep 10: back toward the Entrance by the chart; the spaces on the way are not met (house).
+        move_to(res, player, me["space"] - steps, "flight")
+        if sheet_of(res, player)["space"] == ENTRANCE:
+            res.emit(FlightEnded(player=player))
+            res.emit(TurnLost(player=player, reason="fled the Keep"))
+        return
+    move_to(res, player, me["space"] + steps, "roll")
+    land(res, player)
+
+
+def _roll(res: Resolution, player: str) -> None:
+    me = sheet_of(res, player)
+    if me["looping"]:
+        if me["loop_fails"] >= LOOP_TURNS:
+            res.emit(LoopEscaped(player=player, automatic=True))
+        else:
+            (face,), draws = res.dice.roll(6)
+            res.emit(DieRolled(player=player, purpose="loop-escape", sides=6, values=[face], draws=draws))
+            if face > me["craft"]:
+                res.emit(LoopFailed(player=player))
+                teleport(res, player, me["space"])
+                end_turn(res, player)
+                return
+            res.emit(LoopEscaped(player=player, automatic=False))
+        _movement(res, player)
+    elif me["obelisk"]:
+        obelisk_test(res, player, me["space"])
+    else:
+        _movement(res, player)
+    end_turn(res, player)
+
+
+def _flee(res: Resolution, player: str) -> None:
+    """Declares fleeing (Keep 10): irrevocable; from now on the character moves back to the Entrance."""
+    res.emit(FleeingDeclared(player=player))
+
+
+_HANDLERS: dict[str, Callable[[Resolution, str], None]] = {"enter": _enter, "roll": _roll, "flee": _flee}
+
+
+def decide(state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
+    """Returns the events an action causes; never mutates `state`."""
+    return _decide(state, action_id, player, dice, in_place=False)
+
+
+def decide_in_place(state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
+    """Like decide, but evolves `state` itself through the returned events (an audit adopts it)."""
+    return _decide(state, action_id, player, dice, in_place=True)
+
+
+def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: bool) -> list[Event]:
+    res = Resolution(state, dice, evolve, in_place)
+    if action_id == START:
+        if player != HOST or state["phase"] != "setup":
+            raise IllegalAction("only the host starts a game, once")
+        _deal(res)
+        return res.events
+    if action_id not in {a.id for a in legal_actions(state, player)}:
+        raise IllegalAction(f"{action_id!r} is not a legal action for {player} now")
+    _HANDLERS[action_id](res, player)
+    return res.events
+
+
+def status(state: State) -> dict[str, Any]:
+    """Returns running/finished, the winner ("" for none) and who is to act."""
+    if state["phase"] == "over":
+        return {"status": "finished", "winner": state["winner"], "to_act": []}
+    if state["phase"] == "setup":
+        return {"status": "running", "winner": "", "to_act": [HOST]}
+    return {"status": "running", "winner": "", "to_act": [state["turn"]]}
+
+
+def bot_weight(state: State, action: Action) -> float:
+    """Returns how likely a bot is to pick an action: fleeing is rare."""
+    return FLEE_WEIGHT if action.id == "flee" else 1.0

@@ -1,0 +1,310 @@
+"""Landing on a Keep space (Keep 6–8, RULES.md §3): halls and their cards and tiles, and the special spaces.
+
+House decisions, in nightkeep's words:
+- A hall that holds no face-up card draws as many Keep cards as the board says; a hall whose only
+  face-up card is its Teleport Tile draws one card fewer (so a draw-2 hall draws 1 more, Keep 6.3, and a
+  draw-1 hall none); a hall with other face-up cards draws none. Cards are met as on every board
+  (`talisman.encounters`), the tile always last (6.3).
+- A Teleport Tile drawn where a tile already lies (or the second of two drawn together) is discarded
+  (6.2). A new tile gets a counter at once; meeting a tile teleports the character to its counter's
+  space, which is not encountered, and the turn ends there (6.1, 6.3). A tile whose counter names its
+  own space does nothing.
+- The Sentry (4): on a 6 the character gives up a Follower if it has one, else a Magic Object, else a
+  life. Winning at least one of the two rounds, or holding both to a stand-off, lets it go on next turn;
+  losing both sends it back to Hallway 3 (RULES.md §3). Rounds stop if the character is killed.
+- The Tome of the Undead (10): on a 12 the character takes +2 in the lower of Strength and Craft
+  (Strength on a tie), the choice a player would usually make. "Heal" restores lives up to 4.
+- The Vampire Wizard (14): three spells are drawn and each is cast unless it would do nothing or help
+  the victim; cast or not, it goes to the spell discard pile. Casting stops if the character dies.
+- The Ancient Coffin (17) on a 5 gives the first Object left in the Keep deck, as a numbered pick among
+  the Objects left; with none left it gives nothing.
+- The Fountain of Blood (20) on a 6 heals 1 life, never above 4.
+- The Sacred Obelisk (19): a failed test costs a life and holds the character; on its next turn it
+  tries again instead of rolling to move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from domain.events import CardDrawn, DieRolled, LifeGained
+from domain.rulesets.keep.content import TILE, load_board, load_deck, load_spells, load_tables
+from domain.rulesets.keep.events import (
+    FollowerLeft,
+    ItemGivenUp,
+    ObeliskTested,
+    SpellCast,
+    SpellDiscarded,
+    TeleportCounterDrawn,
+)
+from domain.rulesets.keep.moves import SENTRY_RETREAT, counter_value, move_back, move_to, teleport
+from domain.rulesets.keep.state import KEEP_DECK, SPELL_DECK
+from domain.rulesets.keep.vault import enter_vault, items_in_play
+from domain.rulesets.talisman.cards import Card
+from domain.rulesets.talisman.character import STARTING_LIVES
+from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC, WON
+from domain.rulesets.talisman.effects import in_play, lose_lives, sheet_of, still_on
+from domain.rulesets.talisman.encounters import Encounter, draw_cards, encounter_cards, fight
+from domain.rulesets.talisman.events import (
+    CardDiscarded,
+    DeckReshuffled,
+    GoldChanged,
+    ObjectTaken,
+    StatChanged,
+    TurnLost,
+)
+from domain.rulesets.talisman.resolution import Resolution
+
+SENTRY = "keep/sentry"
+
+
+def encounter_rules() -> Encounter:
+    """Returns what the shared encounter rules need to know about the Keep (tiles are met apart, last)."""
+    return Encounter(
+        deck_name=KEEP_DECK, deck=items_in_play(), move_back=move_back, handlers={TILE: _skip_tile}
+    )
+
+
+def _skip_tile(enc: Encounter, res: Resolution, player: str, card: Card, space: int) -> bool:
+    return True  # Keep 6.3: the tile is always met last, after every other card (see land_on_hall)
+
+
+def _roll(res: Resolution, player: str, purpose: str, count: int) -> list[int]:
+    faces, draws = res.dice.roll(6, count)
+    res.emit(DieRolled(player=player, purpose=purpose, sides=6, values=faces, draws=draws))
+    return faces
+
+
+def land(res: Resolution, player: str) -> None:
+    """Encounters the space the character landed on by a movement roll."""
+    space = sheet_of(res, player)["space"]
+    kind = load_board().space(space).kind
+    _BY_KIND.get(kind, _nothing)(res, player, space)
+
+
+def _nothing(res: Resolution, player: str, space: int) -> None:
+    return None
+
+
+# --- halls, cards and tiles ----------------------------------------------------------------------------
+
+
+def _tile_here(res: Resolution, space: int) -> str:
+    cards = load_deck().cards
+    return next((c for c in res.state["spaces"][space] if c in cards and cards[c].kind == TILE), "")
+
+
+def _draw_onto(res: Resolution, player: str, space: int, count: int) -> None:
+    """Draws Keep cards onto the space; a tile gets its counter, a second tile is discarded (6.1, 6.2)."""
+    before = len(res.state["spaces"][space])
+    draw_cards(res, KEEP_DECK, player, count)
+    cards = load_deck().cards
+    for card_id in list(res.state["spaces"][space][before:]):
+        if cards[card_id].kind != TILE:
+            continue
+        if res.state["tiles"][space]:
+            res.emit(CardDiscarded(player=player, card=card_id, space=space))
+        else:
+            _lay_tile(res, player, space)
+
+
+def _lay_tile(res: Resolution, player: str, space: int) -> None:
+    if not res.state["counters"]:
+        return  # all 40 counters are on tiles: the tile stays blank (house) and sends nowhere
+    counter, draw = res.dice.pick(list(res.state["counters"]))
+    res.emit(
+        TeleportCounterDrawn(
+            player=player, space=space, counter=counter, destination=counter_value(counter), draw=draw
+        )
+    )
+
+
+def land_on_hall(res: Resolution, player: str, space: int) -> None:
+    """Draws onto an empty hall, meets its cards in order, then its Teleport Tile last (6.1–6.3)."""
+    draws = load_board().space(space).draws
+    lying = res.state["spaces"][space]
+    tile = _tile_here(res, space)
+    if not lying:
+        _draw_onto(res, player, space, draws)
+    elif tile and len(lying) == 1 and draws > 1:
+        _draw_onto(res, player, space, draws - 1)  # Keep 6.3: a tile alone on a draw-2 space
+    encounter_cards(encounter_rules(), res, player, space)
+    if still_on(res, player, space) and res.state["tiles"][space]:
+        teleport(res, player, space)
+
+
+# --- the special spaces --------------------------------------------------------------------------------
+
+
+def _sentry(res: Resolution, player: str, space: int) -> None:
+    (face,) = _roll(res, player, "sentry", 1)
+    line = load_tables().line("sentry", face)
+    board = load_board()
+    deck = items_in_play()
+    if line.effect == "give_up":
+        sheet = sheet_of(res, player)
+        magic = [c for c in sheet["objects"] if c in deck.cards and deck.cards[c].kind == "magic-object"]
+        given = (sheet["followers"] or magic or [""])[0]
+        if given:
+            res.emit(ItemGivenUp(player=player, card=given))
+        else:
+            lose_lives(res, player, 1, SENTRY)
+        return
+    if line.effect not in ("combat_rounds", "psychic_rounds"):
+        return  # slipped past
+    kind, value = (
+        (COMBAT, board.sentry_strength) if line.effect == "combat_rounds" else (PSYCHIC, board.sentry_craft)
+    )
+    outcomes: list[str] = []
+    for _ in range(max(1, line.amount)):
+        outcomes.append(fight(res, player, SENTRY, value, kind, deck))
+        if not in_play(res, player):
+            return
+    if WON not in outcomes and all(o == LOST for o in outcomes):
+        move_to(res, player, SENTRY_RETREAT, "sentry")
+
+
+def _tome(res: Resolution, player: str, space: int) -> None:
+    total = sum(_roll(res, player, "tome", 2))
+    line = load_tables().line("tome", total)
+    sheet = sheet_of(res, player)
+    reason = "keep/space/tome"
+    if line.effect == "lose_life":
+        lose_lives(res, player, line.amount, reason)
+    elif line.effect in ("lose_strength", "lose_craft"):
+        stat = line.effect.removeprefix("lose_")
+        # RULES.md §3: the Tome may take Strength and Craft below their starting values (not below 1).
+        amount = min(line.amount, sheet[stat] - 1)
+        if amount > 0:
+            res.emit(StatChanged(player=player, stat=stat, amount=-amount, reason=reason))
+    elif line.effect == "followers_leave":
+        if not sheet["followers"]:
+            lose_lives(res, player, line.amount, reason)  # no Followers to lose: the lives instead
+            return
+        (count,) = _roll(res, player, "tome-followers", 1)
+        for card in list(sheet["followers"])[:count]:
+            res.emit(FollowerLeft(player=player, card=card))
+    elif line.effect == "heal":
+        if sheet["lives"] < STARTING_LIVES:
+            res.emit(LifeGained(player=player, amount=STARTING_LIVES - sheet["lives"], reason=reason))
+    elif line.effect in ("gain_strength", "gain_craft"):
+        res.emit(
+            StatChanged(
+                player=player, stat=line.effect.removeprefix("gain_"), amount=line.amount, reason=reason
+            )
+        )
+    elif line.effect == "gain_choice":
+        stat = "strength" if sheet["strength"] <= sheet["craft"] else "craft"
+        res.emit(StatChanged(player=player, stat=stat, amount=line.amount, reason=reason))
+
+
+def _draw_spell(res: Resolution, player: str) -> str:
+    if not res.state["spell_deck"]:
+        if not res.state["spell_discard"]:
+            return ""
+        res.emit(DeckReshuffled(deck=SPELL_DECK, count=len(res.state["spell_discard"])))
+    spell, draw = res.dice.pick(list(res.state["spell_deck"]))
+    res.emit(CardDrawn(player=player, deck=SPELL_DECK, card=spell, draw=draw))
+    return spell
+
+
+def spell_would_harm(res: Resolution, player: str, effect: str, amount: int) -> bool:
+    """Tells whether a spell's effect would hurt the victim now (else the Wizard discards it, 8.4)."""
+    sheet = sheet_of(res, player)
+    harms: dict[str, Callable[[], bool]] = {
+        "lose_life": lambda: amount > 0,
+        "lose_gold": lambda: amount > 0 and sheet["gold"] > 0,
+        "lose_turn": lambda: True,
+        "move_back": lambda: amount > 0 and sheet["space"] > 1,
+        "lose_strength": lambda: amount > 0 and sheet["strength"] > sheet["base_strength"],
+        "lose_craft": lambda: amount > 0 and sheet["craft"] > sheet["base_craft"],
+    }
+    return harms.get(effect, lambda: False)()
+
+
+def _wizard(res: Resolution, player: str, space: int) -> None:
+    spells = load_spells()
+    for _ in range(3):
+        spell_id = _draw_spell(res, player)
+        if not spell_id:
+            return
+        spell = spells[spell_id]
+        if not spell_would_harm(res, player, spell.effect, spell.amount):
+            reason = "would help" if spell.effect.startswith("gain_") else "would do nothing"
+            res.emit(SpellDiscarded(player=player, spell=spell_id, reason=reason))
+            continue
+        res.emit(SpellCast(player=player, spell=spell_id))
+        _spell_effect(res, player, spell.effect, spell.amount, spell_id)
+        if not in_play(res, player):
+            return
+
+
+def _spell_effect(res: Resolution, player: str, effect: str, amount: int, spell: str) -> None:
+    sheet = sheet_of(res, player)
+    if effect == "lose_life":
+        lose_lives(res, player, amount, spell)
+    elif effect == "lose_gold":
+        res.emit(GoldChanged(player=player, amount=-min(amount, sheet["gold"]), reason=spell))
+    elif effect == "lose_turn":
+        res.emit(TurnLost(player=player, reason=spell))
+    elif effect == "move_back":
+        move_back(res, player, amount, spell)
+    elif effect in ("lose_strength", "lose_craft"):
+        stat = effect.removeprefix("lose_")
+        lost = min(amount, sheet[stat] - sheet[f"base_{stat}"])
+        res.emit(StatChanged(player=player, stat=stat, amount=-lost, reason=spell))
+
+
+def _coffin(res: Resolution, player: str, space: int) -> None:
+    (face,) = _roll(res, player, "coffin", 1)
+    line = load_tables().line("coffin", face)
+    reason = "keep/space/ancient-coffin"
+    if line.effect == "lose_life":
+        lose_lives(res, player, line.amount, reason)
+    elif line.effect == "gain_gold":
+        res.emit(GoldChanged(player=player, amount=line.amount, reason=reason))
+    elif line.effect == "take_object":
+        cards = load_deck().cards
+        objects = sorted(c for c in res.state["deck"] if cards[c].kind in ("object", "magic-object"))
+        if objects:
+            card, draw = res.dice.pick(objects)
+            res.emit(CardDrawn(player=player, deck=KEEP_DECK, card=card, draw=draw))
+            res.emit(ObjectTaken(player=player, card=card, space=space))
+
+
+def _fountain(res: Resolution, player: str, space: int) -> None:
+    (face,) = _roll(res, player, "fountain", 1)
+    line = load_tables().line("fountain", face)
+    reason = "keep/space/fountain-of-blood"
+    if line.effect == "lose_life":
+        lose_lives(res, player, line.amount, reason)
+    elif line.effect == "gain_life":
+        heal = min(line.amount, STARTING_LIVES - sheet_of(res, player)["lives"])
+        if heal > 0:
+            res.emit(LifeGained(player=player, amount=heal, reason=reason))
+
+
+def obelisk_test(res: Resolution, player: str, space: int) -> None:
+    """Two dice against Strength + Craft: pass at or under it; else lose a life and stay (RULES.md §3)."""
+    sheet = sheet_of(res, player)
+    total = sum(_roll(res, player, "obelisk", 2))
+    target = sheet["strength"] + sheet["craft"]
+    res.emit(ObeliskTested(player=player, total=total, target=target, passed=total <= target))
+    if total > target:
+        lose_lives(res, player, 1, "keep/space/sacred-obelisk")
+
+
+def _vault(res: Resolution, player: str, space: int) -> None:
+    enter_vault(res, player)
+
+
+_BY_KIND: dict[str, Callable[[Resolution, str, int], None]] = {
+    "hall": land_on_hall,
+    "sentry": _sentry,
+    "tome": _tome,
+    "vampire-wizard": _wizard,
+    "coffin": _coffin,
+    "obelisk": obelisk_test,
+    "fountain": _fountain,
+    "vault": _vault,
+}

@@ -1,0 +1,117 @@
+"""The Talisman Vault (Keep 9.1, 15 and RULES.md §3): a Talisman or the Treasure Hoard, then 3 Vault cards.
+
+House decisions, in nightkeep's words:
+- Talismans are not counted: every character who reaches the Vault takes one (Keep run).
+- A Vault card tested by Strength is one round of Combat against its value, by Craft one round of
+  Psychic Combat; a loss costs a life (armour may save it in Combat). A luck card rolls one die and its
+  trap costs its lives on a face at or under its value. All three cards are met in order unless the
+  character dies; each goes to the Vault discard pile.
+- A survivor takes what killed characters left on the Vault (Talismans, Objects, Followers, gold),
+  then wins the Keep run.
+- Treasure Hoard spells are drawn from the Spell deck; its Objects are the Keep's item cards.
+"""
+
+from __future__ import annotations
+
+from domain.events import CardDrawn, DieRolled, GameWon
+from domain.rulesets.keep.content import load_deck, load_tables, load_vault
+from domain.rulesets.keep.events import ItemGained, SpellGained, TalismanTaken, VaultCardMet
+from domain.rulesets.keep.state import SPELL_DECK, VAULT_DECK
+from domain.rulesets.talisman.cards import Deck
+from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC
+from domain.rulesets.talisman.effects import in_play, lose_lives
+from domain.rulesets.talisman.encounters import fight
+from domain.rulesets.talisman.events import (
+    DeckReshuffled,
+    FollowerJoined,
+    GoldChanged,
+    GoldTaken,
+    ObjectTaken,
+)
+from domain.rulesets.talisman.resolution import Resolution
+
+VAULT = 21
+VAULT_CARDS = 3  # Keep 9.1
+
+
+_MERGED: dict[tuple[int, int], Deck] = {}
+
+
+def items_in_play() -> Deck:
+    """Returns the cards met or carried in the Keep: the Keep deck's and the Treasure Hoard's items."""
+    deck, tables = load_deck(), load_tables()
+    key = (id(deck), id(tables))  # content is fixed per process: merge once per loaded pair
+    merged = _MERGED.get(key)
+    if merged is None:
+        merged = _MERGED[key] = Deck(cards={**deck.cards, **tables.items}, source=deck.source)
+    return merged
+
+
+def _draw(res: Resolution, player: str, deck: str, left: str, discard: str) -> str:
+    if not res.state[left]:
+        if not res.state[discard]:
+            return ""
+        res.emit(DeckReshuffled(deck=deck, count=len(res.state[discard])))
+    card, draw = res.dice.pick(list(res.state[left]))
+    res.emit(CardDrawn(player=player, deck=deck, card=card, draw=draw))
+    return card
+
+
+def _hoard(res: Resolution, player: str) -> None:
+    faces, draws = res.dice.roll(6, 2)
+    res.emit(DieRolled(player=player, purpose="hoard", sides=6, values=faces, draws=draws))
+    line = load_tables().line("hoard", sum(faces))
+    if line.gold:
+        res.emit(GoldChanged(player=player, amount=line.gold, reason="keep/hoard"))
+    for item in line.items:
+        res.emit(ItemGained(player=player, item=item))
+    for _ in range(line.spells):
+        spell = _draw(res, player, SPELL_DECK, "spell_deck", "spell_discard")
+        if spell:
+            res.emit(SpellGained(player=player, spell=spell))
+
+
+def _meet(res: Resolution, player: str, card_id: str) -> None:
+    card = load_vault()[card_id]
+    if card.test in ("strength", "craft"):
+        kind = COMBAT if card.test == "strength" else PSYCHIC
+        outcome = fight(res, player, card_id, card.value, kind, items_in_play())
+    else:
+        faces, draws = res.dice.roll(6)
+        res.emit(DieRolled(player=player, purpose="vault-trap", sides=6, values=faces, draws=draws))
+        outcome = LOST if faces[0] <= card.value else "escaped"
+        if outcome == LOST:
+            lose_lives(res, player, card.lives, card_id)
+    res.emit(VaultCardMet(player=player, card=card_id, outcome=outcome))
+
+
+def _collect_left_behind(res: Resolution, player: str) -> None:
+    for _ in range(res.state["vault_talismans"]):
+        res.emit(TalismanTaken(player=player, from_vault=True))
+    cards = items_in_play().cards
+    for card in list(res.state["spaces"][VAULT]):
+        if card in cards and cards[card].kind == "follower":
+            res.emit(FollowerJoined(player=player, card=card, space=VAULT))
+        else:
+            res.emit(ObjectTaken(player=player, card=card, space=VAULT))
+    gold = res.state["space_gold"][VAULT]
+    if gold:
+        res.emit(GoldTaken(player=player, space=VAULT, amount=gold))
+
+
+def enter_vault(res: Resolution, player: str) -> None:
+    """Takes a Talisman (or rolls the Hoard), meets 3 Vault cards in order; a survivor wins the run."""
+    if res.state["hoard"]:
+        _hoard(res, player)
+    else:
+        res.emit(TalismanTaken(player=player, from_vault=False))
+    for _ in range(VAULT_CARDS):
+        card = _draw(res, player, VAULT_DECK, "vault_deck", "vault_discard")
+        if not card:
+            break
+        _meet(res, player, card)
+        if not in_play(res, player):
+            return  # killed: the Talisman, Objects, Followers and gold stay on the Vault (9.1)
+    _collect_left_behind(res, player)
+    prize = "the Treasure Hoard" if res.state["hoard"] else "a Talisman"
+    res.emit(GameWon(player=player, reason=f"survived the Talisman Vault with {prize}"))
