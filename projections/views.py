@@ -11,6 +11,7 @@ from domain.events import Event
 
 _VIEW_MODULES = {
     "dungeon-short": "projections.dungeon_view",
+    "keep-run": "projections.keep_view",
 }
 
 

@@ -1,0 +1,231 @@
+"""The Keep run's events told in plain words (the timeline's ruleset wording, RULES.md §3)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.events import (
+    CardDrawn,
+    CharacterDealt,
+    CombatResolved,
+    DieRolled,
+    Event,
+    GameWon,
+    LifeGained,
+    LifeLost,
+    Moved,
+    PlayerOut,
+)
+from domain.rulesets.keep.events import (
+    EntryTested,
+    FlightEnded,
+    FollowerLeft,
+    ItemGained,
+    ItemGivenUp,
+    LoopEscaped,
+    LoopFailed,
+    ObeliskTested,
+    SpellCast,
+    SpellDiscarded,
+    SpellGained,
+    TalismanTaken,
+    TeleportCounterDrawn,
+    Teleported,
+    VaultCardMet,
+)
+from domain.rulesets.talisman.events import (
+    CardDiscarded,
+    CardEncountered,
+    DeckReshuffled,
+    FleeingDeclared,
+    FollowerJoined,
+    GoldChanged,
+    GoldTaken,
+    LifeSaved,
+    ObjectTaken,
+    PlayOpened,
+    StatChanged,
+    TrophiesTraded,
+    TrophyTaken,
+    TurnLost,
+    TurnSkipped,
+)
+from projections.keep_view import DECK_NAMES, name_of, where, who
+
+
+def _lives(n: int) -> str:
+    return f"{n} {'life' if abs(n) == 1 else 'lives'}"
+
+
+_DIE_PURPOSES = {
+    "movement": "to move",
+    "entry": "at the Keep's door",
+    "sentry": "against the Sentry",
+    "tome": "at the Tome of the Undead",
+    "tome-followers": "for how many Followers the Tome drives off",
+    "obelisk": "at the Sacred Obelisk",
+    "loop-escape": "to break free of the teleport loop",
+    "hoard": "on the Treasure Hoard table",
+    "vault-trap": "against a Vault trap",
+    "coffin": "at the Ancient Coffin",
+    "fountain": "at the Fountain of Blood",
+    "armour": "to save a life",
+    "table": "on the card's table",
+}
+
+
+def _die(e: DieRolled) -> str:
+    if e.purpose in ("combat", "psychic-combat") and len(e.values) == 2:
+        return f"{e.player} rolled {e.values[0]} against {e.values[1]} in {e.purpose.replace('-', ' ')}."
+    faces = ", ".join(map(str, e.values))
+    return f"{e.player} rolled {faces} {_DIE_PURPOSES.get(e.purpose, 'for ' + e.purpose)}."
+
+
+def _drawn(e: CardDrawn) -> str:
+    if e.deck == "vault":
+        return f"{e.player} turned over the Vault card {name_of(e.card)}."
+    if e.deck == "spells":
+        return f"The spell {name_of(e.card)} was drawn from the Spell deck for {e.player}."
+    return f"{e.player} drew the {name_of(e.card)} from the Keep deck."
+
+
+_MOVES = {"flight": "fled back", "sentry": "was driven back by the Sentry", "card": "was sent back"}
+
+
+def _moved(e: Moved) -> str:
+    how = _MOVES.get(e.reason, "moved")
+    return f"{e.piece} {how} from {where(e.from_space)} to {where(e.to_space)}."
+
+
+def _combat(e: CombatResolved) -> str:
+    kind = "psychic combat" if e.kind == "psychic" else "combat"
+    foe = who(e.opponent)
+    if e.outcome == "won":
+        return f"{e.player} ({e.player_total}) beat {foe} ({e.opponent_total}) in {kind}."
+    if e.outcome == "lost":
+        return f"{e.player} ({e.player_total}) was defeated by {foe} ({e.opponent_total}) in {kind}."
+    return f"{e.player} ({e.player_total}) and {foe} ({e.opponent_total}) fought to a stand-off in {kind}."
+
+
+def _entry(e: EntryTested) -> str:
+    if e.passed:
+        return f"{e.player} opened the Keep's door ({e.total}, under {e.target}) and goes in next turn."
+    return f"The Keep's door held against {e.player} ({e.total}, needed under {e.target})."
+
+
+def _counter(e: TeleportCounterDrawn) -> str:
+    if e.destination == e.space:
+        return f"A Teleport Tile was laid on {where(e.space)}; its counter names that space: it does nothing."
+    return f"A Teleport Tile was laid on {where(e.space)}; its counter sends to {where(e.destination)}."
+
+
+def _teleported(e: Teleported) -> str:
+    start = f" from {where(e.from_space)}" if e.from_space != e.tile_space else ""
+    return f"The Teleport Tile on {where(e.tile_space)} sent {e.piece}{start} to {where(e.to_space)}."
+
+
+def _obelisk(e: ObeliskTested) -> str:
+    if e.passed:
+        return f"{e.player} passed the Sacred Obelisk ({e.total}, at most {e.target})."
+    return f"The Sacred Obelisk held {e.player} back ({e.total}, needed at most {e.target})."
+
+
+_VAULT_OUTCOMES = {
+    "won": "overcame the {card}",
+    "lost": "was beaten by the {card}",
+    "standoff": "held the {card} to a stand-off",
+    "escaped": "escaped the {card}'s trap",
+}
+
+
+def _vault_card(e: VaultCardMet) -> str:
+    card = name_of(e.card)
+    done = _VAULT_OUTCOMES.get(e.outcome, "met the {card} (" + e.outcome + ")").format(card=card)
+    return f"In the Talisman Vault, {e.player} {done}."
+
+
+def _stat(e: StatChanged) -> str:
+    change = "gained" if e.amount > 0 else "lost"
+    return f"{e.player} {change} {abs(e.amount)} {e.stat.title()} ({who(e.reason)})."
+
+
+def _gold(e: GoldChanged) -> str:
+    change = "gained" if e.amount > 0 else "lost"
+    return f"{e.player} {change} {abs(e.amount)} gold ({who(e.reason)})."
+
+
+def _out(e: PlayerOut) -> str:
+    if e.reason == "killed":
+        return f"{e.player} was killed and is out of the run; their belongings stay where they fell."
+    return f"{e.player} is out of the run ({e.reason})."
+
+
+_DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
+    # The Keep's own events.
+    EntryTested: _entry,
+    FlightEnded: lambda e: f"{e.player} fled out of the Keep's door and is outside the Keep again.",
+    TeleportCounterDrawn: _counter,
+    Teleported: _teleported,
+    LoopFailed: lambda e: f"{e.player} failed to break free of the teleport loop and is sent on again.",
+    LoopEscaped: lambda e: (
+        f"{e.player} broke free of the teleport loop after three failed turns."
+        if e.automatic
+        else f"{e.player} broke free of the teleport loop."
+    ),
+    ItemGivenUp: lambda e: f"{e.player} gave the {name_of(e.card)} up to the Sentry.",
+    FollowerLeft: lambda e: f"The {name_of(e.card)} fled from {e.player} at the Tome of the Undead.",
+    ObeliskTested: _obelisk,
+    SpellCast: lambda e: f"The Vampire Wizard cast {name_of(e.spell)} on {e.player}.",
+    SpellDiscarded: lambda e: (
+        f"The Vampire Wizard discarded {name_of(e.spell)} unused (it {e.reason} {e.player})."
+        if e.reason == "would help"
+        else f"The Vampire Wizard discarded {name_of(e.spell)} unused (it {e.reason})."
+    ),
+    TalismanTaken: lambda e: (
+        f"{e.player} took a Talisman a fallen character left on the Vault."
+        if e.from_vault
+        else f"{e.player} took a Talisman in the Talisman Vault."
+    ),
+    ItemGained: lambda e: f"{e.player} found the {name_of(e.item)} in the Treasure Hoard.",
+    SpellGained: lambda e: f"{e.player} gained the spell {name_of(e.spell)} from the Treasure Hoard.",
+    VaultCardMet: _vault_card,
+    # Shared events, in the Keep's words.
+    CharacterDealt: lambda e: (
+        f"{e.player} {'was dealt' if e.draw >= 0 else 'chose'} the {name_of(e.character)}."
+    ),
+    PlayOpened: lambda e: f"Play opened; {e.player} goes first to the Keep's door.",
+    DieRolled: _die,
+    CardDrawn: _drawn,
+    Moved: _moved,
+    CombatResolved: _combat,
+    LifeLost: lambda e: f"{e.player} lost {_lives(e.amount)} to {who(e.reason)}.",
+    LifeGained: lambda e: f"{e.player} gained {_lives(e.amount)} from {who(e.reason)}.",
+    LifeSaved: lambda e: f"{e.player}'s {name_of(e.item)} saved a life.",
+    FleeingDeclared: lambda e: f"{e.player} is fleeing the Keep.",
+    CardEncountered: lambda e: f"{e.player} encountered the {name_of(e.card)} on {where(e.space)}.",
+    CardDiscarded: lambda e: f"The {name_of(e.card)} on {where(e.space)} was discarded.",
+    ObjectTaken: lambda e: f"{e.player} took the {name_of(e.card)}.",
+    FollowerJoined: lambda e: f"The {name_of(e.card)} joined {e.player}.",
+    TrophyTaken: lambda e: f"{e.player} killed the {name_of(e.card)} and kept it as a trophy.",
+    TrophiesTraded: lambda e: (
+        f"{e.player} traded in {', '.join(name_of(c) for c in e.cards)} for +{e.amount} {e.stat.title()}."
+    ),
+    StatChanged: _stat,
+    GoldChanged: _gold,
+    GoldTaken: lambda e: f"{e.player} picked up {e.amount} gold on {where(e.space)}.",
+    TurnLost: lambda e: f"{e.player} will miss a turn ({who(e.reason)}).",
+    TurnSkipped: lambda e: f"{e.player} missed a turn.",
+    DeckReshuffled: lambda e: (
+        f"The {DECK_NAMES.get(e.deck, e.deck + ' deck')} ran out; "
+        f"{e.count} discarded cards were shuffled back in."
+    ),
+    PlayerOut: _out,
+    GameWon: lambda e: f"{e.player} won the Keep run: {e.reason}!",
+}
+
+
+def describe(event: Event) -> str | None:
+    """Tells a Keep event in plain English, or returns None to leave it to the generic timeline."""
+    describer = _DESCRIBERS.get(type(event))
+    return describer(event) if describer else None

@@ -1,0 +1,338 @@
+"""The Keep run's board view: the three levels as text, a players summary, and event wording.
+
+Imports only `domain`; reads nothing but the state (or event) it is given and the content files.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+from domain.events import (
+    Event,
+)
+from domain.rulesets.keep.content import (
+    LEVEL_SIZE,
+    TILE,
+    load_board,
+    load_deck,
+    load_spells,
+    load_vault,
+)
+from domain.rulesets.keep.spaces import SENTRY
+from domain.rulesets.keep.vault import items_in_play
+from domain.rulesets.talisman.character import craft_bonus, strength_bonus
+from domain.rulesets.talisman.characters import load_characters
+
+State = dict[str, Any]
+
+WIDTH = 110  # the board is printed as plain text; no line may be wider
+TILE_WIDTH = len("blank tile")
+HOARD = "keep/hoard"
+_FIXED_NAMES = {SENTRY: "Sentry", HOARD: "Treasure Hoard"}
+DECK_NAMES = {"keep": "Keep deck", "vault": "Vault deck", "spells": "Spell deck"}
+
+
+# --- names --------------------------------------------------------------------------------------------------
+
+
+def space_name(number: int) -> str:
+    """Returns a Keep space's name (`Sentry`), or `space N` for a number off the board."""
+    board = load_board()
+    return board.space(number).name if 1 <= number <= board.last else f"space {number}"
+
+
+def where(number: int) -> str:
+    return f"the {space_name(number)} ({number})"
+
+
+def _space_by_ref(ref: str) -> str:
+    # Reasons name a space by id (`keep/space/ancient-coffin`) or by kind (`keep/space/tome`).
+    tail = ref.rsplit("/", 1)[-1]
+    return next((s.name for s in load_board().spaces if s.id == ref or s.kind == tail), "")
+
+
+def _counter_name(ref: str) -> str:
+    tail, counters = ref.rsplit("/", 1)[-1], load_board().counters
+    return f"Teleport counter {counters[int(tail)]}" if tail.isdigit() and int(tail) < len(counters) else ""
+
+
+def _card_name(ref: str) -> str:
+    card = items_in_play().cards.get(ref)
+    return card.name if card else ""
+
+
+_LOOKUPS: dict[str, Callable[[str], str]] = {
+    "card": _card_name,
+    "item": _card_name,
+    "vault": lambda ref: getattr(load_vault().get(ref), "name", ""),
+    "spell": lambda ref: getattr(load_spells().get(ref), "name", ""),
+    "space": _space_by_ref,
+    "counter": _counter_name,
+    "character": lambda ref: getattr(load_characters().get(ref), "name", ""),
+}
+
+
+def name_of(ref: str) -> str:
+    """Returns the name behind an id the Keep records (card, Vault card, spell, space…); a player as is."""
+    if "/" not in ref:
+        return ref
+    parts = ref.split("/")
+    lookup = _LOOKUPS.get(parts[1]) if len(parts) == 3 else None
+    found = _FIXED_NAMES.get(ref) or (lookup(ref) if lookup else "")
+    return found or parts[-1].replace("-", " ")
+
+
+def who(ref: str) -> str:
+    return f"the {name_of(ref)}" if "/" in ref else ref
+
+
+# --- the board ----------------------------------------------------------------------------------------------
+
+
+def _marks(sheet: dict[str, Any]) -> list[str]:
+    marks = []
+    if sheet["status"] == "winner":
+        marks.append("won")
+    if not sheet["entered"]:
+        marks.append("outside")
+    if sheet["looping"]:
+        marks.append("looping")
+    if sheet["obelisk"]:
+        marks.append("held")
+    if sheet["fleeing"]:
+        marks.append("fleeing")
+    return marks
+
+
+def _standing(state: State) -> dict[int, list[str]]:
+    here: dict[int, list[str]] = {}
+    for name in state["order"]:
+        sheet = state["players"].get(name)
+        if sheet is not None and sheet["status"] != "out":
+            marks = _marks(sheet)
+            here.setdefault(sheet["space"], []).append(f"{name} ({', '.join(marks)})" if marks else name)
+    return here
+
+
+def tile_mark(state: State, number: int) -> str:
+    """Returns `tile→N` for a space whose Teleport Tile sends to N, `blank tile` for one with no counter."""
+    if state["tiles"][number]:
+        return f"tile→{state['tiles'][number]}"
+    cards = load_deck().cards
+    lying = state["spaces"][number]
+    return "blank tile" if any(c in cards and cards[c].kind == TILE for c in lying) else ""
+
+
+def face_up(state: State, number: int) -> list[str]:
+    """Returns the names of what lies face up on a space (its tile is shown apart), gold last."""
+    deck = load_deck().cards
+    names = [name_of(c) for c in state["spaces"][number] if c not in deck or deck[c].kind != TILE]
+    gold = state["space_gold"][number]
+    return names + ([f"{gold} gold"] if gold else [])
+
+
+def _space_lines(state: State, number: int, standing: list[str], name_width: int) -> list[str]:
+    """Returns one space's line (number, name, tile, who stands there, what lies face up), wrapped."""
+    prefix = f"{number:>4}  {space_name(number):<{name_width}}  {tile_mark(state, number):<{TILE_WIDTH}}  "
+    lying = face_up(state, number)
+    parts = [", ".join(standing)] + ([f"face up: {', '.join(lying)}"] if lying else [])
+    wrapped = textwrap.wrap(" · ".join(p for p in parts if p), WIDTH - len(prefix)) or [""]
+    return [(prefix + wrapped[0]).rstrip(), *(" " * len(prefix) + more for more in wrapped[1:])]
+
+
+def _level_rows(state: State) -> list[str]:
+    board = load_board()
+    here = _standing(state)
+    width = max(len(space.name) for space in board.spaces)
+    rows: list[str] = []
+    for level in range(1, board.last // LEVEL_SIZE + 1):
+        first, last = (level - 1) * LEVEL_SIZE + 1, level * LEVEL_SIZE
+        rows.append(f"Level {level} (spaces {first}-{last})")
+        for number in range(first, last + 1):
+            rows.extend(_space_lines(state, number, here.get(number, []), width))
+    return rows
+
+
+def _with_bonus(base: int, bonus: int) -> str:
+    return f"{base + bonus} ({base}+{bonus})" if bonus else str(base)
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+
+
+def status_words(sheet: dict[str, Any]) -> str:
+    """Returns where a character stands in the run: outside, looping, at Obelisk, fleeing, in play, out…"""
+    if sheet["status"] != "playing":
+        return str(sheet["status"])
+    for key, words in (("looping", "looping"), ("obelisk", "at Obelisk"), ("fleeing", "fleeing")):
+        if sheet[key]:
+            return words
+    return "in play" if sheet["entered"] else "outside"
+
+
+def _sheet_rows(state: State) -> list[str]:
+    cards = items_in_play().cards
+    rows = [["player", "character", "space", "strength", "craft", "lives", "gold", "talisman", "status"]]
+    for name in state["order"]:
+        sheet = state["players"].get(name)
+        if sheet is None:
+            rows.append([name, state["requested"].get(name, "") or "(to be dealt)", *[""] * 6, "waiting"])
+            continue
+        rows.append(
+            [
+                name,
+                name_of(sheet["character"]),
+                str(sheet["space"]),
+                _with_bonus(sheet["strength"], strength_bonus(sheet, cards)),
+                _with_bonus(sheet["craft"], craft_bonus(sheet, cards)),
+                str(sheet["lives"]),
+                str(sheet["gold"]),
+                "yes" if sheet["talisman"] else "-",
+                status_words(sheet),
+            ]
+        )
+    return _table(rows)
+
+
+def _carried_rows(state: State) -> list[str]:
+    rows = []
+    for name in state["order"]:
+        sheet = state["players"].get(name)
+        if sheet is None:
+            continue
+        held = [
+            f"{label}: {', '.join(name_of(c) for c in sheet[key])}"
+            for label, key in (
+                ("objects", "objects"),
+                ("followers", "followers"),
+                ("spells", "spells"),
+                ("trophies", "trophies"),
+            )
+            if sheet[key]
+        ]
+        text = f"{name} carries " + ("; ".join(held) if held else "nothing") + "."
+        rows.extend(textwrap.wrap(text, WIDTH, subsequent_indent="    "))
+    return rows
+
+
+def _vault_rows(state: State) -> list[str]:
+    met = [name_of(c) for c in state["vault_discard"]]
+    left, talismans = len(state["vault_deck"]), state["vault_talismans"]
+    notes = [
+        f"{left} Vault card{'s' if left != 1 else ''} left" + (f" (met: {', '.join(met)})" if met else "")
+    ]
+    if talismans:
+        notes.append(f"{talismans} Talisman{'s' if talismans != 1 else ''} left on it by the fallen")
+    notes.append("the Treasure Hoard is played" if state["hoard"] else "every survivor takes a Talisman")
+    return textwrap.wrap(f"Talisman Vault: {'; '.join(notes)}.", WIDTH, subsequent_indent="    ")
+
+
+def _counts(state: State) -> str:
+    counters = len(load_board().counters)
+    return (
+        f"Keep deck: {len(state['deck'])} left, {len(state['discard'])} discarded. "
+        f"Spells: {len(state['spell_deck'])} left, {len(state['spell_discard'])} discarded. "
+        f"Teleport counters: {len(state['counters'])} of {counters} left."
+    )
+
+
+def render_board(state: State) -> str:
+    """Renders the three levels (tiles, characters, face-up cards), the sheets and the Vault as text."""
+    if state["phase"] == "over":
+        head = f"Game over: {state['winner']} won." if state["winner"] else "Game over: nobody won."
+    elif state["phase"] == "setup":
+        head = "Waiting for the host to deal characters."
+    else:
+        head = f"{state['turn']} to act."
+    return "\n".join(
+        [
+            "The Vampire's Keep (Keep run)",
+            head,
+            _counts(state),
+            "",
+            *_level_rows(state),
+            *_vault_rows(state),
+            "",
+            *_sheet_rows(state),
+            *_carried_rows(state),
+        ]
+    )
+
+
+# --- players summary ----------------------------------------------------------------------------------------
+
+
+def _summary_status(sheet: dict[str, Any]) -> str:
+    # The same words as every board view's summary: in play, fleeing, out, winner (waiting before the deal).
+    if sheet["status"] == "playing":
+        return "fleeing" if sheet["fleeing"] else "in play"
+    return str(sheet["status"])
+
+
+def _waiting_row(state: State, name: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "character": state["requested"].get(name, ""),
+        "space": 1,
+        "space_name": space_name(1),
+        "lives": 0,
+        "strength": 0,
+        "craft": 0,
+        "gold": 0,
+        "objects": [],
+        "followers": [],
+        "trophies": 0,
+        "status": "waiting",
+        "entered": False,
+        "talisman": False,
+        "looping": False,
+        "obelisk": False,
+        "spells": [],
+    }
+
+
+def players_summary(state: State) -> list[dict[str, Any]]:
+    """Returns one JSON-native dict per seat: the shared fields plus the Keep's (entered, talisman, …)."""
+    cards = items_in_play().cards
+    rows: list[dict[str, Any]] = []
+    for name in state["order"]:
+        sheet = state["players"].get(name)
+        if sheet is None:
+            rows.append(_waiting_row(state, name))
+            continue
+        rows.append(
+            {
+                "name": name,
+                "character": name_of(sheet["character"]),
+                "space": sheet["space"],
+                "space_name": space_name(sheet["space"]),
+                "lives": sheet["lives"],
+                "strength": sheet["strength"] + strength_bonus(sheet, cards),
+                "craft": sheet["craft"] + craft_bonus(sheet, cards),
+                "gold": sheet["gold"],
+                "objects": [name_of(c) for c in sheet["objects"]],
+                "followers": [name_of(c) for c in sheet["followers"]],
+                "trophies": len(sheet["trophies"]),
+                "status": _summary_status(sheet),
+                "entered": bool(sheet["entered"]),
+                "talisman": bool(sheet["talisman"]),
+                "looping": bool(sheet["looping"]),
+                "obelisk": bool(sheet["obelisk"]),
+                "spells": [name_of(s) for s in sheet["spells"]],
+            }
+        )
+    return rows
+
+
+# --- event wording ------------------------------------------------------------------------------------------
+
+
+def describe(event: Event) -> str | None:
+    """Tells a Keep run event in plain words (see projections.keep_timeline)."""
+    from projections.keep_timeline import describe as describe_keep
+
+    return describe_keep(event)
