@@ -429,12 +429,15 @@ def closed_action(document: Document) -> int:
 
 def fled_instead(document: Document) -> int:
     """Says a player fled (a legal choice) where they rolled: the rules then give other consequences."""
+    # Fleeing is open past the first space (the Dungeon's Entrance is 0, the Keep's is 1), not in flight.
+    first = 1 if document["header"]["ruleset"] == "keep-run" else 0
     at = next(
         v
         for v in versions_of(document, "ActionTaken")
         if fields_at(document, v)["action"] == "roll"
         and document["events"][v + 1]["type"] == "Moved"
-        and fields_at(document, v + 2)["from_space"] > 0
+        and fields_at(document, v + 2)["from_space"] > first
+        and fields_at(document, v + 2)["reason"] != "flight"
     )
     fields_at(document, at)["action"] = "flee"
     return at + 1

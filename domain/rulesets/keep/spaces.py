@@ -41,7 +41,7 @@ from domain.rulesets.keep.moves import SENTRY_RETREAT, counter_value, move_back,
 from domain.rulesets.keep.state import KEEP_DECK, SPELL_DECK
 from domain.rulesets.keep.vault import enter_vault, items_in_play
 from domain.rulesets.talisman.cards import Card
-from domain.rulesets.talisman.character import STARTING_LIVES
+from domain.rulesets.talisman.character import STARTING_LIVES, room_to_carry
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC, WON
 from domain.rulesets.talisman.effects import in_play, lose_lives, sheet_of, still_on
 from domain.rulesets.talisman.encounters import Encounter, draw_cards, encounter_cards, fight
@@ -266,7 +266,7 @@ def _coffin(res: Resolution, player: str, space: int) -> None:
     elif line.effect == "take_object":
         cards = load_deck().cards
         objects = sorted(c for c in res.state["deck"] if cards[c].kind in ("object", "magic-object"))
-        if objects:
+        if objects and room_to_carry(sheet_of(res, player)):
             card, draw = res.dice.pick(objects)
             res.emit(CardDrawn(player=player, deck=KEEP_DECK, card=card, draw=draw))
             res.emit(ObjectTaken(player=player, card=card, space=space))

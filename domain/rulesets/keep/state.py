@@ -134,8 +134,12 @@ def _counter(state: State, e: TeleportCounterDrawn) -> None:
 def _teleported(state: State, e: Teleported) -> None:
     sheet = state["players"][e.piece]
     sheet["space"] = e.to_space
-    # Keep 6.3: a character sent onto another tile is caught in a loop until it breaks free.
+    was_looping = sheet["looping"]
+    # Keep 6.3: a character sent onto another tile is caught in a loop until it breaks free; each new
+    # loop gives it three turns before the automatic release.
     sheet["looping"] = bool(state["tiles"][e.to_space])
+    if not (was_looping and sheet["looping"]):
+        sheet["loop_fails"] = 0
 
 
 def _loop_failed(state: State, e: LoopFailed) -> None:

@@ -18,8 +18,9 @@ from domain.rulesets.keep.content import load_deck, load_tables, load_vault
 from domain.rulesets.keep.events import ItemGained, SpellGained, TalismanTaken, VaultCardMet
 from domain.rulesets.keep.state import SPELL_DECK, VAULT_DECK
 from domain.rulesets.talisman.cards import Deck
+from domain.rulesets.talisman.character import room_to_carry
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC
-from domain.rulesets.talisman.effects import in_play, lose_lives
+from domain.rulesets.talisman.effects import in_play, lose_lives, sheet_of
 from domain.rulesets.talisman.encounters import fight
 from domain.rulesets.talisman.events import (
     DeckReshuffled,
@@ -63,8 +64,8 @@ def _hoard(res: Resolution, player: str) -> None:
     line = load_tables().line("hoard", sum(faces))
     if line.gold:
         res.emit(GoldChanged(player=player, amount=line.gold, reason="keep/hoard"))
-    for item in line.items:
-        res.emit(ItemGained(player=player, item=item))
+    for item in line.items[: room_to_carry(sheet_of(res, player))]:
+        res.emit(ItemGained(player=player, item=item))  # gear beyond the carrying limit is left behind
     for _ in range(line.spells):
         spell = _draw(res, player, SPELL_DECK, "spell_deck", "spell_discard")
         if spell:
@@ -92,7 +93,7 @@ def _collect_left_behind(res: Resolution, player: str) -> None:
     for card in list(res.state["spaces"][VAULT]):
         if card in cards and cards[card].kind == "follower":
             res.emit(FollowerJoined(player=player, card=card, space=VAULT))
-        else:
+        elif room_to_carry(sheet_of(res, player)):
             res.emit(ObjectTaken(player=player, card=card, space=VAULT))
     gold = res.state["space_gold"][VAULT]
     if gold:
