@@ -34,7 +34,7 @@ from domain.events import (
 )
 from domain.rulesets.keep import run as keep
 from domain.rulesets.keep.content import TILE, load_deck
-from domain.rulesets.keep.moves import CHART, ENTRANCE
+from domain.rulesets.keep.moves import CHART, ENTRANCE, OBELISK
 from domain.rulesets.keep.state import LAST
 
 GAMES = 500
@@ -127,7 +127,8 @@ def check_move(state: dict[str, Any], moved: Moved, face: int) -> None:
     here = state["players"][moved.piece]["space"]
     assert moved.from_space == here
     if moved.reason == "roll":
-        assert moved.to_space == min(LAST, here + CHART[face]), moved
+        barrier = OBELISK if here < OBELISK else LAST  # the Obelisk stops a roll that would pass it
+        assert moved.to_space == min(barrier, here + CHART[face]), moved
     elif moved.reason == "flight":
         assert moved.to_space == max(ENTRANCE, here - CHART[face]), moved
     else:  # a card or spell sends back (Keep 5.3), the Sentry to Hallway 3

@@ -1102,6 +1102,20 @@ def test_sacred_obelisk_a_failure_costs_a_life_and_the_character_tries_again_nex
     assert of(events, Moved) == [moved(19, 20)]
 
 
+@pytest.mark.parametrize(("start", "face"), [(17, 5), (18, 3), (18, 6)])
+def test_sacred_obelisk_is_a_barrier_a_roll_that_would_pass_it_stops_on_it(start, face):
+    """Keep 8.6 (house reading): only those who pass the Obelisk's barrier go beyond it."""
+    state = inside(start)
+    events, state = act(state, "roll", values=(face, 1, 1))
+    assert events[:4] == [
+        rolled("movement", [face], 0),
+        moved(start, 19),
+        rolled("obelisk", [1, 1], 1),
+        ObeliskTested(player="Ann", total=2, target=7, passed=True),
+    ]
+    assert state["players"]["Ann"]["space"] == 19
+
+
 def test_sacred_obelisk_failure_can_kill():
     """RULES.md §3 Sacred Obelisk (Keep 8.6)."""
     state = inside(18)
@@ -1129,13 +1143,13 @@ FOUNTAIN = "keep/space/fountain-of-blood"
 )
 def test_fountain_of_blood_every_row(face, lives, then):
     """RULES.md §3 Fountain of Blood (Keep 8.7)."""
-    state = inside(18)
+    state = inside(19)  # past the Obelisk already
     if lives < 4:
         keep.evolve(state, LifeLost(player="Ann", amount=4 - lives, reason="given"))
-    events, _ = act(state, "roll", values=(3, face))
+    events, _ = act(state, "roll", values=(1, face))
     assert events == [
-        rolled("movement", [3], 0),
-        moved(18, 20),
+        rolled("movement", [1], 0),
+        moved(19, 20),
         rolled("fountain", [face], 1),
         *then,
         TurnEnded(player="Ann", next_player="Bo"),

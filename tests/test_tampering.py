@@ -371,8 +371,10 @@ def delete_rule_event(type_name: str) -> Callable[[Document], int]:
 
 def swap_rule_events(document: Document) -> int:
     """Records a move before the roll that caused it."""
-    at = middle(versions_of(document, "DieRolled"))
-    assert document["events"][at]["type"] == "Moved"
+    rolls = versions_of(document, "DieRolled")
+    at = middle(
+        [v for v in rolls if v < len(document["events"]) and document["events"][v]["type"] == "Moved"]
+    )
     events = document["events"]
     events[at - 1], events[at] = events[at], events[at - 1]
     return at

@@ -11,6 +11,7 @@ from domain.rulesets.talisman.resolution import Resolution
 
 BOARD = "keep"
 ENTRANCE = 1
+OBELISK = 19  # the Sacred Obelisk bars the way to the Fountain and the Vault (Keep 8.6)
 SENTRY_RETREAT = 3  # RULES.md §3: a character who loses both rounds against the Sentry goes back to Hallway 3
 
 # Keep 5.2: the die gives the number of spaces; Keep 5.4, 11.1 and 13: nothing may alter it.

@@ -31,7 +31,7 @@ from domain.rulesets.keep.content import (
     load_vault,
 )
 from domain.rulesets.keep.events import EntryTested, FlightEnded, LoopEscaped, LoopFailed
-from domain.rulesets.keep.moves import ENTRANCE, counter_ids, move_to, spaces_for, teleport
+from domain.rulesets.keep.moves import ENTRANCE, OBELISK, counter_ids, move_to, spaces_for, teleport
 from domain.rulesets.keep.spaces import land, obelisk_test
 from domain.rulesets.keep.state import evolve, new_state, sheet
 from domain.rulesets.talisman.characters import characters_path, load_characters, resolve_character
@@ -154,7 +154,11 @@ def _movement(res: Resolution, player: str) -> None:
             res.emit(FlightEnded(player=player))
             res.emit(TurnLost(player=player, reason="fled the Keep"))
         return
-    move_to(res, player, me["space"] + steps, "roll")
+    target = me["space"] + steps
+    if me["space"] < OBELISK < target:
+        # Keep 8.6: the Obelisk is a barrier only the strong of will pass, so a roll stops on it (house).
+        target = OBELISK
+    move_to(res, player, target, "roll")
     land(res, player)
 
 

@@ -19,8 +19,9 @@ House decisions, in nightkeep's words:
 - The Ancient Coffin (17) on a 5 gives the first Object left in the Keep deck, as a numbered pick among
   the Objects left; with none left it gives nothing.
 - The Fountain of Blood (20) on a 6 heals 1 life, never above 4.
-- The Sacred Obelisk (19): a failed test costs a life and holds the character; on its next turn it
-  tries again instead of rolling to move.
+- The Sacred Obelisk (19) is a barrier (8.6): a movement roll that would carry a character past it
+  stops on it. A failed test costs a life and holds the character; on its next turn it tries again
+  instead of rolling to move. A teleport is not stopped by it.
 """
 
 from __future__ import annotations
