@@ -23,7 +23,7 @@ from domain.rulesets.keep.content import (
 from domain.rulesets.keep.spaces import SENTRY
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.character import craft_bonus, strength_bonus
-from domain.rulesets.talisman.characters import load_characters
+from domain.rulesets.talisman.characters import load_characters, resolve_character
 
 State = dict[str, Any]
 
@@ -174,13 +174,19 @@ def status_words(sheet: dict[str, Any]) -> str:
     return "in play" if sheet["entered"] else "outside"
 
 
+def requested_name(state: State, player: str) -> str:
+    """Returns the name of the character a seat asked for before the deal ("" if none)."""
+    wanted = str(state["requested"].get(player, "") or "")
+    return name_of(resolve_character(wanted)) if wanted else ""
+
+
 def _sheet_rows(state: State) -> list[str]:
     cards = items_in_play().cards
     rows = [["player", "character", "space", "strength", "craft", "lives", "gold", "talisman", "status"]]
     for name in state["order"]:
         sheet = state["players"].get(name)
         if sheet is None:
-            rows.append([name, state["requested"].get(name, "") or "(to be dealt)", *[""] * 6, "waiting"])
+            rows.append([name, requested_name(state, name) or "(to be dealt)", *[""] * 6, "waiting"])
             continue
         rows.append(
             [
@@ -276,7 +282,7 @@ def _summary_status(sheet: dict[str, Any]) -> str:
 def _waiting_row(state: State, name: str) -> dict[str, Any]:
     return {
         "name": name,
-        "character": state["requested"].get(name, ""),
+        "character": requested_name(state, name),
         "space": 1,
         "space_name": space_name(1),
         "lives": 0,

@@ -381,7 +381,7 @@ def test_keep_5_4_11_1_13_objects_followers_and_craft_never_alter_the_chart(face
     state = inside(5, ("Ann", "wizard"), ("Bo", "troll"), hoard=True)
     carry(state, "Ann", SILVERED_BLADE, MOONSTONE_WAND, ROSARY, HUNTER, WOLFHOUND)
     keep.evolve(state, ItemGained(player="Ann", item=ITEM_SWORD))
-    keep.evolve(state, SpellGained(player="Ann", spell=HEX))
+    keep.evolve(state, SpellGained(player="Ann", spell=HEX, from_vault=False))
     keep.evolve(state, StatChanged(player="Ann", stat="craft", amount=3, reason="given"))
     assert ids(state) == ["roll", "flee"]  # no spell, object or ability offers another move
     to = 5 + CHART[face]
@@ -583,7 +583,7 @@ def looped() -> dict[str, Any]:
 
 def test_keep_6_3_loop_example_1_rolls_2_under_craft_3_breaks_free_and_moves_from_hallway_2():
     state = looped()
-    assert ids(state) == ["roll"] and "break free" in keep.legal_actions(state)[0].label  # no flight
+    assert ids(state) == ["roll", "flee"] and "break free" in keep.legal_actions(state)[0].label
     events, state = act(state, "roll", values=(2, 1), cards=(LANTERN,))
     assert events == [
         rolled("loop-escape", [2], 0),
@@ -617,7 +617,7 @@ def test_keep_6_3_loop_example_2_rolls_5_over_craft_3_teleports_back_to_hallway_
     sheet = state["players"]["Ann"]
     assert (sheet["space"], sheet["looping"], sheet["loop_fails"]) == (6, True, 1)
     turn_to(state, "Ann")
-    assert ids(state) == ["roll"]
+    assert ids(state) == ["roll", "flee"]
     events, _ = act(state, "roll", values=(1, 2), cards=(LANTERN,))  # next turn it attempts again
     assert events[:4] == [
         rolled("loop-escape", [1], 0),
@@ -1081,7 +1081,7 @@ def test_sacred_obelisk_a_failure_costs_a_life_and_the_character_tries_again_nex
     ]
     assert state["players"]["Ann"]["obelisk"]
     turn_to(state, "Ann")
-    assert ids(state) == ["roll"] and "Obelisk" in keep.legal_actions(state)[0].label  # no flight either
+    assert ids(state) == ["roll", "flee"] and "Obelisk" in keep.legal_actions(state)[0].label
     events, state = act(state, "roll", values=(6, 5))  # fails again
     assert events == [
         rolled("obelisk", [6, 5], 0),
@@ -1314,13 +1314,13 @@ ESCAPES = (SPIKED_PIT, V + "poison-needle", V + "collapsing-ceiling")  # luck tr
 )
 def test_keep_15_treasure_hoard_instead_of_a_talisman_then_3_vault_cards(dice, gold, spells, items):
     state = inside(20, hoard=True)
-    picked = (HEX, FIZZLE)[:spells]
+    picked = (HEX, FIZZLE)[: min(spells, 1)]  # RULES.md §1: the Warrior's Craft 3 holds 1 spell
     events, state = act(state, "roll", values=(1, *dice, 6, 6, 6), cards=(*picked, *ESCAPES))
     hoard: list[Event] = [rolled("hoard", list(dice), 1)]
     hoard += [GoldChanged(player="Ann", amount=gold, reason="keep/hoard")] if gold else []
     hoard += [ItemGained(player="Ann", item=item) for item in items]
     for index, spell in enumerate(picked):
-        hoard += [drawn(spell, 3 + index), SpellGained(player="Ann", spell=spell)]
+        hoard += [drawn(spell, 3 + index), SpellGained(player="Ann", spell=spell, from_vault=False)]
     assert events[2 : 2 + len(hoard)] == hoard
     assert not of(events, TalismanTaken)
     assert [e.card for e in of(events, VaultCardMet)] == list(ESCAPES)
@@ -1416,3 +1416,65 @@ def test_keep_10_flight_ends_on_the_entrance_then_a_lost_turn_then_a_new_entry_t
     assert of(events, EntryTested) == [EntryTested(player="Ann", total=6, target=11, passed=True)]
     turn_to(state, "Ann")
     assert ids(state) == ["roll"] and "deeper" in keep.legal_actions(state)[0].label  # may go in again
+
+
+# --- fixes from review -----------------------------------------------------------------------------
+
+
+def test_keep_6_1_a_tile_naming_its_own_space_is_no_loop():
+    """Keep 6.3 (house): a loop bounces between tiles; a tile that names its own space sends nowhere."""
+    state = inside(5)
+    lay_tile(state, 6, TILE1, 2)
+    lay_tile(state, 2, TILE2, 2)
+    events, state = act(state, "roll", values=(1,))
+    assert of(events, Teleported)[0].to_space == 2
+    assert not state["players"]["Ann"]["looping"]
+
+
+@pytest.mark.parametrize("hold", ["looping", "obelisk"])
+def test_keep_10_a_character_may_flee_from_a_loop_or_the_obelisk_and_the_flight_just_runs(hold):
+    """Keep 10: fleeing may be declared at any point inside the Keep."""
+    state = inside(19 if hold == "obelisk" else 6)
+    state["players"]["Ann"][hold] = True
+    assert ids(state) == ["roll", "flee"]
+    events, state = act(state, "flee")
+    assert not state["players"]["Ann"][hold] and state["players"]["Ann"]["fleeing"]
+    turn_to(state, "Ann")
+    events, state = act(state, "roll", values=(5,))
+    here = 19 if hold == "obelisk" else 6
+    assert events[:2] == [rolled("movement", [5], 0), moved(here, here - 3, "flight")]
+
+
+def test_keep_8_6_a_tile_that_sends_a_character_onto_the_obelisk_makes_it_take_the_test():
+    """Keep 8.6 / 6.1: no tile carries a character onto the Obelisk without its test."""
+    state = inside(15)
+    lay_tile(state, 16, TILE1, 19)
+    events, state = act(state, "roll", values=(1, 6, 6))
+    assert of(events, Teleported)[0].to_space == 19
+    assert of(events, ObeliskTested) == [ObeliskTested(player="Ann", total=12, target=7, passed=False)]
+    assert state["players"]["Ann"]["obelisk"]
+
+
+def test_keep_15_hoard_spells_follow_the_spell_limit_by_craft():
+    """RULES.md §1 spell limit (Craft 4-5 → 2) with Keep 15: a Craft 4 character takes both Hoard spells."""
+    state = inside(20, hoard=True)
+    keep.evolve(state, StatChanged(player="Ann", stat="craft", amount=1, reason="given"))
+    events, state = act(state, "roll", values=(1, 1, 5, 6, 6, 6), cards=(HEX, FIZZLE, *ESCAPES))
+    assert [e.spell for e in of(events, SpellGained)] == [HEX, FIZZLE]
+
+
+def test_keep_15_hoard_spells_of_a_character_killed_in_the_vault_stay_there_for_the_next_survivor():
+    """Keep 15 (14.2 in the seed): the dead's Treasure stays in the Vault with its Objects and Followers."""
+    state = inside(20, hoard=True)
+    keep.evolve(state, LifeLost(player="Ann", amount=3, reason="given"))
+    events, state = act(state, "roll", values=(1, 1, 4, 1, 6), cards=(HEX, STONE_GUARDIAN))
+    assert of(events, SpellGained) == [SpellGained(player="Ann", spell=HEX, from_vault=False)]
+    assert state["vault_spells"] == [HEX] and HEX not in state["spell_discard"]
+    place(state, "Bo", 20)
+    keep.evolve(
+        state,
+        StatChanged(player="Bo", stat="craft", amount=3 - state["players"]["Bo"]["craft"], reason="given"),
+    )
+    events, state = act(state, "roll", values=(1, 1, 1, 6, 6, 6), cards=ESCAPES)
+    assert SpellGained(player="Bo", spell=HEX, from_vault=True) in events
+    assert state["vault_spells"] == []

@@ -233,7 +233,7 @@ SAMPLES = {
     ),
     "TalismanTaken": keep_events.TalismanTaken(player="Ann", from_vault=True),
     "ItemGained": keep_events.ItemGained(player="Ann", item="keep/item/sword"),
-    "SpellGained": keep_events.SpellGained(player="Ann", spell="keep/spell/hex"),
+    "SpellGained": keep_events.SpellGained(player="Ann", spell="keep/spell/hex", from_vault=False),
     "VaultCardMet": keep_events.VaultCardMet(player="Ann", card="keep/vault/stone-guardian", outcome="won"),
 }
 

@@ -120,10 +120,12 @@ class ItemGained(Event):
 
 @event_type
 class SpellGained(Event):
-    """A character gained a spell (drawn from the Spell deck) from the Treasure Hoard (Keep 15)."""
+    """A character gained a spell from the Treasure Hoard (drawn from the Spell deck), or one a killed
+    character left in the Vault (Keep 15)."""
 
     player: str
     spell: str
+    from_vault: bool
 
 
 @event_type

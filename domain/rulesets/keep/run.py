@@ -31,8 +31,8 @@ from domain.rulesets.keep.content import (
     load_vault,
 )
 from domain.rulesets.keep.events import EntryTested, FlightEnded, LoopEscaped, LoopFailed
-from domain.rulesets.keep.moves import ENTRANCE, OBELISK, counter_ids, move_to, spaces_for, teleport
-from domain.rulesets.keep.spaces import land, obelisk_test
+from domain.rulesets.keep.moves import ENTRANCE, OBELISK, counter_ids, move_to, spaces_for
+from domain.rulesets.keep.spaces import land, obelisk_test, teleport_from
 from domain.rulesets.keep.state import evolve, new_state, sheet
 from domain.rulesets.talisman.characters import characters_path, load_characters, resolve_character
 from domain.rulesets.talisman.effects import sheet_of
@@ -104,10 +104,13 @@ def legal_actions(state: State, player: str | None = None) -> list[Action]:
             Action("enter", current, "Try to open the Keep's door (3 dice under Strength + Craft + Lives)")
         ]
     if me["looping"]:
-        return [Action("roll", current, "Roll to break free of the teleport loop (1 die, at most Craft)")]
-    if me["obelisk"]:
-        return [Action("roll", current, "Face the Sacred Obelisk again (2 dice, at most Strength + Craft)")]
-    label = "Roll and flee toward the Entrance" if me["fleeing"] else "Roll and move deeper into the Keep"
+        label = "Roll to break free of the teleport loop (1 die, at most Craft)"
+    elif me["obelisk"]:
+        label = "Face the Sacred Obelisk again (2 dice, at most Strength + Craft)"
+    elif me["fleeing"]:
+        label = "Roll and flee toward the Entrance"
+    else:
+        label = "Roll and move deeper into the Keep"
     actions = [Action("roll", current, label)]
     if me["space"] > ENTRANCE and not me["fleeing"]:
         actions.append(Action("flee", current, "Flee the Keep (irrevocable)"))
@@ -164,7 +167,9 @@ def _movement(res: Resolution, player: str) -> None:
 
 def _roll(res: Resolution, player: str) -> None:
     me = sheet_of(res, player)
-    if me["looping"]:
+    if me["fleeing"]:
+        _movement(res, player)  # a flight (declared on a loop or at the Obelisk too) just runs
+    elif me["looping"]:
         if me["loop_fails"] >= LOOP_TURNS:
             res.emit(LoopEscaped(player=player, automatic=True))
         else:
@@ -172,7 +177,7 @@ def _roll(res: Resolution, player: str) -> None:
             res.emit(DieRolled(player=player, purpose="loop-escape", sides=6, values=[face], draws=draws))
             if face > me["craft"]:
                 res.emit(LoopFailed(player=player))
-                teleport(res, player, me["space"])
+                teleport_from(res, player, me["space"])
                 end_turn(res, player)
                 return
             res.emit(LoopEscaped(player=player, automatic=False))

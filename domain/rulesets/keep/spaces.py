@@ -21,7 +21,8 @@ House decisions, in nightkeep's words:
 - The Fountain of Blood (20) on a 6 heals 1 life, never above 4.
 - The Sacred Obelisk (19) is a barrier (8.6): a movement roll that would carry a character past it
   stops on it. A failed test costs a life and holds the character; on its next turn it tries again
-  instead of rolling to move. A teleport is not stopped by it.
+  instead of rolling to move. A tile that sends a character onto the Obelisk makes it take the test
+  there; one that sends it beyond (to the Fountain) carries it past by magic.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from domain.rulesets.keep.events import (
     SpellDiscarded,
     TeleportCounterDrawn,
 )
-from domain.rulesets.keep.moves import SENTRY_RETREAT, counter_value, move_back, move_to, teleport
+from domain.rulesets.keep.moves import OBELISK, SENTRY_RETREAT, counter_value, move_back, move_to, teleport
 from domain.rulesets.keep.state import KEEP_DECK, SPELL_DECK
 from domain.rulesets.keep.vault import enter_vault, items_in_play
 from domain.rulesets.talisman.cards import Card
@@ -131,7 +132,14 @@ def land_on_hall(res: Resolution, player: str, space: int) -> None:
         _draw_onto(res, player, space, draws - 1)  # Keep 6.3: a tile alone on a draw-2 space
     encounter_cards(encounter_rules(), res, player, space)
     if still_on(res, player, space) and res.state["tiles"][space]:
-        teleport(res, player, space)
+        teleport_from(res, player, space)
+
+
+def teleport_from(res: Resolution, player: str, tile_space: int) -> None:
+    """Teleports by a tile; arriving on the Sacred Obelisk meets its test, so no tile skips the barrier."""
+    teleport(res, player, tile_space)
+    if sheet_of(res, player)["space"] == OBELISK:
+        obelisk_test(res, player, OBELISK)
 
 
 # --- the special spaces --------------------------------------------------------------------------------

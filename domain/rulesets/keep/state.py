@@ -10,8 +10,8 @@ unused, spaces are numbered 1–21 as in the rule book):
 - `turn`, `phase` setup/turn/over, `winner`;
 - `spaces` face-up cards per space, `space_gold`, `tiles` the destination of the tile on each space
   (0 = no tile); `deck`/`discard` the Keep deck; `counters` the Teleport counters left;
-  `vault_deck`/`vault_discard`; `spell_deck`/`spell_discard`; `vault_talismans` Talismans left on the
-  Vault by characters killed there.
+  `vault_deck`/`vault_discard`; `spell_deck`/`spell_discard`; `vault_talismans` and `vault_spells`, the
+  Talismans and Hoard spells left on the Vault by characters killed there.
 Decks are kept sorted: every draw is a numbered pick among what is left (a lazy shuffle).
 """
 
@@ -40,7 +40,7 @@ from domain.rulesets.keep.events import (
 from domain.rulesets.talisman.character import PLAYING, new_sheet
 from domain.rulesets.talisman.characters import character_or_stand_in
 from domain.rulesets.talisman.events import DeckReshuffled, FleeingDeclared, PlayOpened
-from domain.rulesets.talisman.state import SHARED_EVOLVERS, Evolver, State, sheet_set
+from domain.rulesets.talisman.state import SHARED_EVOLVERS, Evolver, State
 
 KEEP_DECK, VAULT_DECK, SPELL_DECK = "keep", "vault", "spells"
 LAST = 21
@@ -71,6 +71,7 @@ def new_state(
         "spell_deck": sorted(spells),
         "spell_discard": [],
         "vault_talismans": 0,
+        "vault_spells": [],
     }
 
 
@@ -117,6 +118,11 @@ def _reshuffled(state: State, e: DeckReshuffled) -> None:
     state[discard] = []
 
 
+def _fleeing(state: State, e: FleeingDeclared) -> None:
+    # Keep 10: a flight may start at any point, even on a loop or held at the Obelisk; it ends both.
+    state["players"][e.player].update(fleeing=True, looping=False, loop_fails=0, obelisk=False)
+
+
 def _entry(state: State, e: EntryTested) -> None:
     state["players"][e.player]["entered"] = e.passed
 
@@ -137,7 +143,10 @@ def _teleported(state: State, e: Teleported) -> None:
     was_looping = sheet["looping"]
     # Keep 6.3: a character sent onto another tile is caught in a loop until it breaks free; each new
     # loop gives it three turns before the automatic release.
-    sheet["looping"] = bool(state["tiles"][e.to_space])
+    sheet["looping"] = state["tiles"][e.to_space] not in (
+        0,
+        e.to_space,
+    )  # a tile naming its own space is inert
     if not (was_looping and sheet["looping"]):
         sheet["loop_fails"] = 0
 
@@ -186,6 +195,8 @@ def _item(state: State, e: ItemGained) -> None:
 
 def _spell_gained(state: State, e: SpellGained) -> None:
     state["players"][e.player]["spells"].append(e.spell)
+    if e.from_vault and e.spell in state["vault_spells"]:
+        state["vault_spells"].remove(e.spell)
 
 
 def _vault_card(state: State, e: VaultCardMet) -> None:
@@ -198,7 +209,8 @@ def _out(state: State, e: PlayerOut) -> None:
     if sheet["talisman"] and sheet["lives"] <= 0:
         state["vault_talismans"] += 1
         sheet["talisman"] = False
-    state["spell_discard"].extend(sheet["spells"])
+    # Keep 15: Hoard spells stay in the Vault with the rest of the treasure; elsewhere they are discarded.
+    state["vault_spells" if sheet["space"] == LAST else "spell_discard"].extend(sheet["spells"])
     sheet["spells"] = []
     SHARED_EVOLVERS[PlayerOut](state, e)
 
@@ -210,7 +222,7 @@ _EVOLVERS: dict[type[Event], Evolver] = {
     TurnEnded: _turn_ended,
     CardDrawn: _drawn,
     DeckReshuffled: _reshuffled,
-    FleeingDeclared: sheet_set("fleeing", True),
+    FleeingDeclared: _fleeing,
     PlayerOut: _out,
     EntryTested: _entry,
     FlightEnded: _flight_ended,

@@ -8,7 +8,9 @@ House decisions, in nightkeep's words:
   character dies; each goes to the Vault discard pile.
 - A survivor takes what killed characters left on the Vault (Talismans, Objects, Followers, gold),
   then wins the Keep run.
-- Treasure Hoard spells are drawn from the Spell deck; its Objects are the Keep's item cards.
+- Treasure Hoard spells are drawn from the Spell deck, as many as the character's Craft lets it hold
+  (RULES.md §1); its Objects are the Keep's item cards, as many as it can carry. A character killed in
+  the Vault leaves its Hoard spells there too (Keep 15), for the next survivor.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from domain.rulesets.keep.content import load_deck, load_tables, load_vault
 from domain.rulesets.keep.events import ItemGained, SpellGained, TalismanTaken, VaultCardMet
 from domain.rulesets.keep.state import SPELL_DECK, VAULT_DECK
 from domain.rulesets.talisman.cards import Deck
-from domain.rulesets.talisman.character import room_to_carry
+from domain.rulesets.talisman.character import room_for_spells, room_to_carry
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC
 from domain.rulesets.talisman.effects import in_play, lose_lives, sheet_of
 from domain.rulesets.talisman.encounters import fight
@@ -66,10 +68,10 @@ def _hoard(res: Resolution, player: str) -> None:
         res.emit(GoldChanged(player=player, amount=line.gold, reason="keep/hoard"))
     for item in line.items[: room_to_carry(sheet_of(res, player))]:
         res.emit(ItemGained(player=player, item=item))  # gear beyond the carrying limit is left behind
-    for _ in range(line.spells):
+    for _ in range(min(line.spells, room_for_spells(sheet_of(res, player)))):
         spell = _draw(res, player, SPELL_DECK, "spell_deck", "spell_discard")
         if spell:
-            res.emit(SpellGained(player=player, spell=spell))
+            res.emit(SpellGained(player=player, spell=spell, from_vault=False))
 
 
 def _meet(res: Resolution, player: str, card_id: str) -> None:
@@ -89,6 +91,8 @@ def _meet(res: Resolution, player: str, card_id: str) -> None:
 def _collect_left_behind(res: Resolution, player: str) -> None:
     for _ in range(res.state["vault_talismans"]):
         res.emit(TalismanTaken(player=player, from_vault=True))
+    for spell in list(res.state["vault_spells"])[: room_for_spells(sheet_of(res, player))]:
+        res.emit(SpellGained(player=player, spell=spell, from_vault=True))
     cards = items_in_play().cards
     for card in list(res.state["spaces"][VAULT]):
         if card in cards and cards[card].kind == "follower":

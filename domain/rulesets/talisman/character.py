@@ -86,6 +86,16 @@ def best_armour(sheet: Mapping[str, Any], items: Mapping[str, Item]) -> tuple[st
     return best
 
 
+def spell_limit(craft: int) -> int:
+    """Returns how many spells a character may hold (RULES.md §1: Craft 1-2 → 0, 3 → 1, 4-5 → 2, 6+ → 3)."""
+    return 0 if craft <= 2 else 1 if craft == 3 else 2 if craft <= 5 else 3
+
+
+def room_for_spells(sheet: Mapping[str, Any]) -> int:
+    """Returns how many more spells the character may hold."""
+    return max(0, spell_limit(int(sheet["craft"])) - len(sheet.get("spells", ())))
+
+
 def room_to_carry(sheet: Mapping[str, Any]) -> int:
     """Returns how many more Objects the character can carry."""
     return max(0, CARRY_LIMIT - len(sheet["objects"]))
