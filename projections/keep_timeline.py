@@ -18,6 +18,8 @@ from domain.events import (
     PlayerOut,
 )
 from domain.rulesets.keep.events import (
+    ChoiceMade,
+    ChoiceOffered,
     EntryTested,
     FlightEnded,
     FollowerLeft,
@@ -145,6 +147,19 @@ def _vault_card(e: VaultCardMet) -> str:
     return f"In the Talisman Vault, {e.player} {done}."
 
 
+def _option(option: str) -> str:
+    return "a life" if option == "life" else name_of(option) if "/" in option else f"+2 {option}"
+
+
+def _offered(e: ChoiceOffered) -> str:
+    asked = "what to give the Sentry" if e.kind == "sentry-toll" else "the Tome's gift"
+    return f"{e.player} must choose {asked}: {', '.join(_option(o) for o in e.options)}."
+
+
+def _made(e: ChoiceMade) -> str:
+    return f"{e.player} chose {_option(e.option)}."
+
+
 def _stat(e: StatChanged) -> str:
     change = "gained" if e.amount > 0 else "lost"
     return f"{e.player} {change} {abs(e.amount)} {e.stat.title()} ({who(e.reason)})."
@@ -190,6 +205,8 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     ItemGained: lambda e: f"{e.player} found the {name_of(e.item)} in the Treasure Hoard.",
     SpellGained: lambda e: f"{e.player} gained the spell {name_of(e.spell)} from the Treasure Hoard.",
     VaultCardMet: _vault_card,
+    ChoiceOffered: _offered,
+    ChoiceMade: _made,
     # Shared events, in the Keep's words.
     CharacterDealt: lambda e: (
         f"{e.player} {'was dealt' if e.draw >= 0 else 'chose'} the {name_of(e.character)}."

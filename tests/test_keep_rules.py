@@ -34,6 +34,8 @@ from domain.events import (
 from domain.rulesets.keep import run as keep
 from domain.rulesets.keep.content import load_board, load_deck, load_spells, load_tables, load_vault
 from domain.rulesets.keep.events import (
+    ChoiceMade,
+    ChoiceOffered,
     EntryTested,
     FlightEnded,
     FollowerLeft,
@@ -778,23 +780,42 @@ def test_sentry_4_5_winning_a_psychic_round_goes_on(face):
 
 
 @pytest.mark.parametrize(
-    ("carried", "given"),
+    ("carried", "options", "given"),
     [
-        ((MOONSTONE_WAND, HUNTER), HUNTER),  # house: a Follower first
-        ((SWORD, MOONSTONE_WAND), MOONSTONE_WAND),  # then a Magic Object (not a plain Object)
+        ((MOONSTONE_WAND, HUNTER), [HUNTER, MOONSTONE_WAND, "life"], HUNTER),
+        ((MOONSTONE_WAND, HUNTER), [HUNTER, MOONSTONE_WAND, "life"], MOONSTONE_WAND),
+        ((SWORD, MOONSTONE_WAND), [MOONSTONE_WAND, "life"], MOONSTONE_WAND),  # a plain Object is no toll
     ],
 )
-def test_sentry_6_gives_up_a_follower_or_a_magic_object(carried, given):
-    """RULES.md §3 Sentry (Keep 8.2)."""
+def test_sentry_6_the_player_chooses_a_follower_a_magic_object_or_a_life(carried, options, given):
+    """RULES.md §3 Sentry (Keep 8.2): on a 6 the character gives up a Magic Object, a Follower or a life."""
     events, state = at_sentry((6,), *carried)
     assert events[2:] == [
         rolled("sentry", [6], 1),
+        ChoiceOffered(player="Ann", kind="sentry-toll", options=options),
+    ]
+    assert ids(state) == [f"choose:{option}" for option in options]  # the turn waits for the choice
+    events, state = act(state, f"choose:{given}")
+    assert events == [
+        ChoiceMade(player="Ann", kind="sentry-toll", option=given),
         ItemGivenUp(player="Ann", card=given),
         TurnEnded(player="Ann", next_player="Bo"),
     ]
     sheet = state["players"]["Ann"]
     assert given not in sheet["objects"] + sheet["followers"] and state["discard"] == [given]
-    assert sheet["lives"] == 4 and sheet["space"] == 4
+    assert sheet["lives"] == 4 and sheet["space"] == 4 and not state["choice"]
+
+
+def test_sentry_6_a_life_may_be_given_instead_of_an_item():
+    """RULES.md §3 Sentry (Keep 8.2)."""
+    _, state = at_sentry((6,), HUNTER)
+    events, state = act(state, "choose:life")
+    assert events == [
+        ChoiceMade(player="Ann", kind="sentry-toll", option="life"),
+        LifeLost(player="Ann", amount=1, reason=SENTRY),
+        TurnEnded(player="Ann", next_player="Bo"),
+    ]
+    assert state["players"]["Ann"]["followers"] == [HUNTER]
 
 
 def test_sentry_6_with_no_follower_or_magic_object_costs_a_life():
@@ -844,9 +865,6 @@ def at_tome(
         ((3, 6), "warrior", 4, [StatChanged(player="Ann", stat="strength", amount=1, reason=TOME)]),
         ((4, 6), "warrior", 4, [StatChanged(player="Ann", stat="craft", amount=1, reason=TOME)]),
         ((5, 6), "warrior", 4, [StatChanged(player="Ann", stat="craft", amount=1, reason=TOME)]),
-        ((6, 6), "warrior", 4, [StatChanged(player="Ann", stat="craft", amount=2, reason=TOME)]),  # 4/3
-        ((6, 6), "troll", 4, [StatChanged(player="Ann", stat="craft", amount=2, reason=TOME)]),  # 6/1
-        ((6, 6), "dwarf", 4, [StatChanged(player="Ann", stat="strength", amount=2, reason=TOME)]),  # 3/3
     ],
 )
 def test_tome_of_the_undead_every_row(dice, seat, lives, then):
@@ -1478,3 +1496,25 @@ def test_keep_15_hoard_spells_of_a_character_killed_in_the_vault_stay_there_for_
     events, state = act(state, "roll", values=(1, 1, 1, 6, 6, 6), cards=ESCAPES)
     assert SpellGained(player="Bo", spell=HEX, from_vault=True) in events
     assert state["vault_spells"] == []
+
+
+@pytest.mark.parametrize(
+    ("option", "then"),
+    [
+        ("strength", StatChanged(player="Ann", stat="strength", amount=2, reason=TOME)),
+        ("craft", StatChanged(player="Ann", stat="craft", amount=2, reason=TOME)),
+        ("lives", LifeGained(player="Ann", amount=2, reason=TOME)),
+    ],
+)
+def test_tome_12_the_player_chooses_plus_2_strength_craft_or_lives(option, then):
+    """RULES.md §3 Tome of the Undead 12: +2 Strength, Craft or Lives (choose)."""
+    state = inside(9)
+    events, state = act(state, "roll", values=(1, 6, 6))
+    assert events[-1] == ChoiceOffered(player="Ann", kind="tome-gift", options=["strength", "craft", "lives"])
+    assert ids(state) == ["choose:strength", "choose:craft", "choose:lives"]
+    events, state = act(state, f"choose:{option}")
+    assert events == [
+        ChoiceMade(player="Ann", kind="tome-gift", option=option),
+        then,
+        TurnEnded(player="Ann", next_player="Bo"),
+    ]

@@ -235,6 +235,10 @@ SAMPLES = {
     "ItemGained": keep_events.ItemGained(player="Ann", item="keep/item/sword"),
     "SpellGained": keep_events.SpellGained(player="Ann", spell="keep/spell/hex", from_vault=False),
     "VaultCardMet": keep_events.VaultCardMet(player="Ann", card="keep/vault/stone-guardian", outcome="won"),
+    "ChoiceOffered": keep_events.ChoiceOffered(
+        player="Ann", kind="sentry-toll", options=["keep/card/torchbearer", "life"]
+    ),
+    "ChoiceMade": keep_events.ChoiceMade(player="Ann", kind="tome-gift", option="craft"),
 }
 
 

@@ -135,3 +135,21 @@ class VaultCardMet(Event):
     player: str
     card: str
     outcome: str
+
+
+@event_type
+class ChoiceOffered(Event):
+    """A space asks the player to choose (the Sentry's toll, the Tome's gift); the turn waits for it."""
+
+    player: str
+    kind: str
+    options: list[str]
+
+
+@event_type
+class ChoiceMade(Event):
+    """The player made the choice a space asked for; its effect follows."""
+
+    player: str
+    kind: str
+    option: str

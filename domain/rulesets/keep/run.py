@@ -9,7 +9,9 @@ unmet; there it is outside again, loses its next turn and must pass the entry te
 Spaces are in `spaces`, the Vault in `vault`, moves and teleports in `moves`, the state in `state`.
 
 Action ids: `enter` (the entry test), `roll` (move; or break free of a teleport loop, or face the
-Sacred Obelisk again), `flee` (and the host's `start`).
+Sacred Obelisk again), `flee`, `choose:<option>` when a space asked for a choice (the Sentry's toll:
+a Follower or Magic Object id, or `life`; the Tome's gift: `strength`, `craft` or `lives`), and the
+host's `start`.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ from domain.rulesets.keep.content import (
 )
 from domain.rulesets.keep.events import EntryTested, FlightEnded, LoopEscaped, LoopFailed
 from domain.rulesets.keep.moves import ENTRANCE, OBELISK, counter_ids, move_to, spaces_for
-from domain.rulesets.keep.spaces import land, obelisk_test, teleport_from
+from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, land, make_choice, obelisk_test, teleport_from
 from domain.rulesets.keep.state import evolve, new_state, sheet
+from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.characters import characters_path, load_characters, resolve_character
 from domain.rulesets.talisman.effects import sheet_of
 from domain.rulesets.talisman.events import FleeingDeclared, PlayOpened, TurnLost
@@ -99,6 +102,12 @@ def legal_actions(state: State, player: str | None = None) -> list[Action]:
     if player not in (None, current):
         return []
     me = sheet(state, current)
+    choice = state["choice"]
+    if choice:
+        return [
+            Action(f"choose:{option}", current, _choice_label(choice["kind"], option))
+            for option in choice["options"]
+        ]
     if not me["entered"]:
         return [
             Action("enter", current, "Try to open the Keep's door (3 dice under Strength + Craft + Lives)")
@@ -115,6 +124,15 @@ def legal_actions(state: State, player: str | None = None) -> list[Action]:
     if me["space"] > ENTRANCE and not me["fleeing"]:
         actions.append(Action("flee", current, "Flee the Keep (irrevocable)"))
     return actions
+
+
+def _choice_label(kind: str, option: str) -> str:
+    if kind == TOME_GIFT:
+        return f"Take +2 {option.capitalize()} from the Tome"
+    if option == LIFE:
+        return "Give the Sentry a life"
+    cards = items_in_play().cards
+    return f"Give the Sentry your {cards[option].name if option in cards else option}"
 
 
 def _deal(res: Resolution) -> None:
@@ -186,6 +204,12 @@ def _roll(res: Resolution, player: str) -> None:
         obelisk_test(res, player, me["space"])
     else:
         _movement(res, player)
+    if not res.state["choice"]:
+        end_turn(res, player)  # a space that asked for a choice waits for it
+
+
+def _choose(res: Resolution, player: str, option: str) -> None:
+    make_choice(res, player, option)
     end_turn(res, player)
 
 
@@ -216,7 +240,10 @@ def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: boo
         return res.events
     if action_id not in {a.id for a in legal_actions(state, player)}:
         raise IllegalAction(f"{action_id!r} is not a legal action for {player} now")
-    _HANDLERS[action_id](res, player)
+    if action_id.startswith("choose:"):
+        _choose(res, player, action_id.removeprefix("choose:"))
+    else:
+        _HANDLERS[action_id](res, player)
     return res.events
 
 

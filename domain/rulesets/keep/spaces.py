@@ -9,11 +9,13 @@ House decisions, in nightkeep's words:
   (6.2). A new tile gets a counter at once; meeting a tile teleports the character to its counter's
   space, which is not encountered, and the turn ends there (6.1, 6.3). A tile whose counter names its
   own space does nothing.
-- The Sentry (4): on a 6 the character gives up a Follower if it has one, else a Magic Object, else a
-  life. Winning at least one of the two rounds, or holding both to a stand-off, lets it go on next turn;
-  losing both sends it back to Hallway 3 (RULES.md §3). Rounds stop if the character is killed.
-- The Tome of the Undead (10): on a 12 the character takes +2 in the lower of Strength and Craft
-  (Strength on a tie), the choice a player would usually make. "Heal" restores lives up to 4.
+- The Sentry (4): on a 6 the player chooses what to give up among its Followers, its Magic Objects and
+  a life (with neither Followers nor Magic Objects, the life goes without asking). Winning at least
+  one of the two rounds, or holding both to a stand-off, lets it go on next turn; losing both sends it
+  back to Hallway 3 (RULES.md §3). Rounds stop if the character is killed.
+- The Tome of the Undead (10): on a 12 the player chooses +2 Strength, +2 Craft or +2 lives. "Heal"
+  restores lives up to 4.
+- A choice a space asks for is the player's next action (`choose:<option>`); the turn ends once it is made.
 - The Vampire Wizard (14): three spells are drawn and each is cast unless it would do nothing or help
   the victim; cast or not, it goes to the spell discard pile. Casting stops if the character dies.
 - The Ancient Coffin (17) on a 5 gives the first Object left in the Keep deck, as a numbered pick among
@@ -32,6 +34,8 @@ from collections.abc import Callable
 from domain.events import CardDrawn, DieRolled, LifeGained
 from domain.rulesets.keep.content import TILE, load_board, load_deck, load_spells, load_tables
 from domain.rulesets.keep.events import (
+    ChoiceMade,
+    ChoiceOffered,
     FollowerLeft,
     ItemGivenUp,
     ObeliskTested,
@@ -58,6 +62,23 @@ from domain.rulesets.talisman.events import (
 from domain.rulesets.talisman.resolution import Resolution
 
 SENTRY = "keep/sentry"
+SENTRY_TOLL, TOME_GIFT, LIFE = "sentry-toll", "tome-gift", "life"
+TOME_GIFT_AMOUNT = 2  # RULES.md §3 Tome 12: +2 Strength, Craft or Lives (choose)
+
+
+def make_choice(res: Resolution, player: str, option: str) -> None:
+    """Carries out the choice a space asked for (RULES.md §3: the Sentry's 6, the Tome's 12)."""
+    kind = res.state["choice"]["kind"]
+    res.emit(ChoiceMade(player=player, kind=kind, option=option))
+    if kind == SENTRY_TOLL:
+        if option == LIFE:
+            lose_lives(res, player, 1, SENTRY)
+        else:
+            res.emit(ItemGivenUp(player=player, card=option))
+    elif option == "lives":
+        res.emit(LifeGained(player=player, amount=TOME_GIFT_AMOUNT, reason="keep/space/tome"))
+    else:
+        res.emit(StatChanged(player=player, stat=option, amount=TOME_GIFT_AMOUNT, reason="keep/space/tome"))
 
 
 def encounter_rules() -> Encounter:
@@ -153,11 +174,12 @@ def _sentry(res: Resolution, player: str, space: int) -> None:
     if line.effect == "give_up":
         sheet = sheet_of(res, player)
         magic = [c for c in sheet["objects"] if c in deck.cards and deck.cards[c].kind == "magic-object"]
-        given = (sheet["followers"] or magic or [""])[0]
-        if given:
-            res.emit(ItemGivenUp(player=player, card=given))
+        if sheet["followers"] or magic:
+            res.emit(
+                ChoiceOffered(player=player, kind=SENTRY_TOLL, options=[*sheet["followers"], *magic, LIFE])
+            )
         else:
-            lose_lives(res, player, 1, SENTRY)
+            lose_lives(res, player, 1, SENTRY)  # nothing else to give: no choice to make
         return
     if line.effect not in ("combat_rounds", "psychic_rounds"):
         return  # slipped past
@@ -203,8 +225,7 @@ def _tome(res: Resolution, player: str, space: int) -> None:
             )
         )
     elif line.effect == "gain_choice":
-        stat = "strength" if sheet["strength"] <= sheet["craft"] else "craft"
-        res.emit(StatChanged(player=player, stat=stat, amount=line.amount, reason=reason))
+        res.emit(ChoiceOffered(player=player, kind=TOME_GIFT, options=["strength", "craft", "lives"]))
 
 
 def _draw_spell(res: Resolution, player: str) -> str:

@@ -11,7 +11,8 @@ unused, spaces are numbered 1–21 as in the rule book):
 - `spaces` face-up cards per space, `space_gold`, `tiles` the destination of the tile on each space
   (0 = no tile); `deck`/`discard` the Keep deck; `counters` the Teleport counters left;
   `vault_deck`/`vault_discard`; `spell_deck`/`spell_discard`; `vault_talismans` and `vault_spells`, the
-  Talismans and Hoard spells left on the Vault by characters killed there.
+  Talismans and Hoard spells left on the Vault by characters killed there; `choice` the choice a space
+  asked the player to make (`player`, `kind`, `options`), which the turn waits for, or {}.
 Decks are kept sorted: every draw is a numbered pick among what is left (a lazy shuffle).
 """
 
@@ -21,6 +22,8 @@ from typing import Any
 
 from domain.events import CardDrawn, CharacterDealt, Event, GameCreated, PlayerOut, TurnEnded
 from domain.rulesets.keep.events import (
+    ChoiceMade,
+    ChoiceOffered,
     EntryTested,
     FlightEnded,
     FollowerLeft,
@@ -72,6 +75,7 @@ def new_state(
         "spell_discard": [],
         "vault_talismans": 0,
         "vault_spells": [],
+        "choice": {},
     }
 
 
@@ -116,6 +120,14 @@ def _reshuffled(state: State, e: DeckReshuffled) -> None:
     deck, discard = _PILES.get(e.deck, ("deck", "discard"))
     state[deck] = sorted(state[deck] + state[discard])
     state[discard] = []
+
+
+def _choice_offered(state: State, e: ChoiceOffered) -> None:
+    state["choice"] = {"player": e.player, "kind": e.kind, "options": list(e.options)}
+
+
+def _choice_made(state: State, e: ChoiceMade) -> None:
+    state["choice"] = {}
 
 
 def _fleeing(state: State, e: FleeingDeclared) -> None:
@@ -239,6 +251,8 @@ _EVOLVERS: dict[type[Event], Evolver] = {
     ItemGained: _item,
     SpellGained: _spell_gained,
     VaultCardMet: _vault_card,
+    ChoiceOffered: _choice_offered,
+    ChoiceMade: _choice_made,
 }
 
 
