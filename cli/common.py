@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 import click
 from eventsourcing.persistence import PersistenceError
 
-from domain.errors import NightkeepError
-from event_store.config import resolve_db
+from domain.errors import NightkeepError, UsageError
+from event_store.config import resolve_db, store_exists
 from event_store.recorded import RecordedEvent
 from event_store.service import GameService
 
@@ -53,11 +53,17 @@ def json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")(func)
 
 
-def get_service(ctx: click.Context) -> GameService:
-    """Opens (once per invocation) the store chosen by --db / NIGHTKEEP_DB / the default file."""
+def get_service(ctx: click.Context, create: bool = False) -> GameService:
+    """Opens (once per invocation) the store chosen by --db / NIGHTKEEP_DB / the default file.
+
+    Only commands that start games (`new`, `demo`, `import`) create a store that does not exist yet; the
+    others refuse a missing file, so a mistyped --db is an error instead of a new empty store.
+    """
     obj = ctx.ensure_object(dict)
     if "service" not in obj:
         db = resolve_db(obj.get("db"))
+        if not create and not store_exists(db):
+            raise UsageError(f"no store at {db} (nightkeep new or nightkeep import creates one)")
         obj["db_resolved"] = db
         try:
             obj["service"] = GameService.open(db)

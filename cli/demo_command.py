@@ -26,7 +26,7 @@ def demo(ctx: click.Context, seed: str | None) -> None:
     Example:
         nightkeep demo
     """
-    service = get_service(ctx)
+    service = get_service(ctx, create=True)
     out = console()
     game_id = service.create_game("dungeon-short", DEMO_PLAYERS)
     out.print(f"New dungeon-short game {game_id}: three bots race for the Treasure Chamber.\n")

@@ -43,7 +43,7 @@ def import_command(ctx: click.Context, file: str, as_json: bool) -> None:
         nightkeep import game.nkr
     """
     data = read_file(file)
-    game_id, new = import_game(get_service(ctx), data, file)
+    game_id, new = import_game(get_service(ctx, create=True), data, file)
     if as_json:
         echo_json({"game": str(game_id), "imported": new})
     elif new:

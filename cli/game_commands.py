@@ -85,7 +85,7 @@ def new(
     opts = dict(parse_option(o) for o in options)
     script = parse_dice(dice) if dice is not None else None
     mixed = [parse_entropy(e) for e in entropy]
-    service = get_service(ctx)
+    service = get_service(ctx, create=True)
     game_id = service.create_game(ruleset, seats, opts, script, mixed, wait_for_entropy)
     if as_json:
         echo_json({"game": str(game_id)})

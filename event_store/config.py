@@ -30,6 +30,11 @@ def resolve_db(db: str | None) -> str:
     return chosen
 
 
+def store_exists(db: str) -> bool:
+    """Tells whether a store location already holds a store (the in-memory store always does)."""
+    return db in (MEMORY, "memory") or Path(db).expanduser().is_file()
+
+
 def persistence_env(db: str) -> dict[str, str]:
     """Returns the eventsourcing environment for a store location (a path, `:memory:` or `memory`)."""
     if db in (MEMORY, "memory"):

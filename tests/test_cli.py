@@ -135,3 +135,14 @@ def test_verbose_logs_are_json_lines_on_stderr_when_not_on_a_terminal(db):
 def test_without_verbose_nothing_but_errors_reach_stderr(db):
     result = run(db, "new", "toy-race", "--player", "Ann")
     assert result.exit_code == 0 and result.stderr == ""
+
+
+def test_a_mistyped_store_is_an_error_not_a_new_empty_store(tmp_path):
+    missing = tmp_path / "typo" / "gmaes.sqlite"
+    for args in (["show", "1b4e28ba-2fa1-11d2-883f-0016d3cca427"], ["games"], ["log", "x"], ["audit", "x"]):
+        result = run(str(missing), *args)
+        assert result.exit_code == 2, args
+        assert f"no store at {missing}" in result.stderr, args
+    assert not missing.exists() and not missing.parent.exists()
+    created = run(str(missing), "new", "toy-race", "--player", "Ann", "--player", "Bo")
+    assert created.exit_code == 0 and missing.exists()

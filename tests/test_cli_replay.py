@@ -192,6 +192,10 @@ def test_a_truncated_file_is_refused_in_one_line(db, tmp_path):
 
 
 def test_an_unknown_game_exits_2(db):
+    from event_store.service import GameService
+
+    store = GameService.open(db)  # an existing store without that game
+    assert store.recorder.max_notification_id() in (0, None)
     result = run(db, "1b4e28ba-2fa1-11d2-883f-0016d3cca427")
     assert result.exit_code == 2 and "no game 1b4e28ba-2fa1-11d2-883f-0016d3cca427" in result.stderr
 
