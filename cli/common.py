@@ -12,7 +12,9 @@ from typing import Any, TypeVar
 import click
 from eventsourcing.persistence import PersistenceError
 
+from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
+from domain.hidden import PUBLIC
 from event_store.config import resolve_db, store_exists
 from event_store.recorded import RecordedEvent
 from event_store.service import GameService
@@ -46,6 +48,25 @@ def handle_errors(func: F) -> F:
 def looks_like_path(text: str) -> bool:
     """Tells whether a GAME|FILE argument that names no existing file was meant as a file."""
     return text.endswith(".nkr") or "/" in text or os.sep in text
+
+
+def viewer_option(func: F) -> F:
+    """Adds `--as PLAYER`: see the game as that player (`host`: everything; default: public facts)."""
+    return click.option(
+        "--as",
+        "viewer",
+        metavar="PLAYER",
+        help="See it as this player (host: everything). Default: only what every player may see.",
+    )(func)
+
+
+def resolve_viewer(viewer: str | None, players: list[str]) -> str:
+    """Returns the viewer to redact for: a seated player, the host, or the public (no --as)."""
+    if viewer is None:
+        return PUBLIC
+    if viewer == HOST or viewer in players:
+        return viewer
+    raise UsageError(f"no player {viewer!r} in this game (players: {', '.join(players)}, or host)")
 
 
 def json_option(func: F) -> F:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from cli.common import get_service, handle_errors
+from cli.common import get_service, handle_errors, resolve_viewer, viewer_option
 from domain.errors import UsageError
 from event_store.replay_file import export_game
 
@@ -16,17 +16,24 @@ from event_store.replay_file import export_game
 @click.option(
     "-o", "--output", "output", required=True, type=click.Path(dir_okay=False), help="File to write."
 )
+@viewer_option
 @click.pass_context
 @handle_errors
-def export(ctx: click.Context, game: str, output: str) -> None:
-    """Writes a game and its whole hash-chained log to a replay file.
+def export(ctx: click.Context, game: str, output: str, viewer: str | None) -> None:
+    """Writes a game and its hash-chained log to a replay file, as a player may see it.
+
+    Without --as the file holds what every player may see (private events sealed; the chain still
+    verifies); --as PLAYER adds that player's own private events; --as host writes the full log,
+    the only copy that can be imported.
 
     \b
     Example:
-        nightkeep export 1b4e28ba-2fa1-11d2-883f-0016d3cca427 -o game.nkr
+        nightkeep export 1b4e28ba-2fa1-11d2-883f-0016d3cca427 -o game.nkr --as host
     """
     service = get_service(ctx)
-    data = export_game(service, service.resolve_game_id(game))
+    game_id = service.resolve_game_id(game)
+    seen_as = resolve_viewer(viewer, service.get_game(game_id).meta["players"])
+    data = export_game(service, game_id, seen_as)
     try:
         Path(output).write_bytes(data)
     except OSError as exc:

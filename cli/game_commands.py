@@ -6,9 +6,19 @@ from uuid import UUID
 
 import click
 
-from cli.common import echo_json, event_json, get_service, handle_errors, json_option
+from cli.common import (
+    echo_json,
+    event_json,
+    get_service,
+    handle_errors,
+    json_option,
+    resolve_viewer,
+    viewer_option,
+)
 from cli.rendering import game_summary, print_actions, print_board, print_timeline
+from domain.actions import HOST
 from domain.errors import IllegalAction, UsageError
+from event_store.recorded import fold_recorded, redacted
 from event_store.service import GameService, play_with_bots
 
 
@@ -146,6 +156,7 @@ def act(
     except ValueError:
         raise UsageError(f"malformed --nonce {nonce!r}: expected hex") from None
     version, recorded = service.take_action(game_id, player, action_id, nonce_bytes, expect_version)
+    recorded = redacted(recorded, player)  # the actor sees its own private events, no one else's
     if as_json:
         echo_json({"version": version, "events": [event_json(r) for r in recorded]})
     else:
@@ -195,11 +206,11 @@ def play(ctx: click.Context, game: str, bots: bool, seed: str | None, as_json: b
 @click.option(
     "--at", "at", type=click.IntRange(min=1), metavar="N", help="Show the board as it was at event N."
 )
-@click.option("--as", "as_player", metavar="PLAYER", help="Show only what this player may see.")
+@viewer_option
 @json_option
 @click.pass_context
 @handle_errors
-def show(ctx: click.Context, game: str, at: int | None, as_player: str | None, as_json: bool) -> None:
+def show(ctx: click.Context, game: str, at: int | None, viewer: str | None, as_json: bool) -> None:
     """Shows the board now, or at event N.
 
     \b
@@ -209,9 +220,10 @@ def show(ctx: click.Context, game: str, at: int | None, as_player: str | None, a
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
     fold = service.fold(game_id, at)
-    if as_player is not None and as_player not in fold.meta["players"]:
-        raise UsageError(f"no player {as_player!r} in this game")
-    # Every Dungeon fact is public, so a player's view is the whole board.
+    seen_as = resolve_viewer(viewer, fold.meta["players"])
+    if seen_as != HOST:
+        # Other players' private events are sealed for this viewer, so the board is folded without them.
+        fold = fold_recorded(redacted(service.recorded_events(game_id, lte=at), seen_as))
     if as_json:
         echo_json(game_summary(str(game_id), fold))
     else:
@@ -220,10 +232,11 @@ def show(ctx: click.Context, game: str, at: int | None, as_player: str | None, a
 
 @click.command(name="log")
 @click.argument("game")
+@viewer_option
 @json_option
 @click.pass_context
 @handle_errors
-def log_command(ctx: click.Context, game: str, as_json: bool) -> None:
+def log_command(ctx: click.Context, game: str, viewer: str | None, as_json: bool) -> None:
     """Tells every event of a game in plain words.
 
     \b
@@ -233,7 +246,9 @@ def log_command(ctx: click.Context, game: str, as_json: bool) -> None:
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
     recorded = service.recorded_events(game_id)
+    game_state = service.get_game(game_id)
+    recorded = redacted(recorded, resolve_viewer(viewer, game_state.meta["players"]))
     if as_json:
         echo_json([event_json(r) for r in recorded])
     else:
-        print_timeline(service.get_game(game_id).ruleset_name, recorded)
+        print_timeline(game_state.ruleset_name, recorded)

@@ -31,6 +31,7 @@ from domain.events import (
     Event,
     ForkedFrom,
     GameCreated,
+    Sealed,
     SeedCommitted,
     SeedRevealed,
     canonical_bytes,
@@ -161,6 +162,13 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
     if header is not None:
         for version, detail in header_problems(header, entries, events):
             report.add(version, "header", detail)
+    sealed = sum(1 for e in events if isinstance(e, Sealed))
+    if sealed:
+        report.notes.append(
+            f"{sealed} private events are sealed in this copy: the chain covers them, but rules and dice "
+            "can only be re-checked on the host's full log"
+        )
+        return
     if not _check_content(created, start + 1, report):
         report.notes.append("rules and dice not re-checked: the game's content is not available here")
         return
@@ -531,6 +539,11 @@ def _describe(event: Event) -> str:
     return f"{event.type_name}({fields})"
 
 
+def _outside_rules(event: Event) -> bool:
+    """Tells whether an event is recorded by the game or the host rather than decided by a rule."""
+    return isinstance(event, GAME_LEVEL) or event.is_host_event
+
+
 class _ReDecider:
     """Folds the log and re-decides each action from the state before it."""
 
@@ -553,7 +566,7 @@ class _ReDecider:
             version = index + 1
             if isinstance(event, ActionTaken):
                 end = index + 1
-                while end < total and not isinstance(events[end], GAME_LEVEL):
+                while end < total and not _outside_rules(events[end]):
                     end += 1
                 adopted = self._re_decide(version, event, events[index + 1 : end])
                 if adopted:
@@ -566,7 +579,7 @@ class _ReDecider:
                             return
                 index = end
                 continue
-            if not isinstance(event, GAME_LEVEL):
+            if not _outside_rules(event):
                 # Consequences are taken with their action above; anything else was slipped in.
                 report.add(version, "rules", f"event {version} ({event.type_name}) follows no action")
             self._check_host_event(version, event)

@@ -34,6 +34,10 @@ class Event:
     # An event that records one numbered pick (`draw`) names the field holding what was picked, so an
     # auditor can feed the recorded outcome back to the rules and check it against the seed.
     picked_field: ClassVar[str] = ""
+    # A private event is seen only by its `owner` (a player, or "host"); everyone else, and the hash
+    # chain, see its sealed form (see `public_form`). It must carry a random `salt` so that its seal
+    # cannot be guessed by hashing the few values it could hold.
+    private: ClassVar[bool] = False
     _field_names: ClassVar[tuple[str, ...]] = ()
 
     @property
@@ -59,6 +63,8 @@ def event_type(cls: E) -> E:
     if name in _REGISTRY and _REGISTRY[name].__qualname__ != data_cls.__qualname__:
         raise TypeError(f"event type {name!r} is registered twice")
     data_cls._field_names = tuple(f.name for f in dataclasses.fields(data_cls))  # type: ignore[arg-type]
+    if data_cls.private and not {"owner", "salt"} <= set(data_cls._field_names):
+        raise TypeError(f"private event type {name!r} needs an `owner` and a `salt` field")
     _REGISTRY[name] = data_cls
     return data_cls  # type: ignore[return-value]
 
@@ -180,14 +186,57 @@ def _sort_key(key: Any) -> tuple[int, Any]:
     return (0, key) if isinstance(key, int) else (1, key)
 
 
+SEALED_KEYS = frozenset({"owner", "sealed"})
+
+
+def is_private(type_name: str) -> bool:
+    """Tells whether a registered event type is private (seen only by its owner)."""
+    cls = _REGISTRY.get(type_name)
+    return cls is not None and cls.private
+
+
+def is_sealed(fields: dict[str, Any]) -> bool:
+    """Tells whether fields are a private event's sealed form rather than its values."""
+    return fields.keys() == SEALED_KEYS
+
+
+def seal(type_name: str, version: int, fields: dict[str, Any]) -> dict[str, Any]:
+    """Returns a private event's sealed form: its owner and the sha256 of its whole recorded form."""
+    if is_sealed(fields):
+        return fields
+    digest = hashlib.sha256(canonical_bytes([type_name, version, fields])).digest()
+    return {"owner": fields.get("owner", ""), "sealed": digest}
+
+
 def public_form(type_name: str, version: int, fields: dict[str, Any]) -> list[Any]:
-    """Returns the public form of an event, the value the hash chain covers."""
+    """Returns the public form of an event, the value the hash chain covers: the event as recorded, or
+    for a private event its sealed form, so a copy of the log with other players' private events
+    sealed still verifies end to end."""
+    if is_private(type_name):
+        return [type_name, version, seal(type_name, version, fields)]
     return [type_name, version, fields]
 
 
 def next_chain(previous: bytes, type_name: str, version: int, fields: dict[str, Any]) -> bytes:
     """Computes an event's chain hash: sha256(previous chain ‖ canonical msgpack of its public form)."""
     return hashlib.sha256(previous + canonical_bytes(public_form(type_name, version, fields))).digest()
+
+
+@dataclasses.dataclass(slots=True)
+class Sealed(Event):
+    """A private event read from a copy of the log it is sealed in: who may see it and its seal.
+
+    Not registered: it stands in for the private event when folding or auditing a redacted log.
+    """
+
+    type: str
+    owner: str
+    sealed: bytes
+
+    @property
+    def type_name(self) -> str:
+        """Returns the type name of the private event it stands for."""
+        return self.type
 
 
 # --- Game-level events, recorded by the Game aggregate for every ruleset -----------------------------

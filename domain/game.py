@@ -24,10 +24,13 @@ from domain.events import (
     Event,
     ForkedFrom,
     GameCreated,
+    Sealed,
     SeedCommitted,
     SeedRevealed,
     event_from_fields,
+    is_private,
     is_registered,
+    is_sealed,
     next_chain,
 )
 from domain.plain import copy_plain
@@ -40,10 +43,13 @@ MAX_NAME_LENGTH = 32
 
 
 def decode_event(type_name: str, version: int, fields: dict[str, Any]) -> Event:
-    """Builds a recorded event; a ruleset's own event types are registered by importing it."""
+    """Builds a recorded event; a ruleset's own event types are registered by importing it. A private
+    event sealed in this copy of the log becomes a `Sealed` stand-in."""
     if not is_registered(type_name):
         # A log may be read before any game of its ruleset was folded in this process.
         load_all_rulesets()
+    if is_sealed(fields) and is_private(type_name):
+        return Sealed(type=type_name, owner=fields["owner"], sealed=fields["sealed"])
     return event_from_fields(type_name, version, fields)
 
 
@@ -117,6 +123,8 @@ def apply_event(holder: Any, event: Event, chain: bytes) -> None:
     handler = _GAME_EVENTS.get(type(event))
     if handler is not None:
         handler(holder, event)
+    elif type(event) is Sealed:
+        pass  # someone else's private event: this copy of the log cannot know what it changed
     else:
         advance_draws(holder.meta, event)
         holder.state = get_ruleset(holder.ruleset_name).evolve(holder.state, event)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -14,7 +14,8 @@ from eventsourcing.utils import get_topic
 
 from domain.errors import CorruptStore, TamperedLog
 from domain.events import GENESIS_CHAIN, Event, next_chain
-from domain.game import Game, decode_event
+from domain.game import Game, GameFold, decode_event
+from domain.hidden import fields_for
 
 GAME_TOPICS = (get_topic(Game.Created), get_topic(Game.Recorded))
 Envelope = dict[str, Any]
@@ -92,3 +93,25 @@ def check_chain(events: list[RecordedEvent], source: str) -> None:
                 f"{source}: the chain breaks at event {recorded.version} ({recorded.type_name})"
             )
         previous = recorded.chain
+
+
+def redacted(events: list[RecordedEvent], viewer: str) -> list[RecordedEvent]:
+    """Returns the events as `viewer` may see them: other players' private events sealed (the chain
+    values are unchanged, since the chain covers the sealed form)."""
+    out: list[RecordedEvent] = []
+    for recorded in events:
+        fields = fields_for(viewer, recorded.type_name, recorded.class_version, recorded.fields)
+        if fields is recorded.fields:
+            out.append(recorded)
+            continue
+        event = decode_event(recorded.type_name, recorded.class_version, fields)
+        out.append(replace(recorded, event=event, fields=fields))
+    return out
+
+
+def fold_recorded(events: list[RecordedEvent]) -> GameFold:
+    """Folds recorded events (a whole log, or a viewer's redacted copy) into a game state."""
+    fold = GameFold()
+    for recorded in events:
+        fold.apply(recorded.event, recorded.chain)
+    return fold

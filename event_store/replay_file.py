@@ -19,11 +19,20 @@ from uuid import UUID
 
 import msgpack
 
+from domain.actions import HOST
 from domain.audit import AuditReport, audit_log, header_problems, shape_problems
 from domain.errors import ImportConflict, TamperedLog, UnknownGame, UsageError
-from domain.events import GENESIS_CHAIN, GameCreated, SeedCommitted, canonical_form, next_chain
+from domain.events import (
+    GENESIS_CHAIN,
+    GameCreated,
+    SeedCommitted,
+    canonical_form,
+    is_private,
+    is_sealed,
+    next_chain,
+)
 from domain.game import GameFold, decode_event
-from event_store.recorded import RecordedEvent
+from event_store.recorded import RecordedEvent, redacted
 from event_store.service import GameService
 
 FORMAT = "nightkeep-replay"
@@ -47,14 +56,19 @@ class ReplayFile:
         return fold
 
 
-def export_game(service: GameService, game_id: UUID) -> bytes:
-    """Encodes a stored game as replay-file bytes, refusing a log whose chain is broken."""
+def export_game(service: GameService, game_id: UUID, viewer: str = HOST) -> bytes:
+    """Encodes a stored game as replay-file bytes as `viewer` may see it (HOST: everything; a player:
+    other players' private events sealed; PUBLIC: every private event sealed), refusing a log whose
+    chain is broken."""
     recorded = service.verified_events(game_id)
-    return encode_replay(str(game_id), recorded)
+    return encode_replay(str(game_id), redacted(recorded, viewer), viewer)
 
 
-def encode_replay(game: str, recorded: Sequence[RecordedEvent]) -> bytes:
-    """Encodes a game's events (chain already checked) as replay-file bytes, header first derived."""
+def encode_replay(game: str, recorded: Sequence[RecordedEvent], viewer: str = HOST) -> bytes:
+    """Encodes a game's events (chain already checked) as replay-file bytes, header first derived.
+
+    A copy with sealed events names its viewer in the header (`viewer`); a full log has no such key.
+    """
     created = next(r.fields for r in recorded if isinstance(r.event, GameCreated))
     # A fork commits to its own seed after its copied history: the last commitment governs the dice.
     committed = [r.fields["commitment"] for r in recorded if isinstance(r.event, SeedCommitted)]
@@ -68,6 +82,8 @@ def encode_replay(game: str, recorded: Sequence[RecordedEvent]) -> bytes:
         "scripted": created["scripted"],
         "events": len(recorded),
     }
+    if any(is_sealed(r.fields) for r in recorded):
+        header["viewer"] = viewer
     events = [
         {
             "version": r.version,
@@ -92,11 +108,16 @@ def import_game(service: GameService, data: bytes, source: str = "replay file") 
     its seed was revealed it can be replayed, audited and forked, but only its host can continue it.
     """
     replay = read_replay(data, source)
+    if any(is_sealed(e.fields) and is_private(e.type_name) for e in replay.events):
+        raise UsageError(
+            f"{source} is a copy with private events sealed (for {replay.header.get('viewer')!r}); "
+            "only the host's full log (export --as host) can be imported"
+        )
     try:
         game_id = UUID(str(replay.header.get("game")))
     except ValueError:
         raise UsageError(f"{source}: the header's game id is not a UUID") from None
-    if encode_replay(str(game_id), replay.events) != data:
+    if encode_replay(str(game_id), replay.events, str(replay.header.get("viewer", HOST))) != data:
         raise UsageError(
             f"{source} is not in canonical encoding (docs/replay-format.md), so it is not imported"
         )

@@ -42,12 +42,14 @@ def catalogue_markdown() -> str:
         "Generated from the code by `python -m projections.event_catalogue`; do not edit by hand.",
         "Every event in a log or replay file is `[type, v, fields]` with these field names (see",
         "replay-format.md for the encoding). `picks` names the field that holds what a one-draw pick",
-        "chose; `host` marks events the host records (not consequences of an action).",
+        "chose; `host` marks events the host records (not consequences of an action); `private` marks",
+        "events only their `owner` may see (sealed for everyone else, see replay-format.md).",
         "",
     ]
     by_module: dict[str, list[type[Event]]] = {}
     for cls in registered_event_types().values():
-        by_module.setdefault(cls.__module__, []).append(cls)
+        if cls.__module__.startswith("domain."):  # tests may register their own event types
+            by_module.setdefault(cls.__module__, []).append(cls)
     for module in sorted(by_module, key=lambda m: (m != "domain.events", m)):
         lines += [f"## `{module}`", "", "| type | v | fields | notes |", "|---|---|---|---|"]
         for cls in by_module[module]:
@@ -55,6 +57,8 @@ def catalogue_markdown() -> str:
             notes = []
             if cls.is_host_event:
                 notes.append("host")
+            if cls.private:
+                notes.append("private")
             if cls.picked_field:
                 notes.append(f"picks `{cls.picked_field}`")
             doc = " ".join((cls.__doc__ or "").split())

@@ -21,6 +21,7 @@ from domain.events import (
     LifeLost,
     Moved,
     PlayerOut,
+    Sealed,
     SeedCommitted,
     SeedRevealed,
     TurnEnded,
@@ -55,6 +56,7 @@ def _forked(e: ForkedFrom) -> str:
 
 
 _GENERIC: dict[type[Event], Callable[[Any], str]] = {
+    Sealed: lambda e: f"Something only {e.owner or 'the host'} may see happened ({e.type}, sealed).",
     ForkedFrom: _forked,
     GameCreated: _created,
     SeedCommitted: lambda e: f"The host committed to a secret dice seed ({e.commitment.hex()[:12]}…).",

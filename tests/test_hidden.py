@@ -1,0 +1,130 @@
+"""Hidden information: private events sealed in the chain, per-viewer copies of the log, commitments.
+
+A test-only private event stands in for the castle game's secrets (issue 5) until it lands.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import msgpack
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from domain.errors import UsageError
+from domain.events import Event, event_type, next_chain
+from domain.hidden import HOST, PUBLIC, commit, reveal_matches, sees
+from event_store.replay_file import audit_replay, export_game, import_game, read_replay
+from event_store.service import GameService
+
+SECRET = "the-lady-is-a-vampire"
+SALT = hashlib.sha256(b"nightkeep-test-salt").digest()
+
+
+@event_type
+class SecretNoted(Event):
+    """Test only: a fact the host notes for one player (a host event: no rule decides it)."""
+
+    private = True
+    is_host_event = True
+    owner: str
+    value: str
+    salt: bytes
+
+
+def game_with_secret(service: GameService):
+    game_id = service.create_game("toy-race", [("Ann", None), ("Bo", None)])
+    game = service.get_game(game_id)
+    game.record(SecretNoted(owner="Ann", value=SECRET, salt=SALT))
+    service.save(game)
+    return game_id
+
+
+def test_a_commitment_checks_its_reveal():
+    committed = commit(SECRET, SALT)
+    assert reveal_matches(committed, SECRET, SALT)
+    assert not reveal_matches(committed, "the-lady-is-human", SALT)
+    assert not reveal_matches(committed, SECRET, bytes(32))
+
+
+def test_only_the_owner_and_the_host_see_a_private_event():
+    fields = {"owner": "Ann", "value": SECRET, "salt": SALT}
+    assert sees("Ann", "SecretNoted", fields) and sees(HOST, "SecretNoted", fields)
+    assert not sees("Bo", "SecretNoted", fields) and not sees(PUBLIC, "SecretNoted", fields)
+    assert sees("Bo", "DieRolled", {"player": "Ann"})
+
+
+@pytest.mark.parametrize(("viewer", "shown"), [(HOST, True), ("Ann", True), ("Bo", False), (PUBLIC, False)])
+def test_a_viewers_copy_holds_no_secret_it_may_not_see_and_still_verifies(memory_service, viewer, shown):
+    game_id = game_with_secret(memory_service)
+    data = export_game(memory_service, game_id, viewer)
+    assert (SECRET.encode() in data) is shown and (SALT in data) is shown
+    replay = read_replay(data, "copy.nkr")  # the chain verifies end to end either way
+    full = memory_service.recorded_events(game_id)
+    assert [e.chain for e in replay.events] == [e.chain for e in full]
+    report = audit_replay(data, "copy.nkr")
+    assert report.ok, report.findings
+    assert any("sealed" in note for note in report.notes) is not shown
+    assert ("viewer" in replay.header) is not shown
+
+
+def test_a_sealed_copy_cannot_be_imported_but_the_hosts_log_can(memory_service):
+    game_id = game_with_secret(memory_service)
+    other = GameService.open(":memory:")
+    with pytest.raises(UsageError, match="sealed"):
+        import_game(other, export_game(memory_service, game_id, "Bo"))
+    full = export_game(memory_service, game_id, HOST)
+    assert import_game(other, full) == (game_id, True)
+    assert export_game(other, game_id, HOST) == full
+
+
+def test_a_forged_seal_breaks_the_chain_at_it(memory_service):
+    game_id = game_with_secret(memory_service)
+    document = msgpack.unpackb(export_game(memory_service, game_id, "Bo"), raw=False, timestamp=3)
+    sealed = next(e for e in document["events"] if e["type"] == "SecretNoted")
+    assert set(sealed["fields"]) == {"owner", "sealed"}
+    sealed["fields"]["sealed"] = bytes(32)
+    report = audit_replay(msgpack.packb(document, use_bin_type=True, datetime=True), "forged.nkr")
+    assert report.first("chain") is not None and report.first("chain").version == sealed["version"]
+
+
+def test_the_seal_covers_the_whole_private_event():
+    fields = {"owner": "Ann", "value": SECRET, "salt": SALT}
+    sealed = next_chain(bytes(32), "SecretNoted", 1, fields)
+    assert sealed == next_chain(bytes(32), "SecretNoted", 1, {**fields})
+    assert sealed != next_chain(bytes(32), "SecretNoted", 1, {**fields, "value": "other"})
+
+
+def test_a_private_event_type_must_carry_an_owner_and_a_salt():
+    with pytest.raises(TypeError, match="owner.*salt"):
+
+        @event_type
+        class Unsalted(Event):
+            private = True
+            owner: str
+            value: str
+
+
+def test_cli_log_show_and_export_as_a_viewer(tmp_path):
+    db = str(tmp_path / "s.sqlite")
+    service = GameService.open(db)
+    game_id = str(game_with_secret(service))
+
+    def run(*args: str):
+        return CliRunner().invoke(cli, ["--db", db, *args])
+
+    public = run("log", game_id, "--json")
+    assert public.exit_code == 0 and SECRET not in public.stdout and SALT.hex() not in public.stdout
+    assert "Something only Ann may see" in run("log", game_id).stdout
+    mine = run("log", game_id, "--as", "Ann", "--json")
+    assert SECRET in mine.stdout
+    assert SECRET not in run("log", game_id, "--as", "Bo", "--json").stdout
+    assert json.loads(run("show", game_id, "--as", "Bo", "--json").stdout)["game"] == game_id
+    refused = run("show", game_id, "--as", "Mallory")
+    assert refused.exit_code == 2 and "no player 'Mallory'" in refused.stderr
+    out = tmp_path / "bo.nkr"
+    assert run("export", game_id, "-o", str(out), "--as", "Bo").exit_code == 0
+    assert SECRET.encode() not in out.read_bytes()
+    assert run("audit", str(out)).exit_code == 0
