@@ -16,13 +16,21 @@ from pathlib import Path
 
 import click
 
-from cli.common import echo_json, get_service, handle_errors, json_option, looks_like_path
+from cli.common import (
+    echo_json,
+    get_service,
+    handle_errors,
+    json_option,
+    looks_like_path,
+    resolve_viewer,
+    viewer_option,
+)
 from cli.rendering import game_summary, print_board, print_timeline
 from domain.errors import UsageError
 from domain.events import GameCreated
 from domain.game import GameFold
 from domain.plain import copy_plain
-from event_store.recorded import RecordedEvent
+from event_store.recorded import RecordedEvent, redacted
 from event_store.replay_file import read_replay
 from projections.timeline import describe_event
 from projections.turns import next_turn_start, previous_turn_start, turn_at, turn_starts
@@ -98,8 +106,9 @@ class ReplaySource:
         return number
 
 
-def load_source(ctx: click.Context, game: str) -> ReplaySource:
-    """Reads a replay file if `game` is one (without opening the store), else the stored game."""
+def load_source(ctx: click.Context, game: str, viewer: str | None = None) -> ReplaySource:
+    """Reads a replay file if `game` is one (without opening the store), else the stored game, as
+    `viewer` may see it (a file is already someone's copy; --as can only seal more of it)."""
     path = Path(game)
     if path.is_file():
         try:
@@ -107,12 +116,15 @@ def load_source(ctx: click.Context, game: str) -> ReplaySource:
         except OSError as exc:
             raise UsageError(f"cannot read {game}: {exc.strerror}") from None
         replay = read_replay(data, path.name)
-        return ReplaySource(str(replay.header.get("game") or path.name), replay.events, game)
+        players = [str(seat.get("name", "")) for seat in replay.header.get("players", [])]
+        events = redacted(replay.events, resolve_viewer(viewer, players)) if viewer else replay.events
+        return ReplaySource(str(replay.header.get("game") or path.name), events, game)
     if looks_like_path(game):
         raise UsageError(f"no replay file {game}")
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
-    return ReplaySource(str(game_id), service.recorded_events(game_id))
+    seen_as = resolve_viewer(viewer, service.get_game(game_id).meta["players"])
+    return ReplaySource(str(game_id), redacted(service.recorded_events(game_id), seen_as))
 
 
 # --- Interactive stepping ------------------------------------------------------------------------------
@@ -232,11 +244,18 @@ def step_through(source: ReplaySource, number: int) -> None:
     default=None,
     help="Step with keys (default: on a terminal) or print the story and the board.",
 )
+@viewer_option
 @json_option
 @click.pass_context
 @handle_errors
 def replay(
-    ctx: click.Context, game: str, to: int | None, at: str | None, interactive: bool | None, as_json: bool
+    ctx: click.Context,
+    game: str,
+    to: int | None,
+    at: str | None,
+    interactive: bool | None,
+    viewer: str | None,
+    as_json: bool,
 ) -> None:
     """Replays a stored game or a replay file: steps through it on a terminal, else tells it up to a point.
 
@@ -257,7 +276,7 @@ def replay(
         interactive = not as_json and sys.stdin.isatty() and sys.stdout.isatty()
     elif interactive and as_json:
         raise UsageError("--json prints one summary, so it cannot be --interactive")
-    source = load_source(ctx, game)
+    source = load_source(ctx, game, viewer)
     stop = source.check_event(to) if to is not None else source.stop_point(at) if at is not None else None
     if interactive:
         step_through(source, stop or 1)

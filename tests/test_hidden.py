@@ -128,3 +128,12 @@ def test_cli_log_show_and_export_as_a_viewer(tmp_path):
     assert run("export", game_id, "-o", str(out), "--as", "Bo").exit_code == 0
     assert SECRET.encode() not in out.read_bytes()
     assert run("audit", str(out)).exit_code == 0
+
+
+def test_cli_replay_as_a_viewer_seals_what_it_may_not_see(tmp_path):
+    db = str(tmp_path / "s.sqlite")
+    game_id = str(game_with_secret(GameService.open(db)))
+    told = CliRunner().invoke(cli, ["--db", db, "replay", game_id, "--no-interactive", "--as", "Bo"])
+    assert told.exit_code == 0 and SECRET not in told.stdout and "Something only Ann may see" in told.stdout
+    own = CliRunner().invoke(cli, ["--db", db, "replay", game_id, "--no-interactive", "--as", "Ann"])
+    assert own.exit_code == 0 and SECRET in own.stdout
