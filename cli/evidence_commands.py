@@ -184,6 +184,8 @@ def _verdict(report: AuditReport | None, unreadable: str) -> str:
         return "unreadable"
     if not report.ok:
         return f"{len(report.findings)} finding{'s' if len(report.findings) != 1 else ''}"
+    if report.partial:
+        return "clean as far as a sealed copy shows"
     if report.draws_verified < report.draws:
         return "clean, dice not yet verifiable"
     return "clean, scripted dice" if report.scripted else "clean"

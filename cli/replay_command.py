@@ -117,7 +117,7 @@ def load_source(ctx: click.Context, game: str, viewer: str | None = None) -> Rep
             raise UsageError(f"cannot read {game}: {exc.strerror}") from None
         replay = read_replay(data, path.name)
         players = [str(seat.get("name", "")) for seat in replay.header.get("players", [])]
-        events = redacted(replay.events, resolve_viewer(viewer, players)) if viewer else replay.events
+        events = redacted(replay.events, resolve_viewer(viewer, players))
         return ReplaySource(str(replay.header.get("game") or path.name), events, game)
     if looks_like_path(game):
         raise UsageError(f"no replay file {game}")

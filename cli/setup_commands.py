@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import click
 
-from cli.common import echo_json, event_json, get_service, handle_errors, json_option
+from cli.common import (
+    echo_json,
+    event_json,
+    get_service,
+    handle_errors,
+    json_option,
+    resolve_viewer,
+    viewer_option,
+)
 from cli.rendering import print_timeline
 from domain.errors import UsageError
+from event_store.recorded import redacted
 
 
 @click.command()
@@ -38,10 +47,11 @@ def entropy(ctx: click.Context, game: str, text: str, as_player: str, as_json: b
 
 @click.command()
 @click.argument("game")
+@viewer_option
 @json_option
 @click.pass_context
 @handle_errors
-def start(ctx: click.Context, game: str, as_json: bool) -> None:
+def start(ctx: click.Context, game: str, viewer: str | None, as_json: bool) -> None:
     """Starts a game that waited for entropy: deals the characters and opens play.
 
     \b
@@ -51,6 +61,8 @@ def start(ctx: click.Context, game: str, as_json: bool) -> None:
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
     version, recorded = service.start_game(game_id)
+    # The deal may hand out secrets: show them only as the viewer may see them (default: public).
+    recorded = redacted(recorded, resolve_viewer(viewer, service.get_game(game_id).meta["players"]))
     if as_json:
         echo_json({"version": version, "events": [event_json(r) for r in recorded]})
     else:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from domain.actions import HOST, START
-from domain.dice import commit_to_seed, draw_value
+from domain.dice import EMPTY_POOL, commit_to_seed, draw_value, mix_entropy
 from domain.errors import NightkeepError
 from domain.events import (
     GENESIS_CHAIN,
@@ -36,6 +36,8 @@ from domain.events import (
     SeedRevealed,
     canonical_bytes,
     field_type_problem,
+    is_private,
+    is_sealed,
     next_chain,
 )
 from domain.game import (
@@ -104,6 +106,7 @@ class AuditReport:
     draws_verified: int = 0
     finished: bool = False
     scripted: bool = False
+    partial: bool = False  # a viewer's copy with sealed events: rules were not re-decided
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -132,6 +135,7 @@ class AuditReport:
             "draws_verified": self.draws_verified,
             "finished": self.finished,
             "scripted": self.scripted,
+            "partial": self.partial,
             "findings": [f.to_json() for f in self.findings],
             "notes": list(self.notes),
         }
@@ -164,9 +168,11 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
             report.add(version, "header", detail)
     sealed = sum(1 for e in events if isinstance(e, Sealed))
     if sealed:
+        report.partial = True
+        _check_public_dice(events, report)
         report.notes.append(
-            f"{sealed} private events are sealed in this copy: the chain covers them, but rules and dice "
-            "can only be re-checked on the host's full log"
+            f"{sealed} private events are sealed in this copy: the chain, the shape and the public die "
+            "rolls are checked; actions and card picks can only be re-decided on the host's full log"
         )
         return
     if not _check_content(created, start + 1, report):
@@ -386,6 +392,9 @@ def header_problems(
         problems.append(
             (0, f"the header counts {header.get('events')!r} events, the file holds {len(entries)}")
         )
+    sealed = any(is_sealed(e.fields) and is_private(e.type_name) for e in entries)
+    if sealed != ("viewer" in header):
+        problems.append((0, "the header's viewer does not match whether the copy has sealed events"))
     created = next((e for e in entries if e.type_name == GameCreated.__name__), None)
     committed = [e for e in entries if e.type_name == SeedCommitted.__name__]
     if created is None or not committed:
@@ -406,6 +415,39 @@ def _same(a: Any, b: Any) -> bool:
         return canonical_bytes(a) == canonical_bytes(b)
     except (TypeError, ValueError):
         return False
+
+
+def _check_public_dice(events: Sequence[Event], report: AuditReport) -> None:
+    """Recomputes every public die roll from the seed (or script) when the rules cannot be re-run."""
+    seeds = {commit_to_seed(s): s for s in revealed_seeds(events)}
+    script: list[int] = []
+    pool, nonce, commitment = EMPTY_POOL, b"", b""
+    for version, event in enumerate(events, start=1):
+        if isinstance(event, GameCreated):
+            script = list(event.dice_script)
+        elif isinstance(event, SeedCommitted):
+            commitment = event.commitment
+        elif isinstance(event, EntropyAdded):
+            pool = mix_entropy(pool, event.value)
+        elif isinstance(event, ActionTaken):
+            nonce = event.nonce
+            report.actions += 1
+        elif isinstance(event, DieRolled):
+            for draw, face in zip(event.draws, event.values, strict=False):
+                report.draws += 1
+                seed = seeds.get(commitment)
+                expected = script.pop(0) if script else None
+                if expected is None and seed is not None:
+                    expected = draw_value(seed, pool, nonce, draw, event.sides) + 1
+                if expected is None:
+                    continue
+                report.draws_verified += 1
+                if face != expected:
+                    report.add(
+                        version,
+                        "dice",
+                        f"draw {draw} at event {version} recorded {face}, the seed gives {expected}",
+                    )
 
 
 # --- 3. content ----------------------------------------------------------------------------------------

@@ -49,7 +49,10 @@ def decode_event(type_name: str, version: int, fields: dict[str, Any]) -> Event:
         # A log may be read before any game of its ruleset was folded in this process.
         load_all_rulesets()
     if is_sealed(fields) and is_private(type_name):
-        return Sealed(type=type_name, owner=fields["owner"], sealed=fields["sealed"])
+        owner, sealed = fields["owner"], fields["sealed"]
+        if type(owner) is not str or type(sealed) is not bytes or len(sealed) != 32:
+            raise TamperedLog(f"sealed {type_name} needs a text owner and a 32-byte seal")
+        return Sealed(type=type_name, owner=owner, sealed=sealed)
     return event_from_fields(type_name, version, fields)
 
 

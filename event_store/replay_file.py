@@ -25,6 +25,7 @@ from domain.errors import ImportConflict, TamperedLog, UnknownGame, UsageError
 from domain.events import (
     GENESIS_CHAIN,
     GameCreated,
+    Sealed,
     SeedCommitted,
     canonical_form,
     is_private,
@@ -82,7 +83,7 @@ def encode_replay(game: str, recorded: Sequence[RecordedEvent], viewer: str = HO
         "scripted": created["scripted"],
         "events": len(recorded),
     }
-    if any(is_sealed(r.fields) for r in recorded):
+    if any(isinstance(r.event, Sealed) for r in recorded):
         header["viewer"] = viewer
     events = [
         {

@@ -56,7 +56,10 @@ def _forked(e: ForkedFrom) -> str:
 
 
 _GENERIC: dict[type[Event], Callable[[Any], str]] = {
-    Sealed: lambda e: f"Something only {e.owner or 'the host'} may see happened ({e.type}, sealed).",
+    Sealed: lambda e: (
+        f"Something only {'the host' if e.owner in ('', 'host') else e.owner} may see happened "
+        f"({e.type}, sealed)."
+    ),
     ForkedFrom: _forked,
     GameCreated: _created,
     SeedCommitted: lambda e: f"The host committed to a secret dice seed ({e.commitment.hex()[:12]}…).",

@@ -137,3 +137,48 @@ def test_cli_replay_as_a_viewer_seals_what_it_may_not_see(tmp_path):
     assert told.exit_code == 0 and SECRET not in told.stdout and "Something only Ann may see" in told.stdout
     own = CliRunner().invoke(cli, ["--db", db, "replay", game_id, "--no-interactive", "--as", "Ann"])
     assert own.exit_code == 0 and SECRET in own.stdout
+
+
+def test_a_sealed_copy_is_a_partial_audit_that_still_recomputes_its_public_dice(memory_service):
+    game_id = game_with_secret(memory_service)
+    memory_service.take_action(game_id, "Ann", "roll")
+    memory_service.reveal_seed(game_id)
+    document = msgpack.unpackb(export_game(memory_service, game_id, "Bo"), raw=False, timestamp=3)
+    clean = audit_replay(msgpack.packb(document, use_bin_type=True, datetime=True), "bo.nkr")
+    assert clean.ok and clean.partial and clean.draws_verified == clean.draws > 0
+    rolled = next(e for e in document["events"] if e["type"] == "DieRolled")
+    rolled["fields"]["values"] = [v % 6 + 1 for v in rolled["fields"]["values"]]
+    chain = bytes(32)
+    for event in document["events"]:  # a forger recomputes the whole chain
+        chain = event["chain"] = next_chain(chain, event["type"], event["v"], event["fields"])
+    forged = audit_replay(msgpack.packb(document, use_bin_type=True, datetime=True), "forged.nkr")
+    assert forged.first("dice") is not None and forged.first("dice").version == rolled["version"]
+
+
+def test_the_viewer_header_must_match_the_copy(memory_service):
+    game_id = game_with_secret(memory_service)
+    document = msgpack.unpackb(export_game(memory_service, game_id, "Bo"), raw=False, timestamp=3)
+    del document["header"]["viewer"]
+    report = audit_replay(msgpack.packb(document, use_bin_type=True, datetime=True), "relabelled.nkr")
+    assert report.first("header") is not None
+
+
+def test_a_malformed_seal_is_a_finding(memory_service):
+    game_id = game_with_secret(memory_service)
+    document = msgpack.unpackb(export_game(memory_service, game_id, "Bo"), raw=False, timestamp=3)
+    sealed = next(e for e in document["events"] if e["type"] == "SecretNoted")
+    sealed["fields"]["sealed"] = b"short"
+    chain = bytes(32)
+    for event in document["events"]:
+        chain = event["chain"] = next_chain(chain, event["type"], event["v"], event["fields"])
+    report = audit_replay(msgpack.packb(document, use_bin_type=True, datetime=True), "forged.nkr")
+    assert report.first("format") is not None and report.first("format").version == sealed["version"]
+
+
+def test_replaying_a_full_file_without_as_shows_only_public_facts(memory_service, tmp_path):
+    game_id = game_with_secret(memory_service)
+    path = tmp_path / "host.nkr"
+    path.write_bytes(export_game(memory_service, game_id, HOST))
+    told = CliRunner().invoke(cli, ["replay", str(path), "--no-interactive"])
+    assert told.exit_code == 0 and SECRET not in told.stdout
+    assert SECRET in CliRunner().invoke(cli, ["replay", str(path), "--no-interactive", "--as", "host"]).stdout
