@@ -16,9 +16,8 @@ from cli.common import (
     viewer_option,
 )
 from cli.rendering import game_summary, print_actions, print_board, print_timeline
-from domain.actions import HOST
 from domain.errors import IllegalAction, UsageError
-from event_store.recorded import fold_recorded, redacted
+from event_store.recorded import created_of, fold_recorded, redacted
 from event_store.service import GameService, play_with_bots
 
 
@@ -219,11 +218,12 @@ def show(ctx: click.Context, game: str, at: int | None, viewer: str | None, as_j
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
-    fold = service.fold(game_id, at)
-    seen_as = resolve_viewer(viewer, fold.meta["players"])
-    if seen_as != HOST:
-        # Other players' private events are sealed for this viewer, so the board is folded without them.
-        fold = fold_recorded(redacted(service.recorded_events(game_id, lte=at), seen_as))
+    recorded = service.recorded_events(game_id, lte=at)
+    if at is not None and recorded[-1].version != at:
+        raise UsageError(f"game {game_id} has only {recorded[-1].version} events")
+    players = [seat["name"] for seat in created_of(recorded).players]
+    # Other players' private events are sealed for this viewer, so the board is folded without them.
+    fold = fold_recorded(redacted(recorded, resolve_viewer(viewer, players)))
     if as_json:
         echo_json(game_summary(str(game_id), fold))
     else:
@@ -246,9 +246,9 @@ def log_command(ctx: click.Context, game: str, viewer: str | None, as_json: bool
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
     recorded = service.recorded_events(game_id)
-    game_state = service.get_game(game_id)
-    recorded = redacted(recorded, resolve_viewer(viewer, game_state.meta["players"]))
+    created = created_of(recorded)
+    recorded = redacted(recorded, resolve_viewer(viewer, [seat["name"] for seat in created.players]))
     if as_json:
         echo_json([event_json(r) for r in recorded])
     else:
-        print_timeline(game_state.ruleset_name, recorded)
+        print_timeline(created.ruleset, recorded)

@@ -13,7 +13,7 @@ from eventsourcing.sqlite import SQLiteAggregateRecorder
 from eventsourcing.utils import get_topic
 
 from domain.errors import CorruptStore, TamperedLog
-from domain.events import GENESIS_CHAIN, Event, next_chain
+from domain.events import GENESIS_CHAIN, Event, GameCreated, next_chain
 from domain.game import Game, GameFold, decode_event
 from domain.hidden import fields_for
 
@@ -115,3 +115,11 @@ def fold_recorded(events: list[RecordedEvent]) -> GameFold:
     for recorded in events:
         fold.apply(recorded.event, recorded.chain)
     return fold
+
+
+def created_of(events: list[RecordedEvent]) -> GameCreated:
+    """Returns the GameCreated of a log (after any ForkedFrom): its ruleset and seats."""
+    for recorded in events:
+        if isinstance(recorded.event, GameCreated):
+            return recorded.event
+    raise CorruptStore("the log has no GameCreated event")

@@ -44,6 +44,7 @@ from domain.rulesets.talisman.events import (
     TurnSkipped,
 )
 from projections.spiral import render_spiral
+from projections.talisman_sheet import sheet_summary
 
 State = dict[str, Any]
 
@@ -108,22 +109,7 @@ def players_summary(state: State) -> list[dict[str, Any]]:
         if sheet is None:
             rows.append(_waiting_row(state, name))
             continue
-        rows.append(
-            {
-                "name": name,
-                "character": character_name(sheet["character"]),
-                "space": sheet["space"],
-                "space_name": space_name(sheet["space"]),
-                "lives": sheet["lives"],
-                "strength": sheet["strength"] + strength_bonus(sheet, cards),
-                "craft": sheet["craft"] + craft_bonus(sheet, cards),
-                "gold": sheet["gold"],
-                "objects": [card_name(c) for c in sheet["objects"]],
-                "followers": [card_name(c) for c in sheet["followers"]],
-                "trophies": len(sheet["trophies"]),
-                "status": _status(sheet),
-            }
-        )
+        rows.append(sheet_summary(name, sheet, cards, character_name, card_name, space_name, _status(sheet)))
     return rows
 
 

@@ -9,9 +9,6 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from domain.events import (
-    Event,
-)
 from domain.rulesets.keep.content import (
     LEVEL_SIZE,
     TILE,
@@ -24,6 +21,7 @@ from domain.rulesets.keep.spaces import SENTRY
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.character import craft_bonus, strength_bonus
 from domain.rulesets.talisman.characters import load_characters, resolve_character
+from projections.talisman_sheet import sheet_summary
 
 State = dict[str, Any]
 
@@ -312,18 +310,7 @@ def players_summary(state: State) -> list[dict[str, Any]]:
             continue
         rows.append(
             {
-                "name": name,
-                "character": name_of(sheet["character"]),
-                "space": sheet["space"],
-                "space_name": space_name(sheet["space"]),
-                "lives": sheet["lives"],
-                "strength": sheet["strength"] + strength_bonus(sheet, cards),
-                "craft": sheet["craft"] + craft_bonus(sheet, cards),
-                "gold": sheet["gold"],
-                "objects": [name_of(c) for c in sheet["objects"]],
-                "followers": [name_of(c) for c in sheet["followers"]],
-                "trophies": len(sheet["trophies"]),
-                "status": _summary_status(sheet),
+                **sheet_summary(name, sheet, cards, name_of, name_of, space_name, _summary_status(sheet)),
                 "entered": bool(sheet["entered"]),
                 "talisman": bool(sheet["talisman"]),
                 "looping": bool(sheet["looping"]),
@@ -332,13 +319,3 @@ def players_summary(state: State) -> list[dict[str, Any]]:
             }
         )
     return rows
-
-
-# --- event wording ------------------------------------------------------------------------------------------
-
-
-def describe(event: Event) -> str | None:
-    """Tells a Keep run event in plain words (see projections.keep_timeline)."""
-    from projections.keep_timeline import describe as describe_keep
-
-    return describe_keep(event)

@@ -13,10 +13,12 @@ _VIEW_MODULES = {
     "dungeon-short": "projections.dungeon_view",
     "keep-run": "projections.keep_view",
 }
+# A ruleset whose event wording lives apart from its board view names that module here.
+_TIMELINE_MODULES = {"keep-run": "projections.keep_timeline"}
 
 
-def _module(ruleset: str) -> ModuleType | None:
-    name = _VIEW_MODULES.get(ruleset)
+def _module(ruleset: str, modules: dict[str, str] = _VIEW_MODULES) -> ModuleType | None:
+    name = modules.get(ruleset)
     return importlib.import_module(name) if name else None
 
 
@@ -38,5 +40,5 @@ def players_summary(ruleset: str, state: dict[str, Any]) -> list[dict[str, Any]]
 
 def ruleset_describer(ruleset: str) -> Callable[[Event], str | None] | None:
     """Returns the ruleset's own event describer, if it has one."""
-    module = _module(ruleset)
+    module = _module(ruleset, _TIMELINE_MODULES) or _module(ruleset)
     return getattr(module, "describe", None) if module else None

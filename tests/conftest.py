@@ -50,3 +50,23 @@ def seeded_dice(monkeypatch):
         return hashlib.sha256(f"nightkeep-test-seed-{next(counter)}".encode()).digest()
 
     monkeypatch.setattr("event_store.service.new_seed", next_seed)
+
+
+@pytest.fixture
+def content_override(tmp_path, monkeypatch):
+    """Copies a shipped content file into NIGHTKEEP_CONTENT_DIR with an edit applied.
+
+    Content is cached per process by resolved path, so each test's fresh tmp_path is read anew."""
+    from domain.content import ENV_VAR, content_path
+
+    def make(ruleset: str, filename: str, edit) -> None:
+        monkeypatch.delenv(ENV_VAR, raising=False)
+        text = content_path(ruleset, filename).read_text()
+        folder = tmp_path / ruleset
+        folder.mkdir(parents=True, exist_ok=True)
+        edited = edit(text)
+        assert edited != text, "the edit changed nothing"
+        (folder / filename).write_text(edited)
+        monkeypatch.setenv(ENV_VAR, str(tmp_path))
+
+    return make

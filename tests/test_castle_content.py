@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
-from domain.content import ENV_VAR, content_path
 from domain.errors import ContentError
 from domain.rulesets.castle import content as castle
 from domain.rulesets.castle.content import (
@@ -23,22 +21,9 @@ Edit = Callable[[str], str]
 
 
 @pytest.fixture
-def override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str, Edit], None]:
-    """Copies a shipped castle file into its own NIGHTKEEP_CONTENT_DIR with an edit applied.
-
-    Content is cached per process by resolved path, so each test's fresh tmp_path is read anew."""
-
-    def make(filename: str, edit: Edit) -> None:
-        monkeypatch.delenv(ENV_VAR, raising=False)
-        text = content_path("castle", filename).read_text()
-        folder = tmp_path / "castle"
-        folder.mkdir(parents=True, exist_ok=True)
-        edited = edit(text)
-        assert edited != text, "the edit changed nothing"
-        (folder / filename).write_text(edited)
-        monkeypatch.setenv(ENV_VAR, str(tmp_path))
-
-    return make
+def override(content_override: Callable[[str, str, Edit], None]) -> Callable[[str, Edit], None]:
+    """Copies a shipped castle file into its own NIGHTKEEP_CONTENT_DIR with an edit applied (see conftest)."""
+    return lambda filename, edit: content_override("castle", filename, edit)
 
 
 def replace(old: str, new: str) -> Edit:

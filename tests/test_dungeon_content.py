@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
-from domain.content import ENV_VAR, content_path, load_content
+from domain.content import ENV_VAR, load_content
 from domain.errors import BadSetup, ContentError, UnknownCharacter
 from domain.rulesets.dungeon import short_game as dungeon
 from domain.rulesets.dungeon.content import load_board, load_deck
@@ -19,22 +18,9 @@ def seats(*pairs: tuple[str, str]) -> list[dict[str, str]]:
 
 
 @pytest.fixture
-def override(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Callable[[str, str, Callable[[str], str]], None]:
-    """Copies a shipped content file into NIGHTKEEP_CONTENT_DIR with an edit applied."""
-
-    def make(ruleset: str, filename: str, edit: Callable[[str], str]) -> None:
-        monkeypatch.delenv(ENV_VAR, raising=False)
-        text = content_path(ruleset, filename).read_text()
-        folder = tmp_path / ruleset
-        folder.mkdir(parents=True, exist_ok=True)
-        edited = edit(text)
-        assert edited != text, "the edit changed nothing"
-        (folder / filename).write_text(edited)
-        monkeypatch.setenv(ENV_VAR, str(tmp_path))
-
-    return make
+def override(content_override: Callable[[str, str, Callable[[str], str]], None]):
+    """Copies a shipped content file into NIGHTKEEP_CONTENT_DIR with an edit applied (see conftest)."""
+    return content_override
 
 
 # --- setup --------------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from domain.events import CardDrawn, DieRolled, LifeLost, Moved, registered_even
 from domain.rulesets.keep import events as keep_events
 from domain.rulesets.keep.content import TILE, load_deck
 from event_store.service import GameService, play_with_bots
+from projections import keep_timeline as timeline
 from projections import keep_view as view
 from projections.timeline import describe_event
 
@@ -245,7 +246,7 @@ SAMPLES = {
 def test_every_keep_event_type_has_a_description_in_names_not_ids():
     assert set(SAMPLES) == set(keep_event_types())
     for event in SAMPLES.values():
-        text = view.describe(event)
+        text = timeline.describe(event)
         assert text and "keep/" not in text and text == describe_event("keep-run", event)
 
 
@@ -288,14 +289,14 @@ def test_every_keep_event_type_has_a_description_in_names_not_ids():
     ],
 )
 def test_describe_tells_keep_events_with_card_and_space_names(event, words):
-    assert view.describe(event) == words
+    assert timeline.describe(event) == words
 
 
 @pytest.mark.parametrize(
     "purpose", ["entry", "sentry", "tome", "obelisk", "loop-escape", "hoard", "vault-trap"]
 )
 def test_keep_die_rolls_say_what_they_were_for(purpose):
-    text = view.describe(DieRolled(player="Ann", purpose=purpose, sides=6, values=[2, 3], draws=[0, 0]))
+    text = timeline.describe(DieRolled(player="Ann", purpose=purpose, sides=6, values=[2, 3], draws=[0, 0]))
     assert text and text.startswith("Ann rolled 2, 3 ")
     assert f"for {purpose}" not in text  # its own words, not the generic "for <purpose>"
 
@@ -307,7 +308,7 @@ def test_every_event_of_played_games_is_told_without_raw_ids():
             text = describe_event("keep-run", recorded.event)
             assert "keep/" not in text and "talisman/" not in text, text
             if recorded.event.__module__ == keep_events.__name__:
-                assert view.describe(recorded.event) == text
+                assert timeline.describe(recorded.event) == text
 
 
 # --- the CLI ------------------------------------------------------------------------------------------------

@@ -21,9 +21,10 @@ from domain.events import Event, GameCreated
 from domain.rulesets.dungeon import turns
 from domain.rulesets.dungeon.content import content_paths, load_board, load_deck
 from domain.rulesets.dungeon.state import evolve, new_state
-from domain.rulesets.talisman.characters import characters_path, load_characters, resolve_character
+from domain.rulesets.talisman.characters import characters_path, check_seats, load_characters
 from domain.rulesets.talisman.resolution import Resolution
 from domain.rulesets.talisman.state import State
+from domain.rulesets.talisman.turns import race_status
 
 NAME = "dungeon-short"
 CHARACTER_SLOT = "character"
@@ -41,23 +42,7 @@ def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> No
     """Raises BadSetup/UnknownCharacter for an unplayable setup (ContentError for bad data)."""
     if options:
         raise BadSetup(f"{NAME} takes no options (got {', '.join(sorted(options))})")
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise BadSetup(f"{NAME} takes {MIN_PLAYERS}-{MAX_PLAYERS} players, got {len(players)}")
-    names: set[str] = set()
-    characters: set[str] = set()
-    for seat in players:
-        name = str(seat.get("name") or "")
-        if not name.strip():
-            raise BadSetup("every player needs a non-empty name")
-        if name.casefold() in names:
-            raise BadSetup(f"player name {name!r} is used twice")
-        names.add(name.casefold())
-        wanted = seat.get("character") or ""
-        if wanted:
-            character = resolve_character(str(wanted))
-            if character in characters:
-                raise BadSetup(f"character {character.rsplit('/', 1)[-1]} is chosen twice")
-            characters.add(character)
+    check_seats(NAME, players, MIN_PLAYERS, MAX_PLAYERS)
     load_characters(), load_board(), load_deck()
 
 
@@ -131,11 +116,7 @@ def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: boo
 
 def status(state: State) -> dict[str, Any]:
     """Returns running/finished, the winner ("" for none) and who is to act."""
-    if state["phase"] == "over":
-        return {"status": "finished", "winner": state["winner"], "to_act": []}
-    if state["phase"] == "setup":
-        return {"status": "running", "winner": "", "to_act": [HOST]}
-    return {"status": "running", "winner": "", "to_act": [state["turn"]]}
+    return race_status(state)
 
 
 def bot_weight(state: State, action: Action) -> float:

@@ -17,35 +17,24 @@ House decisions, in nightkeep's words:
 from __future__ import annotations
 
 from domain.dice import Dice
-from domain.events import CharacterDealt, DieRolled, Event
+from domain.events import DieRolled, Event
 from domain.rulesets.dungeon.content import load_board, load_deck
 from domain.rulesets.dungeon.effects import move_piece
 from domain.rulesets.dungeon.encounters import encounter_space
 from domain.rulesets.dungeon.state import evolve
 from domain.rulesets.talisman.character import PLAYING, effective_strength
-from domain.rulesets.talisman.characters import load_characters, resolve_character
 from domain.rulesets.talisman.combat import COMBAT, LOST, WON, lose_combat_life, resolve_combat
 from domain.rulesets.talisman.effects import check_killed, in_play, is_over, sheet_of
-from domain.rulesets.talisman.events import FleeingDeclared, PlayOpened
+from domain.rulesets.talisman.events import FleeingDeclared
 from domain.rulesets.talisman.resolution import Resolution
 from domain.rulesets.talisman.state import State
-from domain.rulesets.talisman.turns import end_turn
+from domain.rulesets.talisman.turns import deal_characters, end_turn
 
 
 def deal(state: State, dice: Dice, in_place: bool = False) -> list[Event]:
-    """Deals characters (named ones with draw -1, the others at random among those left) and opens play."""
+    """Deals characters (RULES.md §1) and opens play."""
     res = Resolution(state, dice, evolve, in_place)
-    requested = {name: resolve_character(c) if c else "" for name, c in state["requested"].items()}
-    taken = {c for c in requested.values() if c}
-    for name in state["order"]:
-        if requested[name]:
-            res.emit(CharacterDealt(player=name, character=requested[name], draw=-1))
-            continue
-        # RULES.md §1: a player without a character is dealt one at random, as at the table.
-        character, draw = dice.pick(sorted(set(load_characters()) - taken))
-        taken.add(character)
-        res.emit(CharacterDealt(player=name, character=character, draw=draw))
-    res.emit(PlayOpened(player=state["order"][0]))
+    deal_characters(res)
     return res.events
 
 

@@ -23,7 +23,7 @@ from domain.actions import HOST, START, Action
 from domain.content import content_hash as hash_files
 from domain.dice import Dice
 from domain.errors import BadSetup, IllegalAction
-from domain.events import CharacterDealt, DieRolled, Event, GameCreated
+from domain.events import DieRolled, Event, GameCreated
 from domain.rulesets.keep.content import (
     content_paths,
     load_board,
@@ -37,12 +37,12 @@ from domain.rulesets.keep.moves import ENTRANCE, OBELISK, counter_ids, move_to, 
 from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, land, make_choice, obelisk_test, teleport_from
 from domain.rulesets.keep.state import evolve, new_state, sheet
 from domain.rulesets.keep.vault import items_in_play
-from domain.rulesets.talisman.characters import characters_path, load_characters, resolve_character
+from domain.rulesets.talisman.characters import characters_path, check_seats, load_characters
 from domain.rulesets.talisman.effects import sheet_of
-from domain.rulesets.talisman.events import FleeingDeclared, PlayOpened, TurnLost
+from domain.rulesets.talisman.events import FleeingDeclared, TurnLost
 from domain.rulesets.talisman.resolution import Resolution
 from domain.rulesets.talisman.state import State
-from domain.rulesets.talisman.turns import end_turn
+from domain.rulesets.talisman.turns import deal_characters, end_turn, race_status
 
 NAME = "keep-run"
 CHARACTER_SLOT = "character"
@@ -65,21 +65,7 @@ def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> No
             raise BadSetup(f"{NAME} has no option {key!r} (options: {', '.join(OPTIONS)})")
         if str(value).lower() not in OPTIONS[key]:
             raise BadSetup(f"option {key} takes {' or '.join(OPTIONS[key])}, got {value!r}")
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise BadSetup(f"{NAME} takes {MIN_PLAYERS}-{MAX_PLAYERS} players, got {len(players)}")
-    names: set[str] = set()
-    characters: set[str] = set()
-    for seat in players:
-        name = str(seat.get("name") or "")
-        if name.casefold() in names:
-            raise BadSetup(f"player name {name!r} is used twice")
-        names.add(name.casefold())
-        wanted = seat.get("character") or ""
-        if wanted:
-            character = resolve_character(str(wanted))
-            if character in characters:
-                raise BadSetup(f"character {character.rsplit('/', 1)[-1]} is chosen twice")
-            characters.add(character)
+    check_seats(NAME, players, MIN_PLAYERS, MAX_PLAYERS)
     load_characters(), load_board(), load_deck(), load_vault(), load_spells(), load_tables()
 
 
@@ -133,21 +119,6 @@ def _choice_label(kind: str, option: str) -> str:
         return "Give the Sentry a life"
     cards = items_in_play().cards
     return f"Give the Sentry your {cards[option].name if option in cards else option}"
-
-
-def _deal(res: Resolution) -> None:
-    state = res.state
-    requested = {name: resolve_character(c) if c else "" for name, c in state["requested"].items()}
-    taken = {c for c in requested.values() if c}
-    for name in state["order"]:
-        if requested[name]:
-            res.emit(CharacterDealt(player=name, character=requested[name], draw=-1))
-            continue
-        # RULES.md §1: a player without a character is dealt one at random, as at the table.
-        character, draw = res.dice.pick(sorted(set(load_characters()) - taken))
-        taken.add(character)
-        res.emit(CharacterDealt(player=name, character=character, draw=draw))
-    res.emit(PlayOpened(player=state["order"][0]))
 
 
 def _enter(res: Resolution, player: str) -> None:
@@ -236,7 +207,7 @@ def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: boo
     if action_id == START:
         if player != HOST or state["phase"] != "setup":
             raise IllegalAction("only the host starts a game, once")
-        _deal(res)
+        deal_characters(res)
         return res.events
     if action_id not in {a.id for a in legal_actions(state, player)}:
         raise IllegalAction(f"{action_id!r} is not a legal action for {player} now")
@@ -249,11 +220,7 @@ def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: boo
 
 def status(state: State) -> dict[str, Any]:
     """Returns running/finished, the winner ("" for none) and who is to act."""
-    if state["phase"] == "over":
-        return {"status": "finished", "winner": state["winner"], "to_act": []}
-    if state["phase"] == "setup":
-        return {"status": "running", "winner": "", "to_act": [HOST]}
-    return {"status": "running", "winner": "", "to_act": [state["turn"]]}
+    return race_status(state)
 
 
 def bot_weight(state: State, action: Action) -> float:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.content import Section, content_path, load_model, unique_ids
-from domain.errors import UnknownCharacter
+from domain.errors import BadSetup, UnknownCharacter
 
 DIR = "talisman"
 FILE = "characters.toml"
@@ -82,3 +82,25 @@ def character_or_stand_in(character_id: str) -> Character:
     must never fail on a character the content in use does not have)."""
     found = load_characters().get(character_id)
     return found or Character(character_id, character_id.rsplit("/", 1)[-1], 3, 3, "neutral", "-", "unknown")
+
+
+def check_seats(ruleset: str, players: list[dict[str, Any]], low: int, high: int) -> None:
+    """Raises BadSetup (or UnknownCharacter) unless there are low-high seats with distinct names and
+    distinct characters among those asked for."""
+    if not low <= len(players) <= high:
+        raise BadSetup(f"{ruleset} takes {low}-{high} players, got {len(players)}")
+    names: set[str] = set()
+    characters: set[str] = set()
+    for seat in players:
+        name = str(seat.get("name") or "")
+        if not name.strip():
+            raise BadSetup("every player needs a non-empty name")
+        if name.casefold() in names:
+            raise BadSetup(f"player name {name!r} is used twice")
+        names.add(name.casefold())
+        wanted = seat.get("character") or ""
+        if wanted:
+            character = resolve_character(str(wanted))
+            if character in characters:
+                raise BadSetup(f"character {character.rsplit('/', 1)[-1]} is chosen twice")
+            characters.add(character)

@@ -1,11 +1,16 @@
-"""Turn order in every short Talisman game: who plays next, lost turns, and the end with nobody left."""
+"""What every short Talisman game shares about turns: the deal, turn order, lost turns, the end with
+nobody left, and the status the service asks for."""
 
 from __future__ import annotations
 
-from domain.events import GameEnded, TurnEnded
+from typing import Any
+
+from domain.actions import HOST
+from domain.events import CharacterDealt, GameEnded, TurnEnded
 from domain.rulesets.talisman.character import PLAYING
+from domain.rulesets.talisman.characters import load_characters, resolve_character
 from domain.rulesets.talisman.effects import is_over, sheet_of
-from domain.rulesets.talisman.events import TurnSkipped
+from domain.rulesets.talisman.events import PlayOpened, TurnSkipped
 from domain.rulesets.talisman.resolution import Resolution
 from domain.rulesets.talisman.state import State
 
@@ -35,3 +40,28 @@ def end_turn(res: Resolution, player: str) -> None:
         after = next_in_play(res.state, following)
         res.emit(TurnEnded(player=following, next_player=after))
         following = after
+
+
+def deal_characters(res: Resolution) -> None:
+    """Deals characters (named ones with draw -1, the others at random among those left) and opens play."""
+    state = res.state
+    requested = {name: resolve_character(c) if c else "" for name, c in state["requested"].items()}
+    taken = {c for c in requested.values() if c}
+    for name in state["order"]:
+        if requested[name]:
+            res.emit(CharacterDealt(player=name, character=requested[name], draw=-1))
+            continue
+        # RULES.md §1: a player without a character is dealt one at random, as at the table.
+        character, draw = res.dice.pick(sorted(set(load_characters()) - taken))
+        taken.add(character)
+        res.emit(CharacterDealt(player=name, character=character, draw=draw))
+    res.emit(PlayOpened(player=state["order"][0]))
+
+
+def race_status(state: State) -> dict[str, Any]:
+    """Returns running/finished, the winner ("" for none) and who is to act (the host before the deal)."""
+    if state["phase"] == "over":
+        return {"status": "finished", "winner": state["winner"], "to_act": []}
+    if state["phase"] == "setup":
+        return {"status": "running", "winner": "", "to_act": [HOST]}
+    return {"status": "running", "winner": "", "to_act": [state["turn"]]}

@@ -1,0 +1,34 @@
+"""The summary of a Talisman character sheet that every board's `show --json` shares."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from domain.rulesets.talisman.character import Item, craft_bonus, strength_bonus
+
+
+def sheet_summary(
+    name: str,
+    sheet: Mapping[str, Any],
+    items: Mapping[str, Item],
+    character_name: Callable[[str], str],
+    card_name: Callable[[str], str],
+    space_name: Callable[[int], str],
+    status: str,
+) -> dict[str, Any]:
+    """Returns one seat's JSON-native summary: character, space, lives, stats with bonuses, items, status."""
+    return {
+        "name": name,
+        "character": character_name(sheet["character"]),
+        "space": sheet["space"],
+        "space_name": space_name(sheet["space"]),
+        "lives": sheet["lives"],
+        "strength": sheet["strength"] + strength_bonus(sheet, items),
+        "craft": sheet["craft"] + craft_bonus(sheet, items),
+        "gold": sheet["gold"],
+        "objects": [card_name(c) for c in sheet["objects"]],
+        "followers": [card_name(c) for c in sheet["followers"]],
+        "trophies": len(sheet["trophies"]),
+        "status": status,
+    }
