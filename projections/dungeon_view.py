@@ -44,7 +44,7 @@ from domain.rulesets.talisman.events import (
     TurnSkipped,
 )
 from projections.spiral import render_spiral
-from projections.talisman_sheet import sheet_summary
+from projections.talisman_sheet import sheet_summary, with_bonus
 
 State = dict[str, Any]
 
@@ -77,10 +77,6 @@ def _status(sheet: dict[str, Any]) -> str:
     if sheet["status"] == "playing":
         return "fleeing" if sheet["fleeing"] else "in play"
     return str(sheet["status"])
-
-
-def _with_bonus(base: int, bonus: int) -> str:
-    return f"{base + bonus} ({base}+{bonus})" if bonus else str(base)
 
 
 def _waiting_row(state: State, name: str) -> dict[str, Any]:
@@ -205,8 +201,8 @@ def _sheet_rows(state: State) -> list[str]:
                 name,
                 character_name(sheet["character"]),
                 str(sheet["space"]),
-                _with_bonus(sheet["strength"], strength_bonus(sheet, cards)),
-                _with_bonus(sheet["craft"], craft_bonus(sheet, cards)),
+                with_bonus(sheet["strength"], strength_bonus(sheet, cards)),
+                with_bonus(sheet["craft"], craft_bonus(sheet, cards)),
                 str(sheet["lives"]),
                 str(sheet["gold"]),
                 ", ".join(card_name(c) for c in sheet["objects"]) or "-",

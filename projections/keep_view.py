@@ -21,7 +21,7 @@ from domain.rulesets.keep.spaces import SENTRY
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.character import craft_bonus, strength_bonus
 from domain.rulesets.talisman.characters import load_characters, resolve_character
-from projections.talisman_sheet import sheet_summary
+from projections.talisman_sheet import sheet_summary, with_bonus
 
 State = dict[str, Any]
 
@@ -153,10 +153,6 @@ def _level_rows(state: State) -> list[str]:
     return rows
 
 
-def _with_bonus(base: int, bonus: int) -> str:
-    return f"{base + bonus} ({base}+{bonus})" if bonus else str(base)
-
-
 def _table(rows: list[list[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows]
@@ -191,8 +187,8 @@ def _sheet_rows(state: State) -> list[str]:
                 name,
                 name_of(sheet["character"]),
                 str(sheet["space"]),
-                _with_bonus(sheet["strength"], strength_bonus(sheet, cards)),
-                _with_bonus(sheet["craft"], craft_bonus(sheet, cards)),
+                with_bonus(sheet["strength"], strength_bonus(sheet, cards)),
+                with_bonus(sheet["craft"], craft_bonus(sheet, cards)),
                 str(sheet["lives"]),
                 str(sheet["gold"]),
                 "yes" if sheet["talisman"] else "-",

@@ -32,3 +32,8 @@ def sheet_summary(
         "trophies": len(sheet["trophies"]),
         "status": status,
     }
+
+
+def with_bonus(base: int, bonus: int) -> str:
+    """Shows a stat with its Object and Follower bonus: `5 (4+1)`, or just `4`."""
+    return f"{base + bonus} ({base}+{bonus})" if bonus else str(base)
