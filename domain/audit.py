@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from domain.actions import HOST, START
-from domain.dice import EMPTY_POOL, commit_to_seed, draw_value, mix_entropy
+from domain.dice import EMPTY_POOL, commit_to_seed, draw_salt, draw_value, mix_entropy
 from domain.errors import NightkeepError
 from domain.events import (
     GENESIS_CHAIN,
@@ -39,6 +39,7 @@ from domain.events import (
     is_private,
     is_sealed,
     next_chain,
+    seal,
 )
 from domain.game import (
     GameFold,
@@ -167,18 +168,53 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
         for version, detail in header_problems(header, entries, events):
             report.add(version, "header", detail)
     sealed = sum(1 for e in events if isinstance(e, Sealed))
-    if sealed:
+    if sealed and not _can_unseal(events, created):
         report.partial = True
         _check_public_dice(events, report)
+        _fold_public(entries, events, report)
         report.notes.append(
-            f"{sealed} private events are sealed in this copy: the chain, the shape and the public die "
-            "rolls are checked; actions and card picks can only be re-decided on the host's full log"
+            f"{sealed} private events are sealed in this copy: the chain, the shape, the public die "
+            "rolls and every reveal against its commitment are checked; actions and card picks can be "
+            "re-decided only once the seed is revealed, or on the host's full log"
         )
         return
     if not _check_content(created, start + 1, report):
         report.notes.append("rules and dice not re-checked: the game's content is not available here")
         return
-    _ReDecider(entries, events, report).run()
+    _ReDecider(entries, events, report, sealed=bool(sealed)).run()
+    if sealed:
+        report.notes.append(
+            f"{sealed} private events are sealed in this copy: each was re-decided from the revealed "
+            "seed and checked against its seal"
+        )
+
+
+def _can_unseal(events: Sequence[Event], created: GameCreated) -> bool:
+    """Tells whether a copy with sealed events can still be re-decided in full: its own seed is revealed
+    (so every private pick and salt can be recomputed) and it is not a fork (whose copied history
+    would need the original's seed). The rules must be able to decide in place, carrying the private
+    state that the sealed events do not."""
+    if any(isinstance(e, ForkedFrom) for e in events):
+        return False
+    try:
+        ruleset = get_ruleset(created.ruleset)
+    except NightkeepError:
+        return False
+    commitments = _commitments(events)
+    revealed = any(commit_to_seed(seed) in commitments for seed in revealed_seeds(events))
+    return revealed and getattr(ruleset, "decide_in_place", None) is not None
+
+
+def _fold_public(entries: Sequence[LogEntry], events: Sequence[Event], report: AuditReport) -> None:
+    """Folds the public events of a sealed copy, so every reveal is checked against its commitment."""
+    fold = GameFold()
+    for index, (entry, event) in enumerate(zip(entries, events, strict=True)):
+        try:
+            apply_event(fold, event, entry.chain)
+        except Exception as exc:  # a forged reveal, or a forged value the state cannot take
+            version = index + 1
+            report.add(version, "rules", f"event {version} ({event.type_name}) does not fit the game: {exc}")
+            return
 
 
 # --- 1. chain -----------------------------------------------------------------------------------------
@@ -535,6 +571,22 @@ class AuditDice:
             draws.append(draw)
         return values, draws
 
+    def salt(self) -> tuple[bytes, int]:
+        """Gives the recorded salt, checking it against the seed."""
+        draw = self.next_draw
+        self.next_draw += 1
+        self.used += 1
+        expected = None
+        if self._seed is not None:
+            self.checked += 1
+            expected = draw_salt(self._seed, self._pool, self._nonce, draw)
+        recorded = self._recorded.get(draw)
+        if expected is not None and recorded is not None and recorded != expected:
+            self.mismatches.append((draw, recorded, expected))
+        if isinstance(recorded, bytes):
+            return recorded, draw
+        return (expected if expected is not None else bytes(32)), draw
+
     def pick(self, options: Sequence[str]) -> tuple[str, int]:
         """Picks the recorded option, checking it against the seed."""
         draw = self.next_draw
@@ -564,6 +616,14 @@ def recorded_draws(versions: Sequence[int], events: Sequence[Event]) -> tuple[di
             if isinstance(draw, int) and draw >= 0:
                 outcomes[draw] = getattr(event, event.picked_field)
                 where[draw] = version
+        for outcome_field, draw_field in event.drawn:
+            values, draws = getattr(event, outcome_field), getattr(event, draw_field)
+            if not isinstance(draws, list):
+                values, draws = [values], [draws]
+            for draw, value in zip(draws, values, strict=True):
+                if isinstance(draw, int) and draw >= 0:
+                    outcomes[draw] = value
+                    where[draw] = version
     return outcomes, where
 
 
@@ -576,9 +636,22 @@ def revealed_seeds(events: Iterable[Event]) -> list[bytes]:
     return seeds
 
 
-def _describe(event: Event) -> str:
+def _describe(event: Event, sealed: bool = False) -> str:
+    """Tells an event in one line; `sealed` keeps a private event's values out (a sealed copy's report)."""
+    if sealed and event.private:
+        return f"{event.type_name}(sealed for {getattr(event, 'owner', '')})"
     fields = ", ".join(f"{k}={v!r}" for k, v in event.to_fields().items())
     return f"{event.type_name}({fields})"
+
+
+def _same_event(recorded: Event, decided: Event) -> bool:
+    """Tells whether a recorded event is the decided one: equal, or for a sealed entry its seal."""
+    if type(recorded) is Sealed:
+        if not decided.private or recorded.type != decided.type_name:
+            return False
+        sealed = seal(decided.type_name, decided.class_version, decided.to_fields())
+        return sealed == {"owner": recorded.owner, "sealed": recorded.sealed}
+    return recorded == decided
 
 
 def _outside_rules(event: Event) -> bool:
@@ -589,8 +662,14 @@ def _outside_rules(event: Event) -> bool:
 class _ReDecider:
     """Folds the log and re-decides each action from the state before it."""
 
-    def __init__(self, entries: Sequence[LogEntry], events: list[Event], report: AuditReport) -> None:
+    def __init__(
+        self, entries: Sequence[LogEntry], events: list[Event], report: AuditReport, sealed: bool = False
+    ) -> None:
         self.entries = entries
+        # A copy with sealed private events: the state is carried by re-deciding in place, since the
+        # sealed events cannot be folded; a divergence ends the rules checks.
+        self.sealed = sealed
+        self.decided: list[Event] = []
         self.events = events
         self.report = report
         self.fold = GameFold()
@@ -613,6 +692,9 @@ class _ReDecider:
                 adopted = self._re_decide(version, event, events[index + 1 : end])
                 if adopted:
                     self._adopt(index, end)
+                elif self.sealed:
+                    report.notes.append(f"rules and dice not checked past event {version}")
+                    return
                 else:
                     if self.dirty:
                         self._refold(index)
@@ -633,9 +715,10 @@ class _ReDecider:
     def _adopt(self, start: int, end: int) -> None:
         """Takes the state that re-deciding evolved in place: only the bookkeeping is folded."""
         fold, events, entries = self.fold, self.events, self.entries
+        assert len(self.decided) == end - start - 1
         apply_event(fold, events[start], entries[start].chain)  # ActionTaken: game bookkeeping only
-        for offset in range(start + 1, end):
-            advance_draws(fold.meta, events[offset])
+        for decided in self.decided:  # what the record matched (sealed entries cannot say their draws)
+            advance_draws(fold.meta, decided)
         fold.chain = entries[end - 1].chain
         fold.version = end
 
@@ -705,6 +788,9 @@ class _ReDecider:
         decide = getattr(ruleset, "decide_in_place", None) if self.in_place else None
         if decide is not None:
             self.dirty = True
+        elif self.sealed:
+            report.add(version, "rules", "a sealed copy can be re-decided only in place")
+            return False
         else:
             decide = ruleset.decide
         try:
@@ -712,6 +798,7 @@ class _ReDecider:
         except Exception as exc:  # a rule tripping over a forged log must not stop the audit
             report.add(version, "rules", f"re-deciding the action at event {version} failed: {exc!r}")
             return False
+        self.decided = decided
         report.draws += dice.used
         report.draws_verified += dice.checked
         if seed is None and dice.used > dice.checked:
@@ -727,21 +814,21 @@ class _ReDecider:
 
     def _compare(self, version: int, recorded: Sequence[Event], decided: Sequence[Event]) -> bool:
         for offset, (mine, theirs) in enumerate(zip(recorded, decided, strict=False)):
-            if mine != theirs:
+            if not _same_event(mine, theirs):
                 at = version + 1 + offset
                 self.report.add(
                     at,
                     "rules",
-                    f"event {at} diverges from the rules: recorded {_describe(mine)}, "
-                    f"re-deciding gives {_describe(theirs)}",
+                    f"event {at} diverges from the rules: recorded {_describe(mine, self.sealed)}, "
+                    f"re-deciding gives {_describe(theirs, self.sealed)}",
                 )
                 return False
         if len(recorded) != len(decided):
             at = version + 1 + min(len(recorded), len(decided))
             extra = (
-                f"re-deciding gives {_describe(decided[len(recorded)])} next"
+                f"re-deciding gives {_describe(decided[len(recorded)], self.sealed)} next"
                 if len(decided) > len(recorded)
-                else f"the log has {_describe(recorded[len(decided)])}, which the rules do not produce"
+                else f"the log has {_describe(recorded[len(decided)], self.sealed)}, which the rules do not produce"
             )
             self.report.add(
                 at,

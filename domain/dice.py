@@ -51,6 +51,17 @@ def draw_value(seed: bytes, pool: bytes, nonce: bytes, draw: int, bound: int) ->
         k += 1
 
 
+def draw_salt(seed: bytes, pool: bytes, nonce: bytes, draw: int) -> bytes:
+    """Computes draw number `draw` as 32 secret bytes (a salt for a commitment to a private value):
+    HMAC-SHA256(seed, pool ‖ u32be(len(nonce)) ‖ nonce ‖ u64be(n) ‖ "salt"), a message one byte
+    longer than any draw_value message, so the two never share an HMAC input."""
+    prefix = pool + len(nonce).to_bytes(4, "big") + nonce + draw.to_bytes(8, "big")
+    return hmac.digest(seed, prefix + SALT_SUFFIX, "sha256")
+
+
+SALT_SUFFIX = b"salt\x00"
+
+
 class Dice(Protocol):
     """What `decide` may ask of chance: die rolls and picks among options, each a numbered draw."""
 
@@ -60,6 +71,10 @@ class Dice(Protocol):
 
     def pick(self, options: Sequence[str]) -> tuple[str, int]:
         """Picks one of `options` (in the given order) at random; returns (option, draw number)."""
+        ...
+
+    def salt(self) -> tuple[bytes, int]:
+        """Draws 32 secret bytes to salt a commitment; returns (salt, draw number)."""
         ...
 
 
@@ -109,6 +124,12 @@ class HmacDice:
         index, draw = self._take(len(options))
         return options[index], draw
 
+    def salt(self) -> tuple[bytes, int]:
+        """Draws 32 secret bytes to salt a commitment; returns (salt, draw number)."""
+        draw = self.next_draw
+        self.next_draw += 1
+        return draw_salt(self._seed, self._pool, self._nonce, draw), draw
+
 
 class ScriptedDice:
     """Test dice: faces and picked cards come from scripts, in order; running out is an error."""
@@ -134,6 +155,12 @@ class ScriptedDice:
         draws = list(range(self.next_draw, self.next_draw + count))
         self.next_draw += count
         return values, draws
+
+    def salt(self) -> tuple[bytes, int]:
+        """Returns a fixed salt for the next draw number (tests need them repeatable, not secret)."""
+        draw = self.next_draw
+        self.next_draw += 1
+        return hashlib.sha256(b"scripted salt" + draw.to_bytes(8, "big")).digest(), draw
 
     def pick(self, options: Sequence[str]) -> tuple[str, int]:
         """Returns the next scripted card if it is among the options, else the first option."""

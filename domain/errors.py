@@ -78,3 +78,7 @@ class TamperedLog(NightkeepError, ValueError):
     """Raised when a hash chain or a commitment does not match what was recorded."""
 
     exit_code = 1
+
+
+class ForgedReveal(TamperedLog):
+    """A revealed value and salt do not match the commitment they claim to open."""

@@ -34,6 +34,10 @@ class Event:
     # An event that records one numbered pick (`draw`) names the field holding what was picked, so an
     # auditor can feed the recorded outcome back to the rules and check it against the seed.
     picked_field: ClassVar[str] = ""
+    # An event that records several numbered draws beyond `draw`/`draws` names them as (outcome field,
+    # draw field) pairs: a value and its draw number, or two lists of the same length. A private event
+    # keeps its picks and salts this way, so the host's full log can be re-decided draw by draw.
+    drawn: ClassVar[tuple[tuple[str, str], ...]] = ()
     # A private event is seen only by its `owner` (a player, or "host"); everyone else, and the hash
     # chain, see its sealed form (see `public_form`). It must carry a random `salt` so that its seal
     # cannot be guessed by hashing the few values it could hold.
@@ -106,7 +110,9 @@ _FIELD_TYPES: dict[str, tuple[type, type | None]] = {
     "bytes": (bytes, None),
     "list[int]": (list, int),
     "list[str]": (list, str),
+    "list[bytes]": (list, bytes),
     "dict[str, Any]": (dict, None),
+    "dict[str, bytes]": (dict, None),
     "list[dict[str, Any]]": (list, dict),
 }
 _FIELD_SPECS: dict[type, list[tuple[str, type, type | None]]] = {}

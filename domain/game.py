@@ -134,33 +134,33 @@ def apply_event(holder: Any, event: Event, chain: bytes) -> None:
     holder.chain = chain
 
 
-# Which field (if any) of an event type names the draws it consumed; looked up once per type
-# because a fold asks for every event.
-_DRAW_FIELDS: dict[type, str] = {}
+# Which fields (if any) of an event type name the draws it consumed; looked up once per type because a
+# fold asks for every event.
+_DRAW_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _draw_field(cls: type[Event]) -> str:
-    field_name = _DRAW_FIELDS.get(cls)
-    if field_name is None:
+def _draw_fields(cls: type[Event]) -> tuple[str, ...]:
+    fields = _DRAW_FIELDS.get(cls)
+    if fields is None:
         names = cls._field_names
-        field_name = _DRAW_FIELDS[cls] = "draws" if "draws" in names else "draw" if "draw" in names else ""
-    return field_name
+        legacy = ("draws",) if "draws" in names else ("draw",) if "draw" in names else ()
+        extra = tuple(draws for _, draws in cls.drawn if draws not in legacy)
+        fields = _DRAW_FIELDS[cls] = legacy + extra
+    return fields
 
 
 def advance_draws(meta: dict[str, Any], event: Event) -> None:
     """Moves the draw counter (and the dice script) past the draws a ruleset event consumed."""
-    field_name = _draw_field(type(event))
-    if not field_name:
-        return
-    value = getattr(event, field_name)
-    if field_name == "draws":
-        if value:
-            meta["next_draw"] = max(meta["next_draw"], max(value) + 1)
-        if isinstance(event, DieRolled):
-            # A scripted game's die faces come from its script first; only rolls use it (HmacDice.roll).
-            meta["script_pos"] = min(len(meta["script"]), meta["script_pos"] + len(value))
-    elif value >= 0:
-        meta["next_draw"] = max(meta["next_draw"], value + 1)
+    for field_name in _draw_fields(type(event)):
+        value = getattr(event, field_name)
+        if isinstance(value, list):
+            if value:
+                meta["next_draw"] = max(meta["next_draw"], max(value) + 1)
+            if isinstance(event, DieRolled):
+                # A scripted game's die faces come from its script first; only rolls use it (HmacDice.roll).
+                meta["script_pos"] = min(len(meta["script"]), meta["script_pos"] + len(value))
+        elif value >= 0:
+            meta["next_draw"] = max(meta["next_draw"], value + 1)
 
 
 def check_legal(holder: Any, player: str, action_id: str) -> None:

@@ -31,6 +31,8 @@ SAMPLES = {
     "bytes": b"\x00\xffchain",
     "list[int]": [1, 6, 2],
     "list[str]": ["a", "b"],
+    "list[bytes]": [b"\x01" * 32, b"\x02" * 32],
+    "dict[str, bytes]": {"castle/character/lady": b"\x03" * 32},
     "list[dict[str, Any]]": [{"name": "Ann", "character": ""}],
     "dict[str, Any]": {"k": [1, "v"], "n": {"deep": b"\x01"}},
     "dict[str, int]": {"a": 1},
