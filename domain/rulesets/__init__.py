@@ -26,6 +26,7 @@ from domain.events import Event, GameCreated
 _MODULES = {
     "dungeon-short": "domain.rulesets.dungeon.short_game",
     "keep-run": "domain.rulesets.keep.run",
+    "vampire-empire": "domain.rulesets.castle.empire",
 }
 
 

@@ -1,0 +1,699 @@
+"""Vampire Empire (RULES.md §4), registered as `vampire-empire`: the human player against the vampire
+player in a castle of 9 characters, with secret identities (see `events` for how secrets are kept).
+
+Sides are chosen in the character slot: `--player Hana:human --player Vlad:vampire`.
+
+Action ids (cards and characters by their short ids, e.g. `clergy-2-a`, `lady`):
+- start of a turn: `discard:<card>` (to the moat, any number), then `draw` (back up to 8);
+- then, the vampire player only and once: `reveal:<character>` (unmask a vampire of the castle);
+- any number of support cards: `support:<card>` (draw 2), `support:<card>:<character>` (a marker on a
+  castle character), `support:<card>:<card>` (take that card from the deck, cellar or moat);
+- one action: `attack:<attacker>:<defender>`, `hide:<character>` (vampire: 3 red cards),
+  `holy-water:<character>` (human: 2 holy water cards) or `pass`;
+- after a holy-water answer that unmasks a vampire of the castle: `attack:<attacker>:<it>` or `decline`;
+- in a fight, the side whose cards are due: `play:<card>` (any number), then `done`.
+
+House decisions (RULES.md §4 leaves them open):
+- Hide plays the three lowest red cards of the hand, holy water the two lowest holy water cards (ties by
+  id): the player keeps the strongest cards for fights.
+- A fight may start only if the attacker's attack markers, the holy water card it carries, and every
+  card of the hand valid for it add up to more than the defender's defence plus its defence markers.
+  The printed defence counts only for that check; in the fight only cards and markers count (the seed's
+  combat example: a total of 3 against 4).
+- Holy water is valid for the human player in a fight whose other character is a revealed vampire
+  (attacking it or defending against it); red cards for the vampire player supporting a revealed vampire.
+- Markers go on castle characters and stay on a character until it dies.
+- A card taken from the deck is shown to both players (the action names it); the deck has no order to
+  keep (every draw is a pick among the cards left), so nothing needs reshuffling.
+- The vampire player may unmask only a vampire in the castle. Holy water may ask about any living
+  character whose identity is not public, in the castle or the city.
+- A player with no card in deck or hand passes; when both have none, the game is scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.actions import HOST, START, Action
+from domain.content import content_hash as hash_files
+from domain.dice import Dice
+from domain.errors import BadSetup, IllegalAction
+from domain.events import Event, GameCreated, GameEnded, TurnEnded
+from domain.hidden import commit
+from domain.rulesets.castle.content import (
+    HOLY_WATER,
+    SUPPORT,
+    CastleCard,
+    content_paths,
+    load_characters,
+    load_human_deck,
+    load_vampire_deck,
+)
+from domain.rulesets.castle.content import (
+    VAMPIRE as RED,
+)
+from domain.rulesets.castle.events import (
+    CardPlayed,
+    CardsDrawn,
+    CardsReceived,
+    CardTaken,
+    CastleFilled,
+    CharacterHidden,
+    CharacterKilled,
+    CityShuffled,
+    FightCardPlayed,
+    FightCardsDone,
+    FightEnded,
+    FightRoundEnded,
+    FightStarted,
+    HolyWaterAsked,
+    IdentitiesCommitted,
+    IdentityRevealed,
+    IdentityTokensDrawn,
+    MarkerPlaced,
+    PlayBegan,
+    ScoresCounted,
+    TurnPassed,
+)
+from domain.rulesets.castle.state import (
+    ATTACK,
+    CELLAR,
+    DECK,
+    DEFENCE,
+    HAND_SIZE,
+    HUMAN,
+    MOAT,
+    SIDES,
+    VAMPIRE,
+    State,
+    card,
+    card_salt,
+    deck_cards,
+    evolve,
+    identity_salt,
+    new_state,
+    opponent,
+    out_of_cards,
+    player_of,
+    side_of,
+)
+from domain.rulesets.talisman.resolution import Resolution
+
+NAME = "vampire-empire"
+CHARACTER_SLOT = "side"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 2
+CASTLE_SIZE = 3
+VAMPIRES = 3  # RULES.md §4: the vampire player draws 3 identity tokens
+KNOWN_HUMANS = 2  # and the human player 2
+HIDE_CARDS = 3
+HOLY_WATER_CARDS = 2
+CHARACTER_PREFIX = "castle/character/"
+POINTS = {HUMAN: 1, VAMPIRE: 2}  # per surviving character when both players ran out of cards
+TAKE_PILES = {"take-from-deck": DECK, "take-from-cellar": CELLAR, "take-from-moat": MOAT}
+MARKERS = {"attack-marker": ATTACK, "defence-marker": DEFENCE}
+
+
+def content_hash() -> str:
+    """Returns the sha256 of the content this game is played with (characters and both decks)."""
+    return hash_files(content_paths())
+
+
+def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> None:
+    """Raises BadSetup unless there are 2 players with distinct names on distinct sides."""
+    if options:
+        raise BadSetup(f"{NAME} has no options (got {', '.join(options)})")
+    if len(players) != 2:
+        raise BadSetup(f"{NAME} takes 2 players (one human, one vampire), got {len(players)}")
+    names = [str(seat.get("name") or "") for seat in players]
+    if not all(name.strip() for name in names):
+        raise BadSetup("every player needs a non-empty name")
+    if names[0].casefold() == names[1].casefold() or HOST in names:
+        raise BadSetup(f"player names must differ and not be {HOST!r}")
+    wanted = [str(seat.get("character") or "") for seat in players]
+    for side in wanted:
+        if side and side not in SIDES:
+            raise BadSetup(f"{NAME} sides are human and vampire, got {side!r} (e.g. --player Hana:human)")
+    if wanted[0] and wanted[0] == wanted[1]:
+        raise BadSetup(f"both players chose the {wanted[0]} side")
+    load_characters(), load_human_deck(), load_vampire_deck()
+
+
+def initial_state(created: GameCreated) -> State:
+    """Returns the state right after GameCreated (nothing dealt yet)."""
+    return new_state(created)
+
+
+# --- short ids ----------------------------------------------------------------------------------------------
+
+
+def short(content_id: str) -> str:
+    """Returns the short id used in action ids: the last part of a content id."""
+    return content_id.rsplit("/", 1)[-1]
+
+
+def _character_id(short_id: str) -> str:
+    return CHARACTER_PREFIX + short_id
+
+
+def _card_id(side: str, short_id: str) -> str:
+    return f"castle/{side}/{short_id}"
+
+
+def profession(character: str) -> str:
+    """Returns a character's profession."""
+    return load_characters()[character].profession
+
+
+def starting_defence(state: State, character: str) -> int:
+    """Returns a character's printed defence plus its defence markers (what an attack must beat)."""
+    markers: int = state["markers"][character][DEFENCE]
+    return load_characters()[character].defence + markers
+
+
+# --- what may be played -------------------------------------------------------------------------------------
+
+
+def valid_card(state: State, side: str, c: CastleCard, supported: str, opposed: str) -> bool:
+    """Tells whether a card may count for `supported` (fighting `opposed`) when played by `side`."""
+    if c.kind == SUPPORT:
+        return False
+    if c.supports(profession(supported)):
+        return True  # a card of the character's profession (either colour of a two-coloured card)
+    if c.kind == HOLY_WATER:
+        return side == HUMAN and state["known"].get(opposed) == VAMPIRE
+    if c.kind == RED:
+        return side == VAMPIRE and state["known"].get(supported) == VAMPIRE
+    return False
+
+
+def hand(state: State, player: str) -> list[str]:
+    """Returns the cards in a player's hand, sorted (the host's state or the owner's own copy)."""
+    return sorted(state["hands"].get(player, {}))
+
+
+def _cards(state: State, player: str) -> list[CastleCard]:
+    side = side_of(state, player)
+    return [card(side, c) for c in hand(state, player)]
+
+
+def _lowest(cards: list[CastleCard], kind: str, count: int) -> list[CastleCard]:
+    return sorted((c for c in cards if c.kind == kind), key=lambda c: (c.value, c.id))[:count]
+
+
+def can_attack(state: State, player: str, attacker: str, defender: str, holy: str = "") -> bool:
+    """Tells whether a fight may start: the most the attacker could reach beats the starting defence."""
+    side = side_of(state, player)
+    reach: int = state["markers"][attacker][ATTACK] + (card(HUMAN, holy).value if holy else 0)
+    reach += sum(c.value for c in _cards(state, player) if valid_card(state, side, c, attacker, defender))
+    return reach > starting_defence(state, defender)
+
+
+def _may_attack_with(state: State, player: str, attacker: str) -> bool:
+    known = state["known"]
+    if side_of(state, player) == HUMAN:
+        return bool(known.get(attacker) != VAMPIRE)  # RULES.md §4: never with a revealed vampire
+    revealed = [c for c in state["castle"] if known.get(c) == VAMPIRE]
+    return not revealed or attacker in revealed  # with a revealed vampire when the castle has one
+
+
+def _fighter(state: State) -> str:
+    fight = state["fight"]
+    return str(fight["attacking"] if fight["stage"] == ATTACK else fight["defending"])
+
+
+def to_act(state: State) -> str:
+    """Returns who acts now ("" when nobody does)."""
+    if state["phase"] != "turn":
+        return ""
+    return _fighter(state) if state["step"] == "fight" else str(state["turn"])
+
+
+# --- legal actions ------------------------------------------------------------------------------------------
+
+
+def legal_actions(state: State, player: str | None = None) -> list[Action]:
+    """Returns the actions open now to the player who is to act. They depend only on what that player
+    may know (public facts, their hand and their tokens), so they can be shown to that player."""
+    actor = to_act(state)
+    if not actor or player not in (None, actor):
+        return []
+    step = state["step"]
+    if step == "fight":
+        return _fight_actions(state, actor)
+    if step == "discard":
+        actions = [
+            Action(f"discard:{short(c)}", actor, f"Discard {_name(state, actor, c)}")
+            for c in hand(state, actor)
+        ]
+        return [*actions, Action("draw", actor, "Draw back up to 8 cards")]
+    if step == "holy-attack":
+        target = state["holy"]["character"]
+        actions = [
+            Action(f"attack:{short(a)}:{short(target)}", actor, f"Attack the unmasked vampire with {_who(a)}")
+            for a in state["castle"]
+            if a != target
+            and _may_attack_with(state, actor, a)
+            and can_attack(state, actor, a, target, state["holy"]["card"])
+        ]
+        return [*actions, Action("decline", actor, "Let the unmasked vampire be")]
+    return _turn_actions(state, actor)
+
+
+def _who(character: str) -> str:
+    return load_characters()[character].name
+
+
+def _name(state: State, player: str, card_id: str) -> str:
+    c = card(side_of(state, player), card_id)
+    return f"{c.name} ({c.kind}{' ' + str(c.value) if c.value else ''})"
+
+
+def _fight_actions(state: State, actor: str) -> list[Action]:
+    fight = state["fight"]
+    stage = fight["stage"]
+    supported, opposed = (
+        (fight["attacker"], fight["defender"]) if stage == ATTACK else (fight["defender"], fight["attacker"])
+    )
+    side = side_of(state, actor)
+    actions = [
+        Action(f"play:{short(c.id)}", actor, f"Play {_name(state, actor, c.id)} for {_who(supported)}")
+        for c in _cards(state, actor)
+        if valid_card(state, side, c, supported, opposed)
+    ]
+    return [*actions, Action("done", actor, f"Play no more cards in round {fight['round']}")]
+
+
+def _turn_actions(state: State, actor: str) -> list[Action]:
+    side = side_of(state, actor)
+    cards = _cards(state, actor)
+    castle = state["castle"]
+    actions: list[Action] = []
+    if side == VAMPIRE and not state["unmasked"]:
+        tokens = state["tokens"].get(actor, {})
+        actions += [
+            Action(f"reveal:{short(c)}", actor, f"Unmask {_who(c)}, a vampire")
+            for c in castle
+            if tokens.get(c, {}).get("identity") == VAMPIRE and c not in state["known"]
+        ]
+    for c in cards:
+        if c.kind == SUPPORT:
+            actions += _support_actions(state, actor, c)
+    for a in castle:
+        if not _may_attack_with(state, actor, a):
+            continue
+        for d in castle:
+            if d != a and can_attack(state, actor, a, d):
+                actions.append(Action(f"attack:{short(a)}:{short(d)}", actor, f"{_who(a)} attacks {_who(d)}"))
+    if side == VAMPIRE and len([c for c in cards if c.kind == RED]) >= HIDE_CARDS:
+        actions += [
+            Action(f"hide:{short(c)}", actor, f"Hide {_who(c)} under the city (3 red cards)") for c in castle
+        ]
+    if side == HUMAN and len([c for c in cards if c.kind == HOLY_WATER]) >= HOLY_WATER_CARDS:
+        actions += [
+            Action(f"holy-water:{short(c)}", actor, f"Ask {_who(c)}'s identity with holy water")
+            for c in _askable(state)
+        ]
+    return [*actions, Action("pass", actor, "End the turn without an action")]
+
+
+def _askable(state: State) -> list[str]:
+    alive = [*state["castle"], *state["city"], *state["bottom"]]
+    return sorted(c for c in alive if c not in state["known"])
+
+
+def _support_actions(state: State, actor: str, c: CastleCard) -> list[Action]:
+    sid = short(c.id)
+    if c.effect == "draw-2":
+        return [Action(f"support:{sid}", actor, f"{c.name}: draw 2 cards")]
+    if c.effect in MARKERS:
+        kind = MARKERS[c.effect]
+        return [
+            Action(f"support:{sid}:{short(x)}", actor, f"{c.name}: +1 {kind} marker on {_who(x)}")
+            for x in state["castle"]
+        ]
+    pile = TAKE_PILES[c.effect]
+    me = state["players"][actor]
+    options = deck_cards(state, actor) if pile == DECK else sorted(set(me[pile]))
+    return [
+        Action(f"support:{sid}:{short(x)}", actor, f"{c.name}: take {_name(state, actor, x)} from the {pile}")
+        for x in options
+    ]
+
+
+# --- deciding -----------------------------------------------------------------------------------------------
+
+
+def _draw(res: Resolution, player: str, count: int) -> None:
+    """Draws `count` cards (or what the deck holds): a private pick per card, public commitments."""
+    state = res.state
+    count = min(count, state["players"][player]["deck"])
+    cards: list[str] = []
+    draws: list[int] = []
+    left = deck_cards(state, player)
+    for _ in range(count):
+        picked, draw = res.dice.pick(left)
+        left.remove(picked)
+        cards.append(picked)
+        draws.append(draw)
+    if cards:
+        salt, salt_draw = res.dice.salt()
+        res.emit(CardsReceived(owner=player, cards=cards, draws=draws, salt=salt, salt_draw=salt_draw))
+        commitments = [commit(c, card_salt(salt, i)) for i, c in enumerate(cards)]
+    else:
+        commitments = []
+    res.emit(CardsDrawn(player=player, commitments=commitments))
+
+
+def _refill(res: Resolution) -> None:
+    """RULES.md §4: the castle holds 3 while the city has cards; shuffled ones first, then the bottom."""
+    state = res.state
+    while len(state["castle"]) < CASTLE_SIZE and (state["city"] or state["bottom"]):
+        if state["city"]:
+            character, draw = res.dice.pick(list(state["city"]))
+        else:
+            character, draw = state["bottom"][0], -1
+        res.emit(CastleFilled(character=character, draw=draw))
+
+
+def _start(res: Resolution) -> None:
+    state = res.state
+    characters = sorted(load_characters())
+    res.emit(CityShuffled(characters=characters))
+    _refill(res)
+    vampire, human = player_of(state, VAMPIRE), player_of(state, HUMAN)
+    left = list(characters)
+    vampires, draws = [], []
+    for _ in range(VAMPIRES):
+        picked, draw = res.dice.pick(left)
+        left.remove(picked)
+        vampires.append(picked)
+        draws.append(draw)
+    secret, secret_draw = res.dice.salt()
+    salts = {c: identity_salt(secret, c) for c in characters}
+    res.emit(
+        IdentityTokensDrawn(
+            owner=vampire,
+            identity=VAMPIRE,
+            characters=vampires,
+            draws=draws,
+            salt=secret,
+            salt_draw=secret_draw,
+            salts=salts,
+        )
+    )
+    identities = {c: VAMPIRE if c in vampires else HUMAN for c in characters}
+    res.emit(IdentitiesCommitted(commitments={c: commit(identities[c], salts[c]) for c in characters}))
+    known, draws = [], []
+    for _ in range(KNOWN_HUMANS):
+        picked, draw = res.dice.pick(left)
+        left.remove(picked)
+        known.append(picked)
+        draws.append(draw)
+    own, own_draw = res.dice.salt()
+    res.emit(
+        IdentityTokensDrawn(
+            owner=human,
+            identity=HUMAN,
+            characters=known,
+            draws=draws,
+            salt=own,
+            salt_draw=own_draw,
+            salts={c: salts[c] for c in known},
+        )
+    )
+    for player in (vampire, human):
+        _draw(res, player, HAND_SIZE)
+    res.emit(PlayBegan(player=vampire))  # RULES.md §4: the vampire player begins
+
+
+def _truth(state: State, character: str) -> dict[str, Any]:
+    """Returns a character's identity and salt as the vampire player's tokens hold them (host only)."""
+    return dict(state["tokens"][player_of(state, VAMPIRE)][character])
+
+
+def _reveal(res: Resolution, character: str, reason: str) -> None:
+    truth = _truth(res.state, character)
+    res.emit(
+        IdentityRevealed(character=character, identity=truth["identity"], salt=truth["salt"], reason=reason)
+    )
+
+
+def _play_card(res: Resolution, player: str, card_id: str, use: str, pile: str = CELLAR) -> None:
+    salt = res.state["hands"][player][card_id]
+    res.emit(CardPlayed(player=player, card=card_id, salt=salt, use=use, pile=pile))
+
+
+def _alive(state: State) -> list[str]:
+    return [*state["castle"], *state["city"], *state["bottom"]]
+
+
+def _check_end(res: Resolution) -> bool:
+    """Ends the game if a side has won (RULES.md §4); returns whether it ended."""
+    state = res.state
+    known, dead = state["known"], state["dead"]
+    dead_vampires = sum(known.get(c) == VAMPIRE for c in dead)
+    dead_humans = sum(known.get(c) == HUMAN for c in dead)
+    humans = len(load_characters()) - VAMPIRES
+    if dead_vampires == VAMPIRES:
+        _end(res, HUMAN, "vampires-dead")
+    elif dead_humans == humans:
+        _end(res, VAMPIRE, "humans-dead")
+    elif len(state["castle"]) == CASTLE_SIZE and all(known.get(c) == VAMPIRE for c in state["castle"]):
+        _end(res, VAMPIRE, "three-revealed")
+    else:
+        return False
+    return True
+
+
+def _end(res: Resolution, side: str, reason: str) -> None:
+    """Reveals every identity still secret, then ends the game (`side` "" for a tie)."""
+    for character in sorted(_alive(res.state)):
+        if character not in res.state["known"]:
+            _reveal(res, character, "game-end")
+    winner = player_of(res.state, side) if side else ""
+    res.emit(GameEnded(winner=winner, reason=reason))
+
+
+def _score(res: Resolution) -> None:
+    state = res.state
+    scores = {HUMAN: 0, VAMPIRE: 0}
+    for character in _alive(state):
+        identity = _truth(state, character)["identity"]
+        scores[identity] += POINTS[identity]
+    res.emit(ScoresCounted(human=scores[HUMAN], vampire=scores[VAMPIRE]))
+    best = max(scores.values())
+    winners = [side for side in SIDES if scores[side] == best]
+    _end(res, winners[0] if len(winners) == 1 else "", "out-of-cards")
+
+
+def _end_turn(res: Resolution, player: str) -> None:
+    """Hands the turn over; a player out of cards passes, and when both are, the game is scored."""
+    state = res.state
+    other = opponent(state, player)
+    if out_of_cards(state, other):
+        if out_of_cards(state, player):
+            _score(res)
+            return
+        res.emit(TurnEnded(player=player, next_player=other))
+        res.emit(TurnPassed(player=other, reason="out of cards"))
+        res.emit(TurnEnded(player=other, next_player=player))
+        return
+    res.emit(TurnEnded(player=player, next_player=other))
+
+
+def _after_action(res: Resolution, player: str) -> None:
+    if not _check_end(res):
+        _end_turn(res, player)
+
+
+def _discard(res: Resolution, player: str, card_id: str) -> None:
+    _play_card(res, player, card_id, "discard", MOAT)
+
+
+def _support(res: Resolution, player: str, card_id: str, target: str) -> None:
+    state = res.state
+    side = side_of(state, player)
+    c = card(side, card_id)
+    _play_card(res, player, card_id, "support")
+    if c.effect == "draw-2":
+        _draw(res, player, 2)
+    elif c.effect in MARKERS:
+        res.emit(MarkerPlaced(player=player, character=target, kind=MARKERS[c.effect]))
+    else:
+        salt, salt_draw = res.dice.salt()
+        res.emit(CardsReceived(owner=player, cards=[target], draws=[-1], salt=salt, salt_draw=salt_draw))
+        pile = TAKE_PILES[c.effect]
+        res.emit(
+            CardTaken(player=player, card=target, pile=pile, commitment=commit(target, card_salt(salt, 0)))
+        )
+
+
+def _hide(res: Resolution, player: str, character: str) -> None:
+    for c in _lowest(_cards(res.state, player), RED, HIDE_CARDS):
+        _play_card(res, player, c.id, "hide")
+    res.emit(CharacterHidden(player=player, character=character))
+    _refill(res)
+    _after_action(res, player)
+
+
+def _holy_water(res: Resolution, player: str, character: str) -> None:
+    pair = _lowest(_cards(res.state, player), HOLY_WATER, HOLY_WATER_CARDS)
+    for c in pair:
+        _play_card(res, player, c.id, "holy-water")
+    res.emit(HolyWaterAsked(player=player, character=character, card=pair[0].id))
+    _reveal(res, character, "holy-water")
+    state = res.state
+    if _check_end(res):
+        return
+    if state["known"][character] == VAMPIRE and character in state["castle"]:
+        if any(a.id.startswith("attack:") for a in legal_actions(state, player)):
+            return  # RULES.md §4: the human player may attack it at once
+    _end_turn(res, player)
+
+
+def _attack(res: Resolution, player: str, attacker: str, defender: str) -> None:
+    holy = res.state["holy"]["card"] if res.state["step"] == "holy-attack" else ""
+    res.emit(FightStarted(player=player, attacker=attacker, defender=defender, holy_water=holy))
+
+
+def _play(res: Resolution, player: str, card_id: str) -> None:
+    fight = res.state["fight"]
+    side = ATTACK if fight["stage"] == ATTACK else DEFENCE
+    _play_card(res, player, card_id, side)
+    value = card(side_of(res.state, player), card_id).value
+    res.emit(FightCardPlayed(player=player, side=side, card=card_id, value=value))
+
+
+def _done(res: Resolution, player: str) -> None:
+    state = res.state
+    fight = state["fight"]
+    if fight["stage"] == ATTACK:
+        res.emit(FightCardsDone(player=player, side=ATTACK))
+        return
+    res.emit(FightCardsDone(player=player, side=DEFENCE))
+    attacker, defender, number = fight["attacker"], fight["defender"], fight["round"]
+    attack, defence = fight["attack"], fight["defence"]
+    res.emit(FightRoundEnded(round=number, attack=attack, defence=defence))
+    if attack > defence:
+        res.emit(CharacterKilled(character=defender, attacker=attacker, round=number))
+        if defender not in state["known"]:
+            _reveal(res, defender, "death")  # RULES.md §4: the vampire player must say what it was
+        res.emit(FightEnded(attacker=attacker, defender=defender, killed=True))
+        _refill(res)
+        _after_action(res, fight["attacking"])
+    elif number == 2:
+        res.emit(FightEnded(attacker=attacker, defender=defender, killed=False))
+        _end_turn(res, fight["attacking"])
+
+
+def _pass(res: Resolution, player: str, reason: str) -> None:
+    res.emit(TurnPassed(player=player, reason=reason))
+    _end_turn(res, player)
+
+
+def _reveal_action(res: Resolution, player: str, character: str) -> None:
+    _reveal(res, character, "unmasked")
+    _check_end(res)
+
+
+def decide(state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
+    """Returns the events an action causes; never mutates `state`."""
+    return _decide(state, action_id, player, dice, in_place=False)
+
+
+def decide_in_place(state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
+    """Like decide, but evolves `state` itself through the returned events (an audit adopts it)."""
+    return _decide(state, action_id, player, dice, in_place=True)
+
+
+def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: bool) -> list[Event]:
+    if action_id == START:
+        if player != HOST or state["phase"] != "setup":
+            raise IllegalAction("only the host starts a game, once")
+        res = Resolution(state, dice, evolve, in_place)
+        _start(res)
+        return res.events
+    if action_id not in {a.id for a in legal_actions(state, player)}:
+        raise IllegalAction(f"{action_id!r} is not a legal action for {player} now")
+    res = Resolution(state, dice, evolve, in_place)
+    verb, _, rest = action_id.partition(":")
+    side = side_of(state, player)
+    handler = _HANDLERS.get(verb)
+    if handler is not None:
+        handler(res, player, rest, side)
+    return res.events
+
+
+_HANDLERS: dict[str, Callable[[Resolution, str, str, str], None]] = {
+    "discard": lambda res, p, rest, side: _discard(res, p, _card_id(side, rest)),
+    "draw": lambda res, p, rest, side: _draw(
+        res, p, max(0, HAND_SIZE - len(res.state["players"][p]["hand"]))
+    ),
+    "reveal": lambda res, p, rest, side: _reveal_action(res, p, _character_id(rest)),
+    "support": lambda res, p, rest, side: _support_target(res, p, rest, side),
+    "hide": lambda res, p, rest, side: _hide(res, p, _character_id(rest)),
+    "holy-water": lambda res, p, rest, side: _holy_water(res, p, _character_id(rest)),
+    "attack": lambda res, p, rest, side: _attack(
+        res, p, _character_id(rest.split(":")[0]), _character_id(rest.split(":")[1])
+    ),
+    "decline": lambda res, p, rest, side: _pass(res, p, "declined"),
+    "play": lambda res, p, rest, side: _play(res, p, _card_id(side, rest)),
+    "done": lambda res, p, rest, side: _done(res, p),
+    "pass": lambda res, p, rest, side: _pass(res, p, "chose to"),
+}
+
+
+def _support_target(res: Resolution, player: str, rest: str, side: str) -> None:
+    card_short, _, target = rest.partition(":")
+    card_id = _card_id(side, card_short)
+    effect = card(side, card_id).effect
+    if effect in MARKERS:
+        target = _character_id(target)
+    elif target:
+        target = _card_id(side, target)
+    _support(res, player, card_id, target)
+
+
+def status(state: State) -> dict[str, Any]:
+    """Returns running/finished, the winner ("" for none or a tie) and who is to act."""
+    if state["phase"] == "over":
+        return {"status": "finished", "winner": state["winner"], "to_act": []}
+    if state["phase"] == "setup":
+        return {"status": "running", "winner": "", "to_act": [HOST]}
+    return {"status": "running", "winner": "", "to_act": [to_act(state)]}
+
+
+# --- bots ---------------------------------------------------------------------------------------------------
+
+_BOT_WEIGHTS = {
+    "discard": 0.6,
+    "draw": 3.0,
+    "support": 1.0,
+    "hide": 0.8,
+    "attack": 3.0,
+    "holy-water": 2.0,
+    "play": 2.5,
+    "done": 1.0,
+    "pass": 0.1,
+    "decline": 0.2,
+}
+
+
+def bot_weight(state: State, action: Action) -> float:
+    """Returns how likely a bot is to pick an action. It weighs only what the acting player may know:
+    public facts and its own tokens (the human bot never peeks at the vampire player's)."""
+    verb, _, rest = action.id.partition(":")
+    if verb == "reveal":
+        castle = state["castle"]
+        revealed = sum(state["known"].get(c) == VAMPIRE for c in castle)
+        return 50.0 if revealed == CASTLE_SIZE - 1 else 0.3
+    weight = _BOT_WEIGHTS.get(verb, 1.0)
+    if verb == "holy-water":
+        mine = state["tokens"].get(action.player, {})
+        if _character_id(rest) in mine:
+            return 0.05  # the human player knows this one is human
+    if verb == "attack" and state["known"].get(_character_id(rest.split(":")[1])) == VAMPIRE:
+        weight *= 3
+    return weight

@@ -1,0 +1,355 @@
+"""Vampire Empire's state (plain data) and `evolve`, the only code that changes it.
+
+Every copy of the log folds to a state: the host's full log, a player's copy (their own private events,
+the rest sealed) or the public copy. The public part of the state depends on public events only, so it
+is the same in every copy. What a copy's private events add sits apart: `hands` ({player: {card: salt}}
+for the hands this copy may see) and `tokens` ({player: {character: {"identity", "salt"}}}, the identity
+tokens each player drew, for the players this copy may see).
+
+    phase       setup | turn | over
+    sides       {"human": name, "vampire": name}
+    turn        whose turn it is;  step: discard | act | holy-attack | fight
+    unmasked    whether the vampire player has revealed a vampire this turn
+    city        characters in the shuffled city (sorted: its order is never known);  bottom: the hidden
+                characters under it, in the order they went there
+    castle      the characters in the castle;  dead: the killed, in order
+    known       {character: identity} made public;  commitments: {character: sha256}
+    markers     {character: {"attack": n, "defence": n}}
+    players     {name: {"side", "deck": cards left, "hand": [commitments], "cellar": [..], "moat": [..]}}
+    holy        after holy water: {"card": the lower holy water card, "character": who was asked}, else None
+    fight       None, or the fight under way (see FightStarted)
+    winner, reason, scores
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from domain.errors import ForgedReveal
+from domain.events import Event, GameCreated, GameEnded, TurnEnded
+from domain.hidden import commit, reveal_matches
+from domain.rulesets.castle.content import CastleCard, load_human_deck, load_vampire_deck
+from domain.rulesets.castle.events import (
+    CardPlayed,
+    CardsDrawn,
+    CardsReceived,
+    CardTaken,
+    CastleFilled,
+    CharacterHidden,
+    CharacterKilled,
+    CityShuffled,
+    FightCardPlayed,
+    FightCardsDone,
+    FightEnded,
+    FightRoundEnded,
+    FightStarted,
+    HolyWaterAsked,
+    IdentitiesCommitted,
+    IdentityRevealed,
+    IdentityTokensDrawn,
+    MarkerPlaced,
+    PlayBegan,
+    ScoresCounted,
+    TurnPassed,
+)
+
+State = dict[str, Any]
+
+HUMAN = "human"
+VAMPIRE = "vampire"
+SIDES = (HUMAN, VAMPIRE)
+HAND_SIZE = 8  # RULES.md §4: draw back up to 8
+CELLAR = "cellar"
+MOAT = "moat"
+DECK = "deck"
+ATTACK = "attack"
+DEFENCE = "defence"
+
+
+def other_side(side: str) -> str:
+    """Returns the other side."""
+    return VAMPIRE if side == HUMAN else HUMAN
+
+
+def identity_salt(secret: bytes, character: str) -> bytes:
+    """Returns the salt of one character's identity commitment, derived from the dealer's secret."""
+    return hashlib.sha256(secret + b"identity\x00" + character.encode()).digest()
+
+
+def card_salt(secret: bytes, index: int) -> bytes:
+    """Returns the salt of the `index`-th card's commitment in a CardsReceived event."""
+    return hashlib.sha256(secret + b"card\x00" + index.to_bytes(4, "big")).digest()
+
+
+def deck_of(side: str) -> dict[str, CastleCard]:
+    """Returns the cards of one side's deck by id."""
+    return (load_human_deck() if side == HUMAN else load_vampire_deck()).cards
+
+
+def card(side: str, card_id: str) -> CastleCard:
+    """Returns one card of a side's deck."""
+    return deck_of(side)[card_id]
+
+
+def assign_sides(seats: list[dict[str, Any]]) -> dict[str, str]:
+    """Returns {side: player name}: the sides the seats ask for, and the free ones (human first) for
+    seats that named none."""
+    sides = {str(s["character"]): str(s["name"]) for s in seats if s.get("character")}
+    free = [side for side in SIDES if side not in sides]
+    for seat in seats:
+        if not seat.get("character"):
+            sides[free.pop(0)] = str(seat["name"])
+    return sides
+
+
+def new_state(created: GameCreated) -> State:
+    """Returns the state right after GameCreated: sides taken from the seats, nothing dealt."""
+    sides = assign_sides(created.players)
+    players = {
+        name: {"side": side, "deck": len(deck_of(side)), "hand": [], CELLAR: [], MOAT: []}
+        for side, name in sides.items()
+    }
+    return {
+        "phase": "setup",
+        "sides": sides,
+        "turn": "",
+        "step": "",
+        "unmasked": False,
+        "city": [],
+        "bottom": [],
+        "castle": [],
+        "dead": [],
+        "known": {},
+        "commitments": {},
+        "markers": {},
+        "players": players,
+        "hands": {},
+        "tokens": {},
+        "holy": None,
+        "fight": None,
+        "winner": "",
+        "reason": "",
+        "scores": {},
+    }
+
+
+def side_of(state: State, player: str) -> str:
+    """Returns a player's side."""
+    return str(state["players"][player]["side"])
+
+
+def player_of(state: State, side: str) -> str:
+    """Returns the player on a side."""
+    return str(state["sides"][side])
+
+
+def opponent(state: State, player: str) -> str:
+    """Returns the other player."""
+    return player_of(state, other_side(side_of(state, player)))
+
+
+def out_of_cards(state: State, player: str) -> bool:
+    """Tells whether a player has no card left in deck or hand (public: counts only)."""
+    me = state["players"][player]
+    return me["deck"] == 0 and not me["hand"]
+
+
+def deck_cards(state: State, player: str) -> list[str]:
+    """Returns the cards left in a player's deck, sorted: every card of the side not in the hand (this
+    copy must see the hand: the host or the owner) nor in the cellar or the moat."""
+    me = state["players"][player]
+    gone = set(state["hands"].get(player, {})) | set(me[CELLAR]) | set(me[MOAT])
+    return sorted(c for c in deck_of(me["side"]) if c not in gone)
+
+
+# --- evolve -------------------------------------------------------------------------------------------------
+
+
+def _city_shuffled(state: State, e: CityShuffled) -> None:
+    state["city"] = sorted(e.characters)
+    state["markers"] = {c: {ATTACK: 0, DEFENCE: 0} for c in e.characters}
+
+
+def _castle_filled(state: State, e: CastleFilled) -> None:
+    source = state["city"] if e.character in state["city"] else state["bottom"]
+    source.remove(e.character)
+    state["castle"].append(e.character)
+
+
+def _tokens_drawn(state: State, e: IdentityTokensDrawn) -> None:
+    other = other_side(e.identity)
+    tokens = state["tokens"].setdefault(e.owner, {})
+    for character, salt in e.salts.items():
+        identity = e.identity if character in e.characters else other
+        tokens[character] = {"identity": identity, "salt": salt}
+
+
+def _committed(state: State, e: IdentitiesCommitted) -> None:
+    state["commitments"] = dict(e.commitments)
+
+
+def _cards_drawn(state: State, e: CardsDrawn) -> None:
+    me = state["players"][e.player]
+    me["hand"].extend(e.commitments)
+    me["deck"] -= len(e.commitments)
+    if state["step"] == "discard" and state["turn"] == e.player:
+        state["step"] = "act"  # drawing back up to 8 ends the discard step
+
+
+def _cards_received(state: State, e: CardsReceived) -> None:
+    hand = state["hands"].setdefault(e.owner, {})
+    for index, card_id in enumerate(e.cards):
+        hand[card_id] = card_salt(e.salt, index)
+
+
+def _card_taken(state: State, e: CardTaken) -> None:
+    me = state["players"][e.player]
+    if e.pile == DECK:
+        me["deck"] -= 1
+    else:
+        me[e.pile].remove(e.card)
+    me["hand"].append(e.commitment)
+
+
+def _card_played(state: State, e: CardPlayed) -> None:
+    me = state["players"][e.player]
+    commitment = commit(e.card, e.salt)
+    if commitment not in me["hand"]:
+        raise ForgedReveal(f"{e.player} showed {e.card}, which matches no card committed to their hand")
+    me["hand"].remove(commitment)
+    state["hands"].get(e.player, {}).pop(e.card, None)
+    me[e.pile].append(e.card)
+
+
+def _identity_revealed(state: State, e: IdentityRevealed) -> None:
+    commitment = state["commitments"].get(e.character)
+    if commitment is None or not reveal_matches(commitment, e.identity, e.salt):
+        raise ForgedReveal(f"the {e.identity} revealed for {e.character} does not match its commitment")
+    state["known"][e.character] = e.identity
+    if e.reason == "unmasked":
+        state["unmasked"] = True
+
+
+def _hidden(state: State, e: CharacterHidden) -> None:
+    state["castle"].remove(e.character)
+    state["bottom"].append(e.character)
+
+
+def _holy_water(state: State, e: HolyWaterAsked) -> None:
+    state["step"] = "holy-attack"  # the turn's end clears it if no attack follows
+    state["holy"] = {"card": e.card, "character": e.character}
+
+
+def _marker(state: State, e: MarkerPlaced) -> None:
+    state["markers"][e.character][e.kind] += 1
+
+
+def _fight_started(state: State, e: FightStarted) -> None:
+    attacking = e.player
+    attack = state["markers"][e.attacker][ATTACK]
+    if e.holy_water:
+        attack += card(HUMAN, e.holy_water).value
+    state["step"] = "fight"
+    state["holy"] = None
+    state["fight"] = {
+        "attacker": e.attacker,
+        "defender": e.defender,
+        "attacking": attacking,
+        "defending": opponent(state, attacking),
+        "round": 1,
+        "stage": ATTACK,
+        "attack": attack,
+        "defence": state["markers"][e.defender][DEFENCE],
+        "cards": {ATTACK: [e.holy_water] if e.holy_water else [], DEFENCE: []},
+    }
+
+
+def _fight_card(state: State, e: FightCardPlayed) -> None:
+    fight = state["fight"]
+    fight[e.side] += e.value
+    fight["cards"][e.side].append(e.card)
+
+
+def _cards_done(state: State, e: FightCardsDone) -> None:
+    state["fight"]["stage"] = DEFENCE if e.side == ATTACK else "over"
+
+
+def _round_ended(state: State, e: FightRoundEnded) -> None:
+    fight = state["fight"]
+    fight["round"] = e.round + 1
+    fight["stage"] = ATTACK
+
+
+def _killed(state: State, e: CharacterKilled) -> None:
+    state["castle"].remove(e.character)
+    state["dead"].append(e.character)
+
+
+def _fight_ended(state: State, e: FightEnded) -> None:
+    state["fight"] = None
+
+
+def _turn_passed(state: State, e: TurnPassed) -> None:
+    state["holy"] = None
+
+
+def _turn_ended(state: State, e: TurnEnded) -> None:
+    state["turn"] = e.next_player
+    state["step"] = "discard"
+    state["unmasked"] = False
+    state["holy"] = None
+    state["fight"] = None
+
+
+def _play_began(state: State, e: PlayBegan) -> None:
+    state["phase"] = "turn"
+    state["turn"] = e.player
+    state["step"] = "discard"
+
+
+def _scores(state: State, e: ScoresCounted) -> None:
+    state["scores"] = {HUMAN: e.human, VAMPIRE: e.vampire}
+
+
+def _game_ended(state: State, e: GameEnded) -> None:
+    state["phase"] = "over"
+    state["winner"] = e.winner
+    state["reason"] = e.reason
+    state["step"] = ""
+    state["fight"] = None
+
+
+_EVOLVERS: dict[type, Any] = {
+    CityShuffled: _city_shuffled,
+    CastleFilled: _castle_filled,
+    IdentityTokensDrawn: _tokens_drawn,
+    IdentitiesCommitted: _committed,
+    CardsDrawn: _cards_drawn,
+    CardsReceived: _cards_received,
+    CardTaken: _card_taken,
+    CardPlayed: _card_played,
+    IdentityRevealed: _identity_revealed,
+    CharacterHidden: _hidden,
+    HolyWaterAsked: _holy_water,
+    MarkerPlaced: _marker,
+    FightStarted: _fight_started,
+    FightCardPlayed: _fight_card,
+    FightCardsDone: _cards_done,
+    FightRoundEnded: _round_ended,
+    CharacterKilled: _killed,
+    FightEnded: _fight_ended,
+    TurnPassed: _turn_passed,
+    TurnEnded: _turn_ended,
+    PlayBegan: _play_began,
+    ScoresCounted: _scores,
+    GameEnded: _game_ended,
+}
+
+
+def evolve(state: State, event: Event) -> State:
+    """Applies one event to the state in place and returns it; events it does not know change nothing."""
+    handler = _EVOLVERS.get(type(event))
+    if handler is not None:
+        handler(state, event)
+    return state
