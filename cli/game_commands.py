@@ -17,6 +17,7 @@ from cli.common import (
 )
 from cli.rendering import game_summary, print_actions, print_board, print_timeline
 from domain.errors import IllegalAction, UsageError
+from domain.rulesets import get_ruleset
 from event_store.recorded import created_of, fold_recorded, redacted
 from event_store.service import GameService, play_with_bots
 
@@ -116,7 +117,10 @@ def actions(ctx: click.Context, game: str, as_player: str | None, as_json: bool)
         nightkeep actions 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --as Ann
     """
     service = get_service(ctx)
-    legal = service.legal_actions(service.resolve_game_id(game), as_player)
+    game_id = service.resolve_game_id(game)
+    if as_player is None:
+        _refuse_if_hidden(service, game_id, "whose actions to list")
+    legal = service.legal_actions(game_id, as_player)
     if as_json:
         echo_json([a.to_dict() for a in legal])
     else:
@@ -149,6 +153,8 @@ def act(
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
+    if as_player is None:
+        _refuse_if_hidden(service, game_id, "who acts")
     player = as_player or _only_actor(service, game_id, action_id)
     try:
         nonce_bytes = bytes.fromhex(nonce) if nonce else b""
@@ -160,6 +166,13 @@ def act(
         echo_json({"version": version, "events": [event_json(r) for r in recorded]})
     else:
         print_timeline(service.get_game(game_id).ruleset_name, recorded)
+
+
+def _refuse_if_hidden(service: GameService, game_id: UUID, what: str) -> None:
+    """A game with private information lists a player's options only to that player: --as is needed."""
+    ruleset = service.get_game(game_id).ruleset_name
+    if getattr(get_ruleset(ruleset), "HIDDEN_INFORMATION", False):
+        raise UsageError(f"{ruleset} keeps each player's options private: say {what} with --as PLAYER")
 
 
 def _only_actor(service: GameService, game_id: UUID, action_id: str) -> str:
@@ -180,11 +193,14 @@ def _only_actor(service: GameService, game_id: UUID, action_id: str) -> str:
 @click.argument("game")
 @click.option("--bots", is_flag=True, required=True, help="Let bots take every remaining action.")
 @click.option("--seed", metavar="S", help="Seed for the bots' choices (default: the game id).")
+@viewer_option
 @json_option
 @click.pass_context
 @handle_errors
-def play(ctx: click.Context, game: str, bots: bool, seed: str | None, as_json: bool) -> None:
-    """Lets bots play a game to its end, then shows the board.
+def play(
+    ctx: click.Context, game: str, bots: bool, seed: str | None, viewer: str | None, as_json: bool
+) -> None:
+    """Lets bots play a game to its end, then shows the board (as `show` would, for --as PLAYER).
 
     \b
     Example:
@@ -193,7 +209,9 @@ def play(ctx: click.Context, game: str, bots: bool, seed: str | None, as_json: b
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
     play_with_bots(service, game_id, seed)
-    fold = service.fold(game_id)
+    recorded = service.recorded_events(game_id)
+    players = [seat["name"] for seat in created_of(recorded).players]
+    fold = fold_recorded(redacted(recorded, resolve_viewer(viewer, players)))
     if as_json:
         echo_json(game_summary(str(game_id), fold))
     else:

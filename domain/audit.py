@@ -828,7 +828,8 @@ class _ReDecider:
             extra = (
                 f"re-deciding gives {_describe(decided[len(recorded)], self.sealed)} next"
                 if len(decided) > len(recorded)
-                else f"the log has {_describe(recorded[len(decided)], self.sealed)}, which the rules do not produce"
+                else f"the log has {_describe(recorded[len(decided)], self.sealed)}, which the rules "
+                "do not produce"
             )
             self.report.add(
                 at,

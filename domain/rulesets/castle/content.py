@@ -6,16 +6,19 @@ dataclasses; every error is one line naming the file and the key.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from domain.content import Section, content_path, load_model, unique_ids
+from domain.content import ENV_VAR, Section, content_path, load_model, unique_ids
 
 __all__ = [
     "CastleCard",
+    "CastleContent",
     "CastleDeck",
     "Character",
+    "castle_content",
     "content_paths",
     "load_characters",
     "load_human_deck",
@@ -236,3 +239,25 @@ FILES = (CHARACTERS_FILE, HUMAN_FILE, VAMPIRE_FILE)
 def content_paths() -> list[Path]:
     """Returns Vampire Empire's content files in use (characters, human deck, vampire deck)."""
     return [content_path(DIR, name) for name in FILES]
+
+
+@dataclass(frozen=True, slots=True)
+class CastleContent:
+    """Everything the game is played with: the characters and both decks' cards, by id."""
+
+    characters: dict[str, Character]
+    decks: dict[str, dict[str, CastleCard]]  # by side: "human", "vampire"
+
+
+_CONTENT: dict[str | None, CastleContent] = {}
+
+
+def castle_content() -> CastleContent:
+    """Returns the content in use. The rules ask for a card or a character thousands of times per game,
+    so the models are kept per content directory (one environment lookup per call, not a path build)."""
+    key = os.environ.get(ENV_VAR)
+    found = _CONTENT.get(key)
+    if found is None:
+        decks = {HUMAN_SPEC.side: load_human_deck().cards, VAMPIRE_SPEC.side: load_vampire_deck().cards}
+        found = _CONTENT[key] = CastleContent(load_characters(), decks)
+    return found

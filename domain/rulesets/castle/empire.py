@@ -45,6 +45,8 @@ from domain.rulesets.castle.content import (
     HOLY_WATER,
     SUPPORT,
     CastleCard,
+    CastleContent,
+    castle_content,
     content_paths,
     load_characters,
     load_human_deck,
@@ -102,6 +104,9 @@ from domain.rulesets.talisman.resolution import Resolution
 
 NAME = "vampire-empire"
 CHARACTER_SLOT = "side"
+# Each player's options (and the bots' weights) depend on their own secrets: the CLI lists a player's
+# actions only to that player.
+HIDDEN_INFORMATION = True
 MIN_PLAYERS = 2
 MAX_PLAYERS = 2
 CASTLE_SIZE = 3
@@ -161,25 +166,22 @@ def _card_id(side: str, short_id: str) -> str:
     return f"castle/{side}/{short_id}"
 
 
-def profession(character: str) -> str:
-    """Returns a character's profession."""
-    return load_characters()[character].profession
-
-
-def starting_defence(state: State, character: str) -> int:
+def starting_defence(state: State, character: str, cc: CastleContent) -> int:
     """Returns a character's printed defence plus its defence markers (what an attack must beat)."""
     markers: int = state["markers"][character][DEFENCE]
-    return load_characters()[character].defence + markers
+    return cc.characters[character].defence + markers
 
 
 # --- what may be played -------------------------------------------------------------------------------------
 
 
-def valid_card(state: State, side: str, c: CastleCard, supported: str, opposed: str) -> bool:
+def valid_card(
+    state: State, side: str, c: CastleCard, supported: str, opposed: str, cc: CastleContent
+) -> bool:
     """Tells whether a card may count for `supported` (fighting `opposed`) when played by `side`."""
     if c.kind == SUPPORT:
         return False
-    if c.supports(profession(supported)):
+    if c.supports(cc.characters[supported].profession):
         return True  # a card of the character's profession (either colour of a two-coloured card)
     if c.kind == HOLY_WATER:
         return side == HUMAN and state["known"].get(opposed) == VAMPIRE
@@ -193,21 +195,25 @@ def hand(state: State, player: str) -> list[str]:
     return sorted(state["hands"].get(player, {}))
 
 
-def _cards(state: State, player: str) -> list[CastleCard]:
-    side = side_of(state, player)
-    return [card(side, c) for c in hand(state, player)]
+def _cards(state: State, player: str, cc: CastleContent) -> list[CastleCard]:
+    deck = cc.decks[side_of(state, player)]
+    return [deck[c] for c in hand(state, player)]
 
 
 def _lowest(cards: list[CastleCard], kind: str, count: int) -> list[CastleCard]:
     return sorted((c for c in cards if c.kind == kind), key=lambda c: (c.value, c.id))[:count]
 
 
-def can_attack(state: State, player: str, attacker: str, defender: str, holy: str = "") -> bool:
+def can_attack(
+    state: State, player: str, attacker: str, defender: str, cc: CastleContent, holy: str = ""
+) -> bool:
     """Tells whether a fight may start: the most the attacker could reach beats the starting defence."""
     side = side_of(state, player)
-    reach: int = state["markers"][attacker][ATTACK] + (card(HUMAN, holy).value if holy else 0)
-    reach += sum(c.value for c in _cards(state, player) if valid_card(state, side, c, attacker, defender))
-    return reach > starting_defence(state, defender)
+    reach: int = state["markers"][attacker][ATTACK] + (cc.decks[HUMAN][holy].value if holy else 0)
+    reach += sum(
+        c.value for c in _cards(state, player, cc) if valid_card(state, side, c, attacker, defender, cc)
+    )
+    return reach > starting_defence(state, defender, cc)
 
 
 def _may_attack_with(state: State, player: str, attacker: str) -> bool:
@@ -239,80 +245,81 @@ def legal_actions(state: State, player: str | None = None) -> list[Action]:
     actor = to_act(state)
     if not actor or player not in (None, actor):
         return []
+    cc = castle_content()
     step = state["step"]
     if step == "fight":
-        return _fight_actions(state, actor)
+        return _fight_actions(state, actor, cc)
     if step == "discard":
+        deck = cc.decks[side_of(state, actor)]
         actions = [
-            Action(f"discard:{short(c)}", actor, f"Discard {_name(state, actor, c)}")
-            for c in hand(state, actor)
+            Action(f"discard:{short(c)}", actor, f"Discard {_name(deck[c])}") for c in hand(state, actor)
         ]
         return [*actions, Action("draw", actor, "Draw back up to 8 cards")]
     if step == "holy-attack":
-        target = state["holy"]["character"]
+        target, holy = state["holy"]["character"], state["holy"]["card"]
+        who = cc.characters
         actions = [
-            Action(f"attack:{short(a)}:{short(target)}", actor, f"Attack the unmasked vampire with {_who(a)}")
+            Action(f"attack:{short(a)}:{short(target)}", actor, f"{who[a].name} attacks the unmasked vampire")
             for a in state["castle"]
             if a != target
             and _may_attack_with(state, actor, a)
-            and can_attack(state, actor, a, target, state["holy"]["card"])
+            and can_attack(state, actor, a, target, cc, holy)
         ]
         return [*actions, Action("decline", actor, "Let the unmasked vampire be")]
-    return _turn_actions(state, actor)
+    return _turn_actions(state, actor, cc)
 
 
-def _who(character: str) -> str:
-    return load_characters()[character].name
-
-
-def _name(state: State, player: str, card_id: str) -> str:
-    c = card(side_of(state, player), card_id)
+def _name(c: CastleCard) -> str:
     return f"{c.name} ({c.kind}{' ' + str(c.value) if c.value else ''})"
 
 
-def _fight_actions(state: State, actor: str) -> list[Action]:
+def _fight_actions(state: State, actor: str, cc: CastleContent) -> list[Action]:
     fight = state["fight"]
     stage = fight["stage"]
     supported, opposed = (
         (fight["attacker"], fight["defender"]) if stage == ATTACK else (fight["defender"], fight["attacker"])
     )
     side = side_of(state, actor)
+    name = cc.characters[supported].name
     actions = [
-        Action(f"play:{short(c.id)}", actor, f"Play {_name(state, actor, c.id)} for {_who(supported)}")
-        for c in _cards(state, actor)
-        if valid_card(state, side, c, supported, opposed)
+        Action(f"play:{short(c.id)}", actor, f"Play {_name(c)} for {name}")
+        for c in _cards(state, actor, cc)
+        if valid_card(state, side, c, supported, opposed, cc)
     ]
     return [*actions, Action("done", actor, f"Play no more cards in round {fight['round']}")]
 
 
-def _turn_actions(state: State, actor: str) -> list[Action]:
+def _turn_actions(state: State, actor: str, cc: CastleContent) -> list[Action]:
     side = side_of(state, actor)
-    cards = _cards(state, actor)
+    cards = _cards(state, actor, cc)
     castle = state["castle"]
+    who = cc.characters
     actions: list[Action] = []
     if side == VAMPIRE and not state["unmasked"]:
         tokens = state["tokens"].get(actor, {})
         actions += [
-            Action(f"reveal:{short(c)}", actor, f"Unmask {_who(c)}, a vampire")
+            Action(f"reveal:{short(c)}", actor, f"Unmask {who[c].name}, a vampire")
             for c in castle
             if tokens.get(c, {}).get("identity") == VAMPIRE and c not in state["known"]
         ]
     for c in cards:
         if c.kind == SUPPORT:
-            actions += _support_actions(state, actor, c)
+            actions += _support_actions(state, actor, c, cc)
     for a in castle:
         if not _may_attack_with(state, actor, a):
             continue
         for d in castle:
-            if d != a and can_attack(state, actor, a, d):
-                actions.append(Action(f"attack:{short(a)}:{short(d)}", actor, f"{_who(a)} attacks {_who(d)}"))
-    if side == VAMPIRE and len([c for c in cards if c.kind == RED]) >= HIDE_CARDS:
+            if d != a and can_attack(state, actor, a, d, cc):
+                label = f"{who[a].name} attacks {who[d].name}"
+                actions.append(Action(f"attack:{short(a)}:{short(d)}", actor, label))
+    if side == VAMPIRE and sum(c.kind == RED for c in cards) >= HIDE_CARDS:
         actions += [
-            Action(f"hide:{short(c)}", actor, f"Hide {_who(c)} under the city (3 red cards)") for c in castle
+            Action(f"hide:{short(c)}", actor, f"Hide {who[c].name} under the city (3 red cards)")
+            for c in castle
         ]
-    if side == HUMAN and len([c for c in cards if c.kind == HOLY_WATER]) >= HOLY_WATER_CARDS:
+    if side == HUMAN and sum(c.kind == HOLY_WATER for c in cards) >= HOLY_WATER_CARDS:
         actions += [
-            Action(f"holy-water:{short(c)}", actor, f"Ask {_who(c)}'s identity with holy water")
+            Action(f"holy-water:{short(c)}", actor, f"Ask {who[c].name}'s identity with holy water")
             for c in _askable(state)
         ]
     return [*actions, Action("pass", actor, "End the turn without an action")]
@@ -323,21 +330,24 @@ def _askable(state: State) -> list[str]:
     return sorted(c for c in alive if c not in state["known"])
 
 
-def _support_actions(state: State, actor: str, c: CastleCard) -> list[Action]:
+def _support_actions(state: State, actor: str, c: CastleCard, cc: CastleContent) -> list[Action]:
     sid = short(c.id)
     if c.effect == "draw-2":
         return [Action(f"support:{sid}", actor, f"{c.name}: draw 2 cards")]
     if c.effect in MARKERS:
         kind = MARKERS[c.effect]
         return [
-            Action(f"support:{sid}:{short(x)}", actor, f"{c.name}: +1 {kind} marker on {_who(x)}")
+            Action(
+                f"support:{sid}:{short(x)}", actor, f"{c.name}: +1 {kind} marker on {cc.characters[x].name}"
+            )
             for x in state["castle"]
         ]
     pile = TAKE_PILES[c.effect]
     me = state["players"][actor]
+    deck = cc.decks[me["side"]]
     options = deck_cards(state, actor) if pile == DECK else sorted(set(me[pile]))
     return [
-        Action(f"support:{sid}:{short(x)}", actor, f"{c.name}: take {_name(state, actor, x)} from the {pile}")
+        Action(f"support:{sid}:{short(x)}", actor, f"{c.name}: take {_name(deck[x])} from the {pile}")
         for x in options
     ]
 
@@ -531,7 +541,7 @@ def _support(res: Resolution, player: str, card_id: str, target: str) -> None:
 
 
 def _hide(res: Resolution, player: str, character: str) -> None:
-    for c in _lowest(_cards(res.state, player), RED, HIDE_CARDS):
+    for c in _lowest(_cards(res.state, player, castle_content()), RED, HIDE_CARDS):
         _play_card(res, player, c.id, "hide")
     res.emit(CharacterHidden(player=player, character=character))
     _refill(res)
@@ -539,7 +549,7 @@ def _hide(res: Resolution, player: str, character: str) -> None:
 
 
 def _holy_water(res: Resolution, player: str, character: str) -> None:
-    pair = _lowest(_cards(res.state, player), HOLY_WATER, HOLY_WATER_CARDS)
+    pair = _lowest(_cards(res.state, player, castle_content()), HOLY_WATER, HOLY_WATER_CARDS)
     for c in pair:
         _play_card(res, player, c.id, "holy-water")
     res.emit(HolyWaterAsked(player=player, character=character, card=pair[0].id))

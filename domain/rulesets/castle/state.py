@@ -8,7 +8,7 @@ tokens each player drew, for the players this copy may see).
 
     phase       setup | turn | over
     sides       {"human": name, "vampire": name}
-    turn        whose turn it is;  step: discard | act | holy-attack | fight
+    turn        whose turn it is;  step: discard | act | holy-attack | fight | done (the action is over)
     unmasked    whether the vampire player has revealed a vampire this turn
     city        characters in the shuffled city (sorted: its order is never known);  bottom: the hidden
                 characters under it, in the order they went there
@@ -29,7 +29,7 @@ from typing import Any
 from domain.errors import ForgedReveal
 from domain.events import Event, GameCreated, GameEnded, TurnEnded
 from domain.hidden import commit, reveal_matches
-from domain.rulesets.castle.content import CastleCard, load_human_deck, load_vampire_deck
+from domain.rulesets.castle.content import CastleCard, castle_content
 from domain.rulesets.castle.events import (
     CardPlayed,
     CardsDrawn,
@@ -84,12 +84,12 @@ def card_salt(secret: bytes, index: int) -> bytes:
 
 def deck_of(side: str) -> dict[str, CastleCard]:
     """Returns the cards of one side's deck by id."""
-    return (load_human_deck() if side == HUMAN else load_vampire_deck()).cards
+    return castle_content().decks[side]
 
 
 def card(side: str, card_id: str) -> CastleCard:
     """Returns one card of a side's deck."""
-    return deck_of(side)[card_id]
+    return castle_content().decks[side][card_id]
 
 
 def assign_sides(seats: list[dict[str, Any]]) -> dict[str, str]:
@@ -288,6 +288,7 @@ def _killed(state: State, e: CharacterKilled) -> None:
 
 def _fight_ended(state: State, e: FightEnded) -> None:
     state["fight"] = None
+    state["step"] = "done"  # the turn's action is over: the turn (or the game) ends next
 
 
 def _turn_passed(state: State, e: TurnPassed) -> None:
