@@ -42,8 +42,10 @@ def catalogue_markdown() -> str:
         "Generated from the code by `python -m projections.event_catalogue`; do not edit by hand.",
         "Every event in a log or replay file is `[type, v, fields]` with these field names (see",
         "replay-format.md for the encoding). `picks` names the field that holds what a one-draw pick",
-        "chose; `host` marks events the host records (not consequences of an action); `private` marks",
-        "events only their `owner` may see (sealed for everyone else, see replay-format.md).",
+        "chose; `draws` pairs each field of outcomes with the field of their draw numbers (a value and",
+        "its number, or two lists of the same length); `host` marks events the host records (not",
+        "consequences of an action); `private` marks events only their `owner` may see (sealed for",
+        "everyone else, see replay-format.md).",
         "",
     ]
     by_module: dict[str, list[type[Event]]] = {}
@@ -61,6 +63,8 @@ def catalogue_markdown() -> str:
                 notes.append("private")
             if cls.picked_field:
                 notes.append(f"picks `{cls.picked_field}`")
+            for outcomes, draws in cls.drawn:
+                notes.append(f"draws `{outcomes}` ← `{draws}`")
             doc = " ".join((cls.__doc__ or "").split())
             lines.append(
                 f"| `{cls.__name__}` | {cls.class_version} | {fields} | {'; '.join(notes + [doc])} |"
