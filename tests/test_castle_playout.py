@@ -170,8 +170,8 @@ def secrets_of(game: Played, owner: str, viewer: str) -> dict[bytes, int]:
                 since.setdefault(salt, NEVER)
         elif isinstance(event, CardsReceived) and event.owner == owner:
             since.setdefault(event.salt, NEVER)
-            for index in range(len(event.cards)):
-                since.setdefault(card_salt(event.salt, index), NEVER)
+            for card in event.hand:
+                since.setdefault(card_salt(event.salt, card), NEVER)
         elif isinstance(event, IdentityRevealed | CardPlayed) and event.salt in since:
             since[event.salt] = min(since[event.salt], recorded.version)
         if isinstance(event, IdentityTokensDrawn) and event.owner == viewer:

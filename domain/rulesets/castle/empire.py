@@ -90,9 +90,9 @@ from domain.rulesets.castle.state import (
     VAMPIRE,
     State,
     card,
-    card_salt,
     deck_cards,
     evolve,
+    hand_commitments,
     identity_salt,
     new_state,
     opponent,
@@ -356,7 +356,8 @@ def _support_actions(state: State, actor: str, c: CastleCard, cc: CastleContent)
 
 
 def _draw(res: Resolution, player: str, count: int) -> None:
-    """Draws `count` cards (or what the deck holds): a private pick per card, public commitments."""
+    """Draws `count` cards (or what the deck holds): a private pick per card; the whole hand is then
+    committed to afresh."""
     state = res.state
     count = min(count, state["players"][player]["deck"])
     cards: list[str] = []
@@ -367,13 +368,16 @@ def _draw(res: Resolution, player: str, count: int) -> None:
         left.remove(picked)
         cards.append(picked)
         draws.append(draw)
-    if cards:
-        salt, salt_draw = res.dice.salt()
-        res.emit(CardsReceived(owner=player, cards=cards, draws=draws, salt=salt, salt_draw=salt_draw))
-        commitments = [commit(c, card_salt(salt, i)) for i, c in enumerate(cards)]
-    else:
-        commitments = []
-    res.emit(CardsDrawn(player=player, commitments=commitments))
+    commitments = _receive(res, player, cards, draws) if cards else state["players"][player]["hand"]
+    res.emit(CardsDrawn(player=player, count=count, commitments=list(commitments)))
+
+
+def _receive(res: Resolution, player: str, cards: list[str], draws: list[int]) -> list[bytes]:
+    """Records privately the cards coming into a hand and returns the new commitments to the hand."""
+    hand = sorted([*res.state["hands"].get(player, {}), *cards])
+    salt, salt_draw = res.dice.salt()
+    res.emit(CardsReceived(owner=player, cards=cards, draws=draws, hand=hand, salt=salt, salt_draw=salt_draw))
+    return hand_commitments(salt, hand)
 
 
 def _refill(res: Resolution) -> None:
@@ -532,12 +536,8 @@ def _support(res: Resolution, player: str, card_id: str, target: str) -> None:
     elif c.effect in MARKERS:
         res.emit(MarkerPlaced(player=player, character=target, kind=MARKERS[c.effect]))
     else:
-        salt, salt_draw = res.dice.salt()
-        res.emit(CardsReceived(owner=player, cards=[target], draws=[-1], salt=salt, salt_draw=salt_draw))
-        pile = TAKE_PILES[c.effect]
-        res.emit(
-            CardTaken(player=player, card=target, pile=pile, commitment=commit(target, card_salt(salt, 0)))
-        )
+        commitments = _receive(res, player, [target], [-1])
+        res.emit(CardTaken(player=player, card=target, pile=TAKE_PILES[c.effect], commitments=commitments))
 
 
 def _hide(res: Resolution, player: str, character: str) -> None:

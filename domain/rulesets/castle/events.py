@@ -57,34 +57,39 @@ class IdentitiesCommitted(Event):
 
 @event_type
 class CardsDrawn(Event):
-    """A player drew cards from their deck into their hand: one public commitment per card, in order."""
+    """A player drew `count` cards from their deck. `commitments` commit afresh to the whole hand, with
+    new salts and sorted by value, so a card shown later cannot be traced to the draw it came from."""
 
     player: str
+    count: int
     commitments: list[bytes]
 
 
 @event_type
 class CardsReceived(Event):
-    """The owner's private record of cards that came into their hand, with the salt of each
-    commitment (derived from `salt`, see `state.card_salt`)."""
+    """The owner's private record of the cards that came into their hand (`cards`, picked by `draws`;
+    `draws` is -1 for a card taken by choice) and of the whole hand they now hold (`hand`, sorted),
+    committed to with salts derived from `salt` (see `state.card_salt`)."""
 
     private = True
     drawn = (("cards", "draws"), ("salt", "salt_draw"))
     owner: str
     cards: list[str]
     draws: list[int]
+    hand: list[str]
     salt: bytes
     salt_draw: int
 
 
 @event_type
 class CardTaken(Event):
-    """A player took a chosen card into their hand from their deck, cellar or moat (shown to both)."""
+    """A player took a chosen card into their hand from their deck, cellar or moat (shown to both);
+    `commitments` commit afresh to the whole hand, as for a draw."""
 
     player: str
     card: str
     pile: str
-    commitment: bytes
+    commitments: list[bytes]
 
 
 @event_type

@@ -77,9 +77,15 @@ def identity_salt(secret: bytes, character: str) -> bytes:
     return hashlib.sha256(secret + b"identity\x00" + character.encode()).digest()
 
 
-def card_salt(secret: bytes, index: int) -> bytes:
-    """Returns the salt of the `index`-th card's commitment in a CardsReceived event."""
-    return hashlib.sha256(secret + b"card\x00" + index.to_bytes(4, "big")).digest()
+def card_salt(secret: bytes, card_id: str) -> bytes:
+    """Returns the salt of one card's commitment in the hand a CardsReceived event records."""
+    return hashlib.sha256(secret + b"card\x00" + card_id.encode()).digest()
+
+
+def hand_commitments(secret: bytes, hand: list[str]) -> list[bytes]:
+    """Returns the public commitments to a whole hand: one per card, sorted by value (not by card or
+    by when it was drawn)."""
+    return sorted(commit(c, card_salt(secret, c)) for c in hand)
 
 
 def deck_of(side: str) -> dict[str, CastleCard]:
@@ -191,16 +197,14 @@ def _committed(state: State, e: IdentitiesCommitted) -> None:
 
 def _cards_drawn(state: State, e: CardsDrawn) -> None:
     me = state["players"][e.player]
-    me["hand"].extend(e.commitments)
-    me["deck"] -= len(e.commitments)
+    me["hand"] = list(e.commitments)
+    me["deck"] -= e.count
     if state["step"] == "discard" and state["turn"] == e.player:
         state["step"] = "act"  # drawing back up to 8 ends the discard step
 
 
 def _cards_received(state: State, e: CardsReceived) -> None:
-    hand = state["hands"].setdefault(e.owner, {})
-    for index, card_id in enumerate(e.cards):
-        hand[card_id] = card_salt(e.salt, index)
+    state["hands"][e.owner] = {c: card_salt(e.salt, c) for c in e.hand}
 
 
 def _card_taken(state: State, e: CardTaken) -> None:
@@ -209,7 +213,7 @@ def _card_taken(state: State, e: CardTaken) -> None:
         me["deck"] -= 1
     else:
         me[e.pile].remove(e.card)
-    me["hand"].append(e.commitment)
+    me["hand"] = list(e.commitments)
 
 
 def _card_played(state: State, e: CardPlayed) -> None:
