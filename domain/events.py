@@ -85,7 +85,7 @@ def registered_event_types() -> dict[str, type[Event]]:
 
 def event_from_fields(type_name: str, version: int, fields: dict[str, Any]) -> Event:
     """Builds an event from its stored type name, class version and fields, upcasting old shapes."""
-    cls = _REGISTRY.get(type_name)
+    cls = _lookup(type_name)
     if cls is None:
         raise TamperedLog(f"unknown event type {type_name!r}")
     if version > cls.class_version:
@@ -195,9 +195,28 @@ def _sort_key(key: Any) -> tuple[int, Any]:
 SEALED_KEYS = frozenset({"owner", "sealed"})
 
 
+# Loads every ruleset's event types (set by domain.rulesets): a log read from a file may name a type whose
+# ruleset nothing has imported yet, and whether it is private decides what the chain covers.
+_type_loader: Callable[[], None] | None = None
+
+
+def set_type_loader(loader: Callable[[], None]) -> None:
+    """Registers the function that imports every ruleset's event types."""
+    global _type_loader
+    _type_loader = loader
+
+
+def _lookup(type_name: str) -> type[Event] | None:
+    cls = _REGISTRY.get(type_name)
+    if cls is None and _type_loader is not None:
+        _type_loader()
+        cls = _REGISTRY.get(type_name)
+    return cls
+
+
 def is_private(type_name: str) -> bool:
     """Tells whether a registered event type is private (seen only by its owner)."""
-    cls = _REGISTRY.get(type_name)
+    cls = _lookup(type_name)
     return cls is not None and cls.private
 
 

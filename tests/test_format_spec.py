@@ -97,6 +97,29 @@ def draw(seed: bytes, pool: bytes, nonce: bytes, n: int, outcomes: int) -> int:
         k += 1
 
 
+def private_types() -> set[str]:
+    """The event types docs/events.md marks private."""
+    found = set()
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) > 5 and cells[4].startswith("private"):
+            found.add(cells[1].strip("`"))
+    return found
+
+
+PRIVATE = private_types()
+
+
+def salt_of(seed: bytes, pool: bytes, nonce: bytes, n: int) -> bytes:
+    """Draw n as a salt, as the document's Dice section describes it."""
+    msg = pool + len(nonce).to_bytes(4, "big") + nonce + n.to_bytes(8, "big") + b"salt\x00"
+    return hmac.new(seed, msg, hashlib.sha256).digest()
+
+
+def commitment(value, salt: bytes) -> bytes:
+    return hashlib.sha256(encode([value, salt])).digest()
+
+
 def test_there_are_files_to_check():
     assert REPLAYS
 
@@ -110,7 +133,12 @@ def test_the_file_is_canonical_and_chained_as_documented(path):
     chain = bytes(32)
     for number, event in enumerate(document["events"], start=1):
         assert event["version"] == number
-        chain = hashlib.sha256(chain + encode([event["type"], event["v"], event["fields"]])).digest()
+        fields = event["fields"]
+        if event["type"] in PRIVATE and set(fields) != {"owner", "sealed"}:
+            # The chain covers a private event's sealed form: its owner and the sha256 of the event.
+            digest = hashlib.sha256(encode([event["type"], event["v"], fields])).digest()
+            fields = {"owner": fields["owner"], "sealed": digest}
+        chain = hashlib.sha256(chain + encode([event["type"], event["v"], fields])).digest()
         assert chain == event["chain"], f"event {number}"
     assert document["header"]["events"] == len(document["events"])
 
@@ -139,7 +167,52 @@ def test_every_die_face_follows_from_the_revealed_seed_as_documented(path):
                     expected = draw(seeds[commitment], pool, nonce, n, fields["sides"]) + 1
                 assert face == expected, f"draw {n}"
                 checked += 1
+        elif isinstance(fields.get("salt_draw"), int) and fields["salt_draw"] >= 0:
+            expected_salt = salt_of(seeds[commitment], pool, nonce, fields["salt_draw"])
+            assert fields["salt"] == expected_salt, f"salt draw {fields['salt_draw']}"
+            checked += 1
     assert checked > 0
+
+
+def vampire_empire_files() -> list[Path]:
+    return [p for p in REPLAYS if b"IdentitiesCommitted" in p.read_bytes()]
+
+
+@pytest.mark.parametrize("path", vampire_empire_files(), ids=lambda p: p.name)
+def test_every_vampire_empire_commitment_opens_as_documented(path):
+    """Identity commitments from the vampire player's secret, hand commitments from each
+    CardsReceived, and every reveal against what it claims to open."""
+    events = msgpack.unpackb(path.read_bytes(), raw=False, timestamp=3)["events"]
+    identities: dict[str, bytes] = {}
+    hands: dict[str, list[bytes]] = {}
+    received: dict[str, dict] = {}
+    opened = 0
+    for event in events:
+        kind, fields = event["type"], event["fields"]
+        if kind == "IdentityTokensDrawn" and fields["identity"] == "vampire":
+            secret = fields["salt"]
+            for character, salt in fields["salts"].items():
+                assert salt == hashlib.sha256(secret + b"identity\x00" + character.encode()).digest()
+        elif kind == "IdentitiesCommitted":
+            identities = fields["commitments"]
+        elif kind == "CardsReceived":
+            received[fields["owner"]] = fields
+        elif kind == "CardsDrawn" and fields["count"] == 0:
+            assert fields["commitments"] == hands[fields["player"]]  # nothing came in: the hand as it was
+        elif kind in ("CardsDrawn", "CardTaken"):
+            mine = received[fields["player"]]
+            salts = {
+                c: hashlib.sha256(mine["salt"] + b"card\x00" + c.encode()).digest() for c in mine["hand"]
+            }
+            assert fields["commitments"] == sorted(commitment(c, s) for c, s in salts.items())
+            hands[fields["player"]] = list(fields["commitments"])
+        elif kind == "CardPlayed":
+            hands[fields["player"]].remove(commitment(fields["card"], fields["salt"]))
+            opened += 1
+        elif kind == "IdentityRevealed":
+            assert identities[fields["character"]] == commitment(fields["identity"], fields["salt"])
+            opened += 1
+    assert opened > 0
 
 
 def test_the_event_catalogue_is_up_to_date():

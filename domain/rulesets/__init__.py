@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from domain.actions import Action
 from domain.dice import Dice
 from domain.errors import UnknownRuleset
-from domain.events import Event, GameCreated
+from domain.events import Event, GameCreated, set_type_loader
 
 _MODULES = {
     "dungeon-short": "domain.rulesets.dungeon.short_game",
@@ -79,3 +79,6 @@ def load_all_rulesets() -> None:
     """Imports every registered ruleset, so all their event types are registered."""
     for name in ruleset_names():
         get_ruleset(name)
+
+
+set_type_loader(load_all_rulesets)
