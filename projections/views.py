@@ -12,9 +12,13 @@ from domain.events import Event
 _VIEW_MODULES = {
     "dungeon-short": "projections.dungeon_view",
     "keep-run": "projections.keep_view",
+    "vampire-empire": "projections.castle_view",
 }
 # A ruleset whose event wording lives apart from its board view names that module here.
-_TIMELINE_MODULES = {"keep-run": "projections.keep_timeline"}
+_TIMELINE_MODULES = {
+    "keep-run": "projections.keep_timeline",
+    "vampire-empire": "projections.castle_timeline",
+}
 
 
 def _module(ruleset: str, modules: dict[str, str] = _VIEW_MODULES) -> ModuleType | None:

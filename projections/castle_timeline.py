@@ -1,0 +1,166 @@
+"""Vampire Empire's events told in plain words (the timeline's ruleset wording, RULES.md §4).
+
+Private events (identity tokens, cards into a hand) are worded for their owner: the timeline is given them
+only in a copy of the log that may show them; other copies hold a `Sealed` stand-in, which the shared
+timeline words. No line prints a salt or a commitment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.events import Event, GameEnded
+from domain.rulesets.castle.events import (
+    CardPlayed,
+    CardsDrawn,
+    CardsReceived,
+    CardTaken,
+    CastleFilled,
+    CharacterHidden,
+    CharacterKilled,
+    CityShuffled,
+    FightCardPlayed,
+    FightCardsDone,
+    FightEnded,
+    FightRoundEnded,
+    FightStarted,
+    HolyWaterAsked,
+    IdentitiesCommitted,
+    IdentityRevealed,
+    IdentityTokensDrawn,
+    MarkerPlaced,
+    PlayBegan,
+    ScoresCounted,
+    TurnPassed,
+)
+from projections.castle_view import REASONS, card_label, card_name, character_name
+
+VAMPIRE = "vampire"
+
+
+def _names(characters: list[str]) -> str:
+    return ", ".join(character_name(c) for c in characters)
+
+
+def _is(identity: str) -> str:
+    return "a vampire" if identity == VAMPIRE else "human"
+
+
+def _tokens(e: IdentityTokensDrawn) -> str:
+    if e.identity == VAMPIRE:
+        return f"{e.owner} drew the vampire tokens: {_names(e.characters)}."
+    return f"{e.owner} drew the human tokens: {_names(e.characters)} (known humans)."
+
+
+def _drawn(e: CardsDrawn) -> str:
+    count = e.count  # the commitments are to the whole hand, not to the cards drawn
+    if count == 0:
+        return f"{e.player} drew no cards (hand full or deck empty)."
+    return f"{e.player} drew {count} card{'s' if count != 1 else ''}."
+
+
+def _filled(e: CastleFilled) -> str:
+    if e.draw < 0:
+        return f"{character_name(e.character)} came back into the castle from the bottom of the city."
+    return f"{character_name(e.character)} entered the castle from the city."
+
+
+_USES = {
+    "discard": "discarded {card} to the moat",
+    "attack": "played {card} from hand for the attack",
+    "defence": "played {card} from hand for the defence",
+    "hide": "played {card} to hide a character",
+    "holy-water": "played {card} to ask an identity",
+    "support": "played the support card {card}",
+}
+
+
+def _played(e: CardPlayed) -> str:
+    done = _USES.get(e.use, "played {card} (" + e.use + ")").format(card=card_label(e.card))
+    return f"{e.player} {done}."
+
+
+_REVEALS = {
+    "holy-water": "Holy water tells: {who} is {what}.",
+    "death": "{who} was {what} (revealed at death).",
+    "unmasked": "{who} is {what} (unmasked).",
+    "game-end": "{who} was {what} (revealed at the end of the game).",
+}
+
+
+def _revealed(e: IdentityRevealed) -> str:
+    wording = _REVEALS.get(e.reason, "{who} is {what} (" + e.reason + ").")
+    return wording.format(who=character_name(e.character), what=_is(e.identity))
+
+
+def _fight_started(e: FightStarted) -> str:
+    fight = f"{e.player} starts a fight: {character_name(e.attacker)} attacks {character_name(e.defender)}"
+    if e.holy_water:
+        return f"{fight}, with {card_label(e.holy_water)} already counting."
+    return f"{fight}."
+
+
+def _fight_ended(e: FightEnded) -> str:
+    if e.killed:
+        return f"The fight is over: {character_name(e.defender)} died."
+    return f"The fight is over: {character_name(e.defender)} held out against {character_name(e.attacker)}."
+
+
+_PASSES = {
+    "chose to": "{player} passed.",
+    "out of cards": "{player} has no cards left and passes.",
+    "declined": "{player} declined to attack the unmasked character.",
+}
+
+
+def _ended(e: GameEnded) -> str:
+    reason = REASONS.get(e.reason, e.reason)
+    return (
+        f"The game ended: {e.winner} won ({reason})." if e.winner else f"The game ended in a tie ({reason})."
+    )
+
+
+_DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
+    CityShuffled: lambda e: f"The {len(e.characters)} characters were shuffled face down into the city.",
+    CastleFilled: _filled,
+    IdentityTokensDrawn: _tokens,
+    IdentitiesCommitted: lambda e: (
+        f"The host committed to the identity of each of the {len(e.commitments)} characters."
+    ),
+    CardsDrawn: _drawn,
+    CardsReceived: lambda e: (
+        f"Into {e.owner}'s hand: {', '.join(card_label(c) for c in e.cards)}."
+        if e.cards
+        else f"No card came into {e.owner}'s hand."
+    ),
+    CardTaken: lambda e: f"{e.player} took {card_label(e.card)} from the {e.pile} into hand.",
+    CardPlayed: _played,
+    IdentityRevealed: _revealed,
+    CharacterHidden: lambda e: f"{e.player} hid {character_name(e.character)} at the bottom of the city.",
+    HolyWaterAsked: lambda e: (
+        f"{e.player} used holy water to ask about {character_name(e.character)} "
+        f"({card_label(e.card)} would count in an attack on it)."
+    ),
+    MarkerPlaced: lambda e: f"{e.player} placed a +1 {e.kind} marker on {character_name(e.character)}.",
+    FightStarted: _fight_started,
+    FightCardPlayed: lambda e: f"{e.player}'s {card_name(e.card)} adds {e.value} to the {e.side}.",
+    FightCardsDone: lambda e: f"{e.player} plays no more {e.side} cards this round.",
+    FightRoundEnded: lambda e: f"Round {e.round} ended: attack {e.attack} against defence {e.defence}.",
+    CharacterKilled: lambda e: (
+        f"{character_name(e.character)} was killed by {character_name(e.attacker)} in round {e.round}."
+    ),
+    FightEnded: _fight_ended,
+    TurnPassed: lambda e: _PASSES.get(e.reason, "{player} passed (" + e.reason + ").").format(
+        player=e.player
+    ),
+    PlayBegan: lambda e: f"Cards and identity tokens are dealt; {e.player} (the vampire player) begins.",
+    ScoresCounted: lambda e: f"Both players are out of cards: humans score {e.human}, vampires {e.vampire}.",
+    GameEnded: _ended,
+}
+
+
+def describe(event: Event) -> str | None:
+    """Tells a Vampire Empire event in plain English, or returns None to leave it to the shared timeline."""
+    describer = _DESCRIBERS.get(type(event))
+    return describer(event) if describer else None
