@@ -558,8 +558,10 @@ def _holy_water(res: Resolution, player: str, character: str) -> None:
     if _check_end(res):
         return
     if state["known"][character] == VAMPIRE and character in state["castle"]:
-        if any(a.id.startswith("attack:") for a in legal_actions(state, player)):
-            return  # RULES.md §4: the human player may attack it at once
+        # RULES.md §4: the human player may attack it at once. The game waits for an attack or a
+        # decline even when the hand allows no attack: ending the turn by itself would tell the
+        # vampire player that the hand is weak.
+        return
     _end_turn(res, player)
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from domain.errors import ForgedReveal
+from domain.errors import ForgedReveal, TamperedLog
 from domain.events import Event, GameCreated, GameEnded, TurnEnded
 from domain.hidden import commit, reveal_matches
 from domain.rulesets.castle.content import CastleCard, castle_content
@@ -270,6 +270,9 @@ def _fight_started(state: State, e: FightStarted) -> None:
 
 
 def _fight_card(state: State, e: FightCardPlayed) -> None:
+    printed = card(side_of(state, e.player), e.card).value
+    if printed != e.value:
+        raise TamperedLog(f"{e.card} counts {e.value} in the fight, but the card's value is {printed}")
     fight = state["fight"]
     fight[e.side] += e.value
     fight["cards"][e.side].append(e.card)
