@@ -3,6 +3,9 @@ recorded consequences from the revealed seed, and the final board matches the ex
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -117,3 +120,19 @@ def test_malformed_replay_files_are_refused_cleanly(mangle):
 def test_random_bytes_are_not_a_replay_file():
     with pytest.raises(ValueError, match="not a nightkeep replay file"):
         read_replay(b"\xc1\x00garbage", "noise.nkr")
+
+
+def test_a_fresh_process_audits_a_file_whose_ruleset_nothing_imported_yet(tmp_path):
+    # Whether an event is private decides what its chain link covers, so a reader must know every
+    # ruleset's event types before it checks the chain, even in a process that never touched them.
+    path = REPLAYS / "vampire-empire-001.nkr"
+    result = subprocess.run(
+        [sys.executable, "-m", "cli.main", "audit", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPLAYS.parent)},
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.rstrip().endswith("— clean"), result.stdout

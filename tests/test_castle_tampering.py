@@ -1,0 +1,134 @@
+"""Forgeries of a recorded Vampire Empire game (replays/vampire-empire-001.nkr), in the host's full log
+and in the players' and the public copies: each is caught at the forged event, with the chain left as
+recorded and with a forger's recomputed chain."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+
+from domain.actions import HOST
+from domain.audit import AuditReport, audit_log
+from domain.errors import UsageError
+from domain.events import GENESIS_CHAIN, next_chain
+from domain.hidden import PUBLIC
+from domain.rulesets.castle.content import load_human_deck
+from event_store.recorded import redacted
+from event_store.replay_file import FileEntry, audit_replay, encode_replay, import_game, parse_replay
+from event_store.service import GameService
+
+PATH = Path(__file__).resolve().parent.parent / "replays" / "vampire-empire-001.nkr"
+HUMAN, VAMPIRE = "Hana", "Vlad"
+
+
+def copy_for(viewer: str, memory_service) -> list[FileEntry]:
+    """Returns the recorded game as `viewer`'s copy, as parsed entries."""
+    game_id, _ = import_game(memory_service, PATH.read_bytes(), PATH.name)
+    recorded = redacted(memory_service.verified_events(game_id), viewer)
+    return parse_replay(encode_replay(str(game_id), recorded, viewer))[1]
+
+
+def edited(entries: list[FileEntry], at: int, rechain: bool, **changes: Any) -> list[FileEntry]:
+    """Returns the entries with event `at`'s fields changed; `rechain` recomputes every chain value."""
+    out = []
+    chain = GENESIS_CHAIN
+    for entry in entries:
+        fields = {**entry.fields, **changes} if entry.version == at else entry.fields
+        if rechain:
+            chain = next_chain(chain, entry.type_name, entry.class_version, fields)
+        out.append(entry._replace(fields=fields, chain=chain if rechain else entry.chain))
+    return out
+
+
+def first(entries: list[FileEntry], type_name: str, **where: Any) -> FileEntry:
+    return next(
+        e for e in entries if e.type_name == type_name and all(e.fields.get(k) == v for k, v in where.items())
+    )
+
+
+def caught_at(report: AuditReport, version: int, kind: str) -> bool:
+    return any(f.version == version and f.kind == kind for f in report.findings)
+
+
+def test_the_recorded_game_and_every_copy_of_it_audit_clean(memory_service):
+    assert audit_replay(PATH.read_bytes()).ok
+    for viewer in (HUMAN, VAMPIRE, PUBLIC):
+        report = audit_log(copy_for(viewer, memory_service))
+        assert report.ok and not report.partial, [f.detail for f in report.findings]
+
+
+@pytest.mark.parametrize("viewer", [HOST, HUMAN, PUBLIC])
+def test_an_edited_private_event_breaks_the_chain_in_every_copy(viewer, memory_service):
+    """The chain covers a private event's seal: changing the vampire player's tokens in the host's log,
+    or their seal in a copy, breaks the link there."""
+    entries = copy_for(viewer, memory_service)
+    tokens = first(entries, "IdentityTokensDrawn", owner=VAMPIRE)
+    if viewer == HOST:
+        change = {"characters": sorted(tokens.fields["salts"])[:3]}
+    else:
+        change = {"sealed": bytes(32)}
+    report = audit_log(edited(entries, tokens.version, rechain=False, **change))
+    assert caught_at(report, tokens.version, "chain")
+
+
+def test_a_rechained_change_of_the_vampires_tokens_is_caught_by_the_rules():
+    """A forger who recomputes the chain and names other vampires: the commitments the rules decide
+    from the revealed seed no longer match."""
+    entries = parse_replay(PATH.read_bytes())[1]
+    tokens = first(entries, "IdentityTokensDrawn", owner=VAMPIRE)
+    others = [c for c in sorted(tokens.fields["salts"]) if c not in tokens.fields["characters"]][:3]
+    report = audit_log(edited(entries, tokens.version, rechain=True, characters=others))
+    assert not report.ok
+    assert caught_at(report, tokens.version, "dice") or caught_at(report, tokens.version, "rules")
+
+
+def test_a_rechained_change_of_a_drawn_card_is_caught_by_the_seed():
+    entries = parse_replay(PATH.read_bytes())[1]
+    received = first(entries, "CardsReceived", owner=HUMAN)
+    cards = list(received.fields["cards"])
+    cards[0] = next(c for c in sorted(load_human_deck().cards) if c not in received.fields["hand"])
+    report = audit_log(edited(entries, received.version, rechain=True, cards=cards))
+    assert caught_at(report, received.version, "dice"), [f.detail for f in report.findings]
+
+
+@pytest.mark.parametrize("viewer", [HUMAN, PUBLIC])
+def test_a_rechained_seal_in_a_copy_is_caught_when_the_rules_re_decide_it(viewer, memory_service):
+    """A copy whose sealed entry was replaced (and the chain recomputed) fails once the seed is public:
+    the re-decided private event does not have that seal."""
+    entries = copy_for(viewer, memory_service)
+    sealed = first(entries, "CardsReceived", owner=VAMPIRE)
+    assert set(sealed.fields) == {"owner", "sealed"}
+    report = audit_log(edited(entries, sealed.version, rechain=True, sealed=bytes(32)))
+    assert caught_at(report, sealed.version, "rules")
+
+
+@pytest.mark.parametrize("viewer", [HOST, HUMAN, PUBLIC])
+def test_a_rechained_false_death_answer_is_caught_in_every_copy(viewer, memory_service):
+    """The vampire player cannot say a killed vampire was human: the answer must open the commitment."""
+    entries = copy_for(viewer, memory_service)
+    answer = first(entries, "IdentityRevealed", reason="death", identity="vampire")
+    report = audit_log(edited(entries, answer.version, rechain=True, identity="human"))
+    assert caught_at(report, answer.version, "rules")
+
+
+def test_a_rechained_castle_pick_is_caught_by_the_seed():
+    entries = parse_replay(PATH.read_bytes())[1]
+    filled = [e for e in entries if e.type_name == "CastleFilled" and e.fields["draw"] >= 0]
+    target = filled[len(filled) // 2]
+    # Another character still in the city at that point: one the game filled in later.
+    later = next(e.fields["character"] for e in filled if e.version > target.version)
+    report = audit_log(edited(entries, target.version, rechain=True, character=later))
+    assert not report.ok
+    assert caught_at(report, target.version, "dice") or caught_at(report, target.version, "rules")
+
+
+def test_a_copy_with_sealed_events_cannot_be_imported(memory_service):
+    game_id, _ = import_game(memory_service, PATH.read_bytes(), PATH.name)
+    copy_bytes = encode_replay(str(game_id), redacted(memory_service.verified_events(game_id), HUMAN), HUMAN)
+    header = msgpack.unpackb(copy_bytes, raw=False, timestamp=3)["header"]
+    assert header["viewer"] == HUMAN
+    with pytest.raises(UsageError, match="only the host's full log"):
+        import_game(GameService.open(":memory:"), copy_bytes, "copy.nkr")
