@@ -355,19 +355,25 @@ def _support_actions(state: State, actor: str, c: CastleCard, cc: CastleContent)
 # --- deciding -----------------------------------------------------------------------------------------------
 
 
+def _picks(res: Resolution, left: list[str], count: int) -> tuple[list[str], list[int]]:
+    """Picks `count` of the options one draw each, without putting any back (removed from `left`);
+    returns the picks and their draw numbers."""
+    picked: list[str] = []
+    draws: list[int] = []
+    for _ in range(count):
+        option, draw = res.dice.pick(left)
+        left.remove(option)
+        picked.append(option)
+        draws.append(draw)
+    return picked, draws
+
+
 def _draw(res: Resolution, player: str, count: int) -> None:
     """Draws `count` cards (or what the deck holds): a private pick per card; the whole hand is then
     committed to afresh."""
     state = res.state
     count = min(count, state["players"][player]["deck"])
-    cards: list[str] = []
-    draws: list[int] = []
-    left = deck_cards(state, player)
-    for _ in range(count):
-        picked, draw = res.dice.pick(left)
-        left.remove(picked)
-        cards.append(picked)
-        draws.append(draw)
+    cards, draws = _picks(res, deck_cards(state, player), count)
     commitments = _receive(res, player, cards, draws) if cards else state["players"][player]["hand"]
     res.emit(CardsDrawn(player=player, count=count, commitments=list(commitments)))
 
@@ -398,12 +404,7 @@ def _start(res: Resolution) -> None:
     _refill(res)
     vampire, human = player_of(state, VAMPIRE), player_of(state, HUMAN)
     left = list(characters)
-    vampires, draws = [], []
-    for _ in range(VAMPIRES):
-        picked, draw = res.dice.pick(left)
-        left.remove(picked)
-        vampires.append(picked)
-        draws.append(draw)
+    vampires, draws = _picks(res, left, VAMPIRES)
     secret, secret_draw = res.dice.salt()
     salts = {c: identity_salt(secret, c) for c in characters}
     res.emit(
@@ -419,12 +420,7 @@ def _start(res: Resolution) -> None:
     )
     identities = {c: VAMPIRE if c in vampires else HUMAN for c in characters}
     res.emit(IdentitiesCommitted(commitments={c: commit(identities[c], salts[c]) for c in characters}))
-    known, draws = [], []
-    for _ in range(KNOWN_HUMANS):
-        picked, draw = res.dice.pick(left)
-        left.remove(picked)
-        known.append(picked)
-        draws.append(draw)
+    known, draws = _picks(res, left, KNOWN_HUMANS)  # among the 6 humans left
     own, own_draw = res.dice.salt()
     res.emit(
         IdentityTokensDrawn(
