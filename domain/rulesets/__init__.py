@@ -49,7 +49,10 @@ class Ruleset(Protocol):
     def decide(self, state: dict[str, Any], action_id: str, player: str, dice: Dice) -> list[Event]: ...
 
     # Optional: `decide_in_place(state, action_id, player, dice)` does what decide does but evolves the
-    # given state through the events it returns (no copy); audits use it when a ruleset offers it.
+    # given state through the events it returns (no copy); audits use it when a ruleset offers it, and
+    # need it to re-decide a copy whose private events are sealed.
+    # Optional: `HIDDEN_INFORMATION = True` says a player's legal actions show their secrets, so the CLI
+    # lists and takes them only for a player named with --as.
 
     def evolve(self, state: dict[str, Any], event: Event) -> dict[str, Any]: ...
 
