@@ -190,23 +190,21 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
 
 
 def _can_unseal(events: Sequence[Event], created: GameCreated) -> bool:
-    """Tells whether a copy with sealed events can still be re-decided in full: its own seed is revealed
-    (so every private pick and salt can be recomputed) and it is not a fork (whose copied history
-    would need the original's seed). The rules must be able to decide in place, carrying the private
-    state that the sealed events do not."""
-    if any(isinstance(e, ForkedFrom) for e in events):
-        return False
+    """Tells whether a copy with sealed events can still be re-decided in full: every seed it committed
+    to is revealed (its own, and for a fork the original's), so every private pick and salt can be
+    recomputed. The rules must be able to decide in place, carrying the private state that the sealed
+    events do not."""
     try:
         ruleset = get_ruleset(created.ruleset)
     except NightkeepError:
         return False
-    commitments = _commitments(events)
-    revealed = any(commit_to_seed(seed) in commitments for seed in revealed_seeds(events))
-    return revealed and getattr(ruleset, "decide_in_place", None) is not None
+    revealed = {commit_to_seed(seed) for seed in revealed_seeds(events)}
+    return _commitments(events) <= revealed and getattr(ruleset, "decide_in_place", None) is not None
 
 
 def _fold_public(entries: Sequence[LogEntry], events: Sequence[Event], report: AuditReport) -> None:
-    """Folds the public events of a sealed copy, so every reveal is checked against its commitment."""
+    """Folds the public events of a sealed copy, so every reveal is checked against its commitment, and
+    a game the copy shows over must have revealed its seed (or its private events escape re-deciding)."""
     fold = GameFold()
     for index, (entry, event) in enumerate(zip(entries, events, strict=True)):
         try:
@@ -215,6 +213,14 @@ def _fold_public(entries: Sequence[LogEntry], events: Sequence[Event], report: A
             version = index + 1
             report.add(version, "rules", f"event {version} ({event.type_name}) does not fit the game: {exc}")
             return
+    try:
+        report.finished = get_ruleset(fold.ruleset_name).status(fold.state)["status"] == "finished"
+    except Exception as exc:  # a state a forged log left unplayable
+        report.add(len(events), "rules", f"the state at the end is not a playable one: {exc!r}")
+        return
+    revealed = {commit_to_seed(seed) for seed in revealed_seeds(events)}
+    if report.finished and fold.meta["commitment"] not in revealed:
+        report.add(len(events), "seed", "the game is over but its seed was never revealed")
 
 
 # --- 1. chain -----------------------------------------------------------------------------------------
@@ -640,8 +646,20 @@ def _describe(event: Event, sealed: bool = False) -> str:
     """Tells an event in one line; `sealed` keeps a private event's values out (a sealed copy's report)."""
     if sealed and event.private:
         return f"{event.type_name}(sealed for {getattr(event, 'owner', '')})"
-    fields = ", ".join(f"{k}={v!r}" for k, v in event.to_fields().items())
+    fields = ", ".join(f"{k}={_brief(v)}" for k, v in event.to_fields().items())
     return f"{event.type_name}({fields})"
+
+
+def _brief(value: Any) -> str:
+    """Writes a field value for a finding: bytes as their first 6 bytes in hex, so a map of 9 hashes
+    stays readable (a reader compares them with the full values in the file)."""
+    if isinstance(value, bytes):
+        return value[:6].hex() + ("…" if len(value) > 6 else "")
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_brief(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_brief(v) for v in value) + "]"
+    return repr(value)
 
 
 def _same_event(recorded: Event, decided: Event) -> bool:

@@ -242,6 +242,13 @@ class GameService(Application[UUID]):
         fold = self.fold(game_id, at)
         known = {commit_to_seed(seed): seed for seed in revealed_seeds(r.event for r in events)}
         original_seed = known.get(fold.meta["commitment"], b"")
+        if getattr(get_ruleset(fold.ruleset_name), "HIDDEN_INFORMATION", False) and not original_seed:
+            # The copied history holds the players' secrets (identities, hands): playing on in a fork
+            # would make the rules reveal them while the original still runs.
+            raise IllegalAction(
+                f"game {game_id} keeps secrets: it can be forked only once its seed is revealed (the game "
+                "ends, or its host runs nightkeep reveal), or a fork's play would reveal them"
+            )
         if same_dice and not original_seed:
             raise IllegalAction(
                 f"--same-dice needs game {game_id}'s seed revealed first (its host runs nightkeep reveal): "

@@ -12,13 +12,13 @@ import pytest
 
 from domain.actions import HOST
 from domain.audit import AuditReport, audit_log
-from domain.errors import UsageError
+from domain.errors import IllegalAction, UsageError
 from domain.events import GENESIS_CHAIN, next_chain
 from domain.hidden import PUBLIC
 from domain.rulesets.castle.content import load_human_deck
 from event_store.recorded import redacted
 from event_store.replay_file import FileEntry, audit_replay, encode_replay, import_game, parse_replay
-from event_store.service import GameService
+from event_store.service import GameService, play_with_bots
 
 PATH = Path(__file__).resolve().parent.parent / "replays" / "vampire-empire-001.nkr"
 HUMAN, VAMPIRE = "Hana", "Vlad"
@@ -132,3 +132,46 @@ def test_a_copy_with_sealed_events_cannot_be_imported(memory_service):
     assert header["viewer"] == HUMAN
     with pytest.raises(UsageError, match="only the host's full log"):
         import_game(GameService.open(":memory:"), copy_bytes, "copy.nkr")
+
+
+def test_a_finished_copy_without_its_seed_reveal_is_a_finding(memory_service):
+    """A forger who drops SeedRevealed so that nothing re-decides the sealed events: a game the copy
+    shows over must have revealed its seed."""
+    entries = copy_for(PUBLIC, memory_service)
+    assert entries[-1].type_name == "SeedRevealed"
+    rechained = edited(entries[:-1], 0, rechain=True)
+    report = audit_log(rechained)
+    assert report.partial and report.finished
+    assert caught_at(report, len(rechained), "seed"), [f.detail for f in report.findings]
+
+
+@pytest.mark.parametrize("viewer", [HUMAN, PUBLIC])
+def test_a_fork_of_a_finished_game_is_re_decided_in_every_copy(viewer, memory_service):
+    """Once every seed a copy committed to is public (the original's, named by ForkedFrom, and the
+    fork's own), its sealed events are re-decided like any other; a forged reveal in it is caught."""
+    game_id, _ = import_game(memory_service, PATH.read_bytes(), PATH.name)
+    entries = parse_replay(PATH.read_bytes())[1]
+    at = next(e.version for e in entries if e.type_name == "ActionTaken" and e.fields["player"] != HOST) + 20
+    at = next(e.version - 1 for e in entries if e.version > at and e.type_name == "ActionTaken")
+    fork_id, _ = memory_service.fork_game(game_id, at, same_dice=True)
+    play_with_bots(memory_service, fork_id, seed=1)
+    recorded = redacted(memory_service.verified_events(fork_id), viewer)
+    copy_entries = parse_replay(encode_replay(str(fork_id), recorded, viewer))[1]
+    report = audit_log(copy_entries)
+    assert report.ok and not report.partial and report.finished, [f.detail for f in report.findings]
+    assert report.draws == report.draws_verified > 0
+    answer = next(e for e in copy_entries if e.type_name == "IdentityRevealed")
+    lie = "human" if answer.fields["identity"] == "vampire" else "vampire"
+    forged = audit_log(edited(copy_entries, answer.version, rechain=True, identity=lie))
+    assert caught_at(forged, answer.version, "rules")
+
+
+def test_a_running_game_with_secrets_cannot_be_forked(memory_service):
+    """A fork's play would make the rules reveal the copied secrets while the original still runs."""
+    game_id = memory_service.create_game(
+        "vampire-empire", [(HUMAN, "human"), (VAMPIRE, "vampire")], {}, None, [], False
+    )
+    last = len(memory_service.verified_events(game_id))
+    with pytest.raises(IllegalAction, match="keeps secrets: it can be forked only once its seed is revealed"):
+        memory_service.fork_game(game_id, last)
+    assert len(memory_service.verified_events(game_id)) == last
