@@ -131,3 +131,15 @@ def test_export_is_public_by_default_and_only_the_hosts_copy_imports(db, tmp_pat
     refused = run(other, "import", str(paths["hana"]))
     assert refused.exit_code == 2 and "only the host's full log" in refused.stderr
     assert run(other, "import", str(paths["host"])).exit_code == 0
+
+
+def test_fork_waits_for_the_seed_of_a_game_with_secrets(db):
+    game = new_game(db)
+    events = len(json.loads(run(db, "log", game, "--json").stdout))
+    before = stored_events(db)
+    refused = run(db, "fork", game, "--at", str(events))
+    assert refused.exit_code == 1 and "can be forked only once its seed is revealed" in refused.stderr
+    assert stored_events(db) == before
+    run(db, "play", game, "--bots", "--seed", "2")
+    forked = run(db, "fork", game, "--at", str(events), "--json")
+    assert forked.exit_code == 0, forked.output
