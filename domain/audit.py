@@ -49,6 +49,7 @@ from domain.game import (
     check_legal,
     check_seat_names,
     decode_event,
+    verify_event,
 )
 from domain.rulesets import get_ruleset
 
@@ -171,7 +172,8 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
     if sealed and not _can_unseal(events, created):
         report.partial = True
         _check_public_dice(events, report)
-        _fold_public(entries, events, report)
+        if _check_content(created, start + 1, report):
+            _fold_public(entries, events, report)
         report.notes.append(
             f"{sealed} private events are sealed in this copy: the chain, the shape, the public die "
             "rolls and every reveal against its commitment are checked; actions and card picks can be "
@@ -207,11 +209,15 @@ def _fold_public(entries: Sequence[LogEntry], events: Sequence[Event], report: A
     a game the copy shows over must have revealed its seed (or its private events escape re-deciding)."""
     fold = GameFold()
     for index, (entry, event) in enumerate(zip(entries, events, strict=True)):
+        version = index + 1
         try:
+            problem = _public_problem(fold, event)
+            if problem:
+                report.add(version, "rules", f"event {version} ({event.type_name}): {problem}")
             apply_event(fold, event, entry.chain)
-        except Exception as exc:  # a forged reveal, or a forged value the state cannot take
-            version = index + 1
-            report.add(version, "rules", f"event {version} ({event.type_name}) does not fit the game: {exc}")
+        except Exception as exc:  # a forged value the state cannot take
+            detail = f"event {version} ({event.type_name}) does not fit the game: {exc!r}"
+            report.add(version, "rules", detail)
             return
     try:
         report.finished = get_ruleset(fold.ruleset_name).status(fold.state)["status"] == "finished"
@@ -660,6 +666,17 @@ def _brief(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_brief(v) for v in value) + "]"
     return repr(value)
+
+
+def _public_problem(fold: GameFold, event: Event) -> str:
+    """Returns what public facts alone show wrong with an event: an action by someone not to act, or
+    what the ruleset's `verify` finds (a reveal that opens no commitment…)."""
+    if isinstance(event, ActionTaken) and event.player != HOST and fold.ruleset_name:
+        to_act = get_ruleset(fold.ruleset_name).status(fold.state)["to_act"]
+        if event.player not in to_act:
+            return f"{event.player} acted while {', '.join(to_act) or 'nobody'} was to act"
+        return ""
+    return verify_event(fold, event)
 
 
 def _same_event(recorded: Event, decided: Event) -> bool:

@@ -7,7 +7,7 @@ serves the store, replay files and audits. `apply_event` is the one fold step ev
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,6 +132,18 @@ def apply_event(holder: Any, event: Event, chain: bytes) -> None:
         advance_draws(holder.meta, event)
         holder.state = get_ruleset(holder.ruleset_name).evolve(holder.state, event)
     holder.chain = chain
+
+
+def verify_event(holder: Any, event: Event) -> str:
+    """Returns what the ruleset finds wrong with a recorded event, given the state before it ("" when
+    nothing is): the checks `evolve` does not make (a reveal that opens no commitment…), for a log whose
+    actions cannot be re-decided or that comes from elsewhere. Game-level and sealed events pass."""
+    if type(event) in _GAME_EVENTS or type(event) is Sealed or not holder.ruleset_name:
+        return ""
+    check: Callable[[dict[str, Any], Event], str] | None = getattr(
+        get_ruleset(holder.ruleset_name), "verify", None
+    )
+    return check(holder.state, event) if check is not None else ""
 
 
 # Which fields (if any) of an event type name the draws it consumed; looked up once per type because a

@@ -32,7 +32,7 @@ from domain.events import (
     is_sealed,
     next_chain,
 )
-from domain.game import GameFold, decode_event
+from domain.game import GameFold, apply_event, decode_event, verify_event
 from event_store.recorded import RecordedEvent, redacted
 from event_store.service import GameService
 
@@ -140,8 +140,20 @@ def import_game(service: GameService, data: bytes, source: str = "replay file") 
         raise ImportConflict(
             f"the store already has game {game_id} and it differs from {source} from event {differs} on"
         )
+    _check_recorded(replay.events, source)
     service.store_recorded(game_id, replay.events)
     return game_id, True
+
+
+def _check_recorded(events: Sequence[RecordedEvent], source: str) -> None:
+    """Refuses a log whose events the ruleset's checks reject (a reveal that opens no commitment…):
+    a game takes in no forged secret, even from a file whose chain was recomputed."""
+    fold = GameFold()
+    for recorded in events:
+        problem = verify_event(fold, recorded.event)
+        if problem:
+            raise TamperedLog(f"{source}: event {recorded.version} ({recorded.type_name}): {problem}")
+        apply_event(fold, recorded.event, recorded.chain)
 
 
 def _pack_sorted(value: Any) -> bytes:

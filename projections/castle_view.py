@@ -20,7 +20,7 @@ from domain.rulesets.castle.content import (
     load_vampire_deck,
 )
 from domain.rulesets.castle.content import VAMPIRE as RED
-from domain.rulesets.castle.empire import to_act
+from domain.rulesets.castle.options import to_act
 
 State = dict[str, Any]
 

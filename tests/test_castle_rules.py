@@ -14,13 +14,14 @@ import pytest
 
 from domain.actions import HOST, START
 from domain.dice import ScriptedDice
-from domain.errors import ForgedReveal, IllegalAction, TamperedLog
+from domain.errors import IllegalAction
 from domain.events import Event, GameEnded, TurnEnded
 from domain.hidden import commit, reveal_matches
 from domain.rulesets.castle import empire
 from domain.rulesets.castle.content import load_characters
 from domain.rulesets.castle.events import (
     CardPlayed,
+    CardsDrawn,
     CardsReceived,
     CardTaken,
     CastleFilled,
@@ -33,6 +34,7 @@ from domain.rulesets.castle.events import (
     FightRoundEnded,
     FightStarted,
     HolyWaterAsked,
+    IdentitiesCommitted,
     IdentityRevealed,
     IdentityTokensDrawn,
     MarkerPlaced,
@@ -435,20 +437,45 @@ def test_holy_water_unmasking_waits_for_a_decline_even_when_no_attack_is_possibl
     assert ids(after) == ["decline"]
 
 
-def test_a_fight_card_counting_other_than_its_printed_value_is_refused_when_folded():
-    """A log whose fight card counts more than the card says does not fold (even a copy with the
-    players' hands sealed can check it: the value is printed on the shown card)."""
+def first_problem(state: State, events: list[Event]) -> str:
+    """Checks and folds events in order (as an audit of a sealed copy does); returns the first problem."""
+    state = copy.deepcopy(state)
+    for event in events:
+        problem = empire.verify(state, event)
+        if problem:
+            return problem
+        evolve(state, event)
+    return ""
+
+
+def test_a_fight_card_counting_other_than_its_printed_value_is_refused():
+    """A log whose fight card counts more than the card says is caught, even in a copy with the hands
+    sealed: the value is printed on the shown card."""
     state = given(human=["clergy-2-a", "clergy-1-a"])
     _, state = act(state, "attack:bishop:officer")
     events, _ = act(state, "play:clergy-2-a")
+    assert first_problem(state, events) == ""
     forged = [
         FightCardPlayed(player=HANA, side=ATTACK, card=hc("clergy-2-a"), value=3)
         if isinstance(e, FightCardPlayed)
         else e
         for e in events
     ]
-    with pytest.raises(TamperedLog):
-        fold(copy.deepcopy(state), forged)
+    assert "counts 3 in the fight, but the card's value is 2" in first_problem(state, forged)
+
+
+def test_a_fight_card_not_valid_for_the_character_is_refused():
+    """Castle seed p. 6: a noble card cannot back the Bishop, whatever the log says."""
+    state = given(human=["clergy-2-a", "noble-2-a"])
+    _, state = act(state, "attack:bishop:officer")
+    events, _ = act(state, "play:clergy-2-a")
+    forged = [
+        FightCardPlayed(player=HANA, side=ATTACK, card=hc("noble-2-a"), value=2)
+        if isinstance(e, FightCardPlayed)
+        else e
+        for e in events
+    ]
+    assert "may not be played for castle/character/bishop" in first_problem(state, forged)
 
 
 def test_holy_water_needs_two_holy_water_cards():
@@ -791,12 +818,15 @@ def test_end_both_players_out_of_cards_scores_one_per_human_and_two_per_vampire(
     bury(state, *dead)
     assert ids(state) == ["pass"]
     events, after = act(state, "pass")
-    assert events[:2] == [
-        TurnPassed(player=HANA, reason="chose to"),
+    # Every identity is revealed first, so the scores follow from public events.
+    reveals = game_end_reveals(state)
+    assert events[0] == TurnPassed(player=HANA, reason="chose to")
+    assert events[1 : 1 + len(reveals)] == reveals
+    assert events[1 + len(reveals) :] == [
         ScoresCounted(human=human_points, vampire=vampire_points),
+        GameEnded(winner=winner, reason="out-of-cards"),
     ]
-    assert events[2:-1] == game_end_reveals(state)
-    assert events[-1] == GameEnded(winner=winner, reason="out-of-cards")
+    assert first_problem(state, events) == ""
     assert after["scores"] == {HUMAN: human_points, VAMPIRE: vampire_points}
     assert_over(after, winner, "out-of-cards")
 
@@ -818,10 +848,14 @@ def test_a_player_out_of_cards_passes_while_the_other_plays_on():
 # --- secrets and forgery (RULES.md §4 hidden information) ---------------------------------------------------
 
 
-def test_evolve_refuses_a_revealed_identity_that_does_not_open_its_commitment():
-    """RULES.md §4: a reveal carries the salt; a forged one cannot enter a game."""
+def test_a_revealed_identity_that_does_not_open_its_commitment_is_refused():
+    """RULES.md §4: a reveal carries the salt; a forged one is caught (evolve itself trusts events)."""
     state = started()
     lady = truth(state, "lady")
+    genuine = IdentityRevealed(
+        character=ch("lady"), identity=lady["identity"], salt=lady["salt"], reason="death"
+    )
+    assert empire.verify(state, genuine) == ""
     forgeries = [
         IdentityRevealed(character=ch("lady"), identity=HUMAN, salt=lady["salt"], reason="death"),
         IdentityRevealed(
@@ -829,37 +863,75 @@ def test_evolve_refuses_a_revealed_identity_that_does_not_open_its_commitment():
         ),
     ]
     for forged in forgeries:
-        with pytest.raises(ForgedReveal):
-            evolve(state, forged)
-    assert state["known"] == {}
+        assert "does not open its commitment" in empire.verify(state, forged)
 
 
-def test_evolve_refuses_a_played_card_that_matches_no_commitment_of_the_hand():
+def test_a_played_card_that_matches_no_commitment_of_the_hand_is_refused():
     """RULES.md §4: a card shown from a hand must open one of its commitments."""
     state = given(human=["noble-1-a"])
+    salt = state["hands"][HANA][hc("noble-1-a")]
+    genuine = CardPlayed(player=HANA, card=hc("noble-1-a"), salt=salt, use="attack", pile=CELLAR)
+    assert empire.verify(state, genuine) == ""
     forgeries = [
-        CardPlayed(
-            player=HANA,
-            card=hc("noble-3-a"),
-            salt=state["hands"][HANA][hc("noble-1-a")],
-            use="attack",
-            pile=CELLAR,
-        ),
+        CardPlayed(player=HANA, card=hc("noble-3-a"), salt=salt, use="attack", pile=CELLAR),
         CardPlayed(player=HANA, card=hc("noble-1-a"), salt=b"not the salt", use="attack", pile=CELLAR),
     ]
     for forged in forgeries:
-        with pytest.raises(ForgedReveal):
-            evolve(state, forged)
-    assert state["players"][HANA][CELLAR] == [] and len(state["players"][HANA]["hand"]) == 1
+        assert "opens no commitment to their hand" in empire.verify(state, forged)
 
 
 def test_vampire_player_cannot_answer_holy_water_falsely():
-    """RULES.md §4 holy water: the answer is truthful; a flipped answer fails to fold."""
+    """RULES.md §4 holy water: the answer is truthful; a flipped answer is caught."""
     events, state, _ = holy_water_on_the_lady()
     answer = of(events, IdentityRevealed)[0]
     lie = IdentityRevealed(character=answer.character, identity=HUMAN, salt=answer.salt, reason=answer.reason)
-    with pytest.raises(ForgedReveal):
-        fold(state, [lie if e is answer else e for e in events])
+    assert first_problem(state, events) == ""
+    assert "does not open its commitment" in first_problem(state, [lie if e is answer else e for e in events])
+
+
+def test_a_player_catches_commitments_to_a_hand_other_than_the_one_they_received():
+    """A player's copy holds their CardsReceived: a host that commits publicly to other cards is caught."""
+    state = given(human=["noble-1-a"])
+    state["players"][HANA]["deck"] = 5
+    turn_to(state, HANA, "discard")
+    events, _ = act(state, "draw", picks=[hc("clergy-1-a"), hc("clergy-2-a"), hc("clergy-3-a")])
+    assert first_problem(state, events) == ""
+    drawn = of(events, CardsDrawn)[0]
+    other = [commit(hc("servant-1-a"), bytes(32)), *drawn.commitments[1:]]
+    forged = [
+        CardsDrawn(player=HANA, count=drawn.count, commitments=sorted(other)) if e is drawn else e
+        for e in events
+    ]
+    assert "are not to the cards Hana received" in first_problem(state, forged)
+
+
+def test_the_vampire_players_tokens_must_match_the_public_commitments():
+    """The vampire player's copy checks that every identity commitment is to what its tokens say."""
+    state = started()
+    vampire_tokens = state["tokens"][VLAD]
+    flipped = {c: commit(HUMAN, t["salt"]) for c, t in vampire_tokens.items()}
+    fresh = copy.deepcopy(state)
+    fresh["commitments"] = {}
+    assert empire.verify(fresh, IdentitiesCommitted(commitments=dict(state["commitments"]))) == ""
+    assert "is not to what Vlad's token says" in empire.verify(
+        fresh, IdentitiesCommitted(commitments=flipped)
+    )
+
+
+def test_scores_must_follow_from_the_revealed_survivors():
+    """RULES.md §4: 1 per surviving human, 2 per surviving vampire, counted once everyone is revealed."""
+    state = started()
+    reveal(state, *[c.rsplit("/", 1)[-1] for c in sorted(alive(state))])
+    humans = sum(state["known"][c] == HUMAN for c in alive(state))
+    vampires = sum(state["known"][c] == VAMPIRE for c in alive(state))
+    assert empire.verify(state, ScoresCounted(human=humans, vampire=2 * vampires)) == ""
+    assert "are not the survivors'" in empire.verify(state, ScoresCounted(human=humans, vampire=vampires))
+
+
+def test_a_castle_character_must_come_from_the_city():
+    state = started()
+    inside = state["castle"][0]
+    assert "where it is not" in empire.verify(state, CastleFilled(character=inside, draw=3))
 
 
 def test_human_legal_actions_do_not_depend_on_which_characters_are_vampires():

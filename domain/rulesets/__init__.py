@@ -51,6 +51,9 @@ class Ruleset(Protocol):
     # Optional: `decide_in_place(state, action_id, player, dice)` does what decide does but evolves the
     # given state through the events it returns (no copy); audits use it when a ruleset offers it, and
     # need it to re-decide a copy whose private events are sealed.
+    # Optional: `verify(state, event) -> str` says what is wrong with a recorded event given the state
+    # before it ("" when nothing is): the checks `evolve` (which trusts its events) does not make. The
+    # audit of a copy it cannot re-decide, and import, call it.
     # Optional: `HIDDEN_INFORMATION = True` says a player's legal actions show their secrets, so the CLI
     # lists and takes them only for a player named with --as.
 

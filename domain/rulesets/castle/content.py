@@ -40,6 +40,7 @@ DECK_SIZE = 40  # RULES.md §4: each player has a 40-card deck
 COMBAT = "combat"
 HOLY_WATER = "holy-water"
 VAMPIRE = "vampire"
+RED = VAMPIRE  # a red vampire combat card: the kind the vampire deck has of its own
 SUPPORT = "support"
 KINDS = (COMBAT, HOLY_WATER, VAMPIRE, SUPPORT)
 VALUE_RANGE = (1, 3)

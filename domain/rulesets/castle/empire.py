@@ -41,19 +41,15 @@ from domain.dice import Dice
 from domain.errors import BadSetup, IllegalAction
 from domain.events import Event, GameCreated, GameEnded, TurnEnded
 from domain.hidden import commit
+from domain.rulesets.castle.checks import verify as verify  # the ruleset's check of recorded events
 from domain.rulesets.castle.content import (
     HOLY_WATER,
-    SUPPORT,
-    CastleCard,
-    CastleContent,
+    RED,
     castle_content,
     content_paths,
     load_characters,
     load_human_deck,
     load_vampire_deck,
-)
-from domain.rulesets.castle.content import (
-    VAMPIRE as RED,
 )
 from domain.rulesets.castle.events import (
     CardPlayed,
@@ -78,10 +74,23 @@ from domain.rulesets.castle.events import (
     ScoresCounted,
     TurnPassed,
 )
+from domain.rulesets.castle.options import (
+    CASTLE_SIZE,
+    HIDE_CARDS,
+    HOLY_WATER_CARDS,
+    MARKERS,
+    POINTS,
+    TAKE_PILES,
+    card_id_of,
+    cards_in_hand,
+    character_id_of,
+    legal_actions,
+    lowest,
+    to_act,
+)
 from domain.rulesets.castle.state import (
     ATTACK,
     CELLAR,
-    DECK,
     DEFENCE,
     HAND_SIZE,
     HUMAN,
@@ -89,6 +98,7 @@ from domain.rulesets.castle.state import (
     SIDES,
     VAMPIRE,
     State,
+    alive,
     card,
     deck_cards,
     evolve,
@@ -109,15 +119,8 @@ CHARACTER_SLOT = "side"
 HIDDEN_INFORMATION = True
 MIN_PLAYERS = 2
 MAX_PLAYERS = 2
-CASTLE_SIZE = 3
 VAMPIRES = 3  # RULES.md §4: the vampire player draws 3 identity tokens
 KNOWN_HUMANS = 2  # and the human player 2
-HIDE_CARDS = 3
-HOLY_WATER_CARDS = 2
-CHARACTER_PREFIX = "castle/character/"
-POINTS = {HUMAN: 1, VAMPIRE: 2}  # per surviving character when both players ran out of cards
-TAKE_PILES = {"take-from-deck": DECK, "take-from-cellar": CELLAR, "take-from-moat": MOAT}
-MARKERS = {"attack-marker": ATTACK, "defence-marker": DEFENCE}
 
 
 def content_hash() -> str:
@@ -148,208 +151,6 @@ def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> No
 def initial_state(created: GameCreated) -> State:
     """Returns the state right after GameCreated (nothing dealt yet)."""
     return new_state(created)
-
-
-# --- short ids ----------------------------------------------------------------------------------------------
-
-
-def short(content_id: str) -> str:
-    """Returns the short id used in action ids: the last part of a content id."""
-    return content_id.rsplit("/", 1)[-1]
-
-
-def _character_id(short_id: str) -> str:
-    return CHARACTER_PREFIX + short_id
-
-
-def _card_id(side: str, short_id: str) -> str:
-    return f"castle/{side}/{short_id}"
-
-
-def starting_defence(state: State, character: str, cc: CastleContent) -> int:
-    """Returns a character's printed defence plus its defence markers (what an attack must beat)."""
-    markers: int = state["markers"][character][DEFENCE]
-    return cc.characters[character].defence + markers
-
-
-# --- what may be played -------------------------------------------------------------------------------------
-
-
-def valid_card(
-    state: State, side: str, c: CastleCard, supported: str, opposed: str, cc: CastleContent
-) -> bool:
-    """Tells whether a card may count for `supported` (fighting `opposed`) when played by `side`."""
-    if c.kind == SUPPORT:
-        return False
-    if c.supports(cc.characters[supported].profession):
-        return True  # a card of the character's profession (either colour of a two-coloured card)
-    if c.kind == HOLY_WATER:
-        return side == HUMAN and state["known"].get(opposed) == VAMPIRE
-    if c.kind == RED:
-        return side == VAMPIRE and state["known"].get(supported) == VAMPIRE
-    return False
-
-
-def hand(state: State, player: str) -> list[str]:
-    """Returns the cards in a player's hand, sorted (the host's state or the owner's own copy)."""
-    return sorted(state["hands"].get(player, {}))
-
-
-def _cards(state: State, player: str, cc: CastleContent) -> list[CastleCard]:
-    deck = cc.decks[side_of(state, player)]
-    return [deck[c] for c in hand(state, player)]
-
-
-def _lowest(cards: list[CastleCard], kind: str, count: int) -> list[CastleCard]:
-    return sorted((c for c in cards if c.kind == kind), key=lambda c: (c.value, c.id))[:count]
-
-
-def can_attack(
-    state: State, player: str, attacker: str, defender: str, cc: CastleContent, holy: str = ""
-) -> bool:
-    """Tells whether a fight may start: the most the attacker could reach beats the starting defence."""
-    side = side_of(state, player)
-    reach: int = state["markers"][attacker][ATTACK] + (cc.decks[HUMAN][holy].value if holy else 0)
-    reach += sum(
-        c.value for c in _cards(state, player, cc) if valid_card(state, side, c, attacker, defender, cc)
-    )
-    return reach > starting_defence(state, defender, cc)
-
-
-def _may_attack_with(state: State, player: str, attacker: str) -> bool:
-    known = state["known"]
-    if side_of(state, player) == HUMAN:
-        return bool(known.get(attacker) != VAMPIRE)  # RULES.md §4: never with a revealed vampire
-    revealed = [c for c in state["castle"] if known.get(c) == VAMPIRE]
-    return not revealed or attacker in revealed  # with a revealed vampire when the castle has one
-
-
-def _fighter(state: State) -> str:
-    fight = state["fight"]
-    return str(fight["attacking"] if fight["stage"] == ATTACK else fight["defending"])
-
-
-def to_act(state: State) -> str:
-    """Returns who acts now ("" when nobody does)."""
-    if state["phase"] != "turn":
-        return ""
-    return _fighter(state) if state["step"] == "fight" else str(state["turn"])
-
-
-# --- legal actions ------------------------------------------------------------------------------------------
-
-
-def legal_actions(state: State, player: str | None = None) -> list[Action]:
-    """Returns the actions open now to the player who is to act. They depend only on what that player
-    may know (public facts, their hand and their tokens), so they can be shown to that player."""
-    actor = to_act(state)
-    if not actor or player not in (None, actor):
-        return []
-    cc = castle_content()
-    step = state["step"]
-    if step == "fight":
-        return _fight_actions(state, actor, cc)
-    if step == "discard":
-        deck = cc.decks[side_of(state, actor)]
-        actions = [
-            Action(f"discard:{short(c)}", actor, f"Discard {_name(deck[c])}") for c in hand(state, actor)
-        ]
-        return [*actions, Action("draw", actor, "Draw back up to 8 cards")]
-    if step == "holy-attack":
-        target, holy = state["holy"]["character"], state["holy"]["card"]
-        who = cc.characters
-        actions = [
-            Action(f"attack:{short(a)}:{short(target)}", actor, f"{who[a].name} attacks the unmasked vampire")
-            for a in state["castle"]
-            if a != target
-            and _may_attack_with(state, actor, a)
-            and can_attack(state, actor, a, target, cc, holy)
-        ]
-        return [*actions, Action("decline", actor, "Let the unmasked vampire be")]
-    return _turn_actions(state, actor, cc)
-
-
-def _name(c: CastleCard) -> str:
-    return f"{c.name} ({c.kind}{' ' + str(c.value) if c.value else ''})"
-
-
-def _fight_actions(state: State, actor: str, cc: CastleContent) -> list[Action]:
-    fight = state["fight"]
-    stage = fight["stage"]
-    supported, opposed = (
-        (fight["attacker"], fight["defender"]) if stage == ATTACK else (fight["defender"], fight["attacker"])
-    )
-    side = side_of(state, actor)
-    name = cc.characters[supported].name
-    actions = [
-        Action(f"play:{short(c.id)}", actor, f"Play {_name(c)} for {name}")
-        for c in _cards(state, actor, cc)
-        if valid_card(state, side, c, supported, opposed, cc)
-    ]
-    return [*actions, Action("done", actor, f"Play no more cards in round {fight['round']}")]
-
-
-def _turn_actions(state: State, actor: str, cc: CastleContent) -> list[Action]:
-    side = side_of(state, actor)
-    cards = _cards(state, actor, cc)
-    castle = state["castle"]
-    who = cc.characters
-    actions: list[Action] = []
-    if side == VAMPIRE and not state["unmasked"]:
-        tokens = state["tokens"].get(actor, {})
-        actions += [
-            Action(f"reveal:{short(c)}", actor, f"Unmask {who[c].name}, a vampire")
-            for c in castle
-            if tokens.get(c, {}).get("identity") == VAMPIRE and c not in state["known"]
-        ]
-    for c in cards:
-        if c.kind == SUPPORT:
-            actions += _support_actions(state, actor, c, cc)
-    for a in castle:
-        if not _may_attack_with(state, actor, a):
-            continue
-        for d in castle:
-            if d != a and can_attack(state, actor, a, d, cc):
-                label = f"{who[a].name} attacks {who[d].name}"
-                actions.append(Action(f"attack:{short(a)}:{short(d)}", actor, label))
-    if side == VAMPIRE and sum(c.kind == RED for c in cards) >= HIDE_CARDS:
-        actions += [
-            Action(f"hide:{short(c)}", actor, f"Hide {who[c].name} under the city (3 red cards)")
-            for c in castle
-        ]
-    if side == HUMAN and sum(c.kind == HOLY_WATER for c in cards) >= HOLY_WATER_CARDS:
-        actions += [
-            Action(f"holy-water:{short(c)}", actor, f"Ask {who[c].name}'s identity with holy water")
-            for c in _askable(state)
-        ]
-    return [*actions, Action("pass", actor, "End the turn without an action")]
-
-
-def _askable(state: State) -> list[str]:
-    alive = [*state["castle"], *state["city"], *state["bottom"]]
-    return sorted(c for c in alive if c not in state["known"])
-
-
-def _support_actions(state: State, actor: str, c: CastleCard, cc: CastleContent) -> list[Action]:
-    sid = short(c.id)
-    if c.effect == "draw-2":
-        return [Action(f"support:{sid}", actor, f"{c.name}: draw 2 cards")]
-    if c.effect in MARKERS:
-        kind = MARKERS[c.effect]
-        return [
-            Action(
-                f"support:{sid}:{short(x)}", actor, f"{c.name}: +1 {kind} marker on {cc.characters[x].name}"
-            )
-            for x in state["castle"]
-        ]
-    pile = TAKE_PILES[c.effect]
-    me = state["players"][actor]
-    deck = cc.decks[me["side"]]
-    options = deck_cards(state, actor) if pile == DECK else sorted(set(me[pile]))
-    return [
-        Action(f"support:{sid}:{short(x)}", actor, f"{c.name}: take {_name(deck[x])} from the {pile}")
-        for x in options
-    ]
 
 
 # --- deciding -----------------------------------------------------------------------------------------------
@@ -455,10 +256,6 @@ def _play_card(res: Resolution, player: str, card_id: str, use: str, pile: str =
     res.emit(CardPlayed(player=player, card=card_id, salt=salt, use=use, pile=pile))
 
 
-def _alive(state: State) -> list[str]:
-    return [*state["castle"], *state["city"], *state["bottom"]]
-
-
 def _check_end(res: Resolution) -> bool:
     """Ends the game if a side has won (RULES.md §4); returns whether it ended."""
     state = res.state
@@ -479,18 +276,24 @@ def _check_end(res: Resolution) -> bool:
 
 def _end(res: Resolution, side: str, reason: str) -> None:
     """Reveals every identity still secret, then ends the game (`side` "" for a tie)."""
-    for character in sorted(_alive(res.state)):
-        if character not in res.state["known"]:
-            _reveal(res, character, "game-end")
+    _reveal_all(res)
     winner = player_of(res.state, side) if side else ""
     res.emit(GameEnded(winner=winner, reason=reason))
 
 
+def _reveal_all(res: Resolution) -> None:
+    for character in sorted(alive(res.state)):
+        if character not in res.state["known"]:
+            _reveal(res, character, "game-end")
+
+
 def _score(res: Resolution) -> None:
-    state = res.state
+    """RULES.md §4: both players are out of cards. The identities are revealed first, so the scores
+    follow from public events alone."""
+    _reveal_all(res)
     scores = {HUMAN: 0, VAMPIRE: 0}
-    for character in _alive(state):
-        identity = _truth(state, character)["identity"]
+    for character in alive(res.state):
+        identity = res.state["known"][character]
         scores[identity] += POINTS[identity]
     res.emit(ScoresCounted(human=scores[HUMAN], vampire=scores[VAMPIRE]))
     best = max(scores.values())
@@ -537,7 +340,7 @@ def _support(res: Resolution, player: str, card_id: str, target: str) -> None:
 
 
 def _hide(res: Resolution, player: str, character: str) -> None:
-    for c in _lowest(_cards(res.state, player, castle_content()), RED, HIDE_CARDS):
+    for c in lowest(cards_in_hand(res.state, player, castle_content()), RED, HIDE_CARDS):
         _play_card(res, player, c.id, "hide")
     res.emit(CharacterHidden(player=player, character=character))
     _refill(res)
@@ -545,7 +348,7 @@ def _hide(res: Resolution, player: str, character: str) -> None:
 
 
 def _holy_water(res: Resolution, player: str, character: str) -> None:
-    pair = _lowest(_cards(res.state, player, castle_content()), HOLY_WATER, HOLY_WATER_CARDS)
+    pair = lowest(cards_in_hand(res.state, player, castle_content()), HOLY_WATER, HOLY_WATER_CARDS)
     for c in pair:
         _play_card(res, player, c.id, "holy-water")
     res.emit(HolyWaterAsked(player=player, character=character, card=pair[0].id))
@@ -635,19 +438,19 @@ def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: boo
 
 
 _HANDLERS: dict[str, Callable[[Resolution, str, str, str], None]] = {
-    "discard": lambda res, p, rest, side: _discard(res, p, _card_id(side, rest)),
+    "discard": lambda res, p, rest, side: _discard(res, p, card_id_of(side, rest)),
     "draw": lambda res, p, rest, side: _draw(
         res, p, max(0, HAND_SIZE - len(res.state["players"][p]["hand"]))
     ),
-    "reveal": lambda res, p, rest, side: _reveal_action(res, p, _character_id(rest)),
+    "reveal": lambda res, p, rest, side: _reveal_action(res, p, character_id_of(rest)),
     "support": lambda res, p, rest, side: _support_target(res, p, rest, side),
-    "hide": lambda res, p, rest, side: _hide(res, p, _character_id(rest)),
-    "holy-water": lambda res, p, rest, side: _holy_water(res, p, _character_id(rest)),
+    "hide": lambda res, p, rest, side: _hide(res, p, character_id_of(rest)),
+    "holy-water": lambda res, p, rest, side: _holy_water(res, p, character_id_of(rest)),
     "attack": lambda res, p, rest, side: _attack(
-        res, p, _character_id(rest.split(":")[0]), _character_id(rest.split(":")[1])
+        res, p, character_id_of(rest.split(":")[0]), character_id_of(rest.split(":")[1])
     ),
     "decline": lambda res, p, rest, side: _pass(res, p, "declined"),
-    "play": lambda res, p, rest, side: _play(res, p, _card_id(side, rest)),
+    "play": lambda res, p, rest, side: _play(res, p, card_id_of(side, rest)),
     "done": lambda res, p, rest, side: _done(res, p),
     "pass": lambda res, p, rest, side: _pass(res, p, "chose to"),
 }
@@ -655,12 +458,12 @@ _HANDLERS: dict[str, Callable[[Resolution, str, str, str], None]] = {
 
 def _support_target(res: Resolution, player: str, rest: str, side: str) -> None:
     card_short, _, target = rest.partition(":")
-    card_id = _card_id(side, card_short)
+    card_id = card_id_of(side, card_short)
     effect = card(side, card_id).effect
     if effect in MARKERS:
-        target = _character_id(target)
+        target = character_id_of(target)
     elif target:
-        target = _card_id(side, target)
+        target = card_id_of(side, target)
     _support(res, player, card_id, target)
 
 
@@ -700,8 +503,8 @@ def bot_weight(state: State, action: Action) -> float:
     weight = _BOT_WEIGHTS.get(verb, 1.0)
     if verb == "holy-water":
         mine = state["tokens"].get(action.player, {})
-        if _character_id(rest) in mine:
+        if character_id_of(rest) in mine:
             return 0.05  # the human player knows this one is human
-    if verb == "attack" and state["known"].get(_character_id(rest.split(":")[1])) == VAMPIRE:
+    if verb == "attack" and state["known"].get(character_id_of(rest.split(":")[1])) == VAMPIRE:
         weight *= 3
     return weight
