@@ -17,7 +17,7 @@ from cli.common import (
 )
 from cli.rendering import game_summary, print_actions, print_board, print_timeline
 from domain.errors import IllegalAction, UsageError
-from domain.rulesets import get_ruleset
+from domain.rulesets import has_hidden_information
 from event_store.recorded import created_of, fold_recorded, redacted
 from event_store.service import GameService, play_with_bots
 
@@ -171,7 +171,7 @@ def act(
 def _refuse_if_hidden(service: GameService, game_id: UUID, what: str) -> None:
     """A game with private information lists a player's options only to that player: --as is needed."""
     ruleset = service.get_game(game_id).ruleset_name
-    if getattr(get_ruleset(ruleset), "HIDDEN_INFORMATION", False):
+    if has_hidden_information(ruleset):
         raise UsageError(f"{ruleset} keeps each player's options private: say {what} with --as PLAYER")
 
 

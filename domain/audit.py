@@ -183,8 +183,18 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
     if not _check_content(created, start + 1, report):
         report.notes.append("rules and dice not re-checked: the game's content is not available here")
         return
-    _ReDecider(entries, events, report, sealed=bool(sealed)).run()
-    if sealed:
+    decider = _ReDecider(entries, events, report, sealed=bool(sealed))
+    decider.run()
+    if not sealed:
+        return
+    if decider.stopped_at:
+        # The sealed events cannot be folded past a divergence: the rest gets the public checks.
+        _fold_public(entries, events, report, after=decider.stopped_at)
+        report.notes.append(
+            f"{sealed} private events are sealed in this copy: they were re-decided from the revealed "
+            f"seed up to event {decider.stopped_at}, and only the public checks were made after it"
+        )
+    else:
         report.notes.append(
             f"{sealed} private events are sealed in this copy: each was re-decided from the revealed "
             "seed and checked against its seal"
@@ -204,7 +214,9 @@ def _can_unseal(events: Sequence[Event], created: GameCreated) -> bool:
     return _commitments(events) <= revealed and getattr(ruleset, "decide_in_place", None) is not None
 
 
-def _fold_public(entries: Sequence[LogEntry], events: Sequence[Event], report: AuditReport) -> None:
+def _fold_public(
+    entries: Sequence[LogEntry], events: Sequence[Event], report: AuditReport, after: int = 0
+) -> None:
     """Folds the public events of a sealed copy, so every reveal is checked against its commitment, and
     a game the copy shows over must have revealed its seed (or its private events escape re-deciding)."""
     fold = GameFold()
@@ -212,7 +224,7 @@ def _fold_public(entries: Sequence[LogEntry], events: Sequence[Event], report: A
         version = index + 1
         try:
             problem = _public_problem(fold, event)
-            if problem:
+            if problem and version > after:  # findings up to `after` come from re-deciding
                 report.add(version, "rules", f"event {version} ({event.type_name}): {problem}")
             apply_event(fold, event, entry.chain)
         except Exception as exc:  # a forged value the state cannot take
@@ -649,10 +661,15 @@ def revealed_seeds(events: Iterable[Event]) -> list[bytes]:
 
 
 def _describe(event: Event, sealed: bool = False) -> str:
-    """Tells an event in one line; `sealed` keeps a private event's values out (a sealed copy's report)."""
-    if sealed and event.private:
-        return f"{event.type_name}(sealed for {getattr(event, 'owner', '')})"
+    """Tells an event in one line. In a sealed copy's report a private event also shows its seal, so a
+    recorded seal and the re-decided one can be compared (its values are no secret once the seed that
+    let the audit re-decide it is public)."""
+    if isinstance(event, Sealed):
+        return f"{event.type_name}(sealed for {event.owner}, seal {_brief(event.sealed)})"
     fields = ", ".join(f"{k}={_brief(v)}" for k, v in event.to_fields().items())
+    if sealed and event.private:
+        seal_of = seal(event.type_name, event.class_version, event.to_fields())["sealed"]
+        fields += f"; seal {_brief(seal_of)}"
     return f"{event.type_name}({fields})"
 
 
@@ -704,6 +721,7 @@ class _ReDecider:
         # A copy with sealed private events: the state is carried by re-deciding in place, since the
         # sealed events cannot be folded; a divergence ends the rules checks.
         self.sealed = sealed
+        self.stopped_at = 0  # the action where re-deciding a sealed copy had to stop
         self.decided: list[Event] = []
         self.events = events
         self.report = report
@@ -728,7 +746,7 @@ class _ReDecider:
                 if adopted:
                     self._adopt(index, end)
                 elif self.sealed:
-                    report.notes.append(f"rules and dice not checked past event {version}")
+                    self.stopped_at = version
                     return
                 else:
                     if self.dirty:

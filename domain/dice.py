@@ -51,15 +51,16 @@ def draw_value(seed: bytes, pool: bytes, nonce: bytes, draw: int, bound: int) ->
         k += 1
 
 
+# Ends a salt draw's message: 5 bytes where a die or pick message has a 4-byte counter, so the two kinds
+# of draw never share an HMAC input.
+SALT_SUFFIX = b"salt\x00"
+
+
 def draw_salt(seed: bytes, pool: bytes, nonce: bytes, draw: int) -> bytes:
     """Computes draw number `draw` as 32 secret bytes (a salt for a commitment to a private value):
-    HMAC-SHA256(seed, pool ‖ u32be(len(nonce)) ‖ nonce ‖ u64be(n) ‖ "salt"), a message one byte
-    longer than any draw_value message, so the two never share an HMAC input."""
+    HMAC-SHA256(seed, pool ‖ u32be(len(nonce)) ‖ nonce ‖ u64be(n) ‖ "salt" ‖ 0x00)."""
     prefix = pool + len(nonce).to_bytes(4, "big") + nonce + draw.to_bytes(8, "big")
     return hmac.digest(seed, prefix + SALT_SUFFIX, "sha256")
-
-
-SALT_SUFFIX = b"salt\x00"
 
 
 class Dice(Protocol):

@@ -112,7 +112,7 @@ _FIELD_TYPES: dict[str, tuple[type, type | None]] = {
     "list[str]": (list, str),
     "list[bytes]": (list, bytes),
     "dict[str, Any]": (dict, None),
-    "dict[str, bytes]": (dict, None),
+    "dict[str, bytes]": (dict, bytes),  # the inner type is that of the values
     "list[dict[str, Any]]": (list, dict),
 }
 _FIELD_SPECS: dict[type, list[tuple[str, type, type | None]]] = {}
@@ -138,6 +138,8 @@ def field_type_problem(event: Event) -> str:
 
 
 def _all_exactly(items: Any, kind: type) -> bool:
+    if isinstance(items, dict):
+        return all(type(k) is str for k in items) and _all_exactly(list(items.values()), kind)
     return not items or set(map(type, items)) == {kind}
 
 

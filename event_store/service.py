@@ -17,7 +17,7 @@ from domain.actions import HOST, START, Action
 from domain.audit import AuditReport, RawEntry, audit_log, revealed_seeds
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import BadSetup, IllegalAction, StaleVersion, UnknownGame, UsageError
-from domain.events import ActionTaken, ForkedFrom, GameCreated, SeedCommitted, SeedRevealed
+from domain.events import ActionTaken, ForkedFrom, GameCreated, Sealed, SeedCommitted, SeedRevealed
 from domain.game import (
     NIGHTKEEP_VERSION,
     Game,
@@ -27,7 +27,7 @@ from domain.game import (
     decode_event,
     project_game,
 )
-from domain.rulesets import get_ruleset
+from domain.rulesets import get_ruleset, has_hidden_information
 from event_store.config import persistence_env
 from event_store.recorded import RecordedEvent, check_chain, read_envelopes, recorded_from_envelope
 from event_store.secrets import secret_store_for
@@ -239,10 +239,15 @@ class GameService(Application[UUID]):
                 if nearest
                 else f"game {game_id} has no point where a player is about to act"
             )
+        if any(isinstance(r.event, Sealed) for r in events[:at]):
+            raise IllegalAction(
+                f"game {game_id} holds a copy with private events sealed: only the host's full log can be "
+                "forked (a fork of it could not be played)"
+            )
         fold = self.fold(game_id, at)
         known = {commit_to_seed(seed): seed for seed in revealed_seeds(r.event for r in events)}
         original_seed = known.get(fold.meta["commitment"], b"")
-        if getattr(get_ruleset(fold.ruleset_name), "HIDDEN_INFORMATION", False) and not original_seed:
+        if has_hidden_information(fold.ruleset_name) and not original_seed:
             # The copied history holds the players' secrets (identities, hands): playing on in a fork
             # would make the rules reveal them while the original still runs.
             raise IllegalAction(

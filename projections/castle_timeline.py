@@ -34,9 +34,8 @@ from domain.rulesets.castle.events import (
     ScoresCounted,
     TurnPassed,
 )
+from domain.rulesets.castle.state import VAMPIRE
 from projections.castle_view import REASONS, card_label, card_name, character_name
-
-VAMPIRE = "vampire"
 
 
 def _names(characters: list[str]) -> str:

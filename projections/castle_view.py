@@ -13,22 +13,17 @@ from typing import Any
 
 from domain.rulesets.castle.content import (
     HOLY_WATER,
+    RED,
     SUPPORT,
     CastleCard,
     load_characters,
     load_human_deck,
     load_vampire_deck,
 )
-from domain.rulesets.castle.content import VAMPIRE as RED
 from domain.rulesets.castle.options import to_act
+from domain.rulesets.castle.state import CELLAR, HUMAN, MOAT, VAMPIRE, State
 
-State = dict[str, Any]
-
-CELLAR = "cellar"
-MOAT = "moat"
 WIDTH = 110  # the board is printed as plain text; no line may be wider
-HUMAN = "human"
-VAMPIRE = "vampire"
 REASONS = {
     "vampires-dead": "every vampire is dead",
     "humans-dead": "every human is dead",

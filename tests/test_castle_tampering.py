@@ -4,6 +4,7 @@ recorded and with a forger's recomputed chain."""
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,10 @@ def test_a_rechained_seal_in_a_copy_is_caught_when_the_rules_re_decide_it(viewer
     assert set(sealed.fields) == {"owner", "sealed"}
     report = audit_log(edited(entries, sealed.version, rechain=True, sealed=bytes(32)))
     assert caught_at(report, sealed.version, "rules")
+    finding = next(f for f in report.findings if f.version == sealed.version)
+    assert "seal 000000000000" in finding.detail and "; seal " in finding.detail  # both seals shown
+    # The sealed events cannot be folded past the divergence; the rest still gets the public checks.
+    assert report.finished and any("only the public checks were made after it" in n for n in report.notes)
 
 
 @pytest.mark.parametrize("viewer", [HOST, HUMAN, PUBLIC])
@@ -200,3 +205,21 @@ def test_a_game_takes_in_no_forged_reveal_even_with_the_chain_recomputed(memory_
     with pytest.raises(TamperedLog, match=f"event {answer.version} .*does not open its commitment"):
         import_game(memory_service, encode_replay(game, recorded), "forged.nkr")
     assert memory_service.recorder.max_notification_id() in (None, 0)
+
+
+def test_a_copy_with_sealed_events_is_not_forked(memory_service):
+    """Only the host's full log can be played on: a fork of a player's copy would lack the hands."""
+    game_id, _ = import_game(memory_service, PATH.read_bytes(), PATH.name)
+    copy_id = uuid.uuid4()
+    memory_service.store_recorded(copy_id, redacted(memory_service.verified_events(game_id), PUBLIC))
+    at = next(e.version - 1 for e in parse_replay(PATH.read_bytes())[1][40:] if e.type_name == "ActionTaken")
+    with pytest.raises(IllegalAction, match="only the host's full log can be forked"):
+        memory_service.fork_game(copy_id, at)
+
+
+def test_a_salt_map_holding_something_other_than_bytes_is_a_format_finding():
+    entries = parse_replay(PATH.read_bytes())[1]
+    tokens = first(entries, "IdentityTokensDrawn", owner=VAMPIRE)
+    salts = {c: s.hex() for c, s in tokens.fields["salts"].items()}
+    report = audit_log(edited(entries, tokens.version, rechain=True, salts=salts))
+    assert caught_at(report, tokens.version, "format")

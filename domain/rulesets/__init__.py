@@ -81,6 +81,11 @@ def get_ruleset(name: str) -> Ruleset:
     return ruleset
 
 
+def has_hidden_information(name: str) -> bool:
+    """Tells whether a ruleset keeps players' secrets, so a player's options are theirs alone to see."""
+    return bool(getattr(get_ruleset(name), "HIDDEN_INFORMATION", False))
+
+
 def load_all_rulesets() -> None:
     """Imports every registered ruleset, so all their event types are registered."""
     for name in ruleset_names():

@@ -256,7 +256,7 @@ def _play_card(res: Resolution, player: str, card_id: str, use: str, pile: str =
     res.emit(CardPlayed(player=player, card=card_id, salt=salt, use=use, pile=pile))
 
 
-def _check_end(res: Resolution) -> bool:
+def _end_if_won(res: Resolution) -> bool:
     """Ends the game if a side has won (RULES.md §4); returns whether it ended."""
     state = res.state
     known, dead = state["known"], state["dead"]
@@ -317,7 +317,7 @@ def _end_turn(res: Resolution, player: str) -> None:
 
 
 def _after_action(res: Resolution, player: str) -> None:
-    if not _check_end(res):
+    if not _end_if_won(res):
         _end_turn(res, player)
 
 
@@ -325,18 +325,21 @@ def _discard(res: Resolution, player: str, card_id: str) -> None:
     _play_card(res, player, card_id, "discard", MOAT)
 
 
-def _support(res: Resolution, player: str, card_id: str, target: str) -> None:
-    state = res.state
-    side = side_of(state, player)
+def _support(res: Resolution, player: str, card_short: str, target: str = "") -> None:
+    """Plays a support card; its target (short id) is a castle character for a marker, a card for a
+    take, nothing for a draw."""
+    side = side_of(res.state, player)
+    card_id = card_id_of(side, card_short)
     c = card(side, card_id)
     _play_card(res, player, card_id, "support")
     if c.effect == "draw-2":
         _draw(res, player, 2)
     elif c.effect in MARKERS:
-        res.emit(MarkerPlaced(player=player, character=target, kind=MARKERS[c.effect]))
+        res.emit(MarkerPlaced(player=player, character=character_id_of(target), kind=MARKERS[c.effect]))
     else:
-        commitments = _receive(res, player, [target], [-1])
-        res.emit(CardTaken(player=player, card=target, pile=TAKE_PILES[c.effect], commitments=commitments))
+        taken = card_id_of(side, target)
+        commitments = _receive(res, player, [taken], [-1])
+        res.emit(CardTaken(player=player, card=taken, pile=TAKE_PILES[c.effect], commitments=commitments))
 
 
 def _hide(res: Resolution, player: str, character: str) -> None:
@@ -354,7 +357,7 @@ def _holy_water(res: Resolution, player: str, character: str) -> None:
     res.emit(HolyWaterAsked(player=player, character=character, card=pair[0].id))
     _reveal(res, character, "holy-water")
     state = res.state
-    if _check_end(res):
+    if _end_if_won(res):
         return
     if state["known"][character] == VAMPIRE and character in state["castle"]:
         # RULES.md §4: the human player may attack it at once. The game waits for an attack or a
@@ -406,7 +409,7 @@ def _pass(res: Resolution, player: str, reason: str) -> None:
 
 def _reveal_action(res: Resolution, player: str, character: str) -> None:
     _reveal(res, character, "unmasked")
-    _check_end(res)
+    _end_if_won(res)
 
 
 def decide(state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
@@ -429,42 +432,45 @@ def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: boo
     if action_id not in {a.id for a in legal_actions(state, player)}:
         raise IllegalAction(f"{action_id!r} is not a legal action for {player} now")
     res = Resolution(state, dice, evolve, in_place)
-    verb, _, rest = action_id.partition(":")
+    verb, *parts = action_id.split(":")
     side = side_of(state, player)
-    handler = _HANDLERS.get(verb)
-    if handler is not None:
-        handler(res, player, rest, side)
+    kinds = _ARGUMENTS.get(verb)
+    if kinds is not None:  # short ids to content ids
+        resolve = {CARD: lambda short_id: card_id_of(side, short_id), CHARACTER: character_id_of}
+        parts = [resolve[kind](p) for kind, p in zip(kinds, parts, strict=True)]
+    _HANDLERS[verb](res, player, *parts)  # a legal action has a handler
     return res.events
 
 
-_HANDLERS: dict[str, Callable[[Resolution, str, str, str], None]] = {
-    "discard": lambda res, p, rest, side: _discard(res, p, card_id_of(side, rest)),
-    "draw": lambda res, p, rest, side: _draw(
-        res, p, max(0, HAND_SIZE - len(res.state["players"][p]["hand"]))
-    ),
-    "reveal": lambda res, p, rest, side: _reveal_action(res, p, character_id_of(rest)),
-    "support": lambda res, p, rest, side: _support_target(res, p, rest, side),
-    "hide": lambda res, p, rest, side: _hide(res, p, character_id_of(rest)),
-    "holy-water": lambda res, p, rest, side: _holy_water(res, p, character_id_of(rest)),
-    "attack": lambda res, p, rest, side: _attack(
-        res, p, character_id_of(rest.split(":")[0]), character_id_of(rest.split(":")[1])
-    ),
-    "decline": lambda res, p, rest, side: _pass(res, p, "declined"),
-    "play": lambda res, p, rest, side: _play(res, p, card_id_of(side, rest)),
-    "done": lambda res, p, rest, side: _done(res, p),
-    "pass": lambda res, p, rest, side: _pass(res, p, "chose to"),
+CARD, CHARACTER = "card", "character"
+# What the parts of each verb's action id name (support cards resolve their own target).
+_ARGUMENTS = {
+    "discard": (CARD,),
+    "play": (CARD,),
+    "reveal": (CHARACTER,),
+    "hide": (CHARACTER,),
+    "holy-water": (CHARACTER,),
+    "attack": (CHARACTER, CHARACTER),
 }
 
 
-def _support_target(res: Resolution, player: str, rest: str, side: str) -> None:
-    card_short, _, target = rest.partition(":")
-    card_id = card_id_of(side, card_short)
-    effect = card(side, card_id).effect
-    if effect in MARKERS:
-        target = character_id_of(target)
-    elif target:
-        target = card_id_of(side, target)
-    _support(res, player, card_id, target)
+def _draw_up(res: Resolution, player: str) -> None:
+    _draw(res, player, max(0, HAND_SIZE - len(res.state["players"][player]["hand"])))
+
+
+_HANDLERS: dict[str, Callable[..., None]] = {
+    "discard": _discard,
+    "draw": _draw_up,
+    "reveal": _reveal_action,
+    "support": _support,
+    "hide": _hide,
+    "holy-water": _holy_water,
+    "attack": _attack,
+    "decline": lambda res, player: _pass(res, player, "declined"),
+    "play": _play,
+    "done": _done,
+    "pass": lambda res, player: _pass(res, player, "chose to"),
+}
 
 
 def status(state: State) -> dict[str, Any]:
