@@ -23,11 +23,17 @@ House decisions (RULES.md §4 leaves them open):
 - Holy water is valid for the human player in a fight whose other character is a revealed vampire
   (attacking it or defending against it); red cards for the vampire player supporting a revealed vampire.
 - Markers go on castle characters and stay on a character until it dies.
-- A card taken from the deck is shown to both players (the action names it); the deck has no order to
-  keep (every draw is a pick among the cards left), so nothing needs reshuffling.
+- A card taken from the deck is shown to both players: the action names it, and an action id is public
+  (a private choice would need a committed action argument, which e-mail play's packets can bring).
+  The deck has no order to keep (every draw is a pick among the cards left), so nothing is reshuffled.
 - The vampire player may unmask only a vampire in the castle. Holy water may ask about any living
   character whose identity is not public, in the castle or the city.
-- A player with no card in deck or hand passes; when both have none, the game is scored.
+- A player with no card in deck or hand passes (the vampire player cannot unmask then either); when
+  both have none, every identity is revealed and the game is scored from the revealed survivors.
+- The vampire player's unmasking may come at any point of the turn before its one action (after support
+  cards too): it needs no card and tells nothing the unmasking itself does not.
+- After holy water unmasks a vampire of the castle the game always waits for an attack or a decline,
+  even when no attack is possible: ending the turn by itself would tell the vampire player so.
 """
 
 from __future__ import annotations
