@@ -210,8 +210,8 @@ def _can_unseal(events: Sequence[Event], created: GameCreated) -> bool:
         ruleset = get_ruleset(created.ruleset)
     except NightkeepError:
         return False
-    revealed = {commit_to_seed(seed) for seed in revealed_seeds(events)}
-    return _commitments(events) <= revealed and getattr(ruleset, "decide_in_place", None) is not None
+    all_revealed = _commitments(events) <= seeds_by_commitment(events).keys()
+    return all_revealed and getattr(ruleset, "decide_in_place", None) is not None
 
 
 def _fold_public(
@@ -236,8 +236,7 @@ def _fold_public(
     except Exception as exc:  # a state a forged log left unplayable
         report.add(len(events), "rules", f"the state at the end is not a playable one: {exc!r}")
         return
-    revealed = {commit_to_seed(seed) for seed in revealed_seeds(events)}
-    if report.finished and fold.meta["commitment"] not in revealed:
+    if report.finished and fold.meta["commitment"] not in seeds_by_commitment(events):
         report.add(len(events), "seed", "the game is over but its seed was never revealed")
 
 
@@ -479,7 +478,7 @@ def _same(a: Any, b: Any) -> bool:
 
 def _check_public_dice(events: Sequence[Event], report: AuditReport) -> None:
     """Recomputes every public die roll from the seed (or script) when the rules cannot be re-run."""
-    seeds = {commit_to_seed(s): s for s in revealed_seeds(events)}
+    seeds = seeds_by_commitment(events)
     script: list[int] = []
     pool, nonce, commitment = EMPTY_POOL, b"", b""
     for version, event in enumerate(events, start=1):
@@ -566,61 +565,57 @@ class AuditDice:
         self.checked = 0
         self.used = 0
 
-    def _fair(self, draw: int, bound: int) -> int | None:
-        if self._seed is None:
-            return None
+    def _take(self) -> tuple[int, Any]:
+        """Takes the next draw number; returns it and what the log recorded for it (None if nothing)."""
+        draw = self.next_draw
+        self.next_draw += 1
+        self.used += 1
+        return draw, self._recorded.get(draw)
+
+    def _compare(self, draw: int, recorded: Any, expected: Any) -> None:
+        """Counts a draw the seed (or script) decides, and keeps it if the log recorded something else."""
+        if expected is None:
+            return
         self.checked += 1
-        return draw_value(self._seed, self._pool, self._nonce, draw, bound)
+        if recorded is not None and recorded != expected:
+            self.mismatches.append((draw, recorded, expected))
 
     def roll(self, sides: int = 6, count: int = 1) -> tuple[list[int], list[int]]:
         """Rolls with the recorded faces, checking each against the seed or the script."""
         values: list[int] = []
         draws: list[int] = []
         for _ in range(count):
-            draw = self.next_draw
-            self.next_draw += 1
-            self.used += 1
+            draw, recorded = self._take()
+            expected: int | None = None
             if self.script_pos < len(self._script):
-                expected: int | None = self._script[self.script_pos]
+                expected = self._script[self.script_pos]
                 self.script_pos += 1
-                self.checked += 1
-            else:
-                fair = self._fair(draw, sides)
-                expected = None if fair is None else fair + 1
-            recorded = self._recorded.get(draw)
+            elif self._seed is not None:
+                expected = draw_value(self._seed, self._pool, self._nonce, draw, sides) + 1
+            self._compare(draw, recorded, expected)
             value = recorded if isinstance(recorded, int) and 1 <= recorded <= sides else expected
-            if expected is not None and recorded is not None and recorded != expected:
-                self.mismatches.append((draw, recorded, expected))
             values.append(value if value is not None else 1)
             draws.append(draw)
         return values, draws
 
     def salt(self) -> tuple[bytes, int]:
         """Gives the recorded salt, checking it against the seed."""
-        draw = self.next_draw
-        self.next_draw += 1
-        self.used += 1
+        draw, recorded = self._take()
         expected = None
         if self._seed is not None:
-            self.checked += 1
             expected = draw_salt(self._seed, self._pool, self._nonce, draw)
-        recorded = self._recorded.get(draw)
-        if expected is not None and recorded is not None and recorded != expected:
-            self.mismatches.append((draw, recorded, expected))
+        self._compare(draw, recorded, expected)
         if isinstance(recorded, bytes):
             return recorded, draw
         return (expected if expected is not None else bytes(32)), draw
 
     def pick(self, options: Sequence[str]) -> tuple[str, int]:
         """Picks the recorded option, checking it against the seed."""
-        draw = self.next_draw
-        self.next_draw += 1
-        self.used += 1
-        fair = self._fair(draw, len(options))
-        expected = None if fair is None else options[fair]
-        recorded = self._recorded.get(draw)
-        if expected is not None and recorded is not None and recorded != expected:
-            self.mismatches.append((draw, recorded, expected))
+        draw, recorded = self._take()
+        expected = None
+        if self._seed is not None:
+            expected = options[draw_value(self._seed, self._pool, self._nonce, draw, len(options))]
+        self._compare(draw, recorded, expected)
         if isinstance(recorded, str) and recorded in options:
             return recorded, draw
         return (expected if expected is not None else options[0]), draw
@@ -631,24 +626,20 @@ def recorded_draws(versions: Sequence[int], events: Sequence[Event]) -> tuple[di
     outcomes: dict[int, Any] = {}
     where: dict[int, int] = {}
     for version, event in zip(versions, events, strict=True):
-        if isinstance(event, DieRolled):
-            for draw, value in zip(event.draws, event.values, strict=False):
-                outcomes[draw] = value
-                where[draw] = version
-        elif event.picked_field:
-            draw = getattr(event, "draw", -1)
-            if isinstance(draw, int) and draw >= 0:
-                outcomes[draw] = getattr(event, event.picked_field)
-                where[draw] = version
         for outcome_field, draw_field in event.drawn:
             values, draws = getattr(event, outcome_field), getattr(event, draw_field)
             if not isinstance(draws, list):
                 values, draws = [values], [draws]
-            for draw, value in zip(draws, values, strict=True):
+            for draw, value in zip(draws, values, strict=False):  # the rules judge a short list
                 if isinstance(draw, int) and draw >= 0:
                     outcomes[draw] = value
                     where[draw] = version
     return outcomes, where
+
+
+def seeds_by_commitment(events: Iterable[Event]) -> dict[bytes, bytes]:
+    """Returns every seed a log makes public, by the commitment it opens."""
+    return {commit_to_seed(seed): seed for seed in revealed_seeds(events)}
 
 
 def revealed_seeds(events: Iterable[Event]) -> list[bytes]:
@@ -726,7 +717,7 @@ class _ReDecider:
         self.events = events
         self.report = report
         self.fold = GameFold()
-        self.seeds = {commit_to_seed(s): s for s in revealed_seeds(events)}
+        self.seeds = seeds_by_commitment(events)
         self.unverified: list[int] = []  # versions of actions whose draws could not be checked
         self.dirty = False  # the state was handed to an in-place decide that did not match the record
         self.in_place = True

@@ -34,9 +34,10 @@ class Event:
     # An event that records one numbered pick (`draw`) names the field holding what was picked, so an
     # auditor can feed the recorded outcome back to the rules and check it against the seed.
     picked_field: ClassVar[str] = ""
-    # An event that records several numbered draws beyond `draw`/`draws` names them as (outcome field,
-    # draw field) pairs: a value and its draw number, or two lists of the same length. A private event
-    # keeps its picks and salts this way, so the host's full log can be re-decided draw by draw.
+    # Every event that records what numbered draws gave names them as (outcome field, draw field) pairs:
+    # a value and its draw number, or two lists of the same length (a `picked_field` gives the pair
+    # (picked_field, "draw")). An auditor feeds these outcomes back to the rules draw by draw; a private
+    # event keeps its picks and salts this way too.
     drawn: ClassVar[tuple[tuple[str, str], ...]] = ()
     # A private event is seen only by its `owner` (a player, or "host"); everyone else, and the hash
     # chain, see its sealed form (see `public_form`). It must carry a random `salt` so that its seal
@@ -67,6 +68,8 @@ def event_type(cls: E) -> E:
     if name in _REGISTRY and _REGISTRY[name].__qualname__ != data_cls.__qualname__:
         raise TypeError(f"event type {name!r} is registered twice")
     data_cls._field_names = tuple(f.name for f in dataclasses.fields(data_cls))  # type: ignore[arg-type]
+    if data_cls.picked_field and not data_cls.drawn:
+        data_cls.drawn = ((data_cls.picked_field, "draw"),)  # one pick: what it picked, and its draw
     if data_cls.private and not {"owner", "salt"} <= set(data_cls._field_names):
         raise TypeError(f"private event type {name!r} needs an `owner` and a `salt` field")
     _REGISTRY[name] = data_cls
@@ -344,6 +347,8 @@ class CharacterDealt(Event):
 @event_type
 class DieRolled(Event):
     """Dice were rolled for a purpose; values are the faces, draws the draw numbers that made them."""
+
+    drawn = (("values", "draws"),)
 
     player: str
     purpose: str

@@ -14,7 +14,7 @@ from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoder
 from eventsourcing.utils import get_topic
 
 from domain.actions import HOST, START, Action
-from domain.audit import AuditReport, RawEntry, audit_log, revealed_seeds
+from domain.audit import AuditReport, RawEntry, audit_log, seeds_by_commitment
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import BadSetup, IllegalAction, StaleVersion, UnknownGame, UsageError
 from domain.events import ActionTaken, ForkedFrom, GameCreated, Sealed, SeedCommitted, SeedRevealed
@@ -245,7 +245,7 @@ class GameService(Application[UUID]):
                 "forked (a fork of it could not be played)"
             )
         fold = self.fold(game_id, at)
-        known = {commit_to_seed(seed): seed for seed in revealed_seeds(r.event for r in events)}
+        known = seeds_by_commitment(r.event for r in events)
         original_seed = known.get(fold.meta["commitment"], b"")
         if has_hidden_information(fold.ruleset_name) and not original_seed:
             # The copied history holds the players' secrets (identities, hands): playing on in a fork

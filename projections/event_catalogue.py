@@ -64,7 +64,8 @@ def catalogue_markdown() -> str:
             if cls.picked_field:
                 notes.append(f"picks `{cls.picked_field}`")
             for outcomes, draws in cls.drawn:
-                notes.append(f"draws `{outcomes}` ← `{draws}`")
+                if (outcomes, draws) != (cls.picked_field, "draw"):
+                    notes.append(f"draws `{outcomes}` ← `{draws}`")
             doc = " ".join((cls.__doc__ or "").split())
             lines.append(
                 f"| `{cls.__name__}` | {cls.class_version} | {fields} | {'; '.join(notes + [doc])} |"
