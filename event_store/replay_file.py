@@ -263,6 +263,22 @@ def _entry(raw: Any, index: int, source: str) -> FileEntry:
     return FileEntry(raw["version"], raw["type"], raw["v"], raw["fields"], raw["chain"], raw["time"])
 
 
+def recorded_of(entries: Sequence[FileEntry]) -> list[RecordedEvent]:
+    """Returns a file's entries as recorded events (decoded, not checked)."""
+    return [
+        RecordedEvent(
+            e.version,
+            decode_event(e.type_name, e.class_version, e.fields),
+            e.type_name,
+            e.class_version,
+            e.fields,
+            e.chain,
+            e.time,
+        )
+        for e in entries
+    ]
+
+
 def read_replay(data: bytes, source: str = "replay file") -> ReplayFile:
     """Reads replay-file bytes for replaying: refuses a broken chain or a header that lies."""
     header, entries = parse_replay(data, source)
@@ -279,18 +295,7 @@ def read_replay(data: bytes, source: str = "replay file") -> ReplayFile:
         previous = entry.chain
     for _, detail in header_problems(header, entries):
         raise TamperedLog(f"{source}: {detail}")
-    events = [
-        RecordedEvent(
-            e.version,
-            decode_event(e.type_name, e.class_version, e.fields),
-            e.type_name,
-            e.class_version,
-            e.fields,
-            e.chain,
-            e.time,
-        )
-        for e in entries
-    ]
+    events = recorded_of(entries)
     for _, detail in shape_problems([e.event for e in events]):
         raise TamperedLog(f"{source}: {detail}")
     return ReplayFile(header=header, events=events)

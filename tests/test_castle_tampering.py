@@ -15,11 +15,17 @@ from domain.actions import HOST
 from domain.audit import AuditReport, audit_log
 from domain.errors import IllegalAction, TamperedLog, UsageError
 from domain.events import GENESIS_CHAIN, next_chain
-from domain.game import decode_event
 from domain.hidden import PUBLIC
 from domain.rulesets.castle.content import load_human_deck
-from event_store.recorded import RecordedEvent, redacted
-from event_store.replay_file import FileEntry, audit_replay, encode_replay, import_game, parse_replay
+from event_store.recorded import redacted
+from event_store.replay_file import (
+    FileEntry,
+    audit_replay,
+    encode_replay,
+    import_game,
+    parse_replay,
+    recorded_of,
+)
 from event_store.service import GameService, play_with_bots
 
 PATH = Path(__file__).resolve().parent.parent / "replays" / "vampire-empire-001.nkr"
@@ -189,18 +195,7 @@ def test_a_game_takes_in_no_forged_reveal_even_with_the_chain_recomputed(memory_
     entries = parse_replay(PATH.read_bytes())[1]
     answer = first(entries, "IdentityRevealed", reason="death", identity="vampire")
     forged = edited(entries, answer.version, rechain=True, identity="human")
-    recorded = [
-        RecordedEvent(
-            e.version,
-            decode_event(e.type_name, e.class_version, e.fields),
-            e.type_name,
-            e.class_version,
-            e.fields,
-            e.chain,
-            e.time,
-        )
-        for e in forged
-    ]
+    recorded = recorded_of(forged)
     game = msgpack.unpackb(PATH.read_bytes(), raw=False, timestamp=3)["header"]["game"]
     with pytest.raises(TamperedLog, match=f"event {answer.version} .*does not open its commitment"):
         import_game(memory_service, encode_replay(game, recorded), "forged.nkr")
