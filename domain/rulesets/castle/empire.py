@@ -46,7 +46,6 @@ from domain.content import content_hash as hash_files
 from domain.dice import Dice
 from domain.errors import BadSetup, IllegalAction
 from domain.events import Event, GameCreated, GameEnded, TurnEnded
-from domain.hidden import commit
 from domain.rulesets.castle.checks import verify as verify  # the ruleset's check of recorded events
 from domain.rulesets.castle.content import (
     HOLY_WATER,
@@ -57,26 +56,20 @@ from domain.rulesets.castle.content import (
     load_human_deck,
     load_vampire_deck,
 )
+from domain.rulesets.castle.dealing import VAMPIRES, deal, draw_cards, receive_cards, refill_castle
 from domain.rulesets.castle.events import (
     CardPlayed,
-    CardsDrawn,
-    CardsReceived,
     CardTaken,
-    CastleFilled,
     CharacterHidden,
     CharacterKilled,
-    CityShuffled,
     FightCardPlayed,
     FightCardsDone,
     FightEnded,
     FightRoundEnded,
     FightStarted,
     HolyWaterAsked,
-    IdentitiesCommitted,
     IdentityRevealed,
-    IdentityTokensDrawn,
     MarkerPlaced,
-    PlayBegan,
     ScoresCounted,
     TurnPassed,
 )
@@ -106,10 +99,7 @@ from domain.rulesets.castle.state import (
     State,
     alive,
     card,
-    deck_cards,
     evolve,
-    hand_commitments,
-    identity_salt,
     new_state,
     opponent,
     out_of_cards,
@@ -125,8 +115,6 @@ CHARACTER_SLOT = "side"
 HIDDEN_INFORMATION = True
 MIN_PLAYERS = 2
 MAX_PLAYERS = 2
-VAMPIRES = 3  # RULES.md §4: the vampire player draws 3 identity tokens
-KNOWN_HUMANS = 2  # and the human player 2
 
 
 def content_hash() -> str:
@@ -160,89 +148,6 @@ def initial_state(created: GameCreated) -> State:
 
 
 # --- deciding -----------------------------------------------------------------------------------------------
-
-
-def _picks(res: Resolution, left: list[str], count: int) -> tuple[list[str], list[int]]:
-    """Picks `count` of the options one draw each, without putting any back (removed from `left`);
-    returns the picks and their draw numbers."""
-    picked: list[str] = []
-    draws: list[int] = []
-    for _ in range(count):
-        option, draw = res.dice.pick(left)
-        left.remove(option)
-        picked.append(option)
-        draws.append(draw)
-    return picked, draws
-
-
-def _draw(res: Resolution, player: str, count: int) -> None:
-    """Draws `count` cards (or what the deck holds): a private pick per card; the whole hand is then
-    committed to afresh."""
-    state = res.state
-    count = min(count, state["players"][player]["deck"])
-    cards, draws = _picks(res, deck_cards(state, player), count)
-    commitments = _receive(res, player, cards, draws) if cards else state["players"][player]["hand"]
-    res.emit(CardsDrawn(player=player, count=count, commitments=list(commitments)))
-
-
-def _receive(res: Resolution, player: str, cards: list[str], draws: list[int]) -> list[bytes]:
-    """Records privately the cards coming into a hand and returns the new commitments to the hand."""
-    hand = sorted([*res.state["hands"].get(player, {}), *cards])
-    salt, salt_draw = res.dice.salt()
-    res.emit(CardsReceived(owner=player, cards=cards, draws=draws, hand=hand, salt=salt, salt_draw=salt_draw))
-    return hand_commitments(salt, hand)
-
-
-def _refill(res: Resolution) -> None:
-    """RULES.md §4: the castle holds 3 while the city has cards; shuffled ones first, then the bottom."""
-    state = res.state
-    while len(state["castle"]) < CASTLE_SIZE and (state["city"] or state["bottom"]):
-        if state["city"]:
-            character, draw = res.dice.pick(list(state["city"]))
-        else:
-            character, draw = state["bottom"][0], -1
-        res.emit(CastleFilled(character=character, draw=draw))
-
-
-def _start(res: Resolution) -> None:
-    state = res.state
-    characters = sorted(load_characters())
-    res.emit(CityShuffled(characters=characters))
-    _refill(res)
-    vampire, human = player_of(state, VAMPIRE), player_of(state, HUMAN)
-    left = list(characters)
-    vampires, draws = _picks(res, left, VAMPIRES)
-    secret, secret_draw = res.dice.salt()
-    salts = {c: identity_salt(secret, c) for c in characters}
-    res.emit(
-        IdentityTokensDrawn(
-            owner=vampire,
-            identity=VAMPIRE,
-            characters=vampires,
-            draws=draws,
-            salt=secret,
-            salt_draw=secret_draw,
-            salts=salts,
-        )
-    )
-    identities = {c: VAMPIRE if c in vampires else HUMAN for c in characters}
-    res.emit(IdentitiesCommitted(commitments={c: commit(identities[c], salts[c]) for c in characters}))
-    known, draws = _picks(res, left, KNOWN_HUMANS)  # among the 6 humans left
-    own, own_draw = res.dice.salt()
-    res.emit(
-        IdentityTokensDrawn(
-            owner=human,
-            identity=HUMAN,
-            characters=known,
-            draws=draws,
-            salt=own,
-            salt_draw=own_draw,
-            salts={c: salts[c] for c in known},
-        )
-    )
-    for player in (vampire, human):
-        _draw(res, player, HAND_SIZE)
-    res.emit(PlayBegan(player=vampire))  # RULES.md §4: the vampire player begins
 
 
 def _truth(state: State, character: str) -> dict[str, Any]:
@@ -339,12 +244,12 @@ def _support(res: Resolution, player: str, card_short: str, target: str = "") ->
     c = card(side, card_id)
     _play_card(res, player, card_id, "support")
     if c.effect == "draw-2":
-        _draw(res, player, 2)
+        draw_cards(res, player, 2)
     elif c.effect in MARKERS:
         res.emit(MarkerPlaced(player=player, character=character_id_of(target), kind=MARKERS[c.effect]))
     else:
         taken = card_id_of(side, target)
-        commitments = _receive(res, player, [taken], [-1])
+        commitments = receive_cards(res, player, [taken], [-1])
         res.emit(CardTaken(player=player, card=taken, pile=TAKE_PILES[c.effect], commitments=commitments))
 
 
@@ -352,7 +257,7 @@ def _hide(res: Resolution, player: str, character: str) -> None:
     for c in lowest(cards_in_hand(res.state, player, castle_content()), RED, HIDE_CARDS):
         _play_card(res, player, c.id, "hide")
     res.emit(CharacterHidden(player=player, character=character))
-    _refill(res)
+    refill_castle(res)
     _after_action(res, player)
 
 
@@ -401,7 +306,7 @@ def _done(res: Resolution, player: str) -> None:
         if defender not in state["known"]:
             _reveal(res, defender, "death")  # RULES.md §4: the vampire player must say what it was
         res.emit(FightEnded(attacker=attacker, defender=defender, killed=True))
-        _refill(res)
+        refill_castle(res)
         _after_action(res, fight["attacking"])
     elif number == 2:
         res.emit(FightEnded(attacker=attacker, defender=defender, killed=False))
@@ -433,7 +338,7 @@ def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: boo
         if player != HOST or state["phase"] != "setup":
             raise IllegalAction("only the host starts a game, once")
         res = Resolution(state, dice, evolve, in_place)
-        _start(res)
+        deal(res)
         return res.events
     if action_id not in {a.id for a in legal_actions(state, player)}:
         raise IllegalAction(f"{action_id!r} is not a legal action for {player} now")
@@ -461,7 +366,7 @@ _ARGUMENTS = {
 
 
 def _draw_up(res: Resolution, player: str) -> None:
-    _draw(res, player, max(0, HAND_SIZE - len(res.state["players"][player]["hand"])))
+    draw_cards(res, player, max(0, HAND_SIZE - len(res.state["players"][player]["hand"])))
 
 
 _HANDLERS: dict[str, Callable[..., None]] = {

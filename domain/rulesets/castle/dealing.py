@@ -1,0 +1,119 @@
+"""Vampire Empire's chance, resolved in `decide` and recorded as results: the city's castle cards, the
+identity tokens and their commitments, and the cards drawn into hands (with their commitments).
+
+Every pick and salt is a numbered draw (see `domain.dice`), so an audit recomputes each of them once the
+seed is revealed, even in a copy where the private events are sealed.
+"""
+
+from __future__ import annotations
+
+from domain.hidden import commit
+from domain.rulesets.castle.content import load_characters
+from domain.rulesets.castle.events import (
+    CardsDrawn,
+    CardsReceived,
+    CastleFilled,
+    CityShuffled,
+    IdentitiesCommitted,
+    IdentityTokensDrawn,
+    PlayBegan,
+)
+from domain.rulesets.castle.options import CASTLE_SIZE
+from domain.rulesets.castle.state import (
+    HAND_SIZE,
+    HUMAN,
+    VAMPIRE,
+    deck_cards,
+    hand_commitments,
+    identity_salt,
+    player_of,
+)
+from domain.rulesets.talisman.resolution import Resolution
+
+VAMPIRES = 3  # RULES.md §4: the vampire player draws 3 identity tokens
+KNOWN_HUMANS = 2  # and the human player 2
+
+
+def picks(res: Resolution, left: list[str], count: int) -> tuple[list[str], list[int]]:
+    """Picks `count` of the options one draw each, without putting any back (removed from `left`);
+    returns the picks and their draw numbers."""
+    picked: list[str] = []
+    draws: list[int] = []
+    for _ in range(count):
+        option, draw = res.dice.pick(left)
+        left.remove(option)
+        picked.append(option)
+        draws.append(draw)
+    return picked, draws
+
+
+def draw_cards(res: Resolution, player: str, count: int) -> None:
+    """Draws `count` cards (or what the deck holds): a private pick per card; the whole hand is then
+    committed to afresh."""
+    state = res.state
+    count = min(count, state["players"][player]["deck"])
+    cards, draws = picks(res, deck_cards(state, player), count)
+    commitments = receive_cards(res, player, cards, draws) if cards else state["players"][player]["hand"]
+    res.emit(CardsDrawn(player=player, count=count, commitments=list(commitments)))
+
+
+def receive_cards(res: Resolution, player: str, cards: list[str], draws: list[int]) -> list[bytes]:
+    """Records privately the cards coming into a hand and returns the new commitments to the hand."""
+    hand = sorted([*res.state["hands"].get(player, {}), *cards])
+    salt, salt_draw = res.dice.salt()
+    res.emit(CardsReceived(owner=player, cards=cards, draws=draws, hand=hand, salt=salt, salt_draw=salt_draw))
+    return hand_commitments(salt, hand)
+
+
+def refill_castle(res: Resolution) -> None:
+    """RULES.md §4: the castle holds 3 while the city has cards; shuffled ones first, then the bottom."""
+    state = res.state
+    while len(state["castle"]) < CASTLE_SIZE and (state["city"] or state["bottom"]):
+        if state["city"]:
+            character, draw = res.dice.pick(list(state["city"]))
+        else:
+            character, draw = state["bottom"][0], -1
+        res.emit(CastleFilled(character=character, draw=draw))
+
+
+def deal(res: Resolution) -> None:
+    """The host's start (RULES.md §4): the city and the castle, the identity tokens and their
+    commitments, both hands of 8; the vampire player begins."""
+    state = res.state
+    characters = sorted(load_characters())
+    res.emit(CityShuffled(characters=characters))
+    refill_castle(res)
+    vampire, human = player_of(state, VAMPIRE), player_of(state, HUMAN)
+    left = list(characters)
+    vampires, draws = picks(res, left, VAMPIRES)
+    secret, secret_draw = res.dice.salt()
+    salts = {c: identity_salt(secret, c) for c in characters}
+    res.emit(
+        IdentityTokensDrawn(
+            owner=vampire,
+            identity=VAMPIRE,
+            characters=vampires,
+            draws=draws,
+            salt=secret,
+            salt_draw=secret_draw,
+            salts=salts,
+        )
+    )
+    identities = {c: VAMPIRE if c in vampires else HUMAN for c in characters}
+    res.emit(IdentitiesCommitted(commitments={c: commit(identities[c], salts[c]) for c in characters}))
+    known, draws = picks(res, left, KNOWN_HUMANS)  # among the 6 humans left
+    own, own_draw = res.dice.salt()
+    res.emit(
+        IdentityTokensDrawn(
+            owner=human,
+            identity=HUMAN,
+            characters=known,
+            draws=draws,
+            salt=own,
+            salt_draw=own_draw,
+            salts={c: salts[c] for c in known},
+        )
+    )
+    for player in (vampire, human):
+        draw_cards(res, player, HAND_SIZE)
+    res.emit(PlayBegan(player=vampire))  # RULES.md §4: the vampire player begins
