@@ -12,16 +12,21 @@ Pure: it reads log entries (type, class version, fields, chain as recorded) and 
 5. Every draw those rules ask for is recomputed from the revealed seed, entropy pool and action nonce
    (or the dice script) and compared with what was recorded. Draws whose seed is not revealed yet
    (a running game) cannot be checked; the report says so and checks everything else.
+A copy with private events sealed is re-decided the same way once every seed it committed to is
+public (each sealed entry must have the seal of what the rules decide); before that it is folded
+with the public checks only (who acted, and the ruleset's `verify`: reveals against commitments…).
+The audit's dice live in `domain.audit_dice`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from domain.actions import HOST, START
-from domain.dice import EMPTY_POOL, commit_to_seed, draw_salt, draw_value, mix_entropy
+from domain.audit_dice import AuditDice, recorded_draws, seeds_by_commitment
+from domain.dice import EMPTY_POOL, commit_to_seed, draw_value, mix_entropy
 from domain.errors import NightkeepError
 from domain.events import (
     GENESIS_CHAIN,
@@ -541,114 +546,6 @@ def _check_content(created: GameCreated, version: int, report: AuditReport) -> b
 
 
 # --- 4 and 5. re-deciding with audited dice --------------------------------------------------------------
-
-
-class AuditDice:
-    """Dice that give the rules the recorded outcome of each draw, and check it against the seed.
-
-    `recorded` maps draw numbers to what the log says they gave (a die face or a picked id). When the
-    seed is known (or a die face is scripted), each draw is also recomputed and any difference is kept
-    in `mismatches` as (draw, recorded, recomputed).
-    """
-
-    def __init__(
-        self, recorded: dict[int, Any], seed: bytes | None, meta: dict[str, Any], nonce: bytes
-    ) -> None:
-        self._recorded = recorded
-        self._seed = seed
-        self._pool = meta["pool"]
-        self._nonce = nonce
-        self.next_draw: int = meta["next_draw"]
-        self._script: list[int] = meta["script"]
-        self.script_pos: int = meta["script_pos"]
-        self.mismatches: list[tuple[int, Any, Any]] = []
-        self.checked = 0
-        self.used = 0
-
-    def _take(self) -> tuple[int, Any]:
-        """Takes the next draw number; returns it and what the log recorded for it (None if nothing)."""
-        draw = self.next_draw
-        self.next_draw += 1
-        self.used += 1
-        return draw, self._recorded.get(draw)
-
-    def _compare(self, draw: int, recorded: Any, expected: Any) -> None:
-        """Counts a draw the seed (or script) decides, and keeps it if the log recorded something else."""
-        if expected is None:
-            return
-        self.checked += 1
-        if recorded is not None and recorded != expected:
-            self.mismatches.append((draw, recorded, expected))
-
-    def roll(self, sides: int = 6, count: int = 1) -> tuple[list[int], list[int]]:
-        """Rolls with the recorded faces, checking each against the seed or the script."""
-        values: list[int] = []
-        draws: list[int] = []
-        for _ in range(count):
-            draw, recorded = self._take()
-            expected: int | None = None
-            if self.script_pos < len(self._script):
-                expected = self._script[self.script_pos]
-                self.script_pos += 1
-            elif self._seed is not None:
-                expected = draw_value(self._seed, self._pool, self._nonce, draw, sides) + 1
-            self._compare(draw, recorded, expected)
-            value = recorded if isinstance(recorded, int) and 1 <= recorded <= sides else expected
-            values.append(value if value is not None else 1)
-            draws.append(draw)
-        return values, draws
-
-    def salt(self) -> tuple[bytes, int]:
-        """Gives the recorded salt, checking it against the seed."""
-        draw, recorded = self._take()
-        expected = None
-        if self._seed is not None:
-            expected = draw_salt(self._seed, self._pool, self._nonce, draw)
-        self._compare(draw, recorded, expected)
-        if isinstance(recorded, bytes):
-            return recorded, draw
-        return (expected if expected is not None else bytes(32)), draw
-
-    def pick(self, options: Sequence[str]) -> tuple[str, int]:
-        """Picks the recorded option, checking it against the seed."""
-        draw, recorded = self._take()
-        expected = None
-        if self._seed is not None:
-            expected = options[draw_value(self._seed, self._pool, self._nonce, draw, len(options))]
-        self._compare(draw, recorded, expected)
-        if isinstance(recorded, str) and recorded in options:
-            return recorded, draw
-        return (expected if expected is not None else options[0]), draw
-
-
-def recorded_draws(versions: Sequence[int], events: Sequence[Event]) -> tuple[dict[int, Any], dict[int, int]]:
-    """Returns what each draw gave according to these events, and the event version that says so."""
-    outcomes: dict[int, Any] = {}
-    where: dict[int, int] = {}
-    for version, event in zip(versions, events, strict=True):
-        for outcome_field, draw_field in event.drawn:
-            values, draws = getattr(event, outcome_field), getattr(event, draw_field)
-            if not isinstance(draws, list):
-                values, draws = [values], [draws]
-            for draw, value in zip(draws, values, strict=False):  # the rules judge a short list
-                if isinstance(draw, int) and draw >= 0:
-                    outcomes[draw] = value
-                    where[draw] = version
-    return outcomes, where
-
-
-def seeds_by_commitment(events: Iterable[Event]) -> dict[bytes, bytes]:
-    """Returns every seed a log makes public, by the commitment it opens."""
-    return {commit_to_seed(seed): seed for seed in revealed_seeds(events)}
-
-
-def revealed_seeds(events: Iterable[Event]) -> list[bytes]:
-    """Returns every seed a log makes public: its own reveals and the originals' seeds its forks name."""
-    seeds: list[bytes] = []
-    for event in events:
-        if isinstance(event, SeedRevealed | ForkedFrom) and isinstance(event.seed, bytes) and event.seed:
-            seeds.append(event.seed)
-    return seeds
 
 
 def _describe(event: Event, sealed: bool = False) -> str:
