@@ -180,9 +180,10 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
         if _check_content(created, start + 1, report):
             _fold_public(entries, events, report)
         report.notes.append(
-            f"{sealed} private events are sealed in this copy: the chain, the shape, the public die "
-            "rolls and every reveal against its commitment are checked; actions and card picks can be "
-            "re-decided only once the seed is revealed, or on the host's full log"
+            f"{sealed} private events are sealed in this copy: the chain, the shape, the content, who "
+            "acted, the public die rolls and the ruleset's checks of every event (reveals against their "
+            "commitments…) are made; actions and card picks can be re-decided only once the seed is "
+            "revealed, or on the host's full log"
         )
         return
     if not _check_content(created, start + 1, report):
