@@ -21,7 +21,7 @@ from domain.rulesets.castle.content import (
     load_vampire_deck,
 )
 from domain.rulesets.castle.options import to_act
-from domain.rulesets.castle.state import CELLAR, HUMAN, MOAT, VAMPIRE, State
+from domain.rulesets.castle.state import CELLAR, HUMAN, MOAT, VAMPIRE, State, deck_count
 
 WIDTH = 110  # the board is printed as plain text; no line may be wider
 REASONS = {
@@ -239,7 +239,11 @@ def _player_rows(state: State) -> list[str]:
     tops: list[str] = []
     for name, me in state["players"].items():
         rows.append(
-            [name, me["side"], *map(str, (len(me["hand"]), me["deck"], len(me[CELLAR]), len(me[MOAT])))]
+            [
+                name,
+                me["side"],
+                *map(str, (len(me["hand"]), deck_count(state, name), len(me[CELLAR]), len(me[MOAT]))),
+            ]
         )
         on_top = [f"{pile} {card_label(me[pile][-1])}" for pile in (CELLAR, MOAT) if me[pile]]
         if on_top:
@@ -349,7 +353,7 @@ def players_summary(state: State) -> list[dict[str, Any]]:
             "side": me["side"],
             "status": _status(state, name),
             "hand_size": len(me["hand"]),
-            "deck": me["deck"],
+            "deck": deck_count(state, name),
             "cellar": len(me[CELLAR]),
             "moat": len(me[MOAT]),
             "cellar_top": me[CELLAR][-1] if me[CELLAR] else "",

@@ -95,21 +95,18 @@ def started(
 
 
 def set_hand(state: State, player: str, shorts: Iterable[str]) -> None:
-    """Replaces a player's hand with these cards (short ids), commitments included; the deck count
-    follows (every card of the side is in the deck, the hand, the cellar or the moat)."""
+    """Replaces a player's hand with these cards (short ids), commitments included; the deck holds the
+    rest (every card of the side is in the deck, the hand, the cellar or the moat)."""
     cards = [card_id(player, s) for s in shorts]
     salts = {c: f"salt of {c}".encode() for c in cards}
     state["hands"][player] = salts
     me = state["players"][player]
     me["hand"] = [commit(c, salts[c]) for c in cards]
-    me["deck"] = len(deck_of(me["side"])) - len(cards) - len(me[CELLAR]) - len(me[MOAT])
 
 
 def set_pile(state: State, player: str, pile: str, shorts: Iterable[str]) -> None:
-    """Puts these cards (not in the hand) in a player's cellar or moat; the deck count follows."""
-    me = state["players"][player]
-    me[pile] = [card_id(player, s) for s in shorts]
-    me["deck"] = len(deck_of(me["side"])) - len(me["hand"]) - len(me[CELLAR]) - len(me[MOAT])
+    """Puts these cards (not in the hand) in a player's cellar or moat; the deck holds the rest."""
+    state["players"][player][pile] = [card_id(player, s) for s in shorts]
 
 
 def run_out(state: State, player: str) -> None:
@@ -117,7 +114,6 @@ def run_out(state: State, player: str) -> None:
     me = state["players"][player]
     held = set(state["hands"][player]) | set(me[MOAT])
     me[CELLAR] = sorted(c for c in deck_of(me["side"]) if c not in held)
-    me["deck"] = 0
 
 
 def truth(state: State, short: str) -> dict[str, Any]:

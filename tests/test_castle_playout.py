@@ -46,7 +46,7 @@ from domain.rulesets.castle.events import (
     IdentityRevealed,
     IdentityTokensDrawn,
 )
-from domain.rulesets.castle.state import card_salt
+from domain.rulesets.castle.state import card_salt, out_of_cards
 from event_store.recorded import RecordedEvent, redacted
 from event_store.replay_file import audit_replay, encode_replay
 from projections.timeline import describe_event
@@ -148,7 +148,7 @@ def test_every_bot_game_ends_with_a_legal_result(games):
             assert len(state["castle"]) == 3
         else:
             assert state["reason"] == "out-of-cards"
-            assert all(p["deck"] == 0 and not p["hand"] for p in state["players"].values())
+            assert all(out_of_cards(state, name) for name in state["players"])
             human = sum(known[c] == "human" for c in alive)
             vampire = 2 * sum(known[c] == "vampire" for c in alive)
             assert state["scores"] == {"human": human, "vampire": vampire}

@@ -42,7 +42,7 @@ from domain.rulesets.castle.events import (
     ScoresCounted,
     TurnPassed,
 )
-from domain.rulesets.castle.state import ATTACK, CELLAR, DEFENCE, HUMAN, MOAT, VAMPIRE, evolve
+from domain.rulesets.castle.state import ATTACK, CELLAR, DEFENCE, HUMAN, MOAT, VAMPIRE, deck_count, evolve
 from tests.castle_helpers import (
     HANA,
     VLAD,
@@ -228,8 +228,7 @@ def test_setup_deals_a_castle_of_three_hands_of_eight_and_secret_identity_tokens
         assert t["identity"] == HUMAN and reveal_matches(state["commitments"][character], HUMAN, t["salt"])
 
     for player, hand in ((VLAD, map(vc, VLAD_FIRST_HAND)), (HANA, map(hc, HANA_FIRST_HAND))):
-        me = state["players"][player]
-        assert sorted(state["hands"][player]) == sorted(hand) and me["deck"] == 32
+        assert sorted(state["hands"][player]) == sorted(hand) and deck_count(state, player) == 32
         assert hand_is_committed(state, player)
     assert of(events, PlayBegan) == [PlayBegan(player=VLAD)]
     assert (state["turn"], state["step"], state["known"]) == (VLAD, "discard", {})
@@ -258,7 +257,7 @@ def test_turn_begins_with_any_number_of_discards_to_the_moat_then_a_draw_back_up
     assert of(events, CardsReceived)[0].cards == [vc("noble-3-a"), vc("noble-3-b")]
     assert names(events)[-1] == "CardsDrawn" and hand_is_committed(after, VLAD)
     me = after["players"][VLAD]
-    assert (len(me["hand"]), me["deck"], after["step"]) == (8, 30, "act")
+    assert (len(me["hand"]), deck_count(after, VLAD), after["step"]) == (8, 30, "act")
 
 
 def test_turn_a_player_holding_more_than_eight_after_drawing_two_draws_nothing():
@@ -271,7 +270,7 @@ def test_turn_a_player_holding_more_than_eight_after_drawing_two_draws_nothing()
     events, after = act(state, "draw")
     assert names(events) == ["CardsDrawn"]  # no card received
     assert sorted(after["hands"][VLAD]) == sorted(state["hands"][VLAD]) and hand_is_committed(after, VLAD)
-    assert (len(after["players"][VLAD]["hand"]), after["players"][VLAD]["deck"], after["step"]) == (
+    assert (len(after["players"][VLAD]["hand"]), deck_count(after, VLAD), after["step"]) == (
         9,
         30,
         "act",
@@ -678,7 +677,7 @@ def test_support_draw_two_adds_two_cards_and_the_turn_goes_on():
     assert of(events, CardsReceived)[0].cards == [vc("noble-3-a"), vc("noble-3-b")]
     assert vc("noble-3-a") in after["hands"][VLAD] and hand_is_committed(after, VLAD)
     me = after["players"][VLAD]
-    assert (len(me["hand"]), me["deck"], me[CELLAR]) == (9, 30, [vc("draw-2-a")])
+    assert (len(me["hand"]), deck_count(after, VLAD), me[CELLAR]) == (9, 30, [vc("draw-2-a")])
     assert (after["turn"], after["step"]) == (VLAD, "act")
 
 
@@ -715,7 +714,7 @@ def test_support_take_from_deck_shows_the_card_and_commits_it_to_the_hand():
     assert sorted(after["hands"][HANA]) == [hc("clergy-1-a"), hc("noble-3-a")] and hand_is_committed(
         after, HANA
     )
-    assert (len(me["hand"]), me["deck"]) == (2, 37)
+    assert (len(me["hand"]), deck_count(after, HANA)) == (2, 37)
 
 
 @pytest.mark.parametrize("pile", [CELLAR, MOAT])
@@ -729,7 +728,7 @@ def test_support_take_from_cellar_or_moat_shows_the_card_and_commits_it_to_the_h
     taken = events[-1]
     assert isinstance(taken, CardTaken) and (taken.card, taken.pile) == (hc("noble-3-a"), pile)
     me = after["players"][HANA]
-    assert hc("noble-3-a") not in me[pile] and me["deck"] == 37
+    assert hc("noble-3-a") not in me[pile] and deck_count(after, HANA) == 37
     assert list(after["hands"][HANA]) == [hc("noble-3-a")] and hand_is_committed(after, HANA)
 
 
@@ -892,7 +891,6 @@ def test_vampire_player_cannot_answer_holy_water_falsely():
 def test_a_player_catches_commitments_to_a_hand_other_than_the_one_they_received():
     """A player's copy holds their CardsReceived: a host that commits publicly to other cards is caught."""
     state = given(human=["noble-1-a"])
-    state["players"][HANA]["deck"] = 5
     turn_to(state, HANA, "discard")
     events, _ = act(state, "draw", picks=[hc("clergy-1-a"), hc("clergy-2-a"), hc("clergy-3-a")])
     assert first_problem(state, events) == ""

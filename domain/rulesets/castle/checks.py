@@ -27,7 +27,7 @@ from domain.rulesets.castle.events import (
     ScoresCounted,
 )
 from domain.rulesets.castle.options import POINTS, valid_card
-from domain.rulesets.castle.state import ATTACK, DECK, HUMAN, VAMPIRE, State, alive, side_of
+from domain.rulesets.castle.state import ATTACK, DECK, HUMAN, VAMPIRE, State, alive, deck_count, side_of
 
 
 def verify(state: State, event: Event) -> str:
@@ -59,8 +59,8 @@ def _own_hand(state: State, player: str, commitments: list[bytes]) -> str:
 
 def _cards_drawn(state: State, e: CardsDrawn) -> str:
     me = state["players"][e.player]
-    if not 0 <= e.count <= me["deck"]:
-        return f"{e.player} drew {e.count} cards from a deck of {me['deck']}"
+    if not 0 <= e.count <= deck_count(state, e.player):
+        return f"{e.player} drew {e.count} cards from a deck of {deck_count(state, e.player)}"
     if e.count == 0 and e.commitments != me["hand"]:
         return f"{e.player} drew nothing, yet the commitments to the hand changed"
     return _own_hand(state, e.player, e.commitments)

@@ -24,6 +24,7 @@ from domain.rulesets.castle.state import (
     HUMAN,
     VAMPIRE,
     deck_cards,
+    deck_count,
     hand_commitments,
     identity_salt,
     player_of,
@@ -51,7 +52,7 @@ def draw_cards(res: Resolution, player: str, count: int) -> None:
     """Draws `count` cards (or what the deck holds): a private pick per card; the whole hand is then
     committed to afresh."""
     state = res.state
-    count = min(count, state["players"][player]["deck"])
+    count = min(count, deck_count(state, player))
     cards, draws = picks(res, deck_cards(state, player), count)
     commitments = receive_cards(res, player, cards, draws) if cards else state["players"][player]["hand"]
     res.emit(CardsDrawn(player=player, count=count, commitments=list(commitments)))

@@ -16,7 +16,8 @@ tokens each player drew, for the players this copy may see).
     castle      the characters in the castle;  dead: the killed, in order
     known       {character: identity} made public;  commitments: {character: sha256}
     markers     {character: {"attack": n, "defence": n}}
-    players     {name: {"side", "deck": cards left, "hand": [commitments], "cellar": [..], "moat": [..]}}
+    players     {name: {"side", "hand": [commitments], "cellar": [..], "moat": [..]}}; every other card
+                of the side is in the deck (`deck_count`)
     holy        after holy water: {"card": the lower holy water card, "character": who was asked}, else None
     fight       None, or the fight under way (see FightStarted)
     winner, reason, scores
@@ -112,10 +113,7 @@ def assign_sides(seats: list[dict[str, Any]]) -> dict[str, str]:
 def new_state(created: GameCreated) -> State:
     """Returns the state right after GameCreated: sides taken from the seats, nothing dealt."""
     sides = assign_sides(created.players)
-    players = {
-        name: {"side": side, "deck": len(deck_of(side)), "hand": [], CELLAR: [], MOAT: []}
-        for side, name in sides.items()
-    }
+    players = {name: {"side": side, "hand": [], CELLAR: [], MOAT: []} for side, name in sides.items()}
     return {
         "phase": "setup",
         "sides": sides,
@@ -160,10 +158,16 @@ def alive(state: State) -> list[str]:
     return [*state["castle"], *state["city"], *state["bottom"]]
 
 
+def deck_count(state: State, player: str) -> int:
+    """Returns how many cards are left in a player's deck: the side's cards not in the hand, the cellar
+    or the moat (public: counts only)."""
+    me = state["players"][player]
+    return len(deck_of(me["side"])) - len(me["hand"]) - len(me[CELLAR]) - len(me[MOAT])
+
+
 def out_of_cards(state: State, player: str) -> bool:
     """Tells whether a player has no card left in deck or hand (public: counts only)."""
-    me = state["players"][player]
-    return me["deck"] == 0 and not me["hand"]
+    return not state["players"][player]["hand"] and deck_count(state, player) == 0
 
 
 def deck_cards(state: State, player: str) -> list[str]:
@@ -203,7 +207,6 @@ def _committed(state: State, e: IdentitiesCommitted) -> None:
 def _cards_drawn(state: State, e: CardsDrawn) -> None:
     me = state["players"][e.player]
     me["hand"] = list(e.commitments)
-    me["deck"] -= e.count
     if state["step"] == "discard" and state["turn"] == e.player:
         state["step"] = "act"  # drawing back up to 8 ends the discard step
 
@@ -214,9 +217,7 @@ def _cards_received(state: State, e: CardsReceived) -> None:
 
 def _card_taken(state: State, e: CardTaken) -> None:
     me = state["players"][e.player]
-    if e.pile == DECK:
-        me["deck"] -= 1
-    else:
+    if e.pile != DECK:  # a card from the deck leaves it by joining the hand
         me[e.pile].remove(e.card)
     me["hand"] = list(e.commitments)
 
