@@ -682,8 +682,8 @@ def test_cards_are_drawn_among_the_cards_left_in_sorted_order():
 
 
 def test_lives_never_fall_below_zero_when_a_card_takes_more_than_are_left():
+    from domain.resolution import Resolution
     from domain.rulesets.talisman.effects import lose_lives
-    from domain.rulesets.talisman.resolution import Resolution
 
     state = started()
     place(state, "Ann", 5)

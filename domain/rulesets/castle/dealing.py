@@ -8,6 +8,7 @@ seed is revealed, even in a copy where the private events are sealed.
 from __future__ import annotations
 
 from domain.hidden import commit
+from domain.resolution import Resolution
 from domain.rulesets.castle.content import load_characters
 from domain.rulesets.castle.events import (
     CardsDrawn,
@@ -29,7 +30,6 @@ from domain.rulesets.castle.state import (
     identity_salt,
     player_of,
 )
-from domain.rulesets.talisman.resolution import Resolution
 
 VAMPIRES = 3  # RULES.md §4: the vampire player draws 3 identity tokens
 KNOWN_HUMANS = 2  # and the human player 2

@@ -46,6 +46,7 @@ from domain.content import content_hash as hash_files
 from domain.dice import Dice
 from domain.errors import BadSetup, IllegalAction
 from domain.events import Event, GameCreated, GameEnded, TurnEnded
+from domain.resolution import Resolution
 from domain.rulesets.castle.checks import verify as verify  # the ruleset's check of recorded events
 from domain.rulesets.castle.content import (
     HOLY_WATER,
@@ -106,7 +107,6 @@ from domain.rulesets.castle.state import (
     player_of,
     side_of,
 )
-from domain.rulesets.talisman.resolution import Resolution
 
 NAME = "vampire-empire"
 CHARACTER_SLOT = "side"

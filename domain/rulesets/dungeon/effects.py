@@ -6,8 +6,8 @@ Losing lives, die-table effects and the rest are shared Talisman mechanics (`tal
 from __future__ import annotations
 
 from domain.events import GameWon, Moved, PlayerOut
+from domain.resolution import Resolution
 from domain.rulesets.talisman.effects import sheet_of
-from domain.rulesets.talisman.resolution import Resolution
 
 BOARD = "dungeon"
 GUARD = "dungeon/guard"

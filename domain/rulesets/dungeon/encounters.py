@@ -10,12 +10,12 @@ the house decisions). The Dungeon adds, in nightkeep's words:
 
 from __future__ import annotations
 
+from domain.resolution import Resolution
 from domain.rulesets.dungeon.content import load_board, load_deck
 from domain.rulesets.dungeon.effects import GUARD, move_back
 from domain.rulesets.talisman.combat import COMBAT, WON
 from domain.rulesets.talisman.effects import sheet_of
 from domain.rulesets.talisman.encounters import Encounter, draw_cards, encounter_cards, fight
-from domain.rulesets.talisman.resolution import Resolution
 
 DECK = "dungeon"
 

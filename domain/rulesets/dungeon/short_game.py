@@ -18,11 +18,11 @@ from domain.content import content_hash as hash_files
 from domain.dice import Dice
 from domain.errors import BadSetup, IllegalAction
 from domain.events import Event, GameCreated
+from domain.resolution import Resolution
 from domain.rulesets.dungeon import turns
 from domain.rulesets.dungeon.content import content_paths, load_board, load_deck
 from domain.rulesets.dungeon.state import evolve, new_state
 from domain.rulesets.talisman.characters import characters_path, check_seats, load_characters
-from domain.rulesets.talisman.resolution import Resolution
 from domain.rulesets.talisman.state import State
 from domain.rulesets.talisman.turns import race_status
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from domain.dice import Dice
 from domain.events import DieRolled, Event
+from domain.resolution import Resolution
 from domain.rulesets.dungeon.content import load_board, load_deck
 from domain.rulesets.dungeon.effects import move_piece
 from domain.rulesets.dungeon.encounters import encounter_space
@@ -26,7 +27,6 @@ from domain.rulesets.talisman.character import PLAYING, effective_strength
 from domain.rulesets.talisman.combat import COMBAT, LOST, WON, lose_combat_life, resolve_combat
 from domain.rulesets.talisman.effects import check_killed, in_play, is_over, sheet_of
 from domain.rulesets.talisman.events import FleeingDeclared
-from domain.rulesets.talisman.resolution import Resolution
 from domain.rulesets.talisman.state import State
 from domain.rulesets.talisman.turns import deal_characters, end_turn
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from domain.events import Moved
+from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_board
 from domain.rulesets.keep.events import Teleported
 from domain.rulesets.keep.state import LAST
 from domain.rulesets.talisman.effects import sheet_of
-from domain.rulesets.talisman.resolution import Resolution
 
 BOARD = "keep"
 ENTRANCE = 1

@@ -24,6 +24,7 @@ from domain.content import content_hash as hash_files
 from domain.dice import Dice
 from domain.errors import BadSetup, IllegalAction
 from domain.events import DieRolled, Event, GameCreated
+from domain.resolution import Resolution
 from domain.rulesets.keep.content import (
     content_paths,
     load_board,
@@ -40,7 +41,6 @@ from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.characters import characters_path, check_seats, load_characters
 from domain.rulesets.talisman.effects import sheet_of
 from domain.rulesets.talisman.events import FleeingDeclared, TurnLost
-from domain.rulesets.talisman.resolution import Resolution
 from domain.rulesets.talisman.state import State
 from domain.rulesets.talisman.turns import deal_characters, end_turn, race_status
 

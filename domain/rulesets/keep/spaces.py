@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from domain.events import CardDrawn, DieRolled, LifeGained
+from domain.resolution import Resolution
 from domain.rulesets.keep.content import TILE, load_board, load_deck, load_spells, load_tables
 from domain.rulesets.keep.events import (
     ChoiceMade,
@@ -59,7 +60,6 @@ from domain.rulesets.talisman.events import (
     StatChanged,
     TurnLost,
 )
-from domain.rulesets.talisman.resolution import Resolution
 
 SENTRY = "keep/sentry"
 SENTRY_TOLL, TOME_GIFT, LIFE = "sentry-toll", "tome-gift", "life"

@@ -16,6 +16,7 @@ House decisions, in nightkeep's words:
 from __future__ import annotations
 
 from domain.events import CardDrawn, DieRolled, GameWon
+from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_deck, load_tables, load_vault
 from domain.rulesets.keep.events import ItemGained, SpellGained, TalismanTaken, VaultCardMet
 from domain.rulesets.keep.state import SPELL_DECK, VAULT_DECK
@@ -31,7 +32,6 @@ from domain.rulesets.talisman.events import (
     GoldTaken,
     ObjectTaken,
 )
-from domain.rulesets.talisman.resolution import Resolution
 
 VAULT = 21
 VAULT_CARDS = 3  # Keep 9.1

@@ -7,10 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.events import LifeGained, LifeLost, PlayerOut
+from domain.resolution import Resolution
 from domain.rulesets.talisman.cards import Outcome
 from domain.rulesets.talisman.character import PLAYING
 from domain.rulesets.talisman.events import GoldChanged, StatChanged, TurnLost
-from domain.rulesets.talisman.resolution import Resolution
 
 # How a board moves a character back a number of spaces for a card (the board knows its first space).
 MoveBack = Callable[[Resolution, str, int, str], None]

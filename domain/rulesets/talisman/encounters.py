@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from domain.events import CardDrawn, DieRolled
+from domain.resolution import Resolution
 from domain.rulesets.talisman.cards import Card, Deck
 from domain.rulesets.talisman.character import (
     effective_craft,
@@ -43,7 +44,6 @@ from domain.rulesets.talisman.events import (
     GoldTaken,
     ObjectTaken,
 )
-from domain.rulesets.talisman.resolution import Resolution
 
 # A board's own card kinds (the Keep's Teleport Tiles) are met by handlers it passes in; a handler
 # returns False when the encounter must stop there.

@@ -7,11 +7,11 @@ from typing import Any
 
 from domain.actions import HOST
 from domain.events import CharacterDealt, GameEnded, TurnEnded
+from domain.resolution import Resolution
 from domain.rulesets.talisman.character import PLAYING
 from domain.rulesets.talisman.characters import load_characters, resolve_character
 from domain.rulesets.talisman.effects import is_over, sheet_of
 from domain.rulesets.talisman.events import PlayOpened, TurnSkipped
-from domain.rulesets.talisman.resolution import Resolution
 from domain.rulesets.talisman.state import State
 
 
