@@ -16,7 +16,7 @@ from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
 from domain.hidden import PUBLIC
 from event_store.config import resolve_db, store_exists
-from event_store.recorded import RecordedEvent
+from event_store.recorded import RecordedEvent, created_of, redacted
 from event_store.service import GameService
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -67,6 +67,13 @@ def resolve_viewer(viewer: str | None, players: list[str]) -> str:
     if viewer == HOST or viewer in players:
         return viewer
     raise UsageError(f"no player {viewer!r} in this game (players: {', '.join(players)}, or host)")
+
+
+def seen_by(recorded: list[RecordedEvent], viewer: str | None) -> list[RecordedEvent]:
+    """Returns a stored game's events as --as `viewer` may see them (the name checked against the
+    game's seats; no --as: only public facts)."""
+    players = [seat["name"] for seat in created_of(recorded).players]
+    return redacted(recorded, resolve_viewer(viewer, players))
 
 
 def json_option(func: F) -> F:

@@ -12,7 +12,7 @@ from cli.common import (
     get_service,
     handle_errors,
     json_option,
-    resolve_viewer,
+    seen_by,
     viewer_option,
 )
 from cli.rendering import game_summary, print_actions, print_board, print_timeline
@@ -209,9 +209,7 @@ def play(
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
     play_with_bots(service, game_id, seed)
-    recorded = service.recorded_events(game_id)
-    players = [seat["name"] for seat in created_of(recorded).players]
-    fold = fold_recorded(redacted(recorded, resolve_viewer(viewer, players)))
+    fold = fold_recorded(seen_by(service.recorded_events(game_id), viewer))
     if as_json:
         echo_json(game_summary(str(game_id), fold))
     else:
@@ -239,9 +237,8 @@ def show(ctx: click.Context, game: str, at: int | None, viewer: str | None, as_j
     recorded = service.recorded_events(game_id, lte=at)
     if at is not None and recorded[-1].version != at:
         raise UsageError(f"game {game_id} has only {recorded[-1].version} events")
-    players = [seat["name"] for seat in created_of(recorded).players]
     # Other players' private events are sealed for this viewer, so the board is folded without them.
-    fold = fold_recorded(redacted(recorded, resolve_viewer(viewer, players)))
+    fold = fold_recorded(seen_by(recorded, viewer))
     if as_json:
         echo_json(game_summary(str(game_id), fold))
     else:
@@ -264,9 +261,9 @@ def log_command(ctx: click.Context, game: str, viewer: str | None, as_json: bool
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
     recorded = service.recorded_events(game_id)
-    created = created_of(recorded)
-    recorded = redacted(recorded, resolve_viewer(viewer, [seat["name"] for seat in created.players]))
+    ruleset = created_of(recorded).ruleset
+    recorded = seen_by(recorded, viewer)
     if as_json:
         echo_json([event_json(r) for r in recorded])
     else:
-        print_timeline(created.ruleset, recorded)
+        print_timeline(ruleset, recorded)

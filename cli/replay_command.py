@@ -23,6 +23,7 @@ from cli.common import (
     json_option,
     looks_like_path,
     resolve_viewer,
+    seen_by,
     viewer_option,
 )
 from cli.rendering import game_summary, print_board, print_timeline
@@ -30,7 +31,7 @@ from domain.errors import UsageError
 from domain.events import GameCreated
 from domain.game import GameFold
 from domain.plain import copy_plain
-from event_store.recorded import RecordedEvent, created_of, redacted
+from event_store.recorded import RecordedEvent, redacted
 from event_store.replay_file import read_replay
 from projections.timeline import describe_event
 from projections.turns import next_turn_start, previous_turn_start, turn_at, turn_starts
@@ -123,9 +124,7 @@ def load_source(ctx: click.Context, game: str, viewer: str | None = None) -> Rep
         raise UsageError(f"no replay file {game}")
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
-    recorded = service.recorded_events(game_id)
-    seen_as = resolve_viewer(viewer, [seat["name"] for seat in created_of(recorded).players])
-    return ReplaySource(str(game_id), redacted(recorded, seen_as))
+    return ReplaySource(str(game_id), seen_by(service.recorded_events(game_id), viewer))
 
 
 # --- Interactive stepping ------------------------------------------------------------------------------
