@@ -163,16 +163,25 @@ def _draw_fields(cls: type[Event]) -> tuple[str, ...]:
 
 def advance_draws(meta: dict[str, Any], event: Event) -> None:
     """Moves the draw counter (and the dice script) past the draws a ruleset event consumed."""
-    for field_name in _draw_fields(type(event)):
+    cls = type(event)
+    fields = _DRAW_FIELDS.get(cls)
+    if fields is None:
+        fields = _draw_fields(cls)
+    if not fields:
+        return  # most events consume no draw: every fold passes here
+    last = -1
+    for field_name in fields:
         value = getattr(event, field_name)
-        if isinstance(value, list):
+        if type(value) is list:
             if value:
-                meta["next_draw"] = max(meta["next_draw"], max(value) + 1)
-            if isinstance(event, DieRolled):
-                # A scripted game's die faces come from its script first; only rolls use it (HmacDice.roll).
-                meta["script_pos"] = min(len(meta["script"]), meta["script_pos"] + len(value))
-        elif value >= 0:
-            meta["next_draw"] = max(meta["next_draw"], value + 1)
+                last = max(last, max(value))
+        elif value > last:
+            last = value
+    if last >= meta["next_draw"]:
+        meta["next_draw"] = last + 1
+    if isinstance(event, DieRolled):
+        # A scripted game's die faces come from its script first; only rolls use it (HmacDice.roll).
+        meta["script_pos"] = min(len(meta["script"]), meta["script_pos"] + len(event.draws))
 
 
 def check_legal(holder: Any, player: str, action_id: str) -> None:
