@@ -927,6 +927,8 @@ def test_scores_must_follow_from_the_revealed_survivors():
 
 
 def test_a_castle_character_must_come_from_the_city():
+    """RULES.md §4: the castle is filled from the city; a log that fills it with a character already in
+    the castle is refused."""
     state = started()
     inside = state["castle"][0]
     assert "where it is not" in empire.verify(state, CastleFilled(character=inside, draw=3))
