@@ -6,7 +6,6 @@ decided with ScriptedDice, then the events are exactly the ones the rule calls f
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
@@ -43,6 +42,8 @@ from domain.rulesets.talisman.events import (
     TurnLost,
     TurnSkipped,
 )
+from tests import decider_helpers as helpers
+from tests.decider_helpers import names, of
 
 C = "dungeon/card/"
 GOBLIN, OGRE, MINOTAUR, BRONZE_DRAGON = C + "goblin", C + "ogre", C + "minotaur", C + "bronze-dragon"
@@ -80,9 +81,7 @@ def created(*seats: tuple[str, str]) -> GameCreated:
 
 
 def fold(state: dict[str, Any], events: list[Event]) -> dict[str, Any]:
-    for event in events:
-        dungeon.evolve(state, event)
-    return state
+    return helpers.fold(dungeon, state, events)
 
 
 def started(*seats: tuple[str, str], cards: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -135,20 +134,7 @@ def act(
     player: str = "",
 ) -> tuple[list[Event], dict[str, Any]]:
     """Decides an action with scripted dice (all used up); returns the events and new state."""
-    before = copy.deepcopy(state)
-    dice = ScriptedDice(values, cards)
-    events = dungeon.decide(state, action, player or state["turn"], dice)
-    assert state == before, "decide must not mutate its input"
-    assert dice.unused == ([], []), f"script not used up: {dice.unused}"
-    return events, fold(copy.deepcopy(state), events)
-
-
-def names(events: list[Event]) -> list[str]:
-    return [e.type_name for e in events]
-
-
-def of(events: list[Event], cls: type) -> list[Any]:
-    return [e for e in events if isinstance(e, cls)]
+    return helpers.decided(dungeon, state, action, player or state["turn"], ScriptedDice(values, cards))
 
 
 def ids(state: dict[str, Any], player: str | None = None) -> list[str]:

@@ -68,6 +68,8 @@ from domain.rulesets.talisman.events import (
     TurnLost,
     TurnSkipped,
 )
+from tests import decider_helpers as helpers
+from tests.decider_helpers import names, of
 
 C = "keep/card/"
 TILE1, TILE2, TILE3 = C + "teleport-tile-1", C + "teleport-tile-2", C + "teleport-tile-3"
@@ -129,9 +131,7 @@ def created(*seats: tuple[str, str], hoard: bool = False) -> GameCreated:
 
 
 def fold(state: dict[str, Any], events: list[Event]) -> dict[str, Any]:
-    for event in events:
-        keep.evolve(state, event)
-    return state
+    return helpers.fold(keep, state, events)
 
 
 def started(*seats: tuple[str, str], hoard: bool = False) -> dict[str, Any]:
@@ -198,20 +198,7 @@ def act(
     player: str = "",
 ) -> tuple[list[Event], dict[str, Any]]:
     """Decides an action with scripted dice (all used up); returns the events and new state."""
-    before = copy.deepcopy(state)
-    dice = ScriptedDice(values, cards)
-    events = keep.decide(state, action, player or state["turn"], dice)
-    assert state == before, "decide must not mutate its input"
-    assert dice.unused == ([], []), f"script not used up: {dice.unused}"
-    return events, fold(copy.deepcopy(state), events)
-
-
-def names(events: list[Event]) -> list[str]:
-    return [e.type_name for e in events]
-
-
-def of(events: list[Event], cls: type) -> list[Any]:
-    return [e for e in events if isinstance(e, cls)]
+    return helpers.decided(keep, state, action, player or state["turn"], ScriptedDice(values, cards))
 
 
 def ids(state: dict[str, Any], player: str | None = None) -> list[str]:
