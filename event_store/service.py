@@ -15,7 +15,7 @@ from eventsourcing.utils import get_topic
 
 from domain.actions import HOST, START, Action
 from domain.audit import AuditReport, RawEntry, audit_log
-from domain.audit_dice import seeds_by_commitment
+from domain.audit.dice import seeds_by_commitment
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import BadSetup, IllegalAction, StaleVersion, UnknownGame, UsageError
 from domain.events import ActionTaken, ForkedFrom, GameCreated, Sealed, SeedCommitted, SeedRevealed

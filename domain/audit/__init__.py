@@ -1,0 +1,147 @@
+"""The audit: everything a third party can check about a game's log without trusting whoever kept it.
+
+Pure: it reads log entries (type, class version, fields, chain as recorded) and reports findings.
+1. The hash chain, link by link: each broken link is named (an edited, removed, inserted or
+   reordered event breaks the link where it happened).
+2. The shape: zero or more ForkedFrom, then GameCreated and SeedCommitted; a fork's copied history
+   must chain to the value its ForkedFrom names.
+3. The content: the ruleset exists and its content hash is the one the game was played with.
+4. Every ActionTaken is re-decided from the state before it: the action must have been legal, and the
+   rules, fed the recorded draws, must produce exactly the recorded consequences (the first divergence
+   is named with both versions of the event).
+5. Every draw those rules ask for is recomputed from the revealed seed, entropy pool and action nonce
+   (or the dice script) and compared with what was recorded. Draws whose seed is not revealed yet
+   (a running game) cannot be checked; the report says so and checks everything else.
+A copy with private events sealed is re-decided the same way once every seed it committed to is
+public (each sealed entry must have the seal of what the rules decide); before that it is folded
+with the public checks only (who acted, and the ruleset's `verify`: reveals against commitments…).
+One module per stage: `reading` (chain, types, shape, header), `redecide` (rules and dice),
+`sealed` (copies with private events sealed), `dice` (the audit's dice); `report` is what it says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from domain.audit.dice import seeds_by_commitment
+from domain.audit.reading import (
+    chain_of,
+    check_forks,
+    check_links,
+    decode_all,
+    find_start,
+    game_start,
+    header_problems,
+    shape_problems,
+)
+from domain.audit.redecide import ReDecider
+from domain.audit.report import KINDS, AuditReport, Finding, LogEntry, RawEntry
+from domain.audit.sealed import can_unseal, check_public_dice, fold_public
+from domain.errors import NightkeepError
+from domain.events import GameCreated, Sealed
+from domain.game import check_seat_names
+from domain.rulesets import get_ruleset
+
+__all__ = [
+    "KINDS",
+    "AuditReport",
+    "Finding",
+    "LogEntry",
+    "RawEntry",
+    "audit_log",
+    "chain_of",
+    "game_start",
+    "header_problems",
+    "seeds_by_commitment",
+    "shape_problems",
+]
+
+
+def audit_log(entries: Sequence[LogEntry], header: dict[str, Any] | None = None) -> AuditReport:
+    """Audits a game's log (and a replay file's header, when given); never raises for bad content."""
+    report = AuditReport(events=len(entries))
+    try:
+        _audit(entries, header, report)
+    except Exception as exc:  # each check is guarded; this keeps a forgery they missed from crashing
+        report.add(0, "format", f"the audit could not go on: {exc!r}")
+    return report
+
+
+def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: AuditReport) -> None:
+    check_links(entries, report)
+    events = decode_all(entries, report)
+    if events is None:
+        return
+    start = find_start(events, report)
+    if start is None:
+        return
+    created = events[start]
+    assert isinstance(created, GameCreated)
+    report.ruleset = str(created.ruleset)
+    check_forks(entries, events, report)
+    if header is not None:
+        for version, detail in header_problems(header, entries, events):
+            report.add(version, "header", detail)
+    sealed = sum(1 for e in events if isinstance(e, Sealed))
+    if sealed and not can_unseal(events, created):
+        report.partial = True
+        check_public_dice(events, report)
+        if check_content(created, start + 1, report):
+            fold_public(entries, events, report)
+        report.notes.append(
+            f"{sealed} private events are sealed in this copy: the chain, the shape, the content, who "
+            "acted, the public die rolls and the ruleset's checks of every event (reveals against their "
+            "commitments…) are made; actions and card picks can be re-decided only once the seed is "
+            "revealed, or on the host's full log"
+        )
+        return
+    if not check_content(created, start + 1, report):
+        report.notes.append("rules and dice not re-checked: the game's content is not available here")
+        return
+    decider = ReDecider(entries, events, report, sealed=bool(sealed))
+    decider.run()
+    if not sealed:
+        return
+    if decider.stopped_at:
+        # The sealed events cannot be folded past a divergence: the rest gets the public checks.
+        fold_public(entries, events, report, after=decider.stopped_at)
+        report.notes.append(
+            f"{sealed} private events are sealed in this copy: they were re-decided from the revealed "
+            f"seed up to event {decider.stopped_at}, and only the public checks were made after it"
+        )
+    else:
+        report.notes.append(
+            f"{sealed} private events are sealed in this copy: each was re-decided from the revealed "
+            "seed and checked against its seal"
+        )
+
+
+def check_content(created: GameCreated, version: int, report: AuditReport) -> bool:
+    try:
+        ruleset = get_ruleset(created.ruleset)
+    except NightkeepError:
+        report.add(version, "content", f"this nightkeep has no ruleset {created.ruleset!r}")
+        return False
+    report.scripted = bool(created.dice_script)
+    if created.dice_script and not created.scripted:
+        report.add(version, "rules", "the game has a dice script but is not marked scripted")
+    try:
+        check_seat_names(seat["name"] for seat in created.players)
+        ruleset.validate_setup([dict(seat) for seat in created.players], dict(created.options))
+    except NightkeepError as exc:
+        report.add(version, "rules", f"the game was set up in a way the rules refuse: {exc}")
+    except Exception as exc:  # a forged setup the validators do not expect
+        report.add(version, "rules", f"the game's setup cannot be read: {exc!r}")
+    here = ruleset.content_hash()
+    if created.content_hash != here:
+        report.add(
+            version,
+            "content",
+            f"the game was played with content {str(created.content_hash)[:12]}…, "
+            f"this nightkeep has {here[:12]}…",
+        )
+        return False
+    return True
+
+

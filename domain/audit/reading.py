@@ -1,0 +1,263 @@
+"""The first stage of every audit, and of every reader of a log: the chain link by link, exact field
+types, the shape of the log (its opening, a fork's copy, the seed's reveal) and a replay file's header
+against the events it describes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from domain.audit.report import AuditReport, LogEntry
+from domain.dice import commit_to_seed
+from domain.errors import NightkeepError
+from domain.events import (
+    GENESIS_CHAIN,
+    Event,
+    ForkedFrom,
+    GameCreated,
+    SeedCommitted,
+    SeedRevealed,
+    canonical_bytes,
+    field_type_problem,
+    is_private,
+    is_sealed,
+    next_chain,
+)
+from domain.game import decode_event
+
+# --- 1. chain -----------------------------------------------------------------------------------------
+
+
+def check_links(entries: Sequence[LogEntry], report: AuditReport) -> None:
+    previous = GENESIS_CHAIN
+    for index, entry in enumerate(entries, start=1):
+        if entry.version != index:
+            report.add(index, "numbering", f"event {index} is numbered {entry.version}")
+        try:
+            link = next_chain(previous, entry.type_name, entry.class_version, entry.fields)
+        except (TypeError, ValueError) as exc:
+            report.add(index, "format", f"event {index} cannot be encoded canonically: {exc}")
+            link = b""
+        if link and link != entry.chain:
+            report.add(
+                index,
+                "chain",
+                f"the chain breaks at event {index} ({entry.type_name}): it does not follow from event "
+                f"{index - 1}, so the log was edited, cut, extended or reordered here",
+            )
+        previous = entry.chain if isinstance(entry.chain, bytes) else b""
+
+
+def chain_of(entries: Sequence[LogEntry]) -> bytes:
+    """Recomputes the chain value at the end of a run of entries, from the genesis value."""
+    chain = GENESIS_CHAIN
+    for entry in entries:
+        chain = next_chain(chain, entry.type_name, entry.class_version, entry.fields)
+    return chain
+
+
+# --- 2. shape ------------------------------------------------------------------------------------------
+
+
+def decode_all(entries: Sequence[LogEntry], report: AuditReport) -> list[Event] | None:
+    events: list[Event] = []
+    for index, entry in enumerate(entries, start=1):
+        try:
+            event = decode_event(entry.type_name, entry.class_version, dict(entry.fields))
+            problem = field_type_problem(event)
+            if problem:
+                raise TypeError(problem)
+            events.append(event)
+        except (NightkeepError, TypeError, ValueError, AttributeError) as exc:
+            report.add(index, "format", f"event {index} ({entry.type_name!s:.40}) cannot be read: {exc}")
+            report.notes.append(
+                f"rules and dice not checked: the log cannot be folded past event {index - 1}"
+            )
+            return None
+    return events
+
+
+def game_start(events: Sequence[Event]) -> int | None:
+    """Returns the index of GameCreated (after any ForkedFrom) if SeedCommitted follows it, else None."""
+    start = 0
+    while start < len(events) and isinstance(events[start], ForkedFrom):
+        start += 1
+    if (
+        start + 1 >= len(events)
+        or not isinstance(events[start], GameCreated)
+        or not isinstance(events[start + 1], SeedCommitted)
+    ):
+        return None
+    return start
+
+
+class _ShapeError(Exception):
+    def __init__(self, index: int, detail: str, kind: str = "structure") -> None:
+        super().__init__(detail)
+        self.index = index
+        self.kind = kind
+
+
+def _opening(
+    events: Sequence[Event], lo: int, hi: int, opening: set[int], problems: list[tuple[int, str, str]]
+) -> int:
+    """Collects the indexes of a log's opening events (ForkedFrom, GameCreated, SeedCommitted) between
+    lo and hi, a fork's copied history included; returns the index of the log's own SeedCommitted."""
+    first = events[lo] if lo < hi else None
+    if isinstance(first, ForkedFrom):
+        count = first.version
+        if type(count) is not int or count < 2 or lo + 1 + count > hi:
+            raise _ShapeError(
+                lo, f"event {lo + 1} (ForkedFrom) names a copy that this log does not hold", "fork"
+            )
+        opening.add(lo)
+        inner = _opening(events, lo + 1, lo + 1 + count, opening, problems)
+        own = lo + 1 + count
+        if own >= hi or not isinstance(events[own], SeedCommitted):
+            problems.append(
+                (
+                    lo + 1,
+                    "fork",
+                    f"the {count} events copied by the fork at event {lo + 1} are not followed by the "
+                    "fork's own SeedCommitted: the copy was changed",
+                )
+            )
+            # Read on from the next commitment, so the rest of the log is still checked.
+            own = next((i for i in range(inner + 1, hi) if isinstance(events[i], SeedCommitted)), -1)
+            if own < 0:
+                raise _ShapeError(lo, f"the fork at event {lo + 1} never commits to its own seed", "fork")
+        opening.add(own)
+        return own
+    if lo + 1 < hi and isinstance(first, GameCreated) and isinstance(events[lo + 1], SeedCommitted):
+        opening.update((lo, lo + 1))
+        return lo + 1
+    raise _ShapeError(lo, "a game's log starts with GameCreated and SeedCommitted (after any ForkedFrom)")
+
+
+def shape_problems(events: Sequence[Event]) -> list[tuple[int, str]]:
+    """Checks what any reader must check before folding: the opening events (and a fork's), that
+    they appear nowhere else, that nothing follows the seed's reveal and that it matches the commitment."""
+    return [(version, detail) for version, _, detail in _shape(events)[1]]
+
+
+def _shape(events: Sequence[Event]) -> tuple[bool, list[tuple[int, str, str]]]:
+    """Returns (whether the opening can be read at all, [(version, kind, detail)…])."""
+    opening: set[int] = set()
+    problems: list[tuple[int, str, str]] = []
+    try:
+        _opening(events, 0, len(events), opening, problems)
+    except _ShapeError as exc:
+        return False, [*problems, (exc.index + 1, exc.kind, str(exc))]
+    commitment = b""
+    revealed = 0
+    for index, event in enumerate(events):
+        version = index + 1
+        if revealed:
+            problems.append(
+                (version, "structure", f"the log goes on after the seed was revealed at event {revealed}")
+            )
+            break
+        if isinstance(event, ForkedFrom | GameCreated | SeedCommitted) and index not in opening:
+            problems.append(
+                (
+                    version,
+                    "structure",
+                    f"event {version} ({event.type_name}) belongs only at a game's opening",
+                )
+            )
+        if isinstance(event, SeedCommitted):
+            commitment = event.commitment
+        elif isinstance(event, SeedRevealed):
+            revealed = version
+            if not isinstance(event.seed, bytes) or commit_to_seed(event.seed) != commitment:
+                problems.append(
+                    (version, "seed", f"the seed revealed at event {version} does not match the commitment")
+                )
+    return True, problems
+
+
+def find_start(events: list[Event], report: AuditReport) -> int | None:
+    readable, problems = _shape(events)
+    for version, kind, detail in problems:
+        report.add(version, kind, detail)
+    return game_start(events) if readable else None
+
+
+def check_forks(entries: Sequence[LogEntry], events: list[Event], report: AuditReport) -> None:
+    for index, event in enumerate(events):
+        if not isinstance(event, ForkedFrom):
+            continue
+        count = event.version
+        copied = entries[index + 1 : index + 1 + count]
+        if any(f.kind == "fork" and f.version == index + 1 for f in report.findings):
+            continue  # the shape check already found this copy changed
+        if len(copied) != count or chain_of(copied) != event.chain:
+            report.add(
+                index + 1,
+                "fork",
+                f"the {count} events copied from game {event.game} do not chain to the value "
+                "that game had there",
+            )
+            continue
+        inside = [e.commitment for e in events[index + 1 : index + 1 + count] if isinstance(e, SeedCommitted)]
+        own = events[index + 1 + count] if index + 1 + count < len(events) else None
+        if not inside or not isinstance(own, SeedCommitted):
+            continue  # the shape check has said so
+        for problem in _fork_seed_problems(event, inside[-1], set(inside), own.commitment):
+            report.add(index + 1, "seed", problem)
+
+
+def _fork_seed_problems(fork: ForkedFrom, at_fork: bytes, copied: set[bytes], own: bytes) -> list[str]:
+    """A fork's dice: a new seed, or (same_dice) the original's, which must then be public."""
+    problems: list[str] = []
+    if fork.seed and commit_to_seed(fork.seed) != at_fork:
+        problems.append(f"the seed named for game {fork.game} is not the one its dice used there")
+    if fork.same_dice:
+        if not fork.seed or own != at_fork:
+            problems.append("a same-dice fork must name the original's revealed seed and commit to it")
+    elif own in copied:
+        problems.append(f"the fork reuses a seed of game {fork.game} without saying so (same_dice is false)")
+    return problems
+
+
+def commitments(events: Sequence[Event]) -> set[bytes]:
+    return {e.commitment for e in events if isinstance(e, SeedCommitted)}
+
+
+HEADER_FROM_CREATED = ("ruleset", "content_hash", "nightkeep_version", "players", "scripted")
+
+
+def header_problems(
+    header: dict[str, Any], entries: Sequence[LogEntry], events: Sequence[Event] | None = None
+) -> list[tuple[int, str]]:
+    """Checks a replay file's (unchained) header against the chained events it describes."""
+    problems: list[tuple[int, str]] = []
+    if header.get("events") != len(entries):
+        problems.append(
+            (0, f"the header counts {header.get('events')!r} events, the file holds {len(entries)}")
+        )
+    sealed = any(is_sealed(e.fields) and is_private(e.type_name) for e in entries)
+    if sealed != ("viewer" in header):
+        problems.append((0, "the header's viewer does not match whether the copy has sealed events"))
+    created = next((e for e in entries if e.type_name == GameCreated.__name__), None)
+    committed = [e for e in entries if e.type_name == SeedCommitted.__name__]
+    if created is None or not committed:
+        return problems
+    for key in HEADER_FROM_CREATED:
+        if not _same(header.get(key), created.fields.get(key)):
+            problems.append((created.version, f"the header's {key} does not match the recorded GameCreated"))
+    if not _same(header.get("seed_commitment"), committed[-1].fields.get("commitment")):
+        problems.append(
+            (committed[-1].version, "the header's seed commitment does not match the recorded one")
+        )
+    return problems
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as recorded: 1 and True (or 0 and False) are different values in a log."""
+    try:
+        return canonical_bytes(a) == canonical_bytes(b)
+    except (TypeError, ValueError):
+        return False
+
+

@@ -1,0 +1,276 @@
+"""Re-deciding a log: every action from the state before it, fed the recorded draws, must give exactly
+the recorded consequences, and every draw is recomputed from the seed (or the dice script)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from domain.actions import HOST, START
+from domain.audit.dice import AuditDice, recorded_draws, seeds_by_commitment
+from domain.audit.report import AuditReport, LogEntry
+from domain.dice import commit_to_seed
+from domain.errors import NightkeepError
+from domain.events import (
+    ActionTaken,
+    EntropyAdded,
+    Event,
+    ForkedFrom,
+    GameCreated,
+    Sealed,
+    SeedCommitted,
+    SeedRevealed,
+    seal,
+)
+from domain.game import (
+    GameFold,
+    advance_draws,
+    apply_event,
+    check_host_start,
+    check_legal,
+)
+from domain.rulesets import get_ruleset
+
+GAME_LEVEL = (ForkedFrom, GameCreated, SeedCommitted, EntropyAdded, ActionTaken, SeedRevealed)
+
+
+def _describe(event: Event, sealed: bool = False) -> str:
+    """Tells an event in one line. In a sealed copy's report a private event also shows its seal, so a
+    recorded seal and the re-decided one can be compared (its values are no secret once the seed that
+    let the audit re-decide it is public)."""
+    if isinstance(event, Sealed):
+        return f"{event.type_name}(sealed for {event.owner}, seal {_brief(event.sealed)})"
+    fields = ", ".join(f"{k}={_brief(v)}" for k, v in event.to_fields().items())
+    if sealed and event.private:
+        seal_of = seal(event.type_name, event.class_version, event.to_fields())["sealed"]
+        fields += f"; seal {_brief(seal_of)}"
+    return f"{event.type_name}({fields})"
+
+
+def _brief(value: Any) -> str:
+    """Writes a field value for a finding: bytes as their first 6 bytes in hex, so a map of 9 hashes
+    stays readable (a reader compares them with the full values in the file)."""
+    if isinstance(value, bytes):
+        return value[:6].hex() + ("…" if len(value) > 6 else "")
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_brief(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_brief(v) for v in value) + "]"
+    return repr(value)
+
+
+def _same_event(recorded: Event, decided: Event) -> bool:
+    """Tells whether a recorded event is the decided one: equal, or for a sealed entry its seal."""
+    if type(recorded) is Sealed:
+        if not decided.private or recorded.type != decided.type_name:
+            return False
+        sealed = seal(decided.type_name, decided.class_version, decided.to_fields())
+        return sealed == {"owner": recorded.owner, "sealed": recorded.sealed}
+    return recorded == decided
+
+
+def _outside_rules(event: Event) -> bool:
+    """Tells whether an event is recorded by the game or the host rather than decided by a rule."""
+    return isinstance(event, GAME_LEVEL) or event.is_host_event
+
+
+class ReDecider:
+    """Folds the log and re-decides each action from the state before it."""
+
+    def __init__(
+        self, entries: Sequence[LogEntry], events: list[Event], report: AuditReport, sealed: bool = False
+    ) -> None:
+        self.entries = entries
+        # A copy with sealed private events: the state is carried by re-deciding in place, since the
+        # sealed events cannot be folded; a divergence ends the rules checks.
+        self.sealed = sealed
+        self.stopped_at = 0  # the action where re-deciding a sealed copy had to stop
+        self.decided: list[Event] = []
+        self.events = events
+        self.report = report
+        self.fold = GameFold()
+        self.seeds = seeds_by_commitment(events)
+        self.unverified: list[int] = []  # versions of actions whose draws could not be checked
+        self.dirty = False  # the state was handed to an in-place decide that did not match the record
+        self.in_place = True
+
+    def run(self) -> None:
+        events, report = self.events, self.report
+        index = 0
+        total = len(events)
+        while index < total:
+            event = events[index]
+            version = index + 1
+            if isinstance(event, ActionTaken):
+                end = index + 1
+                while end < total and not _outside_rules(events[end]):
+                    end += 1
+                adopted = self._re_decide(version, event, events[index + 1 : end])
+                if adopted:
+                    self._adopt(index, end)
+                elif self.sealed:
+                    self.stopped_at = version
+                    return
+                else:
+                    if self.dirty:
+                        self._refold(index)
+                    for offset in range(index, end):
+                        if not self._apply(offset):
+                            return
+                index = end
+                continue
+            if not _outside_rules(event):
+                # Consequences are taken with their action above; anything else was slipped in.
+                report.add(version, "rules", f"event {version} ({event.type_name}) follows no action")
+            self._check_host_event(version, event)
+            if not self._apply(index):
+                return
+            index += 1
+        self._finish()
+
+    def _adopt(self, start: int, end: int) -> None:
+        """Takes the state that re-deciding evolved in place: only the bookkeeping is folded."""
+        fold, events, entries = self.fold, self.events, self.entries
+        assert len(self.decided) == end - start - 1
+        apply_event(fold, events[start], entries[start].chain)  # ActionTaken: game bookkeeping only
+        for decided in self.decided:  # what the record matched (sealed entries cannot say their draws)
+            advance_draws(fold.meta, decided)
+        fold.chain = entries[end - 1].chain
+        fold.version = end
+
+    def _refold(self, upto: int) -> None:
+        """Rebuilds the state before event `upto + 1` after re-deciding in place went astray; later
+        actions are re-decided on a copy, so a log that diverges often is not rebuilt again and again."""
+        self.fold = GameFold()
+        self.dirty = False
+        self.in_place = False
+        for index in range(upto):
+            apply_event(self.fold, self.events[index], self.entries[index].chain)
+            self.fold.version = index + 1
+
+    def _apply(self, index: int) -> bool:
+        """Folds one recorded event; a forged one the state cannot take ends the rules checks."""
+        event = self.events[index]
+        try:
+            apply_event(self.fold, event, self.entries[index].chain)
+        except Exception as exc:  # the fold trusts field values; a forged value may not fit the state
+            version = index + 1
+            self.report.add(
+                version, "rules", f"event {version} ({event.type_name}) does not fit the game state: {exc!r}"
+            )
+            self.report.notes.append(f"rules and dice not checked past event {version}")
+            return False
+        self.fold.version = index + 1
+        return True
+
+    def _check_host_event(self, version: int, event: Event) -> None:
+        meta = self.fold.meta
+        if isinstance(event, SeedRevealed) and (
+            not isinstance(event.seed, bytes) or commit_to_seed(event.seed) != meta["commitment"]
+        ):
+            self.report.add(
+                version, "seed", f"the seed revealed at event {version} does not match the commitment"
+            )
+        elif isinstance(event, EntropyAdded) and (meta["next_draw"] > 0 or meta["actions"] > 0):
+            self.report.add(version, "rules", f"entropy added at event {version}, after the first draw")
+
+    def _re_decide(self, version: int, action: ActionTaken, recorded: Sequence[Event]) -> bool:
+        """Re-decides one action; returns True when the state has been evolved through its recorded
+        consequences already (re-deciding in place gave exactly them)."""
+        fold, report = self.fold, self.report
+        report.actions += 1
+        try:
+            if action.action == START and action.player == HOST:
+                check_host_start(fold)
+            else:
+                check_legal(fold, action.player, action.action)
+        except NightkeepError as exc:
+            report.add(version, "rules", f"the action at event {version} was not allowed: {exc}")
+            return False
+        except Exception as exc:  # legality is computed from a state a forged log may have broken
+            report.add(version, "rules", f"the state before event {version} is not a playable one: {exc!r}")
+            return False
+        versions = list(range(version + 1, version + 1 + len(recorded)))
+        try:
+            outcomes, where = recorded_draws(versions, recorded)
+        except (TypeError, ValueError) as exc:
+            report.add(version, "format", f"the draws recorded after event {version} are malformed: {exc!r}")
+            return False
+        seed = self.seeds.get(fold.meta["commitment"])
+        dice = AuditDice(outcomes, seed, fold.meta, action.nonce)
+        ruleset = get_ruleset(fold.ruleset_name)
+        # A ruleset that can decide in place spares the audit a copy of the state per action and a
+        # second evolve of every consequence; the state is rebuilt only if the record diverges.
+        decide = getattr(ruleset, "decide_in_place", None) if self.in_place else None
+        if decide is not None:
+            self.dirty = True
+        elif self.sealed:
+            report.add(version, "rules", "a sealed copy can be re-decided only in place")
+            return False
+        else:
+            decide = ruleset.decide
+        try:
+            decided = decide(fold.state, action.action, action.player, dice)
+        except Exception as exc:  # a rule tripping over a forged log must not stop the audit
+            report.add(version, "rules", f"re-deciding the action at event {version} failed: {exc!r}")
+            return False
+        self.decided = decided
+        report.draws += dice.used
+        report.draws_verified += dice.checked
+        if seed is None and dice.used > dice.checked:
+            self.unverified.append(version)
+        for draw, got, fair in dice.mismatches:
+            at = where.get(draw, version)
+            report.add(at, "dice", f"draw {draw} at event {at} recorded {got!r}, the seed gives {fair!r}")
+        same = self._compare(version, recorded, decided)
+        if same and self.dirty:
+            self.dirty = False
+            return True
+        return False
+
+    def _compare(self, version: int, recorded: Sequence[Event], decided: Sequence[Event]) -> bool:
+        for offset, (mine, theirs) in enumerate(zip(recorded, decided, strict=False)):
+            if not _same_event(mine, theirs):
+                at = version + 1 + offset
+                self.report.add(
+                    at,
+                    "rules",
+                    f"event {at} diverges from the rules: recorded {_describe(mine, self.sealed)}, "
+                    f"re-deciding gives {_describe(theirs, self.sealed)}",
+                )
+                return False
+        if len(recorded) != len(decided):
+            at = version + 1 + min(len(recorded), len(decided))
+            extra = (
+                f"re-deciding gives {_describe(decided[len(recorded)], self.sealed)} next"
+                if len(decided) > len(recorded)
+                else f"the log has {_describe(recorded[len(decided)], self.sealed)}, which the rules "
+                "do not produce"
+            )
+            self.report.add(
+                at,
+                "rules",
+                f"the action at event {version} has {len(recorded)} recorded consequences, the rules "
+                f"give {len(decided)}: {extra}",
+            )
+            return False
+        return True
+
+    def _finish(self) -> None:
+        fold, report = self.fold, self.report
+        status = get_ruleset(fold.ruleset_name).status(fold.state)
+        report.finished = status["status"] == "finished"
+        if report.finished and not fold.meta["seed"]:
+            report.add(report.events, "seed", "the game is over but its seed was never revealed")
+        if self.unverified:
+            first, last = self.unverified[0], self.unverified[-1]
+            if not report.finished and fold.meta["commitment"] not in self.seeds:
+                why = "the seed is not revealed yet (the game is still running)"
+            elif fold.meta["forked_from"]:
+                why = "their seed is not in this log (audit the game this one was forked from)"
+            else:
+                why = "their seed was never revealed"
+            count = len(self.unverified)
+            span = f"events {first}–{last}"
+            report.notes.append(f"the draws of {count} actions ({span}) cannot be verified: {why}")
+

@@ -1,0 +1,94 @@
+"""What an audit reports: the log entries it reads, each finding, and the report as a whole."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol
+
+# Kinds of finding, in the order a reader meets them.
+KINDS = ("numbering", "chain", "format", "structure", "header", "fork", "content", "seed", "rules", "dice")
+
+
+class LogEntry(Protocol):
+    """One event as recorded: what the chain covers, plus its chain value and position."""
+
+    @property
+    def version(self) -> int: ...
+    @property
+    def type_name(self) -> str: ...
+    @property
+    def class_version(self) -> int: ...
+    @property
+    def fields(self) -> dict[str, Any]: ...
+    @property
+    def chain(self) -> bytes: ...
+
+
+class RawEntry(NamedTuple):
+    """A log entry read without trusting it (from a file or a store that may have been edited)."""
+
+    version: int
+    type_name: str
+    class_version: int
+    fields: dict[str, Any]
+    chain: bytes
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem found: at which event (0 = the log as a whole), what kind, and what exactly."""
+
+    version: int
+    kind: str
+    detail: str
+
+    def to_json(self) -> dict[str, Any]:
+        """Returns the `audit --json` shape of this finding."""
+        return {"version": self.version, "kind": self.kind, "detail": self.detail}
+
+
+@dataclass
+class AuditReport:
+    """What an audit found and what it could not check."""
+
+    game: str = ""
+    ruleset: str = ""
+    events: int = 0
+    actions: int = 0
+    draws: int = 0
+    draws_verified: int = 0
+    finished: bool = False
+    scripted: bool = False
+    partial: bool = False  # a viewer's copy with sealed events: rules were not re-decided
+    findings: list[Finding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing is wrong (unverifiable dice of a running game are not a finding)."""
+        return not self.findings
+
+    def add(self, version: int, kind: str, detail: str) -> None:
+        """Records a finding."""
+        self.findings.append(Finding(version, kind, detail))
+
+    def first(self, kind: str) -> Finding | None:
+        """Returns the first finding of a kind, if any."""
+        return next((f for f in self.findings if f.kind == kind), None)
+
+    def to_json(self) -> dict[str, Any]:
+        """Returns the `audit --json` shape of this report."""
+        return {
+            "game": self.game,
+            "ruleset": self.ruleset,
+            "ok": self.ok,
+            "events": self.events,
+            "actions": self.actions,
+            "draws": self.draws,
+            "draws_verified": self.draws_verified,
+            "finished": self.finished,
+            "scripted": self.scripted,
+            "partial": self.partial,
+            "findings": [f.to_json() for f in self.findings],
+            "notes": list(self.notes),
+        }

@@ -1,0 +1,106 @@
+"""Auditing a copy of a log with private events sealed: what public facts alone can check while its
+seeds are secret (who acted, the ruleset's checks of every event, the public die rolls)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.actions import HOST
+from domain.audit.dice import seeds_by_commitment
+from domain.audit.reading import commitments
+from domain.audit.report import AuditReport, LogEntry
+from domain.dice import EMPTY_POOL, draw_value, mix_entropy
+from domain.errors import NightkeepError
+from domain.events import (
+    ActionTaken,
+    DieRolled,
+    EntropyAdded,
+    Event,
+    GameCreated,
+    SeedCommitted,
+)
+from domain.game import GameFold, apply_event, verify_event
+from domain.rulesets import get_ruleset
+
+
+def can_unseal(events: Sequence[Event], created: GameCreated) -> bool:
+    """Tells whether a copy with sealed events can still be re-decided in full: every seed it committed
+    to is revealed (its own, and for a fork the original's), so every private pick and salt can be
+    recomputed. The rules must be able to decide in place, carrying the private state that the sealed
+    events do not."""
+    try:
+        ruleset = get_ruleset(created.ruleset)
+    except NightkeepError:
+        return False
+    all_revealed = commitments(events) <= seeds_by_commitment(events).keys()
+    return all_revealed and getattr(ruleset, "decide_in_place", None) is not None
+
+
+def fold_public(
+    entries: Sequence[LogEntry], events: Sequence[Event], report: AuditReport, after: int = 0
+) -> None:
+    """Folds the public events of a sealed copy, so every reveal is checked against its commitment, and
+    a game the copy shows over must have revealed its seed (or its private events escape re-deciding)."""
+    fold = GameFold()
+    for index, (entry, event) in enumerate(zip(entries, events, strict=True)):
+        version = index + 1
+        try:
+            problem = _public_problem(fold, event)
+            if problem and version > after:  # findings up to `after` come from re-deciding
+                report.add(version, "rules", f"event {version} ({event.type_name}): {problem}")
+            apply_event(fold, event, entry.chain)
+        except Exception as exc:  # a forged value the state cannot take
+            detail = f"event {version} ({event.type_name}) does not fit the game: {exc!r}"
+            report.add(version, "rules", detail)
+            return
+    try:
+        report.finished = get_ruleset(fold.ruleset_name).status(fold.state)["status"] == "finished"
+    except Exception as exc:  # a state a forged log left unplayable
+        report.add(len(events), "rules", f"the state at the end is not a playable one: {exc!r}")
+        return
+    if report.finished and fold.meta["commitment"] not in seeds_by_commitment(events):
+        report.add(len(events), "seed", "the game is over but its seed was never revealed")
+
+
+def _public_problem(fold: GameFold, event: Event) -> str:
+    """Returns what public facts alone show wrong with an event: an action by someone not to act, or
+    what the ruleset's `verify` finds (a reveal that opens no commitment…)."""
+    if isinstance(event, ActionTaken) and event.player != HOST and fold.ruleset_name:
+        to_act = get_ruleset(fold.ruleset_name).status(fold.state)["to_act"]
+        if event.player not in to_act:
+            return f"{event.player} acted while {', '.join(to_act) or 'nobody'} was to act"
+        return ""
+    return verify_event(fold, event)
+
+
+def check_public_dice(events: Sequence[Event], report: AuditReport) -> None:
+    """Recomputes every public die roll from the seed (or script) when the rules cannot be re-run."""
+    seeds = seeds_by_commitment(events)
+    script: list[int] = []
+    pool, nonce, commitment = EMPTY_POOL, b"", b""
+    for version, event in enumerate(events, start=1):
+        if isinstance(event, GameCreated):
+            script = list(event.dice_script)
+        elif isinstance(event, SeedCommitted):
+            commitment = event.commitment
+        elif isinstance(event, EntropyAdded):
+            pool = mix_entropy(pool, event.value)
+        elif isinstance(event, ActionTaken):
+            nonce = event.nonce
+            report.actions += 1
+        elif isinstance(event, DieRolled):
+            for draw, face in zip(event.draws, event.values, strict=False):
+                report.draws += 1
+                seed = seeds.get(commitment)
+                expected = script.pop(0) if script else None
+                if expected is None and seed is not None:
+                    expected = draw_value(seed, pool, nonce, draw, event.sides) + 1
+                if expected is None:
+                    continue
+                report.draws_verified += 1
+                if face != expected:
+                    report.add(
+                        version,
+                        "dice",
+                        f"draw {draw} at event {version} recorded {face}, the seed gives {expected}",
+                    )
