@@ -17,6 +17,7 @@ from typing import Any, ClassVar, TypeVar, dataclass_transform
 import msgpack
 
 from domain.errors import TamperedLog, UsageError
+from domain.field_types import FieldType, Seat, field_type
 
 GENESIS_CHAIN = bytes(32)
 
@@ -68,6 +69,7 @@ def event_type(cls: E) -> E:
     if name in _REGISTRY and _REGISTRY[name].__qualname__ != data_cls.__qualname__:
         raise TypeError(f"event type {name!r} is registered twice")
     data_cls._field_names = tuple(f.name for f in dataclasses.fields(data_cls))  # type: ignore[arg-type]
+    field_types(data_cls)  # every field must be annotated in the one grammar (domain.field_types)
     if data_cls.picked_field and not data_cls.drawn:
         data_cls.drawn = ((data_cls.picked_field, "draw"),)  # one pick: what it picked, and its draw
     if data_cls.private and not {"owner", "salt"} <= set(data_cls._field_names):
@@ -105,45 +107,26 @@ def event_from_fields(type_name: str, version: int, fields: dict[str, Any]) -> E
         raise TamperedLog(f"event {type_name} has malformed fields: {exc}") from None
 
 
-# What each annotated field type may hold, exactly (a bool is not an int in a log: it encodes apart).
-_FIELD_TYPES: dict[str, tuple[type, type | None]] = {
-    "str": (str, None),
-    "int": (int, None),
-    "bool": (bool, None),
-    "bytes": (bytes, None),
-    "list[int]": (list, int),
-    "list[str]": (list, str),
-    "list[bytes]": (list, bytes),
-    "dict[str, Any]": (dict, None),
-    "dict[str, bytes]": (dict, bytes),  # the inner type is that of the values
-    "list[dict[str, Any]]": (list, dict),
-}
-_FIELD_SPECS: dict[type, list[tuple[str, type, type | None]]] = {}
+_FIELD_SPECS: dict[type, list[tuple[str, FieldType]]] = {}
 
 
-def field_type_problem(event: Event) -> str:
-    """Returns what is wrong with the types of an event's field values ("" when nothing is)."""
-    cls = type(event)
+def field_types(cls: type[Event]) -> list[tuple[str, FieldType]]:
+    """Returns each field of an event type with its type (domain.field_types), in field order."""
     spec = _FIELD_SPECS.get(cls)
     if spec is None:
         annotations = inspect.get_annotations(cls)
-        spec = _FIELD_SPECS[cls] = [
-            (name, *_FIELD_TYPES[str(annotations[name])])
-            for name in cls._field_names
-            if str(annotations.get(name)) in _FIELD_TYPES
-        ]
-    for name, outer, inner in spec:
+        spec = _FIELD_SPECS[cls] = [(name, field_type(str(annotations[name]))) for name in cls._field_names]
+    return spec
+
+
+def field_type_problem(event: Event) -> str:
+    """Returns what is wrong with the types of an event's field values ("" when nothing is): each
+    value must hold exactly its field's type, every item and key of it included."""
+    for name, kind in field_types(type(event)):
         value: Any = getattr(event, name)
-        if type(value) is not outer or (inner is not None and not _all_exactly(value, inner)):
-            kind = outer.__name__ + (f" of {inner.__name__}" if inner else "")
-            return f"{cls.__name__}.{name} holds {value!r:.40}, not a {kind}"
+        if not kind.check(value):
+            return f"{type(event).__name__}.{name} holds {value!r:.40}, not {kind.grammar}"
     return ""
-
-
-def _all_exactly(items: Any, kind: type) -> bool:
-    if isinstance(items, dict):
-        return all(type(k) is str for k in items) and _all_exactly(list(items.values()), kind)
-    return not items or set(map(type, items)) == {kind}
 
 
 def canonical_bytes(value: Any) -> bytes:
@@ -290,8 +273,8 @@ class GameCreated(Event):
     """A game was set up: its ruleset, seats, options and the content it is played with."""
 
     ruleset: str
-    players: list[dict[str, Any]]
-    options: dict[str, Any]
+    players: list[Seat]
+    options: dict[str, str]
     content_hash: str
     scripted: bool
     dice_script: list[int]

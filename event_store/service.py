@@ -19,6 +19,7 @@ from domain.audit.dice import seeds_by_commitment
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import BadSetup, IllegalAction, StaleVersion, UnknownGame, UsageError
 from domain.events import ActionTaken, ForkedFrom, GameCreated, Sealed, SeedCommitted, SeedRevealed
+from domain.field_types import Seat
 from domain.game import (
     NIGHTKEEP_VERSION,
     Game,
@@ -111,7 +112,7 @@ class GameService(Application[UUID]):
         self,
         ruleset_name: str,
         players: Sequence[tuple[str, str | None]],
-        options: dict[str, Any] | None = None,
+        options: dict[str, str] | None = None,
         dice_script: Sequence[int] | None = None,
         entropy: Iterable[tuple[str, bytes]] = (),
         wait_for_entropy: bool = False,
@@ -123,10 +124,12 @@ class GameService(Application[UUID]):
         starts the game at once, which deals the characters.
         """
         ruleset = get_ruleset(ruleset_name)
-        seats = [{"name": name, "character": character or ""} for name, character in players]
+        seats: list[Seat] = [{"name": name, "character": character or ""} for name, character in players]
         options = dict(options or {})
+        if not all(type(k) is str and type(v) is str for k, v in options.items()):
+            raise BadSetup("option names and values are text (--option K=V)")
         check_seat_names(seat["name"] for seat in seats)
-        ruleset.validate_setup(seats, options)
+        ruleset.validate_setup([dict(seat) for seat in seats], options)
         if dice_script is not None and any(not 1 <= v <= 6 for v in dice_script):
             raise BadSetup("scripted dice faces must be between 1 and 6")
         created = GameCreated(

@@ -6,31 +6,16 @@ file with `catalogue_markdown()`. Regenerate with `python -m projections.event_c
 
 from __future__ import annotations
 
-import inspect
 import sys
 from pathlib import Path
 
-from domain.events import Event, registered_event_types
+from domain.events import Event, field_types, registered_event_types
 from domain.rulesets import load_all_rulesets
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "events.md"
 
-# How each annotation is written in msgpack (docs/replay-format.md explains the families).
-_MSGPACK = {
-    "str": "str",
-    "int": "int",
-    "bool": "bool",
-    "bytes": "bin",
-    "list[int]": "array of int",
-    "list[str]": "array of str",
-    "list[dict[str, Any]]": "array of map",
-    "dict[str, Any]": "map",
-}
-
-
 def _fields(cls: type[Event]) -> list[tuple[str, str]]:
-    annotations = inspect.get_annotations(cls)
-    return [(name, _MSGPACK.get(str(annotations[name]), str(annotations[name]))) for name in cls._field_names]
+    return [(name, kind.grammar) for name, kind in field_types(cls)]
 
 
 def catalogue_markdown() -> str:

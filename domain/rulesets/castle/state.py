@@ -26,6 +26,7 @@ tokens each player drew, for the players this copy may see).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.events import Event, GameCreated, GameEnded, TurnEnded
@@ -99,7 +100,7 @@ def card(side: str, card_id: str) -> CastleCard:
     return castle_content().decks[side][card_id]
 
 
-def assign_sides(seats: list[dict[str, Any]]) -> dict[str, str]:
+def assign_sides(seats: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """Returns {side: player name}: the sides the seats ask for, and the free ones (human first) for
     seats that named none."""
     sides = {str(s["character"]): str(s["name"]) for s in seats if s.get("character")}

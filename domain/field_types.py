@@ -1,0 +1,112 @@
+"""The types an event field may hold, in one grammar, each with an exact checker.
+
+    type   := "str" | "int" | "bool" | "bin"
+            | "array of " type                 an array whose items all hold `type`
+            | "map of str to " type            a map with string keys whose values all hold `type`
+            | "{" key ": " type (", " key ": " type)* "}"   a map with exactly these string keys
+    int    is a signed 64-bit integer; a bool is never an int (they encode apart in msgpack)
+
+docs/events.md writes every field in this grammar, generated from the events' annotations; the audit
+(and so every reader of a log) checks every value against it, items and nesting included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypedDict, get_type_hints
+
+INT_MIN, INT_MAX = -(1 << 63), (1 << 63) - 1
+
+Check = Callable[[Any], bool]
+
+
+@dataclass(frozen=True)
+class FieldType:
+    """One field type: how docs/events.md writes it, and its exact check."""
+
+    grammar: str
+    check: Check
+
+
+def _int(value: Any) -> bool:
+    return type(value) is int and INT_MIN <= value <= INT_MAX
+
+
+_SCALARS: dict[str, FieldType] = {
+    "str": FieldType("str", lambda v: type(v) is str),
+    "int": FieldType("int", _int),
+    "bool": FieldType("bool", lambda v: type(v) is bool),
+    "bytes": FieldType("bin", lambda v: type(v) is bytes),
+}
+
+# Records: maps with a fixed set of keys, named in annotations (e.g. `list[Seat]`).
+_RECORDS: dict[str, type] = {}
+
+
+def record_type(cls: type) -> type:
+    """Registers a TypedDict as a record type fields may be annotated with."""
+    _RECORDS[cls.__name__] = cls
+    return cls
+
+
+class Seat(TypedDict):
+    """A seat as set up in GameCreated: the player's name and the character (or side) asked for."""
+
+    character: str
+    name: str
+
+
+record_type(Seat)
+
+
+def field_type(annotation: str) -> FieldType:
+    """Returns the type an annotation (as written in an event class, e.g. `list[str]`) stands for."""
+    text = annotation.replace(" ", "")
+    if text in _SCALARS:
+        return _SCALARS[text]
+    if text.startswith("list[") and text.endswith("]"):
+        return _array(field_type(text[5:-1]))
+    if text.startswith("dict[str,") and text.endswith("]"):
+        return _map(field_type(text[9:-1]))
+    if text in _RECORDS:
+        return _record(_RECORDS[text])
+    raise TypeError(f"event fields cannot be annotated {annotation!r} (see domain/field_types.py)")
+
+
+def _array(item: FieldType) -> FieldType:
+    check = item.check
+
+    def check_array(value: Any) -> bool:
+        return type(value) is list and all(check(v) for v in value)
+
+    return FieldType(f"array of {item.grammar}", check_array)
+
+
+def _map(item: FieldType) -> FieldType:
+    check = item.check
+
+    def check_map(value: Any) -> bool:
+        return type(value) is dict and all(type(k) is str and check(v) for k, v in value.items())
+
+    return FieldType(f"map of str to {item.grammar}", check_map)
+
+
+def _record(cls: type) -> FieldType:
+    hints = get_type_hints(cls)
+    fields = {name: field_type(_annotation_text(hint)) for name, hint in sorted(hints.items())}
+    keys = fields.keys()
+
+    def check_record(value: Any) -> bool:
+        return (
+            type(value) is dict
+            and value.keys() == keys
+            and all(check.check(value[name]) for name, check in fields.items())
+        )
+
+    grammar = "{" + ", ".join(f"{name}: {kind.grammar}" for name, kind in fields.items()) + "}"
+    return FieldType(grammar, check_record)
+
+
+def _annotation_text(hint: Any) -> str:
+    return hint.__name__ if isinstance(hint, type) else str(hint).replace("typing.", "")
