@@ -32,24 +32,45 @@ def read_file(path: str) -> bytes:
 @click.pass_context
 @handle_errors
 def import_command(ctx: click.Context, file: str, as_json: bool) -> None:
-    """Stores the game a replay file holds, under its own id (export gives the same bytes back).
+    """Stores the game a replay file holds once it passes the whole audit (export gives the same bytes back).
 
-    The file's chain and header are checked first. A game the store already has is accepted only if
-    it is identical. The seed stays with the game's host: an imported game that is still running
-    can be replayed, audited and forked here, not continued.
+    The file is audited as `nightkeep audit` would (chain, header, content, rules, dice) and refused on
+    the first finding; nothing is stored unless everything is. A player's or the public copy is stored
+    as what it is, under an id of its own: it holds no seed and cannot be continued. A longer copy of a
+    game already stored is appended to it; a copy that disagrees with any stored copy of the same game
+    is refused, naming the first event where they part. A game whose seed is still secret is imported
+    with every check that is possible: its dice are verified once its host reveals the seed.
 
     \b
     Example:
         nightkeep import game.nkr
+        nightkeep import hana.nkr vlad.nkr public.nkr   # an organiser collects every copy
     """
     data = read_file(file)
-    game_id, new = import_game(get_service(ctx, create=True), data, file)
+    imported = import_game(get_service(ctx, create=True), data, file)
     if as_json:
-        echo_json({"game": str(game_id), "imported": new})
-    elif new:
-        click.echo(f"imported game {game_id} from {file}")
+        echo_json(
+            {
+                "game": str(imported.stored),
+                "copy_of": str(imported.game) if imported.viewer is not None else None,
+                "viewer": imported.viewer,
+                "imported": imported.added,
+                "events": imported.events,
+                "dice_verified": imported.dice_verified,
+            }
+        )
+        return
+    dice = "" if imported.dice_verified else "; its dice are not verified yet (the seed is still secret)"
+    stored = f" as {imported.stored}" if imported.stored != imported.game else ""
+    if imported.added == imported.events:
+        click.echo(f"imported {imported.label}{stored} from {file} ({imported.events} events){dice}")
+    elif imported.added:
+        click.echo(
+            f"extended {imported.label}{stored} with events {imported.events - imported.added + 1}-"
+            f"{imported.events} from {file}{dice}"
+        )
     else:
-        click.echo(f"game {game_id} is already in the store, identical to {file}")
+        click.echo(f"{imported.label} is already in the store{stored} with every event of {file}")
 
 
 @click.command()

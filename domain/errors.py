@@ -13,6 +13,11 @@ class UsageError(NightkeepError, ValueError):
     """Raised when a request is malformed: a bad player spec, an unknown option, a bad value."""
 
 
+class UnreadableLog(UsageError):
+    """Raised when bytes offered as a log are not one: too large, not msgpack, another format or
+    version, truncated, or with a malformed header or event entry."""
+
+
 class UnknownRuleset(UsageError):
     """Raised when no ruleset is registered under the requested name."""
 

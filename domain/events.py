@@ -92,15 +92,20 @@ def event_from_fields(type_name: str, version: int, fields: dict[str, Any]) -> E
     """Builds an event from its stored type name, class version and fields, upcasting old shapes."""
     cls = _lookup(type_name)
     if cls is None:
-        raise TamperedLog(f"unknown event type {type_name!r}")
-    if version > cls.class_version:
-        raise TamperedLog(f"event {type_name} v{version} was recorded by a newer nightkeep")
+        raise TamperedLog(f"unknown event type {type_name!r:.60}")
+    if type(version) is not int or not 1 <= version <= cls.class_version:
+        newer = type(version) is int and version > cls.class_version
+        why = "was recorded by a newer nightkeep" if newer else "has a version nightkeep never recorded"
+        raise TamperedLog(f"event {type_name} v{version!r:.20} {why}")
     if version != cls.class_version:
         fields = dict(fields)
-        while version < cls.class_version:
-            upcast: Callable[[dict[str, Any]], None] = getattr(cls, f"upcast_v{version}_v{version + 1}")
-            upcast(fields)
-            version += 1
+        try:
+            while version < cls.class_version:
+                upcast: Callable[[dict[str, Any]], None] = getattr(cls, f"upcast_v{version}_v{version + 1}")
+                upcast(fields)
+                version += 1
+        except Exception as exc:  # an upcaster reads fields a forged entry may not have
+            raise TamperedLog(f"event {type_name} has malformed v{version} fields: {exc!r:.80}") from None
     try:
         return cls(**fields)
     except TypeError as exc:

@@ -12,32 +12,35 @@ covered by the chain. docs/replay-format.md describes the format for readers in 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, NamedTuple
+from dataclasses import dataclass, replace
+from typing import Any
 from uuid import UUID
 
 import msgpack
 
 from domain.actions import HOST
-from domain.audit import AuditReport, audit_log, header_problems, shape_problems
-from domain.errors import ImportConflict, TamperedLog, UnknownGame, UsageError
-from domain.events import (
-    GENESIS_CHAIN,
-    GameCreated,
-    Sealed,
-    SeedCommitted,
-    canonical_form,
-    is_private,
-    is_sealed,
-    next_chain,
-)
-from domain.game import GameFold, apply_event, decode_event, verify_event
+from domain.audit import AuditReport
+from domain.errors import IllegalAction, ImportConflict, UnknownGame, UsageError
+from domain.events import GameCreated, Sealed, SeedCommitted, canonical_form
+from domain.game import GameFold
+from domain.hidden import PUBLIC
+from event_store.copies import Copy, copy_id
+from event_store.log_reader import FORMAT, FORMAT_VERSION, FileEntry, parse_replay, read_log, recorded_of
 from event_store.recorded import RecordedEvent, redacted
 from event_store.service import GameService
 
-FORMAT = "nightkeep-replay"
-FORMAT_VERSION = 1
+__all__ = [
+    "FileEntry",
+    "Imported",
+    "ReplayFile",
+    "audit_replay",
+    "encode_replay",
+    "export_game",
+    "import_game",
+    "parse_replay",
+    "read_replay",
+    "recorded_of",
+]
 
 
 @dataclass(frozen=True)
@@ -60,9 +63,18 @@ class ReplayFile:
 def export_game(service: GameService, game_id: UUID, viewer: str = HOST) -> bytes:
     """Encodes a stored game as replay-file bytes as `viewer` may see it (HOST: everything; a player:
     other players' private events sealed; PUBLIC: every private event sealed), refusing a log whose
-    chain is broken."""
+    chain is broken. A stored viewer's copy is written as the copy of its game it is: for its viewer
+    (HOST asks for all it holds) or the public."""
     recorded = service.verified_events(game_id)
-    return encode_replay(str(game_id), redacted(recorded, viewer), viewer)
+    copy = service.copies.get(game_id)
+    if copy is None:
+        return encode_replay(str(game_id), redacted(recorded, viewer), viewer)
+    seen_as = copy.viewer if viewer in (HOST, copy.viewer) else viewer
+    if seen_as not in (copy.viewer, PUBLIC):
+        raise UsageError(
+            f"game {game_id} is {copy.label}: it can be exported only as that or as the public copy"
+        )
+    return encode_replay(str(copy.game), redacted(recorded, seen_as), seen_as)
 
 
 def encode_replay(game: str, recorded: Sequence[RecordedEvent], viewer: str = HOST) -> bytes:
@@ -100,60 +112,94 @@ def encode_replay(game: str, recorded: Sequence[RecordedEvent], viewer: str = HO
     return _pack_sorted(document)
 
 
-def import_game(service: GameService, data: bytes, source: str = "replay file") -> tuple[UUID, bool]:
-    """Stores the game a replay file holds, under its own id; returns (id, whether it was new).
+@dataclass(frozen=True)
+class Imported:
+    """What `import` did: where the log is stored, what it is, and how many of its events were new."""
 
-    The file must pass the replay checks (chain, header, shape) and be in canonical encoding, so that
-    exporting the imported game gives the same bytes back. A game the store already has is accepted
-    only if its export is byte-for-byte the file. An imported game has no seed in this store: unless
-    its seed was revealed it can be replayed, audited and forked, but only its host can continue it.
+    stored: UUID  # the game's id, or for a viewer's copy the id of the copy
+    game: UUID
+    viewer: str | None  # None: the full log; "" the public copy; else the player it was made for
+    added: int  # events stored now (0: the store already held them all)
+    events: int  # events the file holds
+    dice_verified: bool  # every draw was recomputed from a revealed seed
+
+    @property
+    def label(self) -> str:
+        """Names what was imported: "game G", "Hana's copy of game G"…"""
+        return f"game {self.game}" if self.viewer is None else Copy(self.game, self.viewer).label
+
+
+def import_game(service: GameService, data: bytes, source: str = "replay file") -> Imported:
+    """Stores the game a replay file holds once the file passes the whole audit.
+
+    The file is read through the one reader (sizes, shape, chain, header, content, rules, dice) and
+    refused on any finding; it must be in canonical encoding, so that exporting what was imported
+    gives the same bytes back. A full log is stored under its game's id; a viewer's copy (other
+    players' private events sealed) under an id of its own (`copies.copy_id`), as what it is: it
+    holds no seed and cannot be continued. Every copy of the game already in the store must agree with
+    the file on their common history (same chain values), else ImportConflict names the first event
+    where they part. A longer copy of one already stored is appended to it; a copy the store already
+    holds in full changes nothing. Nothing is stored unless everything is.
     """
-    replay = read_replay(data, source)
-    if any(is_sealed(e.fields) and is_private(e.type_name) for e in replay.events):
-        raise UsageError(
-            f"{source} is a copy with private events sealed (for {replay.header.get('viewer')!r}); "
-            "only the host's full log (export --as host) can be imported"
-        )
+    checked = read_log(data, source).require_clean()
     try:
-        game_id = UUID(str(replay.header.get("game")))
+        game_id = UUID(str(checked.header["game"]))
     except ValueError:
         raise UsageError(f"{source}: the header's game id is not a UUID") from None
-    if encode_replay(str(game_id), replay.events, str(replay.header.get("viewer", HOST))) != data:
+    recorded = checked.recorded()
+    viewer = checked.viewer
+    if encode_replay(str(game_id), recorded, HOST if viewer is None else viewer) != data:
         raise UsageError(
             f"{source} is not in canonical encoding (docs/replay-format.md), so it is not imported"
         )
-    try:
-        existing = service.verified_events(game_id)
-    except UnknownGame:
-        existing = []
-    if existing:
-        if encode_replay(str(game_id), existing) == data:
-            return game_id, False
+    stored = game_id if viewer is None else copy_id(game_id, viewer)
+    held = _check_agreement(service, game_id, stored, recorded, source)
+    result = Imported(
+        stored, game_id, viewer, 0, len(recorded), checked.report.draws_verified == checked.report.draws
+    )
+    if len(recorded) <= held:
+        return result
+    if held and service.holds_seed(stored):
+        raise IllegalAction(
+            f"game {game_id} is played in this store (it holds its seed): its events come from play here, "
+            f"not from {source}"
+        )
+    if viewer is not None and not held:
+        service.copies.put(stored, Copy(game_id, viewer))
+    service.store_recorded(stored, recorded[held:])
+    return replace(result, added=len(recorded) - held)
+
+
+def _check_agreement(
+    service: GameService, game_id: UUID, stored: UUID, recorded: Sequence[RecordedEvent], source: str
+) -> int:
+    """Checks the file against every copy of its game in the store (the game itself and viewers'
+    copies): on the history they share, their chain values must be equal. Returns how many events of
+    the file the store already holds where it would put it."""
+    held = 0
+    for other in dict.fromkeys([stored, game_id, *service.copies.of_game(game_id)]):
+        try:
+            chains = service.chain_values(other)
+        except UnknownGame:
+            continue
         differs = next(
             (
-                mine.version
-                for mine, theirs in zip(existing, replay.events, strict=False)
-                if mine.chain != theirs.chain
+                n
+                for n, (mine, theirs) in enumerate(zip(chains, recorded, strict=False), 1)
+                if mine != theirs.chain
             ),
-            min(len(existing), len(replay.events)) + 1,
+            None,
         )
-        raise ImportConflict(
-            f"the store already has game {game_id} and it differs from {source} from event {differs} on"
-        )
-    _check_recorded(replay.events, source)
-    service.store_recorded(game_id, replay.events)
-    return game_id, True
-
-
-def _check_recorded(events: Sequence[RecordedEvent], source: str) -> None:
-    """Refuses a log whose events the ruleset's checks reject (a reveal that opens no commitment…):
-    a game takes in no forged secret, even from a file whose chain was recomputed."""
-    fold = GameFold()
-    for recorded in events:
-        problem = verify_event(fold, recorded.event)
-        if problem:
-            raise TamperedLog(f"{source}: event {recorded.version} ({recorded.type_name}): {problem}")
-        apply_event(fold, recorded.event, recorded.chain)
+        if differs:
+            copy = service.copies.get(other)
+            label = copy.label if copy else f"game {game_id}"
+            raise ImportConflict(
+                f"{source} differs from the store's {label} from event {differs} on: they are not the same "
+                "history (nothing imported)"
+            )
+        if other == stored:
+            held = len(chains)
+    return held
 
 
 def _pack_sorted(value: Any) -> bytes:
@@ -161,149 +207,12 @@ def _pack_sorted(value: Any) -> bytes:
     return packed
 
 
-class FileEntry(NamedTuple):
-    """One event as a replay file holds it: a log entry (see domain.audit.LogEntry) and its time."""
-
-    version: int
-    type_name: str
-    class_version: int
-    fields: dict[str, Any]
-    chain: bytes
-    time: datetime
-
-
-_ENTRY_TYPES = {"version": int, "type": str, "v": int, "fields": dict, "chain": bytes, "time": datetime}
-
-
-def parse_replay(data: bytes, source: str = "replay file") -> tuple[dict[str, Any], list[FileEntry]]:
-    """Reads the structure of a replay file without trusting its content (chain, header, rules).
-
-    Raises UsageError, naming where it stopped, for bytes that are not a whole replay file: not
-    msgpack, another format or version, a truncated file, trailing bytes or a malformed event.
-    """
-    try:
-        # A whole file decodes in one C call; only a damaged one is read again item by item, so the
-        # error can say where it stops.
-        whole = msgpack.unpackb(data, raw=False, timestamp=3, strict_map_key=False)
-    except Exception:  # msgpack raises several unrelated types for bad bytes
-        whole = None
-    if isinstance(whole, dict):
-        return _checked_document(whole, source)
-    document = _read_stepwise(data, source)
-    if not isinstance(document, dict):
-        raise UsageError(f"{source} is not a nightkeep replay file")
-    return _checked_document(document, source)
-
-
-def _read_stepwise(data: bytes, source: str) -> dict[str, Any]:
-    unpacker = msgpack.Unpacker(raw=False, timestamp=3, strict_map_key=False, max_buffer_size=len(data) or 1)
-    unpacker.feed(data)
-    document: dict[str, Any] = {}
-    raw_events: list[Any] = []
-    announced = 0
-    try:
-        for _ in range(unpacker.read_map_header()):
-            key = unpacker.unpack()
-            if key == "events":
-                announced = unpacker.read_array_header()
-                for index in range(1, announced + 1):
-                    try:
-                        raw_events.append(unpacker.unpack())
-                    except msgpack.OutOfData:
-                        raise UsageError(
-                            f"{source} is truncated: it ends inside event {index} of {announced}"
-                        ) from None
-                document["events"] = raw_events
-            else:
-                document[key] = unpacker.unpack()
-    except msgpack.OutOfData:
-        raise UsageError(f"{source} is truncated or not a nightkeep replay file") from None
-    except UsageError:
-        raise
-    except Exception as exc:  # msgpack raises several unrelated types for bad bytes
-        raise UsageError(f"{source} is not a nightkeep replay file ({type(exc).__name__})") from None
-    rest = len(data) - unpacker.tell()
-    if rest:
-        raise UsageError(f"{source} has {rest} stray bytes after its last event")
-    return document
-
-
-def _checked_document(document: dict[str, Any], source: str) -> tuple[dict[str, Any], list[FileEntry]]:
-    if document.get("format") != FORMAT:
-        raise UsageError(f"{source} is not a nightkeep replay file")
-    if document.get("format_version") != FORMAT_VERSION:
-        raise UsageError(f"{source} has replay format version {document.get('format_version')!r}")
-    header, raw_events = document.get("header"), document.get("events")
-    if not isinstance(header, dict) or not isinstance(raw_events, list):
-        raise UsageError(f"{source} has no header or no event list")
-    return header, [_entry(raw, index, source) for index, raw in enumerate(raw_events, start=1)]
-
-
-def _entry(raw: Any, index: int, source: str) -> FileEntry:
-    # Exact types first (every event of every audit passes here); the checks below name the problem.
-    try:
-        entry = FileEntry(raw["version"], raw["type"], raw["v"], raw["fields"], raw["chain"], raw["time"])
-    except (KeyError, TypeError, IndexError):
-        entry = None
-    if (
-        entry is not None
-        and type(entry.version) is int
-        and type(entry.type_name) is str
-        and type(entry.class_version) is int
-        and type(entry.fields) is dict
-        and type(entry.chain) is bytes
-        and isinstance(entry.time, datetime)
-    ):
-        return entry
-    if not isinstance(raw, dict):
-        raise UsageError(f"{source}: event {index} is not a map")
-    for key, kind in _ENTRY_TYPES.items():
-        if not isinstance(raw.get(key), kind) or (kind is int and isinstance(raw.get(key), bool)):
-            raise UsageError(f"{source}: event {index} has no valid {key!r}")
-    return FileEntry(raw["version"], raw["type"], raw["v"], raw["fields"], raw["chain"], raw["time"])
-
-
-def recorded_of(entries: Sequence[FileEntry]) -> list[RecordedEvent]:
-    """Returns a file's entries as recorded events (decoded, not checked)."""
-    return [
-        RecordedEvent(
-            e.version,
-            decode_event(e.type_name, e.class_version, e.fields),
-            e.type_name,
-            e.class_version,
-            e.fields,
-            e.chain,
-            e.time,
-        )
-        for e in entries
-    ]
-
-
 def read_replay(data: bytes, source: str = "replay file") -> ReplayFile:
-    """Reads replay-file bytes for replaying: refuses a broken chain or a header that lies."""
-    header, entries = parse_replay(data, source)
-    previous = GENESIS_CHAIN
-    for index, entry in enumerate(entries, start=1):
-        if entry.version != index:
-            raise TamperedLog(f"{source}: event {index} is numbered {entry.version}")
-        try:
-            linked = next_chain(previous, entry.type_name, entry.class_version, entry.fields) == entry.chain
-        except (TypeError, ValueError):
-            linked = False
-        if not linked:
-            raise TamperedLog(f"{source}: the chain breaks at event {entry.version} ({entry.type_name})")
-        previous = entry.chain
-    for _, detail in header_problems(header, entries):
-        raise TamperedLog(f"{source}: {detail}")
-    events = recorded_of(entries)
-    for _, detail in shape_problems([e.event for e in events]):
-        raise TamperedLog(f"{source}: {detail}")
-    return ReplayFile(header=header, events=events)
+    """Reads replay-file bytes for replaying: through the one reader, refusing a log with any finding."""
+    checked = read_log(data, source).require_clean()
+    return ReplayFile(header=checked.header, events=checked.recorded())
 
 
 def audit_replay(data: bytes, source: str = "replay file") -> AuditReport:
     """Audits replay-file bytes: chain, header, fork copies, content, rules and dice."""
-    header, entries = parse_replay(data, source)
-    report = audit_log(entries, header)
-    report.game = str(header.get("game", ""))
-    return report
+    return read_log(data, source).report

@@ -17,7 +17,7 @@ from domain.actions import HOST, START, Action
 from domain.audit import AuditReport, RawEntry, audit_log
 from domain.audit.dice import seeds_by_commitment
 from domain.dice import Dice, commit_to_seed, new_seed
-from domain.errors import BadSetup, IllegalAction, StaleVersion, UnknownGame, UsageError
+from domain.errors import BadSetup, IllegalAction, SeedNotHeld, StaleVersion, UnknownGame, UsageError
 from domain.events import ActionTaken, ForkedFrom, GameCreated, Sealed, SeedCommitted, SeedRevealed
 from domain.field_types import Seat
 from domain.game import (
@@ -31,6 +31,7 @@ from domain.game import (
 )
 from domain.rulesets import get_ruleset, has_hidden_information
 from event_store.config import persistence_env
+from event_store.copies import copy_store_for
 from event_store.recorded import RecordedEvent, check_chain, read_envelopes, recorded_from_envelope
 from event_store.secrets import secret_store_for
 from event_store.transcoder import MsgpackTranscoder
@@ -75,6 +76,7 @@ class GameService(Application[UUID]):
         merged.update(env or {})
         super().__init__(env=merged)
         self.secrets = secret_store_for(self.recorder)
+        self.copies = copy_store_for(self.recorder)
         # A game's seed never changes once stored, so it is read from the store once per game.
         self._seeds: dict[UUID, bytes] = {}
 
@@ -158,7 +160,7 @@ class GameService(Application[UUID]):
         """Mixes a seated player's entropy into every later draw; only before the game starts."""
         if not value:
             raise UsageError("entropy must not be empty")
-        game = self.get_game(game_id)
+        game = self.playable_game(game_id)
         game.check_player(player)
         game.add_entropy(player, value)
         self._save_or_stale(game)
@@ -166,7 +168,7 @@ class GameService(Application[UUID]):
 
     def start_game(self, game_id: UUID) -> tuple[int, list[RecordedEvent]]:
         """The host starts a game that waited for entropy: characters are dealt and play opens."""
-        game = self.get_game(game_id)
+        game = self.playable_game(game_id)
         check_host_start(game)
         seed = self.seed_of(game_id)
         game.take_action(HOST, START, game.dice(seed))
@@ -185,7 +187,7 @@ class GameService(Application[UUID]):
         dice: Dice | None = None,
     ) -> tuple[int, list[RecordedEvent]]:
         """Takes one action for a player; returns the new version and the events it recorded."""
-        game = self.get_game(game_id)
+        game = self.playable_game(game_id)
         if expected_version is not None and game.version != expected_version:
             raise StaleVersion(f"game moved on to version {game.version}, reload")
         seed = self.seed_of(game_id)
@@ -198,7 +200,7 @@ class GameService(Application[UUID]):
 
     def reveal_seed(self, game_id: UUID) -> bytes:
         """Reveals a game's seed early (it is revealed by itself when the game ends); play then stops."""
-        game = self.get_game(game_id)
+        game = self.playable_game(game_id)
         if game.meta["seed"]:
             # Already public (an imported game carries its reveal but not the host's secret).
             revealed: bytes = game.meta["seed"]
@@ -275,7 +277,8 @@ class GameService(Application[UUID]):
         return game.id, forked_from
 
     def store_recorded(self, game_id: UUID, recorded: Sequence[RecordedEvent]) -> None:
-        """Stores a game's events exactly as recorded elsewhere (same id, versions, fields, times)."""
+        """Stores a game's events exactly as recorded elsewhere (same id, versions, fields, times): a
+        whole game, or the events that extend the ones stored (all in one transaction)."""
         envelopes: list[Game.Created | Game.Recorded] = []
         for r in recorded:
             common = {"type": r.type_name, "v": r.class_version, "fields": r.fields, "chain": r.chain}
@@ -299,7 +302,22 @@ class GameService(Application[UUID]):
             self.save(*envelopes)
         except IntegrityError:
             raise StaleVersion(f"game {game_id} was stored by someone else meanwhile, try again") from None
-        log.info("game_imported", game=str(game_id), events=len(recorded))
+        log.info("game_imported", game=str(game_id), events=len(recorded), first=recorded[0].version)
+
+    def holds_seed(self, game_id: UUID) -> bool:
+        """Tells whether this store holds a game's secret seed (it is the game's host)."""
+        try:
+            self.seed_of(game_id)
+        except SeedNotHeld:
+            return False
+        return True
+
+    def chain_values(self, game_id: UUID) -> list[bytes]:
+        """Returns the chain value of each of a game's stored events, in order."""
+        envelopes = self._envelopes(game_id, None, None)
+        if not envelopes:
+            raise UnknownGame(f"no game {game_id} in this store")
+        return [e["chain"] for _, e in envelopes]
 
     def _save_or_stale(self, game: Game) -> None:
         try:
@@ -337,9 +355,18 @@ class GameService(Application[UUID]):
             raise UsageError(f"game {game_id} has only {game.version} events")
         return game
 
+    def playable_game(self, game_id: UUID) -> Game:
+        """Loads a game to act on: not a viewer's copy, which holds no seed and cannot be continued."""
+        copy = self.copies.get(game_id)
+        if copy is not None:
+            raise IllegalAction(
+                f"game {game_id} is {copy.label}: a viewer's copy cannot be continued (its host plays it)"
+            )
+        return self.get_game(game_id)
+
     def legal_actions(self, game_id: UUID, player: str | None = None) -> list[Action]:
         """Lists the actions open now, to one player or to everybody."""
-        game = self.get_game(game_id)
+        game = self.playable_game(game_id)
         if player is not None:
             game.check_player(player)
         return game.ruleset.legal_actions(game.state, player)

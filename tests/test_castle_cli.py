@@ -110,7 +110,7 @@ def test_play_with_bots_shows_the_public_board_unless_asked_otherwise(db):
     assert "Hana's hand" in host.stdout and "Vlad's tokens" in host.stdout
 
 
-def test_export_is_public_by_default_and_only_the_hosts_copy_imports(db, tmp_path):
+def test_export_is_public_by_default_and_an_organiser_imports_every_copy(db, tmp_path):
     game = new_game(db)
     run(db, "play", game, "--bots", "--seed", "5")
     paths = {}
@@ -127,10 +127,21 @@ def test_export_is_public_by_default_and_only_the_hosts_copy_imports(db, tmp_pat
         report = json.loads(audited.stdout)
         report = report[0] if isinstance(report, list) else report
         assert report["finished"] and not report["partial"] and report["draws_verified"] == report["draws"]
-    other = str(tmp_path / "other.sqlite")
-    refused = run(other, "import", str(paths["hana"]))
-    assert refused.exit_code == 2 and "only the host's full log" in refused.stderr
-    assert run(other, "import", str(paths["host"])).exit_code == 0
+    organiser = str(tmp_path / "organiser.sqlite")
+    stored = {}
+    for name, path in paths.items():
+        result = run(organiser, "import", str(path), "--json")
+        assert result.exit_code == 0, (name, result.output)
+        stored[name] = json.loads(result.stdout)
+    assert stored["host"]["game"] == game and stored["host"]["copy_of"] is None
+    assert {stored[n]["copy_of"] for n in ("public", "hana")} == {game}
+    assert stored["hana"]["viewer"] == "Hana" and stored["public"]["viewer"] == ""
+    for name, seen_as in (("public", []), ("hana", ["--as", "Hana"]), ("host", ["--as", "host"])):
+        again = tmp_path / f"again-{name}.nkr"
+        assert run(organiser, "export", stored[name]["game"], "-o", str(again), *seen_as).exit_code == 0
+        assert again.read_bytes() == paths[name].read_bytes(), name
+    refused = run(organiser, "actions", stored["hana"]["game"], "--as", "Hana")
+    assert refused.exit_code == 1 and "cannot be continued" in refused.stderr
 
 
 def test_fork_waits_for_the_seed_of_a_game_with_secrets(db):

@@ -13,7 +13,7 @@ import pytest
 
 from domain.actions import HOST
 from domain.audit import AuditReport, audit_log
-from domain.errors import IllegalAction, TamperedLog, UsageError
+from domain.errors import IllegalAction, TamperedLog
 from domain.events import GENESIS_CHAIN, next_chain
 from domain.hidden import PUBLIC
 from domain.rulesets.castle.content import load_human_deck
@@ -22,6 +22,7 @@ from event_store.replay_file import (
     FileEntry,
     audit_replay,
     encode_replay,
+    export_game,
     import_game,
     parse_replay,
     recorded_of,
@@ -34,7 +35,7 @@ HUMAN, VAMPIRE = "Hana", "Vlad"
 
 def copy_for(viewer: str, memory_service) -> list[FileEntry]:
     """Returns the recorded game as `viewer`'s copy, as parsed entries."""
-    game_id, _ = import_game(memory_service, PATH.read_bytes(), PATH.name)
+    game_id = import_game(memory_service, PATH.read_bytes(), PATH.name).stored
     recorded = redacted(memory_service.verified_events(game_id), viewer)
     return parse_replay(encode_replay(str(game_id), recorded, viewer))[1]
 
@@ -137,13 +138,19 @@ def test_a_rechained_castle_pick_is_caught_by_the_seed():
     assert caught_at(report, target.version, "dice") or caught_at(report, target.version, "rules")
 
 
-def test_a_copy_with_sealed_events_cannot_be_imported(memory_service):
-    game_id, _ = import_game(memory_service, PATH.read_bytes(), PATH.name)
+def test_a_copy_with_sealed_events_is_imported_as_the_copy_it_is(memory_service):
+    game_id = import_game(memory_service, PATH.read_bytes(), PATH.name).stored
     copy_bytes = encode_replay(str(game_id), redacted(memory_service.verified_events(game_id), HUMAN), HUMAN)
     header = msgpack.unpackb(copy_bytes, raw=False, timestamp=3)["header"]
     assert header["viewer"] == HUMAN
-    with pytest.raises(UsageError, match="only the host's full log"):
-        import_game(GameService.open(":memory:"), copy_bytes, "copy.nkr")
+    organiser = GameService.open(":memory:")
+    imported = import_game(organiser, copy_bytes, "copy.nkr")
+    events = len(parse_replay(copy_bytes)[1])
+    assert (imported.game, imported.viewer, imported.added) == (game_id, HUMAN, events)
+    assert imported.stored != game_id  # a copy is not the game: it has an id of its own
+    assert export_game(organiser, imported.stored, HUMAN) == copy_bytes
+    with pytest.raises(IllegalAction, match="cannot be continued"):
+        organiser.legal_actions(imported.stored)
 
 
 def test_a_finished_copy_without_its_seed_reveal_is_a_finding(memory_service):
@@ -161,7 +168,7 @@ def test_a_finished_copy_without_its_seed_reveal_is_a_finding(memory_service):
 def test_a_fork_of_a_finished_game_is_re_decided_in_every_copy(viewer, memory_service):
     """Once every seed a copy committed to is public (the original's, named by ForkedFrom, and the
     fork's own), its sealed events are re-decided like any other; a forged reveal in it is caught."""
-    game_id, _ = import_game(memory_service, PATH.read_bytes(), PATH.name)
+    game_id = import_game(memory_service, PATH.read_bytes(), PATH.name).stored
     entries = parse_replay(PATH.read_bytes())[1]
     at = next(e.version for e in entries if e.type_name == "ActionTaken" and e.fields["player"] != HOST) + 20
     at = next(e.version - 1 for e in entries if e.version > at and e.type_name == "ActionTaken")
@@ -190,21 +197,21 @@ def test_a_running_game_with_secrets_cannot_be_forked(memory_service):
 
 
 def test_a_game_takes_in_no_forged_reveal_even_with_the_chain_recomputed(memory_service):
-    """Import checks every reveal against its commitment: a host log whose death answer was flipped
-    (and rechained) is refused, and nothing is stored."""
+    """Import audits the whole log: a host log whose death answer was flipped (and rechained) is refused
+    at that event, and nothing is stored."""
     entries = parse_replay(PATH.read_bytes())[1]
     answer = first(entries, "IdentityRevealed", reason="death", identity="vampire")
     forged = edited(entries, answer.version, rechain=True, identity="human")
     recorded = recorded_of(forged)
     game = msgpack.unpackb(PATH.read_bytes(), raw=False, timestamp=3)["header"]["game"]
-    with pytest.raises(TamperedLog, match=f"event {answer.version} .*does not open its commitment"):
+    with pytest.raises(TamperedLog, match=f"fails its audit at event {answer.version} "):
         import_game(memory_service, encode_replay(game, recorded), "forged.nkr")
     assert memory_service.recorder.max_notification_id() in (None, 0)
 
 
 def test_a_copy_with_sealed_events_is_not_forked(memory_service):
     """Only the host's full log can be played on: a fork of a player's copy would lack the hands."""
-    game_id, _ = import_game(memory_service, PATH.read_bytes(), PATH.name)
+    game_id = import_game(memory_service, PATH.read_bytes(), PATH.name).stored
     copy_id = uuid.uuid4()
     memory_service.store_recorded(copy_id, redacted(memory_service.verified_events(game_id), PUBLIC))
     at = next(e.version - 1 for e in parse_replay(PATH.read_bytes())[1][40:] if e.type_name == "ActionTaken")

@@ -21,7 +21,7 @@ from domain.events import (
     next_chain,
     registered_event_types,
 )
-from event_store.replay_file import audit_replay, export_game, import_game
+from event_store.replay_file import audit_replay, encode_replay, export_game, import_game
 from event_store.service import GameService, play_with_bots
 
 PLAYERS = [("Ann", None), ("Bo", None), ("Cy", None)]
@@ -224,7 +224,7 @@ def test_forks_can_be_forked_and_every_generation_audits_and_round_trips(memory_
         data = export_game(memory_service, game_id)
         assert audit_replay(data, "fork.nkr").ok
         other = GameService.open(":memory:")
-        assert import_game(other, data) == (game_id, True)
+        assert import_game(other, data).stored == game_id
         assert export_game(other, game_id) == data
 
 
@@ -241,18 +241,44 @@ def test_a_fork_whose_copy_was_altered_is_a_fork_finding(memory_service):
 # --- import --------------------------------------------------------------------------------------------
 
 
-def test_import_refuses_a_different_history_under_the_same_id(memory_service):
+def test_a_longer_copy_of_an_imported_game_is_appended_and_an_older_one_changes_nothing(memory_service):
     game_id = running_game(memory_service)
     early = export_game(memory_service, game_id)
     play_with_bots(memory_service, game_id, seed=3, max_actions=3)
     later = export_game(memory_service, game_id)
+    held, total = len(unpack(early)["events"]), len(unpack(later)["events"])
     other = GameService.open(":memory:")
-    assert import_game(other, early) == (game_id, True)
-    assert import_game(other, early) == (game_id, False)
+    assert import_game(other, early).added == held
+    assert import_game(other, early).added == 0
+    extended = import_game(other, later)
+    assert (extended.stored, extended.added, extended.events) == (game_id, total - held, total)
+    assert export_game(other, game_id) == later
     before = other.recorder.max_notification_id()
-    with pytest.raises(ImportConflict, match="differs"):
-        import_game(other, later)
+    assert import_game(other, early).added == 0  # a shorter copy of the same history
     assert other.recorder.max_notification_id() == before
+
+
+def test_import_refuses_a_different_history_under_the_same_id(memory_service):
+    game_id, impostor = running_game(memory_service), running_game(memory_service)
+    # The header's game id is only a label: another game's log labelled with this game's id.
+    relabelled = encode_replay(str(game_id), memory_service.verified_events(impostor))
+    other = GameService.open(":memory:")
+    import_game(other, export_game(memory_service, game_id))
+    before = other.recorder.max_notification_id()
+    with pytest.raises(ImportConflict, match="from event 2 on"):  # each game committed to its own seed
+        import_game(other, relabelled)
+    assert other.recorder.max_notification_id() == before
+
+
+def test_a_game_this_store_plays_takes_no_events_from_a_file(memory_service):
+    game_id = running_game(memory_service)
+    early = export_game(memory_service, game_id)
+    play_with_bots(memory_service, game_id, seed=3, max_actions=2)
+    other = GameService.open(":memory:")
+    import_game(other, early)
+    other.secrets.put(game_id, bytes(32))  # as if this store were the game's host
+    with pytest.raises(IllegalAction, match="played in this store"):
+        import_game(other, export_game(memory_service, game_id))
 
 
 def test_an_imported_running_game_can_be_audited_and_forked_but_not_continued(memory_service):
@@ -291,8 +317,9 @@ def test_cli_export_import_fork_reveal_audit(tmp_path):
     assert run(db, "play", game, "--bots", "--seed", "2").exit_code == 0
     path = tmp_path / "game.nkr"
     assert run(db, "export", game, "-o", str(path)).exit_code == 0
-    imported = run(other, "import", str(path), "--json")
-    assert json.loads(imported.stdout) == {"game": game, "imported": True}
+    imported = json.loads(run(other, "import", str(path), "--json").stdout)
+    assert imported["game"] == game and imported["copy_of"] is None and imported["dice_verified"]
+    assert imported["imported"] == imported["events"] > 0
     again = run(other, "import", str(path))
     assert again.exit_code == 0 and "already in the store" in again.stdout
     copy = tmp_path / "copy.nkr"

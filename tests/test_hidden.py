@@ -70,13 +70,17 @@ def test_a_viewers_copy_holds_no_secret_it_may_not_see_and_still_verifies(memory
     assert ("viewer" in replay.header) is not shown
 
 
-def test_a_sealed_copy_cannot_be_imported_but_the_hosts_log_can(memory_service):
+def test_a_sealed_copy_is_imported_as_a_copy_and_the_hosts_log_as_the_game(memory_service):
     game_id = game_with_secret(memory_service)
     other = GameService.open(":memory:")
-    with pytest.raises(UsageError, match="sealed"):
-        import_game(other, export_game(memory_service, game_id, "Bo"))
+    bos = export_game(memory_service, game_id, "Bo")
+    copy = import_game(other, bos)
+    assert (copy.game, copy.viewer) == (game_id, "Bo") and copy.stored != game_id
+    assert export_game(other, copy.stored, "Bo") == bos
+    with pytest.raises(UsageError, match="Bo's copy"):
+        export_game(other, copy.stored, "Ann")  # a copy cannot be unsealed for someone else
     full = export_game(memory_service, game_id, HOST)
-    assert import_game(other, full) == (game_id, True)
+    assert import_game(other, full).stored == game_id
     assert export_game(other, game_id, HOST) == full
 
 

@@ -47,10 +47,10 @@ def test_every_recorded_game_audits_clean_with_every_draw_recomputed(path):
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_every_recorded_game_imports_and_exports_to_the_same_bytes(path, memory_service):
     data = path.read_bytes()
-    game_id, new = import_game(memory_service, data, path.name)
-    assert new and str(game_id) == read_replay(data).header["game"]
-    assert export_game(memory_service, game_id) == data
-    assert import_game(memory_service, data, path.name) == (game_id, False)
+    imported = import_game(memory_service, data, path.name)
+    assert imported.added == imported.events and str(imported.stored) == read_replay(data).header["game"]
+    assert export_game(memory_service, imported.stored) == data
+    assert import_game(memory_service, data, path.name).added == 0
 
 
 def test_a_tampered_replay_is_refused_at_the_broken_event(tmp_path):

@@ -17,7 +17,7 @@ from hypothesis import Phase, event, example, given, settings
 from hypothesis import strategies as st
 
 from domain.audit import AuditReport
-from domain.errors import TamperedLog, UsageError
+from domain.errors import TamperedLog, UnreadableLog, UsageError
 from domain.events import GENESIS_CHAIN, next_chain
 from event_store.replay_file import audit_replay, parse_replay, read_replay
 
@@ -288,9 +288,16 @@ def test_bytes_that_are_not_a_replay_file_are_unreadable(data: bytes) -> None:
 
 
 def test_an_empty_event_list_is_a_finding_not_a_crash() -> None:
-    document = {"format": "nightkeep-replay", "format_version": 1, "header": {"events": 0}, "events": []}
+    document = load(SCRIPTED)
+    document["events"], document["header"]["events"] = [], 0
     report = audit_replay(pack(document), "empty.nkr")
     assert first_version(report, "structure") == 1
+
+
+def test_a_header_without_its_keys_is_unreadable() -> None:
+    document = {"format": "nightkeep-replay", "format_version": 1, "header": {"events": 0}, "events": []}
+    with pytest.raises(UnreadableLog, match="the header lacks: content_hash, game"):
+        audit_replay(pack(document), "empty.nkr")
 
 
 # --- a rewritten log: chain and header recomputed after the edit ----------------------------------------

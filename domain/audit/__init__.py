@@ -69,10 +69,13 @@ def audit_log(entries: Sequence[LogEntry], header: dict[str, Any] | None = None)
 
 
 def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: AuditReport) -> None:
-    check_links(entries, report)
-    events = decode_all(entries, report)
-    if events is None:
+    events, unreadable = decode_all(entries)
+    check_links(entries, report, typed=len(events))
+    if unreadable:
+        report.add(len(events) + 1, "format", unreadable)
+        report.notes.append(f"rules and dice not checked: the log cannot be read past event {len(events)}")
         return
+    report.decoded = events
     start = find_start(events, report)
     if start is None:
         return

@@ -23,21 +23,27 @@ from domain.events import (
     is_sealed,
     next_chain,
 )
+from domain.field_types import field_type
 from domain.game import decode_event
 
 # --- 1. chain -----------------------------------------------------------------------------------------
 
 
-def check_links(entries: Sequence[LogEntry], report: AuditReport) -> None:
+def check_links(entries: Sequence[LogEntry], report: AuditReport, typed: int | None = None) -> None:
+    """Checks each entry's number and chain value against the one before it. The first `typed` entries
+    hold their fields' types (see decode_all); any after them are encoded only if they nest no
+    deeper than a log ever does, so a forged value cannot make the encoder recurse without end."""
     previous = GENESIS_CHAIN
+    typed = len(entries) if typed is None else typed
     for index, entry in enumerate(entries, start=1):
         if entry.version != index:
-            report.add(index, "numbering", f"event {index} is numbered {entry.version}")
-        try:
-            link = next_chain(previous, entry.type_name, entry.class_version, entry.fields)
-        except (TypeError, ValueError) as exc:
-            report.add(index, "format", f"event {index} cannot be encoded canonically: {exc}")
-            link = b""
+            report.add(index, "numbering", f"event {index} is numbered {entry.version!r:.20}")
+        link = b""
+        if index <= typed or nesting_within(entry.fields, MAX_FIELD_DEPTH):
+            try:
+                link = next_chain(previous, entry.type_name, entry.class_version, entry.fields)
+            except (TypeError, ValueError) as exc:
+                report.add(index, "format", f"event {index} cannot be encoded canonically: {exc}")
         if link and link != entry.chain:
             report.add(
                 index,
@@ -46,6 +52,23 @@ def check_links(entries: Sequence[LogEntry], report: AuditReport) -> None:
                 f"{index - 1}, so the log was edited, cut, extended or reordered here",
             )
         previous = entry.chain if isinstance(entry.chain, bytes) else b""
+
+
+# No field of any event nests deeper than this (a map of seats inside the fields map is 3).
+MAX_FIELD_DEPTH = 8
+
+
+def nesting_within(value: Any, limit: int) -> bool:
+    """Tells whether a value's arrays and maps nest at most `limit` deep (walked without recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list | tuple):
+            if depth >= limit:
+                return False
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return True
 
 
 def chain_of(entries: Sequence[LogEntry]) -> bytes:
@@ -59,22 +82,25 @@ def chain_of(entries: Sequence[LogEntry]) -> bytes:
 # --- 2. shape ------------------------------------------------------------------------------------------
 
 
-def decode_all(entries: Sequence[LogEntry], report: AuditReport) -> list[Event] | None:
+def decode_all(entries: Sequence[LogEntry]) -> tuple[list[Event], str]:
+    """Decodes entries in order, each checked to hold exactly its fields' types; returns the events of
+    the longest prefix that does, and what is wrong with the next entry ("" when all are read).
+
+    This comes before anything else touches a field (the chain's encoder included), so no value of
+    the wrong type or nesting reaches code that would trip over it."""
     events: list[Event] = []
     for index, entry in enumerate(entries, start=1):
         try:
+            if type(entry.fields) is not dict:
+                raise TypeError("its fields are not a map")
             event = decode_event(entry.type_name, entry.class_version, dict(entry.fields))
             problem = field_type_problem(event)
             if problem:
                 raise TypeError(problem)
-            events.append(event)
         except (NightkeepError, TypeError, ValueError, AttributeError) as exc:
-            report.add(index, "format", f"event {index} ({entry.type_name!s:.40}) cannot be read: {exc}")
-            report.notes.append(
-                f"rules and dice not checked: the log cannot be folded past event {index - 1}"
-            )
-            return None
-    return events
+            return events, f"event {index} ({entry.type_name!s:.40}) cannot be read: {exc}"
+        events.append(event)
+    return events, ""
 
 
 def game_start(events: Sequence[Event]) -> int | None:
@@ -225,12 +251,46 @@ def commitments(events: Sequence[Event]) -> set[bytes]:
 
 
 HEADER_FROM_CREATED = ("ruleset", "content_hash", "nightkeep_version", "players", "scripted")
+# A replay file's header: each key and its type (viewer only in a copy with sealed events).
+HEADER_TYPES = {
+    key: field_type(annotation)
+    for key, annotation in (
+        ("game", "str"),
+        ("ruleset", "str"),
+        ("content_hash", "str"),
+        ("nightkeep_version", "str"),
+        ("players", "list[Seat]"),
+        ("seed_commitment", "bytes"),
+        ("scripted", "bool"),
+        ("events", "int"),
+        ("viewer", "str"),
+    )
+}
+OPTIONAL_HEADER_KEYS = frozenset({"viewer"})
+
+
+def header_type_problem(header: Any) -> str:
+    """Returns what is wrong with a header's keys or the types of its values ("" when nothing is)."""
+    if type(header) is not dict:
+        return "the header is not a map"
+    missing = HEADER_TYPES.keys() - OPTIONAL_HEADER_KEYS - header.keys()
+    unknown = header.keys() - HEADER_TYPES.keys()
+    if missing or unknown:
+        names = ", ".join(sorted(map(str, missing | unknown)))
+        return f"the header {'lacks' if missing else 'has unknown keys'}: {names}"
+    for key, kind in HEADER_TYPES.items():
+        if key in header and not kind.check(header[key]):
+            return f"the header's {key} is not {kind.grammar}"
+    return ""
 
 
 def header_problems(
     header: dict[str, Any], entries: Sequence[LogEntry], events: Sequence[Event] | None = None
 ) -> list[tuple[int, str]]:
     """Checks a replay file's (unchained) header against the chained events it describes."""
+    malformed = header_type_problem(header)
+    if malformed:
+        return [(0, malformed)]
     problems: list[tuple[int, str]] = []
     if header.get("events") != len(entries):
         problems.append(

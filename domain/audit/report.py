@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
+from domain.events import Event
+
 # Kinds of finding, in the order a reader meets them.
 KINDS = ("numbering", "chain", "format", "structure", "header", "fork", "content", "seed", "rules", "dice")
 
@@ -62,6 +64,9 @@ class AuditReport:
     partial: bool = False  # a viewer's copy with sealed events: rules were not re-decided
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # The log's events, decoded and checked to hold their types (empty when some entry could not be):
+    # a door that audits a log takes these on instead of decoding it again.
+    decoded: list[Event] = field(default_factory=list, repr=False)
 
     @property
     def ok(self) -> bool:

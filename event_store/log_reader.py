@@ -1,0 +1,252 @@
+"""The one reader: every log that comes into nightkeep from outside passes here before anything else
+touches it — an imported file, a replayed file, an audited file (and, next, the packets of e-mail play).
+
+1. Sizes: the bytes, every string, byte string, array and map are bounded (`Limits`), before and while
+   msgpack decodes them (msgpack itself refuses nesting past about a thousand levels).
+2. Shape: the document, its header and every event entry have exactly their keys and types.
+3. Then the audit (`domain.audit.audit_log`), whose first stage checks every event's fields against the
+   one type grammar before the chain, the header, the shape, the content, the rules and the dice.
+
+Bytes that are not a whole replay file are unreadable (`UnreadableLog`, exit 2); a readable log the
+audit finds fault with is refused by the doors that store or replay it (`TamperedLog`, exit 1, naming
+the first finding). Nothing downstream trusts a log that did not come through here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, NamedTuple
+
+import msgpack
+
+from domain.audit import KINDS, AuditReport, audit_log
+from domain.audit.reading import header_type_problem
+from domain.errors import TamperedLog, UnreadableLog
+from domain.game import decode_event
+from event_store.recorded import RecordedEvent
+
+FORMAT = "nightkeep-replay"
+FORMAT_VERSION = 1
+DOCUMENT_KEYS = frozenset({"format", "format_version", "header", "events"})
+ENTRY_KEYS = frozenset({"version", "type", "v", "fields", "chain", "time"})
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How large a log may be. The defaults hold any game nightkeep plays many times over (its longest
+    games are a few thousand events of a few hundred bytes); past them a file is refused unread."""
+
+    max_bytes: int = 64 * 1024 * 1024
+    max_events: int = 1_000_000  # also bounds every other array
+    max_text: int = 4096  # bytes in one string
+    max_bin: int = 4096  # bytes in one byte string (seeds, chains, entropy, nonces)
+    max_map: int = 256  # entries in one map
+
+
+LIMITS = Limits()
+
+
+class FileEntry(NamedTuple):
+    """One event as a replay file holds it: a log entry (see domain.audit.LogEntry) and its time."""
+
+    version: int
+    type_name: str
+    class_version: int
+    fields: dict[str, Any]
+    chain: bytes
+    time: datetime
+
+
+@dataclass(frozen=True)
+class CheckedLog:
+    """A log read through the one reader: its header, its entries and what the audit found."""
+
+    source: str
+    header: dict[str, Any]
+    entries: list[FileEntry]
+    report: AuditReport
+
+    @property
+    def viewer(self) -> str | None:
+        """Returns whom this copy was made for (`""` the public), or None for a full log."""
+        viewer = self.header.get("viewer")
+        return viewer if isinstance(viewer, str) else None
+
+    def require_clean(self) -> CheckedLog:
+        """Returns this log if the audit found nothing, else raises TamperedLog naming the first finding."""
+        findings = self.report.findings
+        if findings:
+            # The finding a reader meets first: by the audit's stages (chain, shape, header… rules,
+            # dice), then by event.
+            first = min(findings, key=lambda f: (KINDS.index(f.kind), f.version))
+            more = f" (and {len(findings) - 1} more: nightkeep audit lists them)" if len(findings) > 1 else ""
+            where = f"event {first.version}" if first.version else "the log"
+            raise TamperedLog(
+                f"{self.source} fails its audit at {where} ({first.kind}): {first.detail}{more}"
+            )
+        return self
+
+    def recorded(self) -> list[RecordedEvent]:
+        """Returns the events as recorded events, decoded once by the audit (a clean log)."""
+        decoded = self.report.decoded
+        if len(decoded) != len(self.entries):  # the audit could not read it all: require_clean says why
+            self.require_clean()
+            raise TamperedLog(f"{self.source} cannot be read whole")
+        return [
+            RecordedEvent(e.version, event, e.type_name, e.class_version, e.fields, e.chain, e.time)
+            for e, event in zip(self.entries, decoded, strict=True)
+        ]
+
+
+def read_log(data: bytes, source: str = "replay file", limits: Limits = LIMITS) -> CheckedLog:
+    """Reads replay-file bytes through every check: sizes, shape, then the whole audit."""
+    header, entries = parse_replay(data, source, limits)
+    report = audit_log(entries, header)
+    report.game = str(header["game"])
+    return CheckedLog(source, header, entries, report)
+
+
+def parse_replay(
+    data: bytes, source: str = "replay file", limits: Limits = LIMITS
+) -> tuple[dict[str, Any], list[FileEntry]]:
+    """Reads the structure of a replay file without trusting its content (chain, header, rules).
+
+    Raises UnreadableLog, naming where it stopped, for bytes that are not a whole replay file: too
+    large, not msgpack, another format or version, a truncated file, trailing bytes, a malformed header
+    or event entry.
+    """
+    if len(data) > limits.max_bytes:
+        raise UnreadableLog(
+            f"{source} is {len(data):,} bytes, more than a replay file may be ({limits.max_bytes:,})"
+        )
+    options = _unpack_options(limits)
+    try:
+        # A whole file decodes in one C call; only a damaged one is read again item by item, so the
+        # error can say where it stops.
+        whole = msgpack.unpackb(data, **options)
+    except Exception:  # msgpack raises several unrelated types for bad bytes
+        whole = None
+    document = whole if isinstance(whole, dict) else _read_stepwise(data, source, options)
+    return _checked_document(document, source, limits)
+
+
+def _unpack_options(limits: Limits) -> dict[str, Any]:
+    return {
+        "raw": False,
+        "timestamp": 3,
+        "strict_map_key": False,
+        "max_str_len": limits.max_text,
+        "max_bin_len": limits.max_bin,
+        "max_array_len": limits.max_events,
+        "max_map_len": limits.max_map,
+        "max_ext_len": 12,  # the largest msgpack timestamp
+    }
+
+
+def _read_stepwise(data: bytes, source: str, options: dict[str, Any]) -> dict[str, Any]:
+    unpacker = msgpack.Unpacker(max_buffer_size=len(data) or 1, **options)
+    unpacker.feed(data)
+    document: dict[str, Any] = {}
+    raw_events: list[Any] = []
+    announced = 0
+    try:
+        for _ in range(unpacker.read_map_header()):
+            key = unpacker.unpack()
+            if key == "events":
+                announced = unpacker.read_array_header()
+                for index in range(1, announced + 1):
+                    try:
+                        raw_events.append(unpacker.unpack())
+                    except msgpack.OutOfData:
+                        raise UnreadableLog(
+                            f"{source} is truncated: it ends inside event {index} of {announced}"
+                        ) from None
+                document["events"] = raw_events
+            elif isinstance(key, str) and key not in document:
+                document[key] = unpacker.unpack()
+            else:
+                raise UnreadableLog(f"{source} is not a nightkeep replay file (a key repeats or is not text)")
+    except msgpack.OutOfData:
+        raise UnreadableLog(f"{source} is truncated or not a nightkeep replay file") from None
+    except UnreadableLog:
+        raise
+    except Exception as exc:  # msgpack raises several unrelated types for bad bytes
+        raise UnreadableLog(f"{source} is not a nightkeep replay file ({_brief_error(exc)})") from None
+    rest = len(data) - unpacker.tell()
+    if rest:
+        raise UnreadableLog(f"{source} has {rest} stray bytes after its last event")
+    return document
+
+
+def _brief_error(exc: Exception) -> str:
+    text = " ".join(str(exc).split())[:80]
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _checked_document(
+    document: dict[str, Any], source: str, limits: Limits
+) -> tuple[dict[str, Any], list[FileEntry]]:
+    if document.get("format") != FORMAT or type(document.get("format")) is not str:
+        raise UnreadableLog(f"{source} is not a nightkeep replay file")
+    version = document.get("format_version")
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise UnreadableLog(
+            f"{source} has replay format version {version!r:.20}, this nightkeep reads {FORMAT_VERSION}"
+        )
+    if document.keys() != DOCUMENT_KEYS:
+        extra = ", ".join(sorted(map(str, document.keys() ^ DOCUMENT_KEYS)))
+        raise UnreadableLog(f"{source} is not a whole replay file (keys missing or unknown: {extra:.80})")
+    header, raw_events = document["header"], document["events"]
+    problem = header_type_problem(header)
+    if problem:
+        raise UnreadableLog(f"{source}: {problem}")
+    if type(raw_events) is not list:
+        raise UnreadableLog(f"{source} has no event list")
+    if len(raw_events) > limits.max_events:
+        raise UnreadableLog(f"{source} holds more events than a replay file may ({limits.max_events:,})")
+    return header, [_entry(raw, index, source) for index, raw in enumerate(raw_events, start=1)]
+
+
+def _entry(raw: Any, index: int, source: str) -> FileEntry:
+    # Exact types first (every event of every audit passes here); the checks below name the problem.
+    if type(raw) is dict and raw.keys() == ENTRY_KEYS:
+        entry = FileEntry(raw["version"], raw["type"], raw["v"], raw["fields"], raw["chain"], raw["time"])
+        if (
+            type(entry.version) is int
+            and type(entry.type_name) is str
+            and type(entry.class_version) is int
+            and type(entry.fields) is dict
+            and type(entry.chain) is bytes
+            and len(entry.chain) == 32
+            and type(entry.time) is datetime
+        ):
+            return entry
+    if type(raw) is not dict:
+        raise UnreadableLog(f"{source}: event {index} is not a map")
+    if raw.keys() != ENTRY_KEYS:
+        names = ", ".join(sorted(map(str, raw.keys() ^ ENTRY_KEYS)))
+        raise UnreadableLog(f"{source}: event {index} has keys missing or unknown: {names:.80}")
+    for key, kind in (("version", int), ("type", str), ("v", int), ("fields", dict), ("chain", bytes)):
+        if type(raw[key]) is not kind:
+            raise UnreadableLog(f"{source}: event {index} has no valid {key!r}")
+    if type(raw["time"]) is not datetime:
+        raise UnreadableLog(f"{source}: event {index} has no valid 'time'")
+    raise UnreadableLog(f"{source}: event {index}'s chain is not 32 bytes")
+
+
+def recorded_of(entries: Sequence[FileEntry]) -> list[RecordedEvent]:
+    """Returns a file's entries as recorded events (decoded, not checked: tests build forgeries so)."""
+    return [
+        RecordedEvent(
+            e.version,
+            decode_event(e.type_name, e.class_version, e.fields),
+            e.type_name,
+            e.class_version,
+            e.fields,
+            e.chain,
+            e.time,
+        )
+        for e in entries
+    ]
