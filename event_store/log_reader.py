@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import msgpack
 
-from domain.audit import KINDS, AuditReport, audit_log
+from domain.audit import AuditReport, audit_log
 from domain.audit.reading import header_type_problem
 from domain.errors import TamperedLog, UnreadableLog
 from domain.game import decode_event
@@ -76,16 +76,8 @@ class CheckedLog:
 
     def require_clean(self) -> CheckedLog:
         """Returns this log if the audit found nothing, else raises TamperedLog naming the first finding."""
-        findings = self.report.findings
-        if findings:
-            # The finding a reader meets first: by the audit's stages (chain, shape, header… rules,
-            # dice), then by event.
-            first = min(findings, key=lambda f: (KINDS.index(f.kind), f.version))
-            more = f" (and {len(findings) - 1} more: nightkeep audit lists them)" if len(findings) > 1 else ""
-            where = f"event {first.version}" if first.version else "the log"
-            raise TamperedLog(
-                f"{self.source} fails its audit at {where} ({first.kind}): {first.detail}{more}"
-            )
+        if self.report.findings:
+            raise TamperedLog(self.report.refusal(self.source))
         return self
 
     def recorded(self) -> list[RecordedEvent]:

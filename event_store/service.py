@@ -17,7 +17,15 @@ from domain.actions import HOST, START, Action
 from domain.audit import AuditReport, RawEntry, audit_log
 from domain.audit.dice import seeds_by_commitment
 from domain.dice import Dice, commit_to_seed, new_seed
-from domain.errors import BadSetup, IllegalAction, SeedNotHeld, StaleVersion, UnknownGame, UsageError
+from domain.errors import (
+    BadSetup,
+    IllegalAction,
+    SeedNotHeld,
+    StaleVersion,
+    TamperedLog,
+    UnknownGame,
+    UsageError,
+)
 from domain.events import ActionTaken, ForkedFrom, GameCreated, Sealed, SeedCommitted, SeedRevealed
 from domain.field_types import Seat
 from domain.game import (
@@ -218,6 +226,10 @@ class GameService(Application[UUID]):
         once that seed is public (a fork must never preview an unfinished game's dice).
         """
         events = self.verified_events(game_id)
+        # A fork copies the history as recorded: it must pass the audit first (an imported game too).
+        report = self.audit(game_id)
+        if report.findings:
+            raise TamperedLog(report.refusal(f"game {game_id}"))
         last = len(events)
         if not 1 <= at <= last:
             raise UsageError(f"game {game_id} has events 1 to {last}; cannot fork at {at}")

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from domain.audit import audit_log
 from domain.dice import commit_to_seed
-from domain.errors import IllegalAction, ImportConflict, SeedNotHeld, UsageError
+from domain.errors import IllegalAction, ImportConflict, SeedNotHeld, TamperedLog, UsageError
 from domain.events import (
     GENESIS_CHAIN,
     ActionTaken,
@@ -21,7 +21,14 @@ from domain.events import (
     next_chain,
     registered_event_types,
 )
-from event_store.replay_file import audit_replay, encode_replay, export_game, import_game
+from event_store.replay_file import (
+    audit_replay,
+    encode_replay,
+    export_game,
+    import_game,
+    parse_replay,
+    recorded_of,
+)
 from event_store.service import GameService, play_with_bots
 
 PLAYERS = [("Ann", None), ("Bo", None), ("Cy", None)]
@@ -292,6 +299,24 @@ def test_an_imported_running_game_can_be_audited_and_forked_but_not_continued(me
     fork_id, _ = other.fork_game(game_id, boundaries(other, game_id)[-1])
     play_with_bots(other, fork_id, seed=1)
     assert other.audit(fork_id).ok
+
+
+def test_a_stored_forgery_is_not_forked(memory_service):
+    """A log that reached a store some other way (an older nightkeep's import) is audited before a fork
+    copies it: a re-chained die face is refused, and no fork is made."""
+    game_id = finished_game(memory_service)
+    document = unpack(export_game(memory_service, game_id))
+    rolled = next(e for e in document["events"] if e["type"] == "DieRolled")
+    rolled["fields"]["values"] = [v % 6 + 1 for v in rolled["fields"]["values"]]
+    other = GameService.open(":memory:")
+    with pytest.raises(TamperedLog, match=f"fails its audit at event {rolled['version']} "):
+        import_game(other, rechain(document))
+    forged = recorded_of(parse_replay(rechain(document))[1])
+    other.store_recorded(game_id, forged)
+    before = other.recorder.max_notification_id()
+    with pytest.raises(TamperedLog, match=f"game {game_id} fails its audit at event {rolled['version']} "):
+        other.fork_game(game_id, boundaries(other, game_id)[3])
+    assert other.recorder.max_notification_id() == before
 
 
 def test_a_file_in_another_encoding_is_not_imported(memory_service):

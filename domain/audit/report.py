@@ -77,6 +77,23 @@ class AuditReport:
         """Records a finding."""
         self.findings.append(Finding(version, kind, detail))
 
+    def first_finding(self) -> Finding | None:
+        """Returns the finding a reader meets first (None when there is none): the integrity stages in
+        order (numbering, chain, format, structure, header, fork, content), then the seed, rules and dice
+        findings by event, since one pass over the events makes them together."""
+        late = KINDS.index("seed")
+        return min(self.findings, key=lambda f: (min(KINDS.index(f.kind), late), f.version), default=None)
+
+    def refusal(self, source: str) -> str:
+        """Says in one line why a door refuses this log: its first finding (and how many more)."""
+        first = self.first_finding()
+        if first is None:
+            return f"{source} passes its audit"
+        more = len(self.findings) - 1
+        tail = f" (and {more} more: nightkeep audit lists them)" if more else ""
+        where = f"event {first.version}" if first.version else "the log"
+        return f"{source} fails its audit at {where} ({first.kind}): {first.detail}{tail}"
+
     def first(self, kind: str) -> Finding | None:
         """Returns the first finding of a kind, if any."""
         return next((f for f in self.findings if f.kind == kind), None)
