@@ -6,6 +6,7 @@ import functools
 import json
 import os
 import sqlite3
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -74,6 +75,19 @@ def seen_by(recorded: list[RecordedEvent], viewer: str | None) -> list[RecordedE
     game's seats; no --as: only public facts)."""
     players = [seat["name"] for seat in created_of(recorded).players]
     return redacted(recorded, resolve_viewer(viewer, players))
+
+
+# The largest event number or version a command takes: far beyond any game (a game's log holds at most
+# the one reader's event limit), small enough for every store's integers.
+MAX_EVENT_NUMBER = 10**9
+EVENT_NUMBER = click.IntRange(1, MAX_EVENT_NUMBER)
+# Bytes a player may give as a nonce or as entropy (the one reader bounds byte strings the same way).
+MAX_PLAYER_BYTES = 1024
+
+
+def stdin_is_terminal() -> bool:
+    """Tells whether a person may be typing at this command (so it may ask before something final)."""
+    return sys.stdin.isatty()
 
 
 def json_option(func: F) -> F:

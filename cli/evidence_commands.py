@@ -10,11 +10,19 @@ import click
 from rich.progress import Progress
 from rich.table import Table
 
-from cli.common import echo_json, get_service, handle_errors, json_option, looks_like_path
+from cli.common import (
+    EVENT_NUMBER,
+    echo_json,
+    get_service,
+    handle_errors,
+    json_option,
+    looks_like_path,
+    stdin_is_terminal,
+)
 from cli.rendering import console
 from domain.audit import AuditReport
 from domain.errors import NightkeepError, UsageError
-from event_store.audit_files import AuditResult, audit_files
+from event_store.audit_files import MAX_JOBS, AuditResult, audit_files
 from event_store.replay_file import import_game
 
 
@@ -75,9 +83,7 @@ def import_command(ctx: click.Context, file: str, as_json: bool) -> None:
 
 @click.command()
 @click.argument("game")
-@click.option(
-    "--at", "at", required=True, type=click.IntRange(min=1), metavar="N", help="Last event to keep."
-)
+@click.option("--at", "at", required=True, type=EVENT_NUMBER, metavar="N", help="Last event to keep.")
 @click.option("--same-dice", is_flag=True, help="Reuse the original's seed (only once it is revealed).")
 @json_option
 @click.pass_context
@@ -107,21 +113,27 @@ def fork(ctx: click.Context, game: str, at: int, same_dice: bool, as_json: bool)
 
 @click.command()
 @click.argument("game")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation on a terminal.")
 @json_option
 @click.pass_context
 @handle_errors
-def reveal(ctx: click.Context, game: str, as_json: bool) -> None:
+def reveal(ctx: click.Context, game: str, yes: bool, as_json: bool) -> None:
     """Reveals a game's dice seed now, so anyone can check every roll; the game then takes no actions.
 
     The seed is revealed by itself when a game ends; reveal early to settle a dispute or abandon a
-    game. Revealing twice shows the same seed.
+    game: it stops the game for good (anyone could foresee its later rolls), so on a terminal it asks
+    first (--yes does not). Revealing twice shows the same seed.
 
     \b
     Example:
-        nightkeep reveal 1b4e28ba-2fa1-11d2-883f-0016d3cca427
+        nightkeep reveal 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --yes
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
+    if not yes and not service.get_game(game_id).meta["seed"] and stdin_is_terminal():
+        click.confirm(
+            f"Reveal the dice seed of game {game_id} now? The game stops for good", default=False, abort=True
+        )
     seed = service.reveal_seed(game_id)
     version = service.get_game(game_id).version
     if as_json:
@@ -147,10 +159,10 @@ def _audit_game(ctx: click.Context, target: str) -> AuditResult:
 @click.argument("targets", nargs=-1, required=True, metavar="GAME|FILE…")
 @click.option(
     "--jobs",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, MAX_JOBS),
     default=None,
     metavar="N",
-    help="Worker processes for files (default: one per core when there are several files).",
+    help=f"Worker processes for files, 1-{MAX_JOBS} (default: one per core when there are several files).",
 )
 @json_option
 @click.pass_context

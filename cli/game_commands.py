@@ -7,6 +7,8 @@ from uuid import UUID
 import click
 
 from cli.common import (
+    EVENT_NUMBER,
+    MAX_PLAYER_BYTES,
     echo_json,
     event_json,
     get_service,
@@ -15,11 +17,16 @@ from cli.common import (
     seen_by,
     viewer_option,
 )
-from cli.rendering import game_summary, print_actions, print_board, print_timeline
-from domain.errors import IllegalAction, UsageError
+from cli.rendering import game_summary, print_actions, print_board, print_timeline, provenance_note
+from domain.actions import HOST
+from domain.errors import UsageError
+from domain.game import STOPPED
 from domain.rulesets import has_hidden_information
 from event_store.recorded import created_of, fold_recorded, redacted
 from event_store.service import GameService, play_with_bots
+
+# Who acts or whose actions to list, when --as is not given (hot-seat play at one terminal).
+AS_ENV = "NIGHTKEEP_AS"
 
 
 def parse_player(text: str) -> tuple[str, str | None]:
@@ -44,18 +51,33 @@ def parse_entropy(text: str) -> tuple[str, bytes]:
     """Parses `NAME=TEXT` from --entropy; the text is used byte for byte (UTF-8), unstripped."""
     name, sep, value = text.partition("=")
     if not sep or not name.strip() or not value:
-        raise UsageError(f"malformed --entropy {text!r}: expected NAME=TEXT with some text")
-    return name.strip(), value.encode()
+        raise UsageError(f"malformed --entropy {text[:40]!r}: expected NAME=TEXT with some text")
+    return name.strip(), entropy_bytes(value)
+
+
+def entropy_bytes(text: str) -> bytes:
+    """Returns a player's entropy text as bytes, refusing more than MAX_PLAYER_BYTES."""
+    value = text.encode()
+    if len(value) > MAX_PLAYER_BYTES:
+        raise UsageError(f"entropy is {len(value)} bytes; at most {MAX_PLAYER_BYTES} are taken")
+    return value
+
+
+# A dice script longer than this would outlast any game.
+MAX_SCRIPTED_FACES = 10_000
 
 
 def parse_dice(text: str) -> list[int]:
     """Parses a `--dice 3,5,1` script."""
+    parts = text.split(",")
+    if len(parts) > MAX_SCRIPTED_FACES:
+        raise UsageError(f"--dice scripts at most {MAX_SCRIPTED_FACES} faces")
     try:
-        values = [int(part) for part in text.split(",")]
+        values = [int(part) for part in parts]
     except ValueError:
-        raise UsageError(f"malformed --dice {text!r}: expected faces such as 3,5,1") from None
+        raise UsageError(f"malformed --dice {text[:40]!r}: expected faces such as 3,5,1") from None
     if not values or any(not 1 <= v <= 6 for v in values):
-        raise UsageError(f"malformed --dice {text!r}: faces must be 1 to 6")
+        raise UsageError(f"malformed --dice {text[:40]!r}: faces must be 1 to 6")
     return values
 
 
@@ -105,7 +127,13 @@ def new(
 
 @click.command()
 @click.argument("game")
-@click.option("--as", "as_player", metavar="PLAYER", help="Only this player's actions.")
+@click.option(
+    "--as",
+    "as_player",
+    metavar="PLAYER",
+    envvar=AS_ENV,
+    help=f"Only this player's actions (default: ${AS_ENV}; needed in a game with secrets).",
+)
 @json_option
 @click.pass_context
 @handle_errors
@@ -123,15 +151,25 @@ def actions(ctx: click.Context, game: str, as_player: str | None, as_json: bool)
     legal = service.legal_actions(game_id, as_player)
     if as_json:
         echo_json([a.to_dict() for a in legal])
-    else:
+    elif legal:
         print_actions(legal)
+    else:
+        click.echo(f"No legal actions now: {_why_nobody_acts(service, game_id, as_player)}.")
 
 
 @click.command()
 @click.argument("game")
 @click.argument("action_id")
-@click.option("--as", "as_player", metavar="PLAYER", help="Who acts (needed when several could).")
-@click.option("--expect-version", type=int, metavar="N", help="Refuse if the game is no longer at version N.")
+@click.option(
+    "--as",
+    "as_player",
+    metavar="PLAYER",
+    envvar=AS_ENV,
+    help=f"Who acts (required; default: ${AS_ENV}).",
+)
+@click.option(
+    "--expect-version", type=EVENT_NUMBER, metavar="N", help="Refuse if the game is no longer at version N."
+)
 @click.option("--nonce", metavar="HEX", help="The acting player's nonce, mixed into this action's draws.")
 @json_option
 @click.pass_context
@@ -145,7 +183,9 @@ def act(
     nonce: str | None,
     as_json: bool,
 ) -> None:
-    """Takes one action and prints what happened.
+    """Takes one action for the player named with --as and prints what happened.
+
+    The player is always named, so a command run twice cannot play the next player's turn.
 
     \b
     Example:
@@ -153,19 +193,29 @@ def act(
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
-    if as_player is None:
-        _refuse_if_hidden(service, game_id, "who acts")
-    player = as_player or _only_actor(service, game_id, action_id)
-    try:
-        nonce_bytes = bytes.fromhex(nonce) if nonce else b""
-    except ValueError:
-        raise UsageError(f"malformed --nonce {nonce!r}: expected hex") from None
-    version, recorded = service.take_action(game_id, player, action_id, nonce_bytes, expect_version)
-    recorded = redacted(recorded, player)  # the actor sees its own private events, no one else's
+    if not as_player:
+        who = _why_nobody_acts(service, game_id, None)
+        raise UsageError(f"say who acts with --as PLAYER (or {AS_ENV}): {who}")
+    nonce_bytes = parse_nonce(nonce)
+    version, recorded = service.take_action(game_id, as_player, action_id, nonce_bytes, expect_version)
+    recorded = redacted(recorded, as_player)  # the actor sees its own private events, no one else's
     if as_json:
         echo_json({"version": version, "events": [event_json(r) for r in recorded]})
     else:
         print_timeline(service.get_game(game_id).ruleset_name, recorded)
+
+
+def parse_nonce(text: str | None) -> bytes:
+    """Parses `--nonce HEX` (at most MAX_PLAYER_BYTES bytes)."""
+    if not text:
+        return b""
+    try:
+        value = bytes.fromhex(text)
+    except ValueError:
+        raise UsageError(f"malformed --nonce {text[:40]!r}: expected hex") from None
+    if len(value) > MAX_PLAYER_BYTES:
+        raise UsageError(f"--nonce is {len(value)} bytes; at most {MAX_PLAYER_BYTES} are taken")
+    return value
 
 
 def _refuse_if_hidden(service: GameService, game_id: UUID, what: str) -> None:
@@ -175,18 +225,19 @@ def _refuse_if_hidden(service: GameService, game_id: UUID, what: str) -> None:
         raise UsageError(f"{ruleset} keeps each player's options private: say {what} with --as PLAYER")
 
 
-def _only_actor(service: GameService, game_id: UUID, action_id: str) -> str:
-    legal = service.legal_actions(game_id)
-    if not legal:
-        game = service.get_game(game_id)
-        game.check_legal(game.meta["players"][0], action_id)  # raises why nobody may act
-    players = sorted({a.player for a in legal if a.id == action_id})
-    if len(players) == 1:
-        return players[0]
-    if not players:
-        choices = ", ".join(sorted({a.id for a in legal})) or "none"
-        raise IllegalAction(f"{action_id!r} is not a legal action now (legal: {choices})")
-    raise UsageError(f"several players may {action_id!r} ({', '.join(players)}): say who with --as")
+def _why_nobody_acts(service: GameService, game_id: UUID, player: str | None) -> str:
+    """Says who is to act, or why nobody is (over, stopped, not started): public facts only."""
+    status = service.get_game(game_id).status
+    if status["status"] == STOPPED:
+        return f"the game was stopped: {status['reason']}"
+    if status["status"] == "finished":
+        return "the game is over" + (f", won by {status['winner']}" if status["winner"] else "")
+    to_act = status.get("to_act", [])
+    if to_act == [HOST]:
+        return "the game has not started yet (nightkeep start GAME)"
+    if player is not None and player not in to_act:
+        return f"it is not {player}'s turn ({', '.join(to_act)} to act)"
+    return f"{', '.join(to_act)} to act"
 
 
 @click.command()
@@ -218,9 +269,7 @@ def play(
 
 @click.command()
 @click.argument("game")
-@click.option(
-    "--at", "at", type=click.IntRange(min=1), metavar="N", help="Show the board as it was at event N."
-)
+@click.option("--at", "at", type=EVENT_NUMBER, metavar="N", help="Show the board as it was at event N.")
 @viewer_option
 @json_option
 @click.pass_context
@@ -239,10 +288,11 @@ def show(ctx: click.Context, game: str, at: int | None, viewer: str | None, as_j
         raise UsageError(f"game {game_id} has only {recorded[-1].version} events")
     # Other players' private events are sealed for this viewer, so the board is folded without them.
     fold = fold_recorded(seen_by(recorded, viewer))
+    facts = service.provenance(game_id, revealed=None if at else bool(fold.meta["seed"]))
     if as_json:
-        echo_json(game_summary(str(game_id), fold))
+        echo_json({**game_summary(str(game_id), fold), **facts})
     else:
-        print_board(str(game_id), fold)
+        print_board(str(game_id), fold, provenance_note(facts))
 
 
 @click.command(name="log")

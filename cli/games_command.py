@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from uuid import UUID
+
 import click
 from rich.table import Table
 
@@ -22,10 +24,13 @@ def games(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
     Example:
         nightkeep games --json
     """
-    index = GameIndex(get_service(ctx))
+    service = get_service(ctx)
+    index = GameIndex(service)
     if rebuild:
         index.rebuild()
-    entries = index.games()
+    entries = [
+        {**e, **service.provenance(UUID(e["game"]), revealed=e["status"] != "running")} for e in index.games()
+    ]
     if as_json:
         echo_json(entries)
         return
@@ -35,6 +40,11 @@ def games(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
     table = Table("ruleset", "players", "events", "status", "winner", "last played")
     table.add_column("game", no_wrap=True, min_width=36)
     for e in entries:
+        notes = [f"fork of {e['forked_from']}"] if e.get("forked_from") else []
+        if "copy_of" in e:
+            notes.append(f"{e['viewer']}'s copy" if e["viewer"] else "public copy")
+        if e["seed"] == "secret":
+            notes.append("dice not verified yet")
         table.add_row(
             e["ruleset"],
             ", ".join(e["players"]),
@@ -42,6 +52,6 @@ def games(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
             e["status"],
             e["winner"],
             e["updated"][:19].replace("T", " "),
-            e["game"] + (f"\nfork of {e['forked_from']}" if e.get("forked_from") else ""),
+            "\n".join([e["game"], *notes]),
         )
     console().print(table)

@@ -9,8 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from domain.actions import Action
-from domain.game import Game, GameFold
-from domain.rulesets import get_ruleset
+from domain.game import STOPPED, Game, GameFold, game_status
 from event_store.recorded import RecordedEvent
 from projections.timeline import describe_event
 from projections.views import players_summary, render_board
@@ -28,7 +27,7 @@ GameState = Game | GameFold
 
 def game_summary(game_id: str, fold: GameState) -> dict[str, Any]:
     """Returns the `show --json` shape of a game state."""
-    status = get_ruleset(fold.ruleset_name).status(fold.state)
+    status = game_status(fold)
     return {
         "game": game_id,
         "ruleset": fold.ruleset_name,
@@ -36,20 +35,36 @@ def game_summary(game_id: str, fold: GameState) -> dict[str, Any]:
         "status": status["status"],
         "winner": status["winner"],
         "to_act": status.get("to_act", []),
+        **({"reason": status["reason"]} if status["status"] == STOPPED else {}),
         "players": players_summary(fold.ruleset_name, fold.state),
     }
 
 
-def print_board(game_id: str, fold: GameState) -> None:
-    """Prints the board view with a one-line header."""
+def provenance_note(facts: dict[str, Any]) -> str:
+    """Says in words what `GameService.provenance` found, when it is worth saying ("" when not)."""
+    notes = []
+    if "copy_of" in facts:
+        whose = f"{facts['viewer']}'s copy" if facts["viewer"] else "the public copy"
+        notes.append(f"{whose} of game {facts['copy_of']}: it cannot be continued")
+    if facts.get("seed") == "secret":
+        notes.append("its dice are not verified yet: its host holds the seed until the game ends")
+    return "; ".join(notes)
+
+
+def print_board(game_id: str, fold: GameState, note: str = "") -> None:
+    """Prints the board view with a one-line header (and a line of provenance, when given)."""
     summary = game_summary(game_id, fold)
     out = console()
     header = f"{summary['ruleset']} game {game_id} at event {summary['version']} — {summary['status']}"
-    if summary["winner"]:
+    if summary["status"] == STOPPED:
+        header += f": {summary['reason']}"
+    elif summary["winner"]:
         header += f", won by {summary['winner']}"
     elif summary["to_act"]:
         header += f", {', '.join(summary['to_act'])} to act"
     out.print(header, markup=False)
+    if note:
+        out.print(f"Note: {note}.", markup=False)
     out.print(render_board(fold.ruleset_name, fold.state), markup=False)
 
 

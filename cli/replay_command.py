@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from cli.common import (
+    EVENT_NUMBER,
     echo_json,
     get_service,
     handle_errors,
@@ -89,11 +90,14 @@ class ReplaySource:
         """Returns the event number a stop point names: `N` (event N) or `turn:T` (where turn T starts)."""
         text = spec.strip()
         if re.fullmatch(r"[0-9]+", text):
+            if len(text) > 12:  # longer than any game (and int() refuses very long digit strings)
+                raise UsageError(f"{self.label} has events 1 to {self.last}; there is no event {text[:16]}…")
             return self.check_event(int(text))
         turn = re.fullmatch(r"turn:([0-9]+)", text, flags=re.IGNORECASE)
         if turn is None:
-            raise UsageError(f"{spec!r} is not a stop point: give an event number N or turn:T")
-        number = int(turn.group(1))
+            raise UsageError(f"{spec[:40]!r} is not a stop point: give an event number N or turn:T")
+        digits = turn.group(1)
+        number = int(digits) if len(digits) <= 12 else len(self.turns) + 1
         if not self.turns:
             raise UsageError(f"{self.label} has not started, so it has no turns")
         if not 1 <= number <= len(self.turns):
@@ -229,9 +233,7 @@ def step_through(source: ReplaySource, number: int) -> None:
 
 @click.command()
 @click.argument("game", metavar="GAME|FILE")
-@click.option(
-    "--to", "to", type=click.IntRange(min=1), metavar="N", help="Stop at event N (default: the end)."
-)
+@click.option("--to", "to", type=EVENT_NUMBER, metavar="N", help="Stop at event N (default: the end).")
 @click.option(
     "--at",
     "at",

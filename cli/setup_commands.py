@@ -13,6 +13,7 @@ from cli.common import (
     resolve_viewer,
     viewer_option,
 )
+from cli.game_commands import entropy_bytes
 from cli.rendering import print_timeline
 from domain.errors import UsageError
 from event_store.recorded import redacted
@@ -38,7 +39,7 @@ def entropy(ctx: click.Context, game: str, text: str, as_player: str, as_json: b
     if not text:
         raise UsageError("entropy text must not be empty")
     service = get_service(ctx)
-    version = service.add_entropy(service.resolve_game_id(game), as_player, text.encode())
+    version = service.add_entropy(service.resolve_game_id(game), as_player, entropy_bytes(text))
     if as_json:
         echo_json({"version": version})
     else:

@@ -184,6 +184,23 @@ def advance_draws(meta: dict[str, Any], event: Event) -> None:
         meta["script_pos"] = min(len(meta["script"]), meta["script_pos"] + len(event.draws))
 
 
+STOPPED = "stopped"
+STOPPED_REASON = "its dice seed was revealed before the end, so it takes no more actions"
+
+
+def game_status(holder: Any) -> dict[str, Any]:
+    """Returns a game's status: the ruleset's (running or finished, winner, who is to act), or
+    `stopped` with nobody to act for a game whose seed was revealed before it ended.
+
+    `holder` is a Game or a GameFold (anything with `ruleset_name`, `meta` and `state`).
+    """
+    status: dict[str, Any] = get_ruleset(holder.ruleset_name).status(holder.state)
+    if holder.meta["seed"] and status["status"] != "finished":
+        # Once the seed is public anyone could pick a nonce that gives the roll they want.
+        return {"status": STOPPED, "winner": "", "to_act": [], "reason": STOPPED_REASON}
+    return status
+
+
 def check_legal(holder: Any, player: str, action_id: str) -> None:
     """Raises the specific error that says why `player` may not take `action_id` now.
 
@@ -194,12 +211,11 @@ def check_legal(holder: Any, player: str, action_id: str) -> None:
         seats = ", ".join(meta["players"])
         raise UsageError(f"no player {player!r} in this game (players: {seats})")
     ruleset = get_ruleset(holder.ruleset_name)
-    status = ruleset.status(holder.state)
+    status = game_status(holder)
     if status["status"] == "finished":
         raise GameOver("the game is over")
-    if meta["seed"]:
-        # Once the seed is public anyone could pick a nonce that gives the roll they want.
-        raise GameOver("the dice seed has been revealed, so this game takes no more actions")
+    if status["status"] == STOPPED:
+        raise GameOver(f"the game was stopped: {STOPPED_REASON}")
     if meta["actions"] == 0:
         raise IllegalAction("the game has not started yet: the host starts it (nightkeep start GAME)")
     mine = ruleset.legal_actions(holder.state, player)
@@ -311,13 +327,13 @@ class Game(Aggregate):
 
     @property
     def status(self) -> dict[str, Any]:
-        """Returns the ruleset's status of this game (running or finished, winner, who acts)."""
-        return self.ruleset.status(self.state)
+        """Returns this game's status (running, finished or stopped; the winner; who is to act)."""
+        return game_status(self)
 
     @property
     def is_finished(self) -> bool:
-        """Tells whether the game has ended."""
-        return bool(self.status["status"] == "finished")
+        """Tells whether the game has ended by its rules (a stopped game has not)."""
+        return bool(self.ruleset.status(self.state)["status"] == "finished")
 
     def dice(self, seed: bytes, nonce: bytes = b"") -> HmacDice:
         """Returns this game's fair dice, positioned at its next draw."""

@@ -18,6 +18,8 @@ from event_store.replay_file import audit_replay
 
 # Below this many files a pool's start-up costs more than it saves.
 MIN_FILES_FOR_WORKERS = 4
+# More workers than this would only thrash (and a huge --jobs must not fork without end).
+MAX_JOBS = 64
 
 AuditResult = tuple[str, AuditReport | None, str]
 
@@ -43,7 +45,7 @@ def default_jobs(files: int) -> int:
 
 def audit_files(paths: Sequence[str], jobs: int | None = None) -> Iterator[AuditResult]:
     """Audits replay files, in `jobs` worker processes (default: one per core for many files)."""
-    jobs = default_jobs(len(paths)) if jobs is None else max(1, jobs)
+    jobs = default_jobs(len(paths)) if jobs is None else max(1, min(jobs, MAX_JOBS, len(paths) or 1))
     if jobs == 1:
         yield from (audit_file(path) for path in paths)
         return

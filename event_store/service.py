@@ -19,6 +19,7 @@ from domain.audit.dice import seeds_by_commitment
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import (
     BadSetup,
+    GameOver,
     IllegalAction,
     SeedNotHeld,
     StaleVersion,
@@ -30,6 +31,8 @@ from domain.events import ActionTaken, ForkedFrom, GameCreated, Sealed, SeedComm
 from domain.field_types import Seat
 from domain.game import (
     NIGHTKEEP_VERSION,
+    STOPPED,
+    STOPPED_REASON,
     Game,
     GameFold,
     check_host_start,
@@ -47,6 +50,8 @@ from event_store.transcoder import MsgpackTranscoder
 log = structlog.get_logger("nightkeep.store")
 
 SNAPSHOT_INTERVAL = 500
+# No game has more events than this; asked-for versions beyond it are refused or clamped.
+MAX_VERSION = 1 << 40
 
 
 class BytesAsBase64(Transcoding):
@@ -324,6 +329,20 @@ class GameService(Application[UUID]):
             return False
         return True
 
+    def provenance(self, game_id: UUID, revealed: bool | None = None) -> dict[str, Any]:
+        """Says where a stored game's record stands: `seed` is `revealed` (every draw can be checked),
+        `held` (this store is its host) or `secret` (imported: its host holds the seed, so its dice are
+        not verified yet); a viewer's copy also names the game it copies and its viewer."""
+        if revealed is None:
+            revealed = bool(self.get_game(game_id).meta["seed"])
+        facts: dict[str, Any] = {
+            "seed": "revealed" if revealed else "held" if self.holds_seed(game_id) else "secret"
+        }
+        copy = self.copies.get(game_id)
+        if copy is not None:
+            facts.update(copy_of=str(copy.game), viewer=copy.viewer)
+        return facts
+
     def chain_values(self, game_id: UUID) -> list[bytes]:
         """Returns the chain value of each of a game's stored events, in order."""
         envelopes = self._envelopes(game_id, None, None)
@@ -357,6 +376,8 @@ class GameService(Application[UUID]):
 
     def get_game(self, game_id: UUID, version: int | None = None) -> Game:
         """Loads a game, now or at an older version."""
+        if version is not None and not 1 <= version <= MAX_VERSION:
+            raise UsageError(f"there is no event {version} in any game")
         try:
             game: Game = self.repository.get(game_id, version=version, projector_func=project_game)
         except AggregateNotFoundError:
@@ -381,6 +402,8 @@ class GameService(Application[UUID]):
         game = self.playable_game(game_id)
         if player is not None:
             game.check_player(player)
+        if game.status["status"] != "running":
+            return []  # over, or stopped by an early reveal: nobody acts
         return game.ruleset.legal_actions(game.state, player)
 
     def recorded_events(
@@ -399,6 +422,9 @@ class GameService(Application[UUID]):
         return events
 
     def _envelopes(self, game_id: UUID, gt: int | None, lte: int | None) -> list[tuple[int, dict[str, Any]]]:
+        # Versions past any game's are clamped: a store's integers are 64-bit (SQLite would overflow).
+        gt = None if gt is None else max(0, min(gt, MAX_VERSION))
+        lte = None if lte is None else max(0, min(lte, MAX_VERSION))
         return read_envelopes(
             self.recorder,
             self.mapper,
@@ -468,6 +494,8 @@ def play_with_bots(
     game = service.get_game(game_id)
     if game.meta["actions"] == 0:
         raise IllegalAction("the game has not started yet: the host starts it (nightkeep start GAME)")
+    if game.status["status"] == STOPPED:
+        raise GameOver(f"the game was stopped: {STOPPED_REASON}")
     while not game.is_finished and taken < max_actions:
         actions = game.ruleset.legal_actions(game.state, None)
         if not actions:

@@ -20,7 +20,8 @@ from eventsourcing.utils import get_topic
 
 from domain.game import Game
 
-INDEX_NAME = "nightkeep-game-index"
+# The index is rebuilt from zero under a new name whenever what an entry holds changes (v2: stopped).
+INDEX_NAME = "nightkeep-game-index-v2"
 TABLE = "nightkeep_game_index"
 ENDINGS = {"GameWon": "player", "GameEnded": "winner"}
 
@@ -53,6 +54,8 @@ def index_step(entry: Entry | None, game_id: str, version: int, envelope: dict[s
     if kind in ENDINGS:
         entry["status"] = "finished"
         entry["winner"] = envelope["fields"][ENDINGS[kind]]
+    elif kind == "SeedRevealed" and entry["status"] == "running":
+        entry["status"] = "stopped"  # revealed before the end: the game takes no more actions
     entry["version"] = version
     entry["updated"] = time
     return entry

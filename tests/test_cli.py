@@ -44,7 +44,7 @@ def test_new_actions_act_show_log_in_json(db):
     game = new_game(db)
     actions = json.loads(run(db, "actions", game, "--json").stdout)
     assert actions == [{"id": "roll", "player": "Ann", "label": "Roll and move"}]
-    acted = json.loads(run(db, "act", game, "roll", "--json").stdout)
+    acted = json.loads(run(db, "act", game, "roll", "--as", "Ann", "--json").stdout)
     assert [e["type"] for e in acted["events"]][:3] == ["ActionTaken", "DieRolled", "Moved"]
     assert acted["version"] == acted["events"][-1]["version"]
     shown = json.loads(run(db, "show", game, "--json").stdout)
@@ -65,7 +65,7 @@ def test_play_with_bots_finishes_and_reveals_the_seed(db):
 
 def test_show_at_an_earlier_event_and_replay_to(db):
     game = new_game(db)
-    run(db, "act", game, "roll")
+    run(db, "act", game, "roll", "--as", "Ann")
     early = json.loads(run(db, "show", game, "--at", "3", "--json").stdout)
     assert early["version"] == 3
     replayed = run(db, "replay", game, "--to", "4")
@@ -105,14 +105,31 @@ def test_illegal_wrong_player_and_stale_actions_exit_1_and_store_nothing(db):
     game = new_game(db)
     before = stored_events(db)
     for args in (
-        ["act", game, "fly"],
+        ["act", game, "fly", "--as", "Ann"],
         ["act", game, "roll", "--as", "Bo"],
-        ["act", game, "roll", "--expect-version", "2"],
+        ["act", game, "roll", "--as", "Ann", "--expect-version", "2"],
     ):
         result = run(db, *args)
         assert result.exit_code == 1, (args, result.output)
         assert len(result.stderr.strip().splitlines()) == 1
     assert stored_events(db) == before
+
+
+def test_act_always_names_its_player_so_a_repeated_command_cannot_play_the_next_turn(db, monkeypatch):
+    game = new_game(db)
+    before = stored_events(db)
+    unnamed = run(db, "act", game, "roll")
+    assert unnamed.exit_code == 2 and "--as PLAYER" in unnamed.stderr and "Ann to act" in unnamed.stderr
+    assert stored_events(db) == before
+    assert run(db, "act", game, "roll", "--as", "Ann").exit_code == 0
+    again = run(db, "act", game, "roll", "--as", "Ann")  # the same command retried: Bo's turn now
+    assert again.exit_code == 1 and "not Ann's turn" in again.stderr
+    monkeypatch.setenv("NIGHTKEEP_AS", "Bo")
+    assert run(db, "act", game, "roll").exit_code == 0  # hot seat: the player from the environment
+    assert json.loads(run(db, "actions", game, "--json").stdout) == []  # Bo's own actions: none, Ann's turn
+    assert [a["player"] for a in json.loads(run(db, "actions", game, "--as", "Ann", "--json").stdout)] == [
+        "Ann"
+    ]
 
 
 def test_a_corrupt_store_file_is_a_clear_error(tmp_path):

@@ -139,7 +139,7 @@ def test_acting_on_a_finished_game_says_it_is_over(db):
         "game"
     ]
     run(db, "play", game, "--bots", "--seed", "1")
-    result = run(db, "act", game, "roll")
+    result = run(db, "act", game, "roll", "--as", "Ann")
     assert result.exit_code == 1 and "game is over" in result.stderr
 
 

@@ -370,6 +370,23 @@ def test_cli_export_import_fork_reveal_audit(tmp_path):
     assert text.exit_code == 0 and "2 of 2 clean" in text.stdout
 
 
+def test_an_imported_running_game_says_everywhere_that_its_dice_are_not_verified_yet(tmp_path):
+    host, organiser = str(tmp_path / "host.sqlite"), str(tmp_path / "organiser.sqlite")
+    created = run(host, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json")
+    game = json.loads(created.stdout)["game"]
+    path = tmp_path / "running.nkr"
+    assert run(host, "export", game, "-o", str(path)).exit_code == 0
+    imported = run(organiser, "import", str(path))
+    assert imported.exit_code == 0 and "dice are not verified yet" in imported.stdout
+    assert "its dice are not verified yet" in run(organiser, "show", game).stdout
+    assert json.loads(run(organiser, "show", game, "--json").stdout)["seed"] == "secret"
+    assert json.loads(run(host, "show", game, "--json").stdout)["seed"] == "held"
+    (listed,) = json.loads(run(organiser, "games", "--json").stdout)
+    assert listed["seed"] == "secret" and "dice not verified yet" in run(organiser, "games").stdout
+    audited = run(organiser, "audit", game)
+    assert audited.exit_code == 0 and "dice not yet verifiable" in audited.stdout
+
+
 def test_cli_reveal_stops_play_and_the_audit_exit_codes(tmp_path):
     db = str(tmp_path / "a.sqlite")
     game = json.loads(run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json").stdout)[
@@ -379,9 +396,17 @@ def test_cli_reveal_stops_play_and_the_audit_exit_codes(tmp_path):
     log = json.loads(run(db, "log", game, "--json").stdout)
     assert log[-1]["type"] == "SeedRevealed" and log[-1]["fields"]["seed"] == revealed["seed"]
     assert commit_to_seed(bytes.fromhex(revealed["seed"])).hex() == log[1]["fields"]["commitment"]
-    actions = json.loads(run(db, "actions", game, "--json").stdout)
-    refused = run(db, "act", game, actions[0]["id"], "--as", actions[0]["player"])
-    assert refused.exit_code == 1 and "revealed" in refused.stderr
+    # Stopped for good: every view says so, nobody is to act, no action is listed or taken.
+    shown = json.loads(run(db, "show", game, "--json").stdout)
+    assert (shown["status"], shown["to_act"], shown["winner"]) == ("stopped", [], "")
+    assert "stopped: its dice seed was revealed" in run(db, "show", game).stdout
+    assert [g["status"] for g in json.loads(run(db, "games", "--json").stdout)] == ["stopped"]
+    assert json.loads(run(db, "actions", game, "--json").stdout) == []
+    assert "No legal actions now: the game was stopped" in run(db, "actions", game).stdout
+    refused = run(db, "act", game, "roll", "--as", "Ann")
+    assert refused.exit_code == 1 and "stopped" in refused.stderr
+    audited = json.loads(run(db, "audit", game, "--json").stdout)[0]
+    assert audited["status"] == "stopped" and audited["ok"]
 
     good = tmp_path / "good.nkr"
     assert run(db, "export", game, "-o", str(good)).exit_code == 0

@@ -167,7 +167,7 @@ def test_the_seed_is_nowhere_in_the_notification_log_until_revealed(sqlite_servi
 def test_after_an_early_reveal_no_more_actions_are_taken(memory_service):
     game_id = memory_service.create_game("toy-race", PLAYERS)
     memory_service.reveal_seed(game_id)
-    with pytest.raises(GameOver, match="seed has been revealed"):
+    with pytest.raises(GameOver, match="stopped: its dice seed was revealed"):
         memory_service.take_action(game_id, "Ann", "roll", nonce=b"chosen to get a six")
 
 

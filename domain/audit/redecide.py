@@ -28,6 +28,7 @@ from domain.game import (
     apply_event,
     check_host_start,
     check_legal,
+    game_status,
 )
 from domain.rulesets import get_ruleset
 
@@ -258,7 +259,8 @@ class ReDecider:
 
     def _finish(self) -> None:
         fold, report = self.fold, self.report
-        status = get_ruleset(fold.ruleset_name).status(fold.state)
+        status = game_status(fold)
+        report.status = status["status"]
         report.finished = status["status"] == "finished"
         if report.finished and not fold.meta["seed"]:
             report.add(report.events, "seed", "the game is over but its seed was never revealed")

@@ -60,6 +60,7 @@ class AuditReport:
     draws: int = 0
     draws_verified: int = 0
     finished: bool = False
+    status: str = ""  # running, finished or stopped (seed revealed early) once the log is folded
     scripted: bool = False
     partial: bool = False  # a viewer's copy with sealed events: rules were not re-decided
     findings: list[Finding] = field(default_factory=list)
@@ -109,6 +110,7 @@ class AuditReport:
             "draws": self.draws,
             "draws_verified": self.draws_verified,
             "finished": self.finished,
+            "status": self.status,
             "scripted": self.scripted,
             "partial": self.partial,
             "findings": [f.to_json() for f in self.findings],

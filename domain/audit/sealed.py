@@ -19,7 +19,7 @@ from domain.events import (
     GameCreated,
     SeedCommitted,
 )
-from domain.game import GameFold, apply_event, verify_event
+from domain.game import GameFold, apply_event, game_status, verify_event
 from domain.rulesets import get_ruleset
 
 
@@ -54,7 +54,8 @@ def fold_public(
             report.add(version, "rules", detail)
             return
     try:
-        report.finished = get_ruleset(fold.ruleset_name).status(fold.state)["status"] == "finished"
+        report.status = game_status(fold)["status"]
+        report.finished = report.status == "finished"
     except Exception as exc:  # a state a forged log left unplayable
         report.add(len(events), "rules", f"the state at the end is not a playable one: {exc!r}")
         return

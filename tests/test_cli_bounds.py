@@ -1,0 +1,84 @@
+"""Numbers and sizes a command takes are bounded: each out-of-range value is one line and exit 2, and
+nothing is stored; `reveal` asks before it stops a game for good."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli import evidence_commands
+from cli.main import cli
+from event_store.service import GameService
+
+HUGE = "99999999999999999999"
+
+
+@pytest.fixture
+def db(tmp_path):
+    return str(tmp_path / "bounds.sqlite")
+
+
+def run(db, *args, **kwargs):
+    return CliRunner().invoke(cli, ["--db", db, *args], **kwargs)
+
+
+def new_game(db) -> str:
+    result = run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json")
+    assert result.exit_code == 0, result.output
+    return str(json.loads(result.stdout)["game"])
+
+
+def stored(db) -> int:
+    service = GameService.open(db)  # keep a reference: a collected Application closes its store
+    return service.recorder.max_notification_id() or 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["show", "{game}", "--at", HUGE],
+        ["show", "{game}", "--at", "0"],
+        ["replay", "{game}", "--to", HUGE, "--no-interactive"],
+        ["replay", "{game}", "--at", HUGE, "--no-interactive"],
+        ["replay", "{game}", "--at", "turn:" + HUGE, "--no-interactive"],
+        ["replay", "{game}", "--at", "9" * 5000, "--no-interactive"],
+        ["fork", "{game}", "--at", HUGE],
+        ["act", "{game}", "roll", "--as", "Ann", "--expect-version", HUGE],
+        ["audit", "{game}", "--jobs", HUGE],
+        ["act", "{game}", "roll", "--as", "Ann", "--nonce", "ab" * 2000],
+        ["entropy", "{game}", "x" * 5000, "--as", "Ann"],
+        ["new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--dice", ",".join(["1"] * 10_001)],
+    ],
+    ids=lambda args: " ".join(a[:12] for a in args[:4]),
+)
+def test_an_out_of_range_number_or_size_is_one_line_and_exit_2(db, args):
+    game = new_game(db)
+    before = stored(db)
+    result = run(db, *[a.replace("{game}", game) for a in args])
+    assert result.exit_code == 2, result.output
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.output
+    assert stored(db) == before
+
+
+def test_an_event_past_the_end_says_how_many_the_game_has(db):
+    game = new_game(db)
+    events = len(json.loads(run(db, "log", game, "--json").stdout))
+    result = run(db, "show", game, "--at", str(events + 1))
+    assert result.exit_code == 2 and f"has only {events} events" in result.stderr
+    replayed = run(db, "replay", game, "--at", HUGE, "--no-interactive")
+    assert f"has events 1 to {events}" in replayed.stderr
+
+
+@pytest.mark.parametrize(("answer", "revealed"), [("n\n", False), ("y\n", True)])
+def test_reveal_asks_on_a_terminal_and_stores_nothing_unless_told_yes(db, monkeypatch, answer, revealed):
+    game = new_game(db)
+    before = stored(db)
+    monkeypatch.setattr(evidence_commands, "stdin_is_terminal", lambda: True)
+    result = run(db, "reveal", game, input=answer)
+    assert "The game stops for good" in result.output
+    assert (result.exit_code == 0) is revealed and (stored(db) > before) is revealed
+    if not revealed:
+        assert run(db, "reveal", game, "--yes").exit_code == 0  # --yes does not ask
+        assert stored(db) > before
