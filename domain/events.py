@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import inspect
+import re
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar, dataclass_transform
+from typing import Any, ClassVar, NamedTuple, TypeVar, dataclass_transform
 
 import msgpack
 
@@ -23,6 +24,21 @@ GENESIS_CHAIN = bytes(32)
 
 _REGISTRY: dict[str, type[Event]] = {}
 E = TypeVar("E", bound="type[Event]")
+_TEMPLATE_FIELD = re.compile(r"\{([a-z_]+)\}")
+
+
+class Move(NamedTuple):
+    """A movement of cards between named piles that an event records (the pile ledger of
+    docs/replay-format.md). Piles are named by templates: `{field}` stands for that field's value."""
+
+    field: str  # the field naming the card (a string) or the cards (an array of strings)
+    source: str = ""  # the pile they leave ("" when they come from no pile the ledger follows)
+    target: str = ""  # the pile they join ("" when it is no pile the ledger follows)
+
+
+def pile_name(template: str, fields: dict[str, Any]) -> str:
+    """Returns the pile a template names for an event's fields (`deck:{owner}` → `deck:Hana`)."""
+    return _TEMPLATE_FIELD.sub(lambda m: str(fields[m.group(1)]), template)
 
 
 class Event:
@@ -44,6 +60,17 @@ class Event:
     # chain, see its sealed form (see `public_form`). It must carry a random `salt` so that its seal
     # cannot be guessed by hashing the few values it could hold.
     private: ClassVar[bool] = False
+    # The pile ledger (docs/replay-format.md). `piles` names the pile each pick of the event draws from
+    # (outcome field → pile template): what a pick chose (draw >= 0) leaves that pile, and the pick was
+    # uniform over the pile's cards in sorted order. `restricted_by` names, for a pick among part of its
+    # pile only, the field listing the kinds of card it was among. `moves` are the event's other
+    # movements of cards between piles.
+    piles: ClassVar[dict[str, str]] = {}
+    restricted_by: ClassVar[dict[str, str]] = {}
+    moves: ClassVar[tuple[Move, ...]] = ()
+    # Fields a later class version added (field → that version): an event recorded before it says
+    # nothing of the field, so an audit re-deciding an old log compares the fields it did record.
+    added_in: ClassVar[dict[str, int]] = {}
     _field_names: ClassVar[tuple[str, ...]] = ()
 
     @property
@@ -74,8 +101,22 @@ def event_type(cls: E) -> E:
         data_cls.drawn = ((data_cls.picked_field, "draw"),)  # one pick: what it picked, and its draw
     if data_cls.private and not {"owner", "salt"} <= set(data_cls._field_names):
         raise TypeError(f"private event type {name!r} needs an `owner` and a `salt` field")
+    _check_ledger(data_cls)
     _REGISTRY[name] = data_cls
     return data_cls  # type: ignore[return-value]
+
+
+def _check_ledger(cls: type[Event]) -> None:
+    """Refuses ledger declarations that name fields the event does not have."""
+    names = set(cls._field_names)
+    outcomes = {outcome for outcome, _ in cls.drawn}
+    templates = [*cls.piles.values(), *(t for m in cls.moves for t in (m.source, m.target))]
+    named = {*cls.piles, *cls.restricted_by, *cls.restricted_by.values(), *(m.field for m in cls.moves)}
+    named |= {f for t in templates for f in _TEMPLATE_FIELD.findall(t)}
+    if not named <= names or not set(cls.piles) <= outcomes or not set(cls.restricted_by) <= set(cls.piles):
+        raise TypeError(f"event type {cls.__name__!r} declares its piles with fields it does not have")
+    if any(not names >= cls.added_in.keys() or not 1 < v <= cls.class_version for v in cls.added_in.values()):
+        raise TypeError(f"event type {cls.__name__!r} names fields added in versions it does not have")
 
 
 def is_registered(type_name: str) -> bool:
@@ -327,6 +368,7 @@ class CharacterDealt(Event):
     """A player received a character, chosen by the player (draw -1) or dealt at random by a draw."""
 
     picked_field = "character"
+    piles = {"character": "characters"}
     player: str
     character: str
     draw: int
@@ -347,13 +389,25 @@ class DieRolled(Event):
 
 @event_type
 class CardDrawn(Event):
-    """A card was drawn from a deck by a numbered draw among the cards left in it."""
+    """A card was drawn from a deck by a numbered draw among the cards left in it; `kinds`, when not
+    empty, restricts the draw to the cards of those kinds (v1 recorded no restriction)."""
 
+    class_version = 2
     picked_field = "card"
+    piles = {"card": "{deck}"}
+    restricted_by = {"card": "kinds"}
+    added_in = {"kinds": 2}
     player: str
     deck: str
     card: str
     draw: int
+    kinds: list[str] = dataclasses.field(default_factory=list)
+
+    @staticmethod
+    def upcast_v1_v2(fields: dict[str, Any]) -> None:
+        """v1 drew from the whole deck as far as it says (the Ancient Coffin's picks among the Objects
+        left were not marked)."""
+        fields["kinds"] = []
 
 
 @event_type

@@ -655,7 +655,7 @@ def test_empty_deck_takes_back_the_discard_pile():
     state["discard"], state["deck"] = [SWORD], []
     events, state = act(state, "roll", values=(1,), cards=(SWORD,))
     assert events[2:4] == [
-        DeckReshuffled(deck="dungeon", count=1),
+        DeckReshuffled(deck="dungeon", count=1, cards=[SWORD]),
         CardDrawn(player="Ann", deck="dungeon", card=SWORD, draw=1),
     ]
     assert state["discard"] == [] and state["deck"] == []

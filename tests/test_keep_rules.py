@@ -994,7 +994,10 @@ def test_vampire_wizard_reshuffles_the_spell_discard_pile_when_the_deck_runs_out
     state = inside(12)
     state["spell_discard"], state["spell_deck"] = [FIZZLE, HEX, BLESSING], []
     events, state = at_wizard((HEX, FIZZLE, BLESSING), state=state)
-    assert events[:2] == [DeckReshuffled(deck="spells", count=3), drawn(HEX, 1)]
+    assert events[:2] == [
+        DeckReshuffled(deck="spells", count=3, cards=sorted([FIZZLE, HEX, BLESSING])),
+        drawn(HEX, 1),
+    ]
     assert state["spell_deck"] == [] and state["spell_discard"] == [HEX, FIZZLE, BLESSING]
 
 
@@ -1031,10 +1034,10 @@ def test_ancient_coffin_rows_trap_empty_and_gold(face, then):
 
 
 def test_ancient_coffin_5_takes_an_object_from_the_keep_decks_objects():
-    """RULES.md §3 Ancient Coffin (Keep 8.5)."""
+    """RULES.md §3 Ancient Coffin (Keep 8.5): the pick is among the Objects left, and says so."""
     events, state = at_coffin(5, cards=(SILVERED_BLADE,))
     assert events == [
-        CardDrawn(player="Ann", deck="keep", card=SILVERED_BLADE, draw=2),
+        CardDrawn(player="Ann", deck="keep", card=SILVERED_BLADE, draw=2, kinds=["magic-object", "object"]),
         ObjectTaken(player="Ann", card=SILVERED_BLADE, space=17),
     ]
     assert state["players"]["Ann"]["objects"] == [SILVERED_BLADE] and state["spaces"][17] == []
@@ -1279,7 +1282,8 @@ def test_keep_9_1_the_vault_deck_reshuffles_its_discard_pile_when_it_runs_out():
     state["vault_discard"] = [SPIKED_PIT, V + "poison-needle", V + "collapsing-ceiling"]
     state["vault_deck"] = []
     events, _ = act(state, "roll", values=(1, 6, 6, 6))
-    assert events[3:5] == [DeckReshuffled(deck="vault", count=3), vault_card(V + "collapsing-ceiling", 1)]
+    reshuffled = DeckReshuffled(deck="vault", count=3, cards=sorted(state["vault_discard"]))
+    assert events[3:5] == [reshuffled, vault_card(V + "collapsing-ceiling", 1)]
 
 
 def test_keep_9_1_exit_table_rows():

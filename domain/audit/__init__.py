@@ -146,5 +146,3 @@ def check_content(created: GameCreated, version: int, report: AuditReport) -> bo
         )
         return False
     return True
-
-

@@ -319,5 +319,3 @@ def _same(a: Any, b: Any) -> bool:
         return canonical_bytes(a) == canonical_bytes(b)
     except (TypeError, ValueError):
         return False
-
-

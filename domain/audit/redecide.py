@@ -60,13 +60,19 @@ def _brief(value: Any) -> str:
     return repr(value)
 
 
-def _same_event(recorded: Event, decided: Event) -> bool:
-    """Tells whether a recorded event is the decided one: equal, or for a sealed entry its seal."""
+def _same_event(recorded: Event, decided: Event, recorded_version: int) -> bool:
+    """Tells whether a recorded event is the decided one: equal, or for a sealed entry its seal. An
+    event recorded at an older class version is compared on the fields that version had (a field a
+    later version added, see `Event.added_in`, was not recorded, so it cannot disagree)."""
     if type(recorded) is Sealed:
         if not decided.private or recorded.type != decided.type_name:
             return False
         sealed = seal(decided.type_name, decided.class_version, decided.to_fields())
         return sealed == {"owner": recorded.owner, "sealed": recorded.sealed}
+    if recorded_version < decided.class_version and type(recorded) is type(decided):
+        unrecorded = {name for name, since in decided.added_in.items() if since > recorded_version}
+        mine, theirs = recorded.to_fields(), decided.to_fields()
+        return all(mine[name] == theirs[name] for name in mine if name not in unrecorded)
     return recorded == decided
 
 
@@ -231,7 +237,7 @@ class ReDecider:
 
     def _compare(self, version: int, recorded: Sequence[Event], decided: Sequence[Event]) -> bool:
         for offset, (mine, theirs) in enumerate(zip(recorded, decided, strict=False)):
-            if not _same_event(mine, theirs):
+            if not _same_event(mine, theirs, self.entries[version + offset].class_version):
                 at = version + 1 + offset
                 self.report.add(
                     at,
@@ -275,4 +281,3 @@ class ReDecider:
             count = len(self.unverified)
             span = f"events {first}–{last}"
             report.notes.append(f"the draws of {count} actions ({span}) cannot be verified: {why}")
-

@@ -10,7 +10,7 @@ cannot enter a game, and an audit reports one in any copy of a log.
 
 from __future__ import annotations
 
-from domain.events import Event, event_type
+from domain.events import Event, Move, event_type
 
 
 @event_type
@@ -18,6 +18,7 @@ class CityShuffled(Event):
     """The 9 character cards were shuffled face down into the city (its order is never recorded: each
     card taken from it is a numbered pick among the cards left)."""
 
+    moves = (Move("characters", target="city"),)
     characters: list[str]
 
 
@@ -27,6 +28,7 @@ class CastleFilled(Event):
     the bottom of the city (draw -1) once only hidden characters are left there."""
 
     picked_field = "character"
+    piles = {"character": "city"}  # a character from the bottom (draw -1) was not in the shuffled city
     character: str
     draw: int
 
@@ -39,6 +41,7 @@ class IdentityTokensDrawn(Event):
 
     private = True
     drawn = (("characters", "draws"), ("salt", "salt_draw"))
+    piles = {"characters": "tokens"}
     owner: str
     identity: str
     characters: list[str]
@@ -69,10 +72,12 @@ class CardsDrawn(Event):
 class CardsReceived(Event):
     """The owner's private record of the cards that came into their hand (`cards`, picked by `draws`;
     `draws` is -1 for a card taken by choice) and of the whole hand they now hold (`hand`, sorted),
-    committed to with salts derived from `salt` (see `state.card_salt`)."""
+    committed to with salts derived from `salt` (replay-format.md, Vampire Empire)."""
 
     private = True
     drawn = (("cards", "draws"), ("salt", "salt_draw"))
+    piles = {"cards": "deck:{owner}"}  # a card taken by choice (draw -1) leaves its pile by CardTaken
+    moves = (Move("cards", target="hand:{owner}"),)
     owner: str
     cards: list[str]
     draws: list[int]
@@ -86,6 +91,7 @@ class CardTaken(Event):
     """A player took a chosen card into their hand from their deck, cellar or moat (shown to both);
     `commitments` commit afresh to the whole hand, as for a draw."""
 
+    moves = (Move("card", source="{pile}:{player}"),)  # into the hand by the CardsReceived before it
     player: str
     card: str
     pile: str
@@ -97,6 +103,7 @@ class CardPlayed(Event):
     """A card left a hand, shown with its salt: played (to the cellar) or discarded (to the moat).
     `use` says why: discard, attack, defence, hide, holy-water or support."""
 
+    moves = (Move("card", source="hand:{player}", target="{pile}:{player}"),)
     player: str
     card: str
     salt: bytes
@@ -135,7 +142,7 @@ class HolyWaterAsked(Event):
 
 @event_type
 class MarkerPlaced(Event):
-    """A +1 attack or defence marker was placed on a character (`kind`: attack | defence)."""
+    """A +1 attack or defence marker was placed on a character (`kind`: attack or defence)."""
 
     player: str
     character: str
@@ -155,7 +162,7 @@ class FightStarted(Event):
 
 @event_type
 class FightCardPlayed(Event):
-    """A card counted in the fight for one side (`side`: attack | defence) with its value."""
+    """A card counted in the fight for one side (`side`: attack or defence) with its value."""
 
     player: str
     side: str
@@ -192,7 +199,7 @@ class FightEnded(Event):
 
 @event_type
 class TurnPassed(Event):
-    """A player let their turn go without an action (`reason`: chose to | out of cards | declined)."""
+    """A player let their turn go without an action (`reason`: chose to, out of cards or declined)."""
 
     player: str
     reason: str
@@ -207,7 +214,7 @@ class PlayBegan(Event):
 
 @event_type
 class FightCardsDone(Event):
-    """One side finished playing cards in this round of the fight (`side`: attack | defence)."""
+    """One side finished playing cards in this round of the fight (`side`: attack or defence)."""
 
     player: str
     side: str

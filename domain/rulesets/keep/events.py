@@ -27,6 +27,7 @@ class TeleportCounterDrawn(Event):
     """A Teleport Tile was laid on a space and a counter drawn for it: the tile sends to `destination`."""
 
     picked_field = "counter"
+    piles = {"counter": "counters"}
     player: str
     space: int
     counter: str

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from domain.events import CardDrawn, DieRolled, LifeGained
+from domain.events import DieRolled, LifeGained
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import TILE, load_board, load_deck, load_spells, load_tables
 from domain.rulesets.keep.events import (
@@ -51,10 +51,16 @@ from domain.rulesets.talisman.cards import Card
 from domain.rulesets.talisman.character import STARTING_LIVES, room_to_carry
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC, WON
 from domain.rulesets.talisman.effects import in_play, lose_lives, sheet_of, still_on
-from domain.rulesets.talisman.encounters import Encounter, draw_cards, encounter_cards, fight
+from domain.rulesets.talisman.encounters import (
+    Encounter,
+    draw_card,
+    draw_card_of_kinds,
+    draw_cards,
+    encounter_cards,
+    fight,
+)
 from domain.rulesets.talisman.events import (
     CardDiscarded,
-    DeckReshuffled,
     GoldChanged,
     ObjectTaken,
     StatChanged,
@@ -229,13 +235,7 @@ def _tome(res: Resolution, player: str, space: int) -> None:
 
 
 def _draw_spell(res: Resolution, player: str) -> str:
-    if not res.state["spell_deck"]:
-        if not res.state["spell_discard"]:
-            return ""
-        res.emit(DeckReshuffled(deck=SPELL_DECK, count=len(res.state["spell_discard"])))
-    spell, draw = res.dice.pick(list(res.state["spell_deck"]))
-    res.emit(CardDrawn(player=player, deck=SPELL_DECK, card=spell, draw=draw))
-    return spell
+    return draw_card(res, SPELL_DECK, player, "spell_deck", "spell_discard")
 
 
 def spell_would_harm(res: Resolution, player: str, effect: str, amount: int) -> bool:
@@ -293,12 +293,10 @@ def _coffin(res: Resolution, player: str, space: int) -> None:
         lose_lives(res, player, line.amount, reason)
     elif line.effect == "gain_gold":
         res.emit(GoldChanged(player=player, amount=line.amount, reason=reason))
-    elif line.effect == "take_object":
-        cards = load_deck().cards
-        objects = sorted(c for c in res.state["deck"] if cards[c].kind in ("object", "magic-object"))
-        if objects and room_to_carry(sheet_of(res, player)):
-            card, draw = res.dice.pick(objects)
-            res.emit(CardDrawn(player=player, deck=KEEP_DECK, card=card, draw=draw))
+    elif line.effect == "take_object" and room_to_carry(sheet_of(res, player)):
+        # RULES.md §3: one Object from the Keep deck's Objects (Magic Objects included).
+        card = draw_card_of_kinds(res, KEEP_DECK, player, load_deck(), ["magic-object", "object"])
+        if card:
             res.emit(ObjectTaken(player=player, card=card, space=space))
 
 

@@ -15,7 +15,7 @@ House decisions, in nightkeep's words:
 
 from __future__ import annotations
 
-from domain.events import CardDrawn, DieRolled, GameWon
+from domain.events import DieRolled, GameWon
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_deck, load_tables, load_vault
 from domain.rulesets.keep.events import ItemGained, SpellGained, TalismanTaken, VaultCardMet
@@ -24,9 +24,8 @@ from domain.rulesets.talisman.cards import Deck
 from domain.rulesets.talisman.character import room_for_spells, room_to_carry
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC
 from domain.rulesets.talisman.effects import in_play, lose_lives, sheet_of
-from domain.rulesets.talisman.encounters import fight
+from domain.rulesets.talisman.encounters import draw_card, fight
 from domain.rulesets.talisman.events import (
-    DeckReshuffled,
     FollowerJoined,
     GoldChanged,
     GoldTaken,
@@ -50,16 +49,6 @@ def items_in_play() -> Deck:
     return merged
 
 
-def _draw(res: Resolution, player: str, deck: str, left: str, discard: str) -> str:
-    if not res.state[left]:
-        if not res.state[discard]:
-            return ""
-        res.emit(DeckReshuffled(deck=deck, count=len(res.state[discard])))
-    card, draw = res.dice.pick(list(res.state[left]))
-    res.emit(CardDrawn(player=player, deck=deck, card=card, draw=draw))
-    return card
-
-
 def _hoard(res: Resolution, player: str) -> None:
     faces, draws = res.dice.roll(6, 2)
     res.emit(DieRolled(player=player, purpose="hoard", sides=6, values=faces, draws=draws))
@@ -69,7 +58,7 @@ def _hoard(res: Resolution, player: str) -> None:
     for item in line.items[: room_to_carry(sheet_of(res, player))]:
         res.emit(ItemGained(player=player, item=item))  # gear beyond the carrying limit is left behind
     for _ in range(min(line.spells, room_for_spells(sheet_of(res, player)))):
-        spell = _draw(res, player, SPELL_DECK, "spell_deck", "spell_discard")
+        spell = draw_card(res, SPELL_DECK, player, "spell_deck", "spell_discard")
         if spell:
             res.emit(SpellGained(player=player, spell=spell, from_vault=False))
 
@@ -111,7 +100,7 @@ def enter_vault(res: Resolution, player: str) -> None:
     else:
         res.emit(TalismanTaken(player=player, from_vault=False))
     for _ in range(VAULT_CARDS):
-        card = _draw(res, player, VAULT_DECK, "vault_deck", "vault_discard")
+        card = draw_card(res, VAULT_DECK, player, "vault_deck", "vault_discard")
         if not card:
             break
         _meet(res, player, card)

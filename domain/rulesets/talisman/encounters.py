@@ -63,12 +63,35 @@ class Encounter:
 def draw_cards(res: Resolution, deck_name: str, player: str, count: int) -> None:
     """Draws cards onto the player's space, one numbered pick among the cards left each (a lazy shuffle)."""
     for _ in range(count):
-        if not res.state["deck"]:
-            if not res.state["discard"]:
-                return
-            res.emit(DeckReshuffled(deck=deck_name, count=len(res.state["discard"])))
-        card, draw = res.dice.pick(list(res.state["deck"]))
-        res.emit(CardDrawn(player=player, deck=deck_name, card=card, draw=draw))
+        if not draw_card(res, deck_name, player):
+            return
+
+
+def draw_card(
+    res: Resolution, deck_name: str, player: str, left: str = "deck", discard: str = "discard"
+) -> str:
+    """Draws one card from a deck (the state keys `left` and `discard` hold its piles): a numbered pick
+    among the cards left, after reshuffling the discard pile in (listed, so the pile ledger follows) if
+    the deck ran out. Returns the card, or "" when both piles are empty."""
+    if not res.state[left]:
+        if not res.state[discard]:
+            return ""
+        cards = sorted(res.state[discard])
+        res.emit(DeckReshuffled(deck=deck_name, count=len(cards), cards=cards))
+    card, draw = res.dice.pick(list(res.state[left]))
+    res.emit(CardDrawn(player=player, deck=deck_name, card=card, draw=draw))
+    return card
+
+
+def draw_card_of_kinds(res: Resolution, deck_name: str, player: str, deck: Deck, kinds: list[str]) -> str:
+    """Draws one card among those of the given kinds left in a deck (no reshuffle): the restriction is
+    recorded in the pick (`CardDrawn.kinds`). Returns the card, or "" when none is left."""
+    options = sorted(c for c in res.state["deck"] if deck.cards[c].kind in kinds)
+    if not options:
+        return ""
+    card, draw = res.dice.pick(options)
+    res.emit(CardDrawn(player=player, deck=deck_name, card=card, draw=draw, kinds=sorted(kinds)))
+    return card
 
 
 def fight(res: Resolution, player: str, opponent: str, value: int, kind: str, deck: Deck) -> str:

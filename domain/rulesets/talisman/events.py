@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from domain.events import Event, event_type
+from typing import Any
+
+from domain.events import Event, Move, event_type
 
 
 @event_type
@@ -129,7 +131,17 @@ class TurnSkipped(Event):
 
 @event_type
 class DeckReshuffled(Event):
-    """A deck ran out; its discard pile (count cards) became the deck again."""
+    """A deck ran out; its discard pile (`count` cards: `cards`, sorted) became the deck again (v1 did
+    not list the cards)."""
 
+    class_version = 2
+    moves = (Move("cards", target="{deck}"),)
+    added_in = {"cards": 2}
     deck: str
     count: int
+    cards: list[str]
+
+    @staticmethod
+    def upcast_v1_v2(fields: dict[str, Any]) -> None:
+        """v1 gave only the count: the cards are not known from the event itself."""
+        fields["cards"] = []
