@@ -113,3 +113,11 @@ def test_upcaster_runs_for_older_class_versions(monkeypatch):
         "DieRolled", 1, {"player": "A", "purpose": "move", "sides": 6, "values": [1], "draws": [0]}
     )
     assert event.purpose == "MOVE"
+
+
+def test_the_event_catalogue_is_up_to_date():
+    from projections.event_catalogue import DOC, catalogue_markdown
+
+    assert DOC.read_text(encoding="utf-8") == catalogue_markdown(), (
+        "docs/events.md is out of date: run python -m projections.event_catalogue"
+    )
