@@ -225,3 +225,29 @@ def test_a_salt_map_holding_something_other_than_bytes_is_a_format_finding():
     salts = {c: s.hex() for c, s in tokens.fields["salts"].items()}
     report = audit_log(edited(entries, tokens.version, rechain=True, salts=salts))
     assert caught_at(report, tokens.version, "format")
+
+
+@pytest.mark.parametrize(
+    ("copy", "label"),
+    [
+        ("Hana", "Vlad"),
+        ("Vlad", "Hana"),
+        ("public", "Hana"),
+        ("public", "Ann"),
+        ("Hana", "host"),
+        ("Hana", ""),
+    ],
+)
+def test_a_copy_relabelled_as_someone_elses_is_refused(memory_service, copy, label):
+    """The header's viewer is not chained, so it is checked against what the copy holds: a player's
+    copy shows exactly that player's private events (found by the fuzz soak: a relabelled copy was
+    stored as the copy of a player it was not)."""
+    path = PATH.with_name(f"vampire-empire-001-{copy}.nkr")
+    document = msgpack.unpackb(path.read_bytes(), raw=False, timestamp=3)
+    document["header"]["viewer"] = label
+    data = msgpack.packb(document, use_bin_type=True, datetime=True)
+    report = audit_replay(data, "relabelled.nkr")
+    assert report.first("header") is not None, report.findings
+    with pytest.raises(TamperedLog, match="header"):
+        import_game(memory_service, data, "relabelled.nkr")
+    assert memory_service.recorder.max_notification_id() in (None, 0)

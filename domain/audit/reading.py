@@ -303,6 +303,8 @@ def header_problems(
     committed = [e for e in entries if e.type_name == SeedCommitted.__name__]
     if created is None or not committed:
         return problems
+    if "viewer" in header:
+        problems += _viewer_problems(header["viewer"], created, entries)
     for key in HEADER_FROM_CREATED:
         if not _same(header.get(key), created.fields.get(key)):
             problems.append((created.version, f"the header's {key} does not match the recorded GameCreated"))
@@ -311,6 +313,26 @@ def header_problems(
             (committed[-1].version, "the header's seed commitment does not match the recorded one")
         )
     return problems
+
+
+def _viewer_problems(viewer: str, created: LogEntry, entries: Sequence[LogEntry]) -> list[tuple[int, str]]:
+    """A viewer's copy is the public's (`""`) or a seated player's, and it holds unsealed exactly the
+    private events of its viewer: a copy labelled for someone else would say it is what it is not."""
+    seats = created.fields.get("players")
+    names = {s.get("name") for s in seats if isinstance(s, dict)} if isinstance(seats, list) else set()
+    if viewer and viewer not in names:
+        return [(0, f"the header's viewer {viewer!r:.40} is neither a player of the game nor the public")]
+    for entry in entries:
+        if not is_private(entry.type_name):
+            continue
+        mine = bool(viewer) and entry.fields.get("owner") == viewer
+        if mine == is_sealed(entry.fields):
+            held = "seals" if mine else "shows"
+            whose = "public copy" if not viewer else f"copy for {viewer}"
+            return [
+                (entry.version, f"the {whose} {held} event {entry.version}, a private event of its owner's")
+            ]
+    return []
 
 
 def _same(a: Any, b: Any) -> bool:

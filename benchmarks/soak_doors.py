@@ -1,0 +1,123 @@
+"""Soak test of the doors a log comes in by (import, replay FILE, audit): many seeded mutated files.
+
+Not a test (it runs for minutes): the same mutations and properties as tests/test_doors_fuzz.py, run
+over N cases spread across worker processes, with figures at the end.
+
+    python benchmarks/soak_doors.py                 # 100,000 cases, one worker per core
+    python benchmarks/soak_doors.py --cases 2000    # a quick run
+
+Each case takes a recorded game from replays/, one mutation (tests/log_mutations.py) and a seed, and
+throws the result at audit, replay and import (into a fresh in-memory store). It counts, per mutation:
+files each door refused or accepted, tracebacks (any exception but nightkeep's own errors), writes
+left by a refused import, disagreements between replay and audit, and files import stored although
+their history is not the genuine one. Output: a table, then one JSON line. Exit 1 if any of the last
+four is not zero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import random
+import sys
+import time
+import traceback
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import structlog  # noqa: E402
+
+structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+
+from tests.log_mutations import MUTATIONS, check_doors, fresh_store  # noqa: E402
+
+REPLAYS = sorted((ROOT / "replays").glob("*.nkr"))
+PROBLEMS = ("tracebacks", "partial writes", "replay/audit disagree", "forgeries stored")
+
+
+def run_chunk(args: tuple[int, int, int]) -> dict[str, Counter[str]]:
+    """Runs cases [start, stop) of the seeded sequence; returns counters by mutation."""
+    start, stop, seed = args
+    originals = [path.read_bytes() for path in REPLAYS]
+    names = sorted(MUTATIONS)
+    counts: dict[str, Counter[str]] = {name: Counter() for name in names}
+    for case in range(start, stop):
+        rng = random.Random(f"{seed}:{case}")
+        original = rng.choice(originals)
+        mutation = rng.choice(names)
+        tally = counts[mutation]
+        tally["cases"] += 1
+        data = MUTATIONS[mutation](original, rng)
+        try:
+            outcome = check_doors(original, data, fresh_store())
+        except AssertionError as exc:
+            problem = str(exc)
+            key = (
+                "partial writes"
+                if "changed the store" in problem
+                else "replay/audit disagree"
+                if "disagree" in problem
+                else "forgeries stored"
+            )
+            tally[key] += 1
+            _keep(data, mutation, case, key)
+            continue
+        except Exception:
+            tally["tracebacks"] += 1
+            _keep(data, mutation, case, "traceback", traceback.format_exc())
+            continue
+        tally["unreadable"] += not outcome.audited
+        tally["findings"] += outcome.audited and not outcome.clean
+        tally["imported"] += outcome.imported
+    return counts
+
+
+def _keep(data: bytes, mutation: str, case: int, kind: str, detail: str = "") -> None:
+    """Keeps a failing case where a developer can replay it."""
+    folder = Path(os.environ.get("SOAK_FAILURES", "soak-failures"))
+    folder.mkdir(exist_ok=True)
+    (folder / f"{kind.replace(' ', '-')}-{mutation}-{case}.nkr").write_bytes(data)
+    if detail:
+        (folder / f"{kind}-{mutation}-{case}.txt").write_text(detail)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=100_000, help="how many mutated files (default 100,000)")
+    parser.add_argument("--seed", type=int, default=1, help="seeds the sequence of cases (default 1)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    args = parser.parse_args()
+    began = time.perf_counter()
+    chunk = 500
+    chunks = [(s, min(s + chunk, args.cases), args.seed) for s in range(0, args.cases, chunk)]
+    totals: dict[str, Counter[str]] = {name: Counter() for name in sorted(MUTATIONS)}
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for counts in pool.map(run_chunk, chunks):
+            for name, tally in counts.items():
+                totals[name].update(tally)
+    wall = time.perf_counter() - began
+    columns = ("cases", "unreadable", "findings", "imported", *PROBLEMS)
+    print(
+        f"doors soak: {args.cases:,} cases over {len(REPLAYS)} recorded games, {args.jobs} workers, {wall:.0f} s"
+    )
+    print(f"{'mutation':<16}" + "".join(f"{c:>23}" for c in columns))
+    for name, tally in totals.items():
+        print(f"{name:<16}" + "".join(f"{tally[c]:>23,}" for c in columns))
+    everything: Counter[str] = Counter()
+    for tally in totals.values():
+        everything.update(tally)
+    print(f"{'all':<16}" + "".join(f"{everything[c]:>23,}" for c in columns))
+    figures = {c: everything[c] for c in columns}
+    print(json.dumps({"cases": args.cases, "seed": args.seed, "wall_s": round(wall, 1), **figures}))
+    return 1 if any(everything[p] for p in PROBLEMS) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
