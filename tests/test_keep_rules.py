@@ -257,8 +257,9 @@ def test_keep_run_decide_refuses_illegal_out_of_turn_and_repeated_start():
 def test_keep_15_hoard_is_a_game_option_taking_true_or_false():
     keep.validate_setup([{"name": "Ann"}, {"name": "Bo"}], {"hoard": "true"})
     keep.validate_setup([{"name": "Ann"}, {"name": "Bo"}], {"hoard": "false"})
-    with pytest.raises(BadSetup):
-        keep.validate_setup([{"name": "Ann"}, {"name": "Bo"}], {"hoard": "maybe"})
+    for wrong in ("maybe", "True", "yes", "1"):  # one spelling per choice, so a log records it one way
+        with pytest.raises(BadSetup):
+            keep.validate_setup([{"name": "Ann"}, {"name": "Bo"}], {"hoard": wrong})
     with pytest.raises(BadSetup):
         keep.validate_setup([{"name": "Ann"}, {"name": "Bo"}], {"talismans": "true"})
     assert started(hoard=True)["hoard"] and not started()["hoard"]

@@ -63,7 +63,7 @@ def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> No
     for key, value in options.items():
         if key not in OPTIONS:
             raise BadSetup(f"{NAME} has no option {key!r} (options: {', '.join(OPTIONS)})")
-        if str(value).lower() not in OPTIONS[key]:
+        if value not in OPTIONS[key]:  # exactly: a log must not record one choice two ways
             raise BadSetup(f"option {key} takes {' or '.join(OPTIONS[key])}, got {value!r}")
     check_seats(NAME, players, MIN_PLAYERS, MAX_PLAYERS)
     load_characters(), load_board(), load_deck(), load_vault(), load_spells(), load_tables()

@@ -58,7 +58,7 @@ def new_state(
         "order": [p["name"] for p in created.players],
         "requested": {p["name"]: p.get("character", "") or "" for p in created.players},
         "last": LAST,
-        "hoard": str(created.options.get("hoard", "")).lower() in ("1", "true", "yes", "on"),
+        "hoard": created.options.get("hoard") == "true",
         "players": {},
         "turn": "",
         "phase": "setup",
