@@ -54,7 +54,11 @@ def run_chunk(args: tuple[int, int, int]) -> dict[str, Counter[str]]:
         mutation = rng.choice(names)
         tally = counts[mutation]
         tally["cases"] += 1
-        data = MUTATIONS[mutation](original, rng)
+        try:
+            data = MUTATIONS[mutation](original, rng)
+        except Exception:  # the harness's own bug, not a door's: counted and kept apart
+            tally["mutation errors"] += 1
+            continue
         try:
             outcome = check_doors(original, data, fresh_store())
         except AssertionError as exc:
@@ -103,20 +107,19 @@ def main() -> int:
             for name, tally in counts.items():
                 totals[name].update(tally)
     wall = time.perf_counter() - began
-    columns = ("cases", "unreadable", "findings", "imported", *PROBLEMS)
-    print(
-        f"doors soak: {args.cases:,} cases over {len(REPLAYS)} recorded games, {args.jobs} workers, {wall:.0f} s"
-    )
-    print(f"{'mutation':<16}" + "".join(f"{c:>23}" for c in columns))
+    columns = ("cases", "unreadable", "findings", "imported", *PROBLEMS, "mutation errors")
+    games = len(REPLAYS)
+    print(f"doors soak: {args.cases:,} cases over {games} recorded games, {args.jobs} workers, {wall:.0f} s")
+    print(f"{'mutation':<16}" + "".join(f"{c:>{len(c) + 2}}" for c in columns))
     for name, tally in totals.items():
-        print(f"{name:<16}" + "".join(f"{tally[c]:>23,}" for c in columns))
+        print(f"{name:<16}" + "".join(f"{tally[c]:>{len(c) + 2},}" for c in columns))
     everything: Counter[str] = Counter()
     for tally in totals.values():
         everything.update(tally)
-    print(f"{'all':<16}" + "".join(f"{everything[c]:>23,}" for c in columns))
+    print(f"{'all':<16}" + "".join(f"{everything[c]:>{len(c) + 2},}" for c in columns))
     figures = {c: everything[c] for c in columns}
     print(json.dumps({"cases": args.cases, "seed": args.seed, "wall_s": round(wall, 1), **figures}))
-    return 1 if any(everything[p] for p in PROBLEMS) else 0
+    return 1 if any(everything[p] for p in (*PROBLEMS, "mutation errors")) else 0
 
 
 if __name__ == "__main__":
