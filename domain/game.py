@@ -228,6 +228,16 @@ def check_legal(holder: Any, player: str, action_id: str) -> None:
     raise IllegalAction(f"{action_id!r} is not a legal action for {player} now (legal: {choices})")
 
 
+def entropy_problem(meta: dict[str, Any], player: str) -> str:
+    """Says why a player may not add entropy now ("" when they may): only a seated player, and only
+    before the first draw (later entropy would let its giver steer the dice)."""
+    if player not in meta["players"]:
+        return f"{player!r:.40} has no seat in this game (players: {', '.join(meta['players'])})"
+    if meta["next_draw"] > 0 or meta["actions"] > 0:
+        return "entropy can only be added before the first draw"
+    return ""
+
+
 def check_host_start(holder: Any) -> None:
     """Raises IllegalAction unless the host may start the game now (before any other action)."""
     if holder.meta["actions"] > 0:
@@ -343,9 +353,10 @@ class Game(Aggregate):
         return HmacDice(seed, meta["pool"], nonce, meta["next_draw"], meta["script"], meta["script_pos"])
 
     def add_entropy(self, player: str, value: bytes) -> None:
-        """Mixes a player's entropy into later draws; only allowed before the first draw."""
-        if self.meta["next_draw"] > 0 or self.meta["actions"] > 0:
-            raise UsageError("entropy can only be added before the first draw")
+        """Mixes a seated player's entropy into later draws; only allowed before the first draw."""
+        problem = entropy_problem(self.meta, player)
+        if problem:
+            raise UsageError(problem)
         self.record(EntropyAdded(player=player, value=value))
 
     def take_action(self, player: str, action_id: str, dice: Dice, nonce: bytes = b"") -> list[Event]:

@@ -301,6 +301,21 @@ def test_an_imported_running_game_can_be_audited_and_forked_but_not_continued(me
     assert other.audit(fork_id).ok
 
 
+def test_entropy_from_someone_without_a_seat_is_a_finding_and_is_not_imported(memory_service):
+    """Found by the doors soak: the pool reads only the value, so the giver's name went unchecked."""
+    game_id = memory_service.create_game("dungeon-short", PLAYERS, entropy=[("Ann", b"ann's words")])
+    play_with_bots(memory_service, game_id, seed=4)
+    document = unpack(export_game(memory_service, game_id))
+    given = next(e for e in document["events"] if e["type"] == "EntropyAdded")
+    given["fields"]["player"] = "Zed"
+    forged = rechain(document)
+    assert audit_replay(forged, "forged.nkr").first_finding().version == given["version"]
+    with pytest.raises(TamperedLog, match="has no seat"):
+        import_game(GameService.open(":memory:"), forged, "forged.nkr")
+    with pytest.raises(UsageError, match="no player 'Zed'"):  # the service never records it
+        GameService.open(":memory:").create_game("dungeon-short", PLAYERS, entropy=[("Zed", b"x")])
+
+
 def test_a_stored_forgery_is_not_forked(memory_service):
     """A log that reached a store some other way (an older nightkeep's import) is audited before a fork
     copies it: a re-chained die face is refused, and no fork is made."""

@@ -28,6 +28,7 @@ from domain.game import (
     apply_event,
     check_host_start,
     check_legal,
+    entropy_problem,
     game_status,
 )
 from domain.rulesets import get_ruleset
@@ -178,8 +179,10 @@ class ReDecider:
             self.report.add(
                 version, "seed", f"the seed revealed at event {version} does not match the commitment"
             )
-        elif isinstance(event, EntropyAdded) and (meta["next_draw"] > 0 or meta["actions"] > 0):
-            self.report.add(version, "rules", f"entropy added at event {version}, after the first draw")
+        elif isinstance(event, EntropyAdded) and (problem := entropy_problem(meta, event.player)):
+            self.report.add(
+                version, "rules", f"the entropy added at event {version} is not allowed: {problem}"
+            )
 
     def _re_decide(self, version: int, action: ActionTaken, recorded: Sequence[Event]) -> bool:
         """Re-decides one action; returns True when the state has been evolved through its recorded

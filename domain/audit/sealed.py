@@ -19,7 +19,7 @@ from domain.events import (
     GameCreated,
     SeedCommitted,
 )
-from domain.game import GameFold, apply_event, game_status, verify_event
+from domain.game import GameFold, apply_event, entropy_problem, game_status, verify_event
 from domain.rulesets import get_ruleset
 
 
@@ -71,6 +71,8 @@ def _public_problem(fold: GameFold, event: Event) -> str:
         if event.player not in to_act:
             return f"{event.player} acted while {', '.join(to_act) or 'nobody'} was to act"
         return ""
+    if isinstance(event, EntropyAdded):
+        return entropy_problem(fold.meta, event.player)
     return verify_event(fold, event)
 
 
