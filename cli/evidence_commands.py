@@ -21,17 +21,10 @@ from cli.common import (
 )
 from cli.rendering import console
 from domain.audit import AuditReport
-from domain.errors import NightkeepError, UsageError
+from domain.errors import NightkeepError
 from event_store.audit_files import MAX_JOBS, AuditResult, audit_files
-from event_store.replay_file import import_game
-
-
-def read_file(path: str) -> bytes:
-    """Reads a file's bytes, turning OS errors into one-line usage errors."""
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+from event_store.log_reader import read_file
+from event_store.replay_file import check_import, store_import
 
 
 @click.command("import")
@@ -54,8 +47,8 @@ def import_command(ctx: click.Context, file: str, as_json: bool) -> None:
         nightkeep import game.nkr
         nightkeep import hana.nkr vlad.nkr public.nkr   # an organiser collects every copy
     """
-    data = read_file(file)
-    imported = import_game(get_service(ctx, create=True), data, file)
+    checked = check_import(read_file(file), file)  # every check that needs no store: a refusal creates none
+    imported = store_import(get_service(ctx, create=True), checked)
     if as_json:
         echo_json(
             {

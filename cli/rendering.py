@@ -65,7 +65,7 @@ def print_board(game_id: str, fold: GameState, note: str = "") -> None:
     out.print(header, markup=False)
     if note:
         out.print(f"Note: {note}.", markup=False)
-    out.print(render_board(fold.ruleset_name, fold.state), markup=False)
+    out.print(render_board(fold.ruleset_name, fold.state, summary["status"] == STOPPED), markup=False)
 
 
 def print_actions(actions: list[Action]) -> None:

@@ -32,6 +32,7 @@ from domain.errors import UsageError
 from domain.events import GameCreated
 from domain.game import GameFold
 from domain.plain import copy_plain
+from event_store.log_reader import read_file
 from event_store.recorded import RecordedEvent, redacted
 from event_store.replay_file import read_replay
 from projections.timeline import describe_event
@@ -116,11 +117,7 @@ def load_source(ctx: click.Context, game: str, viewer: str | None = None) -> Rep
     `viewer` may see it (a file is already someone's copy; --as can only seal more of it)."""
     path = Path(game)
     if path.is_file():
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise UsageError(f"cannot read {game}: {exc.strerror}") from None
-        replay = read_replay(data, path.name)
+        replay = read_replay(read_file(path), path.name)
         players = [str(seat.get("name", "")) for seat in replay.header.get("players", [])]
         events = redacted(replay.events, resolve_viewer(viewer, players))
         return ReplaySource(str(replay.header.get("game") or path.name), events, game)

@@ -291,6 +291,7 @@ class Sealed(Event):
     type: str
     owner: str
     sealed: bytes
+    v: int = 1  # the class version it was sealed at
 
     @property
     def type_name(self) -> str:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 from domain.audit import AuditReport
 from domain.errors import NightkeepError
+from event_store.log_reader import read_file
 from event_store.replay_file import audit_replay
 
 # Below this many files a pool's start-up costs more than it saves.
@@ -27,11 +27,7 @@ AuditResult = tuple[str, AuditReport | None, str]
 def audit_file(path: str) -> AuditResult:
     """Audits one replay file; returns (path, report, "") or (path, None, why it is unreadable)."""
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        return path, None, f"cannot read {path}: {exc.strerror or exc}"
-    try:
-        return path, audit_replay(data, path), ""
+        return path, audit_replay(read_file(path), path), ""
     except NightkeepError as exc:
         return path, None, str(exc)
 

@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import msgpack
 
 from domain.audit import AuditReport, audit_log
 from domain.audit.reading import header_type_problem
-from domain.errors import TamperedLog, UnreadableLog
+from domain.errors import TamperedLog, UnreadableLog, UsageError
 from domain.game import decode_event
 from event_store.recorded import RecordedEvent
 
@@ -90,6 +91,19 @@ class CheckedLog:
             RecordedEvent(e.version, event, e.type_name, e.class_version, e.fields, e.chain, e.time)
             for e, event in zip(self.entries, decoded, strict=True)
         ]
+
+
+def read_file(path: str | Path, limits: Limits = LIMITS) -> bytes:
+    """Reads a replay file's bytes, at most one more than a replay file may hold (so /dev/zero or a
+    huge file is refused without being read whole); OS errors become one-line usage errors."""
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(limits.max_bytes + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > limits.max_bytes:
+        raise UnreadableLog(f"{path} is larger than a replay file may be ({limits.max_bytes:,} bytes)")
+    return data
 
 
 def read_log(data: bytes, source: str = "replay file", limits: Limits = LIMITS) -> CheckedLog:

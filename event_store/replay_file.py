@@ -113,6 +113,23 @@ def encode_replay(game: str, recorded: Sequence[RecordedEvent], viewer: str = HO
 
 
 @dataclass(frozen=True)
+class Importable:
+    """A replay file that passed every check import makes before it looks at a store."""
+
+    source: str
+    data: bytes
+    game: UUID
+    viewer: str | None  # None: the full log; "" the public copy; else the player it was made for
+    recorded: list[RecordedEvent]
+    dice_verified: bool  # every draw recomputed from a revealed seed (never so for a sealed copy yet)
+
+    @property
+    def stored(self) -> UUID:
+        """Returns the id it is stored under: the game's, or for a viewer's copy one of its own."""
+        return self.game if self.viewer is None else copy_id(self.game, self.viewer)
+
+
+@dataclass(frozen=True)
 class Imported:
     """What `import` did: where the log is stored, what it is, and how many of its events were new."""
 
@@ -129,45 +146,72 @@ class Imported:
         return f"game {self.game}" if self.viewer is None else Copy(self.game, self.viewer).label
 
 
-def import_game(service: GameService, data: bytes, source: str = "replay file") -> Imported:
-    """Stores the game a replay file holds once the file passes the whole audit.
-
-    The file is read through the one reader (sizes, shape, chain, header, content, rules, dice) and
-    refused on any finding; it must be in canonical encoding, so that exporting what was imported
-    gives the same bytes back. A full log is stored under its game's id; a viewer's copy (other
-    players' private events sealed) under an id of its own (`copies.copy_id`), as what it is: it
-    holds no seed and cannot be continued. Every copy of the game already in the store must agree with
-    the file on their common history (same chain values), else ImportConflict names the first event
-    where they part. A longer copy of one already stored is appended to it; a copy the store already
-    holds in full changes nothing. Nothing is stored unless everything is.
-    """
+def check_import(data: bytes, source: str = "replay file") -> Importable:
+    """Makes every check of a file that needs no store: the one reader (sizes, shape, the whole audit,
+    refused on any finding) and the canonical encoding, so that exporting what is imported gives the
+    same bytes back."""
     checked = read_log(data, source).require_clean()
-    try:
-        game_id = UUID(str(checked.header["game"]))
-    except ValueError:
-        raise UsageError(f"{source}: the header's game id is not a UUID") from None
+    game_id = UUID(checked.header["game"])
     recorded = checked.recorded()
     viewer = checked.viewer
     if encode_replay(str(game_id), recorded, HOST if viewer is None else viewer) != data:
         raise UsageError(
             f"{source} is not in canonical encoding (docs/replay-format.md), so it is not imported"
         )
-    stored = game_id if viewer is None else copy_id(game_id, viewer)
+    report = checked.report
+    verified = not report.partial and report.draws_verified == report.draws
+    return Importable(source, data, game_id, viewer, recorded, verified)
+
+
+def import_game(service: GameService, data: bytes, source: str = "replay file") -> Imported:
+    """Stores the game a replay file holds once the file passes the whole audit (see store_import)."""
+    return store_import(service, check_import(data, source))
+
+
+def store_import(service: GameService, file: Importable) -> Imported:
+    """Stores a checked file. A full log is stored under its game's id; a viewer's copy (other players'
+    private events sealed) under an id of its own (`copies.copy_id`), as what it is: it holds no seed
+    and cannot be continued. Every copy of the game already in the store must agree with the file on
+    their common history (same chain values), else ImportConflict names the first event where they
+    part; a store that hosts the game takes no copy that runs ahead of it. A longer copy of one already
+    stored is appended to it; a copy the store already holds in full changes nothing. Nothing is stored
+    unless everything is."""
+    game_id, viewer, recorded, source = file.game, file.viewer, file.recorded, file.source
+    stored = file.stored
+    _check_identity(service, file)
     held = _check_agreement(service, game_id, stored, recorded, source)
-    result = Imported(
-        stored, game_id, viewer, 0, len(recorded), checked.report.draws_verified == checked.report.draws
-    )
+    result = Imported(stored, game_id, viewer, 0, len(recorded), file.dice_verified)
     if len(recorded) <= held:
         return result
-    if held and service.holds_seed(stored):
+    if service.holds_seed(game_id) and len(recorded) > len(service.chain_values(game_id)):
         raise IllegalAction(
-            f"game {game_id} is played in this store (it holds its seed): its events come from play here, "
-            f"not from {source}"
+            f"game {game_id} is played in this store (it holds its seed): {source} runs ahead of it, but its "
+            "events come from play here"
         )
     if viewer is not None and not held:
         service.copies.put(stored, Copy(game_id, viewer))
     service.store_recorded(stored, recorded[held:])
     return replace(result, added=len(recorded) - held)
+
+
+def _check_identity(service: GameService, file: Importable) -> None:
+    """A stored id holds one kind of thing: a game, or one viewer's copy of one game. (A file's game id
+    is a label its maker chose: a full log labelled with a copy's id, or the other way round, must not
+    take the other's place.)"""
+    registered = service.copies.get(file.stored)
+    if file.viewer is None and registered is not None:
+        raise ImportConflict(
+            f"{file.source} is labelled game {file.game}, which this store holds as {registered.label}: "
+            "a game cannot take a copy's place (nothing imported)"
+        )
+    expected = None if file.viewer is None else Copy(file.game, file.viewer)
+    if expected is not None and registered not in (None, expected):
+        raise ImportConflict(f"{file.stored} is {registered.label} in this store, not {expected.label}")
+    if expected is not None and registered is None and service.has_game(file.stored):
+        raise ImportConflict(
+            f"this store holds game {file.stored} under the id {expected.label} would take: it is not "
+            "that copy (nothing imported)"
+        )
 
 
 def _check_agreement(
@@ -182,20 +226,14 @@ def _check_agreement(
             chains = service.chain_values(other)
         except UnknownGame:
             continue
-        differs = next(
-            (
-                n
-                for n, (mine, theirs) in enumerate(zip(chains, recorded, strict=False), 1)
-                if mine != theirs.chain
-            ),
-            None,
-        )
+        pairs = enumerate(zip(chains, recorded, strict=False), start=1)
+        differs = next((n for n, (mine, theirs) in pairs if mine != theirs.chain), None)
         if differs:
             copy = service.copies.get(other)
             label = copy.label if copy else f"game {game_id}"
             raise ImportConflict(
-                f"{source} differs from the store's {label} from event {differs} on: they are not the same "
-                "history (nothing imported)"
+                f"{source} and the stored {label} part at event {differs}: they are not the same history "
+                "(nothing imported)"
             )
         if other == stored:
             held = len(chains)

@@ -343,6 +343,10 @@ class GameService(Application[UUID]):
             facts.update(copy_of=str(copy.game), viewer=copy.viewer)
         return facts
 
+    def has_game(self, game_id: UUID) -> bool:
+        """Tells whether the store holds any event of a game."""
+        return bool(self._envelopes(game_id, None, 1))
+
     def chain_values(self, game_id: UUID) -> list[bytes]:
         """Returns the chain value of each of a game's stored events, in order."""
         envelopes = self._envelopes(game_id, None, None)

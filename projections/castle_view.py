@@ -22,6 +22,7 @@ from domain.rulesets.castle.content import (
 )
 from domain.rulesets.castle.options import to_act
 from domain.rulesets.castle.state import CELLAR, HUMAN, MOAT, VAMPIRE, State, deck_count
+from projections.views import STOPPED_HEAD
 
 WIDTH = 110  # the board is printed as plain text; no line may be wider
 REASONS = {
@@ -149,9 +150,11 @@ def _owned(state: State, player: str, what: str, detail: str = "") -> str:
 # --- the board ----------------------------------------------------------------------------------------------
 
 
-def _head(state: State) -> list[str]:
+def _head(state: State, stopped: bool = False) -> list[str]:
     sides = state["sides"]
     title = f"Vampire Empire: {sides[HUMAN]} (human player) against {sides[VAMPIRE]} (vampire player)"
+    if stopped:
+        return [title, STOPPED_HEAD]
     phase = state["phase"]
     if phase == "setup":
         return [title, "Waiting for the host to start the game."]
@@ -316,13 +319,13 @@ def _score_rows(state: State) -> list[str]:
     ]
 
 
-def render_board(state: State) -> str:
+def render_board(state: State, stopped: bool = False) -> str:
     """Renders the castle, the city, the dead, each player's piles, a fight under way and what this copy of
     the log lets its viewer see (hands, identity tokens) as plain text."""
     if not state["castle"] and not state["dead"]:  # nothing dealt yet
-        return "\n".join([*_head(state), "", *_player_rows(state)])
+        return "\n".join([*_head(state, stopped), "", *_player_rows(state)])
     sections = [
-        [*_head(state), *_score_rows(state)],
+        [*_head(state, stopped), *_score_rows(state)],
         [*_castle_rows(state), *_city_line(state), *_dead_line(state)],
         _player_rows(state),
         [*_fight_rows(state), *_holy_rows(state)],

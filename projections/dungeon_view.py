@@ -45,6 +45,7 @@ from domain.rulesets.talisman.events import (
 )
 from projections.spiral import render_spiral
 from projections.talisman_sheet import sheet_summary, with_bonus
+from projections.views import STOPPED_HEAD
 
 State = dict[str, Any]
 
@@ -214,9 +215,12 @@ def _sheet_rows(state: State) -> list[str]:
     return _table(rows)
 
 
-def render_board(state: State) -> str:
-    """Renders the spiral (who stands where, face-up cards) and each character's sheet as text."""
-    if state["phase"] == "over":
+def render_board(state: State, stopped: bool = False) -> str:
+    """Renders the spiral (who stands where, face-up cards) and each character's sheet as text (a game
+    stopped by an early reveal has nobody to act)."""
+    if stopped:
+        head = STOPPED_HEAD
+    elif state["phase"] == "over":
         head = f"Game over: {state['winner']} won." if state["winner"] else "Game over: nobody won."
     elif state["phase"] == "setup":
         head = "Waiting for the host to deal characters."

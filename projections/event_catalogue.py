@@ -14,6 +14,7 @@ from domain.rulesets import load_all_rulesets
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "events.md"
 
+
 def _fields(cls: type[Event]) -> list[tuple[str, str]]:
     return [(name, kind.grammar) for name, kind in field_types(cls)]
 

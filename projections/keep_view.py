@@ -22,6 +22,7 @@ from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.character import craft_bonus, strength_bonus
 from domain.rulesets.talisman.characters import load_characters, resolve_character
 from projections.talisman_sheet import sheet_summary, with_bonus
+from projections.views import STOPPED_HEAD
 
 State = dict[str, Any]
 
@@ -240,9 +241,12 @@ def _counts(state: State) -> str:
     )
 
 
-def render_board(state: State) -> str:
-    """Renders the three levels (tiles, characters, face-up cards), the sheets and the Vault as text."""
-    if state["phase"] == "over":
+def render_board(state: State, stopped: bool = False) -> str:
+    """Renders the three levels (tiles, characters, face-up cards), the sheets and the Vault as text (a
+    game stopped by an early reveal has nobody to act)."""
+    if stopped:
+        head = STOPPED_HEAD
+    elif state["phase"] == "over":
         head = f"Game over: {state['winner']} won." if state["winner"] else "Game over: nobody won."
     elif state["phase"] == "setup":
         head = "Waiting for the host to deal characters."

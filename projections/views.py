@@ -14,6 +14,8 @@ _VIEW_MODULES = {
     "keep-run": "projections.keep_view",
     "vampire-empire": "projections.castle_view",
 }
+# What every board view says of a game stopped by an early reveal, instead of who is to act.
+STOPPED_HEAD = "Stopped: the dice seed was revealed before the end; nobody acts."
 # A ruleset whose event wording lives apart from its board view names that module here.
 _TIMELINE_MODULES = {
     "keep-run": "projections.keep_timeline",
@@ -26,12 +28,12 @@ def _module(ruleset: str, modules: dict[str, str] = _VIEW_MODULES) -> ModuleType
     return importlib.import_module(name) if name else None
 
 
-def render_board(ruleset: str, state: dict[str, Any]) -> str:
-    """Renders the board of a game state as plain text."""
+def render_board(ruleset: str, state: dict[str, Any], stopped: bool = False) -> str:
+    """Renders the board of a game state as plain text (`stopped`: the game takes no more actions)."""
     module = _module(ruleset)
     if module is None:
         return f"({ruleset} has no board view)"
-    return str(module.render_board(state))
+    return str(module.render_board(state, stopped))
 
 
 def players_summary(ruleset: str, state: dict[str, Any]) -> list[dict[str, Any]]:

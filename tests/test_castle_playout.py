@@ -60,6 +60,7 @@ AUDITED = range(0, GAMES, 50)
 HUMAN, VAMPIRE = "Hana", "Vlad"
 NEVER = 1 << 30
 TIME = datetime(2026, 11, 29, tzinfo=UTC)
+LABEL = "00000000-0000-4000-8000-000000000000"  # the game id the files this test writes carry
 
 
 @dataclass
@@ -250,7 +251,7 @@ def test_a_players_log_and_export_hold_no_unrevealed_secret_at_any_event(games, 
             lines.append((recorded.version, line))
         assert first_leak(recorded_bytes, since) is None, index
         assert first_leak(lines, since) is None, index
-        export = encode_replay("game", copy_, viewer)
+        export = encode_replay(LABEL, copy_, viewer)
         never = {s: at for s, at in since.items() if at == NEVER}
         assert not leaks(export, never, NEVER), index  # the whole file: secrets the game never reveals
         assert first_leak([(0, export)], {s: 1 for s in since}) is not None  # the search does find
@@ -314,7 +315,7 @@ def test_audits_pass_for_every_copy_of_a_finished_game(games):
     for index in AUDITED:
         game = games[index]
         for viewer in (HUMAN, PUBLIC):
-            report = audit_replay(encode_replay("game", redacted(game.log, viewer), viewer))
+            report = audit_replay(encode_replay(LABEL, redacted(game.log, viewer), viewer))
             assert report.ok, (index, viewer, [f.detail for f in report.findings])
             assert report.finished and not report.partial
             assert report.draws > 0 and report.draws_verified == report.draws

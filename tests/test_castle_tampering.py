@@ -251,3 +251,21 @@ def test_a_copy_relabelled_as_someone_elses_is_refused(memory_service, copy, lab
     with pytest.raises(TamperedLog, match="header"):
         import_game(memory_service, data, "relabelled.nkr")
     assert memory_service.recorder.max_notification_id() in (None, 0)
+
+
+def test_a_sealed_entry_at_another_class_version_is_refused(memory_service):
+    """Found by a red-team review: the `v` of a sealed entry was never compared, so a copy with one
+    re-chained `v` imported and then blocked every genuine copy of the game."""
+    path = PATH.with_name("vampire-empire-001-public.nkr")
+    document = msgpack.unpackb(path.read_bytes(), raw=False, timestamp=3)
+    sealed = next(e for e in document["events"] if set(e["fields"]) == {"owner", "sealed"})
+    for v in (7, 0, 2):
+        sealed["v"] = v
+        chain = GENESIS_CHAIN
+        for entry in document["events"]:
+            chain = entry["chain"] = next_chain(chain, entry["type"], entry["v"], entry["fields"])
+        data = msgpack.packb(document, use_bin_type=True, datetime=True)
+        assert audit_replay(data, "forged.nkr").first_finding().version == sealed["version"], v
+        with pytest.raises(TamperedLog):
+            import_game(memory_service, data, "forged.nkr")
+    assert memory_service.recorder.max_notification_id() in (None, 0)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from uuid import UUID
 
 import msgpack
 import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
+from domain.actions import HOST
 from domain.audit import audit_log
 from domain.dice import commit_to_seed
 from domain.errors import IllegalAction, ImportConflict, SeedNotHeld, TamperedLog, UsageError
@@ -32,6 +35,7 @@ from event_store.replay_file import (
 from event_store.service import GameService, play_with_bots
 
 PLAYERS = [("Ann", None), ("Bo", None), ("Cy", None)]
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 
 
 def finished_game(service: GameService, seed: int = 7):
@@ -59,6 +63,10 @@ def rechain(document):
         event["version"] = index
         chain = event["chain"] = next_chain(chain, event["type"], event["v"], event["fields"])
     document["header"]["events"] = len(document["events"])
+    return msgpack.packb(document, use_bin_type=True, datetime=True)
+
+
+def packed(document) -> bytes:
     return msgpack.packb(document, use_bin_type=True, datetime=True)
 
 
@@ -272,7 +280,7 @@ def test_import_refuses_a_different_history_under_the_same_id(memory_service):
     other = GameService.open(":memory:")
     import_game(other, export_game(memory_service, game_id))
     before = other.recorder.max_notification_id()
-    with pytest.raises(ImportConflict, match="from event 2 on"):  # each game committed to its own seed
+    with pytest.raises(ImportConflict, match="part at event 2:"):  # each game committed to its own seed
         import_game(other, relabelled)
     assert other.recorder.max_notification_id() == before
 
@@ -569,3 +577,92 @@ def test_a_fork_that_reuses_the_originals_secret_seed_is_a_seed_finding(memory_s
     document["header"]["seed_commitment"] = own["fields"]["commitment"]
     report = audit_replay(rechain(document), "forged.nkr")
     assert report.first("seed") is not None and report.first("seed").version == 1
+
+
+def test_a_full_log_cannot_take_a_copys_id_nor_a_copy_a_games(memory_service):
+    """Found by a red-team review: a file's game id is a label its maker chooses, so a two-event "full
+    log" labelled with the id Hana's copy would take squatted it, and her copy was then appended to it
+    as a plain game (no copy row: playable, exportable as anyone)."""
+    from event_store.copies import copy_id
+
+    castle = REPLAYS / "vampire-empire-001-Hana.nkr"
+    data = castle.read_bytes()
+    document = unpack(data)
+    game_id = document["header"]["game"]
+    squat = {
+        "format": "nightkeep-replay",
+        "format_version": 1,
+        "header": {**document["header"], "game": str(copy_id(UUID(game_id), "Hana")), "events": 2},
+        "events": document["events"][:2],
+    }
+    del squat["header"]["viewer"]
+    squatted = encode_replay(squat["header"]["game"], recorded_of(parse_replay(packed(squat))[1]))
+    other = GameService.open(":memory:")
+    import_game(other, squatted)
+    with pytest.raises(ImportConflict, match="is not that copy"):
+        import_game(other, data)
+    fresh = GameService.open(":memory:")
+    import_game(fresh, data)  # the other way round: the copy first, then a game labelled with its id
+    with pytest.raises(ImportConflict, match="cannot take a copy's place"):
+        import_game(fresh, squatted)
+
+
+def test_the_host_takes_no_copy_of_its_own_game_that_runs_ahead_of_it(memory_service):
+    """Found by a red-team review: agreement was checked only on the shared prefix, so the host's
+    store took a player's copy with events its game never had."""
+    game_id = memory_service.create_game("vampire-empire", [("Hana", "human"), ("Vlad", "vampire")])
+    hosted = export_game(memory_service, game_id, "Hana")
+    later = GameService.open(":memory:")
+    import_game(later, export_game(memory_service, game_id, HOST))
+    play_with_bots(memory_service, game_id, seed=1, max_actions=4)
+    ahead = export_game(memory_service, game_id, "Hana")
+    host = GameService.open(":memory:")
+    host.store_recorded(game_id, recorded_of(parse_replay(hosted)[1]))  # as if this store played it so far
+    host.secrets.put(game_id, bytes(32))
+    with pytest.raises(IllegalAction, match="runs ahead of it"):
+        import_game(host, ahead)
+    assert import_game(host, hosted).added > 0  # a copy that does not run ahead is taken
+
+
+def test_a_refused_import_creates_no_store_and_a_huge_file_is_not_read_whole(tmp_path):
+    store = tmp_path / "never.sqlite"
+    bad = tmp_path / "bad.nkr"
+    bad.write_bytes(b"\x93not a replay")
+    refused = run(str(store), "import", str(bad))
+    assert refused.exit_code == 2 and not store.exists()
+    huge = tmp_path / "huge.nkr"
+    with huge.open("wb") as handle:
+        handle.truncate(65 * 1024 * 1024)  # sparse: no disk is used
+    for args in (["import", str(huge)], ["audit", str(huge)], ["replay", str(huge), "--no-interactive"]):
+        result = run(str(store), *args)
+        assert result.exit_code == 2 and "larger than a replay file may be" in result.stderr + result.stdout
+    assert not store.exists()
+
+
+@pytest.mark.parametrize("label", ["game", "\u202e\x1b[31mRED", "1B4E28BA-2FA1-11D2-883F-0016D3CCA427"])
+def test_a_header_game_that_is_not_a_canonical_uuid_is_unreadable_at_every_door(tmp_path, label):
+    """Found by a red-team review: audit and replay printed any label, terminal escapes included."""
+    document = unpack((REPLAYS / "dungeon-short-3p-001.nkr").read_bytes())
+    document["header"]["game"] = label
+    path = tmp_path / "label.nkr"
+    path.write_bytes(packed(document))
+    for args in (["audit", str(path)], ["replay", str(path), "--no-interactive"], ["import", str(path)]):
+        result = run(str(tmp_path / "s.sqlite"), *args)
+        assert result.exit_code == 2 and "is not a game id" in result.stderr + result.stdout, args
+        assert "\x1b" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    "seats", [["dungeon-short", "Ann", "Bo"], ["keep-run", "Ann", "Bo"], ["vampire-empire", "Hana", "Vlad"]]
+)
+def test_a_stopped_game_has_nobody_to_act_on_its_board(tmp_path, seats):
+    """Found by a red-team review: the board under the "stopped" header still said who was to act."""
+    db = str(tmp_path / "stopped.sqlite")
+    ruleset, *players = seats
+    created = run(db, "new", ruleset, *[a for p in players for a in ("--player", p)], "--json")
+    game = json.loads(created.stdout)["game"]
+    assert run(db, "reveal", game, "--yes").exit_code == 0
+    for args in (["show", game], ["replay", game, "--no-interactive"], ["show", game, "--as", players[0]]):
+        shown = run(db, *args).stdout
+        assert "Stopped: the dice seed was revealed before the end; nobody acts." in shown, args
+        assert " to act" not in shown, args

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+from uuid import UUID
 
 from domain.audit.report import AuditReport, LogEntry
 from domain.dice import commit_to_seed
@@ -281,7 +282,18 @@ def header_type_problem(header: Any) -> str:
     for key, kind in HEADER_TYPES.items():
         if key in header and not kind.check(header[key]):
             return f"the header's {key} is not {kind.grammar}"
+    if not _is_canonical_uuid(header["game"]):
+        return f"the header's game {header['game']!r:.50} is not a game id (a UUID in canonical form)"
+    if len(header["seed_commitment"]) != 32:
+        return "the header's seed_commitment is not 32 bytes"
     return ""
+
+
+def _is_canonical_uuid(text: str) -> bool:
+    try:
+        return str(UUID(text)) == text
+    except ValueError:
+        return False
 
 
 def header_problems(

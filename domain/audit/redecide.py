@@ -66,7 +66,7 @@ def _same_event(recorded: Event, decided: Event, recorded_version: int) -> bool:
     event recorded at an older class version is compared on the fields that version had (a field a
     later version added, see `Event.added_in`, was not recorded, so it cannot disagree)."""
     if type(recorded) is Sealed:
-        if not decided.private or recorded.type != decided.type_name:
+        if not decided.private or recorded.type != decided.type_name or recorded.v != decided.class_version:
             return False
         sealed = seal(decided.type_name, decided.class_version, decided.to_fields())
         return sealed == {"owner": recorded.owner, "sealed": recorded.sealed}
