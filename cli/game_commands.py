@@ -48,7 +48,7 @@ def parse_option(text: str) -> tuple[str, str]:
 
 
 def parse_entropy(text: str) -> tuple[str, bytes]:
-    """Parses `NAME=TEXT` from --entropy; the text is used byte for byte (UTF-8), unstripped."""
+    """Parses `NAME=TEXT` from --entropy; the text is used byte for byte, unstripped."""
     name, sep, value = text.partition("=")
     if not sep or not name.strip() or not value:
         raise UsageError(f"malformed --entropy {text[:40]!r}: expected NAME=TEXT with some text")
@@ -56,8 +56,9 @@ def parse_entropy(text: str) -> tuple[str, bytes]:
 
 
 def entropy_bytes(text: str) -> bytes:
-    """Returns a player's entropy text as bytes, refusing more than MAX_PLAYER_BYTES."""
-    value = text.encode()
+    """Returns a player's entropy text as the bytes given on the command line (UTF-8; bytes that are not
+    UTF-8 pass through as they are), refusing more than MAX_PLAYER_BYTES."""
+    value = text.encode("utf-8", "surrogateescape")
     if len(value) > MAX_PLAYER_BYTES:
         raise UsageError(f"entropy is {len(value)} bytes; at most {MAX_PLAYER_BYTES} are taken")
     return value
@@ -196,6 +197,8 @@ def act(
     if not as_player:
         who = _why_nobody_acts(service, game_id, None)
         raise UsageError(f"say who acts with --as PLAYER (or {AS_ENV}): {who}")
+    if as_player == HOST:  # the host's one action is the start, which `start` shows as the public sees it
+        raise UsageError("the host does not act in a game: it starts one with nightkeep start GAME")
     nonce_bytes = parse_nonce(nonce)
     version, recorded = service.take_action(game_id, as_player, action_id, nonce_bytes, expect_version)
     recorded = redacted(recorded, as_player)  # the actor sees its own private events, no one else's

@@ -269,3 +269,17 @@ def test_a_sealed_entry_at_another_class_version_is_refused(memory_service):
         with pytest.raises(TamperedLog):
             import_game(memory_service, data, "forged.nkr")
     assert memory_service.recorder.max_notification_id() in (None, 0)
+
+
+def test_a_running_copy_sealed_for_someone_without_a_seat_is_a_finding(memory_service):
+    """Found by a red-team review: while the seed is secret a sealed entry's owner went unchecked."""
+    game_id = memory_service.create_game("vampire-empire", [("Hana", "human"), ("Vlad", "vampire")])
+    document = msgpack.unpackb(export_game(memory_service, game_id, PUBLIC), raw=False, timestamp=3)
+    sealed = next(e for e in document["events"] if set(e["fields"]) == {"owner", "sealed"})
+    sealed["fields"]["owner"] = "Mallory"
+    chain = GENESIS_CHAIN
+    for entry in document["events"]:
+        chain = entry["chain"] = next_chain(chain, entry["type"], entry["v"], entry["fields"])
+    report = audit_replay(msgpack.packb(document, use_bin_type=True, datetime=True), "forged.nkr")
+    assert report.partial and report.first_finding().version == sealed["version"]
+    assert "no seat" in report.first_finding().detail

@@ -82,3 +82,24 @@ def test_reveal_asks_on_a_terminal_and_stores_nothing_unless_told_yes(db, monkey
     if not revealed:
         assert run(db, "reveal", game, "--yes").exit_code == 0  # --yes does not ask
         assert stored(db) > before
+
+
+def test_entropy_that_is_not_utf8_is_taken_byte_for_byte(tmp_path):
+    """Found by a red-team review: a byte that is not UTF-8 on the command line ended in a traceback."""
+    db = str(tmp_path / "e.sqlite")
+    created = run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--wait-for-entropy")
+    game = created.stdout.strip()
+    given = run(db, "entropy", game, "\udcff", "--as", "Ann")  # how Python hands a lone 0xff byte on
+    assert given.exit_code == 0, given.output
+    log = json.loads(run(db, "log", game, "--json").stdout)
+    assert [e["fields"]["value"] for e in log if e["type"] == "EntropyAdded"] == ["ff"]
+
+
+def test_the_host_does_not_act_in_a_game(tmp_path):
+    """Found by a red-team review: act --as host printed every secret of a Vampire Empire start."""
+    db = str(tmp_path / "h.sqlite")
+    seats = ["--player", "Hana:human", "--player", "Vlad:vampire", "--wait-for-entropy"]
+    game = run(db, "new", "vampire-empire", *seats).stdout.strip()
+    before = stored(db)
+    result = run(db, "act", game, "start", "--as", "host", "--json")
+    assert result.exit_code == 2 and "nightkeep start" in result.stderr and stored(db) == before

@@ -17,6 +17,7 @@ from domain.events import (
     EntropyAdded,
     Event,
     GameCreated,
+    Sealed,
     SeedCommitted,
 )
 from domain.game import GameFold, apply_event, entropy_problem, game_status, verify_event
@@ -73,6 +74,8 @@ def _public_problem(fold: GameFold, event: Event) -> str:
         return ""
     if isinstance(event, EntropyAdded):
         return entropy_problem(fold.meta, event.player)
+    if isinstance(event, Sealed) and event.owner not in (*fold.meta["players"], HOST):
+        return f"it is sealed for {event.owner!r:.40}, who has no seat in this game"
     return verify_event(fold, event)
 
 
