@@ -37,6 +37,7 @@ from domain.audit import audit_log  # noqa: E402
 from domain.bots import Bot  # noqa: E402
 from domain.dice import HmacDice  # noqa: E402
 from domain.events import GameCreated  # noqa: E402
+from domain.game import NIGHTKEEP_VERSION  # noqa: E402
 from domain.hidden import PUBLIC  # noqa: E402
 from domain.rulesets.castle import empire  # noqa: E402
 from event_store.recorded import fold_recorded, redacted  # noqa: E402
@@ -66,7 +67,7 @@ def decider_games(count: int) -> None:
         content_hash=empire.content_hash(),
         scripted=False,
         dice_script=[],
-        nightkeep_version="bench",
+        nightkeep_version=NIGHTKEEP_VERSION,
     )
     for index in range(count):
         state = empire.initial_state(created)

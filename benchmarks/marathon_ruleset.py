@@ -57,6 +57,11 @@ def content_hash() -> str:
     return "bench-marathon-1"
 
 
+def canonical_seats(players: list[Any]) -> list[Any]:
+    """Returns the seats as given: this ruleset has no characters to name two ways."""
+    return list(players)
+
+
 def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> None:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise BadSetup(f"bench-marathon takes {MIN_PLAYERS}-{MAX_PLAYERS} players")

@@ -7,7 +7,7 @@ serves the store, replay files and audits. `apply_event` is the one fold step ev
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,10 +34,15 @@ from domain.events import (
     next_chain,
     registered_event_types,
 )
+from domain.field_types import Seat
 from domain.plain import copy_plain
 from domain.rulesets import Ruleset, get_ruleset, load_all_rulesets
 
-NIGHTKEEP_VERSION = "0.1.0"
+NIGHTKEEP_VERSION = "0.2.0"
+# From this version on a game records every event at its type's current class version and its seats as
+# the ruleset writes them (`canonical_seats`), so a log says each thing one way: an older log may hold
+# older shapes (upcast when read) and seats as typed.
+ONE_WAY_SINCE = (0, 2, 0)
 
 
 MAX_NAME_LENGTH = 32
@@ -69,6 +74,25 @@ def check_seat_names(names: Iterable[str]) -> None:
             raise BadSetup(f"player name {name!r} may not contain '/' or ':' (they mark card and action ids)")
         if name.casefold() == HOST:
             raise BadSetup(f"player name {name!r} is reserved for the host")
+
+
+def check_setup(
+    ruleset: Ruleset, seats: Sequence[Seat], options: dict[str, str], dice_script: Sequence[int]
+) -> None:
+    """Raises a UsageError subclass for a game the rules cannot set up: seat names, the ruleset's own
+    seats and options, and scripted die faces (1 to 6)."""
+    check_seat_names(seat["name"] for seat in seats)
+    ruleset.validate_setup([dict(seat) for seat in seats], dict(options))
+    if any(not 1 <= face <= 6 for face in dice_script):
+        raise BadSetup("scripted dice faces must be between 1 and 6")
+
+
+def version_of(text: str) -> tuple[int, ...] | None:
+    """Returns a nightkeep version string as numbers (`0.2.0` → (0, 2, 0)), None if it is not one."""
+    parts = text.split(".")
+    if not 1 <= len(parts) <= 4 or not all(p.isdigit() and len(p) <= 6 for p in parts):
+        return None
+    return tuple(int(p) for p in parts)
 
 
 def new_meta() -> dict[str, Any]:

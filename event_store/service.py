@@ -36,7 +36,7 @@ from domain.game import (
     Game,
     GameFold,
     check_host_start,
-    check_seat_names,
+    check_setup,
     decode_event,
     project_game,
 )
@@ -143,17 +143,15 @@ class GameService(Application[UUID]):
         options = dict(options or {})
         if not all(type(k) is str and type(v) is str for k, v in options.items()):
             raise BadSetup("option names and values are text (--option K=V)")
-        check_seat_names(seat["name"] for seat in seats)
-        ruleset.validate_setup([dict(seat) for seat in seats], options)
-        if dice_script is not None and any(not 1 <= v <= 6 for v in dice_script):
-            raise BadSetup("scripted dice faces must be between 1 and 6")
+        script = list(dice_script or [])
+        check_setup(ruleset, seats, options, script)
         created = GameCreated(
             ruleset=ruleset_name,
-            players=seats,
+            players=ruleset.canonical_seats(seats),  # each character (or side) written one way
             options=options,
             content_hash=ruleset.content_hash(),
-            scripted=dice_script is not None,
-            dice_script=list(dice_script or []),
+            scripted=bool(script),
+            dice_script=script,
             nightkeep_version=NIGHTKEEP_VERSION,
         )
         seed = new_seed()

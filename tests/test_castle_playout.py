@@ -37,7 +37,7 @@ from domain.events import (
     next_chain,
     public_form,
 )
-from domain.game import GameFold, apply_event, decode_event
+from domain.game import NIGHTKEEP_VERSION, GameFold, apply_event, decode_event
 from domain.hidden import PUBLIC
 from domain.rulesets.castle import empire
 from domain.rulesets.castle.events import (
@@ -83,7 +83,7 @@ def created_for(index: int) -> GameCreated:
         content_hash=empire.content_hash(),
         scripted=False,
         dice_script=[],
-        nightkeep_version="test",
+        nightkeep_version=NIGHTKEEP_VERSION,
     )
 
 

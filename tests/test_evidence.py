@@ -666,3 +666,28 @@ def test_a_stopped_game_has_nobody_to_act_on_its_board(tmp_path, seats):
         shown = run(db, *args).stdout
         assert "Stopped: the dice seed was revealed before the end; nobody acts." in shown, args
         assert " to act" not in shown, args
+
+
+@pytest.mark.parametrize(
+    ("edit", "why"),
+    [
+        (lambda f: f["players"][1].update(character="Warrior"), "seats are not written as games record"),
+        (lambda f: f["players"][1].update(character=" talisman/character/warrior "), "seats are not written"),
+        (lambda f: f.update(scripted=True), "marked scripted if and only if"),
+        (lambda f: f.update(scripted=True, dice_script=[100, 0, -3]), "scripted dice faces"),
+        (lambda f: f.update(nightkeep_version="0.2.0x"), "is not a nightkeep version"),
+    ],
+)
+def test_a_setup_written_another_way_is_a_finding(edit, why):
+    """Found by a red-team review: a log could record the same setup several ways (a character's
+    alias, a scripted flag with no script) or one the rules refuse (faces of 100), and still import."""
+    document = unpack((REPLAYS / "dungeon-short-6p-reshuffle-001.nkr").read_bytes())
+    created = next(e for e in document["events"] if e["type"] == "GameCreated")
+    edit(created["fields"])
+    document["header"].update(
+        players=created["fields"]["players"],
+        scripted=created["fields"]["scripted"],
+        nightkeep_version=created["fields"]["nightkeep_version"],
+    )
+    report = audit_replay(rechain(document), "setup.nkr")
+    assert any(why in f.detail for f in report.findings), report.findings

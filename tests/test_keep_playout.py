@@ -32,6 +32,7 @@ from domain.events import (
     SeedRevealed,
     next_chain,
 )
+from domain.game import NIGHTKEEP_VERSION
 from domain.rulesets.keep import run as keep
 from domain.rulesets.keep.content import TILE, load_deck
 from domain.rulesets.keep.moves import CHART, ENTRANCE, OBELISK
@@ -69,7 +70,7 @@ def created_for(index: int) -> GameCreated:
         content_hash=keep.content_hash(),
         scripted=False,
         dice_script=[],
-        nightkeep_version="test",
+        nightkeep_version=NIGHTKEEP_VERSION,
     )
 
 

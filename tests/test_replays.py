@@ -150,8 +150,8 @@ def test_a_fresh_process_audits_a_file_whose_ruleset_nothing_imported_yet(tmp_pa
     assert result.stdout.rstrip().endswith("— clean"), result.stdout
 
 
-def _as_v1(document: dict) -> int:
-    """Rewrites the events whose shape v2 changed as an older nightkeep recorded them, then re-chains."""
+def _as_v1(document: dict, made_by: str = "0.1.0") -> int:
+    """Rewrites the events whose shape v2 changed as nightkeep 0.1.0 recorded them, then re-chains."""
     from domain.events import next_chain
 
     older = 0
@@ -161,6 +161,9 @@ def _as_v1(document: dict) -> int:
             del event["fields"][added]
             event["v"] = 1
             older += 1
+        if event["type"] == "GameCreated":
+            event["fields"]["nightkeep_version"] = made_by
+    document["header"]["nightkeep_version"] = made_by
     chain = bytes(32)
     for event in document["events"]:
         chain = event["chain"] = next_chain(chain, event["type"], event["v"], event["fields"])
@@ -181,3 +184,15 @@ def test_a_log_with_the_older_shapes_still_re_decides_clean_and_is_still_checked
     _as_v1(document)
     forged = audit_replay(msgpack.packb(document, use_bin_type=True, datetime=True), name)
     assert forged.first_finding().version == drawn["version"]  # the fields v1 has are still compared
+
+
+@pytest.mark.parametrize("name", ["dungeon-short-6p-reshuffle-001.nkr", "keep-run-4p-coffin-001.nkr"])
+def test_a_game_made_by_0_2_holds_no_older_shape(name):
+    """Found by a red-team review: v2 events rewritten as v1 re-decided clean, and said less (a
+    reshuffle without its cards, a restricted pick unmarked) than a stranger needs."""
+    import msgpack
+
+    document = msgpack.unpackb((REPLAYS / name).read_bytes(), raw=False, timestamp=3)
+    _as_v1(document, made_by="0.2.0")
+    report = audit_replay(msgpack.packb(document, use_bin_type=True, datetime=True), name)
+    assert report.first_finding().kind == "format" and "records it at v2" in report.first_finding().detail

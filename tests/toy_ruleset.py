@@ -20,6 +20,11 @@ def content_hash() -> str:
     return "toy"
 
 
+def canonical_seats(players: list[Any]) -> list[Any]:
+    """Returns the seats as given: this ruleset has no characters to name two ways."""
+    return list(players)
+
+
 def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> None:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise BadSetup("toy-race takes 1-4 players")

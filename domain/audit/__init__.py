@@ -29,6 +29,7 @@ from domain.audit.reading import (
     chain_of,
     check_forks,
     check_links,
+    class_version_problems,
     decode_all,
     find_start,
     game_start,
@@ -40,7 +41,7 @@ from domain.audit.report import KINDS, AuditReport, Finding, LogEntry, RawEntry
 from domain.audit.sealed import can_unseal, check_public_dice, fold_public
 from domain.errors import NightkeepError
 from domain.events import GameCreated, Sealed
-from domain.game import check_seat_names
+from domain.game import ONE_WAY_SINCE, check_setup, version_of
 from domain.rulesets import get_ruleset
 
 __all__ = [
@@ -82,6 +83,8 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
     created = events[start]
     assert isinstance(created, GameCreated)
     report.ruleset = str(created.ruleset)
+    for version, detail in class_version_problems(entries, created):
+        report.add(version, "format", detail)
     check_forks(entries, events, report)
     if header is not None:
         for version, detail in header_problems(header, entries, events):
@@ -127,11 +130,17 @@ def check_content(created: GameCreated, version: int, report: AuditReport) -> bo
         report.add(version, "content", f"this nightkeep has no ruleset {created.ruleset!r}")
         return False
     report.scripted = bool(created.dice_script)
-    if created.dice_script and not created.scripted:
-        report.add(version, "rules", "the game has a dice script but is not marked scripted")
+    if created.scripted != bool(created.dice_script):
+        report.add(version, "rules", "the game is marked scripted if and only if it has a dice script")
+    recorded_by = version_of(created.nightkeep_version)
+    if recorded_by is None:
+        report.add(version, "rules", f"{created.nightkeep_version!r:.30} is not a nightkeep version")
     try:
-        check_seat_names(seat["name"] for seat in created.players)
-        ruleset.validate_setup([dict(seat) for seat in created.players], dict(created.options))
+        check_setup(ruleset, created.players, created.options, created.dice_script)
+        if recorded_by is not None and recorded_by >= ONE_WAY_SINCE:
+            canonical = ruleset.canonical_seats(list(created.players))
+            if canonical != created.players:
+                report.add(version, "rules", f"the seats are not written as games record them: {canonical}")
     except NightkeepError as exc:
         report.add(version, "rules", f"the game was set up in a way the rules refuse: {exc}")
     except Exception as exc:  # a forged setup the validators do not expect

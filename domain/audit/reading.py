@@ -23,9 +23,10 @@ from domain.events import (
     is_private,
     is_sealed,
     next_chain,
+    registered_event_types,
 )
 from domain.field_types import field_type
-from domain.game import decode_event
+from domain.game import ONE_WAY_SINCE, decode_event, version_of
 
 # --- 1. chain -----------------------------------------------------------------------------------------
 
@@ -102,6 +103,27 @@ def decode_all(entries: Sequence[LogEntry]) -> tuple[list[Event], str]:
             return events, f"event {index} ({entry.type_name!s:.40}) cannot be read: {exc}"
         events.append(event)
     return events, ""
+
+
+def class_version_problems(entries: Sequence[LogEntry], created: GameCreated) -> list[tuple[int, str]]:
+    """A game made by a nightkeep that records every event at its type's current class version (see
+    game.ONE_WAY_SINCE) holds no older shape: an older one would say less than the game did (a
+    reshuffle without its cards), and could only be a rewrite."""
+    recorded_by = version_of(created.nightkeep_version)
+    if recorded_by is None or recorded_by < ONE_WAY_SINCE:
+        return []
+    types = registered_event_types()
+    for entry in entries:
+        current = types[entry.type_name].class_version
+        if entry.class_version != current:
+            return [
+                (
+                    entry.version,
+                    f"event {entry.version} ({entry.type_name}) is recorded at v{entry.class_version}, but "
+                    f"nightkeep {created.nightkeep_version} records it at v{current}",
+                )
+            ]
+    return []
 
 
 def game_start(events: Sequence[Event]) -> int | None:

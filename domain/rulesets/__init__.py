@@ -4,6 +4,8 @@ A ruleset module provides:
 - `NAME`, `CHARACTER_SLOT` (what `--player NAME:X` names: a character, a side…), `MIN_PLAYERS`, `MAX_PLAYERS`;
 - `content_hash()` — sha256 of the content files it plays with;
 - `validate_setup(players, options)` — raises a `UsageError` subclass for a setup it cannot play;
+- `canonical_seats(players)` — the seats as a game records them: each one's character (or side) written
+  the one way the ruleset reads it (a valid setup's seats, from `validate_setup`);
 - `initial_state(created)` — the state right after `GameCreated` (a plain, msgpack-encodable dict);
 - `legal_actions(state, player)` — the `Action`s open now (to `player`, or to anyone if None);
 - `decide(state, action_id, player, dice)` — the events an action causes (never mutates `state`);
@@ -22,6 +24,7 @@ from domain.actions import Action
 from domain.dice import Dice
 from domain.errors import UnknownRuleset
 from domain.events import Event, GameCreated, set_type_loader
+from domain.field_types import Seat
 
 _MODULES = {
     "dungeon-short": "domain.rulesets.dungeon.short_game",
@@ -41,6 +44,8 @@ class Ruleset(Protocol):
     def content_hash(self) -> str: ...
 
     def validate_setup(self, players: list[dict[str, Any]], options: dict[str, Any]) -> None: ...
+
+    def canonical_seats(self, players: list[Seat]) -> list[Seat]: ...
 
     def initial_state(self, created: GameCreated) -> dict[str, Any]: ...
 

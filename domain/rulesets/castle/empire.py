@@ -46,6 +46,7 @@ from domain.content import content_hash as hash_files
 from domain.dice import Dice
 from domain.errors import BadSetup, IllegalAction
 from domain.events import Event, GameCreated, GameEnded, TurnEnded
+from domain.field_types import Seat
 from domain.resolution import Resolution
 from domain.rulesets.castle.checks import verify as verify  # the ruleset's check of recorded events
 from domain.rulesets.castle.content import (
@@ -99,6 +100,7 @@ from domain.rulesets.castle.state import (
     VAMPIRE,
     State,
     alive,
+    assign_sides,
     card,
     evolve,
     new_state,
@@ -140,6 +142,14 @@ def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> No
     if wanted[0] and wanted[0] == wanted[1]:
         raise BadSetup(f"both players chose the {wanted[0]} side")
     load_characters(), load_human_deck(), load_vampire_deck()
+
+
+def canonical_seats(players: list[Seat]) -> list[Seat]:
+    """Returns the seats as the game records them: each with its side, those who named none given the
+    sides left (human first)."""
+    sides = assign_sides(players)
+    by_name = {name: side for side, name in sides.items()}
+    return [{"name": seat["name"], "character": by_name[seat["name"]]} for seat in players]
 
 
 def initial_state(created: GameCreated) -> State:

@@ -18,11 +18,19 @@ from domain.content import content_hash as hash_files
 from domain.dice import Dice
 from domain.errors import BadSetup, IllegalAction
 from domain.events import Event, GameCreated
+from domain.field_types import Seat
 from domain.resolution import Resolution
 from domain.rulesets.dungeon import turns
 from domain.rulesets.dungeon.content import content_paths, load_board, load_deck
 from domain.rulesets.dungeon.state import evolve, new_state
-from domain.rulesets.talisman.characters import characters_path, check_seats, load_characters
+from domain.rulesets.talisman.characters import (
+    canonical_seats as characters_canonical_seats,
+)
+from domain.rulesets.talisman.characters import (
+    characters_path,
+    check_seats,
+    load_characters,
+)
 from domain.rulesets.talisman.state import State
 from domain.rulesets.talisman.turns import race_status
 
@@ -44,6 +52,11 @@ def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> No
         raise BadSetup(f"{NAME} takes no options (got {', '.join(sorted(options))})")
     check_seats(NAME, players, MIN_PLAYERS, MAX_PLAYERS)
     load_characters(), load_board(), load_deck()
+
+
+def canonical_seats(players: list[Seat]) -> list[Seat]:
+    """Returns the seats as the game records them: each character asked for as its full id."""
+    return characters_canonical_seats(players)
 
 
 def initial_state(created: GameCreated) -> State:

@@ -24,6 +24,7 @@ from domain.content import content_hash as hash_files
 from domain.dice import Dice
 from domain.errors import BadSetup, IllegalAction
 from domain.events import DieRolled, Event, GameCreated
+from domain.field_types import Seat
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import (
     content_paths,
@@ -38,7 +39,14 @@ from domain.rulesets.keep.moves import ENTRANCE, OBELISK, counter_ids, move_to, 
 from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, land, make_choice, obelisk_test, teleport_from
 from domain.rulesets.keep.state import evolve, new_state, sheet
 from domain.rulesets.keep.vault import items_in_play
-from domain.rulesets.talisman.characters import characters_path, check_seats, load_characters
+from domain.rulesets.talisman.characters import (
+    canonical_seats as characters_canonical_seats,
+)
+from domain.rulesets.talisman.characters import (
+    characters_path,
+    check_seats,
+    load_characters,
+)
 from domain.rulesets.talisman.effects import sheet_of
 from domain.rulesets.talisman.events import FleeingDeclared, TurnLost
 from domain.rulesets.talisman.state import State
@@ -67,6 +75,11 @@ def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> No
             raise BadSetup(f"option {key} takes {' or '.join(OPTIONS[key])}, got {value!r}")
     check_seats(NAME, players, MIN_PLAYERS, MAX_PLAYERS)
     load_characters(), load_board(), load_deck(), load_vault(), load_spells(), load_tables()
+
+
+def canonical_seats(players: list[Seat]) -> list[Seat]:
+    """Returns the seats as the game records them: each character asked for as its full id."""
+    return characters_canonical_seats(players)
 
 
 def initial_state(created: GameCreated) -> State:

@@ -7,6 +7,7 @@ from typing import Any
 
 from domain.content import Section, content_path, load_model, unique_ids
 from domain.errors import BadSetup, UnknownCharacter
+from domain.field_types import Seat
 
 DIR = "talisman"
 FILE = "characters.toml"
@@ -75,6 +76,15 @@ def resolve_character(name: str) -> str:
             return character.id
     known = ", ".join(sorted(c.short_name for c in characters.values()))
     raise UnknownCharacter(f"unknown character {name!r} (known: {known})")
+
+
+def canonical_seats(players: list[Seat]) -> list[Seat]:
+    """Returns the seats with each character asked for written as its full id (`Bo:warrior` →
+    `talisman/character/warrior`; "" stays "": dealt at random)."""
+    return [
+        {"name": seat["name"], "character": resolve_character(seat["character"]) if seat["character"] else ""}
+        for seat in players
+    ]
 
 
 def character_or_stand_in(character_id: str) -> Character:
