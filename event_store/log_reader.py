@@ -135,7 +135,33 @@ def parse_replay(
     except Exception:  # msgpack raises several unrelated types for bad bytes
         whole = None
     document = whole if isinstance(whole, dict) else _read_stepwise(data, source, options)
+    _check_no_repeated_keys(data, document, source, options)
     return _checked_document(document, source, limits)
+
+
+def _check_no_repeated_keys(data: bytes, document: Any, source: str, options: dict[str, Any]) -> None:
+    """Refuses a map that names a key twice: msgpack keeps the last value, another reader the first, so
+    the same bytes would tell two readers two games. A file nightkeep wrote packs back to its own length
+    (one C call); only a file that does not is decoded again, map by map, to look."""
+    try:
+        if len(msgpack.packb(document, use_bin_type=True, datetime=True)) == len(data):
+            return
+    except Exception:  # nested past what msgpack packs: look map by map
+        pass
+
+    def unique(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
+        found = dict(pairs)
+        if len(found) != len(pairs):
+            repeated = next(key for index, (key, _) in enumerate(pairs) if key in dict(pairs[:index]))
+            raise UnreadableLog(f"{source} is ambiguous: a map names the key {repeated!r:.40} twice")
+        return found
+
+    try:
+        msgpack.unpackb(data, object_pairs_hook=unique, **options)
+    except UnreadableLog:
+        raise
+    except Exception:  # damaged bytes: what the reader found already stands
+        return
 
 
 def _unpack_options(limits: Limits) -> dict[str, Any]:

@@ -632,3 +632,36 @@ def test_a_file_truncated_anywhere_is_unreadable(data: st.DataObject) -> None:
     event("inside an event" if inside else "outside the events")
     if inside:
         assert re.search(rf"ends inside event {inside[0]} of \d+$", str(refused.value))
+
+
+def test_a_map_that_names_a_key_twice_is_unreadable_at_every_door(tmp_path: Path) -> None:
+    """Found by a red-team review: msgpack keeps a repeated key's last value and another reader the
+    first, so one file told two games; only import refused it (as not canonical)."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    document = load(SCRIPTED)
+    won = next(e for e in document["events"] if e["type"] == "GameWon")
+    packer = msgpack.Packer(use_bin_type=True, datetime=True)
+
+    def pack_value(value: Any) -> bytes:
+        if value is won["fields"]:  # the winner named twice: the genuine one first, another last
+            pairs = [("player", value["player"]), ("player", "Mallory"), ("reason", value["reason"])]
+            return packer.pack_map_header(len(pairs)) + b"".join(
+                packer.pack(k) + packer.pack(v) for k, v in pairs
+            )
+        if isinstance(value, dict):
+            return packer.pack_map_header(len(value)) + b"".join(
+                pack_value(k) + pack_value(v) for k, v in value.items()
+            )
+        if isinstance(value, list):
+            return packer.pack_array_header(len(value)) + b"".join(pack_value(v) for v in value)
+        return packer.pack(value)
+
+    path = tmp_path / "twice.nkr"
+    path.write_bytes(pack_value(document))
+    for args in (["audit", str(path)], ["replay", str(path), "--no-interactive"], ["import", str(path)]):
+        result = CliRunner().invoke(cli, ["--db", str(tmp_path / "s.sqlite"), *args])
+        assert result.exit_code == 2, (args, result.output)
+        assert "names the key 'player' twice" in result.stderr + result.stdout, args
