@@ -360,6 +360,7 @@ class Verifier:
 
     def game_level(self, kind: str, fields: dict) -> None:
         if kind == "GameCreated":
+            self.check_setup(fields)
             self.ruleset = fields["ruleset"]
             assert fields["content_hash"] == content_hash(self.ruleset), f"{self.path.name}: content hash"
             self.script = list(fields["dice_script"])
@@ -372,6 +373,22 @@ class Verifier:
             self.pool = sha256(self.pool + fields["value"])
         elif kind == "ActionTaken":
             self.nonce = fields["nonce"]
+
+    def check_setup(self, fields: dict) -> None:
+        """replay-format.md, "Setup"."""
+        names = [seat["name"] for seat in fields["players"]]
+        for name in names:
+            assert 1 <= len(name) <= 32 and name.isprintable() and name == name.strip(), name
+            assert "/" not in name and ":" not in name and name.casefold() != "host", name
+        assert len({n.casefold() for n in names}) == len(names)
+        assert fields["scripted"] == bool(fields["dice_script"])
+        assert all(1 <= face <= 6 for face in fields["dice_script"])
+        made_by = tuple(int(part) for part in fields["nightkeep_version"].split("."))
+        if made_by >= (0, 2, 0):  # every event at its current class version, every seat written one way
+            assert all(e["v"] == CATALOGUE[e["type"]].version for e in self.events), self.path.name
+            for seat in fields["players"]:
+                assert seat["character"] in ("", *ids("talisman/characters.toml"), "human", "vampire")
+                assert seat["character"] or fields["ruleset"] != "vampire-empire"
 
     def take_number(self, index: int, number: int) -> None:
         assert number == self.n, f"{self.where(index)}: draw {number} where draw {self.n} comes next"
