@@ -5,8 +5,8 @@ driven by hypothesis) and the soak script (benchmarks/soak_doors.py, 100,000 see
 Every mutation takes a genuine file's bytes and a `random.Random` and returns new bytes. What the doors
 must do with any of them: no exception but nightkeep's own one-line errors, nothing stored unless the
 file is accepted, and nothing accepted but the genuine history or a prefix of it (the fields that no
-rule reads — the version label, a fork's original id, the times, and a nonce that gives the same
-outcomes — aside).
+rule reads — the version label, a fork's original id, which seated player gave entropy, the times,
+and a nonce that gives the same outcomes — aside).
 """
 
 from __future__ import annotations
@@ -275,6 +275,8 @@ def chained_content(data: bytes) -> list[tuple[Any, ...]] | None:
                 fields["nightkeep_version"] = ""
             elif entry["type"] == "ForkedFrom":
                 fields["game"] = ""
+            elif entry["type"] == "EntropyAdded":
+                fields["player"] = ""  # a label among the seats (the audit checks it is one)
             elif entry["type"] == "ActionTaken":
                 fields["nonce"] = b""  # it counts through the outcomes it gives, which the audit checks
             history.append((entry["type"], entry["v"], fields))
