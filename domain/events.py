@@ -317,8 +317,10 @@ class ForkedFrom(Event):
 
 @event_type
 class GameCreated(Event):
-    """A game was set up: its ruleset, seats, options and the content it is played with."""
+    """A game was set up: its ruleset, seats, options and the content it is played with (v1's options
+    could hold any value)."""
 
+    class_version = 2
     ruleset: str
     players: list[Seat]
     options: dict[str, str]
@@ -326,6 +328,14 @@ class GameCreated(Event):
     scripted: bool
     dice_script: list[int]
     nightkeep_version: str
+
+    @staticmethod
+    def upcast_v1_v2(fields: dict[str, Any]) -> None:
+        """v1 took option values of any type and read them as text (`True` as `true`)."""
+        fields["options"] = {
+            key: value if type(value) is str else str(value).lower() if type(value) is bool else str(value)
+            for key, value in fields["options"].items()
+        }
 
 
 @event_type

@@ -40,9 +40,9 @@ from domain.rulesets import Ruleset, get_ruleset, load_all_rulesets
 
 NIGHTKEEP_VERSION = "0.2.0"
 # From this version on a game records every event at its type's current class version and its seats as
-# the ruleset writes them (`canonical_seats`), so a log says each thing one way: an older log may hold
-# older shapes (upcast when read) and seats as typed.
-ONE_WAY_SINCE = (0, 2, 0)
+# the ruleset writes them (`canonical_setup`), so a log says each thing one way: an older log may hold
+# older shapes (upcast when read) and seats and options as typed.
+CANONICAL_SINCE = (0, 2, 0)
 
 
 MAX_NAME_LENGTH = 32

@@ -145,9 +145,10 @@ class GameService(Application[UUID]):
             raise BadSetup("option names and values are text (--option K=V)")
         script = list(dice_script or [])
         check_setup(ruleset, seats, options, script)
+        seats, options = ruleset.canonical_setup(seats, options)  # each character, side, option one way
         created = GameCreated(
             ruleset=ruleset_name,
-            players=ruleset.canonical_seats(seats),  # each character (or side) written one way
+            players=seats,
             options=options,
             content_hash=ruleset.content_hash(),
             scripted=bool(script),

@@ -671,12 +671,13 @@ def test_a_stopped_game_has_nobody_to_act_on_its_board(tmp_path, seats):
 @pytest.mark.parametrize(
     ("edit", "why"),
     [
-        (lambda f: f["players"][1].update(character="Warrior"), "seats are not written as games record"),
-        (lambda f: f["players"][1].update(character=" talisman/character/warrior "), "seats are not written"),
+        (lambda f: f["players"][1].update(character="Warrior"), "setup is not written as games record"),
+        (lambda f: f["players"][1].update(character=" talisman/character/warrior "), "setup is not written"),
         (lambda f: f.update(scripted=True), "marked scripted if and only if"),
         (lambda f: f.update(scripted=True, dice_script=[100, 0, -3]), "scripted dice faces"),
         (lambda f: f.update(nightkeep_version="0.2.0x"), "is not a nightkeep version"),
     ],
+    ids=["alias", "padded-id", "scripted-without-script", "faces-out-of-range", "version"],
 )
 def test_a_setup_written_another_way_is_a_finding(edit, why):
     """Found by a red-team review: a log could record the same setup several ways (a character's

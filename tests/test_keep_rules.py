@@ -257,9 +257,12 @@ def test_keep_run_decide_refuses_illegal_out_of_turn_and_repeated_start():
 def test_keep_15_hoard_is_a_game_option_taking_true_or_false():
     keep.validate_setup([{"name": "Ann"}, {"name": "Bo"}], {"hoard": "true"})
     keep.validate_setup([{"name": "Ann"}, {"name": "Bo"}], {"hoard": "false"})
-    for wrong in ("maybe", "True", "yes", "1"):  # one spelling per choice, so a log records it one way
+    for wrong in ("maybe", "yes", "1"):
         with pytest.raises(BadSetup):
             keep.validate_setup([{"name": "Ann"}, {"name": "Bo"}], {"hoard": wrong})
+    # Any case is read, and a game records the one spelling (so a log says the choice one way).
+    keep.validate_setup([{"name": "Ann"}, {"name": "Bo"}], {"hoard": "True"})
+    assert keep.canonical_setup([], {"hoard": "TRUE"}) == ([], {"hoard": "true"})
     with pytest.raises(BadSetup):
         keep.validate_setup([{"name": "Ann"}, {"name": "Bo"}], {"talismans": "true"})
     assert started(hoard=True)["hoard"] and not started()["hoard"]

@@ -196,3 +196,24 @@ def test_a_game_made_by_0_2_holds_no_older_shape(name):
     _as_v1(document, made_by="0.2.0")
     report = audit_replay(msgpack.packb(document, use_bin_type=True, datetime=True), name)
     assert report.first_finding().kind == "format" and "records it at v2" in report.first_finding().detail
+
+
+@pytest.mark.parametrize("hoard", [True, "TRUE", "True"])
+def test_an_older_game_with_options_written_as_0_1_took_them_still_audits_and_plays_the_same(hoard):
+    """nightkeep 0.1.0 read option values in any case and of any type (found in review: the stricter
+    0.2.0 setup must not turn genuine older games into findings, nor replay them otherwise)."""
+    import msgpack
+
+    from domain.events import next_chain
+
+    document = msgpack.unpackb((REPLAYS / "keep-run-hoard-3p-001.nkr").read_bytes(), raw=False, timestamp=3)
+    created = next(e for e in document["events"] if e["type"] == "GameCreated")
+    assert created["v"] == 1 and created["fields"]["nightkeep_version"] == "0.1.0"
+    created["fields"]["options"] = {"hoard": hoard}
+    chain = bytes(32)
+    for event in document["events"]:
+        chain = event["chain"] = next_chain(chain, event["type"], event["v"], event["fields"])
+    data = msgpack.packb(document, use_bin_type=True, datetime=True)
+    report = audit_replay(data, "older.nkr")
+    assert report.ok and report.draws_verified == report.draws, [f.detail for f in report.findings]
+    assert read_replay(data).fold().state["hoard"] is True

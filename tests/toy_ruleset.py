@@ -20,9 +20,9 @@ def content_hash() -> str:
     return "toy"
 
 
-def canonical_seats(players: list[Any]) -> list[Any]:
-    """Returns the seats as given: this ruleset has no characters to name two ways."""
-    return list(players)
+def canonical_setup(players: list[Any], options: dict[str, str]) -> tuple[list[Any], dict[str, str]]:
+    """Returns the setup as given: this ruleset names nothing two ways."""
+    return list(players), dict(options)
 
 
 def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> None:

@@ -41,7 +41,7 @@ from domain.audit.report import KINDS, AuditReport, Finding, LogEntry, RawEntry
 from domain.audit.sealed import can_unseal, check_public_dice, fold_public
 from domain.errors import NightkeepError
 from domain.events import GameCreated, Sealed
-from domain.game import ONE_WAY_SINCE, check_setup, version_of
+from domain.game import CANONICAL_SINCE, check_setup, version_of
 from domain.rulesets import get_ruleset
 
 __all__ = [
@@ -130,17 +130,18 @@ def check_content(created: GameCreated, version: int, report: AuditReport) -> bo
         report.add(version, "content", f"this nightkeep has no ruleset {created.ruleset!r}")
         return False
     report.scripted = bool(created.dice_script)
-    if created.scripted != bool(created.dice_script):
-        report.add(version, "rules", "the game is marked scripted if and only if it has a dice script")
     recorded_by = version_of(created.nightkeep_version)
     if recorded_by is None:
         report.add(version, "rules", f"{created.nightkeep_version!r:.30} is not a nightkeep version")
+    canonical = recorded_by is not None and recorded_by >= CANONICAL_SINCE
+    # Older games could be marked scripted with an empty script; none can have a script unmarked.
+    if created.scripted != bool(created.dice_script) and (canonical or created.dice_script):
+        report.add(version, "rules", "the game is marked scripted if and only if it has a dice script")
     try:
         check_setup(ruleset, created.players, created.options, created.dice_script)
-        if recorded_by is not None and recorded_by >= ONE_WAY_SINCE:
-            canonical = ruleset.canonical_seats(list(created.players))
-            if canonical != created.players:
-                report.add(version, "rules", f"the seats are not written as games record them: {canonical}")
+        setup = ruleset.canonical_setup(list(created.players), dict(created.options))
+        if canonical and setup != (created.players, created.options):
+            report.add(version, "rules", f"the setup is not written as games record it: {setup}")
     except NightkeepError as exc:
         report.add(version, "rules", f"the game was set up in a way the rules refuse: {exc}")
     except Exception as exc:  # a forged setup the validators do not expect

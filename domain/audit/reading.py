@@ -26,7 +26,7 @@ from domain.events import (
     registered_event_types,
 )
 from domain.field_types import field_type
-from domain.game import ONE_WAY_SINCE, decode_event, version_of
+from domain.game import CANONICAL_SINCE, decode_event, version_of
 
 # --- 1. chain -----------------------------------------------------------------------------------------
 
@@ -107,10 +107,10 @@ def decode_all(entries: Sequence[LogEntry]) -> tuple[list[Event], str]:
 
 def class_version_problems(entries: Sequence[LogEntry], created: GameCreated) -> list[tuple[int, str]]:
     """A game made by a nightkeep that records every event at its type's current class version (see
-    game.ONE_WAY_SINCE) holds no older shape: an older one would say less than the game did (a
+    game.CANONICAL_SINCE) holds no older shape: an older one would say less than the game did (a
     reshuffle without its cards), and could only be a rewrite."""
     recorded_by = version_of(created.nightkeep_version)
-    if recorded_by is None or recorded_by < ONE_WAY_SINCE:
+    if recorded_by is None or recorded_by < CANONICAL_SINCE:
         return []
     types = registered_event_types()
     for entry in entries:

@@ -4,8 +4,8 @@ A ruleset module provides:
 - `NAME`, `CHARACTER_SLOT` (what `--player NAME:X` names: a character, a side…), `MIN_PLAYERS`, `MAX_PLAYERS`;
 - `content_hash()` — sha256 of the content files it plays with;
 - `validate_setup(players, options)` — raises a `UsageError` subclass for a setup it cannot play;
-- `canonical_seats(players)` — the seats as a game records them: each one's character (or side) written
-  the one way the ruleset reads it (a valid setup's seats, from `validate_setup`);
+- `canonical_setup(players, options)` — a valid setup (see `validate_setup`) as a game records it: each
+  seat's character (or side) and each option's value written the one way the ruleset reads them;
 - `initial_state(created)` — the state right after `GameCreated` (a plain, msgpack-encodable dict);
 - `legal_actions(state, player)` — the `Action`s open now (to `player`, or to anyone if None);
 - `decide(state, action_id, player, dice)` — the events an action causes (never mutates `state`);
@@ -45,7 +45,9 @@ class Ruleset(Protocol):
 
     def validate_setup(self, players: list[dict[str, Any]], options: dict[str, Any]) -> None: ...
 
-    def canonical_seats(self, players: list[Seat]) -> list[Seat]: ...
+    def canonical_setup(
+        self, players: list[Seat], options: dict[str, str]
+    ) -> tuple[list[Seat], dict[str, str]]: ...
 
     def initial_state(self, created: GameCreated) -> dict[str, Any]: ...
 

@@ -144,12 +144,11 @@ def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> No
     load_characters(), load_human_deck(), load_vampire_deck()
 
 
-def canonical_seats(players: list[Seat]) -> list[Seat]:
-    """Returns the seats as the game records them: each with its side, those who named none given the
-    sides left (human first)."""
-    sides = assign_sides(players)
-    by_name = {name: side for side, name in sides.items()}
-    return [{"name": seat["name"], "character": by_name[seat["name"]]} for seat in players]
+def canonical_setup(players: list[Seat], options: dict[str, str]) -> tuple[list[Seat], dict[str, str]]:
+    """Returns the setup as the game records it: every seat with its side, those who named none given
+    the sides left (human first); no options."""
+    by_name = {name: side for side, name in assign_sides(players).items()}
+    return [{"name": seat["name"], "character": by_name[seat["name"]]} for seat in players], dict(options)
 
 
 def initial_state(created: GameCreated) -> State:

@@ -24,9 +24,7 @@ from domain.rulesets.dungeon import turns
 from domain.rulesets.dungeon.content import content_paths, load_board, load_deck
 from domain.rulesets.dungeon.state import evolve, new_state
 from domain.rulesets.talisman.characters import (
-    canonical_seats as characters_canonical_seats,
-)
-from domain.rulesets.talisman.characters import (
+    canonical_seats,
     characters_path,
     check_seats,
     load_characters,
@@ -54,9 +52,9 @@ def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> No
     load_characters(), load_board(), load_deck()
 
 
-def canonical_seats(players: list[Seat]) -> list[Seat]:
-    """Returns the seats as the game records them: each character asked for as its full id."""
-    return characters_canonical_seats(players)
+def canonical_setup(players: list[Seat], options: dict[str, str]) -> tuple[list[Seat], dict[str, str]]:
+    """Returns the setup as the game records it: each character asked for as its full id (no options)."""
+    return canonical_seats(players), dict(options)
 
 
 def initial_state(created: GameCreated) -> State:

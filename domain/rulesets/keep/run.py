@@ -40,9 +40,7 @@ from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, land, make_choice, obel
 from domain.rulesets.keep.state import evolve, new_state, sheet
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.characters import (
-    canonical_seats as characters_canonical_seats,
-)
-from domain.rulesets.talisman.characters import (
+    canonical_seats,
     characters_path,
     check_seats,
     load_characters,
@@ -71,15 +69,16 @@ def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> No
     for key, value in options.items():
         if key not in OPTIONS:
             raise BadSetup(f"{NAME} has no option {key!r} (options: {', '.join(OPTIONS)})")
-        if value not in OPTIONS[key]:  # exactly: a log must not record one choice two ways
+        if str(value).lower() not in OPTIONS[key]:  # canonical_setup records it in lower case
             raise BadSetup(f"option {key} takes {' or '.join(OPTIONS[key])}, got {value!r}")
     check_seats(NAME, players, MIN_PLAYERS, MAX_PLAYERS)
     load_characters(), load_board(), load_deck(), load_vault(), load_spells(), load_tables()
 
 
-def canonical_seats(players: list[Seat]) -> list[Seat]:
-    """Returns the seats as the game records them: each character asked for as its full id."""
-    return characters_canonical_seats(players)
+def canonical_setup(players: list[Seat], options: dict[str, str]) -> tuple[list[Seat], dict[str, str]]:
+    """Returns the setup as the game records it: each character asked for as its full id, each option's
+    value in lower case (`hoard=True` is recorded `true`)."""
+    return canonical_seats(players), {key: value.lower() for key, value in options.items()}
 
 
 def initial_state(created: GameCreated) -> State:

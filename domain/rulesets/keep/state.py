@@ -58,7 +58,7 @@ def new_state(
         "order": [p["name"] for p in created.players],
         "requested": {p["name"]: p.get("character", "") or "" for p in created.players},
         "last": LAST,
-        "hoard": created.options.get("hoard") == "true",
+        "hoard": str(created.options.get("hoard", "")).lower() == "true",  # older logs: any case
         "players": {},
         "turn": "",
         "phase": "setup",
