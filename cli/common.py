@@ -81,8 +81,22 @@ def seen_by(recorded: list[RecordedEvent], viewer: str | None) -> list[RecordedE
 # the one reader's event limit), small enough for every store's integers.
 MAX_EVENT_NUMBER = 10**9
 EVENT_NUMBER = click.IntRange(1, MAX_EVENT_NUMBER)
-# Bytes a player may give as a nonce or as entropy (the one reader bounds byte strings the same way).
-MAX_PLAYER_BYTES = 1024
+
+
+def entropy_bytes(text: str) -> bytes:
+    """Returns a player's entropy text as the bytes given on the command line (UTF-8; bytes that are not
+    UTF-8 pass through as they are)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+def parse_nonce(text: str | None) -> bytes:
+    """Parses `--nonce HEX`."""
+    if not text:
+        return b""
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        raise UsageError(f"malformed --nonce {text[:40]!r}: expected hex") from None
 
 
 def stdin_is_terminal() -> bool:

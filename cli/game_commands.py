@@ -8,12 +8,13 @@ import click
 
 from cli.common import (
     EVENT_NUMBER,
-    MAX_PLAYER_BYTES,
     echo_json,
+    entropy_bytes,
     event_json,
     get_service,
     handle_errors,
     json_option,
+    parse_nonce,
     seen_by,
     viewer_option,
 )
@@ -53,15 +54,6 @@ def parse_entropy(text: str) -> tuple[str, bytes]:
     if not sep or not name.strip() or not value:
         raise UsageError(f"malformed --entropy {text[:40]!r}: expected NAME=TEXT with some text")
     return name.strip(), entropy_bytes(value)
-
-
-def entropy_bytes(text: str) -> bytes:
-    """Returns a player's entropy text as the bytes given on the command line (UTF-8; bytes that are not
-    UTF-8 pass through as they are), refusing more than MAX_PLAYER_BYTES."""
-    value = text.encode("utf-8", "surrogateescape")
-    if len(value) > MAX_PLAYER_BYTES:
-        raise UsageError(f"entropy is {len(value)} bytes; at most {MAX_PLAYER_BYTES} are taken")
-    return value
 
 
 # A dice script longer than this would outlast any game.
@@ -206,19 +198,6 @@ def act(
         echo_json({"version": version, "events": [event_json(r) for r in recorded]})
     else:
         print_timeline(service.get_game(game_id).ruleset_name, recorded)
-
-
-def parse_nonce(text: str | None) -> bytes:
-    """Parses `--nonce HEX` (at most MAX_PLAYER_BYTES bytes)."""
-    if not text:
-        return b""
-    try:
-        value = bytes.fromhex(text)
-    except ValueError:
-        raise UsageError(f"malformed --nonce {text[:40]!r}: expected hex") from None
-    if len(value) > MAX_PLAYER_BYTES:
-        raise UsageError(f"--nonce is {len(value)} bytes; at most {MAX_PLAYER_BYTES} are taken")
-    return value
 
 
 def _refuse_if_hidden(service: GameService, game_id: UUID, what: str) -> None:

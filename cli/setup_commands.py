@@ -6,6 +6,7 @@ import click
 
 from cli.common import (
     echo_json,
+    entropy_bytes,
     event_json,
     get_service,
     handle_errors,
@@ -13,7 +14,6 @@ from cli.common import (
     resolve_viewer,
     viewer_option,
 )
-from cli.game_commands import entropy_bytes
 from cli.rendering import print_timeline
 from domain.errors import UsageError
 from event_store.recorded import redacted

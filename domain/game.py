@@ -46,6 +46,9 @@ CANONICAL_SINCE = (0, 2, 0)
 
 
 MAX_NAME_LENGTH = 32
+# Bytes a player may give as entropy or as an action's nonce (the one reader takes byte strings up to
+# 4 KiB, so every game stored can be read back).
+MAX_PLAYER_BYTES = 1024
 
 
 def decode_event(type_name: str, version: int, fields: dict[str, Any]) -> Event:
@@ -260,7 +263,7 @@ def entropy_problem(meta: dict[str, Any], player: str) -> str:
     """Says why a player may not add entropy now ("" when they may): only a seated player, and only
     before the first draw (later entropy would let its giver steer the dice)."""
     if player not in meta["players"]:
-        return f"{player!r:.40} has no seat in this game (players: {', '.join(meta['players'])})"
+        return f"no player {player!r:.40} in this game (players: {', '.join(meta['players'])})"
     if meta["next_draw"] > 0 or meta["actions"] > 0:
         return "entropy can only be added before the first draw"
     return ""
@@ -385,11 +388,15 @@ class Game(Aggregate):
         problem = entropy_problem(self.meta, player)
         if problem:
             raise UsageError(problem)
+        if len(value) > MAX_PLAYER_BYTES:
+            raise UsageError(f"entropy is {len(value)} bytes; at most {MAX_PLAYER_BYTES} are taken")
         self.record(EntropyAdded(player=player, value=value))
 
     def take_action(self, player: str, action_id: str, dice: Dice, nonce: bytes = b"") -> list[Event]:
         """Checks an action is legal for `player`, then records it and the events it causes."""
         ruleset = self.ruleset
+        if len(nonce) > MAX_PLAYER_BYTES:
+            raise UsageError(f"a nonce is at most {MAX_PLAYER_BYTES} bytes, got {len(nonce)}")
         if action_id != START or player != HOST:
             self.check_legal(player, action_id)
         events = ruleset.decide(self.state, action_id, player, dice)

@@ -158,7 +158,6 @@ class GameService(Application[UUID]):
         seed = new_seed()
         game = Game.start(created, commit_to_seed(seed))
         for player, value in entropy:
-            game.check_player(player)
             game.add_entropy(player, value)
         if not wait_for_entropy:
             game.take_action(HOST, START, game.dice(seed))
@@ -173,7 +172,6 @@ class GameService(Application[UUID]):
         if not value:
             raise UsageError("entropy must not be empty")
         game = self.playable_game(game_id)
-        game.check_player(player)
         game.add_entropy(player, value)
         self._save_or_stale(game)
         return game.version

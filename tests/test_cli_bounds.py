@@ -103,3 +103,21 @@ def test_the_host_does_not_act_in_a_game(tmp_path):
     before = stored(db)
     result = run(db, "act", game, "start", "--as", "host", "--json")
     assert result.exit_code == 2 and "nightkeep start" in result.stderr and stored(db) == before
+
+
+def test_the_service_takes_no_nonce_or_entropy_past_the_bound(memory_service):
+    """Review: the bounds were the CLI's alone, so the service could store a game its own export would
+    be refused for (e-mail packets come through the service, not the CLI)."""
+    from domain.errors import UsageError
+    from domain.game import MAX_PLAYER_BYTES
+
+    too_long = b"x" * (MAX_PLAYER_BYTES + 1)
+    with pytest.raises(UsageError, match="at most"):
+        memory_service.create_game(
+            "dungeon-short", [("Ann", None), ("Bo", None)], entropy=[("Ann", too_long)]
+        )
+    game_id = memory_service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
+    before = memory_service.get_game(game_id).version
+    with pytest.raises(UsageError, match="at most"):
+        memory_service.take_action(game_id, "Ann", "roll", nonce=too_long)
+    assert memory_service.get_game(game_id).version == before
