@@ -18,7 +18,14 @@ from cli.common import (
     seen_by,
     viewer_option,
 )
-from cli.rendering import game_summary, print_actions, print_board, print_timeline, provenance_note
+from cli.rendering import (
+    game_summary,
+    print_actions,
+    print_board,
+    print_timeline,
+    provenance,
+    provenance_note,
+)
 from domain.actions import HOST
 from domain.errors import UsageError
 from domain.game import STOPPED
@@ -270,7 +277,7 @@ def show(ctx: click.Context, game: str, at: int | None, viewer: str | None, as_j
         raise UsageError(f"game {game_id} has only {recorded[-1].version} events")
     # Other players' private events are sealed for this viewer, so the board is folded without them.
     fold = fold_recorded(seen_by(recorded, viewer))
-    facts = service.provenance(game_id, revealed=None if at else bool(fold.meta["seed"]))
+    facts = provenance(service, game_id, revealed=None if at else bool(fold.meta["seed"]))
     if as_json:
         echo_json({**game_summary(str(game_id), fold), **facts})
     else:

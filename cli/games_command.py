@@ -8,7 +8,7 @@ import click
 from rich.table import Table
 
 from cli.common import echo_json, get_service, handle_errors, json_option
-from cli.rendering import console
+from cli.rendering import console, provenance
 from projections.game_index import GameIndex
 
 
@@ -29,7 +29,8 @@ def games(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
     if rebuild:
         index.rebuild()
     entries = [
-        {**e, **service.provenance(UUID(e["game"]), revealed=e["status"] != "running")} for e in index.games()
+        {**e, **provenance(service, UUID(e["game"]), revealed=e["status"] != "running")}
+        for e in index.games()
     ]
     if as_json:
         echo_json(entries)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from typing import Any
+from uuid import UUID
 
 from rich.console import Console
 from rich.table import Table
@@ -11,6 +12,7 @@ from rich.table import Table
 from domain.actions import Action
 from domain.game import STOPPED, Game, GameFold, game_status
 from event_store.recorded import RecordedEvent
+from event_store.service import GameService
 from projections.timeline import describe_event
 from projections.views import players_summary, render_board
 
@@ -38,6 +40,21 @@ def game_summary(game_id: str, fold: GameState) -> dict[str, Any]:
         **({"reason": status["reason"]} if status["status"] == STOPPED else {}),
         "players": players_summary(fold.ruleset_name, fold.state),
     }
+
+
+def provenance(service: GameService, game_id: UUID, revealed: bool | None = None) -> dict[str, Any]:
+    """Returns where a stored game's record stands: `seed` is `revealed` (every draw can be checked),
+    `held` (this store is its host) or `secret` (imported: its host holds the seed, so its dice are not
+    verified yet); a viewer's copy also names the game it copies and its viewer."""
+    if revealed is None:
+        revealed = bool(service.get_game(game_id).meta["seed"])
+    facts: dict[str, Any] = {
+        "seed": "revealed" if revealed else "held" if service.holds_seed(game_id) else "secret"
+    }
+    copy = service.copies.get(game_id)
+    if copy is not None:
+        facts.update(copy_of=str(copy.game), viewer=copy.viewer)
+    return facts
 
 
 def provenance_note(facts: dict[str, Any]) -> str:

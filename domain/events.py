@@ -248,6 +248,12 @@ def _lookup(type_name: str) -> type[Event] | None:
     return cls
 
 
+def class_version_of(type_name: str) -> int:
+    """Returns a registered event type's current class version (0 for a type nightkeep does not know)."""
+    cls = _lookup(type_name)
+    return cls.class_version if cls is not None else 0
+
+
 def is_private(type_name: str) -> bool:
     """Tells whether a registered event type is private (seen only by its owner)."""
     cls = _lookup(type_name)

@@ -74,20 +74,41 @@ def field_type(annotation: str) -> FieldType:
     raise TypeError(f"event fields cannot be annotated {annotation!r} (see domain/field_types.py)")
 
 
+# Scalar item types checked in one C pass over a container (every audit checks every event's lists).
+_EXACT = {"str": str, "bool": bool, "bin": bytes, "int": int}
+
+
+def _items_hold(kind: FieldType) -> Check:
+    """Returns a check that every item of an iterable holds `kind`."""
+    exact = _EXACT.get(kind.grammar)
+    if exact is None:
+        check = kind.check
+        return lambda items: all(map(check, items))
+    if exact is int:
+        return lambda items: (
+            not items or (set(map(type, items)) == {int} and INT_MIN <= min(items) and max(items) <= INT_MAX)
+        )
+    return lambda items: not items or set(map(type, items)) == {exact}
+
+
 def _array(item: FieldType) -> FieldType:
-    check = item.check
+    hold = _items_hold(item)
 
     def check_array(value: Any) -> bool:
-        return type(value) is list and all(check(v) for v in value)
+        return type(value) is list and hold(value)
 
     return FieldType(f"array of {item.grammar}", check_array)
 
 
 def _map(item: FieldType) -> FieldType:
-    check = item.check
+    hold = _items_hold(item)
 
     def check_map(value: Any) -> bool:
-        return type(value) is dict and all(type(k) is str and check(v) for k, v in value.items())
+        return (
+            type(value) is dict
+            and (not value or set(map(type, value)) == {str})
+            and hold(list(value.values()))
+        )
 
     return FieldType(f"map of str to {item.grammar}", check_map)
 
@@ -101,7 +122,7 @@ def _record(cls: type) -> FieldType:
         return (
             type(value) is dict
             and value.keys() == keys
-            and all(check.check(value[name]) for name, check in fields.items())
+            and all(kind.check(value[name]) for name, kind in fields.items())
         )
 
     grammar = "{" + ", ".join(f"{name}: {kind.grammar}" for name, kind in fields.items()) + "}"

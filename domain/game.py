@@ -27,12 +27,12 @@ from domain.events import (
     Sealed,
     SeedCommitted,
     SeedRevealed,
+    class_version_of,
     event_from_fields,
     is_private,
     is_registered,
     is_sealed,
     next_chain,
-    registered_event_types,
 )
 from domain.field_types import Seat
 from domain.plain import copy_plain
@@ -61,8 +61,7 @@ def decode_event(type_name: str, version: int, fields: dict[str, Any]) -> Event:
         owner, sealed = fields["owner"], fields["sealed"]
         if type(owner) is not str or type(sealed) is not bytes or len(sealed) != 32:
             raise TamperedLog(f"sealed {type_name} needs a text owner and a 32-byte seal")
-        known = registered_event_types()[type_name].class_version
-        if type(version) is not int or not 1 <= version <= known:
+        if type(version) is not int or not 1 <= version <= class_version_of(type_name):
             raise TamperedLog(f"sealed {type_name} v{version!r:.20} has a version nightkeep never recorded")
         return Sealed(type=type_name, owner=owner, sealed=sealed, v=version)
     return event_from_fields(type_name, version, fields)

@@ -27,9 +27,11 @@ AuditResult = tuple[str, AuditReport | None, str]
 def audit_file(path: str) -> AuditResult:
     """Audits one replay file; returns (path, report, "") or (path, None, why it is unreadable)."""
     try:
-        return path, audit_replay(read_file(path), path), ""
+        report = audit_replay(read_file(path), path)
     except NightkeepError as exc:
         return path, None, str(exc)
+    report.decoded = []  # the events stay here: a worker process sends back only the findings
+    return path, report, ""
 
 
 def default_jobs(files: int) -> int:

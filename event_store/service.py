@@ -15,7 +15,6 @@ from eventsourcing.utils import get_topic
 
 from domain.actions import HOST, START, Action
 from domain.audit import AuditReport, RawEntry, audit_log
-from domain.audit.dice import seeds_by_commitment
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import (
     BadSetup,
@@ -27,7 +26,7 @@ from domain.errors import (
     UnknownGame,
     UsageError,
 )
-from domain.events import ActionTaken, ForkedFrom, GameCreated, Sealed, SeedCommitted, SeedRevealed
+from domain.events import ForkedFrom, GameCreated
 from domain.field_types import Seat
 from domain.game import (
     NIGHTKEEP_VERSION,
@@ -40,9 +39,10 @@ from domain.game import (
     decode_event,
     project_game,
 )
-from domain.rulesets import get_ruleset, has_hidden_information
+from domain.rulesets import get_ruleset
 from event_store.config import persistence_env
 from event_store.copies import copy_store_for
+from event_store.forks import check_fork_point, original_seed_for_fork
 from event_store.recorded import RecordedEvent, check_chain, read_envelopes, recorded_from_envelope
 from event_store.secrets import secret_store_for
 from event_store.transcoder import MsgpackTranscoder
@@ -228,57 +228,13 @@ class GameService(Application[UUID]):
         once that seed is public (a fork must never preview an unfinished game's dice).
         """
         events = self.verified_events(game_id)
+        check_fork_point(game_id, events, self.fold(game_id), at)
+        fold = self.fold(game_id, at)
+        original_seed = original_seed_for_fork(game_id, events, fold, same_dice)
         # A fork copies the history as recorded: it must pass the audit first (an imported game too).
         report = self.audit(game_id)
         if report.findings:
             raise TamperedLog(report.refusal(f"game {game_id}"))
-        last = len(events)
-        if not 1 <= at <= last:
-            raise UsageError(f"game {game_id} has events 1 to {last}; cannot fork at {at}")
-        own_commit = max(r.version for r in events if isinstance(r.event, SeedCommitted))
-        if at < own_commit and isinstance(events[0].event, ForkedFrom):
-            original = events[0].event
-            raise UsageError(
-                f"event {at} lies in the history this fork copied from game {original.game}: "
-                f"fork that game at {at - 1} instead"
-            )
-        final = self.fold(game_id)
-        playable = [r.version - 1 for r in events if isinstance(r.event, ActionTaken)]
-        if not get_ruleset(final.ruleset_name).status(final.state)["status"] == "finished":
-            # A game stopped by an early reveal can be forked where it stopped (the last state that
-            # still took actions); a running game can be forked at its last event.
-            reveal = next((r.version for r in events if isinstance(r.event, SeedRevealed)), None)
-            playable.append(reveal - 1 if reveal else last)
-        playable = [b for b in playable if b >= own_commit]
-        if at not in playable:
-            before = max((b for b in playable if b < at), default=None)
-            after = min((b for b in playable if b > at), default=None)
-            nearest = " or ".join(str(b) for b in (before, after) if b is not None)
-            raise UsageError(
-                f"event {at} is not an action boundary: fork where a player is about to act ({nearest})"
-                if nearest
-                else f"game {game_id} has no point where a player is about to act"
-            )
-        if any(isinstance(r.event, Sealed) for r in events[:at]):
-            raise IllegalAction(
-                f"game {game_id} holds a copy with private events sealed: only the host's full log can be "
-                "forked (a fork of it could not be played)"
-            )
-        fold = self.fold(game_id, at)
-        known = seeds_by_commitment(r.event for r in events)
-        original_seed = known.get(fold.meta["commitment"], b"")
-        if has_hidden_information(fold.ruleset_name) and not original_seed:
-            # The copied history holds the players' secrets (identities, hands): playing on in a fork
-            # would make the rules reveal them while the original still runs.
-            raise IllegalAction(
-                f"game {game_id} keeps secrets: it can be forked only once its seed is revealed (the game "
-                "ends, or its host runs nightkeep reveal), or a fork's play would reveal them"
-            )
-        if same_dice and not original_seed:
-            raise IllegalAction(
-                f"--same-dice needs game {game_id}'s seed revealed first (its host runs nightkeep reveal): "
-                "a fork must not preview an unfinished game's dice"
-            )
         seed = original_seed if same_dice else new_seed()
         forked_from = ForkedFrom(
             game=str(game_id), version=at, chain=events[at - 1].chain, seed=original_seed, same_dice=same_dice
@@ -325,20 +281,6 @@ class GameService(Application[UUID]):
         except SeedNotHeld:
             return False
         return True
-
-    def provenance(self, game_id: UUID, revealed: bool | None = None) -> dict[str, Any]:
-        """Says where a stored game's record stands: `seed` is `revealed` (every draw can be checked),
-        `held` (this store is its host) or `secret` (imported: its host holds the seed, so its dice are
-        not verified yet); a viewer's copy also names the game it copies and its viewer."""
-        if revealed is None:
-            revealed = bool(self.get_game(game_id).meta["seed"])
-        facts: dict[str, Any] = {
-            "seed": "revealed" if revealed else "held" if self.holds_seed(game_id) else "secret"
-        }
-        copy = self.copies.get(game_id)
-        if copy is not None:
-            facts.update(copy_of=str(copy.game), viewer=copy.viewer)
-        return facts
 
     def has_game(self, game_id: UUID) -> bool:
         """Tells whether the store holds any event of a game."""

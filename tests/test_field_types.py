@@ -30,7 +30,8 @@ def test_each_annotation_is_written_in_the_one_grammar(annotation, grammar):
         ("bool", [True, False], [1, 0, "true"]),
         ("bytes", [b"", b"\x00"], ["", bytearray(b"x")]),
         ("list[int]", [[], [1, 2]], [[1, True], (1, 2), [[1]]]),
-        ("dict[str, bytes]", [{}, {"a": b""}], [{1: b""}, {"a": "b"}, [("a", b"")]]),
+        ("dict[str, bytes]", [{}, {"a": b""}], [{1: b""}, {"a": "b"}, [("a", b"")], 5, None, "ab"]),
+        ("list[str]", [[], ["a"]], [5, None, "ab", ["a", 1], {"a": "b"}]),
         (
             "list[Seat]",
             [[], [{"name": "Ann", "character": ""}]],
