@@ -22,6 +22,7 @@ from cli.common import (
 from cli.rendering import console
 from domain.audit import AuditReport
 from domain.errors import NightkeepError
+from domain.game import STOPPED
 from event_store.audit_files import MAX_JOBS, AuditResult, audit_files
 from event_store.log_reader import read_file
 from event_store.replay_file import check_import, store_import
@@ -45,7 +46,7 @@ def import_command(ctx: click.Context, file: str, as_json: bool) -> None:
     \b
     Example:
         nightkeep import game.nkr
-        nightkeep import hana.nkr vlad.nkr public.nkr   # an organiser collects every copy
+        nightkeep import hana.nkr    # an organiser collects every player's copy, one by one
     """
     checked = check_import(read_file(file), file)  # every check that needs no store: a refusal creates none
     imported = store_import(get_service(ctx, create=True), checked)
@@ -123,10 +124,15 @@ def reveal(ctx: click.Context, game: str, yes: bool, as_json: bool) -> None:
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
-    if not yes and not service.get_game(game_id).meta["seed"] and stdin_is_terminal():
-        click.confirm(
-            f"Reveal the dice seed of game {game_id} now? The game stops for good", default=False, abort=True
-        )
+    if not service.playable_game(game_id).meta["seed"]:  # a viewer's copy is refused here
+        service.seed_of(game_id)  # only the host that holds the seed reveals it: ask nobody else
+        if not yes and stdin_is_terminal():
+            click.confirm(
+                f"Reveal the dice seed of game {game_id} now? The game stops for good",
+                default=False,
+                abort=True,
+                err=True,
+            )
     seed = service.reveal_seed(game_id)
     version = service.get_game(game_id).version
     if as_json:
@@ -210,11 +216,12 @@ def _verdict(report: AuditReport | None, unreadable: str) -> str:
         return "unreadable"
     if not report.ok:
         return f"{len(report.findings)} finding{'s' if len(report.findings) != 1 else ''}"
+    stopped = " (stopped by an early reveal)" if report.status == STOPPED else ""
     if report.partial:
-        return "clean as far as a sealed copy shows"
+        return "clean as far as a sealed copy shows" + stopped
     if report.draws_verified < report.draws:
-        return "clean, dice not yet verifiable"
-    return "clean, scripted dice" if report.scripted else "clean"
+        return "clean, dice not yet verifiable" + stopped
+    return ("clean, scripted dice" if report.scripted else "clean") + stopped
 
 
 def _print_report(target: str, report: AuditReport | None, unreadable: str) -> None:
@@ -249,7 +256,7 @@ def _print_summary(results: list[tuple[str, AuditReport | None, str]]) -> None:
         if report is None:
             click.echo(f"{target}: unreadable: {unreadable}", err=True)
         elif report.findings:
-            first = report.findings[0]
+            first = report.first_finding() or report.findings[0]
             more = f" (and {len(report.findings) - 1} more)" if len(report.findings) > 1 else ""
             out.print(f"{target}: event {first.version}: {first.kind}: {first.detail}{more}", markup=False)
     clean = sum(1 for _, report, _ in results if report is not None and report.ok)

@@ -23,8 +23,9 @@ def export(ctx: click.Context, game: str, output: str, viewer: str | None) -> No
     """Writes a game and its hash-chained log to a replay file, as a player may see it.
 
     Without --as the file holds what every player may see (private events sealed; the chain still
-    verifies); --as PLAYER adds that player's own private events; --as host writes the full log,
-    the only copy that can be imported.
+    verifies); --as PLAYER adds that player's own private events; --as host writes the full log.
+    Every copy can be imported elsewhere; only the full log can be played on. A stored viewer's copy
+    is written as that copy (or, without --as, as the public copy).
 
     \b
     Example:

@@ -121,3 +121,16 @@ def test_the_service_takes_no_nonce_or_entropy_past_the_bound(memory_service):
     with pytest.raises(UsageError, match="at most"):
         memory_service.take_action(game_id, "Ann", "roll", nonce=too_long)
     assert memory_service.get_game(game_id).version == before
+
+
+def test_reveal_refuses_before_it_asks_when_this_store_cannot_reveal(tmp_path, monkeypatch):
+    """Review: reveal asked "stops for good?" and only then refused an imported game or a copy."""
+    host, other = str(tmp_path / "host.sqlite"), str(tmp_path / "other.sqlite")
+    game = new_game(host)
+    path = tmp_path / "g.nkr"
+    assert run(host, "export", game, "-o", str(path)).exit_code == 0
+    assert run(other, "import", str(path)).exit_code == 0
+    monkeypatch.setattr(evidence_commands, "stdin_is_terminal", lambda: True)
+    refused = run(other, "reveal", game)
+    assert refused.exit_code == 1 and "only its host" in refused.stderr
+    assert "stops for good" not in refused.output

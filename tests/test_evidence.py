@@ -430,6 +430,7 @@ def test_cli_reveal_stops_play_and_the_audit_exit_codes(tmp_path):
     assert refused.exit_code == 1 and "stopped" in refused.stderr
     audited = json.loads(run(db, "audit", game, "--json").stdout)[0]
     assert audited["status"] == "stopped" and audited["ok"]
+    assert "(stopped by an early reveal)" in run(db, "audit", game).stdout
 
     good = tmp_path / "good.nkr"
     assert run(db, "export", game, "-o", str(good)).exit_code == 0
