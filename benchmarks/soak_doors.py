@@ -36,10 +36,19 @@ import structlog  # noqa: E402
 
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
 
-from tests.log_mutations import MUTATIONS, check_doors, fresh_store  # noqa: E402
+from tests.log_mutations import (  # noqa: E402
+    MUTATIONS,
+    DoorBroken,
+    DoorsDisagree,
+    ForgeryStored,
+    PartialWrite,
+    check_doors,
+    fresh_store,
+)
 
 REPLAYS = sorted((ROOT / "replays").glob("*.nkr"))
 PROBLEMS = ("tracebacks", "partial writes", "replay/audit disagree", "forgeries stored")
+PROBLEM_OF = {PartialWrite: PROBLEMS[1], DoorsDisagree: PROBLEMS[2], ForgeryStored: PROBLEMS[3]}
 
 
 def run_chunk(args: tuple[int, int, int]) -> dict[str, Counter[str]]:
@@ -61,17 +70,10 @@ def run_chunk(args: tuple[int, int, int]) -> dict[str, Counter[str]]:
             continue
         try:
             outcome = check_doors(original, data, fresh_store())
-        except AssertionError as exc:
-            problem = str(exc)
-            key = (
-                "partial writes"
-                if "changed the store" in problem
-                else "replay/audit disagree"
-                if "disagree" in problem
-                else "forgeries stored"
-            )
+        except DoorBroken as exc:
+            key = PROBLEM_OF[type(exc)]
             tally[key] += 1
-            _keep(data, mutation, case, key)
+            _keep(data, mutation, case, key, str(exc))
             continue
         except Exception:
             tally["tracebacks"] += 1

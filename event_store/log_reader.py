@@ -141,10 +141,10 @@ def parse_replay(
 
 def _check_no_repeated_keys(data: bytes, document: Any, source: str, options: dict[str, Any]) -> None:
     """Refuses a map that names a key twice: msgpack keeps the last value, another reader the first, so
-    the same bytes would tell two readers two games. A file nightkeep wrote packs back to its own length
+    the same bytes would tell two readers two games. A file nightkeep wrote packs back to its own bytes
     (one C call); only a file that does not is decoded again, map by map, to look."""
     try:
-        if len(msgpack.packb(document, use_bin_type=True, datetime=True)) == len(data):
+        if msgpack.packb(document, use_bin_type=True, datetime=True) == data:
             return
     except Exception:  # nested past what msgpack packs: look map by map
         pass
@@ -186,7 +186,7 @@ def _read_stepwise(data: bytes, source: str, options: dict[str, Any]) -> dict[st
     try:
         for _ in range(unpacker.read_map_header()):
             key = unpacker.unpack()
-            if key == "events":
+            if key == "events" and "events" not in document:
                 announced = unpacker.read_array_header()
                 for index in range(1, announced + 1):
                     try:

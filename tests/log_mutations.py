@@ -245,7 +245,34 @@ def forge_header(data: bytes, rng: random.Random) -> bytes:
     return pack(document)
 
 
+def repeat_key(data: bytes, rng: random.Random) -> bytes:
+    """Writes one map of the file with a key named twice, the second time with another value."""
+    document = unpack(data)
+    fields, name = _some_field(document, rng)
+    seen = [e["fields"][name] for e in document["events"] if name in e["fields"]]
+    other = _plausible(fields[name], seen, rng)
+    packer = msgpack.Packer(use_bin_type=True, datetime=True)
+
+    def pack_value(value: Any) -> bytes:
+        if value is fields:
+            pairs = [*value.items(), (name, other)] if rng.random() < 0.5 else [(name, other), *value.items()]
+            return packer.pack_map_header(len(pairs)) + b"".join(
+                pack_value(k) + pack_value(v) for k, v in pairs
+            )
+        if isinstance(value, dict):
+            items = value.items()
+            return packer.pack_map_header(len(value)) + b"".join(
+                pack_value(k) + pack_value(v) for k, v in items
+            )
+        if isinstance(value, list):
+            return packer.pack_array_header(len(value)) + b"".join(pack_value(v) for v in value)
+        return packer.pack(value)
+
+    return pack_value(document)
+
+
 MUTATIONS: dict[str, Mutation] = {
+    "repeat_key": repeat_key,
     "flip_bits": flip_bits,
     "truncate": truncate,
     "nest_deeply": nest_deeply,
@@ -294,6 +321,22 @@ def accepted_history_is_genuine(original: bytes, accepted: bytes) -> bool:
     return mine is not None and theirs is not None and mine[: len(theirs)] == theirs
 
 
+class DoorBroken(Exception):
+    """A door broke one of the properties every door keeps (the soak counts each kind apart)."""
+
+
+class PartialWrite(DoorBroken):
+    """A refused import changed the store."""
+
+
+class DoorsDisagree(DoorBroken):
+    """Replay and audit disagreed about a file."""
+
+
+class ForgeryStored(DoorBroken):
+    """Import stored a file the audit refuses, or a history that is not the genuine one."""
+
+
 @dataclass
 class Outcome:
     """What the three doors did with one file."""
@@ -337,19 +380,20 @@ def through_the_doors(data: bytes, service: GameService) -> Outcome:
         imported = True
     except NightkeepError:
         imported = False
-        assert store_snapshot(service) == before, "a refused import changed the store"
+        if store_snapshot(service) != before:
+            raise PartialWrite("a refused import changed the store") from None
     return Outcome(audited, clean, replayed, imported)
 
 
 def check_doors(original: bytes, data: bytes, service: GameService) -> Outcome:
-    """The properties every door keeps for one mutated file (AssertionError if one is broken)."""
+    """Checks the properties every door keeps for one mutated file (DoorBroken if one is broken)."""
     outcome = through_the_doors(data, service)
-    assert outcome.replayed == outcome.clean, "replay and audit disagree about the file"
-    if outcome.imported:
-        assert outcome.clean, "import stored a file the audit refuses"
-        assert accepted_history_is_genuine(original, data), (
-            "import stored a history that is not the genuine one"
-        )
+    if outcome.replayed != outcome.clean:
+        raise DoorsDisagree("replay and audit disagree about the file")
+    if outcome.imported and not outcome.clean:
+        raise ForgeryStored("import stored a file the audit refuses")
+    if outcome.imported and not accepted_history_is_genuine(original, data):
+        raise ForgeryStored("import stored a history that is not the genuine one")
     return outcome
 
 
