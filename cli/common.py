@@ -15,6 +15,7 @@ from eventsourcing.persistence import PersistenceError
 
 from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
+from domain.game import MAX_EVENTS
 from domain.hidden import PUBLIC
 from event_store.config import resolve_db, store_exists
 from event_store.recorded import RecordedEvent, created_of, redacted
@@ -77,10 +78,8 @@ def seen_by(recorded: list[RecordedEvent], viewer: str | None) -> list[RecordedE
     return redacted(recorded, resolve_viewer(viewer, players))
 
 
-# The largest event number or version a command takes: far beyond any game (a game's log holds at most
-# the one reader's event limit), small enough for every store's integers.
-MAX_EVENT_NUMBER = 10**9
-EVENT_NUMBER = click.IntRange(1, MAX_EVENT_NUMBER)
+# An event number or version a command takes: no game's log holds more than MAX_EVENTS events.
+EVENT_NUMBER = click.IntRange(1, MAX_EVENTS)
 
 
 def entropy_bytes(text: str) -> bytes:

@@ -30,7 +30,7 @@ from cli.common import (
 from cli.rendering import game_summary, print_board, print_timeline
 from domain.errors import UsageError
 from domain.events import GameCreated
-from domain.game import GameFold
+from domain.game import MAX_EVENTS, GameFold
 from domain.plain import copy_plain
 from event_store.log_reader import read_file
 from event_store.recorded import RecordedEvent, redacted
@@ -38,6 +38,8 @@ from event_store.replay_file import read_replay
 from projections.timeline import describe_event
 from projections.turns import next_turn_start, previous_turn_start, turn_at, turn_starts
 
+# A stop point's number has at most as many digits as the largest event number.
+DIGITS = len(str(MAX_EVENTS))
 # "Back" folds forward from the nearest checkpoint, so a step costs at most this many events.
 CHECKPOINT_EVERY = 32
 
@@ -91,14 +93,14 @@ class ReplaySource:
         """Returns the event number a stop point names: `N` (event N) or `turn:T` (where turn T starts)."""
         text = spec.strip()
         if re.fullmatch(r"[0-9]+", text):
-            if len(text) > 12:  # longer than any game (and int() refuses very long digit strings)
+            if len(text) > DIGITS:  # longer than any game (and int() refuses very long digit strings)
                 raise UsageError(f"{self.label} has events 1 to {self.last}; there is no event {text[:16]}…")
             return self.check_event(int(text))
         turn = re.fullmatch(r"turn:([0-9]+)", text, flags=re.IGNORECASE)
         if turn is None:
             raise UsageError(f"{spec[:40]!r} is not a stop point: give an event number N or turn:T")
         digits = turn.group(1)
-        number = int(digits) if len(digits) <= 12 else len(self.turns) + 1
+        number = int(digits) if len(digits) <= DIGITS else len(self.turns) + 1
         if not self.turns:
             raise UsageError(f"{self.label} has not started, so it has no turns")
         if not 1 <= number <= len(self.turns):

@@ -36,11 +36,6 @@ class Move(NamedTuple):
     target: str = ""  # the pile they join ("" when it is no pile the ledger follows)
 
 
-def pile_name(template: str, fields: dict[str, Any]) -> str:
-    """Returns the pile a template names for an event's fields (`deck:{owner}` → `deck:Hana`)."""
-    return _TEMPLATE_FIELD.sub(lambda m: str(fields[m.group(1)]), template)
-
-
 class Event:
     """Base of every recorded fact; subclasses are slotted dataclasses registered by name (see event_type)."""
 

@@ -46,6 +46,9 @@ CANONICAL_SINCE = (0, 2, 0)
 
 
 MAX_NAME_LENGTH = 32
+# The most events a game's log holds: the one reader reads no longer log, and no event number or
+# version a command is given may be larger.
+MAX_EVENTS = 1_000_000
 # Bytes a player may give as entropy or as an action's nonce (the one reader takes byte strings up to
 # 4 KiB, so every game stored can be read back).
 MAX_PLAYER_BYTES = 1024
@@ -216,6 +219,7 @@ def advance_draws(meta: dict[str, Any], event: Event) -> None:
 
 STOPPED = "stopped"
 STOPPED_REASON = "its dice seed was revealed before the end, so it takes no more actions"
+STOPPED_MESSAGE = f"the game was stopped: {STOPPED_REASON}"
 
 
 def game_status(holder: Any) -> dict[str, Any]:
@@ -245,7 +249,7 @@ def check_legal(holder: Any, player: str, action_id: str) -> None:
     if status["status"] == "finished":
         raise GameOver("the game is over")
     if status["status"] == STOPPED:
-        raise GameOver(f"the game was stopped: {STOPPED_REASON}")
+        raise GameOver(STOPPED_MESSAGE)
     if meta["actions"] == 0:
         raise IllegalAction("the game has not started yet: the host starts it (nightkeep start GAME)")
     mine = ruleset.legal_actions(holder.state, player)

@@ -25,7 +25,7 @@ import msgpack
 from domain.audit import AuditReport, audit_log
 from domain.audit.reading import header_type_problem
 from domain.errors import TamperedLog, UnreadableLog, UsageError
-from domain.game import decode_event
+from domain.game import MAX_EVENTS, decode_event
 from event_store.recorded import RecordedEvent
 
 FORMAT = "nightkeep-replay"
@@ -40,7 +40,7 @@ class Limits:
     games are a few thousand events of a few hundred bytes); past them a file is refused unread."""
 
     max_bytes: int = 64 * 1024 * 1024
-    max_events: int = 1_000_000  # also bounds every other array
+    max_events: int = MAX_EVENTS  # also bounds every other array
     max_text: int = 4096  # bytes in one string
     max_bin: int = 4096  # bytes in one byte string (seeds, chains, entropy, nonces)
     max_map: int = 256  # entries in one map

@@ -117,7 +117,6 @@ class Importable:
     """A replay file that passed every check import makes before it looks at a store."""
 
     source: str
-    data: bytes
     game: UUID
     viewer: str | None  # None: the full log; "" the public copy; else the player it was made for
     recorded: list[RecordedEvent]
@@ -160,7 +159,7 @@ def check_import(data: bytes, source: str = "replay file") -> Importable:
         )
     report = checked.report
     verified = not report.partial and report.draws_verified == report.draws
-    return Importable(source, data, game_id, viewer, recorded, verified)
+    return Importable(source, game_id, viewer, recorded, verified)
 
 
 def import_game(service: GameService, data: bytes, source: str = "replay file") -> Imported:

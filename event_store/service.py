@@ -29,9 +29,10 @@ from domain.errors import (
 from domain.events import ForkedFrom, GameCreated
 from domain.field_types import Seat
 from domain.game import (
+    MAX_EVENTS,
     NIGHTKEEP_VERSION,
     STOPPED,
-    STOPPED_REASON,
+    STOPPED_MESSAGE,
     Game,
     GameFold,
     check_host_start,
@@ -50,8 +51,6 @@ from event_store.transcoder import MsgpackTranscoder
 log = structlog.get_logger("nightkeep.store")
 
 SNAPSHOT_INTERVAL = 500
-# No game has more events than this; asked-for versions beyond it are refused or clamped.
-MAX_VERSION = 1 << 40
 
 
 class BytesAsBase64(Transcoding):
@@ -319,7 +318,7 @@ class GameService(Application[UUID]):
 
     def get_game(self, game_id: UUID, version: int | None = None) -> Game:
         """Loads a game, now or at an older version."""
-        if version is not None and not 1 <= version <= MAX_VERSION:
+        if version is not None and not 1 <= version <= MAX_EVENTS:
             raise UsageError(f"there is no event {version} in any game")
         try:
             game: Game = self.repository.get(game_id, version=version, projector_func=project_game)
@@ -366,8 +365,8 @@ class GameService(Application[UUID]):
 
     def _envelopes(self, game_id: UUID, gt: int | None, lte: int | None) -> list[tuple[int, dict[str, Any]]]:
         # Versions past any game's are clamped: a store's integers are 64-bit (SQLite would overflow).
-        gt = None if gt is None else max(0, min(gt, MAX_VERSION))
-        lte = None if lte is None else max(0, min(lte, MAX_VERSION))
+        gt = None if gt is None else max(0, min(gt, MAX_EVENTS))
+        lte = None if lte is None else max(0, min(lte, MAX_EVENTS))
         return read_envelopes(
             self.recorder,
             self.mapper,
@@ -438,7 +437,7 @@ def play_with_bots(
     if game.meta["actions"] == 0:
         raise IllegalAction("the game has not started yet: the host starts it (nightkeep start GAME)")
     if game.status["status"] == STOPPED:
-        raise GameOver(f"the game was stopped: {STOPPED_REASON}")
+        raise GameOver(STOPPED_MESSAGE)
     while not game.is_finished and taken < max_actions:
         actions = game.ruleset.legal_actions(game.state, None)
         if not actions:

@@ -18,7 +18,7 @@ from eventsourcing.popo import POPOTrackingRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteTrackingRecorder
 from eventsourcing.utils import get_topic
 
-from domain.game import Game
+from domain.game import STOPPED, Game
 
 # The index is rebuilt from zero under a new name whenever what an entry holds changes (v2: stopped).
 INDEX_NAME = "nightkeep-game-index-v2"
@@ -55,7 +55,7 @@ def index_step(entry: Entry | None, game_id: str, version: int, envelope: dict[s
         entry["status"] = "finished"
         entry["winner"] = envelope["fields"][ENDINGS[kind]]
     elif kind == "SeedRevealed" and entry["status"] == "running":
-        entry["status"] = "stopped"  # revealed before the end: the game takes no more actions
+        entry["status"] = STOPPED  # revealed before the end: the game takes no more actions
     entry["version"] = version
     entry["updated"] = time
     return entry

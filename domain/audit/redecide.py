@@ -270,7 +270,6 @@ class ReDecider:
         fold, report = self.fold, self.report
         status = game_status(fold)
         report.status = status["status"]
-        report.finished = status["status"] == "finished"
         if report.finished and not fold.meta["seed"]:
             report.add(report.events, "seed", "the game is over but its seed was never revealed")
         if self.unverified:

@@ -59,7 +59,6 @@ class AuditReport:
     actions: int = 0
     draws: int = 0
     draws_verified: int = 0
-    finished: bool = False
     status: str = ""  # running, finished or stopped (seed revealed early) once the log is folded
     scripted: bool = False
     partial: bool = False  # a viewer's copy with sealed events: rules were not re-decided
@@ -68,6 +67,11 @@ class AuditReport:
     # The log's events, decoded and checked to hold their types (empty when some entry could not be):
     # a door that audits a log takes these on instead of decoding it again.
     decoded: list[Event] = field(default_factory=list, repr=False)
+
+    @property
+    def finished(self) -> bool:
+        """Tells whether the log shows the game over by its rules."""
+        return self.status == "finished"
 
     @property
     def ok(self) -> bool:

@@ -56,7 +56,6 @@ def fold_public(
             return
     try:
         report.status = game_status(fold)["status"]
-        report.finished = report.status == "finished"
     except Exception as exc:  # a state a forged log left unplayable
         report.add(len(events), "rules", f"the state at the end is not a playable one: {exc!r}")
         return

@@ -83,10 +83,13 @@ def draw_card(
     return card
 
 
-def draw_card_of_kinds(res: Resolution, deck_name: str, player: str, deck: Deck, kinds: list[str]) -> str:
-    """Draws one card among those of the given kinds left in a deck (no reshuffle): the restriction is
-    recorded in the pick (`CardDrawn.kinds`). Returns the card, or "" when none is left."""
-    options = sorted(c for c in res.state["deck"] if deck.cards[c].kind in kinds)
+def draw_card_of_kinds(
+    res: Resolution, deck_name: str, player: str, deck: Deck, kinds: list[str], left: str = "deck"
+) -> str:
+    """Draws one card among those of the given kinds left in a deck (the state key `left` holds it; no
+    reshuffle): the restriction is recorded in the pick (`CardDrawn.kinds`). Returns the card, or ""
+    when none is left."""
+    options = sorted(c for c in res.state[left] if deck.cards[c].kind in kinds)
     if not options:
         return ""
     card, draw = res.dice.pick(options)
