@@ -7,7 +7,7 @@ serves the store, replay files and audits. `apply_event` is the one fold step ev
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +15,7 @@ from eventsourcing.domain import Aggregate
 
 from domain.actions import HOST, START
 from domain.dice import EMPTY_POOL, Dice, HmacDice, commit_to_seed, mix_entropy
-from domain.errors import BadSetup, GameOver, IllegalAction, NotYourTurn, TamperedLog, UsageError
+from domain.errors import GameOver, IllegalAction, NotYourTurn, TamperedLog, UsageError
 from domain.events import (
     GENESIS_CHAIN,
     ActionTaken,
@@ -34,24 +34,14 @@ from domain.events import (
     is_sealed,
     next_chain,
 )
-from domain.field_types import Seat
 from domain.plain import copy_plain
 from domain.rulesets import Ruleset, get_ruleset, load_all_rulesets
+from domain.setup import MAX_PLAYER_BYTES, entropy_problem
 
 NIGHTKEEP_VERSION = "0.2.0"
-# From this version on a game records every event at its type's current class version and its seats as
-# the ruleset writes them (`canonical_setup`), so a log says each thing one way: an older log may hold
-# older shapes (upcast when read) and seats and options as typed.
-CANONICAL_SINCE = (0, 2, 0)
-
-
-MAX_NAME_LENGTH = 32
 # The most events a game's log holds: the one reader reads no longer log, and no event number or
 # version a command is given may be larger.
 MAX_EVENTS = 1_000_000
-# Bytes a player may give as entropy or as an action's nonce (the one reader takes byte strings up to
-# 4 KiB, so every game stored can be read back).
-MAX_PLAYER_BYTES = 1024
 
 
 def decode_event(type_name: str, version: int, fields: dict[str, Any]) -> Event:
@@ -68,36 +58,6 @@ def decode_event(type_name: str, version: int, fields: dict[str, Any]) -> Event:
             raise TamperedLog(f"sealed {type_name} v{version!r:.20} has a version nightkeep never recorded")
         return Sealed(type=type_name, owner=owner, sealed=sealed, v=version)
     return event_from_fields(type_name, version, fields)
-
-
-def check_seat_names(names: Iterable[str]) -> None:
-    """Raises BadSetup for a player name that could be mistaken for a card, an id or the host."""
-    for name in names:
-        if name != name.strip() or not name or not name.isprintable() or len(name) > MAX_NAME_LENGTH:
-            raise BadSetup(f"player name {name!r} must be 1-{MAX_NAME_LENGTH} printable characters")
-        if "/" in name or ":" in name:
-            raise BadSetup(f"player name {name!r} may not contain '/' or ':' (they mark card and action ids)")
-        if name.casefold() == HOST:
-            raise BadSetup(f"player name {name!r} is reserved for the host")
-
-
-def check_setup(
-    ruleset: Ruleset, seats: Sequence[Seat], options: dict[str, str], dice_script: Sequence[int]
-) -> None:
-    """Raises a UsageError subclass for a game the rules cannot set up: seat names, the ruleset's own
-    seats and options, and scripted die faces (1 to 6)."""
-    check_seat_names(seat["name"] for seat in seats)
-    ruleset.validate_setup([dict(seat) for seat in seats], dict(options))
-    if any(not 1 <= face <= 6 for face in dice_script):
-        raise BadSetup("scripted dice faces must be between 1 and 6")
-
-
-def version_of(text: str) -> tuple[int, ...] | None:
-    """Returns a nightkeep version string as numbers (`0.2.0` → (0, 2, 0)), None if it is not one."""
-    parts = text.split(".")
-    if not 1 <= len(parts) <= 4 or not all(p.isdigit() and len(p) <= 6 for p in parts):
-        return None
-    return tuple(int(p) for p in parts)
 
 
 def new_meta() -> dict[str, Any]:
@@ -260,16 +220,6 @@ def check_legal(holder: Any, player: str, action_id: str) -> None:
         raise NotYourTurn(f"it is not {player}'s turn (waiting on {waiting})")
     choices = ", ".join(a.id for a in mine)
     raise IllegalAction(f"{action_id!r} is not a legal action for {player} now (legal: {choices})")
-
-
-def entropy_problem(meta: dict[str, Any], player: str) -> str:
-    """Says why a player may not add entropy now ("" when they may): only a seated player, and only
-    before the first draw (later entropy would let its giver steer the dice)."""
-    if player not in meta["players"]:
-        return f"no player {player!r:.40} in this game (players: {', '.join(meta['players'])})"
-    if meta["next_draw"] > 0 or meta["actions"] > 0:
-        return "entropy can only be added before the first draw"
-    return ""
 
 
 def check_host_start(holder: Any) -> None:

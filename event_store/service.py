@@ -36,11 +36,11 @@ from domain.game import (
     Game,
     GameFold,
     check_host_start,
-    check_setup,
     decode_event,
     project_game,
 )
 from domain.rulesets import get_ruleset
+from domain.setup import check_setup
 from event_store.config import persistence_env
 from event_store.copies import copy_store_for
 from event_store.forks import check_fork_point, original_seed_for_fork

@@ -109,7 +109,7 @@ def test_the_service_takes_no_nonce_or_entropy_past_the_bound(memory_service):
     """Review: the bounds were the CLI's alone, so the service could store a game its own export would
     be refused for (e-mail packets come through the service, not the CLI)."""
     from domain.errors import UsageError
-    from domain.game import MAX_PLAYER_BYTES
+    from domain.setup import MAX_PLAYER_BYTES
 
     too_long = b"x" * (MAX_PLAYER_BYTES + 1)
     with pytest.raises(UsageError, match="at most"):

@@ -41,8 +41,8 @@ from domain.audit.report import KINDS, AuditReport, Finding, LogEntry, RawEntry
 from domain.audit.sealed import can_unseal, check_public_dice, fold_public
 from domain.errors import NightkeepError
 from domain.events import GameCreated, Sealed
-from domain.game import CANONICAL_SINCE, check_setup, version_of
 from domain.rulesets import get_ruleset
+from domain.setup import CANONICAL_SINCE, check_setup, version_of
 
 __all__ = [
     "KINDS",

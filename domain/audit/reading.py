@@ -26,7 +26,8 @@ from domain.events import (
     registered_event_types,
 )
 from domain.field_types import field_type
-from domain.game import CANONICAL_SINCE, decode_event, version_of
+from domain.game import decode_event
+from domain.setup import CANONICAL_SINCE, version_of
 
 # --- 1. chain -----------------------------------------------------------------------------------------
 

@@ -28,10 +28,10 @@ from domain.game import (
     apply_event,
     check_host_start,
     check_legal,
-    entropy_problem,
     game_status,
 )
 from domain.rulesets import get_ruleset
+from domain.setup import entropy_problem
 
 GAME_LEVEL = (ForkedFrom, GameCreated, SeedCommitted, EntropyAdded, ActionTaken, SeedRevealed)
 

@@ -20,8 +20,9 @@ from domain.events import (
     Sealed,
     SeedCommitted,
 )
-from domain.game import GameFold, apply_event, entropy_problem, game_status, verify_event
+from domain.game import GameFold, apply_event, game_status, verify_event
 from domain.rulesets import get_ruleset
+from domain.setup import entropy_problem
 
 
 def can_unseal(events: Sequence[Event], created: GameCreated) -> bool:
