@@ -154,7 +154,7 @@ def actions(ctx: click.Context, game: str, as_player: str | None, as_json: bool)
     elif legal:
         print_actions(legal)
     else:
-        click.echo(f"No legal actions now: {_why_nobody_acts(service, game_id, as_player)}.")
+        click.echo(f"No legal actions now: {_who_acts(service, game_id, as_player)}.")
 
 
 @click.command()
@@ -194,7 +194,7 @@ def act(
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
     if not as_player:
-        who = _why_nobody_acts(service, game_id, None)
+        who = _who_acts(service, game_id, None)
         raise UsageError(f"say who acts with --as PLAYER (or {AS_ENV}): {who}")
     if as_player == HOST:  # the host's one action is the start, which `start` shows as the public sees it
         raise UsageError("the host does not act in a game: it starts one with nightkeep start GAME")
@@ -214,7 +214,7 @@ def _refuse_if_hidden(service: GameService, game_id: UUID, what: str) -> None:
         raise UsageError(f"{ruleset} keeps each player's options private: say {what} with --as PLAYER")
 
 
-def _why_nobody_acts(service: GameService, game_id: UUID, player: str | None) -> str:
+def _who_acts(service: GameService, game_id: UUID, player: str | None) -> str:
     """Says who is to act, or why nobody is (over, stopped, not started): public facts only."""
     status = service.get_game(game_id).status
     if status["status"] == STOPPED:

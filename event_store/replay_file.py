@@ -178,25 +178,25 @@ def store_import(service: GameService, file: Importable) -> Imported:
     game_id, viewer, recorded, source = file.game, file.viewer, file.recorded, file.source
     stored = file.stored
     _check_identity(service, file)
-    held = _check_agreement(service, game_id, stored, recorded, source)
+    already = _check_agreement(service, game_id, stored, recorded, source)
     result = Imported(stored, game_id, viewer, 0, len(recorded), file.dice_verified)
-    if len(recorded) <= held:
+    if len(recorded) <= already:
         return result
     if service.holds_seed(game_id) and len(recorded) > len(service.chain_values(game_id)):
         raise IllegalAction(
             f"game {game_id} is played in this store (it holds its seed): {source} runs ahead of it, but its "
             "events come from play here"
         )
-    if viewer is not None and not held:
+    if viewer is not None and not already:
         service.copies.put(stored, Copy(game_id, viewer))
-    service.store_recorded(stored, recorded[held:])
-    return replace(result, added=len(recorded) - held)
+    service.store_recorded(stored, recorded[already:])
+    return replace(result, added=len(recorded) - already)
 
 
 def _check_identity(service: GameService, file: Importable) -> None:
-    """A stored id holds one kind of thing: a game, or one viewer's copy of one game. (A file's game id
-    is a label its maker chose: a full log labelled with a copy's id, or the other way round, must not
-    take the other's place.)"""
+    """Raises ImportConflict unless the id the file would be stored under holds nothing or the same
+    kind of thing (a game, or one viewer's copy of one game): a file's game id is a label its maker
+    chose, and a full log labelled with a copy's id, or the other way round, must not take its place."""
     registered = service.copies.get(file.stored)
     if file.viewer is None and registered is not None:
         raise ImportConflict(

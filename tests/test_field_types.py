@@ -46,8 +46,17 @@ def test_values_are_checked_exactly_items_and_keys_included(annotation, good, ba
 
 
 def test_an_annotation_outside_the_grammar_is_refused_when_the_event_type_is_made():
+    from typing import Any
+
+    from domain.events import Event, event_type
+
     with pytest.raises(TypeError, match="cannot be annotated"):
         field_type("dict[str, Any]")
+    with pytest.raises(TypeError, match="cannot be annotated"):
+
+        @event_type
+        class LooselyTyped(Event):  # a field that could hold anything would be checked by nothing
+            details: dict[str, Any]
 
 
 def test_a_seat_with_an_extra_key_is_a_type_problem():

@@ -324,6 +324,8 @@ class Verifier:
         self.secret = b""  # the vampire player's identity secret, once rebuilt or read
         self.identities: dict[str, bytes] = {}
         self.hands: dict[str, list[bytes]] = {}
+        self.named: dict[str, str] = {}  # seat → the character it asked for
+        self.bottom: list[str] = []  # the characters hidden under the city, first hidden first
         self.received: dict[str, dict] = {}
 
     def where(self, index: int) -> str:
@@ -365,6 +367,10 @@ class Verifier:
             assert fields["content_hash"] == content_hash(self.ruleset), f"{self.path.name}: content hash"
             self.script = list(fields["dice_script"])
             self.piles = starting_piles(self.ruleset, fields["players"])
+            if self.ruleset != "vampire-empire":
+                self.named = {
+                    s["name"]: character_id(s["character"]) for s in fields["players"] if s["character"]
+                }
             self.kinds = kinds_of(self.ruleset)
             self.sides = sides(fields["players"]) if self.ruleset == "vampire-empire" else {}
         elif kind == "SeedCommitted":
@@ -406,7 +412,8 @@ class Verifier:
             assert len(outcomes) == len(numbers), f"{self.where(index)}: outcomes and draws differ in length"
             for outcome, number in zip(outcomes, numbers, strict=True):
                 if number == -1:
-                    continue  # not drawn: chosen, or taken from the bottom of the city
+                    self.check_not_drawn(index, doc.name, fields, outcome)
+                    continue
                 self.take_number(index, number)
                 if d.pile:
                     self.check_pick(index, doc.name, d, fields, outcome, number)
@@ -444,7 +451,20 @@ class Verifier:
         self.piles[pile(d.pile, fields)][outcome] -= 1
         self.done.picks[kind] += 1
 
+    def check_not_drawn(self, index: int, kind: str, fields: dict, outcome: str) -> None:
+        """An outcome with draw -1: a character its seat named, or the city's bottom card (Rulesets)."""
+        if kind == "CharacterDealt":
+            assert outcome == self.named[fields["player"]], self.where(index)
+        elif kind == "CastleFilled":
+            assert not +self.piles["city"] and outcome == self.bottom.pop(0), self.where(index)
+        else:
+            assert kind == "CardsReceived", f"{self.where(index)}: a draw -1 no document explains"
+
     def move(self, doc: TypeDoc, fields: dict) -> None:
+        if doc.name == "DeckReshuffled":
+            assert not +self.piles[fields["deck"]], f"{fields['deck']} reshuffled before it ran out"
+        if doc.name == "CharacterHidden":
+            self.bottom.append(fields["character"])  # under the city, in the order hidden
         for name, source, target in doc.moves:
             cards = fields[name] if isinstance(fields[name], list) else [fields[name]]
             for card in cards:

@@ -71,7 +71,7 @@ def audit_log(entries: Sequence[LogEntry], header: dict[str, Any] | None = None)
 
 def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: AuditReport) -> None:
     events, unreadable = decode_all(entries)
-    check_links(entries, report, typed=len(events))
+    check_links(entries, report, readable=len(events))
     if unreadable:
         report.add(len(events) + 1, "format", unreadable)
         report.notes.append(f"rules and dice not checked: the log cannot be read past event {len(events)}")
@@ -124,6 +124,8 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
 
 
 def check_content(created: GameCreated, version: int, report: AuditReport) -> bool:
+    """Reports a setup the rules refuse and content other than this nightkeep's; returns whether the
+    rules can be re-run (the ruleset exists and its content hash is the game's)."""
     try:
         ruleset = get_ruleset(created.ruleset)
     except NightkeepError:

@@ -32,17 +32,17 @@ from domain.setup import CANONICAL_SINCE, version_of
 # --- 1. chain -----------------------------------------------------------------------------------------
 
 
-def check_links(entries: Sequence[LogEntry], report: AuditReport, typed: int | None = None) -> None:
+def check_links(entries: Sequence[LogEntry], report: AuditReport, readable: int | None = None) -> None:
     """Checks each entry's number and chain value against the one before it. The first `typed` entries
     hold their fields' types (see decode_all); any after them are encoded only if they nest no
     deeper than a log ever does, so a forged value cannot make the encoder recurse without end."""
     previous = GENESIS_CHAIN
-    typed = len(entries) if typed is None else typed
+    readable = len(entries) if readable is None else readable
     for index, entry in enumerate(entries, start=1):
         if entry.version != index:
             report.add(index, "numbering", f"event {index} is numbered {entry.version!r:.20}")
         link = b""
-        if index <= typed or nesting_within(entry.fields, MAX_FIELD_DEPTH):
+        if index <= readable or nesting_within(entry.fields, MAX_FIELD_DEPTH):
             try:
                 link = next_chain(previous, entry.type_name, entry.class_version, entry.fields)
             except (TypeError, ValueError) as exc:
@@ -107,9 +107,9 @@ def decode_all(entries: Sequence[LogEntry]) -> tuple[list[Event], str]:
 
 
 def class_version_problems(entries: Sequence[LogEntry], created: GameCreated) -> list[tuple[int, str]]:
-    """A game made by a nightkeep that records every event at its type's current class version (see
-    game.CANONICAL_SINCE) holds no older shape: an older one would say less than the game did (a
-    reshuffle without its cards), and could only be a rewrite."""
+    """Returns the first event recorded at an older class version than its game's nightkeep records
+    (setup.CANONICAL_SINCE): it would say less than the game did (a reshuffle without its cards), so it
+    can only be a rewrite."""
     recorded_by = version_of(created.nightkeep_version)
     if recorded_by is None or recorded_by < CANONICAL_SINCE:
         return []
@@ -227,6 +227,7 @@ def _shape(events: Sequence[Event]) -> tuple[bool, list[tuple[int, str, str]]]:
 
 
 def find_start(events: list[Event], report: AuditReport) -> int | None:
+    """Reports the shape's problems; returns the index of the log's GameCreated, None if unreadable."""
     readable, problems = _shape(events)
     for version, kind, detail in problems:
         report.add(version, kind, detail)
@@ -234,6 +235,7 @@ def find_start(events: list[Event], report: AuditReport) -> int | None:
 
 
 def check_forks(entries: Sequence[LogEntry], events: list[Event], report: AuditReport) -> None:
+    """Reports each fork whose copy does not chain to its ForkedFrom.chain, or whose dice break the rules."""
     for index, event in enumerate(events):
         if not isinstance(event, ForkedFrom):
             continue
@@ -271,6 +273,7 @@ def _fork_seed_problems(fork: ForkedFrom, at_fork: bytes, copied: set[bytes], ow
 
 
 def commitments(events: Sequence[Event]) -> set[bytes]:
+    """Returns every seed commitment a log makes."""
     return {e.commitment for e in events if isinstance(e, SeedCommitted)}
 
 
@@ -351,8 +354,8 @@ def header_problems(
 
 
 def _viewer_problems(viewer: str, created: LogEntry, entries: Sequence[LogEntry]) -> list[tuple[int, str]]:
-    """A viewer's copy is the public's (`""`) or a seated player's, and it holds unsealed exactly the
-    private events of its viewer: a copy labelled for someone else would say it is what it is not."""
+    """Returns what is wrong with a copy's viewer: it must be the public (`""`) or a seated player, and
+    the copy must hold unsealed exactly that viewer's private events (else it is not the copy it says)."""
     seats = created.fields.get("players")
     names = {s.get("name") for s in seats if isinstance(s, dict)} if isinstance(seats, list) else set()
     if viewer and viewer not in names:
@@ -362,11 +365,14 @@ def _viewer_problems(viewer: str, created: LogEntry, entries: Sequence[LogEntry]
             continue
         mine = bool(viewer) and entry.fields.get("owner") == viewer
         if mine == is_sealed(entry.fields):
-            held = "seals" if mine else "shows"
-            whose = "public copy" if not viewer else f"copy for {viewer}"
-            return [
-                (entry.version, f"the {whose} {held} event {entry.version}, a private event of its owner's")
-            ]
+            copy = f"the copy for {viewer}" if viewer else "the public copy"
+            owner = entry.fields.get("owner")
+            what = (
+                f"seals its own private event {entry.version}"
+                if mine
+                else f"shows {owner!r:.40}'s event {entry.version}"
+            )
+            return [(entry.version, f"{copy} {what}: it is not the copy its header says")]
     return []
 
 
