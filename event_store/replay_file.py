@@ -173,8 +173,9 @@ def store_import(service: GameService, file: Importable) -> Imported:
     and cannot be continued. Every copy of the game already in the store must agree with the file on
     their common history (same chain values), else ImportConflict names the first event where they
     part; a store that hosts the game takes no copy that runs ahead of it. A longer copy of one already
-    stored is appended to it; a copy the store already holds in full changes nothing. Nothing is stored
-    unless everything is."""
+    stored is appended to it; a copy the store already holds in full changes nothing. The events go in
+    one transaction, none unless all (a copy's row in the copy table is written just before them, and
+    on its own only reserves that copy's id)."""
     game_id, viewer, recorded, source = file.game, file.viewer, file.recorded, file.source
     stored = file.stored
     _check_identity(service, file)

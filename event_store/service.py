@@ -247,7 +247,8 @@ class GameService(Application[UUID]):
 
     def store_recorded(self, game_id: UUID, recorded: Sequence[RecordedEvent]) -> None:
         """Stores a game's events exactly as recorded elsewhere (same id, versions, fields, times): a
-        whole game, or the events that extend the ones stored (all in one transaction)."""
+        whole game, or the events that extend the ones stored (all in one transaction). It checks
+        nothing: files come in through `replay_file.store_import`, which has audited them."""
         envelopes: list[Game.Created | Game.Recorded] = []
         for r in recorded:
             common = {"type": r.type_name, "v": r.class_version, "fields": r.fields, "chain": r.chain}
