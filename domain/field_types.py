@@ -129,5 +129,28 @@ def _record(cls: type) -> FieldType:
     return FieldType(grammar, check_record)
 
 
+def fields_checker(spec: list[tuple[str, FieldType]]) -> Check:
+    """Returns one function that tells whether an object's attributes all hold their types (named in
+    `spec`), scalar fields tested inline: the audit checks every event, and one call per event is
+    several times cheaper than one per field."""
+    env: dict[str, Any] = {}
+    tests = []
+    for index, (name, kind) in enumerate(spec):
+        if not name.isidentifier():
+            raise TypeError(f"a field cannot be named {name!r}")
+        if kind.grammar == "int":
+            tests.append(f"(type(e.{name}) is int and {INT_MIN} <= e.{name} <= {INT_MAX})")
+        elif kind.grammar in _EXACT:
+            env[f"t{index}"] = _EXACT[kind.grammar]
+            tests.append(f"type(e.{name}) is t{index}")
+        else:
+            env[f"c{index}"] = kind.check
+            tests.append(f"c{index}(e.{name})")
+    source = "def check(e):\n    return " + (" and ".join(tests) or "True")
+    exec(source, env)  # the code names only identifiers (checked above) and the checks in env
+    checker: Check = env["check"]
+    return checker
+
+
 def _annotation_text(hint: Any) -> str:
     return hint.__name__ if isinstance(hint, type) else str(hint).replace("typing.", "")

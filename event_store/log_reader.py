@@ -243,15 +243,18 @@ def _checked_document(
 
 def _entry(raw: Any, index: int, source: str) -> FileEntry:
     # Exact types first (every event of every audit passes here); the checks below name the problem.
-    if type(raw) is dict and raw.keys() == ENTRY_KEYS:
+    # Six entries, all six keys found: exactly the entry's keys.
+    try:
         entry = FileEntry(raw["version"], raw["type"], raw["v"], raw["fields"], raw["chain"], raw["time"])
+    except (KeyError, TypeError, IndexError):
+        entry = None
+    if entry is not None and type(raw) is dict and len(raw) == len(ENTRY_KEYS):
         if (
             type(entry.version) is int
             and type(entry.type_name) is str
             and type(entry.class_version) is int
             and type(entry.fields) is dict
             and type(entry.chain) is bytes
-            and len(entry.chain) == 32
             and type(entry.time) is datetime
         ):
             return entry
@@ -265,7 +268,9 @@ def _entry(raw: Any, index: int, source: str) -> FileEntry:
             raise UnreadableLog(f"{source}: event {index} has no valid {key!r}")
     if type(raw["time"]) is not datetime:
         raise UnreadableLog(f"{source}: event {index} has no valid 'time'")
-    raise UnreadableLog(f"{source}: event {index}'s chain is not 32 bytes")
+    raise UnreadableLog(
+        f"{source}: event {index} is malformed"
+    )  # (a chain of the wrong length is a chain finding)
 
 
 def recorded_of(entries: Sequence[FileEntry]) -> list[RecordedEvent]:

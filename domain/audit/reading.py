@@ -96,7 +96,7 @@ def decode_all(entries: Sequence[LogEntry]) -> tuple[list[Event], str]:
         try:
             if type(entry.fields) is not dict:
                 raise TypeError("its fields are not a map")
-            event = decode_event(entry.type_name, entry.class_version, dict(entry.fields))
+            event = decode_event(entry.type_name, entry.class_version, entry.fields)
             problem = field_type_problem(event)
             if problem:
                 raise TypeError(problem)

@@ -56,8 +56,9 @@ class Ruleset(Protocol):
     def decide(self, state: dict[str, Any], action_id: str, player: str, dice: Dice) -> list[Event]: ...
 
     # Optional: `decide_in_place(state, action_id, player, dice)` does what decide does but evolves the
-    # given state through the events it returns (no copy); audits use it when a ruleset offers it, and
-    # need it to re-decide a copy whose private events are sealed.
+    # given state through the events it returns (no copy), for a caller that has checked the action is
+    # legal (`game.check_legal`): audits use it when a ruleset offers it, and need it to re-decide a copy
+    # whose private events are sealed.
     # Optional: `verify(state, event) -> str` says what is wrong with a recorded event given the state
     # before it ("" when nothing is): the checks `evolve` (which trusts its events) does not make. The
     # audit of a copy it cannot re-decide, and import, call it.

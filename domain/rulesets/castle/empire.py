@@ -338,7 +338,8 @@ def decide(state: State, action_id: str, player: str, dice: Dice) -> list[Event]
 
 
 def decide_in_place(state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
-    """Like decide, but evolves `state` itself through the returned events (an audit adopts it)."""
+    """Like decide, for an auditor that has checked the action is legal: evolves `state` itself through
+    the returned events (the audit adopts it)."""
     return _decide(state, action_id, player, dice, in_place=True)
 
 
@@ -349,7 +350,8 @@ def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: boo
         res = Resolution(state, dice, evolve, in_place)
         deal(res)
         return res.events
-    if action_id not in {a.id for a in legal_actions(state, player)}:
+    # In place, the auditor has checked legality (game.check_legal) already: once per action is enough.
+    if not in_place and (action_id not in {a.id for a in legal_actions(state, player)}):
         raise IllegalAction(f"{action_id!r} is not a legal action for {player} now")
     res = Resolution(state, dice, evolve, in_place)
     verb, *parts = action_id.split(":")
