@@ -81,14 +81,22 @@ def _build(path: str, build: Callable[[dict[str, Any], str], Any]) -> Any:
     return build(_parse(path), Path(path).name)
 
 
+# The models asked for, by (folder, file, builder, override folder in force): the rules ask on every
+# action, and one dict lookup is several times cheaper than the path and build caches behind it.
+_MODELS: dict[tuple[str, str, Any, str | None], Any] = {}
+
+
 def load_model(ruleset_dir_name: str, filename: str, build: Callable[[dict[str, Any], str], T]) -> T:
     """Returns the frozen model `build(data, filename)` makes of a content file.
 
     Content is loaded and validated once per process and file: rules ask for it on every action, and
     an audit re-decides thousands of actions, so the file is not re-checked on disk each time.
     """
-    path = content_path(ruleset_dir_name, filename)
-    result: T = _build(str(path), build)
+    key = (ruleset_dir_name, filename, build, os.environ.get(ENV_VAR))
+    model = _MODELS.get(key)
+    if model is None:
+        model = _MODELS[key] = _build(str(content_path(ruleset_dir_name, filename)), build)
+    result: T = model
     return result
 
 

@@ -138,11 +138,19 @@ def fields_checker(spec: list[tuple[str, FieldType]]) -> Check:
     for index, (name, kind) in enumerate(spec):
         if not name.isidentifier():
             raise TypeError(f"a field cannot be named {name!r}")
+        item = kind.grammar.removeprefix("array of ")
         if kind.grammar == "int":
             tests.append(f"(type(e.{name}) is int and {INT_MIN} <= e.{name} <= {INT_MAX})")
         elif kind.grammar in _EXACT:
             env[f"t{index}"] = _EXACT[kind.grammar]
             tests.append(f"type(e.{name}) is t{index}")
+        elif kind.grammar.startswith("array of ") and item in _EXACT:  # every event's draw lists
+            env[f"s{index}"] = {_EXACT[item]}
+            bounds = (
+                f" and {INT_MIN} <= min(e.{name}) and max(e.{name}) <= {INT_MAX}" if item == "int" else ""
+            )
+            items_hold = f"set(map(type, e.{name})) == s{index}{bounds}"
+            tests.append(f"(type(e.{name}) is list and (not e.{name} or ({items_hold})))")
         else:
             env[f"c{index}"] = kind.check
             tests.append(f"c{index}(e.{name})")
