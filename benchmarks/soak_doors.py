@@ -38,6 +38,7 @@ structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.
 
 from tests.log_mutations import (  # noqa: E402
     MUTATIONS,
+    CrashHidden,
     DoorBroken,
     DoorsDisagree,
     ForgeryStored,
@@ -48,7 +49,12 @@ from tests.log_mutations import (  # noqa: E402
 
 REPLAYS = sorted((ROOT / "replays").glob("*.nkr"))
 PROBLEMS = ("tracebacks", "partial writes", "replay/audit disagree", "forgeries stored")
-PROBLEM_OF = {PartialWrite: PROBLEMS[1], DoorsDisagree: PROBLEMS[2], ForgeryStored: PROBLEMS[3]}
+PROBLEM_OF = {
+    CrashHidden: PROBLEMS[0],  # a traceback the audit's catch-all turned into a finding
+    PartialWrite: PROBLEMS[1],
+    DoorsDisagree: PROBLEMS[2],
+    ForgeryStored: PROBLEMS[3],
+}
 
 
 def run_chunk(args: tuple[int, int, int]) -> dict[str, Counter[str]]:

@@ -333,6 +333,10 @@ class DoorsDisagree(DoorBroken):
     """Replay and audit disagreed about a file."""
 
 
+class CrashHidden(DoorBroken):
+    """A check tripped over the file and only the audit's catch-all kept it from a traceback."""
+
+
 class ForgeryStored(DoorBroken):
     """Import stored a file the audit refuses, or a history that is not the genuine one."""
 
@@ -362,6 +366,8 @@ def through_the_doors(data: bytes, service: GameService) -> Outcome:
     try:
         report = audit_replay(data, "fuzz.nkr")
         audited, clean = True, report.ok
+        if any("the audit could not go on" in f.detail for f in report.findings):
+            raise CrashHidden("the audit's last-resort guard caught an exception no check named")
     except NightkeepError:
         audited, clean = False, False
     try:
