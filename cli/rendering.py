@@ -58,7 +58,7 @@ def provenance(service: GameService, game_id: UUID, revealed: bool | None = None
 
 
 def provenance_note(facts: dict[str, Any]) -> str:
-    """Says in words what `GameService.provenance` found, when it is worth saying ("" when not)."""
+    """Says in words what `provenance` found, when it is worth saying ("" when not)."""
     notes = []
     if "copy_of" in facts:
         whose = f"{facts['viewer']}'s copy" if facts["viewer"] else "the public copy"

@@ -268,9 +268,9 @@ def _entry(raw: Any, index: int, source: str) -> FileEntry:
             raise UnreadableLog(f"{source}: event {index} has no valid {key!r}")
     if type(raw["time"]) is not datetime:
         raise UnreadableLog(f"{source}: event {index} has no valid 'time'")
-    raise UnreadableLog(
-        f"{source}: event {index} is malformed"
-    )  # (a chain of the wrong length is a chain finding)
+    # Not reached (the checks above name every way the fast path fails); a chain of the wrong length
+    # is the chain stage's finding, not the reader's.
+    raise UnreadableLog(f"{source}: event {index} is malformed")
 
 
 def recorded_of(entries: Sequence[FileEntry]) -> list[RecordedEvent]:

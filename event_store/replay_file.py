@@ -179,11 +179,12 @@ def store_import(service: GameService, file: Importable) -> Imported:
     game_id, viewer, recorded, source = file.game, file.viewer, file.recorded, file.source
     stored = file.stored
     _check_identity(service, file)
-    already = _check_agreement(service, game_id, stored, recorded, source)
+    held = _check_agreement(service, game_id, stored, recorded, source)
+    already = held.get(stored, 0)
     result = Imported(stored, game_id, viewer, 0, len(recorded), file.dice_verified)
     if len(recorded) <= already:
         return result
-    if service.holds_seed(game_id) and len(recorded) > len(service.chain_values(game_id)):
+    if service.holds_seed(game_id) and len(recorded) > held.get(game_id, 0):
         raise IllegalAction(
             f"game {game_id} is played in this store (it holds its seed): {source} runs ahead of it, but its "
             "events come from play here"
@@ -216,11 +217,11 @@ def _check_identity(service: GameService, file: Importable) -> None:
 
 def _check_agreement(
     service: GameService, game_id: UUID, stored: UUID, recorded: Sequence[RecordedEvent], source: str
-) -> int:
+) -> dict[UUID, int]:
     """Checks the file against every copy of its game in the store (the game itself and viewers'
-    copies): on the history they share, their chain values must be equal. Returns how many events of
-    the file the store already holds where it would put it."""
-    held = 0
+    copies): on the history they share, their chain values must be equal. Returns how many events
+    each of them holds (by stored id; none for one the store does not hold)."""
+    held: dict[UUID, int] = {}
     for other in dict.fromkeys([stored, game_id, *service.copies.of_game(game_id)]):
         try:
             chains = service.chain_values(other)
@@ -235,8 +236,7 @@ def _check_agreement(
                 f"{source} and the stored {label} part at event {differs}: they are not the same history "
                 "(nothing imported)"
             )
-        if other == stored:
-            held = len(chains)
+        held[other] = len(chains)
     return held
 
 

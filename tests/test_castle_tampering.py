@@ -165,6 +165,18 @@ def test_a_finished_copy_without_its_seed_reveal_is_a_finding(memory_service):
 
 
 @pytest.mark.parametrize("viewer", [HUMAN, PUBLIC])
+def test_a_copy_whose_reveal_opens_no_commitment_is_one_finding(viewer, memory_service):
+    """docs/replay-format.md, Dice: a reveal must open the commitment. A copy whose seed was replaced
+    (and rechained) is left partial, and the forged reveal is said once, where it stands."""
+    entries = copy_for(viewer, memory_service)
+    reveal = entries[-1]
+    assert reveal.type_name == "SeedRevealed"
+    report = audit_log(edited(entries, reveal.version, rechain=True, seed=bytes(32)))
+    assert report.partial and report.finished
+    assert [(f.version, f.kind) for f in report.findings] == [(reveal.version, "seed")]
+
+
+@pytest.mark.parametrize("viewer", [HUMAN, PUBLIC])
 def test_a_fork_of_a_finished_game_is_re_decided_in_every_copy(viewer, memory_service):
     """Once every seed a copy committed to is public (the original's, named by ForkedFrom, and the
     fork's own), its sealed events are re-decided like any other; a forged reveal in it is caught."""

@@ -354,6 +354,20 @@ def test_a_rewritten_card_id_is_caught_by_the_revealed_seed(path: Path) -> None:
     assert earliest(report) == at
 
 
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_a_rewritten_seed_reveal_is_one_finding_at_the_reveal(path: Path) -> None:
+    # docs/replay-format.md, Dice: the revealed seed must open the commitment. The shape stage finds it;
+    # the rules stage, which folds the same reveal, must not report it a second time.
+    def forge_seed(document: Document) -> int:
+        (at,) = versions_of(document, "SeedRevealed")
+        fields_at(document, at)["seed"] = bytes(32)
+        return at
+
+    report, _, at = rewritten(path, forge_seed)
+    assert [(f.version, f.kind) for f in report.findings] == [(at, "seed")]
+    assert "does not match the commitment" in report.findings[0].detail
+
+
 def test_a_rewritten_card_that_was_already_drawn_diverges_from_the_rules_at_its_event() -> None:
     # The forged card left the deck earlier, so the rules cannot draw it: the recorded CardDrawn
     # diverges from the re-decided one at the forged event itself.

@@ -9,7 +9,6 @@ from typing import Any
 from domain.actions import HOST, START
 from domain.audit.dice import AuditDice, recorded_draws, seeds_by_commitment
 from domain.audit.report import AuditReport, LogEntry
-from domain.dice import commit_to_seed
 from domain.errors import NightkeepError
 from domain.events import (
     ActionTaken,
@@ -175,14 +174,9 @@ class ReDecider:
         return True
 
     def _check_host_event(self, version: int, event: Event) -> None:
-        meta = self.fold.meta
-        if isinstance(event, SeedRevealed) and (
-            not isinstance(event.seed, bytes) or commit_to_seed(event.seed) != meta["commitment"]
-        ):
-            self.report.add(
-                version, "seed", f"the seed revealed at event {version} does not match the commitment"
-            )
-        elif isinstance(event, EntropyAdded) and (problem := entropy_problem(meta, event.player)):
+        # (A reveal that does not open the commitment is a finding of the shape stage, which every
+        # audit makes first.)
+        if isinstance(event, EntropyAdded) and (problem := entropy_problem(self.fold.meta, event.player)):
             self.report.add(
                 version, "rules", f"the entropy added at event {version} is not allowed: {problem}"
             )
