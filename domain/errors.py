@@ -56,6 +56,16 @@ class GameOver(RuleViolation):
     """Raised when an action is attempted on a game that has ended."""
 
 
+class NotSigned(RuleViolation):
+    """Raised when an action or entropy does not come authenticated as its seat requires (a seat bound
+    to a key acts only by signed packet)."""
+
+
+class BadPacket(UsageError):
+    """Raised when a play-by-e-mail packet is refused: unreadable, damaged, forged, for another game or
+    seat, replayed or out of order; the store is unchanged."""
+
+
 class StaleVersion(RuleViolation):
     """Raised when the game moved on since the caller read it (an optimistic-concurrency loss)."""
 

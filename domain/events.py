@@ -335,7 +335,7 @@ class GameCreated(Event):
     """A game was set up: its ruleset, seats, options and the content it is played with (v1's options
     could hold any value)."""
 
-    class_version = 2
+    class_version = 3
     ruleset: str
     players: list[Seat]
     options: dict[str, str]
@@ -343,6 +343,11 @@ class GameCreated(Event):
     scripted: bool
     dice_script: list[int]
     nightkeep_version: str
+    # Play by e-mail (v3): each seat that signs its packets, with its Ed25519 public key, and the host's
+    # key that signs what it sends; empty for a game played at one terminal.
+    keys: dict[str, bytes] = dataclasses.field(default_factory=dict)
+    host_key: bytes = b""
+    added_in: ClassVar[dict[str, int]] = {"keys": 3, "host_key": 3}
 
     @staticmethod
     def upcast_v1_v2(fields: dict[str, Any]) -> None:
@@ -351,6 +356,12 @@ class GameCreated(Event):
             key: value if type(value) is str else str(value).lower() if type(value) is bool else str(value)
             for key, value in fields["options"].items()
         }
+
+    @staticmethod
+    def upcast_v2_v3(fields: dict[str, Any]) -> None:
+        """v2 games were played at one terminal: no seat keys, no host key."""
+        fields["keys"] = {}
+        fields["host_key"] = b""
 
 
 @event_type
@@ -364,18 +375,41 @@ class SeedCommitted(Event):
 class EntropyAdded(Event):
     """A player mixed their own entropy into every later draw."""
 
+    class_version = 2
     is_host_event = True
     player: str
     value: bytes
+    # v2: the player's Ed25519 signature of the entropy (domain/signing.py) when it came in a signed
+    # packet; empty when it was typed at the host's terminal.
+    signature: bytes = b""
+    added_in: ClassVar[dict[str, int]] = {"signature": 2}
+
+    @staticmethod
+    def upcast_v1_v2(fields: dict[str, Any]) -> None:
+        """v1 entropy was never signed."""
+        fields["signature"] = b""
 
 
 @event_type
 class ActionTaken(Event):
     """A player took an action; the events that follow, up to the next action, are its consequences."""
 
+    class_version = 2
     player: str
     action: str
     nonce: bytes
+    # v2: how the host knew the player chose it: "signed" (an action packet; `signature` is the player's
+    # Ed25519 signature, see domain/signing.py), "mail" (a reply to a mail that carried a one-time secret
+    # of the host's) or "" (typed at the host's terminal).
+    auth: str = ""
+    signature: bytes = b""
+    added_in: ClassVar[dict[str, int]] = {"auth": 2, "signature": 2}
+
+    @staticmethod
+    def upcast_v1_v2(fields: dict[str, Any]) -> None:
+        """v1 actions were all typed at the host's terminal."""
+        fields["auth"] = ""
+        fields["signature"] = b""
 
 
 @event_type

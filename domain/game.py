@@ -15,7 +15,7 @@ from eventsourcing.domain import Aggregate
 
 from domain.actions import HOST, START
 from domain.dice import EMPTY_POOL, Dice, HmacDice, commit_to_seed, mix_entropy
-from domain.errors import GameOver, IllegalAction, NotYourTurn, TamperedLog, UsageError
+from domain.errors import GameOver, IllegalAction, NotSigned, NotYourTurn, TamperedLog, UsageError
 from domain.events import (
     GENESIS_CHAIN,
     ActionTaken,
@@ -37,8 +37,9 @@ from domain.events import (
 from domain.plain import copy_plain
 from domain.rulesets import Ruleset, get_ruleset, load_all_rulesets
 from domain.setup import MAX_PLAYER_BYTES, entropy_problem
+from domain.signing import AUTH_MAIL, AUTH_SIGNED
 
-NIGHTKEEP_VERSION = "0.2.0"
+NIGHTKEEP_VERSION = "0.3.0"
 # The most events a game's log holds: the one reader reads no longer log, and no event number or
 # version a command is given may be larger.
 MAX_EVENTS = 1_000_000
@@ -72,11 +73,13 @@ def new_meta() -> dict[str, Any]:
         "actions": 0,
         "players": [],
         "forked_from": [],
+        "keys": {},
     }
 
 
 def _on_created(holder: Any, event: GameCreated) -> None:
     holder.ruleset_name = event.ruleset
+    holder.meta["keys"] = dict(event.keys)
     holder.meta["script"] = list(event.dice_script)
     holder.meta["players"] = [seat["name"] for seat in event.players]
     holder.state = get_ruleset(event.ruleset).initial_state(event)
@@ -222,6 +225,15 @@ def check_legal(holder: Any, player: str, action_id: str) -> None:
     raise IllegalAction(f"{action_id!r} is not a legal action for {player} now (legal: {choices})")
 
 
+def check_auth(keyed: bool, auth: str, signature: bytes) -> None:
+    """Raises NotSigned unless an action is authenticated as its seat requires: signed for a seat bound
+    to a key, typed at the host's terminal or by mail for any other."""
+    if keyed and (auth != AUTH_SIGNED or not signature):
+        raise NotSigned("this seat plays by signed packets: its player's replica writes them (nightkeep act)")
+    if not keyed and (auth not in ("", AUTH_MAIL) or signature):
+        raise NotSigned("this seat has no key, so its actions cannot be signed")
+
+
 def check_host_start(holder: Any) -> None:
     """Raises IllegalAction unless the host may start the game now (before any other action)."""
     if holder.meta["actions"] > 0:
@@ -336,27 +348,47 @@ class Game(Aggregate):
         meta = self.meta
         return HmacDice(seed, meta["pool"], nonce, meta["next_draw"], meta["script"], meta["script_pos"])
 
-    def add_entropy(self, player: str, value: bytes) -> None:
+    def add_entropy(self, player: str, value: bytes, signature: bytes = b"") -> None:
         """Mixes a seated player's entropy into later draws; only allowed before the first draw."""
         problem = entropy_problem(self.meta, player)
         if problem:
             raise UsageError(problem)
         if len(value) > MAX_PLAYER_BYTES:
             raise UsageError(f"entropy is {len(value)} bytes; at most {MAX_PLAYER_BYTES} are taken")
-        self.record(EntropyAdded(player=player, value=value))
+        keyed = player in self._keys()
+        if keyed != bool(signature):
+            raise NotSigned(
+                f"{player} signs entropy by packet" if keyed else f"{player} has no key to sign with"
+            )
+        self.record(EntropyAdded(player=player, value=value, signature=signature))
 
-    def take_action(self, player: str, action_id: str, dice: Dice, nonce: bytes = b"") -> list[Event]:
-        """Checks an action is legal for `player`, then records it and the events it causes."""
+    def take_action(
+        self,
+        player: str,
+        action_id: str,
+        dice: Dice,
+        nonce: bytes = b"",
+        auth: str = "",
+        signature: bytes = b"",
+    ) -> list[Event]:
+        """Checks an action is legal for `player` (and, for a seat bound to a key, that it comes signed),
+        then records it and the events it causes. The signature itself is checked by whoever took it in
+        (`event_store.hosting`), against what `domain.signing.action_bytes` names."""
         ruleset = self.ruleset
         if len(nonce) > MAX_PLAYER_BYTES:
             raise UsageError(f"a nonce is at most {MAX_PLAYER_BYTES} bytes, got {len(nonce)}")
         if action_id != START or player != HOST:
             self.check_legal(player, action_id)
+            check_auth(player in self._keys(), auth, signature)
         events = ruleset.decide(self.state, action_id, player, dice)
-        self.record(ActionTaken(player=player, action=action_id, nonce=nonce))
+        self.record(ActionTaken(player=player, action=action_id, nonce=nonce, auth=auth, signature=signature))
         for event in events:
             self.record(event)
         return events
+
+    def _keys(self) -> dict[str, bytes]:
+        keys: dict[str, bytes] = self.meta.get("keys", {})
+        return keys
 
     def check_player(self, player: str) -> None:
         """Raises UsageError unless `player` has a seat in this game."""

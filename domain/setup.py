@@ -18,6 +18,21 @@ from domain.rulesets import Ruleset
 # the ruleset writes them (`canonical_setup`), so a log says each thing one way: an older log may hold
 # older shapes (upcast when read) and seats and options as typed.
 CANONICAL_SINCE = (0, 2, 0)
+# Class versions raised since then (type → the nightkeep version that raised it, the class version games
+# recorded before it): a game records each event at the class version of the nightkeep that made it.
+RAISED_SINCE_CANONICAL: dict[str, tuple[tuple[int, ...], int]] = {
+    "GameCreated": ((0, 3, 0), 2),  # seat keys and the host key, for play by e-mail
+    "ActionTaken": ((0, 3, 0), 1),  # how the player was authenticated, and the signature
+    "EntropyAdded": ((0, 3, 0), 1),  # the signature
+}
+
+
+def recorded_class_version(type_name: str, current: int, recorded_by: tuple[int, ...]) -> int:
+    """Returns the class version a game made by nightkeep `recorded_by` records an event type at."""
+    raised = RAISED_SINCE_CANONICAL.get(type_name)
+    if raised is not None and recorded_by < raised[0]:
+        return raised[1]
+    return current
 
 
 MAX_NAME_LENGTH = 32

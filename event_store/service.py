@@ -41,6 +41,7 @@ from domain.game import (
 )
 from domain.rulesets import get_ruleset
 from domain.setup import check_setup
+from domain.signing import keys_problem
 from event_store.config import persistence_env
 from event_store.copies import copy_store_for
 from event_store.forks import check_fork_point, original_seed_for_fork
@@ -130,6 +131,8 @@ class GameService(Application[UUID]):
         dice_script: Sequence[int] | None = None,
         entropy: Iterable[tuple[str, bytes]] = (),
         wait_for_entropy: bool = False,
+        keys: dict[str, bytes] | None = None,
+        host_key: bytes = b"",
     ) -> UUID:
         """Sets up a new game and stores it with its secret seed; returns its id.
 
@@ -144,6 +147,9 @@ class GameService(Application[UUID]):
             raise BadSetup("option names and values are text (--option K=V)")
         script = list(dice_script or [])
         check_setup(ruleset, seats, options, script)
+        keys = dict(keys or {})
+        if problem := keys_problem({seat["name"] for seat in seats}, keys, host_key):
+            raise BadSetup(problem)
         seats, options = ruleset.canonical_setup(seats, options)  # each character, side, option one way
         created = GameCreated(
             ruleset=ruleset_name,
@@ -153,6 +159,8 @@ class GameService(Application[UUID]):
             scripted=bool(script),
             dice_script=script,
             nightkeep_version=NIGHTKEEP_VERSION,
+            keys=keys,
+            host_key=host_key,
         )
         seed = new_seed()
         game = Game.start(created, commit_to_seed(seed))
@@ -166,12 +174,13 @@ class GameService(Application[UUID]):
         log.info("game_created", game=str(game.id), ruleset=ruleset_name, players=len(seats))
         return game.id
 
-    def add_entropy(self, game_id: UUID, player: str, value: bytes) -> int:
-        """Mixes a seated player's entropy into every later draw; only before the game starts."""
+    def add_entropy(self, game_id: UUID, player: str, value: bytes, signature: bytes = b"") -> int:
+        """Mixes a seated player's entropy into every later draw; only before the game starts. A seat
+        bound to a key gives it signed (an entropy packet, checked by `hosting`)."""
         if not value:
             raise UsageError("entropy must not be empty")
         game = self.playable_game(game_id)
-        game.add_entropy(player, value)
+        game.add_entropy(player, value, signature)
         self._save_or_stale(game)
         return game.version
 
@@ -194,13 +203,16 @@ class GameService(Application[UUID]):
         nonce: bytes = b"",
         expected_version: int | None = None,
         dice: Dice | None = None,
+        auth: str = "",
+        signature: bytes = b"",
     ) -> tuple[int, list[RecordedEvent]]:
-        """Takes one action for a player; returns the new version and the events it recorded."""
+        """Takes one action for a player; returns the new version and the events it recorded. An action
+        of a seat bound to a key needs its signature (`auth="signed"`; checked by `hosting`)."""
         game = self.playable_game(game_id)
         if expected_version is not None and game.version != expected_version:
             raise StaleVersion(f"game moved on to version {game.version}, reload")
         seed = self.seed_of(game_id)
-        game.take_action(player, action_id, dice or game.dice(seed, nonce), nonce)
+        game.take_action(player, action_id, dice or game.dice(seed, nonce), nonce, auth, signature)
         self._finish_if_over(game, seed)
         recorded = _pending_recorded(game)
         self._save_or_stale(game)

@@ -158,6 +158,23 @@ def read_catalogue() -> dict[str, TypeDoc]:
 CATALOGUE = read_catalogue()
 
 
+def read_raised() -> dict[str, tuple[tuple[int, ...], int]]:
+    """replay-format.md, "Older versions of event types": the class versions raised since 0.2.0."""
+    text = (ROOT / "docs" / "replay-format.md").read_text()
+    rows = re.findall(r"^\| `(\w+)` \| ([\d.]+) \| v(\d+) \|", text, re.M)
+    assert rows, "replay-format.md lists no raised class versions"
+    return {name: (tuple(int(p) for p in since.split(".")), int(before)) for name, since, before in rows}
+
+
+RAISED = read_raised()
+
+
+def recorded_version(type_name: str, made_by: tuple[int, ...]) -> int:
+    """The class version a game made by nightkeep `made_by` (0.2.0 or later) records a type at."""
+    raised = RAISED.get(type_name)
+    return raised[1] if raised and made_by < raised[0] else CATALOGUE[type_name].version
+
+
 def holds(value: Any, kind: str) -> bool:
     """Whether a value holds exactly a type written in events.md's grammar."""
     if kind == "str":
@@ -391,7 +408,7 @@ class Verifier:
         assert all(1 <= face <= 6 for face in fields["dice_script"])
         made_by = tuple(int(part) for part in fields["nightkeep_version"].split("."))
         if made_by >= (0, 2, 0):  # every event at its current class version, every seat written one way
-            assert all(e["v"] == CATALOGUE[e["type"]].version for e in self.events), self.path.name
+            assert all(e["v"] == recorded_version(e["type"], made_by) for e in self.events), self.path.name
             for seat in fields["players"]:
                 assert seat["character"] in ("", *ids("talisman/characters.toml"), "human", "vampire")
                 assert seat["character"] or fields["ruleset"] != "vampire-empire"

@@ -39,6 +39,7 @@ from domain.audit.reading import (
 from domain.audit.redecide import ReDecider
 from domain.audit.report import KINDS, AuditReport, Finding, LogEntry, RawEntry
 from domain.audit.sealed import can_unseal, check_public_dice, fold_public
+from domain.audit.signatures import check_signatures
 from domain.errors import NightkeepError
 from domain.events import GameCreated, Sealed
 from domain.rulesets import get_ruleset
@@ -86,6 +87,7 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
     for version, detail in class_version_problems(entries, created):
         report.add(version, "format", detail)
     check_forks(entries, events, report)
+    check_signatures(entries, events, report)
     if header is not None:
         for version, detail in header_problems(header, entries, events):
             report.add(version, "header", detail)

@@ -27,7 +27,7 @@ from domain.events import (
 )
 from domain.field_types import field_type
 from domain.game import decode_event
-from domain.setup import CANONICAL_SINCE, version_of
+from domain.setup import CANONICAL_SINCE, recorded_class_version, version_of
 
 # --- 1. chain -----------------------------------------------------------------------------------------
 
@@ -115,7 +115,7 @@ def class_version_problems(entries: Sequence[LogEntry], created: GameCreated) ->
         return []
     types = registered_event_types()
     for entry in entries:
-        current = types[entry.type_name].class_version
+        current = recorded_class_version(entry.type_name, types[entry.type_name].class_version, recorded_by)
         if entry.class_version != current:
             return [
                 (

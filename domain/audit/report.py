@@ -8,7 +8,19 @@ from typing import Any, NamedTuple, Protocol
 from domain.events import Event
 
 # Kinds of finding, in the order a reader meets them.
-KINDS = ("numbering", "chain", "format", "structure", "header", "fork", "content", "seed", "rules", "dice")
+KINDS = (
+    "numbering",
+    "chain",
+    "format",
+    "structure",
+    "header",
+    "fork",
+    "content",
+    "signature",
+    "seed",
+    "rules",
+    "dice",
+)
 
 
 class LogEntry(Protocol):
