@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import click
 from rich.progress import Progress
@@ -26,6 +27,8 @@ from domain.game import STOPPED
 from event_store.audit_files import MAX_JOBS, AuditResult, audit_files
 from event_store.log_reader import read_file
 from event_store.replay_file import check_import, store_import
+from event_store.replica import packet_digest, proofs_in
+from event_store.service import GameService
 
 
 @click.command("import")
@@ -141,13 +144,35 @@ def reveal(ctx: click.Context, game: str, yes: bool, as_json: bool) -> None:
         click.echo(f"seed of game {game_id}: {seed.hex()} (revealed in the log by event {version})")
 
 
+def write_proofs(ctx: click.Context, service: GameService, game_id: UUID) -> None:
+    """Writes the packets a replica keeps as proof against its host into --proofs DIR, if asked."""
+    folder = ctx.ensure_object(dict).get("proofs_dir")
+    if not folder:
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    for n, proof in enumerate(proofs_in(service, game_id), start=1):
+        for which, text in (("held", proof.held), ("conflicting", proof.conflicting)):
+            (Path(folder) / f"proof-{n}-event-{proof.version}-{which}.nkp").write_text(text)
+
+
 def _audit_game(ctx: click.Context, target: str) -> AuditResult:
     """Audits a stored game; an unknown id or an unreadable store is an unreadable target."""
     if looks_like_path(target):
         return target, None, f"no replay file {target}"
     try:
         service = get_service(ctx)
-        return target, service.audit(service.resolve_game_id(target)), ""
+        game_id = service.resolve_game_id(target)
+        report = service.audit(game_id)
+        for proof in proofs_in(service, game_id):
+            report.add(
+                proof.version,
+                "signature",
+                f"the host signed two histories of this game that part at event {proof.version}: packets "
+                f"{packet_digest(proof.held)} and {packet_digest(proof.conflicting)}, kept in this replica "
+                "(nightkeep audit GAME --proofs DIR writes them)",
+            )
+        write_proofs(ctx, service, game_id)
+        return target, report, ""
     except NightkeepError as exc:
         if exc.exit_code == 2:
             return target, None, str(exc)
@@ -163,10 +188,15 @@ def _audit_game(ctx: click.Context, target: str) -> AuditResult:
     metavar="N",
     help=f"Worker processes for files, 1-{MAX_JOBS} (default: one per core when there are several files).",
 )
+@click.option(
+    "--proofs", metavar="DIR", help="On a replica: write the packets kept as proof against the host here."
+)
 @json_option
 @click.pass_context
 @handle_errors
-def audit(ctx: click.Context, targets: tuple[str, ...], jobs: int | None, as_json: bool) -> None:
+def audit(
+    ctx: click.Context, targets: tuple[str, ...], jobs: int | None, proofs: str | None, as_json: bool
+) -> None:
     """Verifies games and replay files: chain, dice, rules and content.
 
     Checks the hash chain link by link (naming the first broken event), recomputes every die roll and
@@ -180,6 +210,7 @@ def audit(ctx: click.Context, targets: tuple[str, ...], jobs: int | None, as_jso
         nightkeep audit replays/*.nkr
         nightkeep audit 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --json
     """
+    ctx.ensure_object(dict)["proofs_dir"] = proofs
     files = list(dict.fromkeys(t for t in targets if Path(t).is_file()))
     by_target: dict[str, AuditResult] = {}
     show_progress = len(targets) > 1 and sys.stderr.isatty() and not as_json

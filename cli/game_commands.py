@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 import click
@@ -18,6 +19,7 @@ from cli.common import (
     seen_by,
     viewer_option,
 )
+from cli.pbem_commands import create_hosted, hosting_options, is_hosted, replica_act, replica_actions
 from cli.rendering import (
     game_summary,
     print_actions,
@@ -94,11 +96,13 @@ def parse_dice(text: str) -> list[int]:
     is_flag=True,
     help="Commit to the seed but do not start: players add entropy, then `nightkeep start`.",
 )
+@hosting_options
 @json_option
 @click.pass_context
 @handle_errors
 def new(
     ctx: click.Context,
+    /,
     ruleset: str,
     players: tuple[str, ...],
     options: tuple[str, ...],
@@ -106,17 +110,31 @@ def new(
     entropy: tuple[str, ...],
     wait_for_entropy: bool,
     as_json: bool,
+    **hosting: Any,
 ) -> None:
-    """Starts a new game and prints its id.
+    """Starts a new game and prints its id; with --key or --mail, a game played by e-mail.
 
     \b
     Example:
         nightkeep new dungeon-short --player Ann --player Bo:warrior
+        nightkeep new vampire-empire --player Ann:human --player Vlad:vampire \\
+            --key Ann="$(cat ann.pub)" --mail Vlad=vlad@example.org --out invites/
     """
     seats = [parse_player(p) for p in players]
     opts = dict(parse_option(o) for o in options)
     script = parse_dice(dice) if dice is not None else None
     mixed = [parse_entropy(e) for e in entropy]
+    if is_hosted(hosting):
+        if script is not None or mixed:
+            raise UsageError(
+                "a game played by e-mail takes no --dice or --entropy (players send entropy packets)"
+            )
+        game_id = create_hosted(ctx, ruleset, seats, opts, wait_for_entropy, hosting)
+        if as_json:
+            echo_json({"game": str(game_id)})
+        else:
+            click.echo(str(game_id))
+        return
     service = get_service(ctx, create=True)
     game_id = service.create_game(ruleset, seats, opts, script, mixed, wait_for_entropy)
     if as_json:
@@ -146,6 +164,8 @@ def actions(ctx: click.Context, game: str, as_player: str | None, as_json: bool)
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
+    if replica_actions(service, game_id, as_player, as_json):
+        return  # a player's replica lists its own seat's actions
     if as_player is None:
         _refuse_if_hidden(service, game_id, "whose actions to list")
     legal = service.legal_actions(game_id, as_player)
@@ -171,6 +191,7 @@ def actions(ctx: click.Context, game: str, as_player: str | None, as_json: bool)
     "--expect-version", type=EVENT_NUMBER, metavar="N", help="Refuse if the game is no longer at version N."
 )
 @click.option("--nonce", metavar="HEX", help="The acting player's nonce, mixed into this action's draws.")
+@click.option("-o", "--output", metavar="FILE", help="On a replica: where to write the action packet.")
 @json_option
 @click.pass_context
 @handle_errors
@@ -181,18 +202,23 @@ def act(
     as_player: str | None,
     expect_version: int | None,
     nonce: str | None,
+    output: str | None,
     as_json: bool,
 ) -> None:
     """Takes one action for the player named with --as and prints what happened.
 
-    The player is always named, so a command run twice cannot play the next player's turn.
+    The player is always named, so a command run twice cannot play the next player's turn. On a
+    player's replica (nightkeep join) it writes a signed action packet for the host instead.
 
     \b
     Example:
         nightkeep act 1b4e28ba-2fa1-11d2-883f-0016d3cca427 roll --as Ann
+        nightkeep --db ann.sqlite act 1b4e28ba-2fa1-11d2-883f-0016d3cca427 roll -o roll.nkp
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
+    if replica_act(service, game_id, action_id, as_player, output):
+        return
     if not as_player:
         who = _who_acts(service, game_id, None)
         raise UsageError(f"say who acts with --as PLAYER (or {AS_ENV}): {who}")

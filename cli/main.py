@@ -8,12 +8,14 @@ from typing import Any
 
 import click
 
+from cli import host_run_command  # noqa: F401  (adds `host run` to the host group)
 from cli.demo_command import demo
 from cli.evidence_commands import audit, fork, import_command, reveal
 from cli.export_command import export
 from cli.game_commands import act, actions, log_command, new, play, show
 from cli.games_command import games
 from cli.logging_setup import configure_logging
+from cli.pbem_commands import host, join, key, receive
 from cli.replay_command import replay
 from cli.setup_commands import entropy, start
 
@@ -91,6 +93,10 @@ for command in (
     audit,
     games,
     demo,
+    key,
+    join,
+    receive,
+    host,
 ):
     cli.add_command(command)
 

@@ -14,6 +14,7 @@ from cli.common import (
     resolve_viewer,
     viewer_option,
 )
+from cli.pbem_commands import replica_entropy
 from cli.rendering import print_timeline
 from domain.errors import UsageError
 from event_store.recorded import redacted
@@ -22,11 +23,14 @@ from event_store.recorded import redacted
 @click.command()
 @click.argument("game")
 @click.argument("text")
-@click.option("--as", "as_player", required=True, metavar="PLAYER", help="Whose entropy this is.")
+@click.option("--as", "as_player", metavar="PLAYER", help="Whose entropy this is (not on a replica).")
+@click.option("-o", "--output", metavar="FILE", help="On a replica: where to write the entropy packet.")
 @json_option
 @click.pass_context
 @handle_errors
-def entropy(ctx: click.Context, game: str, text: str, as_player: str, as_json: bool) -> None:
+def entropy(
+    ctx: click.Context, game: str, text: str, as_player: str | None, output: str | None, as_json: bool
+) -> None:
     """Mixes a player's own entropy into every later draw (before the game starts).
 
     The seed is already committed, so the host cannot choose a seed to suit this text.
@@ -35,10 +39,17 @@ def entropy(ctx: click.Context, game: str, text: str, as_player: str, as_json: b
     Example:
         nightkeep new dungeon-short --player Ann --player Bo --wait-for-entropy
         nightkeep entropy 1b4e28ba-2fa1-11d2-883f-0016d3cca427 "my lucky words" --as Ann
+        nightkeep --db ann.sqlite entropy 1b4e28ba-2fa1-11d2-883f-0016d3cca427 - -o entropy.nkp
+
+    On a player's replica it writes a signed entropy packet for the host (TEXT `-`: fresh random bytes).
     """
     if not text:
         raise UsageError("entropy text must not be empty")
     service = get_service(ctx)
+    if replica_entropy(service, service.resolve_game_id(game), text, output):
+        return
+    if not as_player:
+        raise UsageError("say whose entropy this is with --as PLAYER")
     version = service.add_entropy(service.resolve_game_id(game), as_player, entropy_bytes(text))
     if as_json:
         echo_json({"version": version})

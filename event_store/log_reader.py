@@ -139,6 +139,26 @@ def parse_replay(
     return _checked_document(document, source, limits)
 
 
+def unpack_bounded(data: bytes, source: str, limits: Limits = LIMITS) -> Any:
+    """Decodes one msgpack value within `limits`, refusing a map that names a key twice (packets)."""
+    options = _unpack_options(limits)
+    try:
+        value = msgpack.unpackb(data, **options)
+    except Exception as exc:  # msgpack raises several unrelated types for bad bytes
+        raise UnreadableLog(f"{source} is not readable ({_brief_error(exc)})") from None
+    _check_no_repeated_keys(data, value, source, options)
+    return value
+
+
+def file_entries(raw_events: Any, source: str, limits: Limits = LIMITS) -> list[FileEntry]:
+    """Reads a list of event entries in the replay file's entry shape (a packet's events)."""
+    if type(raw_events) is not list:
+        raise UnreadableLog(f"{source} has no event list")
+    if len(raw_events) > limits.max_events:
+        raise UnreadableLog(f"{source} holds more events than a log may ({limits.max_events:,})")
+    return [_entry(raw, index, source) for index, raw in enumerate(raw_events, start=1)]
+
+
 def _check_no_repeated_keys(data: bytes, document: Any, source: str, options: dict[str, Any]) -> None:
     """Refuses a map that names a key twice: msgpack keeps the last value, another reader the first, so
     the same bytes would tell two readers two games. A file nightkeep wrote packs back to its own bytes

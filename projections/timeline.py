@@ -55,6 +55,9 @@ def _forked(e: ForkedFrom) -> str:
     )
 
 
+# How the host knew the player chose an action (ActionTaken.auth), said after it in the timeline.
+AUTH_WORDS = {"signed": " (signed by their key)", "mail": " (by mail, on the host's word)"}
+
 _GENERIC: dict[type[Event], Callable[[Any], str]] = {
     Sealed: lambda e: (
         f"Something only {'the host' if e.owner in ('', 'host') else e.owner} may see happened "
@@ -65,7 +68,9 @@ _GENERIC: dict[type[Event], Callable[[Any], str]] = {
     SeedCommitted: lambda e: f"The host committed to a secret dice seed ({e.commitment.hex()[:12]}…).",
     EntropyAdded: lambda e: f"{e.player} added entropy to the dice.",
     ActionTaken: lambda e: (
-        "The host started the game." if e.action == "start" else f"{e.player} chose to {e.action}."
+        "The host started the game."
+        if e.action == "start"
+        else f"{e.player} chose to {e.action}{AUTH_WORDS.get(e.auth, '')}."
     ),
     SeedRevealed: lambda e: (
         f"The host revealed the dice seed ({e.seed.hex()[:12]}…); every roll can be checked."

@@ -1,0 +1,481 @@
+"""Play by e-mail at the command line: keys, the host's commands, and a player's replica.
+
+    key new|list|export          a person's signing keys
+    join INVITE · receive PACKET…  a player's replica (its own --db store)
+    host apply FILE… · host send · host run   the host (the store that holds the seeds)
+`new … --key NAME=PUBKEY` starts a hosted game; `act`, `actions` and `entropy` on a replica write
+signed packets instead of applying anything (see cli/game_commands.py).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import click
+
+from cli.common import echo_json, get_service, handle_errors, json_option
+from domain.errors import BadPacket, UsageError
+from domain.signing import fingerprint
+from event_store import keys as keystore
+from event_store.hosting import Handled, Host, Outgoing
+from event_store.mail import compose, packet_texts, read_eml, write_eml
+from event_store.recorded import created_of, fold_recorded, redacted
+from event_store.replica import Membership, Replica
+from event_store.service import GameService
+from projections.timeline import describe_event
+from projections.views import render_board
+
+HOST_KEY = "host"
+
+
+# --- keys ------------------------------------------------------------------------------------------------
+
+
+@click.group()
+def key() -> None:
+    """Makes and shows your Ed25519 keys for play by e-mail (kept owner-only in your config folder).
+
+    \b
+    Example:
+        nightkeep key new ann
+        nightkeep key export ann
+    """
+
+
+@key.command(name="new")
+@click.argument("name")
+@json_option
+@handle_errors
+def key_new(name: str, as_json: bool) -> None:
+    """Makes a new key pair and prints its public key and fingerprint.
+
+    \b
+    Example:
+        nightkeep key new ann
+    """
+    pair = keystore.new_key(name)
+    _print_key(pair.name, pair.public, as_json)
+
+
+@key.command(name="list")
+@json_option
+@handle_errors
+def key_list(as_json: bool) -> None:
+    """Lists your keys with their fingerprints.
+
+    \b
+    Example:
+        nightkeep key list
+    """
+    pairs = keystore.list_keys()
+    if as_json:
+        echo_json([_key_json(p.name, p.public) for p in pairs])
+        return
+    if not pairs:
+        click.echo(f"No keys in {keystore.key_dir()} (nightkeep key new NAME makes one).")
+    for pair in pairs:
+        click.echo(f"{pair.name:<20} {fingerprint(pair.public)}")
+
+
+@key.command(name="export")
+@click.argument("name")
+@json_option
+@handle_errors
+def key_export(name: str, as_json: bool) -> None:
+    """Prints a key's public half as one line to send to the host, and its fingerprint.
+
+    \b
+    Example:
+        nightkeep key export ann
+    """
+    pair = keystore.load_key(name)
+    _print_key(pair.name, pair.public, as_json)
+
+
+def _key_json(name: str, public: bytes) -> dict[str, str]:
+    return {"name": name, "public": keystore.public_text(public, name), "fingerprint": fingerprint(public)}
+
+
+def _print_key(name: str, public: bytes, as_json: bool) -> None:
+    if as_json:
+        echo_json(_key_json(name, public))
+        return
+    click.echo(keystore.public_text(public, name))
+    click.echo(f"fingerprint: {fingerprint(public)}", err=True)
+
+
+# --- shared ----------------------------------------------------------------------------------------------
+
+
+def read_texts(paths: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """Reads packet files, .eml files or stdin (`-`): (source, text, sender) for each text to search."""
+    out = []
+    for path in paths:
+        data = sys.stdin.buffer.read() if path == "-" else _read(path)
+        if path.endswith(".eml") or data.startswith((b"From:", b"Return-Path:", b"Received:", b"Date:")):
+            from event_store.mail import sender_of
+
+            message = read_eml(data)
+            out.append((path, "\n".join(packet_texts(message)), sender_of(message)))
+        else:
+            out.append((path, data.decode("utf-8", "replace"), ""))
+    return out
+
+
+def _read(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read(64 * 1024 * 1024 + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def mail_text(service: GameService, game_id: UUID, player: str, old: int, new: int) -> str:
+    """Says in plain words what a player may see of events old+1..new, then draws the board."""
+    recorded = service.recorded_events(game_id, lte=new)
+    mine = redacted(recorded, player)
+    ruleset = created_of(mine).ruleset
+    lines = [f"Game {game_id} ({ruleset}), as {player} sees it."]
+    if new > old:
+        lines.append(f"What happened since event {old}:")
+        lines += [f"{r.version:>5}  {describe_event(ruleset, r.event)}" for r in mine[old:new]]
+    fold = fold_recorded(mine)
+    lines += ["", render_board(ruleset, fold.state)]
+    return "\n".join(lines) + "\n"
+
+
+def open_host(ctx: click.Context, key_name: str = HOST_KEY, create: bool = False) -> Host:
+    """Returns the host of the store chosen by --db, signing with the named key."""
+    service = get_service(ctx, create=create)
+    return Host(service, keystore.load_key(key_name), lambda g, p, a, b: mail_text(service, g, p, a, b))
+
+
+def replica_of(service: GameService, game_id: UUID) -> tuple[Replica, Membership] | None:
+    """Returns the replica and its membership when this store is a player's replica of the game."""
+    try:
+        replica = Replica(service)
+    except UsageError:
+        return None
+    member = replica.membership(game_id)
+    return (replica, member) if member is not None else None
+
+
+def write_packet(text: str, output: str | None, what: str) -> None:
+    """Writes a packet to a file (or stdout) and says so on stderr."""
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+        return
+    Path(output).write_text(text)
+    click.echo(f"{what} written to {output}: send it to the host", err=True)
+
+
+def write_outbox(host: Host, out: Path, sender: str = "") -> list[Outgoing]:
+    """Writes every mail the host owes as an .eml file (and its packet as .nkp) into a folder."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for mail in host.due():
+        stem = f"{mail.id:06d}-{mail.player or 'reply'}"
+        message = compose(
+            sender or "host@nightkeep.invalid",
+            mail.to or f"{mail.player}@nightkeep.invalid",
+            mail.subject,
+            mail.body,
+            mail.packet or None,
+            message_id=_message_id(mail),
+        )
+        write_eml(message, out / f"{stem}.eml")
+        if mail.packet:
+            (out / f"{stem}.nkp").write_text(mail.packet)
+        host.mark_sent(mail)
+        written.append(mail)
+    return written
+
+
+def _message_id(mail: Outgoing) -> str:
+    # Stable per outbox row: a mail re-sent after a crash is the same message to every mail client.
+    return f"<outbox-{mail.id}.{mail.game}@nightkeep>"
+
+
+def report(handled: list[Handled], as_json: bool) -> int:
+    """Prints what the host did with each packet; returns the exit code (1 if any was refused)."""
+    if as_json:
+        echo_json(
+            [{"ok": h.ok, "game": str(h.game or ""), "player": h.player, "detail": h.detail} for h in handled]
+        )
+    for h in handled:
+        if not as_json:
+            click.echo(h.detail if h.ok else f"refused: {h.detail}", err=not h.ok)
+    return 0 if all(h.ok for h in handled) else 1
+
+
+# --- a player's replica ----------------------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("invite")
+@click.option(
+    "--host-key", "expected", metavar="FINGERPRINT", help="Refuse unless the host key has this print."
+)
+@click.option("-o", "--output", metavar="FILE", help="Where to write the join packet (default: stdout).")
+@json_option
+@click.pass_context
+@handle_errors
+def join(ctx: click.Context, invite: str, expected: str | None, output: str | None, as_json: bool) -> None:
+    """Makes your replica of a game from the host's invitation and writes the join packet to send back.
+
+    The replica (--db) holds only what your seat may see. Compare the host key's fingerprint with
+    the one your host reads out to you (--host-key).
+
+    \b
+    Example:
+        nightkeep --db ann.sqlite join invite-ann.nkp -o join.nkp
+    """
+    (_, text, _), *_ = read_texts((invite,))
+    service = get_service(ctx, create=True)
+    member, packet = Replica(service).join(text, expected or "")
+    if as_json:
+        echo_json(
+            {"game": str(member.game), "player": member.player, "host_key": fingerprint(member.host_key)}
+        )
+    else:
+        click.echo(f"joined game {member.game} as {member.player}; host key {fingerprint(member.host_key)}")
+    write_packet(packet, output, "the join packet")
+
+
+@click.command()
+@click.argument("packets", nargs=-1, required=True)
+@json_option
+@click.pass_context
+@handle_errors
+def receive(ctx: click.Context, packets: tuple[str, ...], as_json: bool) -> None:
+    """Checks the host's event packets (files, .eml or - for stdin) and adds them to your replica.
+
+    Shows what happened since you last heard, in plain words, and the board.
+
+    \b
+    Example:
+        nightkeep --db ann.sqlite receive events-12.nkp
+    """
+    service = get_service(ctx)
+    replica = Replica(service)
+    results = []
+    for source, text, _ in read_texts(packets):
+        try:
+            results += replica.receive(text)
+        except BadPacket as exc:
+            raise BadPacket(f"{source}: {exc}") from None
+    if as_json:
+        echo_json([vars(r) | {"game": str(r.game)} for r in results])
+        return
+    for r in results:
+        if r.after > r.before:
+            click.echo(mail_text(service, copy_of(replica, r.game), r.player, r.before, r.after), nl=False)
+        else:
+            click.echo(f"{r.detail}: nothing new in game {r.game}")
+
+
+def copy_of(replica: Replica, game_id: UUID) -> UUID:
+    """Returns the stored id of a replica's copy of a game."""
+    member = replica.membership(game_id)
+    assert member is not None
+    return member.stored
+
+
+# --- the host --------------------------------------------------------------------------------------------
+
+
+@click.group()
+def host() -> None:
+    """The host of games played by e-mail: takes packets, sends every player their events.
+
+    \b
+    Example:
+        nightkeep host apply join-ann.nkp action-bo.nkp --out outgoing/
+        nightkeep host run --maildir ~/Maildir --smtp mail.example.org:587 --starttls --once
+    """
+
+
+def key_option(func: Any) -> Any:
+    """Adds --key NAME: the host key that signs (default `host`)."""
+    return click.option(
+        "--key", "key_name", default=HOST_KEY, metavar="NAME", help="The host key (default: host)."
+    )(func)
+
+
+@host.command(name="apply")
+@click.argument("files", nargs=-1, required=True)
+@click.option("--out", "out", metavar="DIR", required=True, help="Folder for the mails owed (.eml and .nkp).")
+@click.option("--from", "sender", metavar="ADDR", default="", help="The host's address on the mails.")
+@key_option
+@json_option
+@click.pass_context
+@handle_errors
+def host_apply(
+    ctx: click.Context, files: tuple[str, ...], out: str, sender: str, key_name: str, as_json: bool
+) -> None:
+    """Takes players' packets (or mail replies) from files, then writes every mail owed into a folder.
+
+    \b
+    Example:
+        nightkeep host apply action-bo.nkp --out outgoing/
+    """
+    hosting = open_host(ctx, key_name)
+    handled = []
+    for _, text, from_addr in read_texts(files):
+        handled += hosting.handle_text(text, from_addr)
+    hosting.follow()
+    write_outbox(hosting, Path(out), sender)
+    ctx.exit(report(handled, as_json))
+
+
+@host.command(name="send")
+@click.option("--out", "out", metavar="DIR", required=True, help="Folder for the mails owed (.eml and .nkp).")
+@click.option("--from", "sender", metavar="ADDR", default="", help="The host's address on the mails.")
+@key_option
+@click.pass_context
+@handle_errors
+def host_send(ctx: click.Context, out: str, sender: str, key_name: str) -> None:
+    """Writes every mail the host owes (invitations, events) into a folder.
+
+    \b
+    Example:
+        nightkeep host send --out outgoing/
+    """
+    hosting = open_host(ctx, key_name)
+    hosting.follow()
+    written = write_outbox(hosting, Path(out), sender)
+    click.echo(f"{len(written)} mails written to {out}")
+
+
+# --- hooks for new, act, actions, entropy -----------------------------------------------------------------
+
+
+def hosting_options(func: Any) -> Any:
+    """Adds the options of a hosted game to `new`: seat keys and addresses, the host's key and address."""
+    options = [
+        click.option(
+            "--key",
+            "seat_keys",
+            multiple=True,
+            metavar="NAME=PUBKEY",
+            help="Bind a seat to a player's public key (nightkeep key export); repeatable.",
+        ),
+        click.option(
+            "--mail",
+            "seat_mail",
+            multiple=True,
+            metavar="NAME=ADDR",
+            help="A seat's e-mail address; a seat with an address and no key plays by mail only.",
+        ),
+        click.option(
+            "--host-key",
+            "host_key_name",
+            default=HOST_KEY,
+            metavar="NAME",
+            help="Your key that signs for the game (default: host).",
+        ),
+        click.option("--host-mail", "host_mail", default="", metavar="ADDR", help="Where players send mail."),
+        click.option("--out", "invites", metavar="DIR", help="Write the invitations (.nkp and .eml) here."),
+        click.option("--deadline", "deadline", metavar="3d", help="Turn deadline: remind a player after it."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def is_hosted(hosting: dict[str, Any]) -> bool:
+    """Tells whether `new` was asked for a game played by e-mail."""
+    return bool(hosting.get("seat_keys") or hosting.get("seat_mail"))
+
+
+def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
+    out = {}
+    for text in values:
+        name, sep, value = text.partition("=")
+        if not sep or not name or not value:
+            raise UsageError(f"malformed {what} {text[:60]!r}: expected NAME=VALUE")
+        out[name] = value
+    return out
+
+
+def parse_deadline(text: str | None) -> int:
+    """Parses a turn deadline such as 3d, 12h or 90m into seconds."""
+    if not text:
+        return 0
+    units = {"d": 86400, "h": 3600, "m": 60}
+    if text[-1:] not in units or not text[:-1].isdigit() or int(text[:-1]) < 1:
+        raise UsageError(f"malformed --deadline {text[:20]!r}: expected a number and d, h or m (3d)")
+    return int(text[:-1]) * units[text[-1]]
+
+
+def create_hosted(
+    ctx: click.Context,
+    ruleset: str,
+    seats: list[tuple[str, str | None]],
+    options: dict[str, str],
+    wait_for_entropy: bool,
+    hosting: dict[str, Any],
+) -> UUID:
+    """Starts a game played by e-mail and writes (or queues) its invitations."""
+    keys = {name: keystore.parse_public(text) for name, text in _pairs(hosting["seat_keys"], "--key").items()}
+    mail = _pairs(hosting["seat_mail"], "--mail")
+    deadline = parse_deadline(hosting.get("deadline"))
+    host_obj = open_host(ctx, hosting["host_key_name"], create=True)
+    game_id = host_obj.create(
+        ruleset, seats, keys, mail, hosting["host_mail"], options, wait_for_entropy, deadline
+    )
+    host_obj.follow()
+    if hosting.get("invites"):
+        written = write_outbox(host_obj, Path(hosting["invites"]), hosting["host_mail"])
+        click.echo(f"{len(written)} invitations written to {hosting['invites']}", err=True)
+    else:
+        click.echo("invitations queued: nightkeep host send --out DIR, or nightkeep host run", err=True)
+    return game_id
+
+
+def replica_actions(service: GameService, game_id: UUID, as_player: str | None, as_json: bool) -> bool:
+    """Lists a replica's own legal actions; returns False when the store is no replica of the game."""
+    found = replica_of(service, game_id)
+    if found is None:
+        return False
+    replica, member = found
+    if as_player not in (None, member.player):
+        raise UsageError(f"this replica is {member.player}'s: it lists only {member.player}'s actions")
+    legal = replica.legal_actions(member)
+    if as_json:
+        echo_json([a.to_dict() for a in legal])
+    elif legal:
+        from cli.rendering import print_actions
+
+        print_actions(legal)
+    else:
+        click.echo(f"No legal actions for {member.player} now (as far as this replica has heard).")
+    return True
+
+
+def replica_act(
+    service: GameService, game_id: UUID, action_id: str, as_player: str | None, output: str | None
+) -> bool:
+    """Writes a signed action packet on a replica; returns False when the store is no replica of the game."""
+    found = replica_of(service, game_id)
+    if found is None:
+        return False
+    replica, member = found
+    if as_player not in (None, member.player):
+        raise UsageError(f"this replica is {member.player}'s: it acts only for {member.player}")
+    write_packet(replica.action_packet(member, action_id), output, f"{member.player}'s action packet")
+    return True
+
+
+def replica_entropy(service: GameService, game_id: UUID, text: str, output: str | None) -> bool:
+    """Writes a signed entropy packet on a replica; returns False when the store is no replica of the game."""
+    found = replica_of(service, game_id)
+    if found is None:
+        return False
+    replica, member = found
+    value = None if text == "-" else text.encode("utf-8", "surrogateescape")
+    write_packet(replica.entropy_packet(member, value), output, f"{member.player}'s entropy packet")
+    return True

@@ -1,0 +1,127 @@
+"""`nightkeep host run`: one pass (or a polling loop) of the host over an inbox and an outbox.
+
+A pass handles every pending message once — action, entropy or join packets, or a mail-only reply —
+queues a refusal to the sender of anything refused, moves the message out of the inbox, then writes
+the mail owed for the new events (`Host.follow`) and sends the outbox. It can be killed at any point:
+- killed before a message is marked handled, the next pass reads it again, and an action already
+  applied is recognised by its signature (or a mail action by its nonce) and not applied twice;
+- the outbox is written with the notification position it reports, so no owed mail is lost;
+- killed between sending a mail and marking it sent, that one mail goes again (with the same
+  Message-ID); a replica takes an event packet it already holds as "already held".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.message import EmailMessage
+
+import structlog
+
+from event_store.hosting import Host, Outgoing
+from event_store.mail import Inbox, MailError, compose, packet_texts, read_eml, sender_of
+
+log = structlog.get_logger("nightkeep.host")
+
+Sender = Callable[[EmailMessage], None]
+
+
+@dataclass
+class Pass:
+    """What one pass did."""
+
+    handled: int = 0
+    refused: int = 0
+    sent: int = 0
+    reminded: int = 0
+    details: list[str] = field(default_factory=list)
+
+
+def message_for(mail: Outgoing, sender: str) -> EmailMessage:
+    """Returns the mail for an outbox row; its Message-ID is stable, so a resent mail is the same one."""
+    to = mail.to or f"{mail.player or 'player'}@nightkeep.invalid"
+    return compose(
+        sender or "host@nightkeep.invalid",
+        to,
+        mail.subject,
+        mail.body,
+        mail.packet or None,
+        message_id=f"<outbox-{mail.id}.{mail.game}@nightkeep>",
+    )
+
+
+def run_once(host: Host, inbox: Inbox, send: Sender, sender: str = "") -> Pass:
+    """Handles every pending message, then writes and sends the mail owed."""
+    done = Pass()
+    for key, raw in inbox.pending():
+        _handle_message(host, raw, done)
+        inbox.mark_done(key)
+    done.reminded = remind_overdue(host)
+    host.follow()
+    for mail in host.due():
+        send(message_for(mail, sender))
+        host.mark_sent(mail)
+        done.sent += 1
+    log.info("host_pass", handled=done.handled, refused=done.refused, sent=done.sent)
+    return done
+
+
+def _handle_message(host: Host, raw: bytes, done: Pass) -> None:
+    digest = "mail:" + hashlib.sha256(raw).hexdigest()
+    if host.seen(digest) is not None:
+        return  # handled by a pass that was killed before moving it
+    try:
+        message = read_eml(raw)
+    except MailError as exc:
+        host.remember(digest, f"unreadable: {exc}")
+        return
+    from_addr = sender_of(message)
+    for outcome in host.handle_text("\n".join(packet_texts(message)), from_addr):
+        done.handled += 1
+        done.details.append(outcome.detail if outcome.ok else f"refused: {outcome.detail}")
+        if not outcome.ok:
+            done.refused += 1
+            if from_addr:
+                host.refusal(from_addr, outcome.detail, outcome.game)
+    host.remember(digest, "handled")
+
+
+def remind_overdue(host: Host, now: datetime | None = None) -> int:
+    """Queues a reminder to each player who has not acted within their game's deadline (once per turn)."""
+    now = now or datetime.now(UTC)
+    queued = 0
+    for game_id, deadline, reminded in host.deadlines():
+        recorded = host.service.recorded_events(game_id)
+        head = len(recorded)
+        if reminded >= head or (now - recorded[-1].timestamp).total_seconds() < deadline:
+            continue
+        status = host.service.get_game(game_id).status
+        if status["status"] != "running":
+            continue
+        seats = host.seats(game_id)
+        for player in status.get("to_act", []):
+            seat = seats.get(player)
+            if seat is not None and seat.mail:
+                body = f"Reminder: game {game_id} has waited on you since event {head}.\n"
+                host.reply(seat.mail, f"nightkeep reminder: game {game_id}, your turn", body, game_id)
+                queued += 1
+        host.set_reminded(game_id, head)
+    return queued
+
+
+def run_forever(
+    host: Host, inbox_factory: Callable[[], Inbox], send: Sender, sender: str, interval: float
+) -> None:
+    """Runs a pass every `interval` seconds until interrupted; a mail server's outage is logged, not fatal."""
+    while True:
+        inbox = inbox_factory()
+        try:
+            run_once(host, inbox, send, sender)
+        except MailError as exc:
+            log.warning("host_pass_failed", error=str(exc))
+        finally:
+            inbox.close()
+        time.sleep(interval)

@@ -1,0 +1,463 @@
+"""The host of games played by e-mail: it checks every incoming packet, applies it, and owes every
+player the events since that player last acknowledged, signed and redacted for them.
+
+The host is the dice server: it holds each game's seed (`GameService`). A player's action comes as a
+packet signed by the seat's key; before anything is stored the host checks the signature, that the
+packet chains onto the log as the player saw it, that it is new, and (through the game) that the
+player is to act and the action legal. Mail-only players reply to a mail that lists their actions
+with a one-time key bound to the game, the seat and the version. What the host owes is written by
+`follow` into the outbox in the same transaction as the notification-log position it has reached, so
+a crash never loses or doubles a mail it owes; `due`/`mark_sent` drain it.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+import structlog
+
+from domain.actions import Action
+from domain.errors import BadPacket, NightkeepError, StaleVersion, UnknownGame, UsageError
+from domain.events import ActionTaken, EntropyAdded
+from domain.signing import AUTH_MAIL, AUTH_SIGNED
+from event_store.keys import KeyPair, load_key
+from event_store.log_reader import FileEntry
+from event_store.packets import PLAYER_KINDS, Packet, make_packet, read_packets
+from event_store.pbem_tables import datastore_of
+from event_store.recorded import RecordedEvent, redacted
+from event_store.service import GameService
+
+log = structlog.get_logger("nightkeep.host")
+
+TRACKING = "outbox"
+MAIL_KEY = re.compile(r"Game-Key:\s*([0-9a-f-]{36})\s+(\d+)\s+([A-Z2-7]{16})")
+# Called with (game, player, from version, to version) to say in plain words what happened and draw the
+# board for a mail; the CLI passes the projections' timeline and view (the store does not draw).
+Describe = Callable[[UUID, str, int, int], str]
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A hosted seat: its key (signing players) or address (mail), and what it has seen."""
+
+    player: str
+    pubkey: bytes
+    mail: str
+    acked: int
+    sent: int
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """A mail the host owes: to whom, about what, and the packet it carries (if any)."""
+
+    id: int
+    game: UUID
+    player: str
+    to: str
+    subject: str
+    body: str
+    packet: str
+    version: int
+
+
+@dataclass(frozen=True)
+class Handled:
+    """What the host did with one incoming packet or mail."""
+
+    ok: bool
+    game: UUID | None
+    player: str
+    detail: str
+    duplicate: bool = False
+
+
+class Host:
+    """Runs play-by-e-mail games over a GameService (SQLite) with the host's signing key."""
+
+    def __init__(self, service: GameService, key: KeyPair, describe: Describe | None = None) -> None:
+        self.service = service
+        self.key = key
+        self.db = datastore_of(service.recorder)
+        self.describe = describe or (lambda game, player, old, new: "")
+
+    # --- games ----------------------------------------------------------------------------------------
+
+    def create(
+        self,
+        ruleset: str,
+        players: Sequence[tuple[str, str | None]],
+        keys: dict[str, bytes],
+        mail: dict[str, str],
+        host_mail: str,
+        options: dict[str, str] | None = None,
+        wait_for_entropy: bool = False,
+        deadline: int = 0,
+    ) -> UUID:
+        """Starts a hosted game: seats bound to keys or addresses; the invitations go to the outbox."""
+        names = [name for name, _ in players]
+        stray = sorted((set(keys) | set(mail)) - set(names))
+        if stray:
+            raise UsageError(f"--key/--mail name no seat: {', '.join(stray)}")
+        game_id = self.service.create_game(
+            ruleset, players, options, keys=keys, host_key=self.key.public, wait_for_entropy=wait_for_entropy
+        )
+        with self.db.transaction(commit=True) as c:
+            c.execute(
+                "INSERT INTO nightkeep_pbem_games VALUES (?, ?, ?, ?, ?, 0)",
+                [str(game_id), self.key.name, host_mail, secrets.token_bytes(32), deadline],
+            )
+            for name in names:
+                c.execute(
+                    "INSERT INTO nightkeep_pbem_seats VALUES (?, ?, ?, ?, 0, 0)",
+                    [str(game_id), name, keys.get(name, b""), mail.get(name, "")],
+                )
+        log.info("game_hosted", game=str(game_id), seats=len(names), signing=len(keys))
+        return game_id
+
+    def key_for(self, game_id: UUID) -> KeyPair:
+        """Returns the key that signs for a game (the one it was created with)."""
+        with self.db.transaction(commit=False) as c:
+            c.execute("SELECT key_name FROM nightkeep_pbem_games WHERE game_id=?", [str(game_id)])
+            row = c.fetchone()
+        if row is None or row[0] == self.key.name:
+            return self.key
+        return load_key(row[0])
+
+    def is_hosted(self, game_id: UUID) -> bool:
+        """Tells whether this host runs a game by e-mail."""
+        with self.db.transaction(commit=False) as c:
+            c.execute("SELECT 1 FROM nightkeep_pbem_games WHERE game_id=?", [str(game_id)])
+            return c.fetchone() is not None
+
+    def seats(self, game_id: UUID) -> dict[str, Seat]:
+        """Returns a hosted game's seats by name."""
+        with self.db.transaction(commit=False) as c:
+            c.execute(
+                "SELECT player, pubkey, mail, acked, sent FROM nightkeep_pbem_seats WHERE game_id=?",
+                [str(game_id)],
+            )
+            rows = c.fetchall()
+        if not rows:
+            raise UnknownGame(f"this host runs no game {game_id} by e-mail")
+        return {r[0]: Seat(r[0], bytes(r[1]), r[2], r[3], r[4]) for r in rows}
+
+    def _game_row(self, game_id: UUID) -> tuple[str, bytes, int, int]:
+        with self.db.transaction(commit=False) as c:
+            c.execute(
+                "SELECT host_mail, mail_secret, deadline, reminded FROM nightkeep_pbem_games WHERE game_id=?",
+                [str(game_id)],
+            )
+            row = c.fetchone()
+        if row is None:
+            raise UnknownGame(f"this host runs no game {game_id} by e-mail")
+        return row[0], bytes(row[1]), row[2], row[3]
+
+    # --- incoming ---------------------------------------------------------------------------------------
+
+    def handle_text(self, text: str, sender: str = "") -> list[Handled]:
+        """Handles every packet in a text (a file or a mail); a text without one is a mail-only reply."""
+        try:
+            packets = read_packets(text, "the message")
+        except BadPacket as exc:
+            if "holds no nightkeep packet" not in str(exc):
+                return [Handled(False, None, "", str(exc))]
+            return [self.handle_mail_reply(text, sender)]
+        return [self.handle_packet(p, sender) for p in packets]
+
+    def handle_packet(self, packet: Packet, sender: str = "") -> Handled:
+        """Checks one player packet and applies it; returns what happened (refusals are not raised)."""
+        if self.seen(packet.digest) is not None:
+            return Handled(True, packet.game, packet.player, "already handled", duplicate=True)
+        try:
+            handled = self._apply(packet, sender)
+        except NightkeepError as exc:
+            handled = Handled(False, packet.game, packet.player, str(exc))
+        if handled.ok:
+            self.remember(packet.digest, handled.detail)
+        log.info("packet_handled", kind=packet.kind, ok=handled.ok, detail=handled.detail)
+        return handled
+
+    def _apply(self, packet: Packet, sender: str) -> Handled:
+        if packet.kind not in PLAYER_KINDS:
+            raise BadPacket(f"a {packet.kind} packet is the host's own: players send action, entropy or join")
+        game_id, player = packet.game, packet.player
+        seat = self.seats(game_id).get(player)
+        if seat is None:
+            raise BadPacket(f"game {game_id} has no seat {player!r:.40}")
+        if not seat.pubkey:
+            raise BadPacket(f"{player} plays by mail, not by signed packets, in game {game_id}")
+        if not packet.is_signed_by(seat.pubkey):
+            raise BadPacket(f"the packet is not signed by {player}'s key: refused as forged")
+        duplicate = self._check_chains_on(packet)
+        if duplicate:
+            self._ack(game_id, player, packet.body["version"], sender)
+            return Handled(True, game_id, player, duplicate, duplicate=True)
+        body = packet.body
+        if packet.kind == "action":
+            version, _ = self.service.take_action(
+                game_id,
+                player,
+                body["action"],
+                body["nonce"],
+                body["version"],
+                auth=AUTH_SIGNED,
+                signature=packet.signature,
+            )
+            detail = f"{player} took {body['action']}; the game is at event {version}"
+        elif packet.kind == "entropy":
+            self.service.add_entropy(game_id, player, body["value"], packet.signature)
+            detail = f"{player}'s entropy was mixed in"
+            self._start_if_everyone_gave_entropy(game_id)
+        else:
+            detail = f"{player} joined at event {body['version']}"
+        self._ack(game_id, player, body["version"], sender, rewind=packet.kind == "join")
+        return Handled(True, game_id, player, detail)
+
+    def _check_chains_on(self, packet: Packet) -> str:
+        """Raises unless the packet follows the host's log as it stands; returns a reason when it is one
+        already applied (a replayed or re-sent packet), "" when it is new."""
+        body, game_id = packet.body, packet.game
+        chains = self.service.chain_values(game_id)
+        version, head = body["version"], len(chains)
+        if version > head or version < 1:
+            raise BadPacket(f"the packet follows event {version}, but game {game_id} has {head} events")
+        if chains[version - 1] != body["chain"]:
+            raise BadPacket(
+                f"the packet does not chain onto game {game_id} at event {version}: another history"
+            )
+        if packet.kind == "join" or version == head:
+            return ""
+        nxt = self.service.recorded_events(game_id, gt=version, lte=version + 1)[0].event
+        if isinstance(nxt, ActionTaken | EntropyAdded) and nxt.signature == packet.signature:
+            return f"already applied at event {version + 1}"
+        raise StaleVersion(f"game {game_id} moved on to event {head} since that packet was made: act again")
+
+    def _start_if_everyone_gave_entropy(self, game_id: UUID) -> None:
+        fold = self.service.fold(game_id)
+        if fold.meta["actions"]:
+            return
+        given = {
+            r.event.player for r in self.service.recorded_events(game_id) if isinstance(r.event, EntropyAdded)
+        }
+        if set(fold.meta["keys"]) <= given:
+            self.service.start_game(game_id)
+
+    def _ack(self, game_id: UUID, player: str, version: int, sender: str, rewind: bool = False) -> None:
+        with self.db.transaction(commit=True) as c:
+            c.execute(
+                "UPDATE nightkeep_pbem_seats SET acked=MAX(acked, ?) WHERE game_id=? AND player=?",
+                [version, str(game_id), player],
+            )
+            if rewind:  # a join asks for everything after what it holds: send it again
+                c.execute(
+                    "UPDATE nightkeep_pbem_seats SET sent=MIN(sent, ?) WHERE game_id=? AND player=?",
+                    [version, str(game_id), player],
+                )
+            if sender:
+                c.execute(
+                    "UPDATE nightkeep_pbem_seats SET mail=? WHERE game_id=? AND player=? AND mail=''",
+                    [sender, str(game_id), player],
+                )
+
+    def deadlines(self) -> list[tuple[UUID, int, int]]:
+        """Returns (game, deadline in seconds, the event last reminded at) of games with a deadline."""
+        with self.db.transaction(commit=False) as c:
+            c.execute("SELECT game_id, deadline, reminded FROM nightkeep_pbem_games WHERE deadline > 0")
+            return [(UUID(r[0]), r[1], r[2]) for r in c.fetchall()]
+
+    def set_reminded(self, game_id: UUID, version: int) -> None:
+        """Records that a game's players were reminded at an event."""
+        with self.db.transaction(commit=True) as c:
+            c.execute("UPDATE nightkeep_pbem_games SET reminded=? WHERE game_id=?", [version, str(game_id)])
+
+    def seen(self, digest: str) -> str | None:
+        """Returns the outcome of a packet or mail already handled (None if it is new)."""
+        with self.db.transaction(commit=False) as c:
+            c.execute("SELECT outcome FROM nightkeep_pbem_seen WHERE digest=?", [digest])
+            row = c.fetchone()
+        return None if row is None else str(row[0])
+
+    def remember(self, digest: str, outcome: str) -> None:
+        """Records that a packet or mail was handled."""
+        with self.db.transaction(commit=True) as c:
+            c.execute("INSERT OR IGNORE INTO nightkeep_pbem_seen VALUES (?, ?)", [digest, outcome])
+
+    # --- players who install nothing --------------------------------------------------------------------
+
+    def mail_key(self, game_id: UUID, player: str, version: int) -> str:
+        """Returns the one-time key a mail to a mail-only player carries (bound to game, seat, version)."""
+        _, secret, _, _ = self._game_row(game_id)
+        digest = hmac.new(secret, f"{game_id}\0{player}\0{version}".encode(), hashlib.sha256).digest()
+        return base64.b32encode(digest[:10]).decode()
+
+    def handle_mail_reply(self, text: str, sender: str) -> Handled:
+        """Plays or answers a reply from a mail-only player: its first line is a number, an action id,
+        `status`, `history` or `help`; the quoted mail carries the one-time key."""
+        from event_store.mail_replies import handle_reply
+
+        return handle_reply(self, text, sender)
+
+    def take_mail_action(self, game_id: UUID, player: str, version: int, action: Action, nonce: bytes) -> int:
+        """Takes a mail-only player's action, recorded as mail-authenticated."""
+        new_version, _ = self.service.take_action(
+            game_id, player, action.id, nonce, expected_version=version, auth=AUTH_MAIL
+        )
+        return new_version
+
+    # --- outgoing ---------------------------------------------------------------------------------------
+
+    def follow(self, batch: int = 500) -> int:
+        """Writes the mail owed for every event stored since the last call into the outbox, with the
+        notification position reached, in one transaction; returns how many mails it wrote."""
+        with self.db.transaction(commit=False) as c:
+            c.execute("SELECT position FROM nightkeep_pbem_tracking WHERE name=?", [TRACKING])
+            row = c.fetchone()
+        position = row[0] if row else 0
+        written = 0
+        while True:
+            notes = self.service.recorder.select_notifications(position + 1, batch)
+            if not notes:
+                return written
+            games = list(dict.fromkeys(n.originator_id for n in notes))
+            position = notes[-1].id
+            mails = [m for g in games if isinstance(g, UUID) and self.is_hosted(g) for m in self.owed(g)]
+            with self.db.transaction(commit=True) as c:
+                for m in mails:
+                    c.execute(
+                        "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, "
+                        "version) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        [str(m.game), m.player, m.to, m.subject, m.body, m.packet, m.version],
+                    )
+                    c.execute(
+                        "UPDATE nightkeep_pbem_seats SET sent=? WHERE game_id=? AND player=?",
+                        [m.version, str(m.game), m.player],
+                    )
+                c.execute(
+                    "INSERT OR REPLACE INTO nightkeep_pbem_tracking VALUES (?, ?)", [TRACKING, position]
+                )
+            written += len(mails)
+
+    def owed(self, game_id: UUID) -> list[Outgoing]:
+        """Returns the mails a game owes its seats now (not yet in the outbox)."""
+        recorded = self.service.verified_events(game_id)
+        head = len(recorded)
+        status = self.service.fold(game_id)
+        to_act = list(self.service.get_game(game_id).status.get("to_act", []))
+        host_mail, _, _, _ = self._game_row(game_id)
+        out = []
+        for seat in self.seats(game_id).values():
+            if seat.sent >= head or not (seat.pubkey or seat.mail):
+                continue
+            if seat.pubkey:
+                packet = self.event_packet(game_id, seat, recorded, to_act, host_mail)
+                kind = "invitation" if seat.sent == 0 else "events"
+            else:
+                packet, kind = "", "mail"
+            body = self.describe(game_id, seat.player, seat.sent, head)
+            if not seat.pubkey:
+                body += self._mail_only_part(game_id, seat.player, head, to_act)
+            subject = f"nightkeep {kind}: game {game_id} event {head}" + (
+                f", your turn, {seat.player}" if seat.player in to_act else ""
+            )
+            out.append(Outgoing(0, game_id, seat.player, seat.mail, subject, body, packet, head))
+        del status
+        return out
+
+    def event_packet(
+        self, game_id: UUID, seat: Seat, recorded: list[RecordedEvent], to_act: list[str], host_mail: str
+    ) -> str:
+        """Returns the signed packet of what a seat has not acknowledged (an invitation before it has
+        seen anything), redacted for that seat."""
+        mine = redacted(recorded, seat.player)
+        entries = [_entry(r) for r in mine]
+        body: dict[str, Any]
+        if seat.sent == 0 and seat.acked == 0:
+            body = {
+                "game": str(game_id),
+                "player": seat.player,
+                "host_key": self.key_for(game_id).public,
+                "host_mail": host_mail,
+                "events": entries,
+            }
+            return make_packet("invite", body, self.key_for(game_id).sign)
+        since = seat.acked
+        body = {
+            "game": str(game_id),
+            "player": seat.player,
+            "since": since,
+            "events": entries[since:],
+            "to_act": to_act,
+        }
+        return make_packet("events", body, self.key_for(game_id).sign)
+
+    def _mail_only_part(self, game_id: UUID, player: str, head: int, to_act: list[str]) -> str:
+        if player not in to_act:
+            return "\n\nIt is not your turn. Reply `status`, `history` or `help` any time.\n"
+        actions = self.service.legal_actions(game_id, player)
+        lines = [f"  {n}. {a.id} — {a.label}" for n, a in enumerate(actions, start=1)]
+        return (
+            "\n\nYour turn. Reply with the number or the id of your action as the first line, keeping the "
+            "line below quoted:\n" + "\n".join(lines) + f"\n\nGame-Key: {game_id} {head} "
+            f"{self.mail_key(game_id, player, head)}\n"
+        )
+
+    def refusal(self, to: str, detail: str, game_id: UUID | None) -> None:
+        """Queues a mail to the sender of a refused packet or reply, saying why."""
+        with self.db.transaction(commit=True) as c:
+            c.execute(
+                "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, "
+                "version) VALUES (?, '', ?, ?, ?, '', 0)",
+                [str(game_id or ""), to, "nightkeep: your message was refused", f"Refused: {detail}\n"],
+            )
+
+    def reply(self, to: str, subject: str, body: str, game_id: UUID) -> None:
+        """Queues an answer to a mail-only command (status, history, help)."""
+        with self.db.transaction(commit=True) as c:
+            c.execute(
+                "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, "
+                "version) VALUES (?, '', ?, ?, ?, '', 0)",
+                [str(game_id), to, subject, body],
+            )
+
+    def due(self) -> list[Outgoing]:
+        """Returns the outbox's unsent mails, oldest first."""
+        with self.db.transaction(commit=False) as c:
+            c.execute(
+                "SELECT id, game_id, player, to_addr, subject, body, packet, version "
+                "FROM nightkeep_pbem_outbox WHERE sent=0 ORDER BY id"
+            )
+            rows = c.fetchall()
+        return [Outgoing(r[0], UUID(r[1]) if r[1] else UUID(int=0), *r[2:]) for r in rows]
+
+    def mark_sent(self, outgoing: Outgoing) -> None:
+        """Marks an outbox mail as sent."""
+        with self.db.transaction(commit=True) as c:
+            c.execute("UPDATE nightkeep_pbem_outbox SET sent=1 WHERE id=?", [outgoing.id])
+
+
+def _entry(recorded: RecordedEvent) -> FileEntry:
+    return FileEntry(
+        recorded.version,
+        recorded.type_name,
+        recorded.class_version,
+        recorded.fields,
+        recorded.chain,
+        recorded.timestamp,
+    )
+
+
+def describe_nothing(game: UUID, player: str, old: int, new: int) -> str:
+    """A Describe that says nothing (tests, and hosts with no board view)."""
+    return ""
+
+
+__all__ = ["Handled", "Host", "Outgoing", "Seat", "describe_nothing"]

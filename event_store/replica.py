@@ -1,0 +1,323 @@
+"""A player's replica of a game played by e-mail: its own store, holding only what that player may see.
+
+`join` takes the host's invitation; `receive` takes event packets. Each must be signed by the host key
+the invitation named, and must extend the history the replica holds: its events are checked against
+the held chain values, then the whole copy goes through the one reader (`replay_file.check_import`,
+the full audit) before it is appended. A packet that disagrees with what the host signed before is
+refused and both signed packets are kept as proof (`proofs`, named by `nightkeep audit`). A packet the
+host sent another seat can be received too: it is only compared with the replica's history. `act` on a
+replica writes a signed action packet; nothing is applied until the host's events come back.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, replace
+from typing import Any
+from uuid import UUID
+
+import structlog
+
+from domain.errors import BadPacket, IllegalAction, UnknownGame, UsageError
+from domain.events import GameCreated
+from domain.game import check_legal
+from domain.signing import fingerprint
+from event_store.copies import copy_id
+from event_store.keys import KeyPair, key_with_public, load_key
+from event_store.log_reader import FileEntry, recorded_of
+from event_store.packets import Packet, make_packet, read_packets
+from event_store.recorded import RecordedEvent, fold_recorded
+from event_store.replay_file import check_import, encode_replay, store_import
+from event_store.service import GameService
+
+log = structlog.get_logger("nightkeep.replica")
+
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS nightkeep_replica (game_id TEXT PRIMARY KEY, player TEXT NOT NULL, "
+    "key_name TEXT NOT NULL, host_key BLOB NOT NULL, host_mail TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS nightkeep_replica_packets (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+    "game_id TEXT NOT NULL, since INTEGER NOT NULL, head INTEGER NOT NULL, packet TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS nightkeep_replica_proofs (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+    "game_id TEXT NOT NULL, version INTEGER NOT NULL, detail TEXT NOT NULL, held TEXT NOT NULL, "
+    "conflicting TEXT NOT NULL)",
+)
+
+
+@dataclass(frozen=True)
+class Membership:
+    """What a replica knows of its game: whose seat it is, with which key, and who hosts it."""
+
+    game: UUID
+    player: str
+    key_name: str
+    host_key: bytes
+    host_mail: str
+
+    @property
+    def stored(self) -> UUID:
+        """Returns the id the player's copy is stored under."""
+        return copy_id(self.game, self.player)
+
+
+@dataclass(frozen=True)
+class Received:
+    """What one packet did to a replica: the events it held before and after."""
+
+    game: UUID
+    player: str
+    before: int
+    after: int
+    detail: str
+
+
+@dataclass(frozen=True)
+class Proof:
+    """Two packets signed by the host that tell different histories."""
+
+    game: UUID
+    version: int
+    detail: str
+    held: str
+    conflicting: str
+
+
+class Replica:
+    """A player's replica store: the copies of the games the player joined, and the packets received."""
+
+    def __init__(self, service: GameService) -> None:
+        from event_store.pbem_tables import datastore_of
+
+        self.service = service
+        self.db = datastore_of(service.recorder)
+        with self.db.transaction(commit=True) as c:
+            for statement in SCHEMA:
+                c.execute(statement)
+
+    def membership(self, game_id: UUID) -> Membership | None:
+        """Returns the replica's record of a game (by game id or by its copy's id), if it joined it."""
+        with self.db.transaction(commit=False) as c:
+            c.execute("SELECT game_id, player, key_name, host_key, host_mail FROM nightkeep_replica")
+            rows = c.fetchall()
+        for row in rows:
+            member = Membership(UUID(row[0]), row[1], row[2], bytes(row[3]), row[4])
+            if game_id in (member.game, member.stored):
+                return member
+        return None
+
+    def join(self, text: str, expected_host: str = "") -> tuple[Membership, str]:
+        """Makes the replica of the game an invitation is for; returns it and the join packet to send."""
+        (packet,) = _one(read_packets(text, "the invitation"))
+        if packet.kind != "invite":
+            raise BadPacket(f"that is a {packet.kind} packet, not an invitation (nightkeep receive takes it)")
+        host_key = packet.body["host_key"]
+        if not packet.is_signed_by(host_key):
+            raise BadPacket("the invitation is not signed by the host key it names: refused as forged")
+        if expected_host and fingerprint(host_key).replace(" ", "") != expected_host.replace(" ", "").lower():
+            raise BadPacket(f"the invitation's host key is {fingerprint(host_key)}, not {expected_host}")
+        if self.membership(packet.game) is not None:
+            raise UsageError(f"this replica has already joined game {packet.game} (nightkeep receive PACKET)")
+        created = _created(packet.entries)
+        if created.host_key != host_key:
+            raise BadPacket("the invitation's host key is not the one its game was created with")
+        mine = created.keys.get(packet.player)
+        pair = key_with_public(mine) if mine else None
+        if pair is None:
+            raise UsageError(f"none of your keys is {packet.player}'s key in this game (nightkeep key list)")
+        member = Membership(packet.game, packet.player, pair.name, host_key, packet.body["host_mail"])
+        self._append(member, [], packet.entries)
+        with self.db.transaction(commit=True) as c:
+            c.execute(
+                "INSERT INTO nightkeep_replica VALUES (?, ?, ?, ?, ?)",
+                [str(member.game), member.player, member.key_name, host_key, member.host_mail],
+            )
+        self._keep(member.game, 0, len(packet.entries), text)
+        return member, self.join_packet(member)
+
+    def receive(self, text: str) -> list[Received]:
+        """Verifies and appends every event packet in a text; BadPacket for one that does not fit."""
+        return [self.receive_packet(p, text) for p in read_packets(text, "the packet")]
+
+    def receive_packet(self, packet: Packet, text: str) -> Received:
+        """Verifies and appends one event packet (or compares one sent to another seat)."""
+        if packet.kind not in ("events", "invite"):
+            raise BadPacket(f"a {packet.kind} packet goes to the host, not to a replica")
+        member = self.membership(packet.game)
+        if member is None:
+            raise BadPacket(f"this replica has not joined game {packet.game} (nightkeep join INVITE first)")
+        if not packet.is_signed_by(member.host_key):
+            raise BadPacket(f"the packet is not signed by game {member.game}'s host: refused as forged")
+        since = packet.body.get("since", 0)
+        entries = packet.entries
+        if [e.version for e in entries] != list(range(since + 1, since + 1 + len(entries))):
+            raise BadPacket("the packet's events are not numbered on from the event it says they follow")
+        held = self._held(member)
+        if since > len(held):
+            raise BadPacket(
+                f"the packet follows event {since}, but this replica holds {len(held)}: an earlier "
+                "packet is missing (ask the host to resend, or receive that one first)"
+            )
+        self._check_same_history(member, held, entries, text)
+        before = len(held)
+        if packet.player != member.player:
+            return Received(member.game, packet.player, before, before, f"{packet.player}'s packet agrees")
+        new = [e for e in entries if e.version > before]
+        if not new:
+            return Received(member.game, member.player, before, before, "already held")
+        self._append(member, held, new)
+        self._keep(member.game, since, since + len(entries), text)
+        return Received(member.game, member.player, before, before + len(new), "appended")
+
+    def _check_same_history(
+        self, member: Membership, held: list[RecordedEvent], entries: list[FileEntry], text: str
+    ) -> None:
+        for entry in entries:
+            if entry.version > len(held):
+                return
+            if held[entry.version - 1].chain != entry.chain:
+                self._prove(member.game, entry.version, text)
+                raise BadPacket(
+                    f"the host signed two histories of game {member.game} that part at event "
+                    f"{entry.version}: "
+                    "refused, and both packets are kept as proof (nightkeep audit names them)"
+                )
+
+    def _held(self, member: Membership) -> list[RecordedEvent]:
+        try:
+            return self.service.recorded_events(member.stored)
+        except UnknownGame:
+            return []
+
+    def _append(self, member: Membership, held: list[RecordedEvent], new: list[FileEntry]) -> None:
+        """Checks the whole copy with the new events through the one reader, then stores the new ones."""
+        recorded = [*held, *recorded_of(new)]
+        data = encode_replay(str(member.game), recorded, member.player)
+        importable = check_import(data, f"the copy of game {member.game} with the new events")
+        store_import(self.service, replace(importable, viewer=member.player))
+
+    def _keep(self, game_id: UUID, since: int, head: int, text: str) -> None:
+        with self.db.transaction(commit=True) as c:
+            c.execute(
+                "INSERT INTO nightkeep_replica_packets (game_id, since, head, packet) VALUES (?, ?, ?, ?)",
+                [str(game_id), since, head, text],
+            )
+
+    def _prove(self, game_id: UUID, version: int, text: str) -> None:
+        with self.db.transaction(commit=True) as c:
+            c.execute(
+                "SELECT packet FROM nightkeep_replica_packets WHERE game_id=? AND since<? AND head>=? "
+                "ORDER BY id LIMIT 1",
+                [str(game_id), version, version],
+            )
+            row = c.fetchone()
+            held = row[0] if row else ""
+            detail = f"two packets signed by the host disagree at event {version}"
+            c.execute(
+                "INSERT INTO nightkeep_replica_proofs (game_id, version, detail, held, conflicting) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [str(game_id), version, detail, held, text],
+            )
+        log.warning("host_equivocated", game=str(game_id), version=version)
+
+    def proofs(self, game_id: UUID) -> list[Proof]:
+        """Returns the proofs kept that the host of a game signed two different histories."""
+        member = self.membership(game_id)
+        if member is None:
+            return []
+        with self.db.transaction(commit=False) as c:
+            c.execute(
+                "SELECT version, detail, held, conflicting FROM nightkeep_replica_proofs WHERE game_id=?",
+                [str(member.game)],
+            )
+            return [Proof(member.game, *row) for row in c.fetchall()]
+
+    # --- what the player sends ----------------------------------------------------------------------------
+
+    def _key(self, member: Membership) -> KeyPair:
+        return load_key(member.key_name)
+
+    def _head(self, member: Membership) -> tuple[int, bytes]:
+        held = self._held(member)
+        return len(held), held[-1].chain
+
+    def join_packet(self, member: Membership) -> str:
+        """Returns the signed packet that tells the host what this replica holds."""
+        version, chain = self._head(member)
+        body = {"game": str(member.game), "player": member.player, "version": version, "chain": chain}
+        return make_packet("join", body, self._key(member).sign)
+
+    def legal_actions(self, member: Membership) -> list[Any]:
+        """Returns the player's legal actions as the replica's copy shows them."""
+        fold = fold_recorded(self._held(member))
+        if fold.meta["actions"] == 0:
+            return []
+        return list(fold_ruleset(fold).legal_actions(fold.state, member.player))
+
+    def action_packet(self, member: Membership, action_id: str) -> str:
+        """Returns a signed action packet, after checking the action is legal as far as the copy shows."""
+        held = self._held(member)
+        fold = fold_recorded(held)
+        try:
+            check_legal(fold, member.player, action_id)
+        except IllegalAction:
+            raise
+        nonce = secrets.token_bytes(32)  # the player's own randomness, mixed into this action's draws
+        body = {
+            "game": str(member.game),
+            "player": member.player,
+            "version": len(held),
+            "chain": held[-1].chain,
+            "action": action_id,
+            "nonce": nonce,
+        }
+        return make_packet("action", body, self._key(member).sign)
+
+    def entropy_packet(self, member: Membership, value: bytes | None = None) -> str:
+        """Returns a signed entropy packet (fresh random bytes unless given)."""
+        version, chain = self._head(member)
+        body = {
+            "game": str(member.game),
+            "player": member.player,
+            "version": version,
+            "chain": chain,
+            "value": value or secrets.token_bytes(32),
+        }
+        return make_packet("entropy", body, self._key(member).sign)
+
+
+def proofs_in(service: GameService, game_id: UUID) -> list[Proof]:
+    """Returns the proofs a store keeps against a game's host (none when it is no replica)."""
+    from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+    recorder = service.recorder
+    if not isinstance(recorder, SQLiteApplicationRecorder):
+        return []
+    with recorder.datastore.transaction(commit=False) as c:
+        c.execute("SELECT 1 FROM sqlite_master WHERE name='nightkeep_replica_proofs'")
+        if c.fetchone() is None:
+            return []
+    return Replica(service).proofs(game_id)
+
+
+def packet_digest(text: str) -> str:
+    """Returns the short id of the (first) packet in a text, as proofs name it."""
+    return read_packets(text)[0].digest if text else "(none kept)"
+
+
+def fold_ruleset(fold: Any) -> Any:
+    """Returns the ruleset a folded copy is played with."""
+    from domain.rulesets import get_ruleset
+
+    return get_ruleset(fold.ruleset_name)
+
+
+def _created(entries: list[FileEntry]) -> GameCreated:
+    for event in recorded_of(entries):
+        if isinstance(event.event, GameCreated):
+            return event.event
+    raise BadPacket("the invitation holds no GameCreated event")
+
+
+def _one(packets: list[Packet]) -> list[Packet]:
+    if len(packets) != 1:
+        raise BadPacket(f"an invitation is one packet; this text holds {len(packets)}")
+    return packets

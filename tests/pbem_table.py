@@ -1,0 +1,103 @@
+"""A play-by-e-mail table for tests: a host store, one replica store per signing player, and packets
+carried by hand (as files would be), with every person's key in one key folder."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+
+from domain.bots import Bot
+from event_store.hosting import Host
+from event_store.keys import KeyPair, new_key
+from event_store.replay_file import export_game
+from event_store.replica import Membership, Replica
+from event_store.service import GameService
+
+
+@dataclass
+class Table:
+    """One hosted game and its players' replicas; `mail` holds what the host sent each seat, unread."""
+
+    tmp: Path
+    host: Host
+    game: UUID
+    replicas: dict[str, tuple[Replica, Membership]] = field(default_factory=dict)
+    mail: dict[str, list[str]] = field(default_factory=dict)  # packets (or plain bodies) per seat
+
+    def deliver(self) -> None:
+        """Writes what the host owes and hands every mail to its seat."""
+        self.host.follow()
+        for mail in self.host.due():
+            self.mail.setdefault(mail.player, []).append(mail.packet or mail.body)
+            self.host.mark_sent(mail)
+
+    def join_all(self) -> None:
+        """Every signing seat joins from its invitation; the host takes the join packets."""
+        self.deliver()
+        for player, seat in self.host.seats(self.game).items():
+            if not seat.pubkey:
+                continue
+            replica = Replica(GameService(str(self.tmp / f"{player}.sqlite")))
+            member, join = replica.join(self.mail[player].pop(0))
+            self.replicas[player] = (replica, member)
+            assert all(h.ok for h in self.host.handle_text(join))
+
+    def read_mail(self, player: str) -> None:
+        """The player's replica takes every packet waiting for them."""
+        replica, _ = self.replicas[player]
+        for text in self.mail.pop(player, []):
+            replica.receive(text)
+
+    def to_act(self) -> list[str]:
+        """Returns who the host's game waits on."""
+        return list(self.host.service.get_game(self.game).status.get("to_act", []))
+
+    def is_over(self) -> bool:
+        """Tells whether the host's game has ended."""
+        return self.host.service.get_game(self.game).is_finished
+
+    def play_turn(self, bot: Bot) -> str:
+        """The player to act reads their mail, picks an action on their replica and sends the packet."""
+        player = self.to_act()[0]
+        self.read_mail(player)
+        replica, member = self.replicas[player]
+        fold_actions = replica.legal_actions(member)
+        ruleset = self.host.service.get_game(self.game).ruleset
+        choice = bot.choose(ruleset, self.host.service.get_game(self.game).state, fold_actions)
+        packet = replica.action_packet(member, choice.id)
+        handled = self.host.handle_text(packet)
+        assert handled[0].ok, handled[0].detail
+        self.deliver()
+        return packet
+
+    def copy_of(self, player: str) -> bytes:
+        """Returns the player's replica as a replay file."""
+        replica, member = self.replicas[player]
+        return export_game(replica.service, member.stored)
+
+
+def seat_table(
+    tmp: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    ruleset: str,
+    players: list[tuple[str, str | None]],
+    mail_only: tuple[str, ...] = (),
+    wait_for_entropy: bool = False,
+) -> Table:
+    """Sets up keys for the host and every signing seat, and a hosted game."""
+    monkeypatch.setenv("NIGHTKEEP_KEYS", str(tmp / "keys"))
+    host_key = new_key("host")
+    keys: dict[str, KeyPair] = {name: new_key(name.lower()) for name, _ in players if name not in mail_only}
+    host = Host(GameService(str(tmp / "host.sqlite")), host_key)
+    game = host.create(
+        ruleset,
+        players,
+        {name: pair.public for name, pair in keys.items()},
+        {name: f"{name.lower()}@example.org" for name, _ in players},
+        "host@example.org",
+        wait_for_entropy=wait_for_entropy,
+    )
+    return Table(tmp, host, game)

@@ -1,0 +1,208 @@
+"""Play by e-mail at the command line: keys, a hosted game, replicas, packets as files, mail-only play."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cli.main import cli
+from event_store.mail import body_text, read_eml
+from event_store.replay_file import export_game
+from event_store.service import GameService
+
+
+def run(*args: str, keys: Path, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), env={"NIGHTKEEP_KEYS": str(keys)}, input=stdin)
+
+
+@pytest.fixture
+def people(tmp_path: Path) -> dict[str, Path]:
+    """A key folder per person (host, Ann, Bo), each with that person's key."""
+    folders = {}
+    for person in ("host", "ann", "bo"):
+        folder = tmp_path / f"keys-{person}"
+        result = run("key", "new", person, keys=folder)
+        assert result.exit_code == 0, result.output
+        folders[person] = folder
+    return folders
+
+
+def public(people: dict[str, Path], person: str) -> str:
+    return run("key", "export", person, keys=people[person]).stdout.strip()
+
+
+def test_key_export_prints_one_line_and_a_fingerprint(people: dict[str, Path]) -> None:
+    result = run("key", "export", "ann", "--json", keys=people["ann"])
+    shown = json.loads(result.stdout)
+    assert shown["public"].startswith("nightkeep-ed25519 ") and len(shown["fingerprint"]) == 19
+    listed = run("key", "list", keys=people["ann"]).stdout
+    assert "ann" in listed and shown["fingerprint"] in listed
+    again = run("key", "new", "ann", keys=people["ann"])
+    assert again.exit_code == 2 and "already a key" in again.stderr
+
+
+def test_a_hosted_game_is_played_with_files_between_the_host_and_two_replicas(
+    tmp_path: Path, people: dict[str, Path]
+) -> None:
+    host_db, out = str(tmp_path / "host.sqlite"), tmp_path / "out"
+    created = run(
+        "--db",
+        host_db,
+        "new",
+        "dungeon-short",
+        "--player",
+        "Ann",
+        "--player",
+        "Bo",
+        "--key",
+        f"Ann={public(people, 'ann')}",
+        "--key",
+        f"Bo={public(people, 'bo')}",
+        "--host-mail",
+        "host@example.org",
+        "--out",
+        str(out),
+        "--json",
+        keys=people["host"],
+    )
+    assert created.exit_code == 0, created.output
+    game = json.loads(created.stdout)["game"]
+    invites = {p: next(out.glob(f"*-{p}.nkp")) for p in ("Ann", "Bo")}
+    fingerprint = run("key", "list", keys=people["host"]).stdout.split(maxsplit=1)[1].strip()
+    for player, person in (("Ann", "ann"), ("Bo", "bo")):
+        db = str(tmp_path / f"{person}.sqlite")
+        joined = run(
+            "--db",
+            db,
+            "join",
+            str(invites[player]),
+            "--host-key",
+            fingerprint,
+            "-o",
+            str(tmp_path / f"join-{person}.nkp"),
+            keys=people[person],
+        )
+        assert joined.exit_code == 0, joined.output
+        applied = run(
+            "--db",
+            host_db,
+            "host",
+            "apply",
+            str(tmp_path / f"join-{person}.nkp"),
+            "--out",
+            str(out),
+            keys=people["host"],
+        )
+        assert applied.exit_code == 0, applied.output
+    # Whoever is to act acts on their replica; the host applies the packet; both replicas receive.
+    for turn in range(6):
+        status = json.loads(run("--db", host_db, "show", game, "--json", keys=people["host"]).stdout)
+        player = status["to_act"][0]
+        person = player.lower()
+        db = str(tmp_path / f"{person}.sqlite")
+        listed = run("--db", db, "actions", game, "--json", keys=people[person])
+        action = json.loads(listed.stdout)[0]["id"]
+        packet = tmp_path / f"act-{turn}.nkp"
+        acted = run("--db", db, "act", game, action, "-o", str(packet), keys=people[person])
+        assert acted.exit_code == 0, acted.output
+        before = len(list(out.glob("*.nkp")))
+        applied = run("--db", host_db, "host", "apply", str(packet), "--out", str(out), keys=people["host"])
+        assert applied.exit_code == 0, applied.output
+        fresh = sorted(out.glob("*.nkp"))[before:]
+        assert len(fresh) == 2  # one events packet per seat
+        for mail in fresh:
+            reader = "ann" if mail.name.endswith("-Ann.nkp") else "bo"
+            received = run(
+                "--db", str(tmp_path / f"{reader}.sqlite"), "receive", str(mail), keys=people[reader]
+            )
+            assert received.exit_code == 0, received.output
+            assert "What happened since event" in received.stdout
+    host = GameService(host_db)
+    for player, person in (("Ann", "ann"), ("Bo", "bo")):
+        replica = GameService(str(tmp_path / f"{person}.sqlite"))
+        stored = replica.resolve_game_id(game)
+        assert export_game(replica, stored) == export_game(host, host.resolve_game_id(game), player)
+        audited = run("--db", str(tmp_path / f"{person}.sqlite"), "audit", game, keys=people[person])
+        assert audited.exit_code == 0, audited.output
+    # The same packet again changes nothing; a packet given to the wrong replica is refused.
+    replayed = run(
+        "--db", host_db, "host", "apply", str(tmp_path / "act-5.nkp"), "--out", str(out), keys=people["host"]
+    )
+    assert replayed.exit_code == 0 and "already" in replayed.output
+    locally = run("--db", host_db, "act", game, "roll", "--as", status["to_act"][0], keys=people["host"])
+    assert locally.exit_code != 0
+
+
+def test_a_mail_only_player_plays_by_replying_with_a_number(tmp_path: Path, people: dict[str, Path]) -> None:
+    host_db, out = str(tmp_path / "host.sqlite"), tmp_path / "out"
+    created = run(
+        "--db",
+        host_db,
+        "new",
+        "dungeon-short",
+        "--player",
+        "Ann",
+        "--player",
+        "Bo",
+        "--mail",
+        "Ann=ann@example.org",
+        "--mail",
+        "Bo=bo@example.org",
+        "--out",
+        str(out),
+        "--json",
+        keys=people["host"],
+    )
+    assert created.exit_code == 0, created.output
+    game = json.loads(created.stdout)["game"]
+    host = GameService(host_db)
+    game_id = host.resolve_game_id(game)
+    for turn in range(4):
+        player = host.get_game(game_id).status["to_act"][0]
+        mail = sorted(out.glob(f"*-{player}.eml"))[-1]
+        text = body_text(read_eml(mail.read_bytes()))
+        assert "Your turn" in text and "Game-Key:" in text
+        reply = tmp_path / f"reply-{turn}.eml"
+        quoted = "\n".join(f"> {line}" for line in text.splitlines())
+        reply.write_text(
+            f"From: {player.lower()}@example.org\nTo: host@example.org\nSubject: Re: turn\n\n1\n\n{quoted}\n"
+        )
+        applied = run("--db", host_db, "host", "apply", str(reply), "--out", str(out), keys=people["host"])
+        assert applied.exit_code == 0, applied.output
+        again = run("--db", host_db, "host", "apply", str(reply), "--out", str(out), keys=people["host"])
+        assert "already" in again.output or again.exit_code == 0
+    actions = [r.event for r in host.recorded_events(game_id) if r.type_name == "ActionTaken"]
+    assert [a.auth for a in actions[1:]] == ["mail"] * 4
+    assert host.audit(game_id).findings == []
+    log = run("--db", host_db, "log", game, keys=people["host"]).stdout
+    assert "(by mail, on the host's word)" in log
+
+
+def test_a_forged_mail_key_is_refused_in_one_line(tmp_path: Path, people: dict[str, Path]) -> None:
+    host_db, out = str(tmp_path / "host.sqlite"), tmp_path / "out"
+    created = run(
+        "--db",
+        host_db,
+        "new",
+        "dungeon-short",
+        "--player",
+        "Ann",
+        "--player",
+        "Bo",
+        "--mail",
+        "Ann=ann@example.org",
+        "--mail",
+        "Bo=bo@example.org",
+        "--out",
+        str(out),
+        "--json",
+        keys=people["host"],
+    )
+    game = json.loads(created.stdout)["game"]
+    reply = tmp_path / "forged.eml"
+    reply.write_text(f"From: x@example.org\nSubject: Re\n\n1\n> Game-Key: {game} 5 AAAAAAAAAAAAAAAA\n")
+    applied = run("--db", host_db, "host", "apply", str(reply), "--out", str(out), keys=people["host"])
+    assert applied.exit_code == 1 and "forged" in applied.stderr and applied.stderr.count("\n") == 1
