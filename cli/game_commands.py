@@ -19,7 +19,7 @@ from cli.common import (
     seen_by,
     viewer_option,
 )
-from cli.pbem_commands import create_hosted, hosting_options, is_hosted, replica_act, replica_actions
+from cli.pbem_hooks import create_hosted, hosting_options, is_hosted, replica_act, replica_actions
 from cli.rendering import (
     game_summary,
     print_actions,

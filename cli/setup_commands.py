@@ -14,7 +14,7 @@ from cli.common import (
     resolve_viewer,
     viewer_option,
 )
-from cli.pbem_commands import replica_entropy
+from cli.pbem_hooks import replica_entropy
 from cli.rendering import print_timeline
 from domain.errors import UsageError
 from event_store.recorded import redacted

@@ -19,7 +19,6 @@ import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 from uuid import UUID
 
 import structlog
@@ -29,15 +28,13 @@ from domain.errors import BadPacket, NightkeepError, StaleVersion, UnknownGame, 
 from domain.events import ActionTaken, EntropyAdded
 from domain.signing import AUTH_MAIL, AUTH_SIGNED
 from event_store.keys import KeyPair, load_key
-from event_store.log_reader import FileEntry
-from event_store.packets import PLAYER_KINDS, Packet, make_packet, read_packets
+from event_store.outbox import Outbox, Outgoing
+from event_store.packets import PLAYER_KINDS, Packet, read_packets
 from event_store.pbem_tables import datastore_of
-from event_store.recorded import RecordedEvent, redacted
 from event_store.service import GameService
 
 log = structlog.get_logger("nightkeep.host")
 
-TRACKING = "outbox"
 MAIL_KEY = re.compile(r"Game-Key:\s*([0-9a-f-]{36})\s+(\d+)\s+([A-Z2-7]{16})")
 # Called with (game, player, from version, to version) to say in plain words what happened and draw the
 # board for a mail; the CLI passes the projections' timeline and view (the store does not draw).
@@ -56,20 +53,6 @@ class Seat:
 
 
 @dataclass(frozen=True)
-class Outgoing:
-    """A mail the host owes: to whom, about what, and the packet it carries (if any)."""
-
-    id: int
-    game: UUID
-    player: str
-    to: str
-    subject: str
-    body: str
-    packet: str
-    version: int
-
-
-@dataclass(frozen=True)
 class Handled:
     """What the host did with one incoming packet or mail."""
 
@@ -80,7 +63,7 @@ class Handled:
     duplicate: bool = False
 
 
-class Host:
+class Host(Outbox):
     """Runs play-by-e-mail games over a GameService (SQLite) with the host's signing key."""
 
     def __init__(self, service: GameService, key: KeyPair, describe: Describe | None = None) -> None:
@@ -312,147 +295,6 @@ class Host:
             game_id, player, action.id, nonce, expected_version=version, auth=AUTH_MAIL
         )
         return new_version
-
-    # --- outgoing ---------------------------------------------------------------------------------------
-
-    def follow(self, batch: int = 500) -> int:
-        """Writes the mail owed for every event stored since the last call into the outbox, with the
-        notification position reached, in one transaction; returns how many mails it wrote."""
-        with self.db.transaction(commit=False) as c:
-            c.execute("SELECT position FROM nightkeep_pbem_tracking WHERE name=?", [TRACKING])
-            row = c.fetchone()
-        position = row[0] if row else 0
-        written = 0
-        while True:
-            notes = self.service.recorder.select_notifications(position + 1, batch)
-            if not notes:
-                return written
-            games = list(dict.fromkeys(n.originator_id for n in notes))
-            position = notes[-1].id
-            mails = [m for g in games if isinstance(g, UUID) and self.is_hosted(g) for m in self.owed(g)]
-            with self.db.transaction(commit=True) as c:
-                for m in mails:
-                    c.execute(
-                        "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, "
-                        "version) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        [str(m.game), m.player, m.to, m.subject, m.body, m.packet, m.version],
-                    )
-                    c.execute(
-                        "UPDATE nightkeep_pbem_seats SET sent=? WHERE game_id=? AND player=?",
-                        [m.version, str(m.game), m.player],
-                    )
-                c.execute(
-                    "INSERT OR REPLACE INTO nightkeep_pbem_tracking VALUES (?, ?)", [TRACKING, position]
-                )
-            written += len(mails)
-
-    def owed(self, game_id: UUID) -> list[Outgoing]:
-        """Returns the mails a game owes its seats now (not yet in the outbox)."""
-        recorded = self.service.verified_events(game_id)
-        head = len(recorded)
-        status = self.service.fold(game_id)
-        to_act = list(self.service.get_game(game_id).status.get("to_act", []))
-        host_mail, _, _, _ = self._game_row(game_id)
-        out = []
-        for seat in self.seats(game_id).values():
-            if seat.sent >= head or not (seat.pubkey or seat.mail):
-                continue
-            if seat.pubkey:
-                packet = self.event_packet(game_id, seat, recorded, to_act, host_mail)
-                kind = "invitation" if seat.sent == 0 else "events"
-            else:
-                packet, kind = "", "mail"
-            body = self.describe(game_id, seat.player, seat.sent, head)
-            if not seat.pubkey:
-                body += self._mail_only_part(game_id, seat.player, head, to_act)
-            subject = f"nightkeep {kind}: game {game_id} event {head}" + (
-                f", your turn, {seat.player}" if seat.player in to_act else ""
-            )
-            out.append(Outgoing(0, game_id, seat.player, seat.mail, subject, body, packet, head))
-        del status
-        return out
-
-    def event_packet(
-        self, game_id: UUID, seat: Seat, recorded: list[RecordedEvent], to_act: list[str], host_mail: str
-    ) -> str:
-        """Returns the signed packet of what a seat has not acknowledged (an invitation before it has
-        seen anything), redacted for that seat."""
-        mine = redacted(recorded, seat.player)
-        entries = [_entry(r) for r in mine]
-        body: dict[str, Any]
-        if seat.sent == 0 and seat.acked == 0:
-            body = {
-                "game": str(game_id),
-                "player": seat.player,
-                "host_key": self.key_for(game_id).public,
-                "host_mail": host_mail,
-                "events": entries,
-            }
-            return make_packet("invite", body, self.key_for(game_id).sign)
-        since = seat.acked
-        body = {
-            "game": str(game_id),
-            "player": seat.player,
-            "since": since,
-            "events": entries[since:],
-            "to_act": to_act,
-        }
-        return make_packet("events", body, self.key_for(game_id).sign)
-
-    def _mail_only_part(self, game_id: UUID, player: str, head: int, to_act: list[str]) -> str:
-        if player not in to_act:
-            return "\n\nIt is not your turn. Reply `status`, `history` or `help` any time.\n"
-        actions = self.service.legal_actions(game_id, player)
-        lines = [f"  {n}. {a.id} — {a.label}" for n, a in enumerate(actions, start=1)]
-        return (
-            "\n\nYour turn. Reply with the number or the id of your action as the first line, keeping the "
-            "line below quoted:\n" + "\n".join(lines) + f"\n\nGame-Key: {game_id} {head} "
-            f"{self.mail_key(game_id, player, head)}\n"
-        )
-
-    def refusal(self, to: str, detail: str, game_id: UUID | None) -> None:
-        """Queues a mail to the sender of a refused packet or reply, saying why."""
-        with self.db.transaction(commit=True) as c:
-            c.execute(
-                "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, "
-                "version) VALUES (?, '', ?, ?, ?, '', 0)",
-                [str(game_id or ""), to, "nightkeep: your message was refused", f"Refused: {detail}\n"],
-            )
-
-    def reply(self, to: str, subject: str, body: str, game_id: UUID) -> None:
-        """Queues an answer to a mail-only command (status, history, help)."""
-        with self.db.transaction(commit=True) as c:
-            c.execute(
-                "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, "
-                "version) VALUES (?, '', ?, ?, ?, '', 0)",
-                [str(game_id), to, subject, body],
-            )
-
-    def due(self) -> list[Outgoing]:
-        """Returns the outbox's unsent mails, oldest first."""
-        with self.db.transaction(commit=False) as c:
-            c.execute(
-                "SELECT id, game_id, player, to_addr, subject, body, packet, version "
-                "FROM nightkeep_pbem_outbox WHERE sent=0 ORDER BY id"
-            )
-            rows = c.fetchall()
-        return [Outgoing(r[0], UUID(r[1]) if r[1] else UUID(int=0), *r[2:]) for r in rows]
-
-    def mark_sent(self, outgoing: Outgoing) -> None:
-        """Marks an outbox mail as sent."""
-        with self.db.transaction(commit=True) as c:
-            c.execute("UPDATE nightkeep_pbem_outbox SET sent=1 WHERE id=?", [outgoing.id])
-
-
-def _entry(recorded: RecordedEvent) -> FileEntry:
-    return FileEntry(
-        recorded.version,
-        recorded.type_name,
-        recorded.class_version,
-        recorded.fields,
-        recorded.chain,
-        recorded.timestamp,
-    )
 
 
 def describe_nothing(game: UUID, player: str, old: int, new: int) -> str:

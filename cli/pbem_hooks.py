@@ -1,0 +1,144 @@
+"""Play by e-mail inside the ordinary commands: `new` with seat keys, and `act`, `actions` and
+`entropy` on a player's replica, which write signed packets instead of applying anything."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import click
+
+from cli.common import echo_json
+from cli.pbem_commands import HOST_KEY, open_host, replica_of, write_outbox, write_packet
+from domain.errors import UsageError
+from event_store import keys as keystore
+from event_store.service import GameService
+
+
+def hosting_options(func: Any) -> Any:
+    """Adds the options of a hosted game to `new`: seat keys and addresses, the host's key and address."""
+    options = [
+        click.option(
+            "--key",
+            "seat_keys",
+            multiple=True,
+            metavar="NAME=PUBKEY",
+            help="Bind a seat to a player's public key (nightkeep key export); repeatable.",
+        ),
+        click.option(
+            "--mail",
+            "seat_mail",
+            multiple=True,
+            metavar="NAME=ADDR",
+            help="A seat's e-mail address; a seat with an address and no key plays by mail only.",
+        ),
+        click.option(
+            "--host-key",
+            "host_key_name",
+            default=HOST_KEY,
+            metavar="NAME",
+            help="Your key that signs for the game (default: host).",
+        ),
+        click.option("--host-mail", "host_mail", default="", metavar="ADDR", help="Where players send mail."),
+        click.option("--out", "invites", metavar="DIR", help="Write the invitations (.nkp and .eml) here."),
+        click.option("--deadline", "deadline", metavar="3d", help="Turn deadline: remind a player after it."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def is_hosted(hosting: dict[str, Any]) -> bool:
+    """Tells whether `new` was asked for a game played by e-mail."""
+    return bool(hosting.get("seat_keys") or hosting.get("seat_mail"))
+
+
+def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
+    out = {}
+    for text in values:
+        name, sep, value = text.partition("=")
+        if not sep or not name or not value:
+            raise UsageError(f"malformed {what} {text[:60]!r}: expected NAME=VALUE")
+        out[name] = value
+    return out
+
+
+def parse_deadline(text: str | None) -> int:
+    """Parses a turn deadline such as 3d, 12h or 90m into seconds."""
+    if not text:
+        return 0
+    units = {"d": 86400, "h": 3600, "m": 60}
+    if text[-1:] not in units or not text[:-1].isdigit() or int(text[:-1]) < 1:
+        raise UsageError(f"malformed --deadline {text[:20]!r}: expected a number and d, h or m (3d)")
+    return int(text[:-1]) * units[text[-1]]
+
+
+def create_hosted(
+    ctx: click.Context,
+    ruleset: str,
+    seats: list[tuple[str, str | None]],
+    options: dict[str, str],
+    wait_for_entropy: bool,
+    hosting: dict[str, Any],
+) -> UUID:
+    """Starts a game played by e-mail and writes (or queues) its invitations."""
+    keys = {name: keystore.parse_public(text) for name, text in _pairs(hosting["seat_keys"], "--key").items()}
+    mail = _pairs(hosting["seat_mail"], "--mail")
+    deadline = parse_deadline(hosting.get("deadline"))
+    host_obj = open_host(ctx, hosting["host_key_name"], create=True)
+    game_id = host_obj.create(
+        ruleset, seats, keys, mail, hosting["host_mail"], options, wait_for_entropy, deadline
+    )
+    host_obj.follow()
+    if hosting.get("invites"):
+        written = write_outbox(host_obj, Path(hosting["invites"]), hosting["host_mail"])
+        click.echo(f"{len(written)} invitations written to {hosting['invites']}", err=True)
+    else:
+        click.echo("invitations queued: nightkeep host send --out DIR, or nightkeep host run", err=True)
+    return game_id
+
+
+def replica_actions(service: GameService, game_id: UUID, as_player: str | None, as_json: bool) -> bool:
+    """Lists a replica's own legal actions; returns False when the store is no replica of the game."""
+    found = replica_of(service, game_id)
+    if found is None:
+        return False
+    replica, member = found
+    if as_player not in (None, member.player):
+        raise UsageError(f"this replica is {member.player}'s: it lists only {member.player}'s actions")
+    legal = replica.legal_actions(member)
+    if as_json:
+        echo_json([a.to_dict() for a in legal])
+    elif legal:
+        from cli.rendering import print_actions
+
+        print_actions(legal)
+    else:
+        click.echo(f"No legal actions for {member.player} now (as far as this replica has heard).")
+    return True
+
+
+def replica_act(
+    service: GameService, game_id: UUID, action_id: str, as_player: str | None, output: str | None
+) -> bool:
+    """Writes a signed action packet on a replica; returns False when the store is no replica of the game."""
+    found = replica_of(service, game_id)
+    if found is None:
+        return False
+    replica, member = found
+    if as_player not in (None, member.player):
+        raise UsageError(f"this replica is {member.player}'s: it acts only for {member.player}")
+    write_packet(replica.action_packet(member, action_id), output, f"{member.player}'s action packet")
+    return True
+
+
+def replica_entropy(service: GameService, game_id: UUID, text: str, output: str | None) -> bool:
+    """Writes a signed entropy packet on a replica; returns False when the store is no replica of the game."""
+    found = replica_of(service, game_id)
+    if found is None:
+        return False
+    replica, member = found
+    value = None if text == "-" else text.encode("utf-8", "surrogateescape")
+    write_packet(replica.entropy_packet(member, value), output, f"{member.player}'s entropy packet")
+    return True
