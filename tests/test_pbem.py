@@ -294,3 +294,22 @@ def test_a_replica_store_holds_no_seed(running: Table) -> None:
     database = sqlite3.connect(running.tmp / "Ann.sqlite")
     assert database.execute("SELECT COUNT(*) FROM nightkeep_secrets").fetchone()[0] == 0
     assert not replica.service.holds_seed(member.stored)
+
+
+def test_a_player_past_the_turn_deadline_is_reminded_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from event_store.host_runner import remind_overdue
+
+    table = seat_table(tmp_path, monkeypatch, "dungeon-short", DUNGEON)
+    with table.host.db.transaction(commit=True) as c:
+        c.execute("UPDATE nightkeep_pbem_games SET deadline=3600")
+    table.join_all()
+    assert remind_overdue(table.host, datetime.now(UTC) + timedelta(minutes=30)) == 0
+    later = datetime.now(UTC) + timedelta(hours=2)
+    assert remind_overdue(table.host, later) == 1
+    assert remind_overdue(table.host, later) == 0  # once per turn
+    (reminder,) = [m for m in table.host.due() if "reminder" in m.subject]
+    assert reminder.to == f"{table.to_act()[0].lower()}@example.org"
