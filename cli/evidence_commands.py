@@ -164,12 +164,12 @@ def _audit_game(ctx: click.Context, target: str) -> AuditResult:
         game_id = service.resolve_game_id(target)
         report = service.audit(game_id)
         for proof in proofs_in(service, game_id):
+            held, conflicting = packet_digest(proof.held), packet_digest(proof.conflicting)
             report.add(
                 proof.version,
                 "signature",
-                f"the host signed two histories of this game that part at event {proof.version}: packets "
-                f"{packet_digest(proof.held)} and {packet_digest(proof.conflicting)}, kept in this replica "
-                "(nightkeep audit GAME --proofs DIR writes them)",
+                f"{proof.detail}: packets {held} and {conflicting}, "
+                "signed by the host and kept in this replica (nightkeep audit GAME --proofs DIR writes them)",
             )
         write_proofs(ctx, service, game_id)
         return target, report, ""

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from cli.common import echo_json, handle_errors, json_option
+from cli.common import echo_json, handle_errors, json_option, stdin_is_terminal
 from cli.pbem_commands import host, key_option, open_host
 from domain.errors import UsageError
 from event_store.host_runner import Sender, run_forever, run_once
@@ -94,7 +94,11 @@ def host_run(
     else:
         for line in done.details:
             click.echo(line)
-        click.echo(f"{done.handled} handled ({done.refused} refused), {done.sent} mails sent", err=True)
+        click.echo(
+            f"{done.handled} handled ({done.refused} refused, answered by mail), {done.sent} mails sent"
+            + (f", {done.failed} not sent" if done.failed else ""),
+            err=True,
+        )
 
 
 def _sender(
@@ -108,7 +112,13 @@ def _sender(
         return lambda message: write_eml(message, folder / f"{_stem(str(message['Message-ID']))}.eml")
     password = None
     if user:
-        password = os.environ.get(SMTP_PASSWORD_ENV) or click.prompt("SMTP password", hide_input=True)
+        password = os.environ.get(SMTP_PASSWORD_ENV)
+        if password is None and not stdin_is_terminal():
+            raise UsageError(
+                f"no SMTP password: set {SMTP_PASSWORD_ENV} (nobody is at a terminal to type it)"
+            )
+        if password is None:
+            password = click.prompt("SMTP password", hide_input=True)
     settings = SmtpSettings.parse(
         smtp or "", starttls=starttls, ssl=smtp_ssl, user=user, password=password, ca_file=ca
     )

@@ -133,12 +133,15 @@ def _read(path: str) -> bytes:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
 
 
-def mail_text(service: GameService, game_id: UUID, player: str, old: int, new: int) -> str:
-    """Says in plain words what a player may see of events old+1..new, then draws the board."""
+def mail_text(
+    service: GameService, game_id: UUID, player: str, old: int, new: int, shown: UUID | None = None
+) -> str:
+    """Says in plain words what a player may see of events old+1..new, then draws the board (`shown`:
+    the game id to name, for a replica's copy stored under an id of its own)."""
     recorded = service.recorded_events(game_id, lte=new)
     mine = redacted(recorded, player)
     ruleset = created_of(mine).ruleset
-    lines = [f"Game {game_id} ({ruleset}), as {player} sees it."]
+    lines = [f"Game {shown or game_id} ({ruleset}), as {player} sees it."]
     if new > old:
         lines.append(f"What happened since event {old}:")
         lines += [f"{r.version:>5}  {describe_event(ruleset, r.event)}" for r in mine[old:new]]
@@ -179,7 +182,7 @@ def write_outbox(host: Host, out: Path, sender: str = "") -> list[Outgoing]:
     for mail in host.due():
         stem = f"{mail.id:06d}-{mail.player or 'reply'}"
         message = compose(
-            sender or "host@nightkeep.invalid",
+            sender or host.host_mail(mail.game) or "host@nightkeep.invalid",
             mail.to or f"{mail.player}@nightkeep.invalid",
             mail.subject,
             mail.body,
@@ -272,7 +275,9 @@ def receive(ctx: click.Context, packets: tuple[str, ...], as_json: bool) -> None
         return
     for r in results:
         if r.after > r.before:
-            click.echo(mail_text(service, copy_of(replica, r.game), r.player, r.before, r.after), nl=False)
+            click.echo(
+                mail_text(service, copy_of(replica, r.game), r.player, r.before, r.after, r.game), nl=False
+            )
         else:
             click.echo(f"{r.detail}: nothing new in game {r.game}")
 
@@ -294,7 +299,7 @@ def host() -> None:
     \b
     Example:
         nightkeep host apply join-ann.nkp action-bo.nkp --out outgoing/
-        nightkeep host run --maildir ~/Maildir --smtp mail.example.org:587 --starttls --once
+        nightkeep host run --inbox maildir:Maildir --smtp mail.example.org:587 --starttls --once
     """
 
 

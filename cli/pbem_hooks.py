@@ -86,6 +86,8 @@ def create_hosted(
     keys = {name: keystore.parse_public(text) for name, text in _pairs(hosting["seat_keys"], "--key").items()}
     mail = _pairs(hosting["seat_mail"], "--mail")
     deadline = parse_deadline(hosting.get("deadline"))
+    if keys and not hosting["host_mail"]:
+        raise UsageError("say where players send their packets with --host-mail ADDR")
     host_obj = open_host(ctx, hosting["host_key_name"], create=True)
     game_id = host_obj.create(
         ruleset, seats, keys, mail, hosting["host_mail"], options, wait_for_entropy, deadline

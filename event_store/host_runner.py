@@ -37,6 +37,7 @@ class Pass:
     refused: int = 0
     sent: int = 0
     reminded: int = 0
+    failed: int = 0
     details: list[str] = field(default_factory=list)
 
 
@@ -62,7 +63,12 @@ def run_once(host: Host, inbox: Inbox, send: Sender, sender: str = "") -> Pass:
     done.reminded = remind_overdue(host)
     host.follow()
     for mail in host.due():
-        send(message_for(mail, sender))
+        try:
+            send(message_for(mail, sender or host.host_mail(mail.game)))
+        except MailError as exc:  # one refused recipient must not hold back everybody else's mail
+            done.failed += 1
+            done.details.append(f"not sent to {mail.to}: {exc} (tried again next pass)")
+            continue
         host.mark_sent(mail)
         done.sent += 1
     log.info("host_pass", handled=done.handled, refused=done.refused, sent=done.sent)
@@ -106,6 +112,8 @@ def remind_overdue(host: Host, now: datetime | None = None) -> int:
             seat = seats.get(player)
             if seat is not None and seat.mail:
                 body = f"Reminder: game {game_id} has waited on you since event {head}.\n"
+                if not seat.pubkey:
+                    body += host.mail_only_part(game_id, player, head, status.get("to_act", []))
                 host.reply(seat.mail, f"nightkeep reminder: game {game_id}, your turn", body, game_id)
                 queued += 1
         host.set_reminded(game_id, head)

@@ -133,6 +133,13 @@ class Host(Outbox):
             raise UnknownGame(f"this host runs no game {game_id} by e-mail")
         return {r[0]: Seat(r[0], bytes(r[1]), r[2], r[3], r[4]) for r in rows}
 
+    def host_mail(self, game_id: UUID) -> str:
+        """Returns the host's address for a game ("" when it has none, or for no game)."""
+        try:
+            return self._game_row(game_id)[0]
+        except UnknownGame:
+            return ""
+
     def _game_row(self, game_id: UUID) -> tuple[str, bytes, int, int]:
         with self.db.transaction(commit=False) as c:
             c.execute(
@@ -171,7 +178,9 @@ class Host(Outbox):
 
     def _apply(self, packet: Packet, sender: str) -> Handled:
         if packet.kind not in PLAYER_KINDS:
-            raise BadPacket(f"a {packet.kind} packet is the host's own: players send action, entropy or join")
+            raise BadPacket(
+                f"{packet.kind!r} packets come from the host: players send action, entropy or join"
+            )
         game_id, player = packet.game, packet.player
         seat = self.seats(game_id).get(player)
         if seat is None:
@@ -197,11 +206,14 @@ class Host(Outbox):
             )
             detail = f"{player} took {body['action']}; the game is at event {version}"
         elif packet.kind == "entropy":
-            self.service.add_entropy(game_id, player, body["value"], packet.signature)
+            self.service.add_entropy(game_id, player, body["value"], packet.signature, body["version"])
             detail = f"{player}'s entropy was mixed in"
             self._start_if_everyone_gave_entropy(game_id)
         else:
             detail = f"{player} joined at event {body['version']}"
+            self._ack(game_id, player, body["version"], sender, rewind=True)
+            self.queue_owed(game_id)  # a join asks for what it lacks now, not at the next event
+            return Handled(True, game_id, player, detail)
         self._ack(game_id, player, body["version"], sender, rewind=packet.kind == "join")
         return Handled(True, game_id, player, detail)
 

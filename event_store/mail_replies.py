@@ -58,8 +58,9 @@ def handle_reply(host: Host, text: str, sender: str) -> Handled:
 
 
 def digest_of(text: str) -> bytes:
-    """Returns the nonce of a mail action: the sha256 of the reply as it came (the host picks no roll
-    by it, but it cannot be chosen without sending a different mail; see the threat model)."""
+    """Returns the nonce of a mail action: the sha256 of the reply as it came. The host receives that
+    reply, so it could pick among replies or make one up: a mail-only seat's rolls rest on the
+    host's word (docs/play-by-email.md, threat model); it only ties the nonce to the mail on record."""
     return hashlib.sha256(text.encode("utf-8", "replace")).digest()
 
 
@@ -87,6 +88,8 @@ def _do(
         else:
             since = head if word == "status" else _number(command, 0)
             body = host.describe(game_id, player, min(since, head), head)
+        to_act = host.service.get_game(game_id).status.get("to_act", [])
+        body += host.mail_only_part(game_id, player, head, to_act)
         host.reply(sender, f"nightkeep {word}: game {game_id}", body, game_id)
         return Handled(True, game_id, player, f"answered {word}")
     if version != head and _already_taken(host, game_id, player, version, nonce):

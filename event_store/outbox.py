@@ -58,40 +58,58 @@ class Outbox:
 
     def follow(self, batch: int = 500) -> int:
         """Writes the mail owed for every event stored since the last call into the outbox, with the
-        notification position reached, in one transaction; returns how many mails it wrote."""
-        with self.db.transaction(commit=False) as c:
-            c.execute("SELECT position FROM nightkeep_pbem_tracking WHERE name=?", [TRACKING])
-            row = c.fetchone()
-        position = row[0] if row else 0
+        notification position reached, in one transaction; returns how many mails it wrote. Two hosts
+        following at once cannot both write a batch: the position is compared before it is moved."""
+        position = self._position()
         written = 0
         while True:
             notes = self.service.recorder.select_notifications(position + 1, batch)
             if not notes:
                 return written
             games = list(dict.fromkeys(n.originator_id for n in notes))
-            position = notes[-1].id
             mails = [m for g in games if isinstance(g, UUID) and self.is_hosted(g) for m in self.owed(g)]
-            with self.db.transaction(commit=True) as c:
-                for m in mails:
-                    c.execute(
-                        "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, "
-                        "version) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        [str(m.game), m.player, m.to, m.subject, m.body, m.packet, m.version],
-                    )
-                    c.execute(
-                        "UPDATE nightkeep_pbem_seats SET sent=? WHERE game_id=? AND player=?",
-                        [m.version, str(m.game), m.player],
-                    )
-                c.execute(
-                    "INSERT OR REPLACE INTO nightkeep_pbem_tracking VALUES (?, ?)", [TRACKING, position]
-                )
+            if not self._write(mails, position, notes[-1].id):
+                return written  # another host process moved on meanwhile: its batch stands
+            position = notes[-1].id
             written += len(mails)
+
+    def queue_owed(self, game_id: UUID) -> int:
+        """Writes what one game owes its seats now (after a join asked for it again)."""
+        position = self._position()
+        mails = self.owed(game_id)
+        return len(mails) if self._write(mails, position, position) else 0
+
+    def _position(self) -> int:
+        with self.db.transaction(commit=False) as c:
+            c.execute("SELECT position FROM nightkeep_pbem_tracking WHERE name=?", [TRACKING])
+            row = c.fetchone()
+        return int(row[0]) if row else 0
+
+    def _write(self, mails: list[Outgoing], expected: int, position: int) -> bool:
+        """Stores mails, the seats' `sent` marks and the new position in one transaction, if the
+        position is still `expected`; returns whether it was."""
+        with self.db.transaction(commit=True) as c:
+            c.execute("SELECT position FROM nightkeep_pbem_tracking WHERE name=?", [TRACKING])
+            row = c.fetchone()
+            if (int(row[0]) if row else 0) != expected:
+                return False
+            for m in mails:
+                c.execute(
+                    "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, "
+                    "version) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [str(m.game), m.player, m.to, m.subject, m.body, m.packet, m.version],
+                )
+                c.execute(
+                    "UPDATE nightkeep_pbem_seats SET sent=? WHERE game_id=? AND player=? AND sent<?",
+                    [m.version, str(m.game), m.player, m.version],
+                )
+            c.execute("INSERT OR REPLACE INTO nightkeep_pbem_tracking VALUES (?, ?)", [TRACKING, position])
+        return True
 
     def owed(self, game_id: UUID) -> list[Outgoing]:
         """Returns the mails a game owes its seats now (not yet in the outbox)."""
         recorded = self.service.verified_events(game_id)
         head = len(recorded)
-        status = self.service.fold(game_id)
         to_act = list(self.service.get_game(game_id).status.get("to_act", []))
         host_mail, _, _, _ = self._game_row(game_id)
         out = []
@@ -105,12 +123,11 @@ class Outbox:
                 packet, kind = "", "mail"
             body = self.describe(game_id, seat.player, seat.sent, head)
             if not seat.pubkey:
-                body += self._mail_only_part(game_id, seat.player, head, to_act)
+                body += self.mail_only_part(game_id, seat.player, head, to_act)
             subject = f"nightkeep {kind}: game {game_id} event {head}" + (
                 f", your turn, {seat.player}" if seat.player in to_act else ""
             )
             out.append(Outgoing(0, game_id, seat.player, seat.mail, subject, body, packet, head))
-        del status
         return out
 
     def event_packet(
@@ -140,16 +157,21 @@ class Outbox:
         }
         return make_packet("events", body, self.key_for(game_id).sign)
 
-    def _mail_only_part(self, game_id: UUID, player: str, head: int, to_act: list[str]) -> str:
+    def mail_only_part(self, game_id: UUID, player: str, head: int, to_act: list[str]) -> str:
+        key_line = self.key_line(game_id, player, head)
         if player not in to_act:
-            return "\n\nIt is not your turn. Reply `status`, `history` or `help` any time.\n"
+            note = "It is not your turn. Reply `status`, `history` or `help`, quoting this line:"
+            return f"\n\n{note}\n{key_line}"
         actions = self.service.legal_actions(game_id, player)
         lines = [f"  {n}. {a.id} — {a.label}" for n, a in enumerate(actions, start=1)]
         return (
             "\n\nYour turn. Reply with the number or the id of your action as the first line, keeping the "
-            "line below quoted:\n" + "\n".join(lines) + f"\n\nGame-Key: {game_id} {head} "
-            f"{self.mail_key(game_id, player, head)}\n"
+            "line below quoted:\n" + "\n".join(lines) + f"\n\n{key_line}"
         )
+
+    def key_line(self, game_id: UUID, player: str, version: int) -> str:
+        """Returns the Game-Key line a mail to a mail-only seat ends with (see mail_replies)."""
+        return f"Game-Key: {game_id} {version} {self.mail_key(game_id, player, version)}\n"
 
     def refusal(self, to: str, detail: str, game_id: UUID | None) -> None:
         """Queues a mail to the sender of a refused packet or reply, saying why."""

@@ -185,7 +185,8 @@ def find_armoured(text: str) -> list[bytes]:
             raise BadPacket(
                 "a packet's text is damaged beyond repair (its checksum differs): ask for it again"
             )
-        found.append(data)
+        if data not in found:  # a mail carries its packet twice: attached and in the body
+            found.append(data)
     if not found and BEGIN in text and END not in text:
         raise BadPacket("a packet is truncated (its END line is missing): ask for it again")
     return found

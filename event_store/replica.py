@@ -18,7 +18,7 @@ from uuid import UUID
 
 import structlog
 
-from domain.errors import BadPacket, IllegalAction, UnknownGame, UsageError
+from domain.errors import BadPacket, IllegalAction, TamperedLog, UnknownGame, UsageError
 from domain.events import GameCreated
 from domain.game import check_legal
 from domain.signing import fingerprint
@@ -108,7 +108,9 @@ class Replica:
         """Makes the replica of the game an invitation is for; returns it and the join packet to send."""
         (packet,) = _one(read_packets(text, "the invitation"))
         if packet.kind != "invite":
-            raise BadPacket(f"that is a {packet.kind} packet, not an invitation (nightkeep receive takes it)")
+            raise BadPacket(
+                f"that is an {packet.kind!r} packet, not an invitation (nightkeep receive takes it)"
+            )
         host_key = packet.body["host_key"]
         if not packet.is_signed_by(host_key):
             raise BadPacket("the invitation is not signed by the host key it names: refused as forged")
@@ -140,7 +142,7 @@ class Replica:
     def receive_packet(self, packet: Packet, text: str) -> Received:
         """Verifies and appends one event packet (or compares one sent to another seat)."""
         if packet.kind not in ("events", "invite"):
-            raise BadPacket(f"a {packet.kind} packet goes to the host, not to a replica")
+            raise BadPacket(f"{packet.kind!r} packets go to the host, not to a replica")
         member = self.membership(packet.game)
         if member is None:
             raise BadPacket(f"this replica has not joined game {packet.game} (nightkeep join INVITE first)")
@@ -163,7 +165,12 @@ class Replica:
         new = [e for e in entries if e.version > before]
         if not new:
             return Received(member.game, member.player, before, before, "already held")
-        self._append(member, held, new)
+        try:
+            self._append(member, held, new)
+        except TamperedLog as exc:
+            # Signed by the host and refused by the audit (an action its player never signed…): evidence.
+            self._prove(member.game, new[0].version, text, f"the host signed events the audit refuses: {exc}")
+            raise
         self._keep(member.game, since, since + len(entries), text)
         return Received(member.game, member.player, before, before + len(new), "appended")
 
@@ -201,7 +208,7 @@ class Replica:
                 [str(game_id), since, head, text],
             )
 
-    def _prove(self, game_id: UUID, version: int, text: str) -> None:
+    def _prove(self, game_id: UUID, version: int, text: str, detail: str = "") -> None:
         with self.db.transaction(commit=True) as c:
             c.execute(
                 "SELECT packet FROM nightkeep_replica_packets WHERE game_id=? AND since<? AND head>=? "
@@ -210,7 +217,7 @@ class Replica:
             )
             row = c.fetchone()
             held = row[0] if row else ""
-            detail = f"two packets signed by the host disagree at event {version}"
+            detail = detail or f"two packets signed by the host disagree at event {version}"
             c.execute(
                 "INSERT INTO nightkeep_replica_proofs (game_id, version, detail, held, conflicting) "
                 "VALUES (?, ?, ?, ?, ?)",

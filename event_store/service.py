@@ -174,12 +174,21 @@ class GameService(Application[UUID]):
         log.info("game_created", game=str(game.id), ruleset=ruleset_name, players=len(seats))
         return game.id
 
-    def add_entropy(self, game_id: UUID, player: str, value: bytes, signature: bytes = b"") -> int:
+    def add_entropy(
+        self,
+        game_id: UUID,
+        player: str,
+        value: bytes,
+        signature: bytes = b"",
+        expected_version: int | None = None,
+    ) -> int:
         """Mixes a seated player's entropy into every later draw; only before the game starts. A seat
         bound to a key gives it signed (an entropy packet, checked by `hosting`)."""
         if not value:
             raise UsageError("entropy must not be empty")
         game = self.playable_game(game_id)
+        if expected_version is not None and game.version != expected_version:
+            raise StaleVersion(f"game moved on to version {game.version}, reload")
         game.add_entropy(player, value, signature)
         self._save_or_stale(game)
         return game.version

@@ -214,7 +214,7 @@ def test_a_host_packet_sent_to_the_host_is_refused(running: Table) -> None:
         [],
         "",
     )
-    _refused(running, invite, "host's own")
+    _refused(running, invite, "come from the host")
 
 
 def test_a_replica_refuses_a_packet_not_signed_by_its_host(running: Table) -> None:

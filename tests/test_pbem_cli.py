@@ -206,3 +206,41 @@ def test_a_forged_mail_key_is_refused_in_one_line(tmp_path: Path, people: dict[s
     reply.write_text(f"From: x@example.org\nSubject: Re\n\n1\n> Game-Key: {game} 5 AAAAAAAAAAAAAAAA\n")
     applied = run("--db", host_db, "host", "apply", str(reply), "--out", str(out), keys=people["host"])
     assert applied.exit_code == 1 and "forged" in applied.stderr and applied.stderr.count("\n") == 1
+
+
+def test_audit_on_a_replica_names_the_packets_kept_against_its_host(
+    tmp_path: Path, people: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from event_store.packets import make_packet, read_packets
+    from tests.pbem_table import seat_table
+
+    table = seat_table(tmp_path, monkeypatch, "dungeon-short", [("Ann", None), ("Bo", None)])
+    table.join_all()
+    replica, member = table.replicas["Ann"]
+    from dataclasses import replace
+
+    seat = replace(table.host.seats(table.game)["Ann"], acked=0, sent=1)  # everything, as an events packet
+    honest = read_packets(
+        table.host.event_packet(table.game, seat, table.host.service.recorded_events(table.game), [], "")
+    )[0]
+    entries = list(honest.entries)
+    entries[-1] = entries[-1]._replace(chain=bytes(32))
+    rewritten = make_packet("events", dict(honest.body, events=entries), table.host.key.sign)
+    refused = run(
+        "--db", str(tmp_path / "Ann.sqlite"), "receive", "-", keys=tmp_path / "keys", stdin=rewritten
+    )
+    assert refused.exit_code != 0 and "two histories" in refused.stderr
+    audited = run(
+        "--db",
+        str(tmp_path / "Ann.sqlite"),
+        "audit",
+        str(table.game),
+        "--proofs",
+        str(tmp_path / "p"),
+        keys=tmp_path / "keys",
+    )
+    assert audited.exit_code == 1 and "kept in this replica" in audited.stdout
+    assert sorted(p.name.split("-")[-1] for p in (tmp_path / "p").iterdir()) == [
+        "conflicting.nkp",
+        "held.nkp",
+    ]
