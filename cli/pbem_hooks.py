@@ -41,6 +41,12 @@ def hosting_options(func: Any) -> Any:
             help="Your key that signs for the game (default: host).",
         ),
         click.option("--host-mail", "host_mail", default="", metavar="ADDR", help="Where players send mail."),
+        click.option(
+            "--start-now",
+            is_flag=True,
+            help="Deal at once from the host's seed alone (default with --key: wait for every signing seat's "
+            "entropy packet, so the host cannot pick the deal).",
+        ),
         click.option("--out", "invites", metavar="DIR", help="Write the invitations (.nkp and .eml) here."),
         click.option("--deadline", "deadline", metavar="3d", help="Turn deadline: remind a player after it."),
     ]
@@ -89,6 +95,9 @@ def create_hosted(
     if keys and not hosting["host_mail"]:
         raise UsageError("say where players send their packets with --host-mail ADDR")
     host_obj = open_host(ctx, hosting["host_key_name"], create=True)
+    # Without the signing players' entropy the deal would come from the host's seed alone, which the host
+    # could draw again and again until it liked the deal.
+    wait_for_entropy = wait_for_entropy or (bool(keys) and not hosting.get("start_now"))
     game_id = host_obj.create(
         ruleset, seats, keys, mail, hosting["host_mail"], options, wait_for_entropy, deadline
     )

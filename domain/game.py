@@ -37,7 +37,7 @@ from domain.events import (
 from domain.plain import copy_plain
 from domain.rulesets import Ruleset, get_ruleset, load_all_rulesets
 from domain.setup import MAX_PLAYER_BYTES, entropy_problem
-from domain.signing import AUTH_MAIL, AUTH_SIGNED
+from domain.signing import AUTH_MAIL, AUTH_SIGNED, action_bytes, entropy_bytes, is_valid_signature
 
 NIGHTKEEP_VERSION = "0.3.0"
 # The most events a game's log holds: the one reader reads no longer log, and no event number or
@@ -222,7 +222,7 @@ def check_legal(holder: Any, player: str, action_id: str) -> None:
         waiting = ", ".join(status.get("to_act", [])) or "nobody"
         raise NotYourTurn(f"it is not {player}'s turn (waiting on {waiting})")
     choices = ", ".join(a.id for a in mine)
-    raise IllegalAction(f"{action_id!r} is not a legal action for {player} now (legal: {choices})")
+    raise IllegalAction(f"{action_id!r:.60} is not a legal action for {player} now (legal: {choices:.400})")
 
 
 def check_auth(keyed: bool, auth: str, signature: bytes) -> None:
@@ -360,6 +360,9 @@ class Game(Aggregate):
             raise NotSigned(
                 f"{player} signs entropy by packet" if keyed else f"{player} has no key to sign with"
             )
+        signed = entropy_bytes(self.version, self.chain, player, value)
+        if keyed and not is_valid_signature(self._keys()[player], signed, signature):
+            raise NotSigned(f"the entropy does not carry {player}'s signature of this point of the game")
         self.record(EntropyAdded(player=player, value=value, signature=signature))
 
     def take_action(
@@ -380,6 +383,9 @@ class Game(Aggregate):
         if action_id != START or player != HOST:
             self.check_legal(player, action_id)
             check_auth(player in self._keys(), auth, signature)
+            signed = action_bytes(self.version, self.chain, player, action_id, nonce)
+            if auth == AUTH_SIGNED and not is_valid_signature(self._keys()[player], signed, signature):
+                raise NotSigned(f"the action does not carry {player}'s signature of this point of the game")
         events = ruleset.decide(self.state, action_id, player, dice)
         self.record(ActionTaken(player=player, action=action_id, nonce=nonce, auth=auth, signature=signature))
         for event in events:

@@ -85,7 +85,14 @@ def _handle_message(host: Host, raw: bytes, done: Pass) -> None:
         host.remember(digest, f"unreadable: {exc}")
         return
     from_addr = sender_of(message)
-    for outcome in host.handle_text("\n".join(packet_texts(message)), from_addr):
+    try:
+        outcomes = host.handle_text("\n".join(packet_texts(message)), from_addr)
+    except Exception as exc:  # whatever a stranger's mail trips over must not stop the host for good
+        log.exception("message_failed", error=repr(exc)[:200])
+        host.remember(digest, f"failed: {exc!r:.200}")
+        done.details.append(f"a message could not be handled: {exc!r:.100}")
+        return
+    for outcome in outcomes:
         done.handled += 1
         done.details.append(outcome.detail if outcome.ok else f"refused: {outcome.detail}")
         if not outcome.ok:

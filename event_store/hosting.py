@@ -35,7 +35,9 @@ from event_store.service import GameService
 
 log = structlog.get_logger("nightkeep.host")
 
-MAIL_KEY = re.compile(r"Game-Key:\s*([0-9a-f-]{36})\s+(\d+)\s+([A-Z2-7]{16})")
+MAIL_KEY = re.compile(
+    r"Game-Key:\s*([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\s+([0-9]{1,7})\s+([A-Z2-7]{16})"
+)
 # Called with (game, player, from version, to version) to say in plain words what happened and draw the
 # board for a mail; the CLI passes the projections' timeline and view (the store does not draw).
 Describe = Callable[[UUID, str, int, int], str]
@@ -165,7 +167,7 @@ class Host(Outbox):
 
     def handle_packet(self, packet: Packet, sender: str = "") -> Handled:
         """Checks one player packet and applies it; returns what happened (refusals are not raised)."""
-        if self.seen(packet.digest) is not None:
+        if packet.kind != "join" and self.seen(packet.digest) is not None:
             return Handled(True, packet.game, packet.player, "already handled", duplicate=True)
         try:
             handled = self._apply(packet, sender)
@@ -194,6 +196,24 @@ class Host(Outbox):
             self._ack(game_id, player, packet.body["version"], sender)
             return Handled(True, game_id, player, duplicate, duplicate=True)
         body = packet.body
+        if packet.kind == "join":
+            self._ack(game_id, player, body["version"], sender, rewind=True)
+            self.queue_owed(game_id)  # a join asks for what it lacks now, not at the next event
+            return Handled(True, game_id, player, f"{player} joined at event {body['version']}")
+        try:
+            detail = self._take(packet)
+        except StaleVersion:
+            # Another host process applied something meanwhile: perhaps this very packet.
+            again = self._check_chains_on(packet)
+            if not again:
+                raise
+            return Handled(True, game_id, player, again, duplicate=True)
+        self._ack(game_id, player, body["version"], sender)
+        return Handled(True, game_id, player, detail)
+
+    def _take(self, packet: Packet) -> str:
+        """Applies a checked action or entropy packet; returns what happened in words."""
+        body, game_id, player = packet.body, packet.game, packet.player
         if packet.kind == "action":
             version, _ = self.service.take_action(
                 game_id,
@@ -204,18 +224,10 @@ class Host(Outbox):
                 auth=AUTH_SIGNED,
                 signature=packet.signature,
             )
-            detail = f"{player} took {body['action']}; the game is at event {version}"
-        elif packet.kind == "entropy":
-            self.service.add_entropy(game_id, player, body["value"], packet.signature, body["version"])
-            detail = f"{player}'s entropy was mixed in"
-            self._start_if_everyone_gave_entropy(game_id)
-        else:
-            detail = f"{player} joined at event {body['version']}"
-            self._ack(game_id, player, body["version"], sender, rewind=True)
-            self.queue_owed(game_id)  # a join asks for what it lacks now, not at the next event
-            return Handled(True, game_id, player, detail)
-        self._ack(game_id, player, body["version"], sender, rewind=packet.kind == "join")
-        return Handled(True, game_id, player, detail)
+            return f"{player} took {body['action']}; the game is at event {version}"
+        self.service.add_entropy(game_id, player, body["value"], packet.signature, body["version"])
+        self._start_if_everyone_gave_entropy(game_id)
+        return f"{player}'s entropy was mixed in"
 
     def _check_chains_on(self, packet: Packet) -> str:
         """Raises unless the packet follows the host's log as it stands; returns a reason when it is one
@@ -252,10 +264,10 @@ class Host(Outbox):
                 "UPDATE nightkeep_pbem_seats SET acked=MAX(acked, ?) WHERE game_id=? AND player=?",
                 [version, str(game_id), player],
             )
-            if rewind:  # a join asks for everything after what it holds: send it again
+            if rewind:  # a join says what the replica holds now (it may have lost some): send the rest again
                 c.execute(
-                    "UPDATE nightkeep_pbem_seats SET sent=MIN(sent, ?) WHERE game_id=? AND player=?",
-                    [version, str(game_id), player],
+                    "UPDATE nightkeep_pbem_seats SET acked=?, sent=MIN(sent, ?) WHERE game_id=? AND player=?",
+                    [version, version, str(game_id), player],
                 )
             if sender:
                 c.execute(

@@ -49,10 +49,11 @@ def handle_reply(host: Host, text: str, sender: str) -> Handled:
             False, None, "", "the mail holds no packet and no Game-Key line (reply to the host's mail)"
         )
     try:
-        game_id = UUID(match.group(1))
+        game_id = UUID(match.group(1))  # the pattern admits only canonical ids and short numbers
         version, key = int(match.group(2)), match.group(3)
         player = _seat_of_key(host, game_id, version, key)
-        return _do(host, game_id, player, version, first_line(text), sender, digest_of(text))
+        reply_to = host.seats(game_id)[player].mail  # answers go to the seat, never to whoever wrote
+        return _do(host, game_id, player, version, first_line(text)[:200], reply_to, digest_of(text))
     except NightkeepError as exc:
         return Handled(False, None, "", str(exc))
 
@@ -100,7 +101,7 @@ def _do(
         )
     actions = host.service.legal_actions(game_id, player)
     chosen = next((a for a in actions if a.id == command), None)
-    if chosen is None and command.isdigit() and 1 <= int(command) <= len(actions):
+    if chosen is None and command.isascii() and command.isdecimal() and 1 <= int(command) <= len(actions):
         chosen = actions[int(command) - 1]
     if chosen is None:
         raise BadPacket(f"{command[:40]!r} is not one of your actions now (reply `help`)")
@@ -112,7 +113,8 @@ def _do(
 
 def _number(command: str, default: int) -> int:
     parts = command.split()
-    return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else default
+    number = parts[1] if len(parts) > 1 else ""
+    return int(number) if number.isascii() and number.isdecimal() and len(number) <= 7 else default
 
 
 def _already_taken(host: Host, game_id: UUID, player: str, version: int, nonce: bytes) -> bool:

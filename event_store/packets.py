@@ -242,9 +242,11 @@ def _checked_body(kind: str, body: Any, source: str) -> dict[str, Any]:
         elif type(value) is not kind_of:
             raise BadPacket(f"{source} is a malformed {kind} packet ({key!r} is not {kind_of!s:.30})")
     try:
-        UUID(checked["game"])
+        canonical = str(UUID(checked["game"]))
     except ValueError:
         raise BadPacket(f"{source} names no game id") from None
+    if canonical != checked["game"]:  # one spelling per game, so one packet has one digest
+        raise BadPacket(f"{source} spells its game id {checked['game']!r:.60}, not as {canonical}")
     if kind in ("action", "entropy", "join") and not 0 <= checked["version"] <= LIMITS.max_events:
         raise BadPacket(f"{source} names an event number no game has")
     return checked

@@ -11,7 +11,7 @@ replica writes a signed action packet; nothing is applied until the host's event
 
 from __future__ import annotations
 
-import secrets
+import hashlib
 from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
@@ -19,7 +19,7 @@ from uuid import UUID
 import structlog
 
 from domain.errors import BadPacket, IllegalAction, TamperedLog, UnknownGame, UsageError
-from domain.events import GameCreated
+from domain.events import GENESIS_CHAIN, GameCreated, canonical_bytes, is_private, is_sealed, next_chain
 from domain.game import check_legal
 from domain.signing import fingerprint
 from event_store.copies import copy_id
@@ -126,6 +126,9 @@ class Replica:
         if pair is None:
             raise UsageError(f"none of your keys is {packet.player}'s key in this game (nightkeep key list)")
         member = Membership(packet.game, packet.player, pair.name, host_key, packet.body["host_mail"])
+        foreign = next((e for e in packet.entries if _others_secret(e, member.player)), None)
+        if foreign is not None:
+            raise BadPacket(f"the invitation holds another seat's private event {foreign.version} unsealed")
         self._append(member, [], packet.entries)
         with self.db.transaction(commit=True) as c:
             c.execute(
@@ -164,7 +167,12 @@ class Replica:
             return Received(member.game, packet.player, before, before, f"{packet.player}'s packet agrees")
         new = [e for e in entries if e.version > before]
         if not new:
+            self._keep(member.game, since, since + len(entries), text)  # proof kept even if a kill lost it
             return Received(member.game, member.player, before, before, "already held")
+        self._check_links_on(member, held, new[0], text)
+        foreign = next((e for e in new if _others_secret(e, member.player)), None)
+        if foreign is not None:
+            raise BadPacket(f"the host sent another seat's private event {foreign.version} unsealed: refused")
         try:
             self._append(member, held, new)
         except TamperedLog as exc:
@@ -188,6 +196,20 @@ class Replica:
                     "refused, and both packets are kept as proof (nightkeep audit names them)"
                 )
 
+    def _check_links_on(
+        self, member: Membership, held: list[RecordedEvent], first: FileEntry, text: str
+    ) -> None:
+        """Proves a host that signs a first new event that does not follow the history it signed before."""
+        previous = held[-1].chain if held else GENESIS_CHAIN
+        if next_chain(previous, first.type_name, first.class_version, first.fields) == first.chain:
+            return
+        detail = f"event {first.version} does not follow the events the host signed before"
+        self._prove(member.game, first.version, text, detail)
+        raise BadPacket(
+            f"the host signed two histories of game {member.game} that part at event {first.version}: "
+            "refused, and both packets are kept as proof (nightkeep audit names them)"
+        )
+
     def _held(self, member: Membership) -> list[RecordedEvent]:
         try:
             return self.service.recorded_events(member.stored)
@@ -203,6 +225,11 @@ class Replica:
 
     def _keep(self, game_id: UUID, since: int, head: int, text: str) -> None:
         with self.db.transaction(commit=True) as c:
+            c.execute(
+                "SELECT 1 FROM nightkeep_replica_packets WHERE game_id=? AND packet=?", [str(game_id), text]
+            )
+            if c.fetchone() is not None:
+                return
             c.execute(
                 "INSERT INTO nightkeep_replica_packets (game_id, since, head, packet) VALUES (?, ?, ?, ?)",
                 [str(game_id), since, head, text],
@@ -246,6 +273,14 @@ class Replica:
         held = self._held(member)
         return len(held), held[-1].chain
 
+    def _own_randomness(self, member: Membership, what: str, version: int, chain: bytes) -> bytes:
+        """Returns the player's random bytes for a point of the game: the hash of their own (Ed25519,
+        so deterministic) signature of that point. Nobody without the key can predict them, and a
+        packet made again at the same point carries the same bytes, so a host that says a packet was
+        lost cannot make the player roll again."""
+        message = canonical_bytes(["nightkeep-" + what, str(member.game), version, chain])
+        return hashlib.sha256(self._key(member).sign(message)).digest()
+
     def join_packet(self, member: Membership) -> str:
         """Returns the signed packet that tells the host what this replica holds."""
         version, chain = self._head(member)
@@ -267,7 +302,7 @@ class Replica:
             check_legal(fold, member.player, action_id)
         except IllegalAction:
             raise
-        nonce = secrets.token_bytes(32)  # the player's own randomness, mixed into this action's draws
+        nonce = self._own_randomness(member, "nonce", len(held), held[-1].chain)
         body = {
             "game": str(member.game),
             "player": member.player,
@@ -286,7 +321,7 @@ class Replica:
             "player": member.player,
             "version": version,
             "chain": chain,
-            "value": value or secrets.token_bytes(32),
+            "value": value or self._own_randomness(member, "entropy", version, chain),
         }
         return make_packet("entropy", body, self._key(member).sign)
 
@@ -315,6 +350,13 @@ def fold_ruleset(fold: Any) -> Any:
     from domain.rulesets import get_ruleset
 
     return get_ruleset(fold.ruleset_name)
+
+
+def _others_secret(entry: FileEntry, player: str) -> bool:
+    """Tells whether an entry is another seat's private event in the open (a replica must never hold it)."""
+    if not is_private(entry.type_name) or is_sealed(entry.fields):
+        return False
+    return bool(entry.fields.get("owner") != player)
 
 
 def _created(entries: list[FileEntry]) -> GameCreated:

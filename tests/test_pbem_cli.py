@@ -97,6 +97,20 @@ def test_a_hosted_game_is_played_with_files_between_the_host_and_two_replicas(
             keys=people["host"],
         )
         assert applied.exit_code == 0, applied.output
+    # A game with signing seats waits for their entropy: each sends a packet, then the host deals.
+    for person in ("ann", "bo"):
+        db = str(tmp_path / f"{person}.sqlite")
+        for mail in sorted(out.glob(f"*-{person.capitalize()}.nkp"))[1:]:
+            assert run("--db", db, "receive", str(mail), keys=people[person]).exit_code == 0
+        packet = tmp_path / f"entropy-{person}.nkp"
+        made = run("--db", db, "entropy", game, "-", "-o", str(packet), keys=people[person])
+        assert made.exit_code == 0, made.output
+        applied = run("--db", host_db, "host", "apply", str(packet), "--out", str(out), keys=people["host"])
+        assert applied.exit_code == 0, applied.output
+    for person in ("ann", "bo"):  # the deal
+        db = str(tmp_path / f"{person}.sqlite")
+        for mail in sorted(out.glob(f"*-{person.capitalize()}.nkp"))[1:]:
+            assert run("--db", db, "receive", str(mail), keys=people[person]).exit_code == 0
     # Whoever is to act acts on their replica; the host applies the packet; both replicas receive.
     for turn in range(6):
         status = json.loads(run("--db", host_db, "show", game, "--json", keys=people["host"]).stdout)
