@@ -23,7 +23,7 @@ from event_store import keys as keystore
 from event_store.hosting import Handled, Host, Outgoing
 from event_store.mail import compose, packet_texts, read_eml, write_eml
 from event_store.recorded import created_of, fold_recorded, redacted
-from event_store.replica import Membership, Replica
+from event_store.replica import Membership, Replica, membership_in
 from event_store.service import GameService
 from projections.timeline import describe_event
 from projections.views import render_board
@@ -158,12 +158,8 @@ def open_host(ctx: click.Context, key_name: str = HOST_KEY, create: bool = False
 
 def replica_of(service: GameService, game_id: UUID) -> tuple[Replica, Membership] | None:
     """Returns the replica and its membership when this store is a player's replica of the game."""
-    try:
-        replica = Replica(service)
-    except UsageError:
-        return None
-    member = replica.membership(game_id)
-    return (replica, member) if member is not None else None
+    member = membership_in(service, game_id)
+    return (Replica(service), member) if member is not None else None
 
 
 def write_packet(text: str, output: str | None, what: str) -> None:

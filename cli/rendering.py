@@ -12,6 +12,7 @@ from rich.table import Table
 from domain.actions import Action
 from domain.game import STOPPED, Game, GameFold, game_status
 from event_store.recorded import RecordedEvent
+from event_store.replica import membership_in
 from event_store.service import GameService
 from projections.timeline import describe_event
 from projections.views import players_summary, render_board
@@ -54,13 +55,19 @@ def provenance(service: GameService, game_id: UUID, revealed: bool | None = None
     copy = service.copies.get(game_id)
     if copy is not None:
         facts.update(copy_of=str(copy.game), viewer=copy.viewer)
+        if membership_in(service, game_id) is not None:
+            facts["replica"] = True
     return facts
 
 
 def provenance_note(facts: dict[str, Any]) -> str:
     """Says in words what `provenance` found, when it is worth saying ("" when not)."""
     notes = []
-    if "copy_of" in facts:
+    if facts.get("replica"):
+        notes.append(
+            f"{facts['viewer']}'s replica of game {facts['copy_of']}: act writes packets for its host"
+        )
+    elif "copy_of" in facts:
         whose = f"{facts['viewer']}'s copy" if facts["viewer"] else "the public copy"
         notes.append(f"{whose} of game {facts['copy_of']}: it cannot be continued")
     if facts.get("seed") == "secret":

@@ -326,18 +326,26 @@ class Replica:
         return make_packet("entropy", body, self._key(member).sign)
 
 
-def proofs_in(service: GameService, game_id: UUID) -> list[Proof]:
-    """Returns the proofs a store keeps against a game's host (none when it is no replica)."""
+def _is_replica_store(service: GameService) -> bool:
+    """Tells whether a store has ever joined a game (without creating the replica's tables)."""
     from eventsourcing.sqlite import SQLiteApplicationRecorder
 
     recorder = service.recorder
     if not isinstance(recorder, SQLiteApplicationRecorder):
-        return []
+        return False
     with recorder.datastore.transaction(commit=False) as c:
         c.execute("SELECT 1 FROM sqlite_master WHERE name='nightkeep_replica_proofs'")
-        if c.fetchone() is None:
-            return []
-    return Replica(service).proofs(game_id)
+        return c.fetchone() is not None
+
+
+def proofs_in(service: GameService, game_id: UUID) -> list[Proof]:
+    """Returns the proofs a store keeps against a game's host (none when it is no replica)."""
+    return Replica(service).proofs(game_id) if _is_replica_store(service) else []
+
+
+def membership_in(service: GameService, game_id: UUID) -> Membership | None:
+    """Returns the store's membership of a game when it is that player's replica (read only)."""
+    return Replica(service).membership(game_id) if _is_replica_store(service) else None
 
 
 def packet_digest(text: str) -> str:
