@@ -13,6 +13,7 @@ from cli.common import echo_json
 from cli.pbem_commands import HOST_KEY, open_host, replica_of, write_outbox, write_packet
 from domain.errors import UsageError
 from event_store import keys as keystore
+from event_store.replica import Membership, Replica
 from event_store.service import GameService
 
 
@@ -110,14 +111,23 @@ def create_hosted(
     return game_id
 
 
+def _replica_seat(
+    service: GameService, game_id: UUID, as_player: str | None
+) -> tuple[Replica, Membership] | None:
+    """Returns the replica and its seat when the store is a player's replica of the game (None if not);
+    `--as` may name only that seat."""
+    found = replica_of(service, game_id)
+    if found is not None and as_player not in (None, found[1].player):
+        raise UsageError(f"this replica is {found[1].player}'s: it acts and lists actions only for that seat")
+    return found
+
+
 def replica_actions(service: GameService, game_id: UUID, as_player: str | None, as_json: bool) -> bool:
     """Lists a replica's own legal actions; returns False when the store is no replica of the game."""
-    found = replica_of(service, game_id)
+    found = _replica_seat(service, game_id, as_player)
     if found is None:
         return False
     replica, member = found
-    if as_player not in (None, member.player):
-        raise UsageError(f"this replica is {member.player}'s: it lists only {member.player}'s actions")
     legal = replica.legal_actions(member)
     if as_json:
         echo_json([a.to_dict() for a in legal])
@@ -134,12 +144,10 @@ def replica_act(
     service: GameService, game_id: UUID, action_id: str, as_player: str | None, output: str | None
 ) -> bool:
     """Writes a signed action packet on a replica; returns False when the store is no replica of the game."""
-    found = replica_of(service, game_id)
+    found = _replica_seat(service, game_id, as_player)
     if found is None:
         return False
     replica, member = found
-    if as_player not in (None, member.player):
-        raise UsageError(f"this replica is {member.player}'s: it acts only for {member.player}")
     write_packet(replica.action_packet(member, action_id), output, f"{member.player}'s action packet")
     return True
 

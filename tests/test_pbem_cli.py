@@ -150,26 +150,16 @@ def test_a_hosted_game_is_played_with_files_between_the_host_and_two_replicas(
     assert locally.exit_code != 0
 
 
+def new_mail_only_game(host_db: str, out: Path, keys: Path) -> Result:
+    """Starts a dungeon-short game of two mail-only seats; the first mails go into `out`."""
+    mail = ["--mail", "Ann=ann@example.org", "--mail", "Bo=bo@example.org"]
+    seats = ["--player", "Ann", "--player", "Bo"]
+    return run("--db", host_db, "new", "dungeon-short", *seats, *mail, "--out", str(out), "--json", keys=keys)
+
+
 def test_a_mail_only_player_plays_by_replying_with_a_number(tmp_path: Path, people: dict[str, Path]) -> None:
     host_db, out = str(tmp_path / "host.sqlite"), tmp_path / "out"
-    created = run(
-        "--db",
-        host_db,
-        "new",
-        "dungeon-short",
-        "--player",
-        "Ann",
-        "--player",
-        "Bo",
-        "--mail",
-        "Ann=ann@example.org",
-        "--mail",
-        "Bo=bo@example.org",
-        "--out",
-        str(out),
-        "--json",
-        keys=people["host"],
-    )
+    created = new_mail_only_game(host_db, out, people["host"])
     assert created.exit_code == 0, created.output
     game = json.loads(created.stdout)["game"]
     host = GameService(host_db)
@@ -197,24 +187,7 @@ def test_a_mail_only_player_plays_by_replying_with_a_number(tmp_path: Path, peop
 
 def test_a_forged_mail_key_is_refused_in_one_line(tmp_path: Path, people: dict[str, Path]) -> None:
     host_db, out = str(tmp_path / "host.sqlite"), tmp_path / "out"
-    created = run(
-        "--db",
-        host_db,
-        "new",
-        "dungeon-short",
-        "--player",
-        "Ann",
-        "--player",
-        "Bo",
-        "--mail",
-        "Ann=ann@example.org",
-        "--mail",
-        "Bo=bo@example.org",
-        "--out",
-        str(out),
-        "--json",
-        keys=people["host"],
-    )
+    created = new_mail_only_game(host_db, out, people["host"])
     game = json.loads(created.stdout)["game"]
     reply = tmp_path / "forged.eml"
     reply.write_text(f"From: x@example.org\nSubject: Re\n\n1\n> Game-Key: {game} 5 AAAAAAAAAAAAAAAA\n")
