@@ -118,7 +118,8 @@ def new(
     Example:
         nightkeep new dungeon-short --player Ann --player Bo:warrior
         nightkeep new vampire-empire --player Ann:human --player Vlad:vampire \\
-            --key Ann="$(cat ann.pub)" --mail Vlad=vlad@example.org --out invites/
+            --key Ann="$(cat ann.pub)" --mail Vlad=vlad@example.org --host-mail host@example.org \\
+            --out invites/
     """
     seats = [parse_player(p) for p in players]
     opts = dict(parse_option(o) for o in options)

@@ -41,7 +41,8 @@ def entropy(
         nightkeep entropy 1b4e28ba-2fa1-11d2-883f-0016d3cca427 "my lucky words" --as Ann
         nightkeep --db ann.sqlite entropy 1b4e28ba-2fa1-11d2-883f-0016d3cca427 - -o entropy.nkp
 
-    On a player's replica it writes a signed entropy packet for the host (TEXT `-`: fresh random bytes).
+    On a player's replica it writes a signed entropy packet for the host (TEXT `-`: bytes derived
+    from your own key's signature of this point of the game, which nobody else can predict).
     """
     if not text:
         raise UsageError("entropy text must not be empty")

@@ -80,6 +80,7 @@ def new_meta() -> dict[str, Any]:
 def _on_created(holder: Any, event: GameCreated) -> None:
     holder.ruleset_name = event.ruleset
     holder.meta["keys"] = dict(event.keys)
+    holder.meta["hosted"] = bool(event.host_key)
     holder.meta["script"] = list(event.dice_script)
     holder.meta["players"] = [seat["name"] for seat in event.players]
     holder.state = get_ruleset(event.ruleset).initial_state(event)
@@ -356,6 +357,10 @@ class Game(Aggregate):
         if len(value) > MAX_PLAYER_BYTES:
             raise UsageError(f"entropy is {len(value)} bytes; at most {MAX_PLAYER_BYTES} are taken")
         keyed = player in self._keys()
+        if not keyed and self.meta.get("hosted"):
+            raise NotSigned(
+                f"{player} plays by mail: in a game played by e-mail only signing seats add entropy"
+            )
         if keyed != bool(signature):
             raise NotSigned(
                 f"{player} signs entropy by packet" if keyed else f"{player} has no key to sign with"
@@ -375,8 +380,8 @@ class Game(Aggregate):
         signature: bytes = b"",
     ) -> list[Event]:
         """Checks an action is legal for `player` (and, for a seat bound to a key, that it comes signed),
-        then records it and the events it causes. The signature itself is checked by whoever took it in
-        (`event_store.hosting`), against what `domain.signing.action_bytes` names."""
+        then records it and the events it causes. A signed action's signature must be the seat's, of
+        `domain.signing.action_bytes` at this point of the game."""
         ruleset = self.ruleset
         if len(nonce) > MAX_PLAYER_BYTES:
             raise UsageError(f"a nonce is at most {MAX_PLAYER_BYTES} bytes, got {len(nonce)}")

@@ -246,7 +246,8 @@ class Host(Outbox):
         nxt = self.service.recorded_events(game_id, gt=version, lte=version + 1)[0].event
         if isinstance(nxt, ActionTaken | EntropyAdded) and nxt.signature == packet.signature:
             return f"already applied at event {version + 1}"
-        raise StaleVersion(f"game {game_id} moved on to event {head} since that packet was made: act again")
+        again = "make your entropy packet again" if packet.kind == "entropy" else "act again"
+        raise StaleVersion(f"game {game_id} moved on to event {head} since that packet was made: {again}")
 
     def _start_if_everyone_gave_entropy(self, game_id: UUID) -> None:
         fold = self.service.fold(game_id)

@@ -237,12 +237,21 @@ class Replica:
 
     def _prove(self, game_id: UUID, version: int, text: str, detail: str = "") -> None:
         with self.db.transaction(commit=True) as c:
+            # The packet that signed event `version` before, else the last one this replica took (which
+            # signed the history the new event should have followed).
             c.execute(
                 "SELECT packet FROM nightkeep_replica_packets WHERE game_id=? AND since<? AND head>=? "
                 "ORDER BY id LIMIT 1",
                 [str(game_id), version, version],
             )
             row = c.fetchone()
+            if row is None:
+                c.execute(
+                    "SELECT packet FROM nightkeep_replica_packets WHERE game_id=? AND head>=? "
+                    "ORDER BY id LIMIT 1",
+                    [str(game_id), version - 1],
+                )
+                row = c.fetchone()
             held = row[0] if row else ""
             detail = detail or f"two packets signed by the host disagree at event {version}"
             c.execute(

@@ -318,3 +318,26 @@ def test_a_player_past_the_turn_deadline_is_reminded_once(
     assert remind_overdue(table.host, later) == 0  # once per turn
     (reminder,) = [m for m in table.host.due() if "reminder" in m.subject]
     assert reminder.to == f"{table.to_act()[0].lower()}@example.org"
+
+
+def test_the_host_cannot_give_entropy_in_a_mail_only_seats_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from domain.audit import RawEntry, audit_log
+    from domain.events import EntropyAdded, next_chain
+
+    table = seat_table(
+        tmp_path, monkeypatch, "vampire-empire", CASTLE, mail_only=("Vlad",), wait_for_entropy=True
+    )
+    with pytest.raises(NotSigned, match="plays by mail"):
+        table.host.service.add_entropy(table.game, "Vlad", b"chosen by the host")
+    # Written into a log by hand, the audit names it.
+    entries = table.host.service.log_entries(table.game)
+    event = EntropyAdded(player="Vlad", value=b"chosen by the host")
+    chain = next_chain(entries[-1].chain, event.type_name, event.class_version, event.to_fields())
+    forged = [
+        *entries,
+        RawEntry(len(entries) + 1, event.type_name, event.class_version, event.to_fields(), chain),
+    ]
+    report = audit_log(forged)
+    assert any(f.kind == "signature" and "host's own" in f.detail for f in report.findings)

@@ -47,6 +47,9 @@ def _problem(created: GameCreated, event: ActionTaken | EntropyAdded, after: int
     """Says why one action or entropy is not proven to come from its player ("" when it is)."""
     key = created.keys.get(event.player, b"")
     if isinstance(event, EntropyAdded):
+        if not key and created.host_key:
+            # A seat without a key plays by mail and has no way to send entropy: this is the host's own.
+            return f"{event.player} has no key, so the entropy given in their name is the host's own"
         if not key:
             return f"{event.player}'s entropy is signed but the seat has no key" if event.signature else ""
         message = entropy_bytes(after, chain, event.player, event.value)
