@@ -37,7 +37,14 @@ from domain.events import (
 from domain.plain import copy_plain
 from domain.rulesets import Ruleset, get_ruleset, load_all_rulesets
 from domain.setup import MAX_PLAYER_BYTES, entropy_problem
-from domain.signing import AUTH_MAIL, AUTH_SIGNED, action_bytes, entropy_bytes, is_valid_signature
+from domain.signing import (
+    AUTH_MAIL,
+    AUTH_SIGNED,
+    ENTROPY_POINT,
+    action_bytes,
+    entropy_bytes,
+    is_valid_signature,
+)
 
 NIGHTKEEP_VERSION = "0.3.0"
 # The most events a game's log holds: the one reader reads no longer log, and no event number or
@@ -90,6 +97,7 @@ def _on_committed(holder: Any, event: SeedCommitted) -> None:
     # A fork commits to a new seed after its copied history: later draws come from the new seed.
     holder.meta["commitment"] = event.commitment
     holder.meta["seed"] = b""
+    holder.meta["commit_chain"] = b""  # set by apply_event: the point players sign their entropy at
 
 
 def _on_forked(holder: Any, event: ForkedFrom) -> None:
@@ -123,6 +131,8 @@ def apply_event(holder: Any, event: Event, chain: bytes) -> None:
     handler = _GAME_EVENTS.get(type(event))
     if handler is not None:
         handler(holder, event)
+        if type(event) is SeedCommitted:
+            holder.meta["commit_chain"] = chain
     elif type(event) is Sealed:
         pass  # someone else's private event: this copy of the log cannot know what it changed
     else:
@@ -365,7 +375,7 @@ class Game(Aggregate):
             raise NotSigned(
                 f"{player} signs entropy by packet" if keyed else f"{player} has no key to sign with"
             )
-        signed = entropy_bytes(self.version, self.chain, player, value)
+        signed = entropy_bytes(ENTROPY_POINT, self.meta.get("commit_chain", b""), player, value)
         if keyed and not is_valid_signature(self._keys()[player], signed, signature):
             raise NotSigned(f"the entropy does not carry {player}'s signature of this point of the game")
         self.record(EntropyAdded(player=player, value=value, signature=signature))

@@ -30,8 +30,14 @@ def action_bytes(version: int, chain: bytes, player: str, action: str, nonce: by
     return canonical_bytes([ACTION, version, chain, player, action, nonce])
 
 
+# Entropy is given before the deal, in any order: each player signs it against the seed's commitment
+# (event 2 of a game played by e-mail), not against whatever entropy others sent first.
+ENTROPY_POINT = 2
+
+
 def entropy_bytes(version: int, chain: bytes, player: str, value: bytes) -> bytes:
-    """Returns what a player signs to mix `value` into the dice after event `version`."""
+    """Returns what a player signs to mix `value` into the dice of the game whose event `version` (the
+    seed's commitment, ENTROPY_POINT) has the chain value `chain`."""
     return canonical_bytes([ENTROPY, version, chain, player, value])
 
 

@@ -27,6 +27,7 @@ from event_store.mail import Inbox, MailError, compose, packet_texts, read_eml, 
 log = structlog.get_logger("nightkeep.host")
 
 Sender = Callable[[EmailMessage], None]
+STARTED = "started"  # a mail being handled; a pass killed meanwhile leaves it so
 
 
 @dataclass
@@ -77,8 +78,12 @@ def run_once(host: Host, inbox: Inbox, send: Sender, sender: str = "") -> Pass:
 
 def _handle_message(host: Host, raw: bytes, done: Pass) -> None:
     digest = "mail:" + hashlib.sha256(raw).hexdigest()
-    if host.seen(digest) is not None:
+    state = host.seen(digest)
+    if state is not None and state != STARTED:
         return  # handled by a pass that was killed before moving it
+    # Read again after a kill (`started`), a packet found applied is the same mail, not a replay.
+    resumed = state == STARTED
+    host.remember(digest, STARTED)
     try:
         message = read_eml(raw)
     except MailError as exc:
@@ -92,14 +97,17 @@ def _handle_message(host: Host, raw: bytes, done: Pass) -> None:
         host.remember(digest, f"failed: {exc!r:.200}")
         done.details.append(f"a message could not be handled: {exc!r:.100}")
         return
-    for outcome in outcomes:
+    for index, outcome in enumerate(outcomes):
         done.handled += 1
-        done.details.append(outcome.detail if outcome.ok else f"refused: {outcome.detail}")
-        if not outcome.ok:
+        replayed = outcome.duplicate and not resumed  # a new mail carrying what was already applied
+        refused = not outcome.ok or replayed
+        detail = f"not applied again: {outcome.detail}" if replayed else outcome.detail
+        done.details.append(f"refused: {detail}" if refused else detail)
+        if refused:
             done.refused += 1
             if from_addr:
-                host.refusal(from_addr, outcome.detail, outcome.game)
-    host.remember(digest, "handled")
+                host.refusal(from_addr, detail, outcome.game, once=f"{digest}#{index}")
+    host.remember(digest, "handled", final=True)
 
 
 def remind_overdue(host: Host, now: datetime | None = None) -> int:

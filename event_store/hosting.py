@@ -26,7 +26,7 @@ import structlog
 from domain.actions import Action
 from domain.errors import BadPacket, NightkeepError, StaleVersion, UnknownGame, UsageError
 from domain.events import ActionTaken, EntropyAdded
-from domain.signing import AUTH_MAIL, AUTH_SIGNED
+from domain.signing import AUTH_MAIL, AUTH_SIGNED, ENTROPY_POINT
 from event_store.keys import KeyPair, load_key
 from event_store.outbox import Outbox, Outgoing
 from event_store.packets import PLAYER_KINDS, Packet, read_packets
@@ -167,7 +167,7 @@ class Host(Outbox):
 
     def handle_packet(self, packet: Packet, sender: str = "") -> Handled:
         """Checks one player packet and applies it; returns what happened (refusals are not raised)."""
-        if packet.kind != "join" and self.seen(packet.digest) is not None:
+        if self.seen(packet.digest) is not None:
             return Handled(True, packet.game, packet.player, "already handled", duplicate=True)
         try:
             handled = self._apply(packet, sender)
@@ -198,7 +198,9 @@ class Host(Outbox):
         body = packet.body
         if packet.kind == "join":
             self._ack(game_id, player, body["version"], sender, rewind=True)
-            self.queue_owed(game_id)  # a join asks for what it lacks now, not at the next event
+            # A join asks for what it lacks now, not at the next event; the mail and the join's digest go
+            # in one transaction, so a join read again after a kill is not answered twice.
+            self.queue_owed(game_id, seen=packet.digest)
             return Handled(True, game_id, player, f"{player} joined at event {body['version']}")
         try:
             detail = self._take(packet)
@@ -225,7 +227,7 @@ class Host(Outbox):
                 signature=packet.signature,
             )
             return f"{player} took {body['action']}; the game is at event {version}"
-        self.service.add_entropy(game_id, player, body["value"], packet.signature, body["version"])
+        self.service.add_entropy(game_id, player, body["value"], packet.signature)
         self._start_if_everyone_gave_entropy(game_id)
         return f"{player}'s entropy was mixed in"
 
@@ -241,6 +243,8 @@ class Host(Outbox):
             raise BadPacket(
                 f"the packet does not chain onto game {game_id} at event {version}: another history"
             )
+        if packet.kind == "entropy":
+            return self._entropy_is_new(packet)
         if packet.kind == "join" or version == head:
             return ""
         nxt = self.service.recorded_events(game_id, gt=version, lte=version + 1)[0].event
@@ -248,6 +252,19 @@ class Host(Outbox):
             return f"already applied at event {version + 1}"
         again = "make your entropy packet again" if packet.kind == "entropy" else "act again"
         raise StaleVersion(f"game {game_id} moved on to event {head} since that packet was made: {again}")
+
+    def _entropy_is_new(self, packet: Packet) -> str:
+        """Checks an entropy packet: signed at the seed's commitment, before the deal, once per seat;
+        returns a reason when it is one already applied."""
+        if packet.body["version"] != ENTROPY_POINT:
+            raise BadPacket(f"entropy is signed at event {ENTROPY_POINT} (the seed's commitment), not later")
+        recorded = self.service.recorded_events(packet.game)
+        given = [r.event for r in recorded if isinstance(r.event, EntropyAdded)]
+        if any(e.signature == packet.signature for e in given):
+            return "already applied"
+        if any(e.player == packet.player for e in given):
+            raise BadPacket(f"{packet.player} has already given entropy to game {packet.game}")
+        return ""
 
     def _start_if_everyone_gave_entropy(self, game_id: UUID) -> None:
         fold = self.service.fold(game_id)
@@ -294,10 +311,11 @@ class Host(Outbox):
             row = c.fetchone()
         return None if row is None else str(row[0])
 
-    def remember(self, digest: str, outcome: str) -> None:
-        """Records that a packet or mail was handled."""
+    def remember(self, digest: str, outcome: str, final: bool = False) -> None:
+        """Records that a packet or mail was handled (`final`: replacing what was recorded before)."""
+        verb = "INSERT OR REPLACE" if final else "INSERT OR IGNORE"
         with self.db.transaction(commit=True) as c:
-            c.execute("INSERT OR IGNORE INTO nightkeep_pbem_seen VALUES (?, ?)", [digest, outcome])
+            c.execute(f"{verb} INTO nightkeep_pbem_seen VALUES (?, ?)", [digest, outcome])
 
     # --- players who install nothing --------------------------------------------------------------------
 

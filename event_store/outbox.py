@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from domain.errors import StaleVersion
 from event_store.log_reader import FileEntry
 from event_store.packets import make_packet
 from event_store.recorded import RecordedEvent, redacted
@@ -73,11 +74,15 @@ class Outbox:
             position = notes[-1].id
             written += len(mails)
 
-    def queue_owed(self, game_id: UUID) -> int:
-        """Writes what one game owes its seats now (after a join asked for it again)."""
-        position = self._position()
-        mails = self.owed(game_id)
-        return len(mails) if self._write(mails, position, position) else 0
+    def queue_owed(self, game_id: UUID, seen: str = "") -> int:
+        """Writes what one game owes its seats now (after a join asked for it again), and records the
+        packet that asked as handled in the same transaction."""
+        for _ in range(3):  # another host process may move the position meanwhile: look again
+            position = self._position()
+            mails = self.owed(game_id)
+            if self._write(mails, position, position, seen):
+                return len(mails)
+        raise StaleVersion("the outbox kept moving under this join: send it again")
 
     def _position(self) -> int:
         with self.db.transaction(commit=False) as c:
@@ -85,7 +90,7 @@ class Outbox:
             row = c.fetchone()
         return int(row[0]) if row else 0
 
-    def _write(self, mails: list[Outgoing], expected: int, position: int) -> bool:
+    def _write(self, mails: list[Outgoing], expected: int, position: int, seen: str = "") -> bool:
         """Stores mails, the seats' `sent` marks and the new position in one transaction, if the
         position is still `expected`; returns whether it was."""
         with self.db.transaction(commit=True) as c:
@@ -104,6 +109,8 @@ class Outbox:
                     [m.version, str(m.game), m.player, m.version],
                 )
             c.execute("INSERT OR REPLACE INTO nightkeep_pbem_tracking VALUES (?, ?)", [TRACKING, position])
+            if seen:
+                c.execute("INSERT OR IGNORE INTO nightkeep_pbem_seen VALUES (?, 'handled')", [seen])
         return True
 
     def owed(self, game_id: UUID) -> list[Outgoing]:
@@ -173,9 +180,15 @@ class Outbox:
         """Returns the Game-Key line a mail to a mail-only seat ends with (see mail_replies)."""
         return f"Game-Key: {game_id} {version} {self.mail_key(game_id, player, version)}\n"
 
-    def refusal(self, to: str, detail: str, game_id: UUID | None) -> None:
-        """Queues a mail to the sender of a refused packet or reply, saying why."""
+    def refusal(self, to: str, detail: str, game_id: UUID | None, once: str = "") -> None:
+        """Queues a mail to the sender of a refused packet or reply, saying why (`once`: a key that
+        makes it once only, recorded in the same transaction, for a message read again after a kill)."""
         with self.db.transaction(commit=True) as c:
+            if once:
+                c.execute("SELECT 1 FROM nightkeep_pbem_seen WHERE digest=?", [once])
+                if c.fetchone() is not None:
+                    return
+                c.execute("INSERT INTO nightkeep_pbem_seen VALUES (?, 'answered')", [once])
             c.execute(
                 "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, "
                 "version) VALUES (?, '', ?, ?, ?, '', 0)",

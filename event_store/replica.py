@@ -21,7 +21,7 @@ import structlog
 from domain.errors import BadPacket, IllegalAction, TamperedLog, UnknownGame, UsageError
 from domain.events import GENESIS_CHAIN, GameCreated, canonical_bytes, is_private, is_sealed, next_chain
 from domain.game import check_legal
-from domain.signing import fingerprint
+from domain.signing import ENTROPY_POINT, fingerprint
 from event_store.copies import copy_id
 from event_store.keys import KeyPair, key_with_public, load_key
 from event_store.log_reader import FileEntry, recorded_of
@@ -323,8 +323,10 @@ class Replica:
         return make_packet("action", body, self._key(member).sign)
 
     def entropy_packet(self, member: Membership, value: bytes | None = None) -> str:
-        """Returns a signed entropy packet (fresh random bytes unless given)."""
-        version, chain = self._head(member)
+        """Returns a signed entropy packet, signed at the seed's commitment so that the players' entropy
+        can reach the host in any order (random bytes of the player's own unless given)."""
+        held = self._held(member)
+        version, chain = ENTROPY_POINT, held[ENTROPY_POINT - 1].chain
         body = {
             "game": str(member.game),
             "player": member.player,

@@ -86,22 +86,24 @@ def _texts(fields: dict[str, object]) -> list[str]:
     return out
 
 
-def test_entropy_packets_before_the_start_then_the_host_starts_by_itself(
+def test_entropy_packets_made_at_once_are_all_taken_then_the_host_deals_by_itself(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = seat_table(tmp_path, monkeypatch, "dungeon-short", DUNGEON, wait_for_entropy=True)
     table.join_all()
-    for player in ("Ann", "Bo"):
-        replica, member = table.replicas[player]
-        table.read_mail(player)
-        assert table.host.handle_text(replica.entropy_packet(member))[0].ok
-        table.deliver()
-    assert table.host.service.fold(table.game).meta["actions"] == 0  # Cy has not sent entropy yet
-    table.read_mail("Cy")
-    replica, member = table.replicas["Cy"]
-    assert table.host.handle_text(replica.entropy_packet(member))[0].ok
-    assert table.host.service.fold(table.game).meta["actions"] == 1  # started
+    packets = {p: table.replicas[p][0].entropy_packet(table.replicas[p][1]) for p in ("Ann", "Bo", "Cy")}
+    for player in ("Ann", "Bo"):  # made before any was applied: their order does not matter
+        assert table.host.handle_text(packets[player])[0].ok
+    assert table.host.service.fold(table.game).meta["actions"] == 0  # Cy's is not in yet
+    again = table.host.handle_text(packets["Ann"])[0]
+    assert again.ok and again.duplicate
+    assert table.host.handle_text(packets["Cy"])[0].ok
+    assert table.host.service.fold(table.game).meta["actions"] == 1  # dealt
     assert table.host.service.audit(table.game).findings == []
+    table.deliver()
+    for player in ("Ann", "Bo", "Cy"):
+        table.read_mail(player)
+        assert audit_replay(table.copy_of(player)).findings == []
 
 
 @pytest.fixture

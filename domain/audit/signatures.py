@@ -17,6 +17,7 @@ from domain.events import ActionTaken, EntropyAdded, Event, ForkedFrom, GameCrea
 from domain.signing import (
     AUTH_MAIL,
     AUTH_SIGNED,
+    ENTROPY_POINT,
     action_bytes,
     entropy_bytes,
     is_valid_signature,
@@ -35,15 +36,18 @@ def check_signatures(entries: Sequence[LogEntry], events: Sequence[Event], repor
     if problem := keys_problem(seats, created.keys, created.host_key):
         report.add(1, "signature", problem)
         return
+    point = entries[ENTROPY_POINT - 1].chain if len(entries) >= ENTROPY_POINT else b""
     for index, event in enumerate(events):
         if index == 0 or not isinstance(event, ActionTaken | EntropyAdded):
             continue
-        detail = _problem(created, event, index, entries[index - 1].chain)
+        detail = _problem(created, event, index, entries[index - 1].chain, point)
         if detail:
             report.add(index + 1, "signature", f"event {index + 1}: {detail}")
 
 
-def _problem(created: GameCreated, event: ActionTaken | EntropyAdded, after: int, chain: bytes) -> str:
+def _problem(
+    created: GameCreated, event: ActionTaken | EntropyAdded, after: int, chain: bytes, point: bytes
+) -> str:
     """Says why one action or entropy is not proven to come from its player ("" when it is)."""
     key = created.keys.get(event.player, b"")
     if isinstance(event, EntropyAdded):
@@ -52,7 +56,7 @@ def _problem(created: GameCreated, event: ActionTaken | EntropyAdded, after: int
             return f"{event.player} has no key, so the entropy given in their name is the host's own"
         if not key:
             return f"{event.player}'s entropy is signed but the seat has no key" if event.signature else ""
-        message = entropy_bytes(after, chain, event.player, event.value)
+        message = entropy_bytes(ENTROPY_POINT, point, event.player, event.value)
         if is_valid_signature(key, message, event.signature):
             return ""
         return f"{event.player}'s entropy does not carry {event.player}'s signature"
