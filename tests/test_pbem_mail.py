@@ -95,24 +95,41 @@ def is_over(service: GameService, game_id: UUID) -> bool:
     return service.get_game(game_id).is_finished
 
 
-def test_a_vampire_empire_game_is_played_to_the_end_through_host_run_with_real_smtp_and_imap(
+@pytest.mark.parametrize(
+    ("ruleset", "seats", "mail_only", "seed"),
+    [
+        pytest.param(
+            "vampire-empire", [("Ann", "human"), ("Vlad", "vampire")], ("Vlad",), 6, id="vampire-empire"
+        ),
+        pytest.param(
+            "dungeon-short", [("Ann", None), ("Bo", None), ("Cy", None)], ("Cy",), 6, id="dungeon-short"
+        ),
+    ],
+)
+def test_a_whole_game_is_played_through_host_run_with_real_smtp_and_imap(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     smtp_to_maildir: SmtpServer,
     dovecot: DovecotServer,
+    ruleset: str,
+    seats: list[tuple[str, str | None]],
+    mail_only: tuple[str, ...],
+    seed: int,
 ) -> None:
-    seed_randomness(monkeypatch, 6)
+    seed_randomness(monkeypatch, seed)
     monkeypatch.setenv("NIGHTKEEP_KEYS", str(tmp_path / "keys"))  # one folder, a key per person
-    host_key, ann_key = new_key("host"), new_key("ann")
+    host_key = new_key("host")
+    signing = [name for name, _ in seats if name not in mail_only]
+    keys = {name: new_key(name.lower()).public for name in signing}
     host_service = GameService(str(tmp_path / "host.sqlite"))
     host = Host(host_service, host_key, functools.partial(mail_text, host_service))
     game_id = host.create(
-        "vampire-empire",
-        [("Ann", "human"), ("Vlad", "vampire")],
-        keys={"Ann": ann_key.public},
-        mail={"Ann": address("Ann"), "Vlad": address("Vlad")},
+        ruleset,
+        seats,
+        keys=keys,
+        mail={name: address(name) for name, _ in seats},
         host_mail=HOST_MAIL,
-        wait_for_entropy=True,  # the deal waits for Ann's entropy, so the host cannot pick it
+        wait_for_entropy=True,  # the deal waits for the signing seats' entropy, so the host cannot pick it
     )
     host_account = dovecot.new_user()
     posted: list[str] = []
@@ -122,19 +139,25 @@ def test_a_vampire_empire_game_is_played_to_the_end_through_host_run_with_real_s
         dovecot.append(message.as_bytes(), user=host_account)
 
     smtp = SmtpSettings(smtp_to_maildir.host, smtp_to_maildir.port)
-    ann = SigningPlayer(
-        "Ann",
-        Replica(GameService(str(tmp_path / "ann.sqlite"))),
-        Mailbox(smtp_to_maildir.maildir, address("Ann")),
-        post,
-        Bot(1),
-    )
-    vlad = MailOnlyPlayer(
-        "Vlad",
-        Mailbox(smtp_to_maildir.maildir, address("Vlad")),
-        post,
-        bot_chooser(host_service, game_id, "Vlad", Bot(2)),
-    )
+    signers = [
+        SigningPlayer(
+            name,
+            Replica(GameService(str(tmp_path / f"{name.lower()}.sqlite"))),
+            Mailbox(smtp_to_maildir.maildir, address(name)),
+            post,
+            Bot(n),
+        )
+        for n, name in enumerate(signing, start=1)
+    ]
+    by_mail = [
+        MailOnlyPlayer(
+            name,
+            Mailbox(smtp_to_maildir.maildir, address(name)),
+            post,
+            bot_chooser(host_service, game_id, name, Bot(10 + n)),
+        )
+        for n, name in enumerate(mail_only)
+    ]
 
     # Over IMAPS, the server's certificate checked against the test CA.
     inbox = ImapInbox(
@@ -143,26 +166,32 @@ def test_a_vampire_empire_game_is_played_to_the_end_through_host_run_with_real_s
     try:
         for _ in range(MAX_PASSES):
             run_once(host, inbox, lambda message: send(smtp, [message]), HOST_MAIL)
-            ann.read_mail()
-            ann.give_entropy_if_waited_on()
-            ann.act_if_my_turn()
-            vlad.read_and_reply()
-            if is_over(host_service, game_id) and ann.head == head(host_service, game_id):
+            for player in signers:
+                player.read_mail()
+                player.give_entropy_if_waited_on()
+                player.act_if_my_turn()
+            for mailer in by_mail:
+                mailer.read_and_reply()
+            heads = {player.head for player in signers}
+            if is_over(host_service, game_id) and heads == {head(host_service, game_id)}:
                 break
         else:
             pytest.fail(f"the game did not end within {MAX_PASSES} passes of host run")
     finally:
         inbox.close()
 
-    assert ann.member is not None
-    copy = export_game(ann.replica.service, ann.member.stored)
-    assert copy == export_game(host_service, game_id, "Ann")
     assert host_service.audit(game_id).findings == []
     assert audit_replay(export_game(host_service, game_id)).findings == []
-    assert ann.replica.service.audit(ann.member.stored).findings == []
-    assert audit_replay(copy).findings == []
-    assert actions_by_auth(host_service, game_id) == {"Ann": {"signed"}, "Vlad": {"mail"}}
-    assert ann.refusals == [] and vlad.refusals == []
+    for player in signers:
+        assert player.member is not None
+        copy = export_game(player.replica.service, player.member.stored)
+        assert copy == export_game(host_service, game_id, player.name)
+        assert player.replica.service.audit(player.member.stored).findings == []
+        assert audit_replay(copy).findings == []
+        assert player.refusals == []
+    expected = {name: {"signed"} for name in signing} | {name: {"mail"} for name in mail_only}
+    assert actions_by_auth(host_service, game_id) == expected
+    assert all(mailer.refusals == [] for mailer in by_mail)
     assert dovecot.messages("INBOX", user=host_account) == []
     done = [str(read_eml(raw)["Message-ID"]) for raw in dovecot.messages("processed", user=host_account)]
     assert sorted(done) == sorted(posted), "every mail the players sent was handled and filed once"
