@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -109,12 +110,62 @@ def fresh_games(folder: Path) -> list[Path]:
         games["castle-sides-free"] = _first_game(
             service, _played(service, "vampire-empire", ["Vlad", "Hana"]), bool
         )
-    paths = []
+        email_game, email_service = played_by_email(folder / "by-email")
+    paths = _write_copies(email_service, email_game, "castle-by-email", folder)
     for name, game_id in games.items():
-        players = service.get_game(game_id).meta["players"]
-        viewers = [HOST, *players, PUBLIC] if name.startswith("castle") else [HOST]
-        for viewer in viewers:
-            path = folder / f"{name}-{viewer or 'public'}.nkr"
-            path.write_bytes(export_game(service, game_id, viewer))
-            paths.append(path)
+        paths += _write_copies(service, game_id, name, folder)
     return paths
+
+
+def _write_copies(service: GameService, game_id: UUID, name: str, folder: Path) -> list[Path]:
+    players = service.get_game(game_id).meta["players"]
+    viewers = [HOST, *players, PUBLIC] if name.startswith("castle") else [HOST]
+    paths = []
+    for viewer in viewers:
+        path = folder / f"{name}-{viewer or 'public'}.nkr"
+        path.write_bytes(export_game(service, game_id, viewer))
+        paths.append(path)
+    return paths
+
+
+def played_by_email(folder: Path) -> tuple[UUID, GameService]:
+    """Plays a Vampire Empire game by e-mail: Hana signs her entropy and actions, Vlad plays by mail."""
+    from domain.bots import Bot
+    from event_store.hosting import Host
+    from event_store.keys import new_key
+    from event_store.replica import Replica
+
+    folder.mkdir(parents=True, exist_ok=True)
+    with patch.dict(os.environ, {"NIGHTKEEP_KEYS": str(folder / "keys")}):
+        host = Host(GameService(str(folder / "host.sqlite")), new_key("host"))
+        hana_key = new_key("hana")
+        game = host.create(
+            "vampire-empire",
+            [("Hana", "human"), ("Vlad", "vampire")],
+            {"Hana": hana_key.public},
+            {"Hana": "hana@example.org", "Vlad": "vlad@example.org"},
+            "host@example.org",
+            wait_for_entropy=True,
+        )
+        host.follow()
+        invite = next(m.packet for m in host.due() if m.player == "Hana")
+        replica = Replica(GameService(str(folder / "hana.sqlite")))
+        member, _ = replica.join(invite)
+        assert host.handle_text(replica.entropy_packet(member))[0].ok
+        bot, service = Bot(7), host.service
+        while not service.get_game(game).is_finished:
+            state = service.get_game(game)
+            player = state.status["to_act"][0]
+            choice = bot.choose(state.ruleset, state.state, service.legal_actions(game, player))
+            if player == "Vlad":
+                host.take_mail_action(
+                    game, "Vlad", state.version, choice, hashlib.sha256(b"%d" % state.version).digest()
+                )
+                continue
+            host.follow()
+            for mail in host.due():
+                if mail.player == "Hana":
+                    replica.receive(mail.packet)
+                host.mark_sent(mail)
+            assert host.handle_text(replica.action_packet(member, choice.id))[0].ok
+    return game, service

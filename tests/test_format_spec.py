@@ -5,7 +5,8 @@ re-implements the canonical encoding, the chain, the field types, the draws, the
 rebuilding of sealed events, and checks with them every file in `replays/` and freshly played games of
 every ruleset in every copy (the host's full log, each player's copy, the public copy; conftest plays
 them and hands over the files): every die face, pick and salt is recomputed, every sealed event is
-rebuilt and must have its recorded seal, and every commitment opens.
+rebuilt and must have its recorded seal, and every commitment opens; in a game played by e-mail,
+every signing seat's action and entropy signature is checked as docs/play-by-email.md says.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 import msgpack
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = sorted((ROOT / "replays").glob("*.nkr"))
@@ -320,6 +322,7 @@ class Verified:
     opened: int = 0  # reveals opened against their commitments
     restricted: int = 0
     reshuffled: int = 0
+    signed: int = 0  # actions and entropy whose Ed25519 signature was checked
 
 
 class Verifier:
@@ -344,6 +347,8 @@ class Verifier:
         self.named: dict[str, str] = {}  # seat → the character it asked for
         self.bottom: list[str] = []  # the characters hidden under the city, first hidden first
         self.received: dict[str, dict] = {}
+        self.keys: dict[str, bytes] = {}
+        self.forked = False
 
     def where(self, index: int) -> str:
         return f"{self.path.name}: event {index + 1} ({self.events[index]['type']})"
@@ -373,6 +378,7 @@ class Verifier:
                     f"{self.where(index)}: rebuilt otherwise"
                 )
         self.game_level(kind, fields)
+        self.check_signature(index, kind, fields)
         self.check_draws(index, doc, fields)
         self.move(doc, fields)
         self.commitments(index, kind, fields)
@@ -396,6 +402,32 @@ class Verifier:
             self.pool = sha256(self.pool + fields["value"])
         elif kind == "ActionTaken":
             self.nonce = fields["nonce"]
+
+    def check_signature(self, index: int, kind: str, fields: dict) -> None:
+        """docs/play-by-email.md, "What the log records": a signing seat's actions and entropy carry its
+        Ed25519 signature of the point they follow (entropy: the seed's commitment, event 2)."""
+        if kind == "GameCreated":
+            self.keys = dict(fields.get("keys", {}))
+            self.forked = any(e["type"] == "ForkedFrom" for e in self.events)
+        if kind not in ("ActionTaken", "EntropyAdded") or self.forked or fields["player"] == "host":
+            return
+        key = self.keys.get(fields["player"])
+        if kind == "ActionTaken":
+            assert (fields.get("auth") == "signed") == bool(key), f"{self.where(index)}: authentication"
+            signed = [
+                "nightkeep-action",
+                index,
+                self.events[index - 1]["chain"],
+                fields["player"],
+                fields["action"],
+                fields["nonce"],
+            ]
+        else:
+            assert bool(fields.get("signature")) == bool(key), f"{self.where(index)}: entropy signature"
+            signed = ["nightkeep-entropy", 2, self.events[1]["chain"], fields["player"], fields["value"]]
+        if key:
+            Ed25519PublicKey.from_public_bytes(key).verify(fields["signature"], encode(signed))
+            self.done.signed += 1
 
     def check_setup(self, fields: dict) -> None:
         """replay-format.md, "Setup"."""
@@ -620,6 +652,7 @@ def test_every_fresh_game_in_every_copy_follows_from_the_documents(fresh_copies)
         total.opened += done.opened
         total.restricted += done.restricted
         total.reshuffled += done.reshuffled
+        total.signed += done.signed
     # Every kind of draw, pick and seal the documents describe was met and recomputed.
     assert set(total.picks) == {
         "CharacterDealt",
@@ -631,3 +664,4 @@ def test_every_fresh_game_in_every_copy_follows_from_the_documents(fresh_copies)
     }
     assert set(total.rebuilt) == {"IdentityTokensDrawn", "CardsReceived"}
     assert total.dice and total.salts and total.opened and total.restricted and total.reshuffled
+    assert total.signed  # a game played by e-mail: its signatures checked from play-by-email.md
