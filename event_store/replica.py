@@ -140,7 +140,7 @@ class Replica:
 
     def receive(self, text: str) -> list[Received]:
         """Verifies and appends every event packet in a text; BadPacket for one that does not fit."""
-        return [self.receive_packet(p, text) for p in read_packets(text, "the packet")]
+        return [self.receive_packet(p, text) for p in read_packets(text, "it")]
 
     def receive_packet(self, packet: Packet, text: str) -> Received:
         """Verifies and appends one event packet (or compares one sent to another seat)."""
@@ -307,10 +307,12 @@ class Replica:
         """Returns a signed action packet, after checking the action is legal as far as the copy shows."""
         held = self._held(member)
         fold = fold_recorded(held)
-        try:
-            check_legal(fold, member.player, action_id)
-        except IllegalAction:
-            raise
+        if fold.meta["actions"] == 0:
+            raise IllegalAction(
+                "the game has not been dealt yet: it waits for every signing seat's entropy "
+                "(nightkeep entropy GAME - -o FILE, then send it to the host)"
+            )
+        check_legal(fold, member.player, action_id)
         nonce = self._own_randomness(member, "nonce", len(held), held[-1].chain)
         body = {
             "game": str(member.game),
