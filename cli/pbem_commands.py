@@ -20,8 +20,10 @@ from cli.common import echo_json, get_service, handle_errors, json_option
 from domain.errors import BadPacket, UsageError
 from domain.signing import fingerprint
 from event_store import keys as keystore
+from event_store.host_runner import message_for
 from event_store.hosting import Handled, Host, Outgoing
-from event_store.mail import compose, packet_texts, read_eml, write_eml
+from event_store.log_reader import LIMITS, read_file
+from event_store.mail import packet_texts, read_eml, sender_of, write_eml
 from event_store.recorded import created_of, fold_recorded, redacted
 from event_store.replica import Membership, Replica, membership_in
 from event_store.service import GameService
@@ -114,10 +116,8 @@ def read_texts(paths: tuple[str, ...]) -> list[tuple[str, str, str]]:
     """Reads packet files, .eml files or stdin (`-`): (source, text, sender) for each text to search."""
     out = []
     for path in paths:
-        data = sys.stdin.buffer.read() if path == "-" else _read(path)
+        data = _stdin() if path == "-" else read_file(path)
         if path.endswith(".eml") or data.startswith((b"From:", b"Return-Path:", b"Received:", b"Date:")):
-            from event_store.mail import sender_of
-
             message = read_eml(data)
             out.append((path, "\n".join(packet_texts(message)), sender_of(message)))
         else:
@@ -125,12 +125,13 @@ def read_texts(paths: tuple[str, ...]) -> list[tuple[str, str, str]]:
     return out
 
 
-def _read(path: str) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            return f.read(64 * 1024 * 1024 + 1)
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+def _stdin() -> bytes:
+    data = sys.stdin.buffer.read(LIMITS.max_bytes + 1)  # no more than a log may hold, as read_file
+    if len(data) > LIMITS.max_bytes:
+        raise UsageError(
+            f"standard input is larger than a packet or mail may be ({LIMITS.max_bytes:,} bytes)"
+        )
+    return data
 
 
 def mail_text(
@@ -177,25 +178,12 @@ def write_outbox(host: Host, out: Path, sender: str = "") -> list[Outgoing]:
     written = []
     for mail in host.due():
         stem = f"{mail.id:06d}-{mail.player or 'reply'}"
-        message = compose(
-            sender or host.host_mail(mail.game) or "host@nightkeep.invalid",
-            mail.to or f"{mail.player}@nightkeep.invalid",
-            mail.subject,
-            mail.body,
-            mail.packet or None,
-            message_id=_message_id(mail),
-        )
-        write_eml(message, out / f"{stem}.eml")
+        write_eml(message_for(mail, sender or host.host_mail(mail.game)), out / f"{stem}.eml")
         if mail.packet:
             (out / f"{stem}.nkp").write_text(mail.packet)
         host.mark_sent(mail)
         written.append(mail)
     return written
-
-
-def _message_id(mail: Outgoing) -> str:
-    # Stable per outbox row: a mail re-sent after a crash is the same message to every mail client.
-    return f"<outbox-{mail.id}.{mail.game}@nightkeep>"
 
 
 def report(handled: list[Handled], as_json: bool) -> int:

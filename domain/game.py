@@ -37,14 +37,7 @@ from domain.events import (
 from domain.plain import copy_plain
 from domain.rulesets import Ruleset, get_ruleset, load_all_rulesets
 from domain.setup import MAX_PLAYER_BYTES, entropy_problem
-from domain.signing import (
-    AUTH_MAIL,
-    AUTH_SIGNED,
-    ENTROPY_POINT,
-    action_bytes,
-    entropy_bytes,
-    is_valid_signature,
-)
+from domain.signing import authorisation_problem
 
 NIGHTKEEP_VERSION = "0.3.0"
 # The most events a game's log holds: the one reader reads no longer log, and no event number or
@@ -86,8 +79,10 @@ def new_meta() -> dict[str, Any]:
 
 def _on_created(holder: Any, event: GameCreated) -> None:
     holder.ruleset_name = event.ruleset
-    holder.meta["keys"] = dict(event.keys)
-    holder.meta["hosted"] = bool(event.host_key)
+    # A fork is played at one terminal: the keys bound its original's seats, as the audit reads them.
+    forked = bool(holder.meta["forked_from"])
+    holder.meta["keys"] = {} if forked else dict(event.keys)
+    holder.meta["hosted"] = bool(event.host_key) and not forked
     holder.meta["script"] = list(event.dice_script)
     holder.meta["players"] = [seat["name"] for seat in event.players]
     holder.state = get_ruleset(event.ruleset).initial_state(event)
@@ -236,15 +231,6 @@ def check_legal(holder: Any, player: str, action_id: str) -> None:
     raise IllegalAction(f"{action_id!r:.60} is not a legal action for {player} now (legal: {choices:.400})")
 
 
-def check_auth(keyed: bool, auth: str, signature: bytes) -> None:
-    """Raises NotSigned unless an action is authenticated as its seat requires: signed for a seat bound
-    to a key, typed at the host's terminal or by mail for any other."""
-    if keyed and (auth != AUTH_SIGNED or not signature):
-        raise NotSigned("this seat plays by signed packets: its player's replica writes them (nightkeep act)")
-    if not keyed and (auth not in ("", AUTH_MAIL) or signature):
-        raise NotSigned("this seat has no key, so its actions cannot be signed")
-
-
 def check_host_start(holder: Any) -> None:
     """Raises IllegalAction unless the host may start the game now (before any other action)."""
     if holder.meta["actions"] > 0:
@@ -366,19 +352,9 @@ class Game(Aggregate):
             raise UsageError(problem)
         if len(value) > MAX_PLAYER_BYTES:
             raise UsageError(f"entropy is {len(value)} bytes; at most {MAX_PLAYER_BYTES} are taken")
-        keyed = player in self._keys()
-        if not keyed and self.meta.get("hosted"):
-            raise NotSigned(
-                f"{player} plays by mail: in a game played by e-mail only signing seats add entropy"
-            )
-        if keyed != bool(signature):
-            raise NotSigned(
-                f"{player} signs entropy by packet" if keyed else f"{player} has no key to sign with"
-            )
-        signed = entropy_bytes(ENTROPY_POINT, self.meta.get("commit_chain", b""), player, value)
-        if keyed and not is_valid_signature(self._keys()[player], signed, signature):
-            raise NotSigned(f"the entropy does not carry {player}'s signature of this point of the game")
-        self.record(EntropyAdded(player=player, value=value, signature=signature))
+        given = EntropyAdded(player=player, value=value, signature=signature)
+        self._check_authorised(given)
+        self.record(given)
 
     def take_action(
         self,
@@ -395,21 +371,29 @@ class Game(Aggregate):
         ruleset = self.ruleset
         if len(nonce) > MAX_PLAYER_BYTES:
             raise UsageError(f"a nonce is at most {MAX_PLAYER_BYTES} bytes, got {len(nonce)}")
+        taken = ActionTaken(player=player, action=action_id, nonce=nonce, auth=auth, signature=signature)
         if action_id != START or player != HOST:
             self.check_legal(player, action_id)
-            check_auth(player in self._keys(), auth, signature)
-            signed = action_bytes(self.version, self.chain, player, action_id, nonce)
-            if auth == AUTH_SIGNED and not is_valid_signature(self._keys()[player], signed, signature):
-                raise NotSigned(f"the action does not carry {player}'s signature of this point of the game")
+            self._check_authorised(taken)
         events = ruleset.decide(self.state, action_id, player, dice)
-        self.record(ActionTaken(player=player, action=action_id, nonce=nonce, auth=auth, signature=signature))
+        self.record(taken)
         for event in events:
             self.record(event)
         return events
 
-    def _keys(self) -> dict[str, bytes]:
-        keys: dict[str, bytes] = self.meta.get("keys", {})
-        return keys
+    def _check_authorised(self, event: ActionTaken | EntropyAdded) -> None:
+        """Raises NotSigned unless the event is authenticated as its seat requires (the audit's rule)."""
+        meta = self.meta
+        problem = authorisation_problem(
+            meta.get("keys", {}),
+            bool(meta.get("hosted")),
+            event,
+            self.version,
+            self.chain,
+            meta.get("commit_chain", b""),
+        )
+        if problem:
+            raise NotSigned(problem)
 
     def check_player(self, player: str) -> None:
         """Raises UsageError unless `player` has a seat in this game."""

@@ -13,7 +13,8 @@ import hashlib
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from domain.events import canonical_bytes
+from domain.actions import HOST
+from domain.events import ActionTaken, EntropyAdded, canonical_bytes
 
 KEY_BYTES = 32
 SIGNATURE_BYTES = 64
@@ -74,4 +75,44 @@ def keys_problem(seats: set[str], keys: dict[str, bytes], host_key: bytes) -> st
         return f"the host key is not {KEY_BYTES} bytes (an Ed25519 public key)"
     if keys and not host_key:
         return "seats are bound to keys but the game names no host key"
+    return ""
+
+
+def authorisation_problem(
+    keys: dict[str, bytes],
+    hosted: bool,
+    event: ActionTaken | EntropyAdded,
+    after: int,
+    chain: bytes,
+    point: bytes,
+) -> str:
+    """Says why one action or entropy is not proven to come from its player ("" when it is): a seat
+    bound to a key signs every action (of event `after` with chain value `chain`) and its entropy (of
+    the seed's commitment, whose chain value is `point`); a seat without one never signs, and in a
+    game played by e-mail (`hosted`) gives no entropy. The audit and the game itself both ask this."""
+    key = keys.get(event.player, b"")
+    if isinstance(event, EntropyAdded):
+        if not key and hosted:
+            # A seat without a key plays by mail and has no way to send entropy: this is the host's own.
+            return f"{event.player} plays by mail and has no key: entropy in their name is the host's own"
+        if not key:
+            return f"{event.player}'s entropy is signed but the seat has no key" if event.signature else ""
+        message = entropy_bytes(ENTROPY_POINT, point, event.player, event.value)
+        if is_valid_signature(key, message, event.signature):
+            return ""
+        return f"{event.player}'s entropy does not carry {event.player}'s signature"
+    if event.player == HOST:
+        return "" if not event.auth and not event.signature else "the host's own action claims a signature"
+    if key:
+        if event.auth != AUTH_SIGNED:
+            marked = event.auth or "typed at the host"
+            return f"{event.player} signs every action (their replica writes the packets), not {marked!r}"
+        message = action_bytes(after, chain, event.player, event.action, event.nonce)
+        if is_valid_signature(key, message, event.signature):
+            return ""
+        return f"the action {event.action!r:.60} does not carry {event.player}'s signature"
+    if event.auth == AUTH_SIGNED or event.signature:
+        return f"{event.player} has no key, yet the action claims a signature"
+    if event.auth not in ("", AUTH_MAIL):
+        return f"an action's authorisation is {event.auth!r:.20}, not one nightkeep records"
     return ""

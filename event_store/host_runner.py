@@ -93,7 +93,8 @@ def _handle_message(host: Host, raw: bytes, done: Pass) -> None:
     try:
         outcomes = host.handle_text("\n".join(packet_texts(message)), from_addr)
     except Exception as exc:  # whatever a stranger's mail trips over must not stop the host for good
-        log.exception("message_failed", error=repr(exc)[:200])
+        # No traceback: its locals could hold the game's secrets, and a host's log may be shown to others.
+        log.error("message_failed", error=repr(exc)[:200])
         host.remember(digest, f"failed: {exc!r:.200}")
         done.details.append(f"a message could not be handled: {exc!r:.100}")
         return

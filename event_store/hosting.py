@@ -15,7 +15,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,15 +28,12 @@ from domain.events import ActionTaken, EntropyAdded
 from domain.signing import AUTH_MAIL, AUTH_SIGNED, ENTROPY_POINT
 from event_store.keys import KeyPair, load_key
 from event_store.outbox import Outbox, Outgoing
-from event_store.packets import PLAYER_KINDS, Packet, read_packets
+from event_store.packets import PLAYER_KINDS, Packet, packets_in
 from event_store.pbem_tables import datastore_of
 from event_store.service import GameService
 
 log = structlog.get_logger("nightkeep.host")
 
-MAIL_KEY = re.compile(
-    r"Game-Key:\s*([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\s+([0-9]{1,7})\s+([A-Z2-7]{16})"
-)
 # Called with (game, player, from version, to version) to say in plain words what happened and draw the
 # board for a mail; the CLI passes the projections' timeline and view (the store does not draw).
 Describe = Callable[[UUID, str, int, int], str]
@@ -158,10 +154,10 @@ class Host(Outbox):
     def handle_text(self, text: str, sender: str = "") -> list[Handled]:
         """Handles every packet in a text (a file or a mail); a text without one is a mail-only reply."""
         try:
-            packets = read_packets(text, "the message")
+            packets = packets_in(text, "the message")
         except BadPacket as exc:
-            if "holds no nightkeep packet" not in str(exc):
-                return [Handled(False, None, "", str(exc))]
+            return [Handled(False, None, "", str(exc))]
+        if not packets:
             return [self.handle_mail_reply(text, sender)]
         return [self.handle_packet(p, sender) for p in packets]
 
@@ -250,8 +246,7 @@ class Host(Outbox):
         nxt = self.service.recorded_events(game_id, gt=version, lte=version + 1)[0].event
         if isinstance(nxt, ActionTaken | EntropyAdded) and nxt.signature == packet.signature:
             return f"already applied at event {version + 1}"
-        again = "make your entropy packet again" if packet.kind == "entropy" else "act again"
-        raise StaleVersion(f"game {game_id} moved on to event {head} since that packet was made: {again}")
+        raise StaleVersion(f"game {game_id} moved on to event {head} since that packet was made: act again")
 
     def _entropy_is_new(self, packet: Packet) -> str:
         """Checks an entropy packet: signed at the seed's commitment, before the deal, once per seat;
@@ -277,16 +272,13 @@ class Host(Outbox):
             self.service.start_game(game_id)
 
     def _ack(self, game_id: UUID, player: str, version: int, sender: str, rewind: bool = False) -> None:
+        # A join says what the replica holds now (it may have lost some): the rest is sent again.
+        update = "acked=?1, sent=MIN(sent, ?1)" if rewind else "acked=MAX(acked, ?1)"
         with self.db.transaction(commit=True) as c:
             c.execute(
-                "UPDATE nightkeep_pbem_seats SET acked=MAX(acked, ?) WHERE game_id=? AND player=?",
+                f"UPDATE nightkeep_pbem_seats SET {update} WHERE game_id=?2 AND player=?3",
                 [version, str(game_id), player],
             )
-            if rewind:  # a join says what the replica holds now (it may have lost some): send the rest again
-                c.execute(
-                    "UPDATE nightkeep_pbem_seats SET acked=?, sent=MIN(sent, ?) WHERE game_id=? AND player=?",
-                    [version, version, str(game_id), player],
-                )
             if sender:
                 c.execute(
                     "UPDATE nightkeep_pbem_seats SET mail=? WHERE game_id=? AND player=? AND mail=''",

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import TYPE_CHECKING
+import re
 from uuid import UUID
 
 from domain.errors import BadPacket, NightkeepError
 from domain.events import ActionTaken
+from event_store.hosting import Handled, Host  # hosting imports this module only when a reply comes
 
-if TYPE_CHECKING:
-    from event_store.hosting import Handled, Host
+MAIL_KEY = re.compile(
+    r"Game-Key:\s*([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\s+([0-9]{1,7})\s+([A-Z2-7]{16})"
+)
 
 HELP = """nightkeep by mail: reply to the host's mail, keeping its Game-Key line quoted.
 First line of your reply:
@@ -41,8 +43,6 @@ def first_line(text: str) -> str:
 
 def handle_reply(host: Host, text: str, sender: str) -> Handled:
     """Plays or answers one mail-only reply; a refusal is returned, not raised."""
-    from event_store.hosting import MAIL_KEY, Handled
-
     match = MAIL_KEY.search(text.replace("\r", ""))
     if match is None:
         return Handled(
@@ -79,8 +79,6 @@ def _seat_of_key(host: Host, game_id: UUID, version: int, key: str) -> str:
 def _do(
     host: Host, game_id: UUID, player: str, version: int, command: str, sender: str, nonce: bytes
 ) -> Handled:
-    from event_store.hosting import Handled
-
     word = command.split()[0].lower() if command else ""
     head = len(host.service.chain_values(game_id))
     if word in ("status", "history", "help"):

@@ -99,11 +99,7 @@ class Outbox:
             if (int(row[0]) if row else 0) != expected:
                 return False
             for m in mails:
-                c.execute(
-                    "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, "
-                    "version) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [str(m.game), m.player, m.to, m.subject, m.body, m.packet, m.version],
-                )
+                _queue(c, str(m.game), m.player, m.to, m.subject, m.body, m.packet, m.version)
                 c.execute(
                     "UPDATE nightkeep_pbem_seats SET sent=? WHERE game_id=? AND player=? AND sent<?",
                     [m.version, str(m.game), m.player, m.version],
@@ -142,10 +138,11 @@ class Outbox:
     ) -> str:
         """Returns the signed packet of what a seat has not acknowledged (an invitation before it has
         seen anything), redacted for that seat."""
-        mine = redacted(recorded, seat.player)
-        entries = [_entry(r) for r in mine]
+        invite = seat.sent == 0 and seat.acked == 0
+        since = 0 if invite else seat.acked
+        entries = [_entry(r) for r in redacted(recorded[since:], seat.player)]
         body: dict[str, Any]
-        if seat.sent == 0 and seat.acked == 0:
+        if invite:
             body = {
                 "game": str(game_id),
                 "player": seat.player,
@@ -154,17 +151,18 @@ class Outbox:
                 "events": entries,
             }
             return make_packet("invite", body, self.key_for(game_id).sign)
-        since = seat.acked
         body = {
             "game": str(game_id),
             "player": seat.player,
             "since": since,
-            "events": entries[since:],
+            "events": entries,
             "to_act": to_act,
         }
         return make_packet("events", body, self.key_for(game_id).sign)
 
     def mail_only_part(self, game_id: UUID, player: str, head: int, to_act: list[str]) -> str:
+        """Returns the end of a mail to a mail-only seat: its numbered actions on its turn, and the
+        Game-Key line a reply must quote."""
         key_line = self.key_line(game_id, player, head)
         if player not in to_act:
             note = "It is not your turn. Reply `status`, `history` or `help`, quoting this line:"
@@ -189,20 +187,14 @@ class Outbox:
                 if c.fetchone() is not None:
                     return
                 c.execute("INSERT INTO nightkeep_pbem_seen VALUES (?, 'answered')", [once])
-            c.execute(
-                "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, "
-                "version) VALUES (?, '', ?, ?, ?, '', 0)",
-                [str(game_id or ""), to, "nightkeep: your message was refused", f"Refused: {detail}\n"],
+            _queue(
+                c, str(game_id or ""), "", to, "nightkeep: your message was refused", f"Refused: {detail}\n"
             )
 
     def reply(self, to: str, subject: str, body: str, game_id: UUID) -> None:
         """Queues an answer to a mail-only command (status, history, help)."""
         with self.db.transaction(commit=True) as c:
-            c.execute(
-                "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, "
-                "version) VALUES (?, '', ?, ?, ?, '', 0)",
-                [str(game_id), to, subject, body],
-            )
+            _queue(c, str(game_id), "", to, subject, body)
 
     def due(self) -> list[Outgoing]:
         """Returns the outbox's unsent mails, oldest first."""
@@ -218,6 +210,17 @@ class Outbox:
         """Marks an outbox mail as sent."""
         with self.db.transaction(commit=True) as c:
             c.execute("UPDATE nightkeep_pbem_outbox SET sent=1 WHERE id=?", [outgoing.id])
+
+
+def _queue(
+    c: Any, game: str, player: str, to: str, subject: str, body: str, packet: str = "", version: int = 0
+) -> None:
+    """Adds one mail to the outbox inside the caller's transaction."""
+    c.execute(
+        "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, version) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [game, player, to, subject, body, packet, version],
+    )
 
 
 def _entry(recorded: RecordedEvent) -> FileEntry:

@@ -25,7 +25,7 @@ from uuid import UUID
 import msgpack
 
 from domain.errors import BadPacket, UnreadableLog
-from domain.events import canonical_bytes
+from domain.events import canonical_bytes, canonical_form
 from domain.signing import (
     SIGNATURE_BYTES,
     action_bytes,
@@ -120,32 +120,22 @@ def make_packet(kind: str, body: dict[str, Any], sign: Any) -> str:
 def _pack_body(body: dict[str, Any]) -> bytes:
     plain = dict(body)
     if "events" in plain:
-        plain["events"] = [e._asdict() if isinstance(e, FileEntry) else e for e in plain["events"]]
         plain["events"] = [_entry_map(e) for e in plain["events"]]
-    # Entries carry msgpack timestamps, which the canonical encoder does not take: keys are sorted by hand.
-    packed: bytes = msgpack.packb(_sorted(plain), use_bin_type=True, datetime=True)
+    # Canonical order as a replay file writes it (its entries' timestamps pass through as they are).
+    packed: bytes = msgpack.packb(canonical_form(plain), use_bin_type=True, datetime=True)
     return packed
 
 
-def _entry_map(entry: dict[str, Any]) -> dict[str, Any]:
-    if "type_name" in entry:  # a FileEntry's field names
-        return {
-            "version": entry["version"],
-            "type": entry["type_name"],
-            "v": entry["class_version"],
-            "fields": entry["fields"],
-            "chain": entry["chain"],
-            "time": entry["time"],
-        }
-    return entry
-
-
-def _sorted(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _sorted(value[k]) for k in sorted(value, key=lambda k: (type(k).__name__, k))}
-    if isinstance(value, list):
-        return [_sorted(v) for v in value]
-    return value
+def _entry_map(entry: FileEntry) -> dict[str, Any]:
+    """Returns a log entry in the replay file's entry shape (docs/replay-format.md)."""
+    return {
+        "version": entry.version,
+        "type": entry.type_name,
+        "v": entry.class_version,
+        "fields": entry.fields,
+        "chain": entry.chain,
+        "time": entry.time,
+    }
 
 
 # --- armour ------------------------------------------------------------------------------------------
@@ -192,12 +182,18 @@ def find_armoured(text: str) -> list[bytes]:
     return found
 
 
+def packets_in(text: str, source: str = "packet") -> list[Packet]:
+    """Reads every packet in a text (none, for a text without any) through the one reader's bounded
+    decoding, and checks each shape; BadPacket names a damaged or malformed one."""
+    return [decode_packet(data, source) for data in find_armoured(text)]
+
+
 def read_packets(text: str, source: str = "packet") -> list[Packet]:
-    """Reads every packet in a text through the one reader's bounded decoding and checks each shape."""
-    found = find_armoured(text)
+    """Reads the packets of a text that must hold at least one."""
+    found = packets_in(text, source)
     if not found:
         raise BadPacket(f"{source} holds no nightkeep packet (no BEGIN NIGHTKEEP PACKET line)")
-    return [decode_packet(data, source) for data in found]
+    return found
 
 
 def decode_packet(data: bytes, source: str = "packet") -> Packet:

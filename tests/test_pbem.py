@@ -292,7 +292,7 @@ def test_a_packet_with_a_repeated_key_is_unreadable() -> None:
 
     data = msgpack.packb({"format": "nightkeep-packet"}, use_bin_type=True)
     doubled = b"\x82" + data[1:] + data[1:]  # the same key twice
-    with pytest.raises(BadPacket):
+    with pytest.raises(BadPacket, match="names the key 'format' twice"):
         decode_packet(doubled)
 
 
@@ -343,3 +343,15 @@ def test_the_host_cannot_give_entropy_in_a_mail_only_seats_name(
     ]
     report = audit_log(forged)
     assert any(f.kind == "signature" and "host's own" in f.detail for f in report.findings)
+
+
+def test_a_fork_of_a_game_played_by_email_is_played_at_one_terminal(running: Table) -> None:
+    service = running.host.service
+    boundary = (
+        max(r.version for r in service.recorded_events(running.game) if r.type_name == "ActionTaken") - 1
+    )
+    fork_id, _ = service.fork_game(running.game, boundary)
+    player = service.get_game(fork_id).status["to_act"][0]
+    action = service.legal_actions(fork_id, player)[0]
+    service.take_action(fork_id, player, action.id)  # no signature asked: the seats' keys bound the original
+    assert service.audit(fork_id).findings == []
