@@ -17,6 +17,7 @@ from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
 from domain.game import MAX_EVENTS
 from domain.hidden import PUBLIC
+from domain.suggest import did_you_mean
 from event_store.config import resolve_db, store_exists
 from event_store.recorded import RecordedEvent, created_of, redacted
 from event_store.service import GameService
@@ -68,7 +69,8 @@ def resolve_viewer(viewer: str | None, players: list[str]) -> str:
         return PUBLIC
     if viewer == HOST or viewer in players:
         return viewer
-    raise UsageError(f"no player {viewer!r} in this game (players: {', '.join(players)}, or host)")
+    hint = did_you_mean(viewer, [*players, HOST])
+    raise UsageError(f"no player {viewer!r} in this game (players: {', '.join(players)}, or host){hint}")
 
 
 def seen_by(recorded: list[RecordedEvent], viewer: str | None) -> list[RecordedEvent]:

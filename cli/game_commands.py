@@ -114,6 +114,9 @@ def new(
 ) -> None:
     """Starts a new game and prints its id; with --key or --mail, a game played by e-mail.
 
+    RULESET is dungeon-short, keep-run or vampire-empire: `nightkeep rulesets` lists each one's
+    players, options and characters.
+
     \b
     Example:
         nightkeep new dungeon-short --player Ann --player Bo:warrior

@@ -17,6 +17,7 @@ from cli.games_command import games
 from cli.logging_setup import configure_logging
 from cli.pbem_commands import host, join, key, receive
 from cli.replay_command import replay
+from cli.rulesets_command import rulesets
 from cli.setup_commands import entropy, start
 
 
@@ -65,7 +66,11 @@ class OneLineErrorGroup(click.Group):
 @click.version_option(package_name="nightkeep")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, log_format: str | None, verbose: bool) -> None:
-    """Plays, records and replays Talisman Dungeon games as tamper-evident event logs.
+    """Plays, records, replays and audits board games as tamper-evident event logs.
+
+    Rulesets: dungeon-short and keep-run (Talisman's Dungeon and Keep) and vampire-empire;
+    `nightkeep rulesets` lists their players, options and characters. Games are played at one
+    terminal, by bots, or by e-mail.
 
     \b
     Example:
@@ -97,6 +102,7 @@ for command in (
     join,
     receive,
     host,
+    rulesets,
 ):
     cli.add_command(command)
 

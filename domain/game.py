@@ -38,6 +38,7 @@ from domain.plain import copy_plain
 from domain.rulesets import Ruleset, get_ruleset, load_all_rulesets
 from domain.setup import MAX_PLAYER_BYTES, entropy_problem
 from domain.signing import authorisation_problem
+from domain.suggest import did_you_mean
 
 NIGHTKEEP_VERSION = "0.3.0"
 # The most events a game's log holds: the one reader reads no longer log, and no event number or
@@ -212,7 +213,8 @@ def check_legal(holder: Any, player: str, action_id: str) -> None:
     meta = holder.meta
     if player not in meta["players"]:
         seats = ", ".join(meta["players"])
-        raise UsageError(f"no player {player!r} in this game (players: {seats})")
+        hint = did_you_mean(player, meta["players"])
+        raise UsageError(f"no player {player!r} in this game (players: {seats}){hint}")
     ruleset = get_ruleset(holder.ruleset_name)
     status = game_status(holder)
     if status["status"] == "finished":
@@ -228,7 +230,10 @@ def check_legal(holder: Any, player: str, action_id: str) -> None:
         waiting = ", ".join(status.get("to_act", [])) or "nobody"
         raise NotYourTurn(f"it is not {player}'s turn (waiting on {waiting})")
     choices = ", ".join(a.id for a in mine)
-    raise IllegalAction(f"{action_id!r:.60} is not a legal action for {player} now (legal: {choices:.400})")
+    hint = did_you_mean(action_id, [a.id for a in mine])
+    raise IllegalAction(
+        f"{action_id!r:.60} is not a legal action for {player} now (legal: {choices:.400}){hint}"
+    )
 
 
 def check_host_start(holder: Any) -> None:
@@ -399,7 +404,8 @@ class Game(Aggregate):
         """Raises UsageError unless `player` has a seat in this game."""
         if player not in self.meta["players"]:
             seats = ", ".join(self.meta["players"])
-            raise UsageError(f"no player {player!r} in this game (players: {seats})")
+            hint = did_you_mean(player, self.meta["players"])
+            raise UsageError(f"no player {player!r} in this game (players: {seats}){hint}")
 
     def check_legal(self, player: str, action_id: str) -> None:
         """Raises the specific error that says why `player` may not take `action_id` now."""

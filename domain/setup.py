@@ -13,6 +13,7 @@ from domain.actions import HOST
 from domain.errors import BadSetup
 from domain.field_types import Seat
 from domain.rulesets import Ruleset
+from domain.suggest import did_you_mean
 
 # From this version on a game records every event at its type's current class version and its seats as
 # the ruleset writes them (`canonical_setup`), so a log says each thing one way: an older log may hold
@@ -75,7 +76,8 @@ def entropy_problem(meta: dict[str, Any], player: str) -> str:
     """Says why a player may not add entropy now ("" when they may): only a seated player, and only
     before the first draw (later entropy would let its giver steer the dice)."""
     if player not in meta["players"]:
-        return f"no player {player!r:.40} in this game (players: {', '.join(meta['players'])})"
+        hint = did_you_mean(player, meta["players"])
+        return f"no player {player!r:.40} in this game (players: {', '.join(meta['players'])}){hint}"
     if meta["next_draw"] > 0 or meta["actions"] > 0:
         return "entropy can only be added before the first draw"
     return ""

@@ -12,6 +12,9 @@ A ruleset module provides:
 - `evolve(state, event)` — applies one event to the state in place and returns it (the only mutation);
 - `status(state)` — {"status": "running"|"finished", "winner": str, "to_act": [players]}.
 The `start` action (taken by the host when a game is created) deals characters and opens play.
+Optionally, for `nightkeep rulesets` and shell completion (see `catalogue`): `SUMMARY` (one line),
+`OPTIONS` ({key: allowed values}), `OPTION_DEFAULTS`, `OPTION_HELP` and `character_choices()`
+([(id to type, name)] of the characters or sides `--player NAME:X` may name).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from domain.dice import Dice
 from domain.errors import UnknownRuleset
 from domain.events import Event, GameCreated, set_type_loader
 from domain.field_types import Seat
+from domain.suggest import did_you_mean
 
 _MODULES = {
     "dungeon-short": "domain.rulesets.dungeon.short_game",
@@ -82,7 +86,7 @@ def get_ruleset(name: str) -> Ruleset:
     """Returns the ruleset module registered under `name`."""
     if name not in _MODULES:
         known = ", ".join(ruleset_names())
-        raise UnknownRuleset(f"unknown ruleset {name!r} (known: {known})")
+        raise UnknownRuleset(f"unknown ruleset {name!r} (known: {known}){did_you_mean(name, _MODULES)}")
     if name not in _loaded:
         _loaded[name] = importlib.import_module(_MODULES[name])
     ruleset: Ruleset = _loaded[name]

@@ -109,6 +109,7 @@ from domain.rulesets.castle.state import (
     player_of,
     side_of,
 )
+from domain.suggest import did_you_mean
 
 NAME = "vampire-empire"
 CHARACTER_SLOT = "side"
@@ -117,11 +118,18 @@ CHARACTER_SLOT = "side"
 HIDDEN_INFORMATION = True
 MIN_PLAYERS = 2
 MAX_PLAYERS = 2
+SUMMARY = "A human and a vampire player fight over a castle of characters whose identities are secret."
+SIDE_NAMES = {HUMAN: "the human player", VAMPIRE: "the vampire player"}
 
 
 def content_hash() -> str:
     """Returns the sha256 of the content this game is played with (characters and both decks)."""
     return hash_files(content_paths())
+
+
+def character_choices() -> list[tuple[str, str]]:
+    """Returns the sides `--player NAME:SIDE` may name, as (side, what it is)."""
+    return list(SIDE_NAMES.items())
 
 
 def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> None:
@@ -138,7 +146,8 @@ def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> No
     wanted = [str(seat.get("character") or "") for seat in players]
     for side in wanted:
         if side and side not in SIDES:
-            raise BadSetup(f"{NAME} sides are human and vampire, got {side!r} (e.g. --player Hana:human)")
+            hint = did_you_mean(side, SIDES) or " (e.g. --player Hana:human)"
+            raise BadSetup(f"{NAME} sides are human and vampire, got {side!r}{hint}")
     if wanted[0] and wanted[0] == wanted[1]:
         raise BadSetup(f"both players chose the {wanted[0]} side")
     load_characters(), load_human_deck(), load_vampire_deck()

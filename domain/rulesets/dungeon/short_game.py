@@ -29,6 +29,9 @@ from domain.rulesets.talisman.characters import (
     check_seats,
     load_characters,
 )
+from domain.rulesets.talisman.characters import (
+    character_choices as character_choices,
+)
 from domain.rulesets.talisman.state import State
 from domain.rulesets.talisman.turns import race_status
 
@@ -36,6 +39,8 @@ NAME = "dungeon-short"
 CHARACTER_SLOT = "character"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
+# `character_choices()` (imported above) lists what `--player NAME:CHARACTER` may name.
+SUMMARY = "The short Dungeon game: the first character to reach the Treasure Chamber wins."
 FLEE_WEIGHT = 0.02  # bots flee rarely, so bot games usually end with a winner
 
 

@@ -45,16 +45,24 @@ from domain.rulesets.talisman.characters import (
     check_seats,
     load_characters,
 )
+from domain.rulesets.talisman.characters import (
+    character_choices as character_choices,
+)
 from domain.rulesets.talisman.effects import sheet_of
 from domain.rulesets.talisman.events import FleeingDeclared, TurnLost
 from domain.rulesets.talisman.state import State
 from domain.rulesets.talisman.turns import deal_characters, end_turn, race_status
+from domain.suggest import did_you_mean
 
 NAME = "keep-run"
 CHARACTER_SLOT = "character"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
+# `character_choices()` (imported above) lists what `--player NAME:CHARACTER` may name.
+SUMMARY = "The Vampire's Keep on its own: pass the entry test, cross the Keep, reach the Talisman Vault."
 OPTIONS = {"hoard": ("true", "false")}
+OPTION_DEFAULTS = {"hoard": "false"}
+OPTION_HELP = {"hoard": "the Treasure Hoard is rolled in the Vault (Keep 15)"}
 FLEE_WEIGHT = 0.02  # bots flee rarely
 LOOP_TURNS = 3  # Keep 6.3: freed automatically after 3 failed turns
 
@@ -68,9 +76,11 @@ def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> No
     """Raises BadSetup/UnknownCharacter for an unplayable setup (ContentError for bad data)."""
     for key, value in options.items():
         if key not in OPTIONS:
-            raise BadSetup(f"{NAME} has no option {key!r} (options: {', '.join(OPTIONS)})")
+            hint = did_you_mean(key, OPTIONS)
+            raise BadSetup(f"{NAME} has no option {key!r} (options: {', '.join(OPTIONS)}){hint}")
         if str(value).lower() not in OPTIONS[key]:  # canonical_setup records it in lower case
-            raise BadSetup(f"option {key} takes {' or '.join(OPTIONS[key])}, got {value!r}")
+            hint = did_you_mean(str(value), OPTIONS[key])
+            raise BadSetup(f"option {key} takes {' or '.join(OPTIONS[key])}, got {value!r}{hint}")
     check_seats(NAME, players, MIN_PLAYERS, MAX_PLAYERS)
     load_characters(), load_board(), load_deck(), load_vault(), load_spells(), load_tables()
 

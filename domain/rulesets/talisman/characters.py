@@ -8,6 +8,7 @@ from typing import Any
 from domain.content import Section, content_path, load_model, unique_ids
 from domain.errors import BadSetup, UnknownCharacter
 from domain.field_types import Seat
+from domain.suggest import did_you_mean
 
 DIR = "talisman"
 FILE = "characters.toml"
@@ -67,6 +68,11 @@ def characters_path() -> Any:
     return content_path(DIR, FILE)
 
 
+def character_choices() -> list[tuple[str, str]]:
+    """Returns the characters a player may name, as (short id, name), from the content in use."""
+    return sorted((c.short_name, c.name) for c in load_characters().values())
+
+
 def resolve_character(name: str) -> str:
     """Returns the id of the character a player named (`warrior`, `Martial Artist` or a full id)."""
     characters = load_characters()
@@ -74,8 +80,9 @@ def resolve_character(name: str) -> str:
     for character in characters.values():
         if wanted in (character.id, character.short_name):
             return character.id
-    known = ", ".join(sorted(c.short_name for c in characters.values()))
-    raise UnknownCharacter(f"unknown character {name!r} (known: {known})")
+    names = sorted(c.short_name for c in characters.values())
+    hint = did_you_mean(wanted, names)
+    raise UnknownCharacter(f"unknown character {name!r} (known: {', '.join(names)}){hint}")
 
 
 def canonical_seats(players: list[Seat]) -> list[Seat]:
