@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
-from typing import Any
 
 import click
 
 from cli import host_run_command  # noqa: F401  (adds `host run` to the host group)
 from cli.demo_command import demo
+from cli.errors import FriendlyGroup
 from cli.evidence_commands import audit, fork, import_command, reveal
 from cli.export_command import export
 from cli.game_commands import act, actions, log_command, new, play, show
@@ -21,32 +20,8 @@ from cli.rulesets_command import rulesets
 from cli.setup_commands import entropy, start
 
 
-class OneLineErrorGroup(click.Group):
-    """A command group whose usage errors are one line on stderr (exit 2), like every other error."""
-
-    def main(
-        self,
-        args: Sequence[str] | None = None,
-        prog_name: str | None = None,
-        complete_var: str | None = None,
-        standalone_mode: bool = True,
-        **extra: Any,
-    ) -> Any:
-        if not standalone_mode:
-            return super().main(args, prog_name, complete_var, False, **extra)
-        try:
-            result = super().main(args, prog_name, complete_var, False, **extra)
-        except click.UsageError as exc:
-            where = f" (see {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
-            click.echo(f"Error: {exc.format_message()}{where}", err=True)
-            sys.exit(exc.exit_code)
-        except click.ClickException as exc:
-            exc.show()
-            sys.exit(exc.exit_code)
-        except click.Abort:
-            click.echo("Aborted.", err=True)
-            sys.exit(1)
-        sys.exit(result if isinstance(result, int) else 0)
+class OneLineErrorGroup(FriendlyGroup):
+    """A command group whose errors are one line on stderr (JSON with --json) and whose bare run is help."""
 
 
 @click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})

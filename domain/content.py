@@ -2,9 +2,12 @@
 
 Content files ship inside the package (`domain/rulesets/<ruleset>/<file>.toml`). A group that owns the
 printed components can set `NIGHTKEEP_CONTENT_DIR`; a file `$NIGHTKEEP_CONTENT_DIR/<ruleset>/<file>`
-then replaces the shipped one. Each file is read once per process (by resolved path): its hash, its
-parsed TOML and the frozen dataclasses built from it all come from those bytes, so the content a game
-records is the content it is played with; pointing the variable elsewhere reads the other files.
+then replaces the shipped one. The folder must exist, every `.toml` in it must be a content file a
+ruleset reads (a misspelt name is an error, not silently the shipped file), and a ruleset played with
+it must find at least one of its files there. Each file is read once per process (by resolved
+path): its hash, its parsed TOML and the frozen dataclasses built from it all come from those
+bytes, so the content a game records is the content it is played with; pointing the variable
+elsewhere reads the other files.
 Every validation error is one line naming the file and the key, e.g.
 `board.toml: spaces[6].draws: expected an integer, got 'x'`.
 """
@@ -22,6 +25,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 from domain.errors import ContentError
+from domain.suggest import did_you_mean
 
 ENV_VAR = "NIGHTKEEP_CONTENT_DIR"
 T = TypeVar("T")
@@ -32,8 +36,52 @@ def content_path(ruleset_dir_name: str, filename: str) -> Path:
     """Returns the file a ruleset's content is read from: the override if present, else the shipped one."""
     override = os.environ.get(ENV_VAR)
     if override:
+        _check_override(override)
         return _override_path(override, ruleset_dir_name, filename)
     return _shipped_path(ruleset_dir_name, filename)
+
+
+@lru_cache(maxsize=1)
+def _shipped_layout() -> dict[str, frozenset[str]]:
+    # {folder: its content files}: what an override folder may hold, named as the shipped files are.
+    root = resources.files("domain.rulesets")
+    return {
+        folder.name: frozenset(f.name for f in folder.iterdir() if f.name.endswith(".toml"))
+        for folder in root.iterdir()
+        if folder.is_dir() and any(f.name.endswith(".toml") for f in folder.iterdir())
+    }
+
+
+@lru_cache(maxsize=8)
+def _check_override(override: str) -> None:
+    # A mistyped folder or file name would otherwise play the shipped content without a word.
+    root = Path(override)
+    if not root.is_dir():
+        problem = "is not a directory" if root.exists() else "does not exist"
+        raise ContentError(f"{ENV_VAR}={override} {problem}")
+    layout = _shipped_layout()
+    for folder in sorted(root.iterdir()):
+        files = sorted(f.name for f in folder.glob("*.toml")) if folder.is_dir() else []
+        if files and folder.name not in layout:
+            hint = did_you_mean(folder.name, layout)
+            known = ", ".join(sorted(layout))
+            raise ContentError(f"{ENV_VAR}: {folder.name}/ is no content folder (folders: {known}){hint}")
+        for name in files:
+            if name not in layout[folder.name]:
+                hint = did_you_mean(name, layout[folder.name])
+                known = ", ".join(sorted(layout[folder.name]))
+                raise ContentError(f"{ENV_VAR}: {folder.name}/{name} is no content file ({known}){hint}")
+
+
+def _check_override_used(paths: list[Path]) -> None:
+    # A content folder that replaces none of a ruleset's files is surely not the one meant.
+    override = os.environ.get(ENV_VAR)
+    if not override:
+        return
+    root = Path(override).resolve()
+    if not any(path.is_relative_to(root) for path in paths):
+        names = ", ".join(f"{p.parent.name}/{p.name}" for p in paths)
+        raise ContentError(f"{ENV_VAR}={override} holds none of this ruleset's files ({names})")
 
 
 @lru_cache(maxsize=64)
@@ -104,7 +152,9 @@ def content_hash(paths: Iterable[Path]) -> str:
     """Returns the sha256 hex over each file's name (`<dir>/<file>`) and bytes, in sorted name order.
 
     The bytes are the ones this process plays with (read once, like the parsed content)."""
-    named = sorted((f"{p.parent.name}/{p.name}", p) for p in paths)
+    listed = list(paths)
+    _check_override_used(listed)
+    named = sorted((f"{p.parent.name}/{p.name}", p) for p in listed)
     digest = hashlib.sha256()
     for name, path in named:
         digest.update(name.encode() + b"\0")

@@ -121,3 +121,96 @@ def test_a_misspelt_action_id_gets_the_legal_one(db):
 def test_a_misspelt_command_gets_a_suggestion(db):
     line = one_line_error(run(db, "shwo"))
     assert "did you mean 'show'?" in line.lower()
+
+
+# --- NIGHTKEEP_CONTENT_DIR ------------------------------------------------------------------------------
+
+SEATS = ("--player", "Ann", "--player", "Bo")
+
+
+def stored_games(db):
+    from event_store.service import GameService
+
+    service = GameService.open(db)  # keep a reference: a collected Application closes its store
+    return service.recorder.max_notification_id() or 0
+
+
+def test_a_content_dir_that_does_not_exist_is_an_error_not_the_shipped_content(db, tmp_path):
+    env = {"NIGHTKEEP_CONTENT_DIR": str(tmp_path / "no-such-folder")}
+    line = one_line_error(run(db, "new", "dungeon-short", *SEATS, env=env))
+    assert "NIGHTKEEP_CONTENT_DIR" in line and "does not exist" in line
+    (tmp_path / "a-file").write_text("")
+    line = one_line_error(run(db, "rulesets", env={"NIGHTKEEP_CONTENT_DIR": str(tmp_path / "a-file")}))
+    assert "is not a directory" in line
+
+
+def test_a_content_dir_with_a_misspelt_folder_or_file_names_it(db, tmp_path):
+    (tmp_path / "dungon").mkdir()
+    (tmp_path / "dungon" / "board.toml").write_text("")
+    line = one_line_error(
+        run(db, "new", "dungeon-short", *SEATS, env={"NIGHTKEEP_CONTENT_DIR": str(tmp_path)})
+    )
+    assert "dungon/" in line and "did you mean 'dungeon'?" in line
+    other = tmp_path / "other"
+    (other / "dungeon").mkdir(parents=True)
+    (other / "dungeon" / "bord.toml").write_text("")
+    line = one_line_error(run(db, "new", "dungeon-short", *SEATS, env={"NIGHTKEEP_CONTENT_DIR": str(other)}))
+    assert "dungeon/bord.toml is no content file" in line and "did you mean 'board.toml'?" in line
+
+
+def test_a_content_dir_without_the_rulesets_files_is_an_error_and_stores_nothing(db, tmp_path):
+    (tmp_path / "keep").mkdir()
+    (tmp_path / "keep" / "board.toml").write_text("")  # content for another ruleset only
+    line = one_line_error(
+        run(db, "new", "dungeon-short", *SEATS, env={"NIGHTKEEP_CONTENT_DIR": str(tmp_path)})
+    )
+    assert "holds none of this ruleset's files" in line and "dungeon/board.toml" in line
+    assert stored_games(db) == 0
+
+
+# --- errors as JSON, and a bare nightkeep ---------------------------------------------------------------
+
+
+def json_error(result, code):
+    assert result.exit_code == code, result.output
+    assert result.stdout == ""
+    return json.loads(result.stderr)
+
+
+def test_with_json_a_nightkeep_error_is_json_on_stderr_with_the_same_exit_code(db):
+    game = new_game(db)
+    refused = json_error(run(db, "act", game, "flee", "--as", "Ann", "--json"), 1)
+    assert refused["exit"] == 1 and "not a legal action" in refused["error"]
+    bad = json_error(run(db, "show", game, "--as", "vlad", "--json"), 2)
+    assert bad == {"error": bad["error"], "exit": 2} and "no player 'vlad'" in bad["error"]
+
+
+def test_with_json_a_usage_error_from_click_is_json_too(db):
+    missing = json_error(run(db, "show", "--json"), 2)
+    assert missing == {"error": "Missing argument 'GAME'.", "exit": 2}
+    unknown = json_error(run(db, "new", "dungeon-short", "--jsn", "--json"), 2)
+    assert "--jsn" in unknown["error"]
+
+
+def test_without_json_an_error_stays_one_plain_line(db):
+    line = one_line_error(run(db, "show"))
+    assert line.startswith("Error: Missing argument 'GAME'.")
+    assert "--json" not in line and not line.startswith("{")
+
+
+def test_a_json_after_a_double_dash_is_an_argument_not_the_flag(db):
+    line = one_line_error(run(db, "show", "--", "--json"))
+    assert line.startswith("Error: ")
+
+
+def test_bare_nightkeep_prints_the_help_once_and_exits_0():
+    result = CliRunner().invoke(cli, [])
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    assert result.stdout.count("Usage:") == 1 and "Commands:" in result.stdout
+    assert "Error" not in result.stdout
+
+
+def test_a_real_commands_usage_error_is_still_one_line_exit_2(db):
+    line = one_line_error(run(db, "fork", "some-game"))
+    assert "Missing option '--at'" in line and "(see " in line

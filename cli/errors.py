@@ -1,0 +1,63 @@
+"""How the `nightkeep` group ends a run: one plain line per error, or JSON with `--json`, and help
+when no command is given."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+import click
+
+
+def wants_json(args: Sequence[str]) -> bool:
+    """Tells whether `--json` is on the command line (before any `--`), so errors must be JSON too."""
+    for arg in args:
+        if arg == "--":
+            return False
+        if arg == "--json":
+            return True
+    return False
+
+
+def fail(message: str, exit_code: int, as_json: bool) -> NoReturn:
+    """Prints one error on stderr (a line of text, or `{"error", "exit"}`) and exits with its code."""
+    if as_json:
+        click.echo(json.dumps({"error": message, "exit": exit_code}), err=True)
+    else:
+        click.echo(f"Error: {message}", err=True)
+    sys.exit(exit_code)
+
+
+class FriendlyGroup(click.Group):
+    """A command group that prints its help when run bare and ends every error the same way."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args and not ctx.resilient_parsing:
+            # A bare `nightkeep` asks what it can do: the help, once, on stdout, and no error.
+            click.echo(ctx.get_help(), color=ctx.color)
+            ctx.exit(0)
+        return super().parse_args(ctx, args)
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        as_json = wants_json(sys.argv[1:] if args is None else args)
+        try:
+            result = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as exc:
+            where = f" (see {exc.ctx.command_path} --help)" if exc.ctx is not None and not as_json else ""
+            fail(f"{exc.format_message()}{where}", exc.exit_code, as_json)
+        except click.ClickException as exc:
+            fail(exc.format_message(), exc.exit_code, as_json)
+        except click.Abort:
+            fail("Aborted.", 1, as_json)
+        sys.exit(result if isinstance(result, int) else 0)
