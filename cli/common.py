@@ -145,6 +145,18 @@ def event_json(recorded: RecordedEvent) -> dict[str, Any]:
     return {"version": recorded.version, "type": recorded.type_name, "fields": jsonable(recorded.fields)}
 
 
+def log_entry_json(ruleset: str, recorded: RecordedEvent) -> dict[str, Any]:
+    """Returns one event as `log --json` prints it: the event's JSON, its chain, time and plain words."""
+    from projections.timeline import describe_event  # the read side's wording, loaded by log alone
+
+    return {
+        **event_json(recorded),
+        "chain": recorded.chain.hex(),
+        "time": recorded.timestamp.isoformat(),
+        "text": describe_event(ruleset, recorded.event),
+    }
+
+
 def echo_json(value: Any) -> None:
     """Prints a value as JSON on stdout."""
     click.echo(json.dumps(value, indent=2, sort_keys=False))

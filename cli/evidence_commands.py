@@ -91,7 +91,8 @@ def fork(ctx: click.Context, game: str, at: int, same_dice: bool, as_json: bool)
     The fork's log opens with ForkedFrom (the original's id, N and its chain value there) followed by
     a copy of events 1..N, and it draws from a new seed. --same-dice keeps the original's dice, which
     is allowed only after the original's seed is revealed (nightkeep reveal), so a fork can never
-    preview an unfinished game's rolls. Forks can be forked.
+    preview an unfinished game's rolls. Forks can be forked. Prints the new game's id on stdout
+    (what happened goes to stderr).
 
     \b
     Example:
@@ -105,7 +106,8 @@ def fork(ctx: click.Context, game: str, at: int, same_dice: bool, as_json: bool)
         echo_json({"game": str(fork_id), "forked_from": origin, "same_dice": same_dice})
     else:
         dice = "the same dice" if same_dice else "a new seed"
-        click.echo(f"forked game {fork_id} from {game_id} at event {at}, with {dice}")
+        click.echo(str(fork_id))  # only the id on stdout, so `GAME=$(nightkeep fork …)` works
+        click.echo(f"forked from {game_id} at event {at}, with {dice}", err=True)
 
 
 @click.command()

@@ -14,29 +14,45 @@ from event_store.replay_file import export_game
 @click.command()
 @click.argument("game")
 @click.option(
-    "-o", "--output", "output", required=True, type=click.Path(dir_okay=False), help="File to write."
+    "-o",
+    "--output",
+    "output",
+    required=True,
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="File to write; - writes the bytes to stdout.",
 )
+@click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
 @viewer_option
 @click.pass_context
 @handle_errors
-def export(ctx: click.Context, game: str, output: str, viewer: str | None) -> None:
+def export(ctx: click.Context, game: str, output: str, force: bool, viewer: str | None) -> None:
     """Writes a game and its hash-chained log to a replay file, as a player may see it.
 
     Without --as the file holds what every player may see (private events sealed; the chain still
     verifies); --as PLAYER adds that player's own private events; --as host writes the full log.
     Every copy can be imported elsewhere; only the full log can be played on. A stored viewer's copy
-    is written as that copy (or, without --as, as the public copy).
+    is written as that copy (or, without --as, as the public copy). An existing file is left
+    untouched unless --force; `-o -` writes the file's bytes to stdout.
 
     \b
     Example:
         nightkeep export 1b4e28ba-2fa1-11d2-883f-0016d3cca427 -o game.nkr --as host
+        nightkeep export 1b4e28ba-2fa1-11d2-883f-0016d3cca427 -o - | gzip > game.nkr.gz
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
     seen_as = resolve_viewer(viewer, service.get_game(game_id).meta["players"])
     data = export_game(service, game_id, seen_as)
+    if output == "-":
+        with click.open_file("-", "wb") as stdout:  # click's binary stdout, left open after
+            stdout.write(data)
+        return
     try:
-        Path(output).write_bytes(data)
+        # "x" refuses an existing file in the same call that creates it: no window to overwrite one.
+        with Path(output).open("wb") if force else Path(output).open("xb") as file:
+            file.write(data)
+    except FileExistsError:
+        raise UsageError(f"{output} exists: nothing written (--force overwrites it)") from None
     except OSError as exc:
         raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from None
     click.echo(f"wrote {output} ({len(data)} bytes)")

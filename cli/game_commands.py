@@ -15,6 +15,7 @@ from cli.common import (
     get_service,
     handle_errors,
     json_option,
+    log_entry_json,
     parse_nonce,
     seen_by,
     viewer_option,
@@ -323,6 +324,10 @@ def show(ctx: click.Context, game: str, at: int | None, viewer: str | None, as_j
 def log_command(ctx: click.Context, game: str, viewer: str | None, as_json: bool) -> None:
     """Tells every event of a game in plain words.
 
+    With --json each event has its version, type and fields, plus its chain value after it (hex),
+    the time it was recorded (ISO 8601, UTC; an imported game keeps the times of its file) and the
+    text the plain-words log shows.
+
     \b
     Example:
         nightkeep log 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --json
@@ -333,6 +338,6 @@ def log_command(ctx: click.Context, game: str, viewer: str | None, as_json: bool
     ruleset = created_of(recorded).ruleset
     recorded = seen_by(recorded, viewer)
     if as_json:
-        echo_json([event_json(r) for r in recorded])
+        echo_json([log_entry_json(ruleset, r) for r in recorded])
     else:
         print_timeline(ruleset, recorded)

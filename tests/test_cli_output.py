@@ -214,3 +214,70 @@ def test_bare_nightkeep_prints_the_help_once_and_exits_0():
 def test_a_real_commands_usage_error_is_still_one_line_exit_2(db):
     line = one_line_error(run(db, "fork", "some-game"))
     assert "Missing option '--at'" in line and "(see " in line
+
+
+# --- log --json, export -o -, fork -----------------------------------------------------------------------
+
+
+def played_game(db):
+    game = new_game(db)
+    assert run(db, "play", game, "--bots").exit_code == 0
+    return game
+
+
+def test_log_json_carries_chain_time_and_text_beside_version_type_and_fields(db):
+    from datetime import datetime
+
+    from event_store.service import GameService
+    from projections.timeline import describe_event
+
+    game = played_game(db)
+    entries = json.loads(run(db, "log", game, "--json").stdout)
+    service = GameService.open(db)
+    recorded = service.recorded_events(service.resolve_game_id(game))
+    assert [e["version"] for e in entries] == [r.version for r in recorded]
+    for entry, r in zip(entries, recorded, strict=True):
+        assert set(entry) == {"version", "type", "fields", "chain", "time", "text"}
+        assert entry["type"] == r.type_name
+        assert entry["chain"] == r.chain.hex()
+        assert datetime.fromisoformat(entry["time"]) == r.timestamp
+        assert entry["text"] == describe_event("dungeon-short", r.event)
+    plain = run(db, "log", game).stdout.splitlines()
+    assert plain[0].split(None, 1)[1] == entries[0]["text"]
+
+
+def test_export_to_dash_writes_the_replay_bytes_to_stdout(db, tmp_path):
+    game = played_game(db)
+    to_file = tmp_path / "game.nkr"
+    assert run(db, "export", game, "-o", str(to_file)).exit_code == 0
+    result = run(db, "export", game, "-o", "-")
+    assert result.exit_code == 0
+    assert result.stdout_bytes == to_file.read_bytes()
+    assert not (tmp_path / "-").exists()
+
+
+def test_export_refuses_an_existing_file_unless_forced(db, tmp_path):
+    game = played_game(db)
+    out = tmp_path / "game.nkr"
+    out.write_bytes(b"keep me")
+    line = one_line_error(run(db, "export", game, "-o", str(out)))
+    assert "exists" in line and "--force" in line
+    assert out.read_bytes() == b"keep me"
+    forced = run(db, "export", game, "-o", str(out), "--force")
+    assert forced.exit_code == 0, forced.output
+    assert out.read_bytes() == run(db, "export", game, "-o", "-").stdout_bytes
+
+
+def test_fork_prints_only_the_new_id_on_stdout_and_the_sentence_on_stderr(db):
+    from uuid import UUID
+
+    game = played_game(db)
+    result = run(db, "fork", game, "--at", "2")
+    assert result.exit_code == 0, result.output
+    fork_id = result.stdout.strip()
+    assert result.stdout == fork_id + "\n" and UUID(fork_id)
+    assert f"forked from {game} at event 2" in result.stderr
+    shown = json.loads(run(db, "show", fork_id, "--json").stdout)
+    assert shown["game"] == fork_id
+    as_json = json.loads(run(db, "fork", game, "--at", "2", "--json").stdout)
+    assert UUID(as_json["game"]) and as_json["forked_from"]["game"] == game
