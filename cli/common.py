@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import click
 from eventsourcing.persistence import PersistenceError
 
+from cli.completion import complete_seat
 from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
 from domain.game import MAX_EVENTS
@@ -60,6 +61,7 @@ def viewer_option(func: F) -> F:
         "viewer",
         metavar="PLAYER",
         help="See it as this player (host: everything). Default: only what every player may see.",
+        shell_complete=complete_seat,
     )(func)
 
 

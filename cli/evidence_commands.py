@@ -20,6 +20,7 @@ from cli.common import (
     looks_like_path,
     stdin_is_terminal,
 )
+from cli.completion import complete_game, complete_game_or_file
 from cli.rendering import console
 from domain.audit import AuditReport
 from domain.errors import NightkeepError
@@ -79,7 +80,7 @@ def import_command(ctx: click.Context, file: str, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option("--at", "at", required=True, type=EVENT_NUMBER, metavar="N", help="Last event to keep.")
 @click.option("--same-dice", is_flag=True, help="Reuse the original's seed (only once it is revealed).")
 @json_option
@@ -111,7 +112,7 @@ def fork(ctx: click.Context, game: str, at: int, same_dice: bool, as_json: bool)
 
 
 @click.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation on a terminal.")
 @json_option
 @click.pass_context
@@ -182,7 +183,9 @@ def _audit_game(ctx: click.Context, target: str) -> AuditResult:
 
 
 @click.command()
-@click.argument("targets", nargs=-1, required=True, metavar="GAME|FILE…")
+@click.argument(
+    "targets", nargs=-1, required=True, metavar="GAME|FILE…", shell_complete=complete_game_or_file
+)
 @click.option(
     "--jobs",
     type=click.IntRange(1, MAX_JOBS),

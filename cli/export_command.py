@@ -7,12 +7,13 @@ from pathlib import Path
 import click
 
 from cli.common import get_service, handle_errors, resolve_viewer, viewer_option
+from cli.completion import complete_game
 from domain.errors import UsageError
 from event_store.replay_file import export_game
 
 
 @click.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option(
     "-o",
     "--output",

@@ -20,6 +20,14 @@ from cli.common import (
     seen_by,
     viewer_option,
 )
+from cli.completion import (
+    complete_action,
+    complete_game,
+    complete_option,
+    complete_player,
+    complete_ruleset,
+    complete_seat,
+)
 from cli.pbem_hooks import create_hosted, hosting_options, is_hosted, replica_act, replica_actions
 from cli.rendering import (
     game_summary,
@@ -85,11 +93,23 @@ def parse_dice(text: str) -> list[int]:
 
 
 @click.command()
-@click.argument("ruleset")
+@click.argument("ruleset", shell_complete=complete_ruleset)
 @click.option(
-    "--player", "players", multiple=True, metavar="NAME[:CHARACTER]", help="A seat; repeat per player."
+    "--player",
+    "players",
+    multiple=True,
+    metavar="NAME[:CHARACTER]",
+    help="A seat; repeat per player.",
+    shell_complete=complete_player,
 )
-@click.option("--option", "options", multiple=True, metavar="K=V", help="A ruleset option; repeatable.")
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="K=V",
+    help="A ruleset option; repeatable.",
+    shell_complete=complete_option,
+)
 @click.option("--dice", "dice", metavar="3,5,1", help="Script the die faces (the game is marked scripted).")
 @click.option("--entropy", "entropy", multiple=True, metavar="NAME=TEXT", help="A player's own entropy.")
 @click.option(
@@ -149,12 +169,13 @@ def new(
 
 
 @click.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option(
     "--as",
     "as_player",
     metavar="PLAYER",
     envvar=AS_ENV,
+    shell_complete=complete_seat,
     help=f"Only this player's actions (default: ${AS_ENV}; needed in a game with secrets).",
 )
 @json_option
@@ -183,13 +204,14 @@ def actions(ctx: click.Context, game: str, as_player: str | None, as_json: bool)
 
 
 @click.command()
-@click.argument("game")
-@click.argument("action_id")
+@click.argument("game", shell_complete=complete_game)
+@click.argument("action_id", shell_complete=complete_action)
 @click.option(
     "--as",
     "as_player",
     metavar="PLAYER",
     envvar=AS_ENV,
+    shell_complete=complete_seat,
     help=f"Who acts (required; default: ${AS_ENV}).",
 )
 @click.option(
@@ -261,7 +283,7 @@ def _who_acts(service: GameService, game_id: UUID, player: str | None) -> str:
 
 
 @click.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option("--bots", is_flag=True, required=True, help="Let bots take every remaining action.")
 @click.option("--seed", metavar="S", help="Seed for the bots' choices (default: the game id).")
 @viewer_option
@@ -288,7 +310,7 @@ def play(
 
 
 @click.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option("--at", "at", type=EVENT_NUMBER, metavar="N", help="Show the board as it was at event N.")
 @viewer_option
 @json_option
@@ -316,7 +338,7 @@ def show(ctx: click.Context, game: str, at: int | None, viewer: str | None, as_j
 
 
 @click.command(name="log")
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @viewer_option
 @json_option
 @click.pass_context

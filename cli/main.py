@@ -7,6 +7,7 @@ import sys
 import click
 
 from cli import host_run_command  # noqa: F401  (adds `host run` to the host group)
+from cli.completion import completion
 from cli.demo_command import demo
 from cli.errors import FriendlyGroup
 from cli.evidence_commands import audit, fork, import_command, reveal
@@ -78,6 +79,7 @@ for command in (
     receive,
     host,
     rulesets,
+    completion,
 ):
     cli.add_command(command)
 

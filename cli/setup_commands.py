@@ -14,6 +14,7 @@ from cli.common import (
     resolve_viewer,
     viewer_option,
 )
+from cli.completion import complete_game, complete_seat
 from cli.pbem_hooks import replica_entropy
 from cli.rendering import print_timeline
 from domain.errors import UsageError
@@ -21,9 +22,15 @@ from event_store.recorded import redacted
 
 
 @click.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.argument("text")
-@click.option("--as", "as_player", metavar="PLAYER", help="Whose entropy this is (not on a replica).")
+@click.option(
+    "--as",
+    "as_player",
+    metavar="PLAYER",
+    help="Whose entropy this is (not on a replica).",
+    shell_complete=complete_seat,
+)
 @click.option("-o", "--output", metavar="FILE", help="On a replica: where to write the entropy packet.")
 @json_option
 @click.pass_context
@@ -59,7 +66,7 @@ def entropy(
 
 
 @click.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @viewer_option
 @json_option
 @click.pass_context
