@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
@@ -13,6 +12,8 @@ def closest(word: str, choices: Iterable[str]) -> str | None:
     for choice in options:
         if choice.casefold() == folded:
             return choice  # only the case differs: surely meant
+    import difflib  # only a misspelling pays for it: every command imports this module
+
     by_folded = {choice.casefold(): choice for choice in options}
     matches = difflib.get_close_matches(folded, list(by_folded), n=1, cutoff=0.6)
     return by_folded[matches[0]] if matches else None
