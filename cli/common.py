@@ -13,12 +13,12 @@ from typing import Any, TypeVar
 import click
 from eventsourcing.persistence import PersistenceError
 
-from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
 from domain.game import MAX_EVENTS
-from domain.hidden import PUBLIC
 from event_store.config import resolve_db, store_exists
-from event_store.recorded import RecordedEvent, created_of, redacted
+from event_store.recorded import RecordedEvent
+from event_store.seats import resolve_viewer as resolve_viewer
+from event_store.seats import seen_by as seen_by
 from event_store.service import GameService
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -60,22 +60,6 @@ def viewer_option(func: F) -> F:
         metavar="PLAYER",
         help="See it as this player (host: everything). Default: only what every player may see.",
     )(func)
-
-
-def resolve_viewer(viewer: str | None, players: list[str]) -> str:
-    """Returns the viewer to redact for: a seated player, the host, or the public (no --as)."""
-    if viewer is None:
-        return PUBLIC
-    if viewer == HOST or viewer in players:
-        return viewer
-    raise UsageError(f"no player {viewer!r} in this game (players: {', '.join(players)}, or host)")
-
-
-def seen_by(recorded: list[RecordedEvent], viewer: str | None) -> list[RecordedEvent]:
-    """Returns a stored game's events as --as `viewer` may see them (the name checked against the
-    game's seats; no --as: only public facts)."""
-    players = [seat["name"] for seat in created_of(recorded).players]
-    return redacted(recorded, resolve_viewer(viewer, players))
 
 
 # An event number or version a command takes: no game's log holds more than MAX_EVENTS events.

@@ -210,7 +210,7 @@ def test_a_damaged_stored_event_is_a_one_line_error(db):
             ["new", "dungeon-short", "--player", "A", "--player", "B", "--entropy", "A="],
             "malformed --entropy",
         ),
-        (["play", "x"], "Missing option '--bots'"),
+        (["play", "x", "--bot"], "'--bot' requires an argument"),
         (["show", "x", "--at", "abc"], "not a valid integer"),
     ],
 )
