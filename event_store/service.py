@@ -439,6 +439,7 @@ class GameService(Application[UUID]):
 
         return resolve_game_id(self.recorder, self.copies, text)
 
+
 def play_with_bots(
     service: GameService,
     game_id: UUID,
