@@ -32,7 +32,7 @@ from cli.rendering import (
 from domain.actions import HOST
 from domain.errors import UsageError
 from event_store.recorded import created_of, fold_recorded, redacted
-from event_store.seats import AS_ENV, expand_action_id, pick_actor, refuse_if_secret, who_acts
+from event_store.seats import AS_ENV, find_action, pick_actor, refuse_if_secret, who_acts
 from event_store.service import GameService, play_with_bots
 
 
@@ -223,14 +223,16 @@ def act(
         raise UsageError("the host does not act in a game: it starts one with nightkeep start GAME")
     if not as_player:
         as_player = pick_actor(service, game_id, action_id)
-    action_id = expand_action_id(service, game_id, as_player, action_id)
+    chosen = find_action(service, game_id, as_player, action_id)
+    action_id = chosen.id if chosen else action_id
     nonce_bytes = parse_nonce(nonce)
     version, recorded = service.take_action(game_id, as_player, action_id, nonce_bytes, expect_version)
     recorded = redacted(recorded, as_player)  # the actor sees its own private events, no one else's
     if as_json:
         echo_json({"version": version, "events": [event_json(r) for r in recorded]})
     else:
-        print_timeline(service.get_game(game_id).ruleset_name, recorded)
+        labels = {recorded[0].version: chosen.label} if chosen and recorded else None
+        print_timeline(service.get_game(game_id).ruleset_name, recorded, labels)
 
 
 @click.command()

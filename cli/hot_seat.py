@@ -95,7 +95,7 @@ class HotSeat:
         choice = self.bots[player].choose(game.ruleset, game.state, legal)
         _, recorded = self.service.take_action(self.game_id, player, choice.id)
         if not self.secret:  # in a secret game each player is told on sitting down
-            print_timeline(game.ruleset_name, recorded)
+            print_timeline(game.ruleset_name, recorded, {recorded[0].version: choice.label})
 
     def _human_turn(self, humans: list[str]) -> bool:
         """Lets a human choose one action; returns False when the player stops."""
@@ -126,7 +126,8 @@ class HotSeat:
     def _take(self, action: Action, viewer: str) -> None:
         _, recorded = self.service.take_action(self.game_id, action.player, action.id)
         ruleset = self.service.get_game(self.game_id).ruleset_name
-        print_timeline(ruleset, redacted(recorded, viewer if self.secret else PUBLIC))
+        shown = redacted(recorded, viewer if self.secret else PUBLIC)
+        print_timeline(ruleset, shown, {recorded[0].version: action.label})
         self.seen[action.player] = recorded[-1].version if recorded else self.seen.get(action.player, 0)
 
     def _sit_down(self, humans: list[str]) -> str | None:

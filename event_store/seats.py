@@ -111,14 +111,15 @@ def match_action(actions: Sequence[Action], typed: str) -> Action:
     raise UsageError(f"{text[:40]!r} could be {ids}: type more of it or its number")
 
 
-def expand_action_id(service: GameService, game_id: UUID, player: str, typed: str) -> str:
-    """Returns the id of the named player's open action that `typed` names exactly or by a unique
-    prefix; anything else is returned as typed, so taking it gives the rules' own refusal."""
+def find_action(service: GameService, game_id: UUID, player: str, typed: str) -> Action | None:
+    """Returns the named player's open action that `typed` names exactly or by a unique prefix, or None
+    (then taking `typed` as it is gives the rules' own refusal)."""
     legal = service.legal_actions(game_id, player)
-    if any(a.id == typed for a in legal) or not typed or typed.isdigit():
-        return typed
+    exact = next((a for a in legal if a.id == typed), None)
+    if exact is not None or not typed:
+        return exact
     starting = [a for a in legal if a.id.startswith(typed)]
     if len(starting) > 1:
         ids = ", ".join(a.id for a in starting[:5])
         raise UsageError(f"{typed[:40]!r} could be {ids}: type more of the action id")
-    return starting[0].id if starting else typed
+    return starting[0] if starting else None
