@@ -80,7 +80,14 @@ def import_command(ctx: click.Context, file: str, as_json: bool) -> None:
 
 @click.command()
 @click.argument("game")
-@click.option("--at", "at", required=True, type=EVENT_NUMBER, metavar="N", help="Last event to keep: one just before a player's choice.")
+@click.option(
+    "--at",
+    "at",
+    required=True,
+    type=EVENT_NUMBER,
+    metavar="N",
+    help="Last event to keep: one just before a player's choice.",
+)
 @click.option("--same-dice", is_flag=True, help="Reuse the original's seed (only once it is revealed).")
 @json_option
 @click.pass_context
