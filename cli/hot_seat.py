@@ -34,10 +34,14 @@ Reader = Callable[[str], str | None]
 
 
 def read_stdin(prompt: str) -> str | None:
-    """Reads one line typed at the terminal (None at the end of input)."""
+    """Reads one line typed at the terminal (None at the end of input or on Ctrl-C)."""
     sys.stdout.write(prompt)
     sys.stdout.flush()
-    line = sys.stdin.readline()
+    try:
+        line = sys.stdin.readline()
+    except KeyboardInterrupt:  # Ctrl-C at the prompt stops like q: nothing is lost
+        sys.stdout.write("\n")
+        return None
     if not sys.stdin.isatty():  # piped choices are not echoed by a terminal: show them in the transcript
         sys.stdout.write(line if line.endswith("\n") else line + "\n")
     return None if line == "" else line.rstrip("\n")
