@@ -14,13 +14,12 @@ import click
 from eventsourcing.persistence import PersistenceError
 
 from cli.completion import complete_seat
-from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
 from domain.game import MAX_EVENTS
-from domain.hidden import PUBLIC
-from domain.suggest import did_you_mean
 from event_store.config import resolve_db, store_exists
-from event_store.recorded import RecordedEvent, created_of, redacted
+from event_store.recorded import RecordedEvent
+from event_store.seats import resolve_viewer as resolve_viewer
+from event_store.seats import seen_by as seen_by
 from event_store.service import GameService
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -63,23 +62,6 @@ def viewer_option(func: F) -> F:
         help="See it as this player (host: everything). Default: only what every player may see.",
         shell_complete=complete_seat,
     )(func)
-
-
-def resolve_viewer(viewer: str | None, players: list[str]) -> str:
-    """Returns the viewer to redact for: a seated player, the host, or the public (no --as)."""
-    if viewer is None:
-        return PUBLIC
-    if viewer == HOST or viewer in players:
-        return viewer
-    hint = did_you_mean(viewer, [*players, HOST])
-    raise UsageError(f"no player {viewer!r} in this game (players: {', '.join(players)}, or host){hint}")
-
-
-def seen_by(recorded: list[RecordedEvent], viewer: str | None) -> list[RecordedEvent]:
-    """Returns a stored game's events as --as `viewer` may see them (the name checked against the
-    game's seats; no --as: only public facts)."""
-    players = [seat["name"] for seat in created_of(recorded).players]
-    return redacted(recorded, resolve_viewer(viewer, players))
 
 
 # An event number or version a command takes: no game's log holds more than MAX_EVENTS events.

@@ -1,57 +1,128 @@
-"""`nightkeep demo`: a whole short Dungeon game played by bots on the default store, shown as it goes."""
+"""`nightkeep demo [RULESET]`: a whole bot game on the default store, told one turn at a time on a terminal.
+
+On a terminal each turn is printed with a short pause after it (`--fast` skips the pauses); piped, the
+story is printed at once. The demo ends with the outcome in words and the commands that replay, audit and
+fork the very game it played. The dice are fair (a fresh secret seed), so no demo seed can promise a
+winner: the outcome is said as it fell.
+"""
 
 from __future__ import annotations
+
+import sys
+import time
+from uuid import UUID
 
 import click
 
 from cli.common import get_service, handle_errors
 from cli.rendering import console, print_board, print_timeline
-from domain.events import TurnEnded
-from domain.game import Game
+from domain.bots import Bot
+from domain.errors import UnknownRuleset
+from domain.events import GameEnded, GameWon, TurnEnded
+from domain.hidden import PUBLIC
+from domain.rulesets import has_hidden_information, ruleset_names
 from event_store.config import default_db_path
-from event_store.recorded import RecordedEvent
-from event_store.service import play_with_bots
+from event_store.forks import action_boundaries
+from event_store.recorded import RecordedEvent, fold_recorded, redacted
+from event_store.seats import players_to_act
+from event_store.service import GameService
+from projections.timeline import describe_event
 
-DEMO_PLAYERS = [("Ann", None), ("Bo", None), ("Cy", None)]
+DEFAULT_RULESET = "dungeon-short"
+SEATS: dict[str, list[tuple[str, str | None]]] = {
+    "dungeon-short": [("Ann", None), ("Bo", None), ("Cy", None)],
+    "keep-run": [("Ann", None), ("Bo", None)],
+    "vampire-empire": [("Hana", "human"), ("Vlad", "vampire")],
+}
+BLURBS = {
+    "dungeon-short": "three bots race for the Treasure Chamber",
+    "keep-run": "two bots storm the Vampire's Keep",
+    "vampire-empire": "a human bot and a vampire bot fight for the castle (shown as the public sees it)",
+}
+PAUSE_SECONDS = 0.6
+# A bot game always ends; this bounds a ruleset bug that would let one run forever.
+MAX_ACTIONS = 20_000
 
 
 @click.command()
+@click.argument("ruleset", default=DEFAULT_RULESET, metavar="[RULESET]")
 @click.option("--seed", metavar="S", help="Seed for the bots' choices (the dice stay fair).")
+@click.option("--fast", is_flag=True, help="No pauses between turns on a terminal.")
 @click.pass_context
 @handle_errors
-def demo(ctx: click.Context, seed: str | None) -> None:
-    """Plays a whole Dungeon short game with three bots and says how to replay it.
+def demo(ctx: click.Context, ruleset: str, seed: str | None, fast: bool) -> None:
+    """Plays a whole game with bots (default: dungeon-short), one turn at a time, and says how to replay it.
 
     \b
     Example:
         nightkeep demo
+        nightkeep demo vampire-empire --fast
     """
+    if ruleset not in SEATS:
+        known = ", ".join(name for name in ruleset_names() if name in SEATS)
+        raise UnknownRuleset(f"no demo for {ruleset!r} (rulesets: {known})")
     service = get_service(ctx, create=True)
     out = console()
-    game_id = service.create_game("dungeon-short", DEMO_PLAYERS)
-    out.print(f"New dungeon-short game {game_id}: three bots race for the Treasure Chamber.\n")
-    print_timeline("dungeon-short", service.recorded_events(game_id))
-    turns = 0
-
-    def show_progress(game: Game, recorded: list[RecordedEvent]) -> None:
-        nonlocal turns
-        print_timeline(game.ruleset_name, recorded)
-        if not any(isinstance(r.event, TurnEnded) for r in recorded):
-            return
-        turns += 1
-        if turns % len(DEMO_PLAYERS) == 0:
-            out.print()
-            print_board(str(game_id), game)  # every round, from the game in hand: no re-read
-            out.print()
-
-    play_with_bots(service, game_id, seed, on_action=show_progress)
-    game = service.get_game(game_id)
+    game_id = service.create_game(ruleset, SEATS[ruleset])
+    out.print(f"New {ruleset} game {game_id}: {BLURBS[ruleset]}.\n", markup=False)
+    viewer = PUBLIC if has_hidden_information(ruleset) else "host"
+    print_timeline(ruleset, redacted(service.recorded_events(game_id), viewer))
+    pause = 0.0 if fast or not stdout_is_terminal() else PAUSE_SECONDS
+    _play_turn_by_turn(service, game_id, seed, viewer, pause)
+    recorded = service.recorded_events(game_id)
     out.print()
-    print_board(str(game_id), game)
-    winner = game.status["winner"]
-    out.print(f"\n{winner + ' wins' if winner else 'Nobody wins'} after {game.version} events.", markup=False)
+    print_board(str(game_id), fold_recorded(redacted(recorded, viewer)))
+    out.print(f"\n{outcome(ruleset, recorded)}", markup=False)
+    _print_next_steps(ctx, game_id, recorded)
+
+
+def stdout_is_terminal() -> bool:
+    """Tells whether a person watches the output (so the demo is paced), rather than a pipe or file."""
+    return sys.stdout.isatty()
+
+
+def _play_turn_by_turn(
+    service: GameService, game_id: UUID, seed: str | None, viewer: str, pause: float
+) -> None:
+    """Lets bots play to the end, printing each action's events and pausing after each turn."""
+    bot = Bot(seed if seed is not None else str(game_id))
+    for _ in range(MAX_ACTIONS):
+        waiting = players_to_act(service, game_id)
+        if not waiting:
+            return
+        game = service.get_game(game_id)
+        legal = game.ruleset.legal_actions(game.state, None)
+        choice = bot.choose(game.ruleset, game.state, legal)
+        _, recorded = service.take_action(game_id, choice.player, choice.id)
+        print_timeline(game.ruleset_name, redacted(recorded, viewer), {recorded[0].version: choice.label})
+        if pause and any(isinstance(r.event, TurnEnded) for r in recorded):
+            sys.stdout.flush()
+            time.sleep(pause)  # one turn at a time, so a person can read it as it is played
+
+
+def outcome(ruleset: str, recorded: list[RecordedEvent]) -> str:
+    """Says how the game ended: who won and why, or why nobody did."""
+    ending = next((r.event for r in reversed(recorded) if isinstance(r.event, GameWon | GameEnded)), None)
+    events = len(recorded)
+    if isinstance(ending, GameWon) or (isinstance(ending, GameEnded) and ending.winner):
+        winner = ending.player if isinstance(ending, GameWon) else ending.winner
+        return f"{winner} won after {events} events. {describe_event(ruleset, ending)}"
+    if ending is not None:
+        return f"Nobody won this time, after {events} events: {describe_event(ruleset, ending)}"
+    return f"The game stopped unfinished after {events} events."
+
+
+def _print_next_steps(ctx: click.Context, game_id: UUID, recorded: list[RecordedEvent]) -> None:
+    """Prints the commands that replay, audit and fork the game just played (with this store's --db)."""
     db = ctx.obj.get("db_resolved")
     db_flag = "" if db == str(default_db_path()) else f"--db {db} "
-    out.print("Replay it with:", markup=False)
-    out.print(f"  nightkeep {db_flag}replay {game_id}", markup=False)
-    out.print(f"  nightkeep {db_flag}show {game_id} --at 10", markup=False)
+    boundaries = action_boundaries(recorded)
+    at = boundaries[len(boundaries) // 2]
+    out = console()
+    out.print(
+        f"Step through it again, check every roll and rule, or play on from event {at} (a player was "
+        "about to act there) with new dice:",
+        markup=False,
+    )
+    for command in (f"replay {game_id}", f"audit {game_id}", f"fork {game_id} --at {at}"):
+        out.print(f"  nightkeep {db_flag}{command}", markup=False)

@@ -81,7 +81,14 @@ def import_command(ctx: click.Context, file: str, as_json: bool) -> None:
 
 @click.command()
 @click.argument("game", shell_complete=complete_game)
-@click.option("--at", "at", required=True, type=EVENT_NUMBER, metavar="N", help="Last event to keep.")
+@click.option(
+    "--at",
+    "at",
+    required=True,
+    type=EVENT_NUMBER,
+    metavar="N",
+    help="Last event to keep: one just before a player's choice.",
+)
 @click.option("--same-dice", is_flag=True, help="Reuse the original's seed (only once it is revealed).")
 @json_option
 @click.pass_context
@@ -89,6 +96,8 @@ def import_command(ctx: click.Context, file: str, as_json: bool) -> None:
 def fork(ctx: click.Context, game: str, at: int, same_dice: bool, as_json: bool) -> None:
     """Starts a new game from a game's history up to event N, where a player was about to act.
 
+    N must be an action boundary: the last event before a player's choice, i.e. the line just above a
+    "… chose: …" line of `nightkeep log GAME` (any other N is refused with the nearest boundaries).
     The fork's log opens with ForkedFrom (the original's id, N and its chain value there) followed by
     a copy of events 1..N, and it draws from a new seed. --same-dice keeps the original's dice, which
     is allowed only after the original's seed is revealed (nightkeep reveal), so a fork can never
@@ -97,7 +106,8 @@ def fork(ctx: click.Context, game: str, at: int, same_dice: bool, as_json: bool)
 
     \b
     Example:
-        nightkeep fork 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --at 38
+        nightkeep log 1b4e28ba | grep -B1 "chose:" | head -3
+        nightkeep fork 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --at 17
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)

@@ -18,6 +18,7 @@ from cli.common import (
     log_entry_json,
     parse_nonce,
     seen_by,
+    stdin_is_terminal,
     viewer_option,
 )
 from cli.completion import (
@@ -39,13 +40,9 @@ from cli.rendering import (
 )
 from domain.actions import HOST
 from domain.errors import UsageError
-from domain.game import STOPPED
-from domain.rulesets import has_hidden_information
 from event_store.recorded import created_of, fold_recorded, redacted
+from event_store.seats import AS_ENV, find_action, pick_actor, refuse_if_secret, who_acts
 from event_store.service import GameService, play_with_bots
-
-# Who acts or whose actions to list, when --as is not given (hot-seat play at one terminal).
-AS_ENV = "NIGHTKEEP_AS"
 
 
 def parse_player(text: str) -> tuple[str, str | None]:
@@ -193,14 +190,14 @@ def actions(ctx: click.Context, game: str, as_player: str | None, as_json: bool)
     if replica_actions(service, game_id, as_player, as_json):
         return  # a player's replica lists its own seat's actions
     if as_player is None:
-        _refuse_if_hidden(service, game_id, "whose actions to list")
+        refuse_if_secret(service, game_id, "whose actions to list")
     legal = service.legal_actions(game_id, as_player)
     if as_json:
         echo_json([a.to_dict() for a in legal])
     elif legal:
         print_actions(legal)
     else:
-        click.echo(f"No legal actions now: {_who_acts(service, game_id, as_player)}.")
+        click.echo(f"No legal actions now: {who_acts(service, game_id, as_player)}.")
 
 
 @click.command()
@@ -212,7 +209,7 @@ def actions(ctx: click.Context, game: str, as_player: str | None, as_json: bool)
     metavar="PLAYER",
     envvar=AS_ENV,
     shell_complete=complete_seat,
-    help=f"Who acts (required; default: ${AS_ENV}).",
+    help=f"Who acts (default: ${AS_ENV}; else the one player who can; needed in a game with secrets).",
 )
 @click.option(
     "--expect-version", type=EVENT_NUMBER, metavar="N", help="Refuse if the game is no longer at version N."
@@ -232,13 +229,15 @@ def act(
     output: str | None,
     as_json: bool,
 ) -> None:
-    """Takes one action for the player named with --as and prints what happened.
+    """Takes one action and prints what happened; the action may be a unique prefix of its id.
 
-    The player is always named, so a command run twice cannot play the next player's turn. On a
-    player's replica (nightkeep join) it writes a signed action packet for the host instead.
+    Without --as, the player is the only one with that action open, or the one player to act; a game
+    with secrets always needs --as. On a player's replica (nightkeep join) it writes a signed action
+    packet for the host instead.
 
     \b
     Example:
+        nightkeep act 1b4e28ba roll
         nightkeep act 1b4e28ba-2fa1-11d2-883f-0016d3cca427 roll --as Ann
         nightkeep --db ann.sqlite act 1b4e28ba-2fa1-11d2-883f-0016d3cca427 roll -o roll.nkp
     """
@@ -246,67 +245,93 @@ def act(
     game_id = service.resolve_game_id(game)
     if replica_act(service, game_id, action_id, as_player, output):
         return
-    if not as_player:
-        who = _who_acts(service, game_id, None)
-        raise UsageError(f"say who acts with --as PLAYER (or {AS_ENV}): {who}")
     if as_player == HOST:  # the host's one action is the start, which `start` shows as the public sees it
         raise UsageError("the host does not act in a game: it starts one with nightkeep start GAME")
+    if not as_player:
+        as_player = pick_actor(service, game_id, action_id)
+    chosen = find_action(service, game_id, as_player, action_id)
+    action_id = chosen.id if chosen else action_id
     nonce_bytes = parse_nonce(nonce)
     version, recorded = service.take_action(game_id, as_player, action_id, nonce_bytes, expect_version)
     recorded = redacted(recorded, as_player)  # the actor sees its own private events, no one else's
     if as_json:
         echo_json({"version": version, "events": [event_json(r) for r in recorded]})
     else:
-        print_timeline(service.get_game(game_id).ruleset_name, recorded)
-
-
-def _refuse_if_hidden(service: GameService, game_id: UUID, what: str) -> None:
-    """A game with private information lists a player's options only to that player: --as is needed."""
-    ruleset = service.get_game(game_id).ruleset_name
-    if has_hidden_information(ruleset):
-        raise UsageError(f"{ruleset} keeps each player's options private: say {what} with --as PLAYER")
-
-
-def _who_acts(service: GameService, game_id: UUID, player: str | None) -> str:
-    """Says who is to act, or why nobody is (over, stopped, not started): public facts only."""
-    status = service.get_game(game_id).status
-    if status["status"] == STOPPED:
-        return f"the game was stopped: {status['reason']}"
-    if status["status"] == "finished":
-        return "the game is over" + (f", won by {status['winner']}" if status["winner"] else "")
-    to_act = status.get("to_act", [])
-    if to_act == [HOST]:
-        return "the game has not started yet (nightkeep start GAME)"
-    if player is not None and player not in to_act:
-        return f"it is not {player}'s turn ({', '.join(to_act)} to act)"
-    return f"{', '.join(to_act)} to act"
+        labels = {recorded[0].version: chosen.label} if chosen and recorded else None
+        print_timeline(service.get_game(game_id).ruleset_name, recorded, labels)
 
 
 @click.command()
 @click.argument("game", shell_complete=complete_game)
-@click.option("--bots", is_flag=True, required=True, help="Let bots take every remaining action.")
+@click.option("--bots", is_flag=True, help="Let bots take every remaining action.")
+@click.option("--bot", "bot_seats", multiple=True, metavar="NAME", help="A seat a bot plays; repeatable.")
 @click.option("--seed", metavar="S", help="Seed for the bots' choices (default: the game id).")
+@click.option(
+    "--stdin",
+    "from_stdin",
+    is_flag=True,
+    help="Read the choices from standard input even when it is not a terminal (scripts, tests).",
+)
 @viewer_option
 @json_option
 @click.pass_context
 @handle_errors
 def play(
-    ctx: click.Context, game: str, bots: bool, seed: str | None, viewer: str | None, as_json: bool
+    ctx: click.Context,
+    game: str,
+    bots: bool,
+    bot_seats: tuple[str, ...],
+    seed: str | None,
+    from_stdin: bool,
+    viewer: str | None,
+    as_json: bool,
 ) -> None:
-    """Lets bots play a game to its end, then shows the board (as `show` would, for --as PLAYER).
+    """Plays a game at this terminal (players take turns; --bot NAME seats a bot), or with --bots to its end.
+
+    Each choice is a number from the list, an action id or a unique prefix of one; q or Ctrl-D stops
+    (every action is already stored). In a game with secrets it asks who is at the keyboard and clears
+    the screen between players. Without a terminal it needs --bots, or --stdin to read piped choices.
 
     \b
     Example:
+        nightkeep play 1b4e28ba --bot Bo
         nightkeep play 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --bots
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
+    if not bots:
+        _play_at_terminal(service, game_id, bot_seats, seed, from_stdin, as_json)
+        return
     play_with_bots(service, game_id, seed)
     fold = fold_recorded(seen_by(service.recorded_events(game_id), viewer))
     if as_json:
         echo_json(game_summary(str(game_id), fold))
     else:
         print_board(str(game_id), fold)
+
+
+def _play_at_terminal(
+    service: GameService,
+    game_id: UUID,
+    bot_seats: tuple[str, ...],
+    seed: str | None,
+    from_stdin: bool,
+    as_json: bool,
+) -> None:
+    """Runs the hot-seat loop after checking there is someone to read choices from."""
+    if as_json:
+        raise UsageError("--json goes with --bots: playing at the terminal prints for people")
+    if not from_stdin and not stdin_is_terminal():
+        raise UsageError("nightkeep play needs a terminal: add --bots, or --stdin to read piped choices")
+    players = service.get_game(game_id).meta["players"]
+    unknown = [name for name in bot_seats if name not in players]
+    if unknown:
+        raise UsageError(f"no player {unknown[0]!r} in this game for --bot (players: {', '.join(players)})")
+    from cli.hot_seat import HotSeat  # loaded only to play at the terminal
+    from domain.bots import Bot
+
+    bots = {name: Bot(f"{seed if seed is not None else game_id}/{name}") for name in bot_seats}
+    HotSeat(service, game_id, bots).run()
 
 
 @click.command()

@@ -27,7 +27,7 @@ from event_store.mail import packet_texts, read_eml, sender_of, write_eml
 from event_store.recorded import created_of, fold_recorded, redacted
 from event_store.replica import Membership, Replica, membership_in
 from event_store.service import GameService
-from projections.timeline import describe_event
+from projections.timeline import describe_events
 from projections.views import render_board
 
 HOST_KEY = "host"
@@ -145,7 +145,8 @@ def mail_text(
     lines = [f"Game {shown or game_id} ({ruleset}), as {player} sees it."]
     if new > old:
         lines.append(f"What happened since event {old}:")
-        lines += [f"{r.version:>5}  {describe_event(ruleset, r.event)}" for r in mine[old:new]]
+        told = describe_events(ruleset, mine)[old:new]  # the whole copy: actions keep their labels
+        lines += [f"{r.version:>5}  {line}" for r, line in zip(mine[old:new], told, strict=True)]
     fold = fold_recorded(mine)
     lines += ["", render_board(ruleset, fold.state)]
     return "\n".join(lines) + "\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
 
@@ -14,7 +15,7 @@ from domain.game import STOPPED, Game, GameFold, game_status
 from event_store.recorded import RecordedEvent
 from event_store.replica import membership_in
 from event_store.service import GameService
-from projections.timeline import describe_event
+from projections.timeline import describe_events
 from projections.views import players_summary, render_board
 
 
@@ -104,8 +105,10 @@ def print_actions(actions: list[Action]) -> None:
     out.print(table)
 
 
-def print_timeline(ruleset: str, events: list[RecordedEvent]) -> None:
-    """Prints each event in plain words, numbered by version."""
+def print_timeline(
+    ruleset: str, events: list[RecordedEvent], labels: Mapping[int, str] | None = None
+) -> None:
+    """Prints each event in plain words, numbered by version (`labels`: known action labels by version)."""
     out = console()
-    for recorded in events:
-        out.print(f"{recorded.version:>5}  {describe_event(ruleset, recorded.event)}", markup=False)
+    for recorded, line in zip(events, describe_events(ruleset, events, labels), strict=True):
+        out.print(f"{recorded.version:>5}  {line}", markup=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from uuid import UUID
 
+from domain.actions import HOST
 from domain.audit.dice import seeds_by_commitment
 from domain.errors import IllegalAction, UsageError
 from domain.events import ActionTaken, ForkedFrom, Sealed, SeedCommitted, SeedRevealed
@@ -68,3 +69,14 @@ def original_seed_for_fork(
             "a fork must not preview an unfinished game's dice"
         )
     return original_seed
+
+
+def action_boundaries(events: Sequence[RecordedEvent]) -> list[int]:
+    """Returns the events a game may be forked at because a player acts right after them (the event
+    before each player's ActionTaken), in this game's own history; `fork --at` takes any of these."""
+    own_commit = max((r.version for r in events if isinstance(r.event, SeedCommitted)), default=0)
+    return [
+        r.version - 1
+        for r in events
+        if isinstance(r.event, ActionTaken) and r.event.player != HOST and r.version - 1 >= own_commit
+    ]

@@ -433,17 +433,11 @@ class GameService(Application[UUID]):
         return fold
 
     def resolve_game_id(self, text: str) -> UUID:
-        """Parses a game id given on the command line. A store that holds one viewer's copy of a game
-        and not the game itself (a player's replica) takes the game's id for that copy."""
-        try:
-            game_id = UUID(text)
-        except ValueError:
-            raise UnknownGame(f"{text!r} is not a game id") from None
-        if not self.has_game(game_id):
-            copies = self.copies.of_game(game_id)
-            if len(copies) == 1:
-                return copies[0]
-        return game_id
+        """Parses a game id given on the command line: the whole id or a unique prefix of it (see
+        `event_store.game_ids`); a replica takes the game's id for its one copy of the game."""
+        from event_store.game_ids import resolve_game_id
+
+        return resolve_game_id(self.recorder, self.copies, text)
 
 
 def play_with_bots(

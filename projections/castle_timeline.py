@@ -34,6 +34,7 @@ from domain.rulesets.castle.events import (
     ScoresCounted,
     TurnPassed,
 )
+from domain.rulesets.castle.options import card_id_of, character_id_of
 from domain.rulesets.castle.state import VAMPIRE
 from projections.castle_view import REASONS, card_label, card_name, character_name
 
@@ -163,3 +164,50 @@ def describe(event: Event) -> str | None:
     """Tells a Vampire Empire event in plain English, or returns None to leave it to the shared timeline."""
     describer = _DESCRIBERS.get(type(event))
     return describer(event) if describer else None
+
+
+# An action told without the state it was chosen in (a viewer's copy that cannot list another player's
+# options): worded from the ids and the content, as near the label `actions` showed as the ids allow.
+_PLAIN_ACTIONS = {
+    "draw": "Draw back up to 8 cards",
+    "pass": "End the turn without an action",
+    "decline": "Let the unmasked vampire be",
+    "done": "Play no more cards this round",
+}
+_ON_CHARACTER = {
+    "reveal": "Unmask {c}, a vampire",
+    "hide": "Hide {c} under the city (3 red cards)",
+    "holy-water": "Ask {c}'s identity with holy water",
+}
+
+
+def action_label(action_id: str, side: str) -> str | None:
+    """Words a Vampire Empire action id for a player of `side` ("" when unknown), or None."""
+    kind, _, rest = action_id.partition(":")
+    parts = rest.split(":") if rest else []
+    card = (lambda short: card_label(card_id_of(side, short))) if side else (lambda short: short)
+    if not parts:
+        return _PLAIN_ACTIONS.get(kind)
+    if kind in _ON_CHARACTER:
+        return _ON_CHARACTER[kind].format(c=character_name(character_id_of(parts[0])))
+    if kind == "discard":
+        return f"Discard {card(parts[0])}"
+    if kind == "play":
+        return f"Play {card(parts[0])}"
+    if kind == "attack" and len(parts) == 2:
+        return (
+            f"{character_name(character_id_of(parts[0]))} attacks {character_name(character_id_of(parts[1]))}"
+        )
+    if kind == "support":
+        name = card_name(card_id_of(side, parts[0])) if side else parts[0]
+        return _support_label(name, parts[1:], card)
+    return None
+
+
+def _support_label(name: str, target: list[str], card: Callable[[str], str]) -> str:
+    if not target:
+        return f"{name}: draw 2 cards"
+    character = character_id_of(target[0])
+    if character_name(character) != target[0]:  # a known character: a marker is placed on it
+        return f"{name}: a marker on {character_name(character)}"
+    return f"{name}: take {card(target[0])}"

@@ -254,7 +254,9 @@ def _lives(n: int) -> str:
 def _die(e: DieRolled) -> str:
     faces = ", ".join(map(str, e.values))
     if e.purpose in ("combat", "psychic-combat") and len(e.values) == 2:
-        return f"{e.player} rolled {e.values[0]} against {e.values[1]} in {e.purpose.replace('-', ' ')}."
+        # Told alone (no later result to name the opponent by); the timeline names both when it can.
+        kind = e.purpose.replace("-", " ")
+        return f"{e.player} rolled {e.values[0]} and their opponent rolled {e.values[1]} in {kind}."
     words = {"movement": "to move", "armour": "to save a life", "table": "on the card's table"}
     return f"{e.player} rolled {faces} {words.get(e.purpose, 'for ' + e.purpose)}."
 
@@ -321,6 +323,11 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     ),
     GameWon: lambda e: f"{e.player} reached the Treasure Chamber and won the game!",
 }
+
+
+def opponent_name(ref: str) -> str:
+    """Names a combat opponent as the Dungeon's timeline does (a card, or a player as is)."""
+    return _who(ref)
 
 
 def describe(event: Event) -> str | None:

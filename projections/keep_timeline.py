@@ -79,7 +79,9 @@ _DIE_PURPOSES = {
 
 def _die(e: DieRolled) -> str:
     if e.purpose in ("combat", "psychic-combat") and len(e.values) == 2:
-        return f"{e.player} rolled {e.values[0]} against {e.values[1]} in {e.purpose.replace('-', ' ')}."
+        # Told alone (no later result to name the opponent by); the timeline names both when it can.
+        kind = e.purpose.replace("-", " ")
+        return f"{e.player} rolled {e.values[0]} and their opponent rolled {e.values[1]} in {kind}."
     faces = ", ".join(map(str, e.values))
     return f"{e.player} rolled {faces} {_DIE_PURPOSES.get(e.purpose, 'for ' + e.purpose)}."
 
@@ -240,6 +242,11 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     PlayerOut: _out,
     GameWon: lambda e: f"{e.player} won the Keep run: {e.reason}!",
 }
+
+
+def opponent_name(ref: str) -> str:
+    """Names a combat opponent as the Keep's timeline does (a card, or a player as is)."""
+    return who(ref)
 
 
 def describe(event: Event) -> str | None:

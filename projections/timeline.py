@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from domain.actions import HOST
 from domain.events import (
     ActionTaken,
     CardDrawn,
@@ -26,7 +29,13 @@ from domain.events import (
     SeedRevealed,
     TurnEnded,
 )
+from domain.game import GameFold
+from domain.rulesets import get_ruleset
+from event_store.recorded import RecordedEvent
 from projections.views import ruleset_describer
+
+# Die purposes where a roll holds two dice: the player's, then the opponent's.
+COMBAT_ROLLS = {"combat": "combat", "psychic-combat": "psychic combat"}
 
 
 def _created(e: GameCreated) -> str:
@@ -67,11 +76,6 @@ _GENERIC: dict[type[Event], Callable[[Any], str]] = {
     GameCreated: _created,
     SeedCommitted: lambda e: f"The host committed to a secret dice seed ({e.commitment.hex()[:12]}…).",
     EntropyAdded: lambda e: f"{e.player} added entropy to the dice.",
-    ActionTaken: lambda e: (
-        "The host started the game."
-        if e.action == "start"
-        else f"{e.player} chose to {e.action}{AUTH_WORDS.get(e.auth, '')}."
-    ),
     SeedRevealed: lambda e: (
         f"The host revealed the dice seed ({e.seed.hex()[:12]}…); every roll can be checked."
     ),
@@ -95,8 +99,33 @@ _GENERIC: dict[type[Event], Callable[[Any], str]] = {
 }
 
 
-def describe_event(ruleset: str, event: Event) -> str:
-    """Tells one event in plain words, preferring the ruleset's own wording."""
+def humanised_action(action_id: str) -> str:
+    """Words an action id no label is known for: `support:draw-2-a` becomes `support draw 2 a`."""
+    return re.sub(r"[:\-]+", " ", action_id).strip()
+
+
+def describe_action(ruleset: str, event: ActionTaken, label: str | None = None, side: str = "") -> str:
+    """Tells who chose which action, in the words `actions` listed it with (its label) when known."""
+    if event.player == HOST and event.action == "start":
+        return "The host started the game."
+    if label is None:
+        module = _describer_module(ruleset)
+        words = getattr(module, "action_label", None)
+        label = (words(event.action, side) if words else None) or humanised_action(event.action)
+    return f"{event.player} chose: {label}{AUTH_WORDS.get(event.auth, '')}."
+
+
+def _describer_module(ruleset: str) -> Any:
+    """Returns the module holding the ruleset's wording (its optional `action_label`, `opponent_name`)."""
+    describer = ruleset_describer(ruleset)
+    return sys.modules[describer.__module__] if describer is not None else None
+
+
+def describe_event(ruleset: str, event: Event, label: str | None = None) -> str:
+    """Tells one event in plain words, preferring the ruleset's own wording (`label`: the label the
+    action of an ActionTaken had when it was taken)."""
+    if isinstance(event, ActionTaken):
+        return describe_action(ruleset, event, label)
     specific = ruleset_describer(ruleset)
     if specific is not None:
         text = specific(event)
@@ -107,3 +136,65 @@ def describe_event(ruleset: str, event: Event) -> str:
         return generic(event)
     fields = ", ".join(f"{k}={v}" for k, v in event.to_fields().items())
     return f"{event.type_name}: {fields}."
+
+
+def describe_events(
+    ruleset: str, events: Sequence[RecordedEvent], labels: Mapping[int, str] | None = None
+) -> list[str]:
+    """Tells a run of events, one line each: actions by their labels (folded from the start of the log,
+    or given by version in `labels`), and each combat roll with the name of who rolled each die."""
+    known = {**action_labels(events), **(labels or {})}
+    sides = _sides(events)
+    lines = []
+    for index, recorded in enumerate(events):
+        event = recorded.event
+        if isinstance(event, ActionTaken):
+            side = sides.get(event.player, "")
+            lines.append(describe_action(ruleset, event, known.get(recorded.version), side))
+        elif isinstance(event, DieRolled) and event.purpose in COMBAT_ROLLS and len(event.values) == 2:
+            lines.append(_combat_roll(ruleset, event, events[index + 1 :]))
+        else:
+            lines.append(describe_event(ruleset, event))
+    return lines
+
+
+def action_labels(events: Sequence[RecordedEvent]) -> dict[int, str]:
+    """Returns, by version, the label each action had among the legal actions when it was taken; only a
+    log from its start can be folded, and a viewer's copy may not know another player's options."""
+    if not events or events[0].version != 1:
+        return {}
+    fold = GameFold()
+    labels: dict[int, str] = {}
+    for recorded in events:
+        event = recorded.event
+        if isinstance(event, ActionTaken) and event.player != HOST and fold.ruleset_name:
+            legal = get_ruleset(fold.ruleset_name).legal_actions(fold.state, event.player)
+            label = next((a.label for a in legal if a.id == event.action), None)
+            if label is not None:
+                labels[recorded.version] = label
+        fold.apply(event, recorded.chain)
+    return labels
+
+
+def _sides(events: Sequence[RecordedEvent]) -> dict[str, str]:
+    """Returns each seat's character slot (a side, in Vampire Empire) when the run holds GameCreated."""
+    for recorded in events:
+        if isinstance(recorded.event, GameCreated):
+            return {seat["name"]: seat["character"] for seat in recorded.event.players}
+    return {}
+
+
+def _combat_roll(ruleset: str, roll: DieRolled, after: Sequence[RecordedEvent]) -> str:
+    """Names both rollers of a combat roll: the opponent is the one the next combat result names."""
+    kind = COMBAT_ROLLS[roll.purpose]
+    mine, theirs = roll.values
+    result = next(
+        (r.event for r in after if isinstance(r.event, CombatResolved) and r.event.player == roll.player),
+        None,
+    )
+    if result is None:
+        return f"{roll.player} rolled {mine} and their opponent rolled {theirs} in {kind}."
+    module = _describer_module(ruleset)
+    naming = getattr(module, "opponent_name", None)
+    foe = naming(result.opponent) if naming else result.opponent
+    return f"{roll.player} rolled {mine} and {foe} rolled {theirs} in {kind}."

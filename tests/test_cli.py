@@ -115,15 +115,21 @@ def test_illegal_wrong_player_and_stale_actions_exit_1_and_store_nothing(db):
     assert stored_events(db) == before
 
 
-def test_act_always_names_its_player_so_a_repeated_command_cannot_play_the_next_turn(db, monkeypatch):
+def test_act_without_as_is_taken_by_the_one_player_to_act(db):
     game = new_game(db)
-    before = stored_events(db)
-    unnamed = run(db, "act", game, "roll")
-    assert unnamed.exit_code == 2 and "--as PLAYER" in unnamed.stderr and "Ann to act" in unnamed.stderr
-    assert stored_events(db) == before
+    unnamed = run(db, "act", game[:8], "roll")  # hot seat: a short id and no --as
+    assert unnamed.exit_code == 0, unnamed.output
+    assert "Ann" in unnamed.stdout
+    assert [a["player"] for a in json.loads(run(db, "actions", game, "--json").stdout)] == ["Bo"]
+
+
+def test_act_with_as_names_its_player_so_a_repeated_command_cannot_play_the_next_turn(db, monkeypatch):
+    game = new_game(db)
     assert run(db, "act", game, "roll", "--as", "Ann").exit_code == 0
+    before = stored_events(db)
     again = run(db, "act", game, "roll", "--as", "Ann")  # the same command retried: Bo's turn now
     assert again.exit_code == 1 and "not Ann's turn" in again.stderr
+    assert stored_events(db) == before
     monkeypatch.setenv("NIGHTKEEP_AS", "Bo")
     assert run(db, "act", game, "roll").exit_code == 0  # hot seat: the player from the environment
     assert json.loads(run(db, "actions", game, "--json").stdout) == []  # Bo's own actions: none, Ann's turn

@@ -99,7 +99,7 @@ def test_demo_plays_a_whole_game_and_says_how_to_replay_it(db):
     result = run(db, "demo", "--seed", "2")
     assert result.exit_code == 0, result.output
     assert "24 Treasure" in result.stdout
-    assert "wins after" in result.stdout or "Nobody wins" in result.stdout
+    assert "won after" in result.stdout or "Nobody won" in result.stdout
     replay_line = next(
         line for line in result.stdout.splitlines() if "replay" in line and "nightkeep" in line
     )
@@ -210,7 +210,7 @@ def test_a_damaged_stored_event_is_a_one_line_error(db):
             ["new", "dungeon-short", "--player", "A", "--player", "B", "--entropy", "A="],
             "malformed --entropy",
         ),
-        (["play", "x"], "Missing option '--bots'"),
+        (["play", "x", "--bot"], "'--bot' requires an argument"),
         (["show", "x", "--at", "abc"], "not a valid integer"),
     ],
 )

@@ -114,7 +114,7 @@ def test_a_player_named_in_the_wrong_case_gets_the_seated_name(db):
 
 def test_a_misspelt_action_id_gets_the_legal_one(db):
     game = new_game(db)
-    line = one_line_error(run(db, "act", game, "rol", "--as", "Ann"), code=1)
+    line = one_line_error(run(db, "act", game, "rool", "--as", "Ann"), code=1)
     assert "did you mean 'roll'?" in line
 
 

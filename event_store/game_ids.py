@@ -1,0 +1,94 @@
+"""Game ids as people type them: a whole UUID, or (git-style) any unique prefix of at least 4 hex digits.
+
+Every door that takes a GAME argument (the CLI, the e-mail host, a viewer) resolves it here, so a prefix
+means the same game everywhere. Dashes are ignored, so `760b6a61-2fa1` and `760b6a612fa1` are one prefix.
+"""
+
+from __future__ import annotations
+
+import string
+from uuid import UUID
+
+from eventsourcing.persistence import ApplicationRecorder
+from eventsourcing.popo import POPOApplicationRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+from domain.errors import UnknownGame, UsageError
+from event_store.copies import CopyStore
+
+MIN_PREFIX = 4
+# An ambiguous prefix lists at most this many candidates, so its error stays one readable line.
+MAX_LISTED = 5
+HEX = frozenset(string.hexdigits.lower())
+
+
+class AmbiguousGameId(UsageError):
+    """Raised when a game id prefix matches more than one stored game."""
+
+
+def short_id(game_id: UUID) -> str:
+    """Returns the 8 hex digits a game is usually named by in messages."""
+    return game_id.hex[:8]
+
+
+def normalised_prefix(text: str) -> str:
+    """Returns a typed game id as lower-case hex without dashes, or refuses what cannot be one."""
+    prefix = text.strip().lower().replace("-", "")
+    if len(prefix) < MIN_PREFIX or len(prefix) > 32 or not set(prefix) <= HEX:
+        raise UnknownGame(f"{text[:40]!r} is not a game id (give at least {MIN_PREFIX} hex digits of one)")
+    return prefix
+
+
+def stored_ids_with_prefix(recorder: ApplicationRecorder, prefix: str) -> list[UUID]:
+    """Returns the ids of the stored aggregates whose hex id starts with `prefix` (a range scan)."""
+    if isinstance(recorder, SQLiteApplicationRecorder):
+        # Stored ids are 32 hex digits; the primary key (originator_id, version) serves this range.
+        high = prefix + "g"  # 'g' sorts after every hex digit
+        with recorder.datastore.transaction(commit=False) as c:
+            c.execute(
+                f"SELECT originator_id FROM {recorder.events_table_name} "
+                "WHERE originator_id >= ? AND originator_id < ? AND originator_version = 1",
+                [prefix, high],
+            )
+            return [UUID(row[0]) for row in c.fetchall()]
+    if isinstance(recorder, POPOApplicationRecorder):
+        ids = list(recorder._stored_events_index)  # the in-memory store offers no query for ids
+        return [UUID(i) for i in ids if UUID(i).hex.startswith(prefix)]
+    raise UsageError("this store cannot look games up by a prefix: give the whole game id")
+
+
+def resolve_game_id(recorder: ApplicationRecorder, copies: CopyStore, text: str) -> UUID:
+    """Returns the stored game a typed id names: a whole id, or a unique prefix of a stored game's id.
+
+    A store that holds one viewer's copy of a game and not the game itself (a player's replica) takes
+    the game's id, or a prefix of it, for that copy.
+    """
+    try:
+        whole: UUID | None = UUID(text.strip())
+    except ValueError:
+        whole = None
+    if whole is not None:
+        return _copy_or_itself(recorder, copies, whole)
+    prefix = normalised_prefix(text)
+    found = set(stored_ids_with_prefix(recorder, prefix))
+    for stored, copy in copies.all().items():
+        if copy.game.hex.startswith(prefix) and copy.game not in found:
+            found.add(stored)  # a replica names its copy by the game's id
+    if not found:
+        raise UnknownGame(f"no game in this store has an id starting {text.strip()!r}")
+    if len(found) > 1:
+        listed = sorted(str(g) for g in found)
+        more = f" and {len(listed) - MAX_LISTED} more" if len(listed) > MAX_LISTED else ""
+        raise AmbiguousGameId(
+            f"{text.strip()!r} names {len(listed)} games: {', '.join(listed[:MAX_LISTED])}{more}"
+            " (type more of the id)"
+        )
+    return found.pop()
+
+
+def _copy_or_itself(recorder: ApplicationRecorder, copies: CopyStore, game_id: UUID) -> UUID:
+    """Returns the game itself if stored, else its one stored viewer's copy, else the id unchanged."""
+    if game_id in stored_ids_with_prefix(recorder, game_id.hex):
+        return game_id
+    held = copies.of_game(game_id)
+    return held[0] if len(held) == 1 else game_id

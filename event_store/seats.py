@@ -1,0 +1,127 @@
+"""Who a command acts or looks as: the viewer a game is shown to, the player to act when none is named,
+and the action a player's typing means (a number, an id or a unique prefix of one).
+
+Hot-seat play at one terminal types as little as the rules allow: in a game without secrets the one
+player to act is the default, and an action id that only one player has open names its player. A game
+with secrets never guesses the seat: trying an action id on a guessed player would tell whoever is at
+the keyboard whether another player holds that option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from uuid import UUID
+
+from domain.actions import HOST, Action
+from domain.errors import UsageError
+from domain.game import STOPPED
+from domain.hidden import PUBLIC
+from domain.rulesets import has_hidden_information
+from domain.suggest import did_you_mean
+from event_store.recorded import RecordedEvent, created_of, redacted
+from event_store.service import GameService
+
+# Who acts or whose actions to list, when --as is not given (hot-seat play at one terminal).
+AS_ENV = "NIGHTKEEP_AS"
+
+
+def resolve_viewer(viewer: str | None, players: list[str]) -> str:
+    """Returns the viewer to redact for: a seated player, the host, or the public (no --as)."""
+    if viewer is None:
+        return PUBLIC
+    if viewer == HOST or viewer in players:
+        return viewer
+    hint = did_you_mean(viewer, [*players, HOST])
+    raise UsageError(f"no player {viewer!r} in this game (players: {', '.join(players)}, or host){hint}")
+
+
+def seen_by(recorded: list[RecordedEvent], viewer: str | None) -> list[RecordedEvent]:
+    """Returns a stored game's events as `viewer` may see them (the name checked against the game's
+    seats; None: only public facts)."""
+    players = [seat["name"] for seat in created_of(recorded).players]
+    return redacted(recorded, resolve_viewer(viewer, players))
+
+
+def who_acts(service: GameService, game_id: UUID, player: str | None = None) -> str:
+    """Says who is to act, or why nobody is (over, stopped, not started): public facts only."""
+    status = service.get_game(game_id).status
+    if status["status"] == STOPPED:
+        return f"the game was stopped: {status['reason']}"
+    if status["status"] == "finished":
+        return "the game is over" + (f", won by {status['winner']}" if status["winner"] else "")
+    to_act: list[str] = status.get("to_act", [])
+    if to_act == [HOST]:
+        return "the game has not started yet (nightkeep start GAME)"
+    if player is not None and player not in to_act:
+        return f"it is not {player}'s turn ({', '.join(to_act)} to act)"
+    return f"{', '.join(to_act)} to act"
+
+
+def players_to_act(service: GameService, game_id: UUID) -> list[str]:
+    """Returns the seated players the game waits on now (none when it is over or not started)."""
+    status = service.get_game(game_id).status
+    to_act: list[str] = status.get("to_act", []) if status["status"] == "running" else []
+    return [p for p in to_act if p != HOST]
+
+
+def is_secret_game(service: GameService, game_id: UUID) -> bool:
+    """Tells whether a game keeps each player's options private (so no seat is ever guessed)."""
+    return has_hidden_information(service.get_game(game_id).ruleset_name)
+
+
+def refuse_if_secret(service: GameService, game_id: UUID, what: str) -> None:
+    """Refuses to go on without --as in a game whose players' options are private."""
+    ruleset = service.get_game(game_id).ruleset_name
+    if has_hidden_information(ruleset):
+        raise UsageError(f"{ruleset} keeps each player's options private: say {what} with --as PLAYER")
+
+
+def pick_actor(service: GameService, game_id: UUID, action_id: str) -> str:
+    """Returns who takes `action_id` when no --as was given: the only player with that action open, or
+    else the one player to act; refuses when that is a guess (two could, or the game keeps secrets)."""
+    refuse_if_secret(service, game_id, "who acts")
+    legal = service.legal_actions(game_id)
+    having = sorted({a.player for a in legal if a.id == action_id})
+    if len(having) == 1:
+        return having[0]
+    waiting = players_to_act(service, game_id)
+    if len(waiting) == 1 and not having:
+        return waiting[0]  # not open to them either: taking it says why
+    if not waiting:
+        raise UsageError(f"nobody can act: {who_acts(service, game_id)}")
+    could = f" ({action_id} is open to {', '.join(having)})" if having else ""
+    raise UsageError(f"say who acts with --as PLAYER (or {AS_ENV}): {who_acts(service, game_id)}{could}")
+
+
+def match_action(actions: Sequence[Action], typed: str) -> Action:
+    """Returns the action a player typed: its number in the list (from 1), its id, or a unique prefix."""
+    text = typed.strip()
+    if text.isdigit():
+        number = int(text)
+        if 1 <= number <= len(actions):
+            return actions[number - 1]
+        raise UsageError(f"there is no action {number} (1 to {len(actions)})")
+    exact = [a for a in actions if a.id == text]
+    if len(exact) == 1:
+        return exact[0]
+    starting = [a for a in actions if a.id.startswith(text)] if text else []
+    if len(starting) == 1:
+        return starting[0]
+    if not starting:
+        raise UsageError(f"no action {text[:40]!r} now (type its number or id)")
+    ids = ", ".join(a.id for a in starting[:5])
+    raise UsageError(f"{text[:40]!r} could be {ids}: type more of it or its number")
+
+
+def find_action(service: GameService, game_id: UUID, player: str, typed: str) -> Action | None:
+    """Returns the named player's open action that `typed` names exactly or by a unique prefix, or None
+    (then taking `typed` as it is gives the rules' own refusal)."""
+    legal = service.legal_actions(game_id, player)
+    exact = next((a for a in legal if a.id == typed), None)
+    if exact is not None or not typed:
+        return exact
+    starting = [a for a in legal if a.id.startswith(typed)]
+    if len(starting) > 1:
+        ids = ", ".join(a.id for a in starting[:5])
+        raise UsageError(f"{typed[:40]!r} could be {ids}: type more of the action id")
+    return starting[0] if starting else None

@@ -1,0 +1,63 @@
+"""Game ids typed as people type them: the whole id or any unique prefix, in every store."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+import pytest
+
+from domain.errors import UnknownGame
+from event_store.game_ids import AmbiguousGameId, resolve_game_id, short_id
+
+SEATS = [("Ann", None), ("Bo", None)]
+
+
+@pytest.fixture(params=["memory_service", "sqlite_service"])
+def service(request):
+    return request.getfixturevalue(request.param)
+
+
+def test_a_unique_prefix_of_eight_digits_names_the_game(service):
+    game_id = service.create_game("toy-race", SEATS)
+    assert service.resolve_game_id(short_id(game_id)) == game_id
+    assert service.resolve_game_id(str(game_id)[:13].upper()) == game_id  # dashes and case do not matter
+
+
+def test_the_whole_id_names_the_game(service):
+    game_id = service.create_game("toy-race", SEATS)
+    assert service.resolve_game_id(str(game_id)) == game_id
+
+
+def store_ids(service, ids):
+    """Makes the store hold events under the given ids (what a prefix lookup reads, nothing more)."""
+    recorder = service.recorder
+    if hasattr(recorder, "_stored_events_index"):
+        for game_id in ids:
+            recorder._stored_events_index[str(game_id)] = {1: 0}
+        return
+    with recorder.datastore.transaction(commit=True) as c:
+        for game_id in ids:
+            c.execute("INSERT INTO stored_events VALUES (?, 1, 'x', x'00')", [game_id.hex])
+
+
+def test_an_ambiguous_prefix_lists_the_candidates_on_one_line(service):
+    ids = [UUID(int=0xABCD1 << 108), UUID(int=0xABCD2 << 108)]
+    store_ids(service, ids)
+    with pytest.raises(AmbiguousGameId, match="'abcd' names 2 games") as caught:
+        resolve_game_id(service.recorder, service.copies, "abcd")
+    assert all(str(game_id) in str(caught.value) for game_id in ids)
+    assert "\n" not in str(caught.value)
+    assert resolve_game_id(service.recorder, service.copies, "abcd2") == ids[1]
+
+
+@pytest.mark.parametrize("text", ["abc", "not-hex!", "g123456", ""])
+def test_what_cannot_be_a_prefix_is_not_a_game_id(memory_service, text):
+    with pytest.raises(UnknownGame, match="is not a game id"):
+        memory_service.resolve_game_id(text)
+
+
+def test_a_prefix_no_game_has_is_unknown(service):
+    game_id = service.create_game("toy-race", SEATS)
+    other = "0000" if not game_id.hex.startswith("0000") else "ffff"
+    with pytest.raises(UnknownGame, match="no game in this store has an id starting"):
+        service.resolve_game_id(other)

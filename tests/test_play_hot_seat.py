@@ -1,0 +1,98 @@
+"""`nightkeep play GAME` at one terminal: numbered choices, ids and prefixes, bots in chosen seats, q to stop,
+and in a game with secrets a cleared screen and a question before each player sits down."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from event_store.service import GameService
+
+CLEARED = "(screen cleared)"
+
+
+@pytest.fixture
+def db(tmp_path):
+    return str(tmp_path / "hot-seat.sqlite")
+
+
+def run(db, *args, input=None):
+    return CliRunner().invoke(cli, ["--db", db, *args], input=input)
+
+
+def new_game(db, ruleset, *players):
+    seats = [arg for p in players for arg in ("--player", p)]
+    result = run(db, "new", ruleset, *seats, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)["game"]
+
+
+def actions_taken(db, game):
+    service = GameService.open(db)
+    return service.get_game(service.resolve_game_id(game)).meta["actions"]
+
+
+def status(db, game):
+    return json.loads(run(db, "show", game, "--json").stdout)["status"]
+
+
+def test_without_a_terminal_play_says_what_to_do_and_exits_2(db):
+    game = new_game(db, "dungeon-short", "Ann", "Bo")
+    result = run(db, "play", game)
+    assert result.exit_code == 2
+    assert result.stderr.strip().count("\n") == 0 and "--bots" in result.stderr and "--stdin" in result.stderr
+
+
+def test_a_number_takes_that_action_and_q_stops_with_everything_stored(db):
+    game = new_game(db, "dungeon-short", "Ann", "Bo")
+    before = actions_taken(db, game)
+    result = run(db, "play", game[:8], "--stdin", input="1\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "1 │ roll" in result.stdout and "Stopped; every action so far is stored" in result.stdout
+    assert actions_taken(db, game) == before + 1  # Ann's roll, then Bo's turn was not taken
+
+
+def test_a_prefix_of_an_action_id_is_enough_and_a_bad_choice_asks_again(db):
+    game = new_game(db, "dungeon-short", "Ann", "Bo")
+    before = actions_taken(db, game)
+    result = run(db, "play", game, "--stdin", input="99\nzz\nro\n")  # end of input stops too
+    assert result.exit_code == 0, result.output
+    assert "there is no action 99" in result.stdout and "no action 'zz' now" in result.stdout
+    assert actions_taken(db, game) == before + 1
+
+
+def test_a_bot_takes_its_seat_and_the_human_plays_to_the_end(db):
+    game = new_game(db, "dungeon-short", "Ann", "Bo")
+    result = run(db, "play", game, "--bot", "Bo", "--stdin", input="1\n" * 500)
+    assert result.exit_code == 0, result.output
+    assert "No more play: the game is over" in result.stdout
+    assert status(db, game) == "finished"
+
+
+def test_a_bot_for_a_seat_nobody_has_is_refused(db):
+    game = new_game(db, "dungeon-short", "Ann", "Bo")
+    result = run(db, "play", game, "--bot", "Vlad", "--stdin", input="q\n")
+    assert result.exit_code == 2 and "no player 'Vlad'" in result.stderr
+
+
+def test_a_secret_game_asks_who_sits_down_and_clears_the_screen_between_players(db):
+    game = new_game(db, "vampire-empire", "Hana:human", "Vlad:vampire")
+    result = run(db, "play", game, "--stdin", input="Hana\nVlad\n1\ndraw\npass\nHana\n1\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "It is Vlad to act, not 'Hana'" in result.stdout  # Vlad's turn: Hana may not look
+    assert result.stdout.count("Who is at the keyboard?") >= 2
+    assert result.stdout.count(CLEARED) >= 2
+    # Nothing Vlad saw of his own hand is left after the screen is cleared for Hana.
+    vlad_part, _, hana_part = result.stdout.partition("Hana to act. Who is at the keyboard? Hana")
+    assert hana_part and "Into Vlad's hand" in vlad_part and "Into Vlad's hand" not in hana_part
+
+
+def test_a_secret_game_with_a_bot_opponent_tells_the_player_what_the_bot_did(db):
+    game = new_game(db, "vampire-empire", "Hana:human", "Vlad:vampire")
+    result = run(db, "play", game, "--bot", "Vlad", "--stdin", input="Hana\ndraw\npass\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "Since your last turn, Hana:" in result.stdout
+    assert "Vlad" in result.stdout.partition("Since your last turn, Hana:")[2]

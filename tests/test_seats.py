@@ -1,0 +1,55 @@
+"""Who acts when no --as is given, and what a player's typing means: numbers, ids and unique prefixes."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.actions import Action
+from domain.errors import UsageError
+from event_store.seats import find_action, match_action, pick_actor, resolve_viewer, seen_by
+
+ACTIONS = [
+    Action("roll", "Ann", "Roll and move"),
+    Action("attack:Bo", "Ann", "Attack Bo"),
+    Action("attack:Cy", "Ann", "Attack Cy"),
+]
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"), [("1", "roll"), ("3", "attack:Cy"), ("ro", "roll"), ("attack:B", "attack:Bo")]
+)
+def test_a_number_an_id_or_a_unique_prefix_names_an_action(typed, expected):
+    assert match_action(ACTIONS, typed).id == expected
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [("4", "no action 4"), ("0", "no action 0"), ("att", "could be"), ("x", "no action 'x'")],
+)
+def test_what_names_no_single_action_is_refused_in_one_line(typed, message):
+    with pytest.raises(UsageError, match=message):
+        match_action(ACTIONS, typed)
+
+
+def test_the_one_player_to_act_is_the_default_in_a_game_without_secrets(memory_service):
+    game_id = memory_service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
+    assert pick_actor(memory_service, game_id, "roll") == "Ann"
+    assert pick_actor(memory_service, game_id, "nonsense") == "Ann"  # taking it then says why it is not legal
+    assert find_action(memory_service, game_id, "Ann", "ro").id == "roll"
+    assert find_action(memory_service, game_id, "Ann", "nonsense") is None
+
+
+def test_a_game_with_secrets_never_guesses_who_acts(memory_service):
+    game_id = memory_service.create_game("vampire-empire", [("Hana", "human"), ("Vlad", "vampire")])
+    with pytest.raises(UsageError, match="keeps each player's options private"):
+        pick_actor(memory_service, game_id, "draw")
+
+
+def test_seen_by_checks_the_viewer_against_the_seats(memory_service):
+    game_id = memory_service.create_game("vampire-empire", [("Hana", "human"), ("Vlad", "vampire")])
+    recorded = memory_service.recorded_events(game_id)
+    assert len(seen_by(recorded, "Hana")) == len(recorded)
+    assert seen_by(recorded, "host") == recorded
+    assert seen_by(recorded, None) != recorded  # the public sees Vlad's identity tokens sealed
+    with pytest.raises(UsageError, match="no player 'vlad'"):
+        resolve_viewer("vlad", ["Hana", "Vlad"])
