@@ -45,13 +45,14 @@ from domain.signing import keys_problem
 from event_store.config import persistence_env
 from event_store.copies import copy_store_for
 from event_store.forks import check_fork_point, original_seed_for_fork
+from event_store.loading import load_latest
 from event_store.recorded import RecordedEvent, check_chain, read_envelopes, recorded_from_envelope
 from event_store.secrets import secret_store_for
 from event_store.transcoder import MsgpackTranscoder
 
 log = structlog.get_logger("nightkeep.store")
 
-SNAPSHOT_INTERVAL = 500
+SNAPSHOT_INTERVAL = 16
 
 
 class BytesAsBase64(Transcoding):
@@ -343,7 +344,8 @@ class GameService(Application[UUID]):
         if version is not None and not 1 <= version <= MAX_EVENTS:
             raise UsageError(f"there is no event {version} in any game")
         try:
-            game: Game = self.repository.get(game_id, version=version, projector_func=project_game)
+            newest = self._load_newest(game_id) if version is None else None
+            game: Game = newest or self.repository.get(game_id, version=version, projector_func=project_game)
         except AggregateNotFoundError:
             raise UnknownGame(f"no game {game_id} in this store") from None
         if not isinstance(game, Game):
@@ -351,6 +353,21 @@ class GameService(Application[UUID]):
         if version is not None and game.version != version:
             raise UsageError(f"game {game_id} has only {game.version} events")
         return game
+
+    def _load_newest(self, game_id: UUID) -> Game | None:
+        # A game not in the cache (the first command of every CLI call) is read from its newest
+        # snapshot and the envelopes after it in one query, without the library's per-event objects.
+        cache = self.repository.cache
+        if cache is not None:
+            try:
+                cache.get(game_id)
+            except KeyError:
+                pass
+            else:
+                return None  # the repository brings its cached copy up to date
+        if self.snapshots is None:
+            return None
+        return load_latest(self.recorder, self.snapshots.recorder, self.mapper, game_id)
 
     def playable_game(self, game_id: UUID) -> Game:
         """Loads a game to act on: not a viewer's copy, which holds no seed and cannot be continued."""

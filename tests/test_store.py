@@ -9,7 +9,7 @@ import pytest
 
 from domain.errors import GameOver, IllegalAction, NotYourTurn, StaleVersion, UnknownGame, UsageError
 from domain.events import GENESIS_CHAIN, next_chain
-from event_store.service import GameService, play_with_bots
+from event_store.service import SNAPSHOT_INTERVAL, GameService, play_with_bots
 
 PLAYERS = [("Ann", None), ("Bo", None)]
 
@@ -112,17 +112,52 @@ def test_old_versions_load_for_replay(memory_service):
 
 def test_long_games_are_snapshotted_so_loading_does_not_replay_everything(tmp_path):
     service = GameService.open(str(tmp_path / "long.sqlite"))
-    game_id = service.create_game("toy-race", PLAYERS, {"goal": "2000"})
+    game_id = service.create_game("toy-race", PLAYERS, {"goal": "300"})
     finish(service, game_id)
     snapshots = list(service.snapshots.get(game_id))
     version = service.get_game(game_id).version
-    # One snapshot each time the game passes a multiple of 500 events, taken right after that save.
-    assert [s.originator_version // 500 for s in snapshots] == list(range(1, version // 500 + 1))
-    assert all(s.originator_version % 500 < 10 for s in snapshots)
+    # One snapshot each time the game passes a multiple of the interval, taken right after that save.
+    every = SNAPSHOT_INTERVAL
+    assert [s.originator_version // every for s in snapshots] == list(range(1, version // every + 1))
+    assert all(s.originator_version % every < 10 for s in snapshots)
     fresh = GameService.open(str(tmp_path / "long.sqlite"))
     assert fresh.get_game(game_id).state == service.fold(game_id).state
     middle = snapshots[0].originator_version + 7
     assert fresh.get_game(game_id, version=middle).state == service.fold(game_id, middle).state
+
+
+@pytest.mark.parametrize("cache", ["64", ""])
+def test_a_game_loaded_from_its_snapshot_plays_on_exactly_as_one_folded_from_every_event(tmp_path, cache):
+    db = tmp_path / "game.sqlite"
+    builder = GameService.open(str(db))
+    game_id = builder.create_game("toy-race", PLAYERS, {"goal": "100000"})
+    for _ in range(30):
+        play_with_bots(builder, game_id, seed=2, max_actions=1)
+    builder.close()
+    twin = tmp_path / "twin.sqlite"
+    twin.write_bytes(db.read_bytes())
+    lean = GameService(str(db), env={"AGGREGATE_CACHE_MAXSIZE": cache})
+    full = GameService(str(twin), env={"AGGREGATE_CACHE_MAXSIZE": "", "IS_SNAPSHOTTING_ENABLED": "n"})
+    assert lean.get_game(game_id).version % SNAPSHOT_INTERVAL != 0  # some events after the last snapshot
+    for _ in range(12):
+        player = lean.legal_actions(game_id)[0].player
+        version, recorded = lean.take_action(game_id, player, "roll")
+        assert (version, [(r.version, r.fields, r.chain) for r in recorded]) == (
+            full.take_action(game_id, player, "roll")[0],
+            [
+                (r.version, r.fields, r.chain)
+                for r in full.recorded_events(game_id, gt=recorded[0].version - 1)
+            ],
+        )
+        loaded, folded = lean.get_game(game_id), full.get_game(game_id)
+        assert (loaded.version, loaded.chain, loaded.meta, loaded.state) == (
+            folded.version,
+            folded.chain,
+            folded.meta,
+            folded.state,
+        )
+        assert loaded.modified_on == lean.recorded_events(game_id)[-1].timestamp
+    assert not lean.audit(game_id).findings
 
 
 def test_entropy_changes_the_dice_and_is_refused_after_the_first_draw(memory_service):
