@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import Mapper, StoredEvent
+from eventsourcing.persistence import EventStore, Mapper, StoredEvent
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.errors import CorruptStore
-from domain.game import Game
+from domain.game import MAX_EVENTS, Game, GameFold
 from event_store.recorded import GAME_TOPICS
 
 
@@ -74,3 +74,19 @@ def fold_tail(game: Game, tail: list[tuple[int, dict[str, Any]]]) -> Game:
         game.version = version
         game.modified_on = envelope["timestamp"]
     return game
+
+
+def fold_from_snapshot(snapshots: EventStore[UUID], game_id: UUID, version: int | None) -> GameFold:
+    """Returns the fold a game's newest snapshot at or before `version` holds, or an empty fold."""
+    lte = None if version is None else max(0, min(version, MAX_EVENTS))
+    taken = next(iter(snapshots.get(game_id, desc=True, limit=1, lte=lte)), None)
+    if not isinstance(taken, Game.Snapshot):
+        return GameFold()
+    state = taken.state
+    return GameFold(
+        ruleset_name=state["ruleset_name"],
+        meta=state["meta"],
+        state=state["state"],
+        chain=state["chain"],
+        version=taken.originator_version,
+    )

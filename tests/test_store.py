@@ -160,6 +160,41 @@ def test_a_game_loaded_from_its_snapshot_plays_on_exactly_as_one_folded_from_eve
     assert not lean.audit(game_id).findings
 
 
+def test_a_fold_from_a_snapshot_equals_the_fold_of_every_event_in_forks_and_imports_too(tmp_path):
+    from event_store.replay_file import export_game, import_game
+
+    service = GameService.open(str(tmp_path / "games.sqlite"))
+    game_id = service.create_game("toy-race", PLAYERS, {"goal": "400"})
+    for _ in range(40):
+        play_with_bots(service, game_id, seed=3, max_actions=1)
+    last = service.get_game(game_id).version
+    assert list(service.snapshots.get(game_id))  # the fold below starts from one of them
+
+    def same_folds(gid, versions):
+        for at in versions:
+            lean, whole = service.fold(gid, at), service.fold(gid, at, use_snapshot=False)
+            assert (lean.version, lean.chain, lean.meta, lean.state, lean.ruleset_name) == (
+                whole.version,
+                whole.chain,
+                whole.meta,
+                whole.state,
+                whole.ruleset_name,
+            )
+
+    same_folds(game_id, [None, 1, 2, SNAPSHOT_INTERVAL, SNAPSHOT_INTERVAL + 1, last - 1, last])
+    boundary = max(r.version for r in service.recorded_events(game_id) if r.type_name == "ActionTaken") - 1
+    fork_id, _ = service.fork_game(game_id, boundary)
+    for _ in range(10):
+        play_with_bots(service, fork_id, seed=4, max_actions=1)
+    same_folds(fork_id, [None, boundary, boundary + 2])
+    finish(service, game_id)
+    elsewhere = GameService.open(str(tmp_path / "other.sqlite"))
+    import_game(elsewhere, export_game(service, game_id))
+    assert elsewhere.fold(game_id).state == service.fold(game_id, use_snapshot=False).state
+    with pytest.raises(UsageError, match="only"):
+        service.fold(game_id, service.get_game(game_id).version + 1)
+
+
 def test_entropy_changes_the_dice_and_is_refused_after_the_first_draw(memory_service):
     a = memory_service.create_game("toy-race", PLAYERS, entropy=[("Ann", b"lucky")])
     assert memory_service.recorded_events(a)[2].type_name == "EntropyAdded"
