@@ -72,7 +72,7 @@ def audit_log(entries: Sequence[LogEntry], header: dict[str, Any] | None = None)
 
 def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: AuditReport) -> None:
     events, unreadable = decode_all(entries)
-    check_links(entries, report, readable=len(events))
+    check_links(entries, report, readable=len(events), events=events)
     if unreadable:
         report.add(len(events) + 1, "format", unreadable)
         report.notes.append(f"rules and dice not checked: the log cannot be read past event {len(events)}")
