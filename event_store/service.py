@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import gc
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 from uuid import UUID
@@ -15,6 +14,7 @@ from eventsourcing.utils import get_topic
 
 from domain.actions import HOST, START, Action
 from domain.audit import AuditReport, RawEntry, audit_log
+from domain.collector import paused_collector
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import (
     BadSetup,
@@ -435,16 +435,8 @@ class GameService(Application[UUID]):
         fold = GameFold()
         if use_snapshot and self.snapshots is not None:
             fold = fold_from_snapshot(self.snapshots, game_id, version)
-        # A fold allocates many small objects and makes no cycles: pausing the cyclic collector
-        # saves ~10% of a long rebuild.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            envelopes = self._envelopes(game_id, fold.version or None, version)
-            fold_envelopes(fold, envelopes)
-        finally:
-            if collecting:
-                gc.enable()
+        with paused_collector():  # ~10% of a long rebuild
+            fold_envelopes(fold, self._envelopes(game_id, fold.version or None, version))
         if not fold.version:
             raise UnknownGame(f"no game {game_id} in this store")
         if version is not None and fold.version != version:

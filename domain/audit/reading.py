@@ -50,15 +50,22 @@ def check_links(
     previous = GENESIS_CHAIN
     readable = len(entries) if readable is None else readable
     pack = msgpack.Packer(use_bin_type=True).pack  # one per call: a pack that raises leaves no state behind
+    classes = [type(e) for e in events[:readable]] if events is not None else []
+    orders = _FLAT_ORDERS
     for index, entry in enumerate(entries, start=1):
         if entry.version != index:
             report.add(index, "numbering", f"event {index} is numbered {entry.version!r:.20}")
         link = b""
-        order = _flat_order(type(events[index - 1])) if events is not None and index <= readable else None
-        if order is not None and entry.class_version == order[0] and tuple(entry.fields) == order[1]:
+        if index <= len(classes):
+            cls = classes[index - 1]
+            order = orders[cls] if cls in orders else _flat_order(cls)
+        else:
+            order = None
+        fields = entry.fields
+        if order is not None and entry.class_version == order[0] and tuple(fields) == order[1]:
             # Flat fields of exact scalar types, already in sorted key order: msgpack's own encoding of
             # them is the canonical one, so one C call replaces the canonical re-encoding.
-            link = sha256(previous + pack([entry.type_name, entry.class_version, entry.fields])).digest()
+            link = sha256(previous + pack([entry.type_name, entry.class_version, fields])).digest()
         elif index <= readable or nesting_within(entry.fields, MAX_FIELD_DEPTH):
             try:
                 link = next_chain(previous, entry.type_name, entry.class_version, entry.fields)
@@ -129,18 +136,43 @@ def decode_all(entries: Sequence[LogEntry]) -> tuple[list[Event], str]:
     This comes before anything else touches a field (the chain's encoder included), so no value of
     the wrong type or nesting reaches code that would trip over it."""
     events: list[Event] = []
+    plain = _PLAIN_CLASSES
     for index, entry in enumerate(entries, start=1):
-        try:
-            if type(entry.fields) is not dict:
-                raise TypeError("its fields are not a map")
-            event = decode_event(entry.type_name, entry.class_version, entry.fields)
-            problem = field_type_problem(event)
-            if problem:
-                raise TypeError(problem)
-        except (NightkeepError, TypeError, ValueError, AttributeError) as exc:
-            return events, f"event {index} ({entry.type_name!s:.40}) cannot be read: {exc}"
+        fields, event = entry.fields, None
+        cls = plain.get((entry.type_name, entry.class_version)) if type(entry.type_name) is str else None
+        if cls is not None and type(fields) is dict:
+            try:
+                event = cls(**fields)
+            except TypeError:
+                event = None  # the full path below says what is wrong
+            if event is not None and field_type_problem(event):
+                event = None
+        if event is None:
+            try:
+                event = _decode_checked(entry)
+            except (NightkeepError, TypeError, ValueError, AttributeError) as exc:
+                return events, f"event {index} ({entry.type_name!s:.40}) cannot be read: {exc}"
         events.append(event)
     return events, ""
+
+
+# Public event types at their current version, by (type name, version): their entries decode by
+# building the class from the fields, which is what decode_event ends with for them.
+_PLAIN_CLASSES: dict[tuple[str, int], type[Event]] = {}
+
+
+def _decode_checked(entry: LogEntry) -> Event:
+    """Decodes one entry and checks its fields' types; raises what is wrong with it."""
+    if type(entry.fields) is not dict:
+        raise TypeError("its fields are not a map")
+    event = decode_event(entry.type_name, entry.class_version, entry.fields)
+    problem = field_type_problem(event)
+    if problem:
+        raise TypeError(problem)
+    cls = type(event)
+    if cls is not Sealed and not cls.private and cls.class_version == entry.class_version:
+        _PLAIN_CLASSES[(entry.type_name, entry.class_version)] = cls
+    return event
 
 
 def class_version_problems(entries: Sequence[LogEntry], created: GameCreated) -> list[tuple[int, str]]:
