@@ -253,11 +253,14 @@ class GameFold:
         self.version += 1
 
 
-def fold_envelopes(fold: GameFold, envelopes: Iterable[tuple[int, dict[str, Any]]]) -> None:
-    """Folds stored envelopes (type, v, fields, chain) in order: `apply_event`'s steps, with each
+def fold_envelopes(fold: Any, envelopes: Iterable[tuple[int, dict[str, Any]]]) -> None:
+    """Folds stored envelopes (type, v, fields, chain) in order into a GameFold or a Game (anything
+    with `ruleset_name`, `meta`, `state`, `chain` and `version`): `apply_event`'s steps, with each
     event type's class and the ruleset's `evolve` looked up once per fold instead of once per event."""
     classes: dict[tuple[str, int], type[Event]] = {}
     evolve: Callable[[dict[str, Any], Event], dict[str, Any]] | None = None
+    if fold.ruleset_name:
+        evolve = get_ruleset(fold.ruleset_name).evolve
     meta = fold.meta
     for _, envelope in envelopes:
         key, fields, chain = (envelope["type"], envelope["v"]), envelope["fields"], envelope["chain"]

@@ -14,7 +14,7 @@ from eventsourcing.persistence import EventStore, Mapper, StoredEvent
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.errors import CorruptStore
-from domain.game import MAX_EVENTS, Game, GameFold
+from domain.game import MAX_EVENTS, Game, GameFold, fold_envelopes
 from event_store.recorded import GAME_TOPICS
 
 
@@ -66,13 +66,12 @@ def _is_plain_sqlite(events: Any, snapshots: Any, mapper: Mapper[UUID]) -> bool:
 
 def fold_tail(game: Game, tail: list[tuple[int, dict[str, Any]]]) -> Game:
     """Folds stored envelope states into a game, as the library's event objects would, without them."""
-    fold = game._fold
-    for version, envelope in tail:
-        if version != game.version + 1:
-            raise CorruptStore(f"game {game.id} skips from event {game.version} to {version}")
-        fold(envelope["type"], envelope["v"], envelope["fields"], envelope["chain"])
-        game.version = version
-        game.modified_on = envelope["timestamp"]
+    for offset, (version, _) in enumerate(tail, start=game.version + 1):
+        if version != offset:
+            raise CorruptStore(f"game {game.id} skips from event {offset - 1} to {version}")
+    if tail:
+        fold_envelopes(game, tail)
+        game.modified_on = tail[-1][1]["timestamp"]
     return game
 
 

@@ -52,7 +52,7 @@ from event_store.transcoder import MsgpackTranscoder
 
 log = structlog.get_logger("nightkeep.store")
 
-SNAPSHOT_INTERVAL = 16
+SNAPSHOT_INTERVAL = 32
 
 
 class BytesAsBase64(Transcoding):
