@@ -14,7 +14,8 @@ from eventsourcing.persistence import EventStore, Mapper, StoredEvent
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.errors import CorruptStore
-from domain.game import MAX_EVENTS, Game, GameFold, fold_envelopes
+from domain.folding import fold_envelopes
+from domain.game import MAX_EVENTS, Game, GameFold
 from event_store.recorded import GAME_TOPICS
 
 

@@ -28,6 +28,7 @@ from domain.errors import (
 )
 from domain.events import ForkedFrom, GameCreated
 from domain.field_types import Seat
+from domain.folding import fold_envelopes
 from domain.game import (
     MAX_EVENTS,
     NIGHTKEEP_VERSION,
@@ -36,7 +37,6 @@ from domain.game import (
     Game,
     GameFold,
     check_host_start,
-    fold_envelopes,
     project_game,
 )
 from domain.rulesets import get_ruleset

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from domain.audit import AuditReport, RawEntry, audit_log
-from domain.audit.reading import check_links, decode_all
+from domain.audit.chain import check_links
+from domain.audit.reading import decode_all
 from domain.events import GENESIS_CHAIN, next_chain
 from event_store.replay_file import parse_replay
 

@@ -15,7 +15,7 @@ Pure: it reads log entries (type, class version, fields, chain as recorded) and 
 A copy with private events sealed is re-decided the same way once every seed it committed to is
 public (each sealed entry must have the seal of what the rules decide); before that it is folded
 with the public checks only (who acted, and the ruleset's `verify`: reveals against commitments…).
-One module per stage: `reading` (chain, types, shape, header), `redecide` (rules and dice),
+One module per stage: `chain`, `reading` (types, shape, header), `redecide` (rules and dice),
 `sealed` (copies with private events sealed), `dice` (the audit's dice); `report` is what it says.
 """
 
@@ -24,11 +24,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from domain.audit.chain import chain_of, check_links
 from domain.audit.dice import seeds_by_commitment
 from domain.audit.reading import (
-    chain_of,
     check_forks,
-    check_links,
     class_version_problems,
     decode_all,
     find_start,
