@@ -9,8 +9,9 @@ One run measures, on SQLite files in a fresh temp dir per measurement (best of N
 1. events/s appended at one action per save (`GameService.take_action` in a loop) and batched (many
    `game.take_action` on the aggregate in memory, then one `svc.save`), counting stored events;
 2. the same with the library's JSONTranscoder as the baseline, and the msgpack/JSON ratios;
-3. events/s to rebuild a 10,000-event game: the read-side `svc.fold` and the library repository path
-   (`repository.get(..., projector_func=project_game)`, no cache, no snapshots);
+3. events/s to rebuild a 10,000-event game: the read-side `svc.fold` of every event
+   (`use_snapshot=False`; the fold from a snapshot is in bench_action.py) and the library repository
+   path (`repository.get(..., projector_func=project_game)`, no cache, no snapshots);
 4. ms per `svc.take_action` on a ~1,000-event game, with the aggregate cache and without it;
 5. bot games/s of full `dungeon-short` games (in memory and on SQLite), mean events per game and the
    fold rate over those real games.
@@ -255,7 +256,7 @@ def bench_rebuild(work: Workdir, cfg: dict[str, Any], results: dict[str, Any]) -
     reader = GameService(db)
     fold_times = []
     for _ in range(reps):
-        s, fold = timed(lambda: reader.fold(gid))
+        s, fold = timed(lambda: reader.fold(gid, use_snapshot=False))
         fold_times.append(s)
     events = fold.version
     fold_rate = events / min(fold_times)
@@ -277,7 +278,7 @@ def bench_rebuild(work: Workdir, cfg: dict[str, Any], results: dict[str, Any]) -
     results["rebuild_repository_ev_s"] = round(repo_rate)
     results["rebuild_repository_ms"] = round(min(repo_times) * 1000, 2)
     row(
-        f"(a) svc.fold(gid), read-side fold, {events:,} events",
+        f"(a) svc.fold(gid, use_snapshot=False), every one of {events:,} events",
         fmt_rate(fold_rate),
         f"{min(fold_times) * 1000:.1f} ms; " + target(fold_rate >= 150_000, ">= 150k ev/s"),
     )
@@ -377,7 +378,7 @@ def bench_bots(work: Workdir, cfg: dict[str, Any], results: dict[str, Any]) -> N
             gc.collect()
             t0 = time.perf_counter()
             for g in gids:
-                svc.fold(g)
+                svc.fold(g, use_snapshot=False)
             best = min(best, time.perf_counter() - t0)
         fold_rate = sum(events) / best
         results[f"bot_fold_{store}_ev_s"] = round(fold_rate)

@@ -24,6 +24,7 @@ import msgpack
 
 from domain.audit import AuditReport, audit_log
 from domain.audit.reading import header_type_problem
+from domain.collector import paused_collector
 from domain.errors import TamperedLog, UnreadableLog, UsageError
 from domain.game import MAX_EVENTS, decode_event
 from event_store.recorded import RecordedEvent
@@ -108,7 +109,8 @@ def read_file(path: str | Path, limits: Limits = LIMITS) -> bytes:
 
 def read_log(data: bytes, source: str = "replay file", limits: Limits = LIMITS) -> CheckedLog:
     """Reads replay-file bytes through every check: sizes, shape, then the whole audit."""
-    header, entries = parse_replay(data, source, limits)
+    with paused_collector():  # a file decodes to many small objects and no cycles
+        header, entries = parse_replay(data, source, limits)
     report = audit_log(entries, header)
     report.game = str(header["game"])
     return CheckedLog(source, header, entries, report)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import gc
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 from uuid import UUID
@@ -15,6 +14,7 @@ from eventsourcing.utils import get_topic
 
 from domain.actions import HOST, START, Action
 from domain.audit import AuditReport, RawEntry, audit_log
+from domain.collector import paused_collector
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import (
     BadSetup,
@@ -28,6 +28,7 @@ from domain.errors import (
 )
 from domain.events import ForkedFrom, GameCreated
 from domain.field_types import Seat
+from domain.folding import fold_envelopes
 from domain.game import (
     MAX_EVENTS,
     NIGHTKEEP_VERSION,
@@ -36,7 +37,6 @@ from domain.game import (
     Game,
     GameFold,
     check_host_start,
-    decode_event,
     project_game,
 )
 from domain.rulesets import get_ruleset
@@ -45,13 +45,14 @@ from domain.signing import keys_problem
 from event_store.config import persistence_env
 from event_store.copies import copy_store_for
 from event_store.forks import check_fork_point, original_seed_for_fork
+from event_store.loading import fold_from_snapshot, load_latest
 from event_store.recorded import RecordedEvent, check_chain, read_envelopes, recorded_from_envelope
 from event_store.secrets import secret_store_for
 from event_store.transcoder import MsgpackTranscoder
 
 log = structlog.get_logger("nightkeep.store")
 
-SNAPSHOT_INTERVAL = 500
+SNAPSHOT_INTERVAL = 32
 
 
 class BytesAsBase64(Transcoding):
@@ -343,7 +344,8 @@ class GameService(Application[UUID]):
         if version is not None and not 1 <= version <= MAX_EVENTS:
             raise UsageError(f"there is no event {version} in any game")
         try:
-            game: Game = self.repository.get(game_id, version=version, projector_func=project_game)
+            newest = self._load_newest(game_id) if version is None else None
+            game: Game = newest or self.repository.get(game_id, version=version, projector_func=project_game)
         except AggregateNotFoundError:
             raise UnknownGame(f"no game {game_id} in this store") from None
         if not isinstance(game, Game):
@@ -351,6 +353,21 @@ class GameService(Application[UUID]):
         if version is not None and game.version != version:
             raise UsageError(f"game {game_id} has only {game.version} events")
         return game
+
+    def _load_newest(self, game_id: UUID) -> Game | None:
+        # A game not in the cache (the first command of every CLI call) is read from its newest
+        # snapshot and the envelopes after it in one query, without the library's per-event objects.
+        cache = self.repository.cache
+        if cache is not None:
+            try:
+                cache.get(game_id)
+            except KeyError:
+                pass
+            else:
+                return None  # the repository brings its cached copy up to date
+        if self.snapshots is None:
+            return None
+        return load_latest(self.recorder, self.snapshots.recorder, self.mapper, game_id)
 
     def playable_game(self, game_id: UUID) -> Game:
         """Loads a game to act on: not a viewer's copy, which holds no seed and cannot be continued."""
@@ -411,22 +428,16 @@ class GameService(Application[UUID]):
         report.game = str(game_id)
         return report
 
-    def fold(self, game_id: UUID, version: int | None = None) -> GameFold:
-        """Rebuilds a game's state from its events (up to `version`) without the aggregate."""
+    def fold(self, game_id: UUID, version: int | None = None, *, use_snapshot: bool = True) -> GameFold:
+        """Rebuilds a game's state from its events (up to `version`) without the aggregate: from the
+        newest snapshot at or before `version` and the events after it, or (`use_snapshot=False`)
+        from every event."""
         fold = GameFold()
-        # A fold allocates many small objects and makes no cycles: pausing the cyclic collector
-        # saves ~10% of a long rebuild.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            envelopes = self._envelopes(game_id, None, version)
-            apply = fold.apply
-            for _, e in envelopes:
-                apply(decode_event(e["type"], e["v"], e["fields"]), e["chain"])
-        finally:
-            if collecting:
-                gc.enable()
-        if not envelopes:
+        if use_snapshot and self.snapshots is not None:
+            fold = fold_from_snapshot(self.snapshots, game_id, version)
+        with paused_collector():  # ~10% of a long rebuild
+            fold_envelopes(fold, self._envelopes(game_id, fold.version or None, version))
+        if not fold.version:
             raise UnknownGame(f"no game {game_id} in this store")
         if version is not None and fold.version != version:
             raise UsageError(f"game {game_id} has only {fold.version} events")

@@ -9,7 +9,7 @@ import pytest
 
 from domain.errors import GameOver, IllegalAction, NotYourTurn, StaleVersion, UnknownGame, UsageError
 from domain.events import GENESIS_CHAIN, next_chain
-from event_store.service import GameService, play_with_bots
+from event_store.service import SNAPSHOT_INTERVAL, GameService, play_with_bots
 
 PLAYERS = [("Ann", None), ("Bo", None)]
 
@@ -112,17 +112,87 @@ def test_old_versions_load_for_replay(memory_service):
 
 def test_long_games_are_snapshotted_so_loading_does_not_replay_everything(tmp_path):
     service = GameService.open(str(tmp_path / "long.sqlite"))
-    game_id = service.create_game("toy-race", PLAYERS, {"goal": "2000"})
+    game_id = service.create_game("toy-race", PLAYERS, {"goal": "300"})
     finish(service, game_id)
     snapshots = list(service.snapshots.get(game_id))
     version = service.get_game(game_id).version
-    # One snapshot each time the game passes a multiple of 500 events, taken right after that save.
-    assert [s.originator_version // 500 for s in snapshots] == list(range(1, version // 500 + 1))
-    assert all(s.originator_version % 500 < 10 for s in snapshots)
+    # One snapshot each time the game passes a multiple of the interval, taken right after that save.
+    every = SNAPSHOT_INTERVAL
+    assert [s.originator_version // every for s in snapshots] == list(range(1, version // every + 1))
+    assert all(s.originator_version % every < 10 for s in snapshots)
     fresh = GameService.open(str(tmp_path / "long.sqlite"))
     assert fresh.get_game(game_id).state == service.fold(game_id).state
     middle = snapshots[0].originator_version + 7
     assert fresh.get_game(game_id, version=middle).state == service.fold(game_id, middle).state
+
+
+@pytest.mark.parametrize("cache", ["64", ""])
+def test_a_game_loaded_from_its_snapshot_plays_on_exactly_as_one_folded_from_every_event(tmp_path, cache):
+    db = tmp_path / "game.sqlite"
+    builder = GameService.open(str(db))
+    game_id = builder.create_game("toy-race", PLAYERS, {"goal": "100000"})
+    for _ in range(30):
+        play_with_bots(builder, game_id, seed=2, max_actions=1)
+    builder.close()
+    twin = tmp_path / "twin.sqlite"
+    twin.write_bytes(db.read_bytes())
+    lean = GameService(str(db), env={"AGGREGATE_CACHE_MAXSIZE": cache})
+    full = GameService(str(twin), env={"AGGREGATE_CACHE_MAXSIZE": "", "IS_SNAPSHOTTING_ENABLED": "n"})
+    assert lean.get_game(game_id).version % SNAPSHOT_INTERVAL != 0  # some events after the last snapshot
+    for _ in range(12):
+        player = lean.legal_actions(game_id)[0].player
+        version, recorded = lean.take_action(game_id, player, "roll")
+        assert (version, [(r.version, r.fields, r.chain) for r in recorded]) == (
+            full.take_action(game_id, player, "roll")[0],
+            [
+                (r.version, r.fields, r.chain)
+                for r in full.recorded_events(game_id, gt=recorded[0].version - 1)
+            ],
+        )
+        loaded, folded = lean.get_game(game_id), full.get_game(game_id)
+        assert (loaded.version, loaded.chain, loaded.meta, loaded.state) == (
+            folded.version,
+            folded.chain,
+            folded.meta,
+            folded.state,
+        )
+        assert loaded.modified_on == lean.recorded_events(game_id)[-1].timestamp
+    assert not lean.audit(game_id).findings
+
+
+def test_a_fold_from_a_snapshot_equals_the_fold_of_every_event_in_forks_and_imports_too(tmp_path):
+    from event_store.replay_file import export_game, import_game
+
+    service = GameService.open(str(tmp_path / "games.sqlite"))
+    game_id = service.create_game("toy-race", PLAYERS, {"goal": "400"})
+    for _ in range(40):
+        play_with_bots(service, game_id, seed=3, max_actions=1)
+    last = service.get_game(game_id).version
+    assert list(service.snapshots.get(game_id))  # the fold below starts from one of them
+
+    def same_folds(gid, versions):
+        for at in versions:
+            lean, whole = service.fold(gid, at), service.fold(gid, at, use_snapshot=False)
+            assert (lean.version, lean.chain, lean.meta, lean.state, lean.ruleset_name) == (
+                whole.version,
+                whole.chain,
+                whole.meta,
+                whole.state,
+                whole.ruleset_name,
+            )
+
+    same_folds(game_id, [None, 1, 2, SNAPSHOT_INTERVAL, SNAPSHOT_INTERVAL + 1, last - 1, last])
+    boundary = max(r.version for r in service.recorded_events(game_id) if r.type_name == "ActionTaken") - 1
+    fork_id, _ = service.fork_game(game_id, boundary)
+    for _ in range(10):
+        play_with_bots(service, fork_id, seed=4, max_actions=1)
+    same_folds(fork_id, [None, boundary, boundary + 2])
+    finish(service, game_id)
+    elsewhere = GameService.open(str(tmp_path / "other.sqlite"))
+    import_game(elsewhere, export_game(service, game_id))
+    assert elsewhere.fold(game_id).state == service.fold(game_id, use_snapshot=False).state
+    with pytest.raises(UsageError, match="only"):
+        service.fold(game_id, service.get_game(game_id).version + 1)
 
 
 def test_entropy_changes_the_dice_and_is_refused_after_the_first_draw(memory_service):

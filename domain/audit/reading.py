@@ -1,6 +1,6 @@
-"""The first stage of every audit, and of every reader of a log: the chain link by link, exact field
-types, the shape of the log (its opening, a fork's copy, the seed's reveal) and a replay file's header
-against the events it describes."""
+"""The first stage of every audit, and of every reader of a log (with `chain`, the chain link by
+link): exact field types, the shape of the log (its opening, a fork's copy, the seed's reveal) and a
+replay file's header against the events it describes."""
 
 from __future__ import annotations
 
@@ -8,79 +8,26 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
+from domain.audit.chain import chain_of
 from domain.audit.report import AuditReport, LogEntry
 from domain.dice import commit_to_seed
 from domain.errors import NightkeepError
 from domain.events import (
-    GENESIS_CHAIN,
     Event,
     ForkedFrom,
     GameCreated,
+    Sealed,
     SeedCommitted,
     SeedRevealed,
     canonical_bytes,
     field_type_problem,
     is_private,
     is_sealed,
-    next_chain,
     registered_event_types,
 )
 from domain.field_types import field_type
 from domain.game import decode_event
 from domain.setup import CANONICAL_SINCE, recorded_class_version, version_of
-
-# --- 1. chain -----------------------------------------------------------------------------------------
-
-
-def check_links(entries: Sequence[LogEntry], report: AuditReport, readable: int | None = None) -> None:
-    """Checks each entry's number and chain value against the one before it. The first `typed` entries
-    hold their fields' types (see decode_all); any after them are encoded only if they nest no
-    deeper than a log ever does, so a forged value cannot make the encoder recurse without end."""
-    previous = GENESIS_CHAIN
-    readable = len(entries) if readable is None else readable
-    for index, entry in enumerate(entries, start=1):
-        if entry.version != index:
-            report.add(index, "numbering", f"event {index} is numbered {entry.version!r:.20}")
-        link = b""
-        if index <= readable or nesting_within(entry.fields, MAX_FIELD_DEPTH):
-            try:
-                link = next_chain(previous, entry.type_name, entry.class_version, entry.fields)
-            except (TypeError, ValueError) as exc:
-                report.add(index, "format", f"event {index} cannot be encoded canonically: {exc}")
-        if link and link != entry.chain:
-            report.add(
-                index,
-                "chain",
-                f"the chain breaks at event {index} ({entry.type_name}): it does not follow from event "
-                f"{index - 1}, so the log was edited, cut, extended or reordered here",
-            )
-        previous = entry.chain if isinstance(entry.chain, bytes) else b""
-
-
-# No field of any event nests deeper than this (a map of seats inside the fields map is 3).
-MAX_FIELD_DEPTH = 8
-
-
-def nesting_within(value: Any, limit: int) -> bool:
-    """Tells whether a value's arrays and maps nest at most `limit` deep (walked without recursion)."""
-    stack = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict | list | tuple):
-            if depth >= limit:
-                return False
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
-    return True
-
-
-def chain_of(entries: Sequence[LogEntry]) -> bytes:
-    """Recomputes the chain value at the end of a run of entries, from the genesis value."""
-    chain = GENESIS_CHAIN
-    for entry in entries:
-        chain = next_chain(chain, entry.type_name, entry.class_version, entry.fields)
-    return chain
-
 
 # --- 2. shape ------------------------------------------------------------------------------------------
 
@@ -92,18 +39,43 @@ def decode_all(entries: Sequence[LogEntry]) -> tuple[list[Event], str]:
     This comes before anything else touches a field (the chain's encoder included), so no value of
     the wrong type or nesting reaches code that would trip over it."""
     events: list[Event] = []
+    plain = _PLAIN_CLASSES
     for index, entry in enumerate(entries, start=1):
-        try:
-            if type(entry.fields) is not dict:
-                raise TypeError("its fields are not a map")
-            event = decode_event(entry.type_name, entry.class_version, entry.fields)
-            problem = field_type_problem(event)
-            if problem:
-                raise TypeError(problem)
-        except (NightkeepError, TypeError, ValueError, AttributeError) as exc:
-            return events, f"event {index} ({entry.type_name!s:.40}) cannot be read: {exc}"
+        fields, event = entry.fields, None
+        cls = plain.get((entry.type_name, entry.class_version)) if type(entry.type_name) is str else None
+        if cls is not None and type(fields) is dict:
+            try:
+                event = cls(**fields)
+            except TypeError:
+                event = None  # the full path below says what is wrong
+            if event is not None and field_type_problem(event):
+                event = None
+        if event is None:
+            try:
+                event = _decode_checked(entry)
+            except (NightkeepError, TypeError, ValueError, AttributeError) as exc:
+                return events, f"event {index} ({entry.type_name!s:.40}) cannot be read: {exc}"
         events.append(event)
     return events, ""
+
+
+# Public event types at their current version, by (type name, version): their entries decode by
+# building the class from the fields, which is what decode_event ends with for them.
+_PLAIN_CLASSES: dict[tuple[str, int], type[Event]] = {}
+
+
+def _decode_checked(entry: LogEntry) -> Event:
+    """Decodes one entry and checks its fields' types; raises what is wrong with it."""
+    if type(entry.fields) is not dict:
+        raise TypeError("its fields are not a map")
+    event = decode_event(entry.type_name, entry.class_version, entry.fields)
+    problem = field_type_problem(event)
+    if problem:
+        raise TypeError(problem)
+    cls = type(event)
+    if cls is not Sealed and not cls.private and cls.class_version == entry.class_version:
+        _PLAIN_CLASSES[(entry.type_name, entry.class_version)] = cls
+    return event
 
 
 def class_version_problems(entries: Sequence[LogEntry], created: GameCreated) -> list[tuple[int, str]]:

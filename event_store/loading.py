@@ -1,0 +1,92 @@
+"""Loading a game to act on cheaply: its newest snapshot and the few envelopes after it, in one read.
+
+A snapshot (state, chain, version of the fold at a point) is derived data the service writes while
+saving (`GameService._take_snapshots`); the events stay the record. The audit never reads snapshots,
+and a snapshot is only ever taken of a game as the fold of its own stored events made it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import EventStore, Mapper, StoredEvent
+from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+from domain.errors import CorruptStore
+from domain.folding import fold_envelopes
+from domain.game import MAX_EVENTS, Game, GameFold
+from event_store.recorded import GAME_TOPICS
+
+
+def load_latest(events: Any, snapshots: Any, mapper: Mapper[UUID], game_id: UUID) -> Game | None:
+    """Returns a game rebuilt from its newest snapshot and the envelopes after it, or None when it has
+    no snapshot (a short game: the repository's own path is as cheap) or the store is not plain SQLite."""
+    if not _is_plain_sqlite(events, snapshots, mapper):
+        return None
+    with events.datastore.transaction(commit=False) as cursor:
+        cursor.execute(
+            f"SELECT originator_version, topic, state FROM {snapshots.events_table_name} "
+            "WHERE originator_id=? ORDER BY originator_version DESC LIMIT 1",
+            [game_id.hex],
+        )
+        snapshot = cursor.fetchone()
+        if snapshot is None:
+            return None
+        cursor.execute(
+            f"SELECT originator_version, state FROM {events.events_table_name} "
+            "WHERE originator_id=? AND topic IN (?, ?) AND originator_version>? ORDER BY originator_version",
+            [game_id.hex, *GAME_TOPICS, snapshot[0]],
+        )
+        rows = cursor.fetchall()
+    stored = StoredEvent(game_id, snapshot[0], snapshot[1], snapshot[2])
+    try:
+        taken = mapper.to_domain_event(stored)
+        decode = mapper.transcoder.decode
+        tail = [(row[0], decode(row[1])) for row in rows]
+    except Exception as exc:  # msgpack raises several unrelated types for damaged bytes
+        raise CorruptStore(
+            f"game {game_id} has an unreadable snapshot or event ({type(exc).__name__})"
+        ) from None
+    game = taken.mutate(None) if isinstance(taken, Game.Snapshot) else None
+    if not isinstance(game, Game):
+        raise CorruptStore(f"game {game_id} has a snapshot of something else")
+    return fold_tail(game, tail)
+
+
+def _is_plain_sqlite(events: Any, snapshots: Any, mapper: Mapper[UUID]) -> bool:
+    """Tells whether both recorders are plain SQLite tables of one database (no cipher, no compressor)."""
+    return (
+        isinstance(events, SQLiteAggregateRecorder)
+        and isinstance(snapshots, SQLiteAggregateRecorder)
+        and events.datastore is snapshots.datastore
+        and not mapper.cipher
+        and not mapper.compressor
+    )
+
+
+def fold_tail(game: Game, tail: list[tuple[int, dict[str, Any]]]) -> Game:
+    """Folds stored envelope states into a game, as the library's event objects would, without them."""
+    for offset, (version, _) in enumerate(tail, start=game.version + 1):
+        if version != offset:
+            raise CorruptStore(f"game {game.id} skips from event {offset - 1} to {version}")
+    if tail:
+        fold_envelopes(game, tail)
+        game.modified_on = tail[-1][1]["timestamp"]
+    return game
+
+
+def fold_from_snapshot(snapshots: EventStore[UUID], game_id: UUID, version: int | None) -> GameFold:
+    """Returns the fold a game's newest snapshot at or before `version` holds, or an empty fold."""
+    lte = None if version is None else max(0, min(version, MAX_EVENTS))
+    taken = next(iter(snapshots.get(game_id, desc=True, limit=1, lte=lte)), None)
+    if not isinstance(taken, Game.Snapshot):
+        return GameFold()
+    state = taken.state
+    return GameFold(
+        ruleset_name=state["ruleset_name"],
+        meta=state["meta"],
+        state=state["state"],
+        chain=state["chain"],
+        version=taken.originator_version,
+    )
