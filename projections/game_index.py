@@ -9,8 +9,9 @@ writes each batch's rows together with the new position in one transaction.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
+from uuid import UUID
 
 import msgpack
 from eventsourcing.persistence import IntegrityError, Tracking
@@ -18,12 +19,15 @@ from eventsourcing.popo import POPOTrackingRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteTrackingRecorder
 from eventsourcing.utils import get_topic
 
-from domain.game import STOPPED, Game
+from domain.game import STOPPED, Game, game_status
 
-# The index is rebuilt from zero under a new name whenever what an entry holds changes (v2: stopped).
-INDEX_NAME = "nightkeep-game-index-v2"
+# The index is rebuilt from zero under a new name whenever what an entry holds changes (v2: stopped,
+# v3: to_act).
+INDEX_NAME = "nightkeep-game-index-v3"
 TABLE = "nightkeep_game_index"
 ENDINGS = {"GameWon": "player", "GameEnded": "winner"}
+# A short id is at least this long (as git's are 7): long enough that few games of a store share it.
+SHORT_ID = 8
 
 Entry = dict[str, Any]
 
@@ -48,14 +52,14 @@ def index_step(entry: Entry | None, game_id: str, version: int, envelope: dict[s
             "created": time,
             "status": "running",
             "winner": "",
+            "to_act": [],
         }
     if entry is None:
         return None
     if kind in ENDINGS:
-        entry["status"] = "finished"
-        entry["winner"] = envelope["fields"][ENDINGS[kind]]
+        entry.update(status="finished", winner=envelope["fields"][ENDINGS[kind]], to_act=[])
     elif kind == "SeedRevealed" and entry["status"] == "running":
-        entry["status"] = STOPPED  # revealed before the end: the game takes no more actions
+        entry.update(status=STOPPED, to_act=[])  # revealed before the end: the game takes no more actions
     entry["version"] = version
     entry["updated"] = time
     return entry
@@ -168,12 +172,19 @@ class GameIndex:
                 entry = index_step(known.get(key), game_id, note.originator_version, decode(note.state))
                 if entry is not None:
                     known[key] = changed[key] = entry
+            self._find_who_acts(changed.values())
             try:
                 self._view.save_batch(changed, Tracking(INDEX_NAME, batch[-1].id))
             except IntegrityError:
                 # Another process caught the index up past this batch first; carry on from there.
                 continue
             processed += len(batch)
+
+    def _find_who_acts(self, entries: Iterable[Entry]) -> None:
+        """Sets who is to act in each running game: only its ruleset can tell, from the game's state."""
+        for entry in entries:
+            if entry.get("status") == "running" and "ruleset" in entry:
+                entry["to_act"] = game_status(self._service.fold(UUID(entry["game"])))["to_act"]
 
     def games(self) -> list[Entry]:
         """Catches up, then returns every game's entry, most recently updated first."""
@@ -186,3 +197,38 @@ class GameIndex:
         """Forgets everything and rebuilds the index from the first notification."""
         self._view.clear()
         return self.catch_up()
+
+
+def short_ids(game_ids: Sequence[str]) -> dict[str, str]:
+    """Returns each id's shortest prefix of at least SHORT_ID characters that no other id shares."""
+    ordered = sorted(game_ids)
+    shortest = {}
+    for i, game_id in enumerate(ordered):
+        shared = max(
+            (_common_prefix(game_id, ordered[j]) for j in (i - 1, i + 1) if 0 <= j < len(ordered)),
+            default=0,
+        )
+        shortest[game_id] = game_id[: max(SHORT_ID, shared + 1)]
+    return shortest
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """Returns how many leading characters two ids share."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def is_running(entry: Entry) -> bool:
+    """Tells whether a game is still to be played on here: running, and not a copy that cannot go on."""
+    return bool(entry["status"] == "running" and ("copy_of" not in entry or entry.get("replica")))
+
+
+def select_games(entries: Iterable[Entry], running: bool = False, ruleset: str | None = None) -> list[Entry]:
+    """Returns the entries that pass the filters, in their order."""
+    return [
+        e for e in entries if (not running or is_running(e)) and (ruleset is None or e["ruleset"] == ruleset)
+    ]

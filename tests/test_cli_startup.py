@@ -70,7 +70,7 @@ def test_a_command_that_logs_nothing_shown_never_imports_structlog(tmp_path):
 def test_verbose_configures_logging_at_the_first_event(tmp_path):
     db = str(tmp_path / "v.sqlite")
     result = CliRunner().invoke(
-        cli, ["--db", db, "--log-format", "json", "-v", "new", "toy-race", "--player", "Ann", "--player", "Bo"]
+        cli, ["--db", db, "--log-format", "json", "-v", "new", "toy-race", "--player", "Ann", "--player", "B"]
     )
     assert result.exit_code == 0, result.output
     logged = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
