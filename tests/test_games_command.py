@@ -189,3 +189,25 @@ def test_on_a_new_machine_games_lists_nothing_and_creates_no_store(tmp_path, mon
     listed = CliRunner().invoke(cli, ["games", "--json"])
     assert listed.exit_code == 0 and json.loads(listed.stdout) == []
     assert not (tmp_path / "data").exists()
+
+
+def test_who_is_to_act_is_folded_once_per_version_and_kept(store, monkeypatch):
+    db, service, games = store
+    from projections.game_index import GameIndex
+
+    index = GameIndex(service)
+    entries = index.games()
+    index.find_who_acts(entries)
+    assert all(e["to_act"] == service.get_game(UUID(e["game"])).status["to_act"] for e in entries)
+
+    def no_fold(*args):
+        raise AssertionError("folded again")
+
+    reopened = GameService.open(db)
+    monkeypatch.setattr(reopened, "fold", no_fold)
+    again = GameIndex(reopened).games()
+    GameIndex(reopened).find_who_acts(again)
+    assert [e["to_act"] for e in again] == [e["to_act"] for e in entries]
+    play_with_bots(service, games["keep-run"][1], seed=1, max_actions=1)
+    with pytest.raises(AssertionError, match="folded again"):
+        GameIndex(reopened).find_who_acts(GameIndex(reopened).games())
