@@ -15,7 +15,6 @@ from cli.common import get_service, handle_errors, json_option
 from domain.errors import UnknownRuleset
 from domain.rulesets import ruleset_names
 from event_store.config import resolve_db, store_exists
-from event_store.service import GameService
 from projections.game_index import GameIndex, select_games, short_ids
 
 # On a terminal only the most recently played games are listed unless --all or --limit says otherwise.
@@ -64,16 +63,7 @@ def games(
     """
     if ruleset is not None and ruleset not in ruleset_names():
         raise UnknownRuleset(f"unknown ruleset {ruleset!r} (known: {', '.join(ruleset_names())})")
-    index: GameIndex | None = None
-    entries: list[dict[str, Any]] = []
-    shorts: dict[str, str] = {}
-    # A new machine (no --db, no store yet) has no games, and listing them must not create the store.
-    if ctx.ensure_object(dict).get("db") is not None or store_exists(resolve_db(None)):
-        service = get_service(ctx)
-        index = GameIndex(service)
-        if rebuild:
-            index.rebuild()
-        entries, shorts = _listed_games(service, index)
+    index, entries, shorts = _listed_games(ctx, rebuild)
     chosen = select_games(entries, running, ruleset)
     if limit is None and not show_all and not as_json and on_terminal():
         limit = TERMINAL_LIMIT
@@ -93,10 +83,19 @@ def on_terminal() -> bool:
     return sys.stdout.isatty()
 
 
-def _listed_games(service: GameService, index: GameIndex) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    """Returns every game's index entry with where its record stands, and each game's short id."""
+def _listed_games(
+    ctx: click.Context, rebuild: bool
+) -> tuple[GameIndex | None, list[dict[str, Any]], dict[str, str]]:
+    """Returns the store's game index, every game's entry with where its record stands, and each
+    game's short id (no index and no games on a new machine)."""
     from cli.rendering import provenance  # rich, for the rare copy: the table is drawn without it
 
+    if ctx.ensure_object(dict).get("db") is None and not store_exists(resolve_db(None)):
+        return None, [], {}  # a new machine: nothing stored yet, and listing must not create the store
+    service = get_service(ctx)
+    index = GameIndex(service)
+    if rebuild:
+        index.rebuild()
     entries = index.games()
     # Two queries for the whole store, not two per game: a listing of 10,000 games stays instant.
     held = {game_id.hex for game_id in service.secrets.held()}
@@ -108,7 +107,7 @@ def _listed_games(service: GameService, index: GameIndex) -> tuple[list[dict[str
             e.update(provenance(service, UUID(e["game"]), revealed=revealed))
         else:  # what provenance() says of a game that is no copy
             e["seed"] = "revealed" if revealed else "held" if key in held else "secret"
-    return entries, short_ids([e["game"] for e in entries])
+    return index, entries, short_ids([e["game"] for e in entries])
 
 
 def games_table(
