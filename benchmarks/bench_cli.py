@@ -20,7 +20,8 @@ Run from anywhere (the project root is put on sys.path), in the project's virtua
 
 Each command runs as its own process with stdout to /dev/null; time.perf_counter around
 subprocess.run. PYTHONDONTWRITEBYTECODE is dropped from the commands' environment, so the warm-up
-round writes the bytecode an installed package has (else every run would compile nightkeep anew). Output: a table on stdout, then one JSON line with every figure.
+round writes the bytecode an installed package has (else every run would compile nightkeep anew).
+Output: a table on stdout, then one JSON line with every figure.
 """
 
 from __future__ import annotations
