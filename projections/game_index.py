@@ -165,7 +165,7 @@ class MemoryGameIndexRecorder(POPOTrackingRecorder):
 class GameIndex:
     """Follows a GameService's notification log into one entry per game."""
 
-    def __init__(self, service: Any, batch_size: int = 500) -> None:
+    def __init__(self, service: Any, batch_size: int = 2000) -> None:
         self._service = service
         self._batch_size = batch_size
         recorder = service.recorder
@@ -194,11 +194,12 @@ class GameIndex:
             )
             if not batch:
                 return processed
-            known = self._view.load({note.originator_id.hex for note in batch})
+            # A game's events come in runs: name each game once per batch, not once per event.
+            names = {uuid: (str(uuid), uuid.hex) for uuid in {note.originator_id for note in batch}}
+            known = self._view.load(key for _, key in names.values())
             changed: dict[str, Entry] = {}
             for note in batch:
-                game_id = str(note.originator_id)
-                key = note.originator_id.hex
+                game_id, key = names[note.originator_id]
                 entry = index_step(known.get(key), game_id, note.originator_version, decode(note.state))
                 if entry is not None:
                     known[key] = changed[key] = entry
