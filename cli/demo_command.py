@@ -51,7 +51,7 @@ MAX_ACTIONS = 20_000
 @click.pass_context
 @handle_errors
 def demo(ctx: click.Context, ruleset: str, seed: str | None, fast: bool) -> None:
-    """Plays a whole game with bots (default: dungeon-short), one turn at a time, and says how to replay it.
+    """Plays a whole game with bots (default: dungeon-short), a turn at a time; says how to replay it.
 
     \b
     Example:

@@ -286,7 +286,7 @@ def play(
     viewer: str | None,
     as_json: bool,
 ) -> None:
-    """Plays a game at this terminal (players take turns; --bot NAME seats a bot), or with --bots to its end.
+    """Plays a game at this terminal (--bot NAME seats a bot), or lets --bots play it to its end.
 
     Each choice is a number from the list, an action id or a unique prefix of one; q or Ctrl-D stops
     (every action is already stored). In a game with secrets it asks who is at the keyboard and clears

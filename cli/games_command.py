@@ -2,57 +2,188 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+import sys
+from datetime import UTC, datetime
+from typing import Any
 from uuid import UUID
 
 import click
-from rich.table import Table
 
-from cli.common import echo_json, get_service, handle_errors, json_option
-from cli.rendering import console, provenance
-from projections.game_index import GameIndex
+from cli.common import get_service, handle_errors, json_option
+from domain.errors import UnknownRuleset
+from domain.rulesets import ruleset_names
+from event_store.config import resolve_db, store_exists
+from projections.game_index import GameIndex, select_games, short_ids
+
+# On a terminal only the most recently played games are listed unless --all or --limit says otherwise.
+TERMINAL_LIMIT = 20
+NARROWEST = 80
+GAP = "  "
+HEADER = ("game", "ruleset", "status", "to act", "players", "events", "played")
+# The widest a status and a list of who is to act are shown, so that the players keep some room.
+STATUS_WIDTH, TO_ACT_WIDTH = 10, 12
+# When a game was last played, as an age: (below this many seconds, counted in units of, unit).
+AGES = ((60, 1, "s"), (3600, 60, "m"), (86400, 3600, "h"), (7 * 86400, 86400, "d"))
 
 
 @click.command()
+@click.option("--running", is_flag=True, help="Only games still to be played on here.")
+@click.option("--ruleset", metavar="NAME", help="Only games of this ruleset.")
+@click.option("--limit", type=click.IntRange(min=1), metavar="N", help="List at most N games.")
+@click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help=f"List every game (on a terminal the default is {TERMINAL_LIMIT}).",
+)
 @click.option("--rebuild", is_flag=True, help="Rebuild the index from the first event before listing.")
 @json_option
 @click.pass_context
 @handle_errors
-def games(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
+def games(
+    ctx: click.Context,
+    running: bool,
+    ruleset: str | None,
+    limit: int | None,
+    show_all: bool,
+    rebuild: bool,
+    as_json: bool,
+) -> None:
     """Lists the games in the store, most recently played first.
+
+    Ids are shown short (git-style): any unique prefix names a game in other commands.
 
     \b
     Example:
+        nightkeep games --running
+        nightkeep games --ruleset keep-run --all
         nightkeep games --json
     """
+    if ruleset is not None and ruleset not in ruleset_names():
+        raise UnknownRuleset(f"unknown ruleset {ruleset!r} (known: {', '.join(ruleset_names())})")
+    index, entries, shorts = _listed_games(ctx, rebuild)
+    chosen = select_games(entries, running, ruleset)
+    if limit is None and not show_all and not as_json and on_terminal():
+        limit = TERMINAL_LIMIT
+    shown = chosen if show_all or limit is None else chosen[:limit]
+    if index is not None:
+        index.find_who_acts(shown)  # only for the games shown: it may need a fold
+    if as_json:
+        # One game a line: json's indenting encoder is pure Python, ten times slower over a big store.
+        click.echo("[\n" + ",\n".join(json.dumps(e) for e in shown) + "\n]" if shown else "[]")
+        return
+    width = max(NARROWEST, shutil.get_terminal_size().columns) if on_terminal() else NARROWEST
+    click.echo("\n".join(games_table(shown, shorts, width, len(chosen) - len(shown), bool(entries))))
+
+
+def on_terminal() -> bool:
+    """Tells whether the listing goes to a person's terminal (then it is limited and as wide as it)."""
+    return sys.stdout.isatty()
+
+
+def _listed_games(
+    ctx: click.Context, rebuild: bool
+) -> tuple[GameIndex | None, list[dict[str, Any]], dict[str, str]]:
+    """Returns the store's game index, every game's entry with where its record stands, and each
+    game's short id (no index and no games on a new machine)."""
+    from cli.rendering import provenance  # rich, for the rare copy: the table is drawn without it
+
+    if ctx.ensure_object(dict).get("db") is None and not store_exists(resolve_db(None)):
+        return None, [], {}  # a new machine: nothing stored yet, and listing must not create the store
     service = get_service(ctx)
     index = GameIndex(service)
     if rebuild:
         index.rebuild()
-    entries = [
-        {**e, **provenance(service, UUID(e["game"]), revealed=e["status"] != "running")}
-        for e in index.games()
-    ]
-    if as_json:
-        echo_json(entries)
-        return
-    if not entries:
-        console().print("No games in this store yet; try `nightkeep demo`.", markup=False)
-        return
-    table = Table("ruleset", "players", "events", "status", "winner", "last played")
-    table.add_column("game", no_wrap=True, min_width=36)
+    entries = index.games()
+    # Two queries for the whole store, not two per game: a listing of 10,000 games stays instant.
+    held = {game_id.hex for game_id in service.secrets.held()}
+    copies = {stored.hex for stored in service.copies.all()}
     for e in entries:
-        notes = [f"fork of {e['forked_from']}"] if e.get("forked_from") else []
-        if "copy_of" in e:
-            notes.append(f"{e['viewer']}'s copy" if e["viewer"] else "public copy")
-        if e["seed"] == "secret":
-            notes.append("dice not verified yet")
-        table.add_row(
+        key = e["game"].replace("-", "")
+        revealed = e["status"] != "running"
+        if key in copies:
+            e.update(provenance(service, UUID(e["game"]), revealed=revealed))
+        else:  # what provenance() says of a game that is no copy
+            e["seed"] = "revealed" if revealed else "held" if key in held else "secret"
+    return index, entries, short_ids([e["game"] for e in entries])
+
+
+def games_table(
+    entries: list[dict[str, Any]], shorts: dict[str, str], width: int, more: int, any_stored: bool
+) -> list[str]:
+    """Returns the lines of the games table, `width` columns wide at most."""
+    if not entries:
+        return ["No games match." if any_stored else "No games in this store yet; try `nightkeep demo`."]
+    now = datetime.now(UTC)
+    rows = [
+        (
+            shorts.get(e["game"], e["game"]),
             e["ruleset"],
+            _status(e),
+            ", ".join(e["to_act"]),
             ", ".join(e["players"]),
             str(e["version"]),
-            e["status"],
-            e["winner"],
-            e["updated"][:19].replace("T", " "),
-            "\n".join([e["game"], *notes]),
+            _age(e["updated"], now),
         )
-    console().print(table)
+        for e in entries
+    ]
+    widths = [max(len(HEADER[i]), *(len(row[i]) for row in rows)) for i in range(len(HEADER))]
+    widths[2], widths[3] = min(widths[2], STATUS_WIDTH), min(widths[3], TO_ACT_WIDTH)
+    fixed = sum(widths) - widths[4] + len(GAP) * (len(HEADER) - 1)
+    widths[4] = max(len(HEADER[4]), min(widths[4], width - fixed))
+    # Only the columns of names can be wider than their column; the others set its width.
+    cut = [(i, widths[i]) for i in (2, 3, 4)]
+    layout = GAP.join(f"{{:{'>' if i == 5 else '<'}{w}}}" for i, w in enumerate(widths))
+    lines = [layout.format(*HEADER).rstrip()]
+    indent = " " * (widths[0] + len(GAP))
+    for e, row in zip(entries, rows, strict=True):
+        cells = list(row)
+        for i, w in cut:
+            if len(cells[i]) > w:
+                cells[i] = _fit(cells[i], w)
+        lines.append(layout.format(*cells).rstrip())
+        if note := _note(e, shorts):
+            lines.append(_fit(indent + note, width))
+    if more:
+        lines.append(f"… and {more} more (--all lists every game, --limit N the N most recent)")
+    return lines
+
+
+def _fit(text: str, width: int) -> str:
+    """Cuts a text to `width` characters, marking the cut with an ellipsis."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _status(entry: dict[str, Any]) -> str:
+    """Says where a game stands in a few words: running, stopped, who won."""
+    if entry["status"] == "finished":
+        return f"{entry['winner']} won" if entry["winner"] else "no winner"
+    return str(entry["status"])
+
+
+def _note(entry: dict[str, Any], shorts: dict[str, str]) -> str:
+    """Says what else is worth knowing about a game: a fork, a copy, dice not verified yet."""
+    notes = []
+    if entry.get("forked_from"):
+        game, _, version = entry["forked_from"].partition("@")
+        notes.append(f"fork of {shorts.get(game, game)} at {version}")
+    if "copy_of" in entry:
+        copied = shorts.get(entry["copy_of"], entry["copy_of"])
+        notes.append(
+            f"{entry['viewer']}'s copy of {copied}" if entry["viewer"] else f"public copy of {copied}"
+        )
+    if entry.get("seed") == "secret":
+        notes.append("dice not verified yet")
+    return "; ".join(notes)
+
+
+def _age(stamp: str, now: datetime) -> str:
+    """Says how long ago a time was, as people read it at a glance (a week or more: the day or year)."""
+    then = datetime.fromisoformat(stamp)
+    seconds = (now - then).total_seconds()
+    for below, size, unit in AGES:
+        if seconds < below:
+            return f"{max(0, int(seconds // size))}{unit} ago"
+    return then.strftime("%b %d") if seconds < 300 * 86400 else str(then.year)

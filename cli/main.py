@@ -2,30 +2,125 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 
 import click
 
-from cli import host_run_command  # noqa: F401  (adds `host run` to the host group)
-from cli.completion import completion
-from cli.demo_command import demo
 from cli.errors import FriendlyGroup
-from cli.evidence_commands import audit, fork, import_command, reveal
-from cli.export_command import export
-from cli.game_commands import act, actions, log_command, new, play, show
-from cli.games_command import games
-from cli.logging_setup import configure_logging
-from cli.pbem_commands import host, join, key, receive
-from cli.replay_command import replay
-from cli.rulesets_command import rulesets
-from cli.setup_commands import entropy, start
+from cli.lazy_group import LazyCommand, LazyGroup
+from event_store.lazy_log import defer_configuration
+
+# Every command: the module that defines it, its attribute there and its one-line help. `--help` reads
+# this table and imports no command module; a command's module is imported only when it runs.
+# A test checks each one-line help against the command's own. Adding a command is one line here.
+COMMANDS = {
+    "new": LazyCommand(
+        "cli.game_commands",
+        "new",
+        "Starts a new game and prints its id; with --key or --mail, a game played by e-mail.",
+    ),
+    "entropy": LazyCommand(
+        "cli.setup_commands",
+        "entropy",
+        "Mixes a player's own entropy into every later draw (before the game starts).",
+    ),
+    "start": LazyCommand(
+        "cli.setup_commands",
+        "start",
+        "Starts a game that waited for entropy: deals the characters and opens play.",
+    ),
+    "actions": LazyCommand("cli.game_commands", "actions", "Lists the legal actions now."),
+    "act": LazyCommand(
+        "cli.game_commands",
+        "act",
+        "Takes one action and prints what happened; the action may be a unique prefix of its id.",
+    ),
+    "play": LazyCommand(
+        "cli.game_commands",
+        "play",
+        "Plays a game at this terminal (--bot NAME seats a bot), or lets --bots play it to its end.",
+    ),
+    "show": LazyCommand("cli.game_commands", "show", "Shows the board now, or at event N."),
+    "log": LazyCommand("cli.game_commands", "log_command", "Tells every event of a game in plain words."),
+    "replay": LazyCommand(
+        "cli.replay_command",
+        "replay",
+        "Replays a stored game or a replay file: steps through it on a terminal, "
+        "else tells it up to a point.",
+    ),
+    "fork": LazyCommand(
+        "cli.evidence_commands",
+        "fork",
+        "Starts a new game from a game's history up to event N, where a player was about to act.",
+    ),
+    "reveal": LazyCommand(
+        "cli.evidence_commands",
+        "reveal",
+        "Reveals a game's dice seed now, so anyone can check every roll; the game then takes no actions.",
+    ),
+    "export": LazyCommand(
+        "cli.export_command",
+        "export",
+        "Writes a game and its hash-chained log to a replay file, as a player may see it.",
+    ),
+    "import": LazyCommand(
+        "cli.evidence_commands",
+        "import_command",
+        "Stores the game a replay file holds once it passes the whole audit "
+        "(export gives the same bytes back).",
+    ),
+    "audit": LazyCommand(
+        "cli.evidence_commands", "audit", "Verifies games and replay files: chain, dice, rules and content."
+    ),
+    "games": LazyCommand(
+        "cli.games_command", "games", "Lists the games in the store, most recently played first."
+    ),
+    "demo": LazyCommand(
+        "cli.demo_command",
+        "demo",
+        "Plays a whole game with bots (default: dungeon-short), a turn at a time; says how to replay it.",
+    ),
+    "key": LazyCommand(
+        "cli.pbem_commands",
+        "key",
+        "Makes and shows your Ed25519 keys for play by e-mail (kept owner-only in your config folder).",
+    ),
+    "join": LazyCommand(
+        "cli.pbem_commands",
+        "join",
+        "Makes your replica of a game from the host's invitation and writes the join packet to send back.",
+    ),
+    "receive": LazyCommand(
+        "cli.pbem_commands",
+        "receive",
+        "Checks the host's event packets (files, .eml or - for stdin) and adds them to your replica.",
+    ),
+    # `host run` is added to the host group by its own module.
+    "host": LazyCommand(
+        "cli.host_run_command",
+        "host",
+        "The host of games played by e-mail: takes packets, sends every player their events.",
+    ),
+    "rulesets": LazyCommand(
+        "cli.rulesets_command",
+        "rulesets",
+        "Lists every ruleset with its players, options (values and default) and characters.",
+    ),
+    "completion": LazyCommand(
+        "cli.completion", "completion", "Prints the shell completion script for bash, zsh or fish."
+    ),
+}
 
 
-class OneLineErrorGroup(FriendlyGroup):
-    """A command group whose errors are one line on stderr (JSON with --json) and whose bare run is help."""
+class OneLineErrorGroup(FriendlyGroup, LazyGroup):
+    """The command group: errors are one line on stderr (JSON with --json), a bare run is help, and
+    commands load lazily from COMMANDS."""
 
 
-@click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=OneLineErrorGroup, lazy_commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.option(
     "--db",
     metavar="PATH",
@@ -53,35 +148,19 @@ def cli(ctx: click.Context, db: str | None, log_format: str | None, verbose: boo
         nightkeep new dungeon-short --player Ann --player Bo:warrior
         nightkeep demo
     """
-    configure_logging(log_format, verbose)
+    defer_logging(log_format, verbose)
     ctx.ensure_object(dict)["db"] = db
 
 
-for command in (
-    new,
-    entropy,
-    start,
-    actions,
-    act,
-    play,
-    show,
-    log_command,
-    replay,
-    fork,
-    reveal,
-    export,
-    import_command,
-    audit,
-    games,
-    demo,
-    key,
-    join,
-    receive,
-    host,
-    rulesets,
-    completion,
-):
-    cli.add_command(command)
+def defer_logging(log_format: str | None, verbose: bool) -> None:
+    """Configures logging at the first event shown, so a command that logs nothing never loads structlog."""
+
+    def configure() -> None:
+        from cli.logging_setup import configure_logging
+
+        configure_logging(log_format, verbose)
+
+    defer_configuration(configure, logging.INFO if verbose else logging.WARNING)
 
 
 def main() -> None:

@@ -17,6 +17,7 @@ from uuid import UUID
 import click
 
 from cli.common import echo_json, get_service, handle_errors, json_option
+from cli.pbem_hooks import HOST_KEY
 from domain.errors import BadPacket, UsageError
 from domain.signing import fingerprint
 from event_store import keys as keystore
@@ -29,9 +30,6 @@ from event_store.replica import Membership, Replica, membership_in
 from event_store.service import GameService
 from projections.timeline import describe_events
 from projections.views import render_board
-
-HOST_KEY = "host"
-
 
 # --- keys ------------------------------------------------------------------------------------------------
 

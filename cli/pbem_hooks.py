@@ -4,17 +4,22 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import click
 
 from cli.common import echo_json
-from cli.pbem_commands import HOST_KEY, open_host, replica_of, write_outbox, write_packet
 from domain.errors import UsageError
-from event_store import keys as keystore
-from event_store.replica import Membership, Replica
 from event_store.service import GameService
+
+if TYPE_CHECKING:
+    from event_store.replica import Membership, Replica
+
+# The name of the key a host signs with unless told otherwise. The e-mail machinery (cli.pbem_commands,
+# keys, packets, mail) is imported only by the functions that use it, so `show` and `act` on an ordinary
+# game never load it.
+HOST_KEY = "host"
 
 
 def hosting_options(func: Any) -> Any:
@@ -90,6 +95,9 @@ def create_hosted(
     hosting: dict[str, Any],
 ) -> UUID:
     """Starts a game played by e-mail and writes (or queues) its invitations."""
+    from cli.pbem_commands import open_host, write_outbox
+    from event_store import keys as keystore
+
     keys = {name: keystore.parse_public(text) for name, text in _pairs(hosting["seat_keys"], "--key").items()}
     mail = _pairs(hosting["seat_mail"], "--mail")
     deadline = parse_deadline(hosting.get("deadline"))
@@ -116,6 +124,8 @@ def _replica_seat(
 ) -> tuple[Replica, Membership] | None:
     """Returns the replica and its seat when the store is a player's replica of the game (None if not);
     `--as` may name only that seat."""
+    from cli.pbem_commands import replica_of
+
     found = replica_of(service, game_id)
     if found is not None and as_player not in (None, found[1].player):
         raise UsageError(f"this replica is {found[1].player}'s: it acts and lists actions only for that seat")
@@ -147,6 +157,8 @@ def replica_act(
     found = _replica_seat(service, game_id, as_player)
     if found is None:
         return False
+    from cli.pbem_commands import write_packet
+
     replica, member = found
     write_packet(replica.action_packet(member, action_id), output, f"{member.player}'s action packet")
     return True
@@ -154,6 +166,8 @@ def replica_act(
 
 def replica_entropy(service: GameService, game_id: UUID, text: str, output: str | None) -> bool:
     """Writes a signed entropy packet on a replica; returns False when the store is no replica of the game."""
+    from cli.pbem_commands import replica_of, write_packet
+
     found = replica_of(service, game_id)
     if found is None:
         return False

@@ -13,7 +13,6 @@ from rich.table import Table
 from domain.actions import Action
 from domain.game import STOPPED, Game, GameFold, game_status
 from event_store.recorded import RecordedEvent
-from event_store.replica import membership_in
 from event_store.service import GameService
 from projections.timeline import describe_events
 from projections.views import players_summary, render_board
@@ -55,6 +54,8 @@ def provenance(service: GameService, game_id: UUID, revealed: bool | None = None
     }
     copy = service.copies.get(game_id)
     if copy is not None:
+        from event_store.replica import membership_in  # only a copy can be a replica: keep `show` light
+
         facts.update(copy_of=str(copy.game), viewer=copy.viewer)
         if membership_in(service, game_id) is not None:
             facts["replica"] = True

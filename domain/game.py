@@ -35,7 +35,7 @@ from domain.events import (
     next_chain,
 )
 from domain.plain import copy_plain
-from domain.rulesets import Ruleset, get_ruleset, load_all_rulesets
+from domain.rulesets import Ruleset, get_ruleset, load_all_rulesets, load_ruleset_named
 from domain.setup import MAX_PLAYER_BYTES, entropy_problem
 from domain.signing import authorisation_problem
 from domain.suggest import did_you_mean
@@ -49,7 +49,10 @@ MAX_EVENTS = 1_000_000
 def decode_event(type_name: str, version: int, fields: dict[str, Any]) -> Event:
     """Builds a recorded event; a ruleset's own event types are registered by importing it. A private
     event sealed in this copy of the log becomes a `Sealed` stand-in."""
-    if not is_registered(type_name):
+    if type_name == "GameCreated":
+        # Its ruleset's own event types, so reading the rest of the log imports no other ruleset.
+        load_ruleset_named(fields.get("ruleset"))
+    elif not is_registered(type_name):
         # A log may be read before any game of its ruleset was folded in this process.
         load_all_rulesets()
     if len(fields) == 2 and is_sealed(fields) and is_private(type_name):  # len first: every event asks

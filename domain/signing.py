@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import hashlib
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 from domain.actions import HOST
 from domain.events import ActionTaken, EntropyAdded, canonical_bytes
 
@@ -51,6 +48,10 @@ def is_valid_signature(key: bytes, message: bytes, signature: bytes) -> bool:
     """Tells whether `signature` is the Ed25519 signature of `message` by the holder of `key`."""
     if len(key) != KEY_BYTES or len(signature) != SIGNATURE_BYTES:
         return False
+    # Imported here: only games played by e-mail carry signatures, and the library is slow to load.
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         Ed25519PublicKey.from_public_bytes(key).verify(signature, message)
     except (InvalidSignature, ValueError):

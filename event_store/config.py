@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import platformdirs
-
 from domain.errors import UsageError
 
 DB_ENV = "NIGHTKEEP_DB"
@@ -15,6 +13,8 @@ MEMORY = ":memory:"
 
 def default_db_path() -> Path:
     """Returns the SQLite file in the user's data directory."""
+    import platformdirs  # only when no --db is given: it is slow to import
+
     return Path(platformdirs.user_data_dir("nightkeep", appauthor=False)) / "nightkeep.sqlite"
 
 

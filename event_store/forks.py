@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from domain.actions import HOST
-from domain.audit.dice import seeds_by_commitment
 from domain.errors import IllegalAction, UsageError
 from domain.events import ActionTaken, ForkedFrom, Sealed, SeedCommitted, SeedRevealed
 from domain.game import GameFold
@@ -55,6 +54,8 @@ def original_seed_for_fork(
 ) -> bytes:
     """Returns the original's seed where it is public at the fork point (else b""), raising when the
     fork may not be made: a game with secrets, or `same_dice`, before that seed is revealed."""
+    from domain.audit.dice import seeds_by_commitment  # the auditor's package: loaded only to fork
+
     original_seed = seeds_by_commitment(r.event for r in events).get(at_fork.meta["commitment"], b"")
     if has_hidden_information(at_fork.ruleset_name) and not original_seed:
         # The copied history holds the players' secrets (identities, hands): playing on in a fork would

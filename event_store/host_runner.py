@@ -19,12 +19,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
 
-import structlog
-
 from event_store.hosting import Host, Outgoing
+from event_store.lazy_log import get_logger
 from event_store.mail import Inbox, MailError, compose, packet_texts, read_eml, sender_of
 
-log = structlog.get_logger("nightkeep.host")
+log = get_logger("nightkeep.host")
 
 Sender = Callable[[EmailMessage], None]
 STARTED = "started"  # a mail being handled; a pass killed meanwhile leaves it so

@@ -20,19 +20,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
-import structlog
-
 from domain.actions import Action
 from domain.errors import BadPacket, NightkeepError, StaleVersion, UnknownGame, UsageError
 from domain.events import ActionTaken, EntropyAdded
 from domain.signing import AUTH_MAIL, AUTH_SIGNED, ENTROPY_POINT
 from event_store.keys import KeyPair, load_key
+from event_store.lazy_log import get_logger
 from event_store.outbox import Outbox, Outgoing
 from event_store.packets import PLAYER_KINDS, Packet, packets_in
 from event_store.pbem_tables import datastore_of
 from event_store.service import GameService
 
-log = structlog.get_logger("nightkeep.host")
+log = get_logger("nightkeep.host")
 
 # Called with (game, player, from version, to version) to say in plain words what happened and draw the
 # board for a mail; the CLI passes the projections' timeline and view (the store does not draw).

@@ -15,14 +15,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
-import structlog
-
 from domain.errors import UsageError
+from event_store.lazy_log import get_logger
 from event_store.mail_errors import MailError, _decoded, _reason, _tls_context
 
 PASSWORD_ENV_VAR = "NIGHTKEEP_IMAP_PASSWORD"
 
-log = structlog.get_logger("nightkeep.mail")  # the transport's logger, as before the inboxes moved here
+log = get_logger("nightkeep.mail")  # the transport's logger, as before the inboxes moved here
 
 
 class Inbox(Protocol):

@@ -17,8 +17,6 @@ from email.utils import make_msgid, parseaddr
 from pathlib import Path
 from typing import Any
 
-import structlog
-
 from domain.errors import UsageError
 from event_store.inboxes import (
     PASSWORD_ENV_VAR,
@@ -29,6 +27,7 @@ from event_store.inboxes import (
     deliver_to_maildir,
     open_inbox,
 )
+from event_store.lazy_log import get_logger
 from event_store.mail_errors import MailError, _reason, _tls_context
 
 __all__ = [
@@ -55,7 +54,7 @@ __all__ = [
 PACKET_MEDIA_TYPE = "application/x-nightkeep-packet"
 PACKET_SUFFIX = ".nkp"
 
-log = structlog.get_logger("nightkeep.mail")
+log = get_logger("nightkeep.mail")
 
 
 def compose(

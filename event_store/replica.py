@@ -16,21 +16,20 @@ from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
 
-import structlog
-
 from domain.errors import BadPacket, IllegalAction, TamperedLog, UnknownGame, UsageError
 from domain.events import GENESIS_CHAIN, GameCreated, canonical_bytes, is_private, is_sealed, next_chain
 from domain.game import check_legal
 from domain.signing import ENTROPY_POINT, fingerprint
 from event_store.copies import copy_id
 from event_store.keys import KeyPair, key_with_public, load_key
+from event_store.lazy_log import get_logger
 from event_store.log_reader import FileEntry, recorded_of
 from event_store.packets import Packet, make_packet, read_packets
 from event_store.recorded import RecordedEvent, fold_recorded
 from event_store.replay_file import check_import, encode_replay, store_import
 from event_store.service import GameService
 
-log = structlog.get_logger("nightkeep.replica")
+log = get_logger("nightkeep.replica")
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS nightkeep_replica (game_id TEXT PRIMARY KEY, player TEXT NOT NULL, "

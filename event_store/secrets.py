@@ -24,6 +24,8 @@ class SecretStore(Protocol):
 
     def get(self, game_id: UUID) -> bytes: ...
 
+    def held(self) -> set[UUID]: ...
+
 
 class SQLiteSecretStore:
     """Seeds in their own table of the game store's SQLite file."""
@@ -50,6 +52,12 @@ class SQLiteSecretStore:
         seed: bytes = row[0]
         return seed
 
+    def held(self) -> set[UUID]:
+        """Returns the ids of every game whose seed is kept here (one query, for listings)."""
+        with self._datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT game_id FROM {TABLE}")
+            return {UUID(row[0]) for row in c.fetchall()}
+
 
 class MemorySecretStore:
     """Seeds in a dict, for the in-memory store."""
@@ -69,6 +77,10 @@ class MemorySecretStore:
             raise SeedNotHeld(
                 f"this store holds no dice seed for game {game_id}: only its host can continue it"
             ) from None
+
+    def held(self) -> set[UUID]:
+        """Returns the ids of every game whose seed is kept here."""
+        return set(self._seeds)
 
 
 def secret_store_for(recorder: ApplicationRecorder) -> SecretStore:

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-import structlog
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoder, Transcoding
 from eventsourcing.utils import get_topic
 
 from domain.actions import HOST, START, Action
-from domain.audit import AuditReport, RawEntry, audit_log
 from domain.collector import paused_collector
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import (
@@ -45,12 +43,16 @@ from domain.signing import keys_problem
 from event_store.config import persistence_env
 from event_store.copies import copy_store_for
 from event_store.forks import check_fork_point, original_seed_for_fork
+from event_store.lazy_log import get_logger
 from event_store.loading import fold_from_snapshot, load_latest
 from event_store.recorded import RecordedEvent, check_chain, read_envelopes, recorded_from_envelope
 from event_store.secrets import secret_store_for
 from event_store.transcoder import MsgpackTranscoder
 
-log = structlog.get_logger("nightkeep.store")
+if TYPE_CHECKING:
+    from domain.audit import AuditReport, RawEntry
+
+log = get_logger("nightkeep.store")
 
 SNAPSHOT_INTERVAL = 32
 
@@ -417,6 +419,8 @@ class GameService(Application[UUID]):
 
     def log_entries(self, game_id: UUID) -> list[RawEntry]:
         """Returns a game's stored events as recorded, without trusting or decoding them (for audits)."""
+        from domain.audit import RawEntry  # the auditor loads only for audits, not for every command
+
         envelopes = self._envelopes(game_id, None, None)
         if not envelopes:
             raise UnknownGame(f"no game {game_id} in this store")
@@ -424,6 +428,8 @@ class GameService(Application[UUID]):
 
     def audit(self, game_id: UUID) -> AuditReport:
         """Audits a stored game: chain, fork copies, content, rules and dice."""
+        from domain.audit import audit_log
+
         report = audit_log(self.log_entries(game_id))
         report.game = str(game_id)
         return report

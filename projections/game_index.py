@@ -9,8 +9,9 @@ writes each batch's rows together with the new position in one transaction.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
+from uuid import UUID
 
 import msgpack
 from eventsourcing.persistence import IntegrityError, Tracking
@@ -18,12 +19,17 @@ from eventsourcing.popo import POPOTrackingRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteTrackingRecorder
 from eventsourcing.utils import get_topic
 
-from domain.game import STOPPED, Game
+from domain.game import STOPPED, Game, game_status
 
 # The index is rebuilt from zero under a new name whenever what an entry holds changes (v2: stopped).
 INDEX_NAME = "nightkeep-game-index-v2"
 TABLE = "nightkeep_game_index"
+# Who is to act in a running game at a version: only the ruleset can tell, from the state (a fold), so
+# it is worked out for the games a listing shows and kept, keyed by version (a fact that never changes).
+TO_ACT_TABLE = "nightkeep_game_to_act"
 ENDINGS = {"GameWon": "player", "GameEnded": "winner"}
+# A short id is at least this long (as git's are 7): long enough that few games of a store share it.
+SHORT_ID = 8
 
 Entry = dict[str, Any]
 
@@ -70,6 +76,10 @@ class SQLiteGameIndexRecorder(SQLiteTrackingRecorder):
     def construct_create_table_statements(self) -> list[str]:
         statements = super().construct_create_table_statements()
         statements.append(f"CREATE TABLE IF NOT EXISTS {TABLE} (game_id TEXT PRIMARY KEY, entry BLOB)")
+        statements.append(
+            f"CREATE TABLE IF NOT EXISTS {TO_ACT_TABLE} "
+            "(game_id TEXT PRIMARY KEY, version INTEGER, to_act BLOB)"
+        )
         return statements
 
     def load(self, game_ids: Iterable[str]) -> dict[str, Entry]:
@@ -97,9 +107,25 @@ class SQLiteGameIndexRecorder(SQLiteTrackingRecorder):
             )
             self._insert_tracking(c, tracking)
 
+    def load_to_act(self, game_ids: list[str]) -> dict[str, tuple[int, list[str]]]:
+        """Returns who was found to act in the given games, and at which version."""
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT game_id, version, to_act FROM {TO_ACT_TABLE}")
+            wanted = set(game_ids)
+            return {row[0]: (row[1], msgpack.unpackb(row[2])) for row in c.fetchall() if row[0] in wanted}
+
+    def save_to_act(self, found: dict[str, tuple[int, list[str]]]) -> None:
+        """Keeps who is to act in games at versions."""
+        with self.datastore.transaction(commit=True) as c:
+            c.executemany(
+                f"INSERT OR REPLACE INTO {TO_ACT_TABLE} VALUES (?, ?, ?)",
+                [(game, version, msgpack.packb(to_act)) for game, (version, to_act) in found.items()],
+            )
+
     def clear(self) -> None:
         """Forgets every entry and the tracking position."""
         with self.datastore.transaction(commit=True) as c:
+            c.execute(f"DELETE FROM {TO_ACT_TABLE}")
             c.execute(f"DELETE FROM {TABLE}")
             c.execute("DELETE FROM tracking WHERE application_name=?", [INDEX_NAME])
 
@@ -110,6 +136,7 @@ class MemoryGameIndexRecorder(POPOTrackingRecorder):
     def __init__(self) -> None:
         super().__init__()
         self._entries: dict[str, Entry] = {}
+        self._to_act: dict[str, tuple[int, list[str]]] = {}
 
     def load(self, game_ids: Iterable[str]) -> dict[str, Entry]:
         return {g: dict(self._entries[g]) for g in game_ids if g in self._entries}
@@ -123,7 +150,14 @@ class MemoryGameIndexRecorder(POPOTrackingRecorder):
             self._entries.update(entries)
             self._insert_tracking(tracking)
 
+    def load_to_act(self, game_ids: list[str]) -> dict[str, tuple[int, list[str]]]:
+        return {g: self._to_act[g] for g in game_ids if g in self._to_act}
+
+    def save_to_act(self, found: dict[str, tuple[int, list[str]]]) -> None:
+        self._to_act.update(found)
+
     def clear(self) -> None:
+        self._to_act.clear()
         self._entries.clear()
         self._max_tracking_ids[INDEX_NAME] = None
 
@@ -131,7 +165,7 @@ class MemoryGameIndexRecorder(POPOTrackingRecorder):
 class GameIndex:
     """Follows a GameService's notification log into one entry per game."""
 
-    def __init__(self, service: Any, batch_size: int = 500) -> None:
+    def __init__(self, service: Any, batch_size: int = 2000) -> None:
         self._service = service
         self._batch_size = batch_size
         recorder = service.recorder
@@ -160,11 +194,12 @@ class GameIndex:
             )
             if not batch:
                 return processed
-            known = self._view.load({note.originator_id.hex for note in batch})
+            # A game's events come in runs: name each game once per batch, not once per event.
+            names = {uuid: (str(uuid), uuid.hex) for uuid in {note.originator_id for note in batch}}
+            known = self._view.load(key for _, key in names.values())
             changed: dict[str, Entry] = {}
             for note in batch:
-                game_id = str(note.originator_id)
-                key = note.originator_id.hex
+                game_id, key = names[note.originator_id]
                 entry = index_step(known.get(key), game_id, note.originator_version, decode(note.state))
                 if entry is not None:
                     known[key] = changed[key] = entry
@@ -174,6 +209,23 @@ class GameIndex:
                 # Another process caught the index up past this batch first; carry on from there.
                 continue
             processed += len(batch)
+
+    def find_who_acts(self, entries: Iterable[Entry]) -> None:
+        """Sets `to_act` in each entry: nobody in a game that is over, else as kept for its version, else
+        from a fold of the game at that version (then kept, so each version is folded once)."""
+        entries = list(entries)
+        running = [e for e in entries if e["status"] == "running"]
+        kept = self._view.load_to_act([e["game"] for e in running])
+        found: dict[str, tuple[int, list[str]]] = {}
+        for entry in entries:
+            version, to_act = kept.get(entry["game"], (0, []))
+            if entry["status"] == "running" and version != entry["version"]:
+                fold = self._service.fold(UUID(entry["game"]), entry["version"])
+                to_act = list(game_status(fold)["to_act"])
+                found[entry["game"]] = (entry["version"], to_act)
+            entry["to_act"] = to_act if entry["status"] == "running" else []
+        if found:
+            self._view.save_to_act(found)
 
     def games(self) -> list[Entry]:
         """Catches up, then returns every game's entry, most recently updated first."""
@@ -186,3 +238,38 @@ class GameIndex:
         """Forgets everything and rebuilds the index from the first notification."""
         self._view.clear()
         return self.catch_up()
+
+
+def short_ids(game_ids: Sequence[str]) -> dict[str, str]:
+    """Returns each id's shortest prefix of at least SHORT_ID characters that no other id shares."""
+    ordered = sorted(game_ids)
+    # How many leading characters each id shares with the next one in order (only its neighbours can
+    # share more with it than any other id does).
+    shared = [_common_prefix(a, b) for a, b in zip(ordered, ordered[1:], strict=False)]
+    shortest = {}
+    for i, game_id in enumerate(ordered):
+        most = max(shared[i - 1] if i else 0, shared[i] if i < len(shared) else 0)
+        shortest[game_id] = game_id[: max(SHORT_ID, most + 1)]
+    return shortest
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """Returns how many leading characters two ids share (any number below SHORT_ID counts as 0)."""
+    if a[:SHORT_ID] != b[:SHORT_ID]:
+        return 0  # the usual case, decided at once
+    n = SHORT_ID
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def is_running(entry: Entry) -> bool:
+    """Tells whether a game is still to be played on here: running, and not a copy that cannot go on."""
+    return bool(entry["status"] == "running" and ("copy_of" not in entry or entry.get("replica")))
+
+
+def select_games(entries: Iterable[Entry], running: bool = False, ruleset: str | None = None) -> list[Entry]:
+    """Returns the entries that pass the filters, in their order."""
+    return [
+        e for e in entries if (not running or is_running(e)) and (ruleset is None or e["ruleset"] == ruleset)
+    ]

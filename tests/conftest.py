@@ -33,9 +33,13 @@ def reset_structlog():
     """The CLI configures structlog globally; each test starts from the library defaults."""
     import structlog
 
+    from event_store import lazy_log
+
     structlog.reset_defaults()
+    lazy_log.reset()
     yield
     structlog.reset_defaults()
+    lazy_log.reset()
 
 
 @pytest.fixture(autouse=True)

@@ -67,4 +67,4 @@ def test_games_command_lists_games(tmp_path):
     listed = json.loads(runner.invoke(cli, ["--db", db, "games", "--json"]).stdout)
     assert [e["game"] for e in listed] == [created]
     table = runner.invoke(cli, ["--db", db, "games"]).stdout
-    assert created in table and "running" in table
+    assert created[:8] in table and created not in table and "running" in table

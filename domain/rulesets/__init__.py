@@ -98,6 +98,12 @@ def has_hidden_information(name: str) -> bool:
     return bool(getattr(get_ruleset(name), "HIDDEN_INFORMATION", False))
 
 
+def load_ruleset_named(name: object) -> None:
+    """Imports the ruleset a game's log names, if registered (an unknown name is for the reader to refuse)."""
+    if isinstance(name, str) and name in _MODULES:
+        get_ruleset(name)
+
+
 def load_all_rulesets() -> None:
     """Imports every registered ruleset, so all their event types are registered."""
     for name in ruleset_names():

@@ -1,0 +1,71 @@
+"""Many games in a SQLite store quickly: each a row-for-row copy of a played game under a new id.
+
+A game's events name no game id and its chain covers only the events, so a copy with its seed is a
+valid game of its own (it passes the audit). Used by the `games` tests (ids that share a prefix) and
+`benchmarks/bench_cli.py` (10,000 games).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from collections.abc import Sequence
+from uuid import UUID
+
+from event_store.service import GameService, play_with_bots
+
+# The games a store of clones is made of: (ruleset, players, bot actions; None: to the end).
+TEMPLATES: list[tuple[str, list[str], int | None]] = [
+    ("dungeon-short", ["Ann", "Bo", "Cy"], None),
+    ("dungeon-short", ["Dee", "Eli"], 6),
+    ("keep-run", ["Fay", "Gus", "Hal", "Ivy"], None),
+    ("keep-run", ["Jo", "Kit"], 3),
+    ("vampire-empire", ["Lev", "Mo"], None),
+    ("vampire-empire", ["Ned", "Oda"], 4),
+]
+
+
+def play_templates(service: GameService) -> list[UUID]:
+    """Stores one game of each template, played by seeded bots, and returns their ids."""
+    made = []
+    for n, (ruleset, players, actions) in enumerate(TEMPLATES):
+        game_id = service.create_game(ruleset, [(name, None) for name in players])
+        play_with_bots(service, game_id, seed=n, max_actions=actions if actions is not None else 100_000)
+        made.append(game_id)
+    return made
+
+
+def clone_games(db: str, templates: Sequence[UUID], ids: Sequence[UUID]) -> None:
+    """Stores a copy of the templates, in turn, under each of `ids` (with its seed), in one transaction."""
+    connection = sqlite3.connect(db)
+    try:
+        rows = {
+            t: connection.execute(
+                "SELECT originator_version, topic, state FROM stored_events WHERE originator_id=?"
+                " ORDER BY originator_version",
+                [t.hex],
+            ).fetchall()
+            for t in templates
+        }
+        seeds = {
+            t: connection.execute("SELECT seed FROM nightkeep_secrets WHERE game_id=?", [t.hex]).fetchone()[0]
+            for t in templates
+        }
+        with connection:
+            for n, new_id in enumerate(ids):
+                template = templates[n % len(templates)]
+                connection.executemany(
+                    "INSERT INTO stored_events (originator_id, originator_version, topic, state)"
+                    " VALUES (?, ?, ?, ?)",
+                    [(new_id.hex, *row) for row in rows[template]],
+                )
+                connection.execute(
+                    "INSERT INTO nightkeep_secrets VALUES (?, ?)", [new_id.hex, seeds[template]]
+                )
+    finally:
+        connection.close()
+
+
+def new_ids(count: int) -> list[UUID]:
+    """Returns fresh random game ids."""
+    return [uuid.uuid4() for _ in range(count)]

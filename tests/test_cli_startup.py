@@ -1,0 +1,86 @@
+"""Start-up: `--help` loads no command module, the registry's help is each command's own, logging is lazy."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import click
+from click.testing import CliRunner
+
+from cli.lazy_group import load_command
+from cli.main import COMMANDS, cli
+
+
+def imported_after(code: str) -> set[str]:
+    """Returns the modules a fresh interpreter holds after running `code`."""
+    script = f"import sys\n{code}\nimport json; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return set(json.loads(out.stdout.splitlines()[-1]))
+
+
+def test_the_registry_help_is_each_commands_own_short_help():
+    for name, entry in COMMANDS.items():
+        command = load_command(entry)
+        assert command.get_short_help_str(limit=1000) == entry.help, name
+
+
+def test_the_registry_names_every_command_under_its_own_name():
+    for name, entry in COMMANDS.items():
+        command = load_command(entry)
+        assert command.name == name or (name, entry.attribute) == ("log", "log_command"), name
+        assert CliRunner().invoke(cli, [name, "--help"]).exit_code == 0, name
+
+
+def test_help_lists_every_command_without_importing_any_command_module():
+    code = (
+        "from click.testing import CliRunner\n"
+        "from cli.main import cli\n"
+        "result = CliRunner().invoke(cli, ['--help'])\n"
+        "assert result.exit_code == 0, result.output\n"
+        "print(result.output)"
+    )
+    modules = imported_after(code)
+    loaded = {entry.module for entry in COMMANDS.values()} & modules
+    assert loaded == set()
+    assert not {"structlog", "rich", "eventsourcing", "event_store.service"} & modules
+
+
+def test_help_shows_the_registry_help_shortened_as_click_shortens_it():
+    output = CliRunner().invoke(cli, ["--help"]).output
+    for name in COMMANDS:
+        assert any(line.split()[:1] == [name] for line in output.splitlines()), name
+    assert re.search(r"^  show +Shows the board now, or at event N\.$", output, re.M), output
+
+
+def test_a_command_that_logs_nothing_shown_never_imports_structlog(tmp_path):
+    db = str(tmp_path / "s.sqlite")
+    code = (
+        "from cli.main import cli\n"
+        f"cli.main(['--db', {db!r}, 'new', 'dungeon-short', '--player', 'Ann', '--player', 'Bo'],"
+        " standalone_mode=False)\n"
+    )
+    modules = imported_after(code)
+    assert "event_store.service" in modules
+    assert not {"structlog", "structlog.dev"} & modules
+
+
+def test_verbose_configures_logging_at_the_first_event(tmp_path):
+    db = str(tmp_path / "v.sqlite")
+    result = CliRunner().invoke(
+        cli, ["--db", db, "--log-format", "json", "-v", "new", "toy-race", "--player", "Ann", "--player", "B"]
+    )
+    assert result.exit_code == 0, result.output
+    logged = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
+    assert [entry["event"] for entry in logged] == ["game_created"]
+    assert logged[0]["level"] == "info"
+
+
+def test_an_unknown_command_is_still_a_one_line_usage_error():
+    result = CliRunner().invoke(cli, ["shwo"])
+    assert result.exit_code == 2
+    assert "No such command 'shwo'" in result.output
+    assert isinstance(cli, click.Group)
