@@ -40,6 +40,8 @@ def export(ctx: click.Context, game: str, output: str, force: bool, viewer: str 
         nightkeep export 1b4e28ba-2fa1-11d2-883f-0016d3cca427 -o game.nkr --as host
         nightkeep export 1b4e28ba-2fa1-11d2-883f-0016d3cca427 -o - | gzip > game.nkr.gz
     """
+    if not output:  # Path("") is the current directory, which would be reported as a file that exists
+        raise UsageError("-o needs a file name (or - for stdout)")
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
     seen_as = resolve_viewer(viewer, service.get_game(game_id).meta["players"])

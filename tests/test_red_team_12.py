@@ -1,0 +1,83 @@
+"""Red-team findings on issue 12's new doors (ids by prefix, export -o, errors on every exit)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run(db, *args):
+    return CliRunner().invoke(cli, ["--db", db, *args])
+
+
+def new_game(db, ruleset="dungeon-short", *seats):
+    args = [arg for seat in (seats or ("Ann", "Bo")) for arg in ("--player", seat)]
+    result = run(db, "new", ruleset, *args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)["game"]
+
+
+def nightkeep(db, *args, stdout):
+    """Runs the console script as a shell would, with its stdout sent where the test says."""
+    return subprocess.run(
+        [sys.executable, "-m", "nightkeep", "--db", db, *args],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "NO_COLOR": "1"},
+        timeout=60,
+    )
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "args", [("show", "{game}", "--json"), ("log", "{game}"), ("export", "{game}", "-o", "-")]
+)
+def test_output_that_cannot_be_written_is_one_error_line_not_a_traceback(tmp_path, args):
+    db = str(tmp_path / "g.sqlite")
+    game = new_game(db)
+    with open("/dev/full", "w") as full:
+        done = nightkeep(db, *(a.format(game=game) for a in args), stdout=full)
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "No space left on device" in lines[0], done.stderr
+    assert done.returncode == 2
+    if "--json" in args:
+        assert json.loads(lines[0])["exit"] == 2
+
+
+def test_export_to_an_empty_file_name_says_so_and_writes_nothing(tmp_path, monkeypatch):
+    db = str(tmp_path / "g.sqlite")
+    game = new_game(db)
+    monkeypatch.chdir(tmp_path)
+    for extra in ([], ["--force"]):
+        result = run(db, "export", game, "-o", "", *extra)
+        assert result.exit_code == 2
+        assert "exists" not in result.stderr and "file name" in result.stderr, result.stderr
+
+
+def test_the_whole_id_of_a_game_held_as_two_copies_names_them_instead_of_no_game(tmp_path):
+    host = str(tmp_path / "host.sqlite")
+    game = new_game(host, "vampire-empire", "Ann:human", "Vlad:vampire")
+    for viewer, name in ((["--as", "Ann"], "ann.nkr"), ([], "public.nkr")):
+        assert run(host, "export", game, "-o", str(tmp_path / name), *viewer).exit_code == 0
+    other = str(tmp_path / "other.sqlite")
+    for name in ("ann.nkr", "public.nkr"):
+        assert run(other, "import", str(tmp_path / name)).exit_code == 0
+    for typed in (game, game[:8]):
+        result = run(other, "show", typed)
+        assert result.exit_code == 2
+        assert "no game" not in result.stderr, result.stderr
+        assert "Ann's copy" in result.stderr and "public copy" in result.stderr, result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
