@@ -81,3 +81,31 @@ def test_the_whole_id_of_a_game_held_as_two_copies_names_them_instead_of_no_game
         assert "no game" not in result.stderr, result.stderr
         assert "Ann's copy" in result.stderr and "public copy" in result.stderr, result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("typed", ["²", "1²", "③"])
+def test_a_digit_int_cannot_read_is_a_choice_error_not_a_crash_of_the_hot_seat(typed):
+    from domain.actions import Action
+    from domain.errors import UsageError
+    from event_store.seats import match_action
+
+    with pytest.raises(UsageError, match="no action"):
+        match_action([Action("roll", "Ann", "Roll")], typed)
+
+
+def test_a_digit_int_cannot_read_is_refused_as_a_version_and_a_deadline():
+    from cli.pbem_hooks import parse_deadline
+    from domain.errors import UsageError
+    from domain.setup import version_of
+
+    assert version_of("0.²") is None  # a replay file's recorded version, read by the audit
+    with pytest.raises(UsageError, match="malformed --deadline"):
+        parse_deadline("²d")
+
+
+def test_hot_seat_play_with_a_superscript_digit_asks_again(tmp_path):
+    db = str(tmp_path / "g.sqlite")
+    game = new_game(db)
+    result = CliRunner().invoke(cli, ["--db", db, "play", game, "--stdin"], input="²\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "Error: no action '²' now" in result.stdout
