@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -50,6 +51,8 @@ def export(ctx: click.Context, game: str, output: str, force: bool, viewer: str 
         with click.open_file("-", "wb") as stdout:  # click's binary stdout, left open after
             stdout.write(data)
         return
+    if force and _is_the_store(ctx, output):
+        raise UsageError(f"{output} is the store this game is read from: nothing written")
     try:
         # "x" refuses an existing file in the same call that creates it: no window to overwrite one.
         with Path(output).open("wb") if force else Path(output).open("xb") as file:
@@ -59,3 +62,13 @@ def export(ctx: click.Context, game: str, output: str, force: bool, viewer: str 
     except OSError as exc:
         raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from None
     click.echo(f"wrote {output} ({len(data)} bytes)")
+
+
+def _is_the_store(ctx: click.Context, output: str) -> bool:
+    """Tells whether a file --force would overwrite is the open store itself (by any name or link):
+    overwriting it would lose every game in it."""
+    db = ctx.ensure_object(dict).get("db_resolved", "")
+    try:
+        return bool(db) and Path(output).exists() and os.path.samefile(output, Path(db).expanduser())
+    except OSError:
+        return False

@@ -109,3 +109,18 @@ def test_hot_seat_play_with_a_superscript_digit_asks_again(tmp_path):
     result = CliRunner().invoke(cli, ["--db", db, "play", game, "--stdin"], input="²\nq\n")
     assert result.exit_code == 0, result.output
     assert "Error: no action '²' now" in result.stdout
+
+
+@pytest.mark.parametrize("through_a_link", [False, True])
+def test_export_force_never_overwrites_the_store_it_reads_from(tmp_path, through_a_link):
+    db = str(tmp_path / "g.sqlite")
+    game = new_game(db)
+    target = tmp_path / "store-link"
+    if through_a_link:
+        target.symlink_to(db)
+    before = Path(db).read_bytes()
+    result = run(db, "export", game, "-o", str(target if through_a_link else db), "--force")
+    assert result.exit_code == 2
+    assert "is the store" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert Path(db).read_bytes() == before
+    assert run(db, "show", game).exit_code == 0
