@@ -124,3 +124,11 @@ def test_export_force_never_overwrites_the_store_it_reads_from(tmp_path, through
     assert "is the store" in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert Path(db).read_bytes() == before
     assert run(db, "show", game).exit_code == 0
+
+
+@pytest.mark.parametrize("args", [("games",), ("new", "dungeon-short", "--player", "A", "--player", "B")])
+def test_a_store_in_the_home_of_no_such_user_is_one_error_line(args):
+    result = run("~no-such-user-nightkeep/games.sqlite", *args, "--json")
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert "no such user's home directory" in json.loads(result.stderr)["error"]
