@@ -8,7 +8,7 @@ import click
 from rich.table import Table
 
 from cli.common import echo_json, get_service, handle_errors, json_option
-from cli.rendering import console, provenance
+from cli.rendering import console, plain_cells, provenance
 from projections.game_index import GameIndex
 
 
@@ -46,7 +46,7 @@ def games(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
             notes.append(f"{e['viewer']}'s copy" if e["viewer"] else "public copy")
         if e["seed"] == "secret":
             notes.append("dice not verified yet")
-        table.add_row(
+        row = plain_cells(
             e["ruleset"],
             ", ".join(e["players"]),
             str(e["version"]),
@@ -55,4 +55,5 @@ def games(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
             e["updated"][:19].replace("T", " "),
             "\n".join([e["game"], *notes]),
         )
+        table.add_row(*row)
     console().print(table)

@@ -132,3 +132,23 @@ def test_a_store_in_the_home_of_no_such_user_is_one_error_line(args):
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
     assert "no such user's home directory" in json.loads(result.stderr)["error"]
+
+
+def test_a_player_named_like_rich_markup_is_printed_as_named(tmp_path):
+    db = str(tmp_path / "g.sqlite")
+    game = new_game(db, "dungeon-short", "[bold]Ann", "[red]")
+    for args in (("games",), ("actions", game), ("play", game, "--stdin")):
+        result = CliRunner().invoke(cli, ["--db", db, *args], input="q\n")
+        assert result.exit_code == 0, result.output
+        assert "[bold]Ann" in result.stdout, (args, result.stdout)
+    assert "[red]" in run(db, "games").stdout  # not a colour that swallows the name
+
+
+def test_an_audited_file_named_like_markup_keeps_its_name(tmp_path, monkeypatch):
+    db = str(tmp_path / "g.sqlite")
+    game = new_game(db)
+    monkeypatch.chdir(tmp_path)
+    name = "[bold]game.nkr"
+    assert run(db, "export", game, "-o", name, "--as", "host").exit_code == 0
+    result = run(db, "audit", name, game)  # two targets: the summary table
+    assert "[bold]game.nkr" in result.stdout, result.stdout
