@@ -152,3 +152,22 @@ def test_an_audited_file_named_like_markup_keeps_its_name(tmp_path, monkeypatch)
     assert run(db, "export", game, "-o", name, "--as", "host").exit_code == 0
     result = run(db, "audit", name, game)  # two targets: the summary table
     assert "[bold]game.nkr" in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize("damage", ["state = x'c1c1c1'", "topic = 'nowhere:Nothing'"])
+@pytest.mark.parametrize(
+    "args", [("actions",), ("act", "roll", "--as", "Ann"), ("export", "-o", "-"), ("play", "--bots")]
+)
+def test_a_damaged_stored_event_is_one_error_line_for_every_command_that_loads_the_game(
+    tmp_path, damage, args
+):
+    import sqlite3
+
+    db = str(tmp_path / "g.sqlite")
+    game = new_game(db)
+    with sqlite3.connect(db) as connection:
+        connection.execute(f"UPDATE stored_events SET {damage} WHERE originator_version = 3")
+    result = run(db, args[0], game, *args[1:])
+    assert result.exit_code == 2, result.output
+    assert "unreadable stored event" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
