@@ -15,7 +15,7 @@ from cli.common import (
     get_service,
     handle_errors,
     json_option,
-    log_entry_json,
+    log_entries_json,
     parse_nonce,
     seen_by,
     stdin_is_terminal,
@@ -385,6 +385,6 @@ def log_command(ctx: click.Context, game: str, viewer: str | None, as_json: bool
     ruleset = created_of(recorded).ruleset
     recorded = seen_by(recorded, viewer)
     if as_json:
-        echo_json([log_entry_json(ruleset, r) for r in recorded])
+        echo_json(log_entries_json(ruleset, recorded))
     else:
         print_timeline(ruleset, recorded)

@@ -171,3 +171,13 @@ def test_a_damaged_stored_event_is_one_error_line_for_every_command_that_loads_t
     assert result.exit_code == 2, result.output
     assert "unreadable stored event" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+@pytest.mark.parametrize("viewer", [[], ["--as", "Ann"], ["--as", "host"]])
+def test_log_json_text_is_the_text_the_plain_log_shows(tmp_path, viewer):
+    db = str(tmp_path / "g.sqlite")
+    game = new_game(db, "vampire-empire", "Ann:human", "Vlad:vampire")
+    assert run(db, "play", game, "--bots").exit_code == 0
+    plain = run(db, "log", game, *viewer).stdout.splitlines()
+    entries = json.loads(run(db, "log", game, *viewer, "--json").stdout)
+    assert [f"{e['version']:>5}  {e['text']}" for e in entries] == plain
