@@ -181,3 +181,10 @@ def test_log_json_text_is_the_text_the_plain_log_shows(tmp_path, viewer):
     plain = run(db, "log", game, *viewer).stdout.splitlines()
     entries = json.loads(run(db, "log", game, *viewer, "--json").stdout)
     assert [f"{e['version']:>5}  {e['text']}" for e in entries] == plain
+
+
+def test_a_misspelt_demo_ruleset_gets_a_suggestion(tmp_path):
+    result = run(str(tmp_path / "g.sqlite"), "demo", "vampire-empir")
+    assert result.exit_code == 2
+    assert "did you mean 'vampire-empire'?" in result.stderr
+    assert not (tmp_path / "g.sqlite").exists()
