@@ -323,7 +323,7 @@ def _play_at_terminal(
         raise UsageError("--json goes with --bots: playing at the terminal prints for people")
     if not from_stdin and not stdin_is_terminal():
         raise UsageError("nightkeep play needs a terminal: add --bots, or --stdin to read piped choices")
-    players = service.get_game(game_id).meta["players"]
+    players = service.playable_game(game_id).meta["players"]  # a viewer's copy is refused before any prompt
     unknown = [name for name in bot_seats if name not in players]
     if unknown:
         raise UsageError(f"no player {unknown[0]!r} in this game for --bot (players: {', '.join(players)})")

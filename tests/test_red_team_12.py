@@ -188,3 +188,15 @@ def test_a_misspelt_demo_ruleset_gets_a_suggestion(tmp_path):
     assert result.exit_code == 2
     assert "did you mean 'vampire-empire'?" in result.stderr
     assert not (tmp_path / "g.sqlite").exists()
+
+
+def test_hot_seat_play_on_a_viewers_copy_is_refused_before_asking_who_sits_down(tmp_path):
+    host = str(tmp_path / "host.sqlite")
+    game = new_game(host, "vampire-empire", "Ann:human", "Vlad:vampire")
+    assert run(host, "export", game, "-o", str(tmp_path / "ann.nkr"), "--as", "Ann").exit_code == 0
+    mine = str(tmp_path / "ann.sqlite")
+    assert run(mine, "import", str(tmp_path / "ann.nkr")).exit_code == 0
+    result = CliRunner().invoke(cli, ["--db", mine, "play", game[:8], "--stdin"], input="q\n")
+    assert result.exit_code == 1
+    assert "cannot be continued" in result.stderr
+    assert "keyboard" not in result.stdout and "goes on" not in result.stdout
