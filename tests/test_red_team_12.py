@@ -200,3 +200,10 @@ def test_hot_seat_play_on_a_viewers_copy_is_refused_before_asking_who_sits_down(
     assert result.exit_code == 1
     assert "cannot be continued" in result.stderr
     assert "keyboard" not in result.stdout and "goes on" not in result.stdout
+
+
+def test_a_key_folder_in_the_home_of_no_such_user_is_one_error_line(monkeypatch):
+    monkeypatch.setenv("NIGHTKEEP_KEYS", "~no-such-user-nightkeep/keys")
+    result = CliRunner().invoke(cli, ["key", "list"])
+    assert result.exit_code == 2, result.output
+    assert "no such user's home directory" in result.stderr
