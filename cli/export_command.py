@@ -53,13 +53,17 @@ def export(ctx: click.Context, game: str, output: str, force: bool, viewer: str 
         return
     if force and _is_the_store(ctx, output):
         raise UsageError(f"{output} is the store this game is read from: nothing written")
+    created = False
     try:
         # "x" refuses an existing file in the same call that creates it: no window to overwrite one.
         with Path(output).open("wb") if force else Path(output).open("xb") as file:
+            created = not force
             file.write(data)
     except FileExistsError:
         raise UsageError(f"{output} exists: nothing written (--force overwrites it)") from None
     except OSError as exc:
+        if created:  # a cut-off replay file left behind would block the retry as a file that exists
+            Path(output).unlink(missing_ok=True)
         raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from None
     click.echo(f"wrote {output} ({len(data)} bytes)")
 

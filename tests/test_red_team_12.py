@@ -207,3 +207,29 @@ def test_a_key_folder_in_the_home_of_no_such_user_is_one_error_line(monkeypatch)
     result = CliRunner().invoke(cli, ["key", "list"])
     assert result.exit_code == 2, result.output
     assert "no such user's home directory" in result.stderr
+
+
+def test_an_export_cut_off_by_a_full_disk_leaves_no_partial_file(tmp_path, monkeypatch):
+    import errno
+    import io
+
+    db = str(tmp_path / "g.sqlite")
+    game = new_game(db)
+    target = tmp_path / "game.nkr"
+    real_open = Path.open
+
+    class FullDisk(io.BufferedWriter):
+        def write(self, data):
+            super().write(bytes(data)[:10])
+            self.flush()
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    def open_on_a_full_disk(self, mode="r", *args, **kwargs):
+        if self == target:
+            return FullDisk(real_open(self, mode.replace("b", "") + "b", buffering=0))
+        return real_open(self, mode, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", open_on_a_full_disk)
+    result = run(db, "export", game, "-o", str(target))
+    assert result.exit_code == 2 and "No space left on device" in result.stderr
+    assert not target.exists()
