@@ -129,16 +129,20 @@ def event_json(recorded: RecordedEvent) -> dict[str, Any]:
     return {"version": recorded.version, "type": recorded.type_name, "fields": jsonable(recorded.fields)}
 
 
-def log_entry_json(ruleset: str, recorded: RecordedEvent) -> dict[str, Any]:
-    """Returns one event as `log --json` prints it: the event's JSON, its chain, time and plain words."""
-    from projections.timeline import describe_event  # the read side's wording, loaded by log alone
+def log_entries_json(ruleset: str, events: list[RecordedEvent]) -> list[dict[str, Any]]:
+    """Returns the events as `log --json` prints them: each event's JSON, its chain, time and the very
+    words the plain log gives it (told as a run, so actions keep their labels and sides)."""
+    from projections.timeline import describe_events  # the read side's wording, loaded by log alone
 
-    return {
-        **event_json(recorded),
-        "chain": recorded.chain.hex(),
-        "time": recorded.timestamp.isoformat(),
-        "text": describe_event(ruleset, recorded.event),
-    }
+    return [
+        {
+            **event_json(recorded),
+            "chain": recorded.chain.hex(),
+            "time": recorded.timestamp.isoformat(),
+            "text": text,
+        }
+        for recorded, text in zip(events, describe_events(ruleset, events), strict=True)
+    ]
 
 
 def echo_json(value: Any) -> None:

@@ -21,6 +21,7 @@ from domain.errors import UnknownRuleset
 from domain.events import GameEnded, GameWon, TurnEnded
 from domain.hidden import PUBLIC
 from domain.rulesets import has_hidden_information, ruleset_names
+from domain.suggest import did_you_mean
 from event_store.config import default_db_path
 from event_store.forks import action_boundaries
 from event_store.recorded import RecordedEvent, fold_recorded, redacted
@@ -60,7 +61,7 @@ def demo(ctx: click.Context, ruleset: str, seed: str | None, fast: bool) -> None
     """
     if ruleset not in SEATS:
         known = ", ".join(name for name in ruleset_names() if name in SEATS)
-        raise UnknownRuleset(f"no demo for {ruleset!r} (rulesets: {known})")
+        raise UnknownRuleset(f"no demo for {ruleset!r} (rulesets: {known}){did_you_mean(ruleset, SEATS)}")
     service = get_service(ctx, create=True)
     out = console()
     game_id = service.create_game(ruleset, SEATS[ruleset])

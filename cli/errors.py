@@ -4,6 +4,7 @@ when no command is given."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -28,6 +29,18 @@ def fail(message: str, exit_code: int, as_json: bool) -> NoReturn:
     else:
         click.echo(f"Error: {message}", err=True)
     sys.exit(exit_code)
+
+
+def drop_unwritable_stdout() -> None:
+    """Points stdout at the null device if what it holds cannot be written, so that Python's flush at
+    exit does not print a second error after ours."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass  # no file descriptor (a test's captured stdout): nothing will flush it at exit
 
 
 class FriendlyGroup(click.Group):
@@ -60,4 +73,10 @@ class FriendlyGroup(click.Group):
             fail(exc.format_message(), exc.exit_code, as_json)
         except click.Abort:
             fail("Aborted.", 1, as_json)
+        except OSError as exc:
+            # A write that fails (a full disk, a closed terminal) ends in one line too; click itself ends
+            # a broken pipe (EPIPE) quietly, and re-raises every other OSError as a traceback.
+            drop_unwritable_stdout()
+            where = f" ({exc.filename})" if exc.filename else ""
+            fail(f"{exc.strerror or exc}{where}", 2, as_json)
         sys.exit(result if isinstance(result, int) else 0)

@@ -21,7 +21,7 @@ from cli.common import (
     stdin_is_terminal,
 )
 from cli.completion import complete_game, complete_game_or_file
-from cli.rendering import console
+from cli.rendering import console, plain_cells
 from domain.audit import AuditReport
 from domain.errors import NightkeepError
 from domain.game import STOPPED
@@ -291,11 +291,13 @@ def _print_summary(results: list[tuple[str, AuditReport | None, str]]) -> None:
     table = Table("source", "game", "events", "actions", "draws verified", "result")
     for target, report, _ in results:
         if report is None:
-            table.add_row(target, "", "", "", "", "unreadable")
+            table.add_row(*plain_cells(target, "", "", "", "", "unreadable"))
             continue
         draws = f"{report.draws_verified}/{report.draws}"
         table.add_row(
-            target, report.game, str(report.events), str(report.actions), draws, _verdict(report, "")
+            *plain_cells(
+                target, report.game, str(report.events), str(report.actions), draws, _verdict(report, "")
+            )
         )
     out.print(table)
     for target, report, unreadable in results:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -40,6 +41,8 @@ def export(ctx: click.Context, game: str, output: str, force: bool, viewer: str 
         nightkeep export 1b4e28ba-2fa1-11d2-883f-0016d3cca427 -o game.nkr --as host
         nightkeep export 1b4e28ba-2fa1-11d2-883f-0016d3cca427 -o - | gzip > game.nkr.gz
     """
+    if not output:  # Path("") is the current directory, which would be reported as a file that exists
+        raise UsageError("-o needs a file name (or - for stdout)")
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
     seen_as = resolve_viewer(viewer, service.get_game(game_id).meta["players"])
@@ -48,12 +51,28 @@ def export(ctx: click.Context, game: str, output: str, force: bool, viewer: str 
         with click.open_file("-", "wb") as stdout:  # click's binary stdout, left open after
             stdout.write(data)
         return
+    if force and _is_the_store(ctx, output):
+        raise UsageError(f"{output} is the store this game is read from: nothing written")
+    created = False
     try:
         # "x" refuses an existing file in the same call that creates it: no window to overwrite one.
         with Path(output).open("wb") if force else Path(output).open("xb") as file:
+            created = not force
             file.write(data)
     except FileExistsError:
         raise UsageError(f"{output} exists: nothing written (--force overwrites it)") from None
     except OSError as exc:
+        if created:  # a cut-off replay file left behind would block the retry as a file that exists
+            Path(output).unlink(missing_ok=True)
         raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from None
     click.echo(f"wrote {output} ({len(data)} bytes)")
+
+
+def _is_the_store(ctx: click.Context, output: str) -> bool:
+    """Tells whether a file --force would overwrite is the open store itself (by any name or link):
+    overwriting it would lose every game in it."""
+    db = ctx.ensure_object(dict).get("db_resolved", "")
+    try:
+        return bool(db) and Path(output).exists() and os.path.samefile(output, Path(db).expanduser())
+    except OSError:
+        return False

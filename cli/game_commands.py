@@ -15,7 +15,7 @@ from cli.common import (
     get_service,
     handle_errors,
     json_option,
-    log_entry_json,
+    log_entries_json,
     parse_nonce,
     seen_by,
     stdin_is_terminal,
@@ -323,7 +323,7 @@ def _play_at_terminal(
         raise UsageError("--json goes with --bots: playing at the terminal prints for people")
     if not from_stdin and not stdin_is_terminal():
         raise UsageError("nightkeep play needs a terminal: add --bots, or --stdin to read piped choices")
-    players = service.get_game(game_id).meta["players"]
+    players = service.playable_game(game_id).meta["players"]  # a viewer's copy is refused before any prompt
     unknown = [name for name in bot_seats if name not in players]
     if unknown:
         raise UsageError(f"no player {unknown[0]!r} in this game for --bot (players: {', '.join(players)})")
@@ -385,6 +385,6 @@ def log_command(ctx: click.Context, game: str, viewer: str | None, as_json: bool
     ruleset = created_of(recorded).ruleset
     recorded = seen_by(recorded, viewer)
     if as_json:
-        echo_json([log_entry_json(ruleset, r) for r in recorded])
+        echo_json(log_entries_json(ruleset, recorded))
     else:
         print_timeline(ruleset, recorded)

@@ -16,7 +16,7 @@ from uuid import UUID
 
 from rich.table import Table
 
-from cli.rendering import console, print_board, print_timeline
+from cli.rendering import console, plain_cells, print_board, print_timeline
 from domain.actions import Action
 from domain.bots import Bot
 from domain.errors import NightkeepError
@@ -171,5 +171,6 @@ def print_numbered(actions: list[Action]) -> None:
     several = len({a.player for a in actions}) > 1
     table = Table("#", "id", *(["player"] if several else []), "action")
     for number, action in enumerate(actions, start=1):
-        table.add_row(str(number), action.id, *([action.player] if several else []), action.label)
+        who = [action.player] if several else []
+        table.add_row(*plain_cells(str(number), action.id, *who, action.label))
     console().print(table)

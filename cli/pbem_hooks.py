@@ -81,7 +81,7 @@ def parse_deadline(text: str | None) -> int:
     if not text:
         return 0
     units = {"d": 86400, "h": 3600, "m": 60}
-    if text[-1:] not in units or not text[:-1].isdigit() or int(text[:-1]) < 1:
+    if text[-1:] not in units or not text[:-1].isdecimal() or int(text[:-1]) < 1:
         raise UsageError(f"malformed --deadline {text[:20]!r}: expected a number and d, h or m (3d)")
     return int(text[:-1]) * units[text[-1]]
 

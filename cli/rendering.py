@@ -9,6 +9,7 @@ from uuid import UUID
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from domain.actions import Action
 from domain.game import STOPPED, Game, GameFold, game_status
@@ -94,6 +95,11 @@ def print_board(game_id: str, fold: GameState, note: str = "") -> None:
     out.print(render_board(fold.ruleset_name, fold.state, summary["status"] == STOPPED), markup=False)
 
 
+def plain_cells(*cells: str) -> list[Text]:
+    """Returns table cells that print as written: a player named `[bold]Ann` is not read as markup."""
+    return [Text(cell) for cell in cells]
+
+
 def print_actions(actions: list[Action]) -> None:
     """Prints legal actions as a table."""
     out = console()
@@ -102,7 +108,7 @@ def print_actions(actions: list[Action]) -> None:
         return
     table = Table("id", "player", "action")
     for action in actions:
-        table.add_row(action.id, action.player, action.label)
+        table.add_row(*plain_cells(action.id, action.player, action.label))
     out.print(table)
 
 

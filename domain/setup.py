@@ -67,7 +67,7 @@ def check_setup(
 def version_of(text: str) -> tuple[int, ...] | None:
     """Returns a nightkeep version string as numbers (`0.2.0` → (0, 2, 0)), None if it is not one."""
     parts = text.split(".")
-    if not 1 <= len(parts) <= 4 or not all(p.isdigit() and len(p) <= 6 for p in parts):
+    if not 1 <= len(parts) <= 4 or not all(p.isdecimal() and len(p) <= 6 for p in parts):
         return None
     return tuple(int(p) for p in parts)
 

@@ -27,6 +27,10 @@ def resolve_db(db: str | None) -> str:
         raise UsageError("the store location is empty (check --db or NIGHTKEEP_DB)")
     if "://" in chosen:
         raise UsageError(f"{chosen!r}: only SQLite files and :memory: are supported so far")
+    try:
+        Path(chosen).expanduser()  # every later use expands it: `~nobody/x` must fail here, as one line
+    except RuntimeError:
+        raise UsageError(f"{chosen!r}: no such user's home directory (check --db or NIGHTKEEP_DB)") from None
     return chosen
 
 

@@ -77,18 +77,31 @@ def resolve_game_id(recorder: ApplicationRecorder, copies: CopyStore, text: str)
     if not found:
         raise UnknownGame(f"no game in this store has an id starting {text.strip()!r}")
     if len(found) > 1:
-        listed = sorted(str(g) for g in found)
-        more = f" and {len(listed) - MAX_LISTED} more" if len(listed) > MAX_LISTED else ""
-        raise AmbiguousGameId(
-            f"{text.strip()!r} names {len(listed)} games: {', '.join(listed[:MAX_LISTED])}{more}"
-            " (type more of the id)"
-        )
+        raise _ambiguous(copies, text, found)
     return found.pop()
 
 
+def _ambiguous(copies: CopyStore, text: str, found: set[UUID]) -> AmbiguousGameId:
+    """Lists the stored games a typed id could mean on one line, saying which are viewers' copies (their
+    own ids tell them apart: typing more of the game's id would not)."""
+    held = copies.all()
+    listed = [
+        f"{g} ({held[g].label.replace(' of game ', ' of ')})" if g in held else str(g)
+        for g in sorted(found, key=str)
+    ]
+    more = f" and {len(listed) - MAX_LISTED} more" if len(listed) > MAX_LISTED else ""
+    return AmbiguousGameId(
+        f"{text.strip()!r} names {len(listed)} games: {', '.join(listed[:MAX_LISTED])}{more}"
+        " (give one of these ids, or a longer prefix of one)"
+    )
+
+
 def _copy_or_itself(recorder: ApplicationRecorder, copies: CopyStore, game_id: UUID) -> UUID:
-    """Returns the game itself if stored, else its one stored viewer's copy, else the id unchanged."""
+    """Returns the game itself if stored, else its one stored viewer's copy, else the id unchanged;
+    refuses to guess between several stored copies of the game."""
     if game_id in stored_ids_with_prefix(recorder, game_id.hex):
         return game_id
     held = copies.of_game(game_id)
-    return held[0] if len(held) == 1 else game_id
+    if len(held) > 1:
+        raise _ambiguous(copies, str(game_id), set(held))
+    return held[0] if held else game_id

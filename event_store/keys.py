@@ -31,7 +31,10 @@ def key_dir() -> Path:
     """Returns the directory keys live in."""
     chosen = os.environ.get(KEYS_ENV)
     if chosen:
-        return Path(chosen).expanduser()
+        try:
+            return Path(chosen).expanduser()
+        except RuntimeError:  # `~nobody/keys`: pathlib cannot find that user's home
+            raise UsageError(f"{KEYS_ENV}={chosen}: no such user's home directory") from None
     return Path(platformdirs.user_config_dir("nightkeep", appauthor=False)) / "keys"
 
 

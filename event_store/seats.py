@@ -96,7 +96,7 @@ def pick_actor(service: GameService, game_id: UUID, action_id: str) -> str:
 def match_action(actions: Sequence[Action], typed: str) -> Action:
     """Returns the action a player typed: its number in the list (from 1), its id, or a unique prefix."""
     text = typed.strip()
-    if text.isdigit():
+    if text.isdecimal():  # isdigit() also takes "²", which int() refuses
         number = int(text)
         if 1 <= number <= len(actions):
             return actions[number - 1]

@@ -8,14 +8,21 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoder, Transcoding
-from eventsourcing.utils import get_topic
+from eventsourcing.persistence import (
+    IntegrityError,
+    JSONTranscoder,
+    MapperDeserialisationError,
+    Transcoder,
+    Transcoding,
+)
+from eventsourcing.utils import TopicError, get_topic
 
 from domain.actions import HOST, START, Action
 from domain.collector import paused_collector
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import (
     BadSetup,
+    CorruptStore,
     GameOver,
     IllegalAction,
     SeedNotHeld,
@@ -350,6 +357,10 @@ class GameService(Application[UUID]):
             game: Game = newest or self.repository.get(game_id, version=version, projector_func=project_game)
         except AggregateNotFoundError:
             raise UnknownGame(f"no game {game_id} in this store") from None
+        except (MapperDeserialisationError, TopicError) as exc:
+            # Damaged bytes or topic in the store: the same one line the event reader gives, no traceback.
+            cause = type(exc.__cause__ or exc).__name__
+            raise CorruptStore(f"game {game_id} has an unreadable stored event ({cause})") from None
         if not isinstance(game, Game):
             raise UnknownGame(f"no game {game_id} in this store")
         if version is not None and game.version != version:

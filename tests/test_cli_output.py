@@ -229,19 +229,20 @@ def test_log_json_carries_chain_time_and_text_beside_version_type_and_fields(db)
     from datetime import datetime
 
     from event_store.service import GameService
-    from projections.timeline import describe_event
+    from projections.timeline import describe_events
 
     game = played_game(db)
     entries = json.loads(run(db, "log", game, "--json").stdout)
     service = GameService.open(db)
     recorded = service.recorded_events(service.resolve_game_id(game))
     assert [e["version"] for e in entries] == [r.version for r in recorded]
-    for entry, r in zip(entries, recorded, strict=True):
+    texts = describe_events("dungeon-short", recorded)  # told as the plain log tells them: with labels
+    for entry, r, text in zip(entries, recorded, texts, strict=True):
         assert set(entry) == {"version", "type", "fields", "chain", "time", "text"}
         assert entry["type"] == r.type_name
         assert entry["chain"] == r.chain.hex()
         assert datetime.fromisoformat(entry["time"]) == r.timestamp
-        assert entry["text"] == describe_event("dungeon-short", r.event)
+        assert entry["text"] == text
     plain = run(db, "log", game).stdout.splitlines()
     assert plain[0].split(None, 1)[1] == entries[0]["text"]
 
