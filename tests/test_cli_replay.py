@@ -10,10 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from cli.replay_command import CHECKPOINT_EVERY, KEY_HELP, ReplaySource
+from cli.replay_keys import KEY_HELP
 from domain.events import ActionTaken, TurnEnded
 from domain.game import GameFold
 from event_store.replay_file import read_replay
+from projections.replay_source import CHECKPOINT_EVERY, ReplaySource
 from projections.turns import next_turn_start, previous_turn_start, turn_at, turn_starts
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
