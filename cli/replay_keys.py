@@ -109,12 +109,14 @@ class TerminalKeys:
     def __call__(self) -> str:
         """Returns the next key press (`c-c` for Ctrl-C, as raw mode sends no signal)."""
         while not self._pending:
-            self._wait(None)
-            presses = self._input.read_keys()
-            if not presses and not self._wait(ESCAPE_WAIT):
+            if self._wait(ESCAPE_WAIT):
+                presses = self._input.read_keys()
+                if self._input.closed:
+                    return END
+            else:  # quiet: a lone Esc held back by the parser is the Escape key after all
                 presses = self._input.flush_keys()
-            if self._input.closed:
-                return END
+                if not presses:
+                    self._wait(None)  # nothing held back: sleep until the next key
             self._pending += [_key_name(press) for press in presses]
         return self._pending.pop(0)
 
