@@ -94,6 +94,8 @@ def compose_frame(
     fold = source.fold_at(number)
     summary = game_summary(source.game, fold)
     header = wrap(board_header(source.game, summary), width)
+    if len(header) > 1:  # a line saved for the board: the id's first part names the game well enough here
+        header = wrap(board_header(source.game[:8], summary), width)
     turn = turn_at(source.turns, number)
     where = f"turn {turn}/{len(source.turns)}" if turn else "before turn 1"
     described = describe_event(source.ruleset, source.events[number - 1].event)

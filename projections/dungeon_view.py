@@ -193,9 +193,16 @@ def _lying_rows(state: State) -> list[str]:
     return ["Lying face up:", *rows] if rows else ["Nothing lies face up."]
 
 
-def _lying_paragraph(state: State, width: int) -> list[str]:
-    """Returns what lies face up as one wrapped paragraph (`12 Crypt: Sword, 2 gold; …`)."""
-    rows = [row.strip() for row in _lying_rows(state)[1:]]
+def _lying_paragraph(state: State, width: int, named: bool = True) -> list[str]:
+    """Returns what lies face up as one wrapped paragraph (`12 Crypt: Sword, 2 gold; …`; not `named`,
+    the spaces by number alone, as the spiral names them)."""
+    rows = []
+    for space in load_board().spaces:
+        lying = [card_name(c) for c in state["spaces"][space.index]]
+        gold = state["space_gold"][space.index]
+        if lying or gold:
+            where = f"{space.index} {space.name}:" if named else str(space.index)
+            rows.append(f"{where} {', '.join(lying + ([f'{gold} gold'] if gold else []))}")
     return wrap(f"Face up: {'; '.join(rows)}.", width) if rows else ["Nothing lies face up."]
 
 
@@ -239,17 +246,20 @@ def _sheet_rows(state: State) -> list[str]:
     return _table([[*SHEET_HEADERS, *ITEM_HEADERS, "status"], *_sheets(state)])
 
 
-def _compact_sheet_rows(state: State, width: int) -> list[str]:
-    """Returns the sheets as a table that fits `width`: status (unless in play) and what each carries
-    share one wrapping column."""
-    rows = []
-    for row in _sheets(state):
-        notes = [row[10]] if row[10] != "in play" else []
-        items = zip(ITEM_HEADERS, row[7:10], strict=True)
-        notes += [f"{label} {held}" for label, held in items if held.strip("-")]
-        rows.append([*row[:7], "; ".join(n for n in notes if n) or "-"])
-    headers = ["player", "character", "sp", "str", "craft", "lives", "gold", "status and carries"]
-    return table_lines(headers, rows, width, wrapping=["status and carries"])
+def _carried(row: list[str]) -> list[str]:
+    items = zip(ITEM_HEADERS, row[7:10], strict=True)
+    return [f"{label} {held}" for label, held in items if held.strip("-")]
+
+
+def _compact_sheets(state: State, width: int) -> list[str]:
+    """Returns the sheets one line each, then a line or two for each seat that carries anything."""
+    sheets = _sheets(state)
+    headers = ["player", "character", "sp", "str", "craft", "lives", "gold", "status"]
+    table = table_lines(headers, [[*row[:7], row[10]] for row in sheets], width)
+    carried = [(row[0], _carried(row)) for row in sheets]
+    return table + [
+        line for name, held in carried if held for line in wrap(f"{name}: {'; '.join(held)}.", width)
+    ]
 
 
 def _heading(state: State, stopped: bool) -> list[str]:
@@ -275,13 +285,14 @@ def render_board(state: State, stopped: bool = False, width: int = WIDE, height:
 
     def compact(width: int) -> list[str]:
         top = [*wrap(f"{title}: {head}", width), deck]
-        sheets = _compact_sheet_rows(state, width)
+        sheets = _compact_sheets(state, width)
         return [*top, *_spiral_rows(state, width), *_lying_paragraph(state, width), *sheets]
 
     def tight(width: int) -> list[str]:
         top = wrap(f"{title}: {head} {deck}", width)
-        sheets = _compact_sheet_rows(state, width)
-        return [*top, *_tight_spiral_rows(state, width), *_lying_paragraph(state, width), *sheets]
+        sheets = _compact_sheets(state, width)
+        # The sheets before what lies face up: if the frame is still too short, the cards are cut first.
+        return [*top, *_tight_spiral_rows(state, width), *sheets, *_lying_paragraph(state, width, False)]
 
     return fit([full, compact, tight], width, height)
 

@@ -285,11 +285,13 @@ def render_board(state: State, stopped: bool = False, width: int = WIDTH, height
 
     def compact(width: int, tight: bool = False) -> list[str]:
         carried = _carried_rows(state, width)
-        if tight:  # who carries nothing says so in no line of its own
+        levels = _level_rows(state, width, bare=False)
+        if tight:  # neither an empty level nor who carries nothing has a line of its own
             carried = [line for line in carried if not line.endswith(" carries nothing.")]
+            levels = [line for line in levels if not line.endswith("; empty)")]
         return [
             *wrap(f"{title}: {head}", width), *wrap(_counts(state), width),
-            *_level_rows(state, width, bare=False), *_vault_rows(state, width),
+            *levels, *_vault_rows(state, width),
             *_sheet_rows(state, width), *carried,
         ]  # fmt: skip
 
