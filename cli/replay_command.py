@@ -202,8 +202,9 @@ def replay(
 
     Off a terminal (or with --no-interactive) it prints every event in words up to the stop point,
     then the board there. On a terminal it shows the board at one event at a time, starting at the
-    stop point (default: the first event): n/space/enter/→ next event, b/← back, N or ] next turn,
-    B or [ previous turn, j jump to N or turn:T, g first event, G last event, q quit.
+    stop point (default: the first event), each frame sized to the terminal: n/space/enter/→ next
+    event, b/← back, ]/N/PgDn next turn, [/B/PgUp previous turn, Home/g first event, End/G last
+    event, j jump to N or turn:T (Esc cancels), ? the keys, q quit.
     A FILE is read on its own: the store is not opened.
 
     \b
