@@ -25,7 +25,7 @@ from domain.rulesets.castle.state import CELLAR, HUMAN, MOAT, VAMPIRE, State, de
 from projections.text_layout import fit
 from projections.views import STOPPED_HEAD
 
-WIDTH = 110  # the board is printed as plain text; no line may be wider
+WIDTH = 110  # no line of the full layout is wider; given less room, render_board picks a compact one
 REASONS = {
     "vampires-dead": "every vampire is dead",
     "humans-dead": "every human is dead",
@@ -332,7 +332,9 @@ def _sections(state: State, stopped: bool, width: int) -> list[list[str]]:
     ]
 
 
-def render_board(state: State, stopped: bool = False, width: int = WIDTH, height: int | None = None) -> str:
+def render_board(
+    state: State, stopped: bool = False, width: int | None = None, height: int | None = None
+) -> str:
     """Renders the castle, the city, the dead, each player's piles, a fight under way and what this copy of
     the log lets its viewer see (hands, identity tokens) as plain text no wider than `width`; short of
     lines, the sections follow each other without blank lines between them."""

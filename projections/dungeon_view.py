@@ -45,7 +45,7 @@ from domain.rulesets.talisman.events import (
 )
 from projections.spiral import render_spiral
 from projections.talisman_sheet import sheet_summary, with_bonus
-from projections.text_layout import WIDE, fit, table_lines, wrap
+from projections.text_layout import fit, table_lines, wrap
 from projections.views import STOPPED_HEAD
 
 State = dict[str, Any]
@@ -275,7 +275,9 @@ def _heading(state: State, stopped: bool) -> list[str]:
     return ["The Dungeon (short game)", head, deck]
 
 
-def render_board(state: State, stopped: bool = False, width: int = WIDE, height: int | None = None) -> str:
+def render_board(
+    state: State, stopped: bool = False, width: int | None = None, height: int | None = None
+) -> str:
     """Renders the spiral (who stands where, face-up cards) and each character's sheet as text no wider
     than `width` (a game stopped by an early reveal has nobody to act)."""
     title, head, deck = _heading(state, stopped)

@@ -27,7 +27,7 @@ from projections.views import STOPPED_HEAD
 
 State = dict[str, Any]
 
-WIDTH = 110  # the board is printed as plain text; no line may be wider
+WIDTH = 110  # no line of the full layout is wider; given less room, render_board picks a compact one
 TILE_WIDTH = len("blank tile")
 HOARD = "keep/hoard"
 _FIXED_NAMES = {SENTRY: "Sentry", HOARD: "Treasure Hoard"}
@@ -272,7 +272,9 @@ def _head(state: State, stopped: bool) -> str:
     return f"{state['turn']} to act."
 
 
-def render_board(state: State, stopped: bool = False, width: int = WIDTH, height: int | None = None) -> str:
+def render_board(
+    state: State, stopped: bool = False, width: int | None = None, height: int | None = None
+) -> str:
     """Renders the three levels (tiles, characters, face-up cards), the sheets and the Vault as text no
     wider than `width` (a game stopped by an early reveal has nobody to act)."""
     title, head = "The Vampire's Keep (Keep run)", _head(state, stopped)

@@ -51,9 +51,12 @@ def table_lines(
     return [line.replace("─", "-").replace("┼", "+") for line in lines]
 
 
-def fit(layouts: Sequence[Layout], width: int, height: int | None = None) -> str:
+def fit(layouts: Sequence[Layout], width: int | None, height: int | None = None) -> str:
     """Returns the first layout whose lines fit `width` (and `height`); failing that the last one, cut to
-    the budget with a closing line that says how much more there is."""
+    the budget with a closing line that says how much more there is. With no width, the first (full)
+    layout as it is, for text that is not shown on a terminal (mail, golden files)."""
+    if width is None:
+        return "\n".join(layouts[0](WIDE))
     lines: list[str] = []
     for layout in layouts:
         lines = layout(width)

@@ -8,7 +8,6 @@ from types import ModuleType
 from typing import Any
 
 from domain.events import Event
-from projections.text_layout import WIDE
 
 _VIEW_MODULES = {
     "dungeon-short": "projections.dungeon_view",
@@ -30,10 +29,15 @@ def _module(ruleset: str, modules: dict[str, str] = _VIEW_MODULES) -> ModuleType
 
 
 def render_board(
-    ruleset: str, state: dict[str, Any], stopped: bool = False, width: int = WIDE, height: int | None = None
+    ruleset: str,
+    state: dict[str, Any],
+    stopped: bool = False,
+    width: int | None = None,
+    height: int | None = None,
 ) -> str:
     """Renders the board of a game state as plain text no wider than `width` (and, given a `height`, no
-    taller): the full layout when it fits, else a compact one (`stopped`: the game takes no more actions)."""
+    taller): the full layout when it fits, else a compact one; with no width, the full layout as it is
+    (`stopped`: the game takes no more actions)."""
     module = _module(ruleset)
     if module is None:
         return f"({ruleset} has no board view)"
