@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
+from typing import TextIO
 
 import structlog
+
+
+def wants_colour(stream: TextIO) -> bool:
+    """Says whether to colour what goes to `stream`: on a terminal, unless NO_COLOR is set (no-color.org)."""
+    return stream.isatty() and not os.environ.get("NO_COLOR")
 
 
 def configure_logging(log_format: str | None = None, verbose: bool = False) -> None:
@@ -16,7 +23,7 @@ def configure_logging(log_format: str | None = None, verbose: bool = False) -> N
     if log_format == "json":
         renderer = structlog.processors.JSONRenderer()
     else:
-        renderer = structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty())
+        renderer = structlog.dev.ConsoleRenderer(colors=wants_colour(sys.stderr))
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
+import textwrap
 from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
@@ -18,11 +21,30 @@ from event_store.service import GameService
 from projections.timeline import describe_events
 from projections.views import players_summary, render_board
 
+# Piped output is laid out for this many columns and lines unless COLUMNS and LINES say otherwise, so
+# scripts and tests that compare output get the same text on every machine; every view's full layout fits.
+PIPED_WIDTH = 120
+PIPED_HEIGHT = 24
+
+
+def _env_size(name: str, default: int) -> int:
+    value = os.environ.get(name, "")
+    return int(value) if value.isdigit() and 20 <= int(value) <= 1000 else default
+
+
+def terminal_size() -> tuple[int, int]:
+    """Returns the columns and lines to lay output out for: the terminal's (COLUMNS and LINES override
+    it), or a fixed size when stdout is not a terminal."""
+    if sys.stdout.isatty():
+        size = shutil.get_terminal_size()
+        return max(size.columns, 20), max(size.lines, 5)
+    return _env_size("COLUMNS", PIPED_WIDTH), _env_size("LINES", PIPED_HEIGHT)
+
 
 def console() -> Console:
-    """Returns a console on stdout; piped output gets wide tables and no colour."""
-    # Rich assumes 80 columns when stdout is not a terminal, which would cut game ids in tables.
-    return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+    """Returns a console on stdout sized by `terminal_size`; colour on a terminal unless NO_COLOR is set."""
+    width, height = terminal_size()
+    return Console(highlight=False, soft_wrap=True, width=width, height=height)
 
 
 # A live Game and a GameFold rebuilt from the store both carry ruleset_name, state and version.
@@ -78,10 +100,8 @@ def provenance_note(facts: dict[str, Any]) -> str:
     return "; ".join(notes)
 
 
-def print_board(game_id: str, fold: GameState, note: str = "") -> None:
-    """Prints the board view with a one-line header (and a line of provenance, when given)."""
-    summary = game_summary(game_id, fold)
-    out = console()
+def board_header(game_id: str, summary: dict[str, Any]) -> str:
+    """Returns the line above a board: ruleset, game, event number and status."""
     header = f"{summary['ruleset']} game {game_id} at event {summary['version']} — {summary['status']}"
     if summary["status"] == STOPPED:
         header += f": {summary['reason']}"
@@ -89,10 +109,23 @@ def print_board(game_id: str, fold: GameState, note: str = "") -> None:
         header += f", won by {summary['winner']}"
     elif summary["to_act"]:
         header += f", {', '.join(summary['to_act'])} to act"
-    out.print(header, markup=False)
+    return header
+
+
+def wrapped(text: str, width: int, indent: str = "    ") -> str:
+    """Wraps one paragraph to `width` columns, indenting the lines after the first."""
+    return "\n".join(textwrap.wrap(text, width, subsequent_indent=indent)) or text
+
+
+def print_board(game_id: str, fold: GameState, note: str = "") -> None:
+    """Prints the board view under a header (and a line of provenance, when given), to the console's width."""
+    summary = game_summary(game_id, fold)
+    out = console()
+    out.print(wrapped(board_header(game_id, summary), out.width), markup=False)
     if note:
-        out.print(f"Note: {note}.", markup=False)
-    out.print(render_board(fold.ruleset_name, fold.state, summary["status"] == STOPPED), markup=False)
+        out.print(wrapped(f"Note: {note}.", out.width), markup=False)
+    stopped = summary["status"] == STOPPED
+    out.print(render_board(fold.ruleset_name, fold.state, stopped, width=out.width), markup=False)
 
 
 def plain_cells(*cells: str) -> list[Text]:
@@ -106,7 +139,10 @@ def print_actions(actions: list[Action]) -> None:
     if not actions:
         out.print("No legal actions now.")
         return
-    table = Table("id", "player", "action")
+    table = Table(highlight=False)
+    table.add_column("id", no_wrap=True)  # an id is typed back whole, so it never wraps
+    table.add_column("player", no_wrap=True)
+    table.add_column("action", overflow="fold")
     for action in actions:
         table.add_row(*plain_cells(action.id, action.player, action.label))
     out.print(table)
@@ -115,7 +151,11 @@ def print_actions(actions: list[Action]) -> None:
 def print_timeline(
     ruleset: str, events: list[RecordedEvent], labels: Mapping[int, str] | None = None
 ) -> None:
-    """Prints each event in plain words, numbered by version (`labels`: known action labels by version)."""
+    """Prints each event in plain words, numbered by version, wrapped to the terminal's width
+    (`labels`: known action labels by version)."""
     out = console()
-    for recorded, line in zip(events, describe_events(ruleset, events, labels), strict=True):
-        out.print(f"{recorded.version:>5}  {line}", markup=False)
+    # Piped with no COLUMNS, each event keeps one line of its own, for grep and the like.
+    width = out.width if sys.stdout.isatty() or "COLUMNS" in os.environ else 0
+    for recorded, text in zip(events, describe_events(ruleset, events, labels), strict=True):
+        line = f"{recorded.version:>5}  {text}"
+        out.print(wrapped(line, width, " " * 7) if width else line, markup=False)

@@ -1,20 +1,17 @@
 """`nightkeep replay`: steps through a stored game or a replay file with the board view.
 
-Stop points (`--to N`, `--at N|turn:T` and the jump key) name the board after an event: event N is the
-board once the game's Nth event has happened; turn:T is the board when turn T starts (see
-projections/turns.py): turn 1 once the host's start has played out, just before the first player's
-action; turn T >= 2 right after the (T-1)th TurnEnded event.
+Stop points (`--to N`, `--at N|turn:T` and the jump key) are read by projections/replay_source.py: event N
+is the board once the game's Nth event has happened; turn:T is the board when turn T starts.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
+from rich.text import Text
 
 from cli.common import (
     EVENT_NUMBER,
@@ -27,91 +24,24 @@ from cli.common import (
     seen_by,
     viewer_option,
 )
-from cli.rendering import game_summary, print_board, print_timeline
+from cli.completion import complete_game_or_file
+from cli.rendering import board_header, console, game_summary, print_board, print_timeline, terminal_size
+from cli.replay_keys import KEY_GUIDE, KEY_HELP, Keys, TerminalKeys, command_for, piped_keys, read_line
 from domain.errors import UsageError
-from domain.events import GameCreated
-from domain.game import MAX_EVENTS, GameFold
-from domain.plain import copy_plain
+from domain.events import ActionTaken
+from domain.game import STOPPED
 from event_store.log_reader import read_file
-from event_store.recorded import RecordedEvent, redacted
+from event_store.recorded import redacted
 from event_store.replay_file import read_replay
-from projections.timeline import describe_event
-from projections.turns import next_turn_start, previous_turn_start, turn_at, turn_starts
+from projections.replay_source import ReplaySource, move
+from projections.text_layout import wrap
+from projections.turns import turn_at
+from projections.views import render_board
 
-# A stop point's number has at most as many digits as the largest event number.
-DIGITS = len(str(MAX_EVENTS))
-# "Back" folds forward from the nearest checkpoint, so a step costs at most this many events.
-CHECKPOINT_EVERY = 32
-
-
-def _copy_fold(fold: GameFold) -> GameFold:
-    return GameFold(
-        fold.ruleset_name, copy_plain(fold.meta), copy_plain(fold.state), fold.chain, fold.version
-    )
-
-
-@dataclass
-class ReplaySource:
-    """A game's recorded events with the board after any of them, folded from the nearest checkpoint."""
-
-    game: str
-    events: list[RecordedEvent]
-    label: str = ""  # how errors name it: the file, or the game
-    ruleset: str = field(init=False)
-    turns: list[int] = field(init=False)
-    _checkpoints: list[GameFold] = field(init=False, repr=False)
-    _cursor: GameFold = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self.label = self.label or f"game {self.game}"
-        if not self.events:
-            raise UsageError(f"{self.label} has no events")
-        self.ruleset = next((r.event.ruleset for r in self.events if isinstance(r.event, GameCreated)), "")
-        self.turns = turn_starts([r.event for r in self.events])
-        self._checkpoints = [GameFold()]
-        self._cursor = GameFold()
-
-    @property
-    def last(self) -> int:
-        """Returns the number of the game's last event."""
-        return len(self.events)
-
-    def fold_at(self, number: int) -> GameFold:
-        """Returns the game state after event `number`; it is reused, so read it before asking again."""
-        nearest = min(number // CHECKPOINT_EVERY, len(self._checkpoints) - 1)
-        base = self._checkpoints[nearest]
-        if not base.version <= self._cursor.version <= number:
-            self._cursor = _copy_fold(base)
-        cursor = self._cursor
-        for recorded in self.events[cursor.version : number]:
-            cursor.apply(recorded.event, recorded.chain)
-            if cursor.version == len(self._checkpoints) * CHECKPOINT_EVERY:
-                self._checkpoints.append(_copy_fold(cursor))
-        return cursor
-
-    def stop_point(self, spec: str) -> int:
-        """Returns the event number a stop point names: `N` (event N) or `turn:T` (where turn T starts)."""
-        text = spec.strip()
-        if re.fullmatch(r"[0-9]+", text):
-            if len(text) > DIGITS:  # longer than any game (and int() refuses very long digit strings)
-                raise UsageError(f"{self.label} has events 1 to {self.last}; there is no event {text[:16]}…")
-            return self.check_event(int(text))
-        turn = re.fullmatch(r"turn:([0-9]+)", text, flags=re.IGNORECASE)
-        if turn is None:
-            raise UsageError(f"{spec[:40]!r} is not a stop point: give an event number N or turn:T")
-        digits = turn.group(1)
-        number = int(digits) if len(digits) <= DIGITS else len(self.turns) + 1
-        if not self.turns:
-            raise UsageError(f"{self.label} has not started, so it has no turns")
-        if not 1 <= number <= len(self.turns):
-            raise UsageError(f"{self.label} has turns 1 to {len(self.turns)}; there is no turn {number}")
-        return self.turns[number - 1]
-
-    def check_event(self, number: int) -> int:
-        """Returns `number` if the game has such an event; raises UsageError saying how many it has."""
-        if not 1 <= number <= self.last:
-            raise UsageError(f"{self.label} has events 1 to {self.last}; there is no event {number}")
-        return number
+# One colour per seat, in seat order, so a player keeps a colour through the whole replay.
+PALETTE = ("cyan", "magenta", "green", "yellow", "blue", "red", "bright_cyan", "bright_magenta")
+# A frame leaves the terminal's last line free for the cursor and the jump prompt.
+PROMPT_LINES = 1
 
 
 def load_source(ctx: click.Context, game: str, viewer: str | None = None) -> ReplaySource:
@@ -132,57 +62,79 @@ def load_source(ctx: click.Context, game: str, viewer: str | None = None) -> Rep
 
 # --- Interactive stepping ------------------------------------------------------------------------------
 
-Move = Callable[[ReplaySource, int], int | None]
 
-# Each move gives the event to show next, or None with the reason it cannot move.
-MOVES: dict[str, tuple[Move, str]] = {
-    "next": (lambda s, n: n + 1 if n < s.last else None, "this is the last event"),
-    "back": (lambda s, n: n - 1 if n > 1 else None, "this is the first event"),
-    "next-turn": (lambda s, n: next_turn_start(s.turns, n), "no turn starts after this event"),
-    "previous-turn": (lambda s, n: previous_turn_start(s.turns, n), "no turn starts before this event"),
-    "start": (lambda s, n: 1, ""),
-    "end": (lambda s, n: s.last, ""),
-}
-
-# Arrow keys as terminals send them (ANSI, then the Windows console's two-character codes).
-RIGHT, LEFT = ("\x1b[C", "\x1bOC", "\xe0M", "\x00M"), ("\x1b[D", "\x1bOD", "\xe0K", "\x00K")
-
-KEYS: dict[str, str] = {
-    **dict.fromkeys(("n", " ", "\r", "\n", *RIGHT), "next"),
-    **dict.fromkeys(("b", *LEFT), "back"),
-    **dict.fromkeys(("N", "]"), "next-turn"),
-    **dict.fromkeys(("B", "["), "previous-turn"),
-    "g": "start",
-    "G": "end",
-    "j": "jump",
-    "q": "quit",
-    "": "quit",  # the end of the input
-}
-
-KEY_HELP = (
-    "n/space/→ next · b/← back · N/] next turn · B/[ previous turn · j jump · g first · G last · q quit"
-)
+def player_styles(source: ReplaySource) -> dict[str, str]:
+    """Returns a colour for each player of the game, in seat order (the same in every frame)."""
+    state = source.fold_at(source.last).state
+    seats = state.get("order") or list(state.get("players") or [])
+    return {str(name): PALETTE[index % len(PALETTE)] for index, name in enumerate(seats)}
 
 
-def read_key() -> str:
-    """Reads one key press; an escape sequence arriving a character at a time is read whole."""
-    try:
-        key = click.getchar()
-        if key != "\x1b":
-            return key
-        # A real terminal delivers an arrow's whole sequence at once; piped input, one character at a time.
-        follower = click.getchar()
-        return key + follower + click.getchar() if follower in ("[", "O") else follower
-    except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C on a terminal
-        return ""
+def actor_at(source: ReplaySource, number: int) -> str:
+    """Returns who acted to bring event `number` about: the player of the latest action up to it."""
+    for recorded in reversed(source.events[:number]):
+        if isinstance(recorded.event, ActionTaken):
+            return str(recorded.event.player)
+    return ""
 
 
-def ask_jump(source: ReplaySource, number: int) -> tuple[int, str] | None:
-    """Prompts for a stop point; returns (event, message) or None when the input has ended."""
-    try:
-        spec = click.prompt("Jump to (N or turn:T)", default="", show_default=False)
-    except click.Abort:  # end of input or Ctrl-C at the prompt
+def _coloured(lines: list[str], styles: dict[str, str], bold: str = "") -> Text:
+    text = Text("\n".join(lines))
+    for name, style in styles.items():
+        weight = "bold " if name == bold else ""
+        text.highlight_regex(rf"(?<!\w){re.escape(name)}(?!\w)", weight + style)
+    return text
+
+
+def compose_frame(
+    source: ReplaySource, number: int, message: str, width: int, height: int, styles: dict[str, str]
+) -> Text:
+    """Returns one frame no wider than `width` and `height - 1` lines: the header, the board after event
+    `number` (compact when space is short), the event in words, a message and the keys; names in colour."""
+    fold = source.fold_at(number)
+    summary = game_summary(source.game, fold)
+    header = wrap(board_header(source.game, summary), width)
+    if len(header) > 1:  # a line saved for the board: the id's first part names the game well enough here
+        header = wrap(board_header(source.game[:8], summary), width)
+    turn = turn_at(source.turns, number)
+    where = f"turn {turn}/{len(source.turns)}" if turn else "before turn 1"
+    described = source.told(number)
+    told = wrap(f"Event {number}/{source.last} ({where}): {described}", width)
+    notes = [line for part in message.splitlines() for line in wrap(part, width)] if message else []
+    budget = height - PROMPT_LINES - len(header) - len(told) - len(notes) - 1
+    stopped = summary["status"] == STOPPED
+    board = render_board(fold.ruleset_name, fold.state, stopped, width=width, height=max(budget, 1))
+    parts = [
+        _coloured([*header, *board.split("\n")], styles),
+        _coloured(told, styles, bold=actor_at(source, number)),  # who acted stands out
+        Text("\n".join([*notes, KEY_HELP[:width]])),
+    ]
+    return Text("\n").join(parts)
+
+
+def show_frame(source: ReplaySource, number: int, message: str, styles: dict[str, str]) -> None:
+    """Clears the terminal and draws one frame that fits it (piped output: frames follow each other)."""
+    out = console()
+    width, height = terminal_size()
+    out.clear()  # does nothing off a terminal
+    out.print(compose_frame(source, number, message, width, height, styles), markup=False)
+
+
+def ask_jump(source: ReplaySource, number: int, keys: Keys, echo: bool) -> tuple[int, str] | None:
+    """Prompts for a stop point; returns (event, message), or None when the input has ended."""
+    prompt = "Jump to (N or turn:T, Esc cancels): "
+    click.echo(prompt, nl=False)
+
+    def shown(text: str) -> None:
+        if echo:
+            click.echo(f"\r\x1b[K{prompt}{text}", nl=False)
+
+    how, spec = read_line(keys, shown)
+    click.echo()
+    if how == "end" and not spec:
         return None
+    if how == "escape":
+        return number, "jump cancelled"
     if not spec.strip():
         return number, ""
     try:
@@ -191,47 +143,35 @@ def ask_jump(source: ReplaySource, number: int) -> tuple[int, str] | None:
         return number, str(exc)
 
 
-def show_frame(source: ReplaySource, number: int, message: str) -> None:
-    """Draws one frame: the board after event `number`, the event in words, then the keys."""
-    click.clear()  # does nothing off a terminal, so piped frames follow each other
-    print_board(source.game, source.fold_at(number))
-    turn = turn_at(source.turns, number)
-    where = f"turn {turn}/{len(source.turns)}" if turn else "before turn 1"
-    described = describe_event(source.ruleset, source.events[number - 1].event)
-    click.echo(f"Event {number}/{source.last} ({where}): {described}")
-    if message:
-        click.echo(message)
-    click.echo(KEY_HELP)
-
-
-def step_through(source: ReplaySource, number: int) -> None:
+def step_through(source: ReplaySource, number: int, keys: Keys, echo: bool = False) -> None:
     """Shows frames and moves on key presses until q or the end of the input."""
+    styles = player_styles(source)
     message = ""
     while True:
-        show_frame(source, number, message)
-        key = read_key()
-        command = KEYS.get(key)
+        show_frame(source, number, message, styles)
+        key = keys()
+        command = command_for(key)
         message = ""
         if command == "quit":
             return
         if command == "jump":
-            jumped = ask_jump(source, number)
+            jumped = ask_jump(source, number, keys, echo)
             if jumped is None:
                 return
             number, message = jumped
+        elif command == "help":
+            message = "\n".join(KEY_GUIDE)
         elif command is None:
-            message = f"unknown key {key!r}"
-        else:
-            move, refusal = MOVES[command]
-            target = move(source, number)
-            number, message = (number, refusal) if target is None else (target, "")
+            message = f"unknown key {key!r}: ? shows the keys"
+        elif command != "stay":
+            number, message = move(source, number, command)
 
 
 # --- The command ---------------------------------------------------------------------------------------
 
 
 @click.command()
-@click.argument("game", metavar="GAME|FILE")
+@click.argument("game", metavar="GAME|FILE", shell_complete=complete_game_or_file)
 @click.option("--to", "to", type=EVENT_NUMBER, metavar="N", help="Stop at event N (default: the end).")
 @click.option(
     "--at",
@@ -262,8 +202,9 @@ def replay(
 
     Off a terminal (or with --no-interactive) it prints every event in words up to the stop point,
     then the board there. On a terminal it shows the board at one event at a time, starting at the
-    stop point (default: the first event): n/space/enter/→ next event, b/← back, N or ] next turn,
-    B or [ previous turn, j jump to N or turn:T, g first event, G last event, q quit.
+    stop point (default: the first event), each frame sized to the terminal: n/space/enter/→ next
+    event, b/← back, ]/N/PgDn next turn, [/B/PgUp previous turn, Home/g first event, End/G last
+    event, j jump to N or turn:T (Esc cancels), ? the keys, q quit.
     A FILE is read on its own: the store is not opened.
 
     \b
@@ -280,7 +221,11 @@ def replay(
     source = load_source(ctx, game, viewer)
     stop = source.check_event(to) if to is not None else source.stop_point(at) if at is not None else None
     if interactive:
-        step_through(source, stop or 1)
+        if sys.stdin.isatty():
+            with TerminalKeys() as keys:
+                step_through(source, stop or 1, keys, echo=True)
+        else:  # keys typed ahead into a pipe, read by the same parser
+            step_through(source, stop or 1, piped_keys(sys.stdin.read()))
         return
     stop = stop or source.last
     fold = source.fold_at(stop)

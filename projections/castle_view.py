@@ -22,9 +22,10 @@ from domain.rulesets.castle.content import (
 )
 from domain.rulesets.castle.options import to_act
 from domain.rulesets.castle.state import CELLAR, HUMAN, MOAT, VAMPIRE, State, deck_count
+from projections.text_layout import fit
 from projections.views import STOPPED_HEAD
 
-WIDTH = 110  # the board is printed as plain text; no line may be wider
+WIDTH = 110  # no line of the full layout is wider; given less room, render_board picks a compact one
 REASONS = {
     "vampires-dead": "every vampire is dead",
     "humans-dead": "every human is dead",
@@ -100,17 +101,17 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _wrap(text: str) -> list[str]:
-    if len(text) <= WIDTH:
+def _wrap(text: str, width: int = WIDTH) -> list[str]:
+    if len(text) <= width:
         return [text]
-    return textwrap.wrap(text, WIDTH, subsequent_indent="    ")
+    return textwrap.wrap(text, width, subsequent_indent="    ")
 
 
-def _wrap_list(head: str, items: list[str], between: str = ", ") -> list[str]:
-    """Returns `head: a, b, c.` wrapped to WIDTH without breaking a line inside an item."""
+def _wrap_list(head: str, items: list[str], between: str = ", ", width: int = WIDTH) -> list[str]:
+    """Returns `head: a, b, c.` wrapped to `width` without breaking a line inside an item."""
     # textwrap splits only at ASCII whitespace, so no-break spaces keep each item whole.
     joined = between.join(item.replace(" ", "\xa0") for item in items)
-    return [line.replace("\xa0", " ") for line in _wrap(f"{head}: {joined}.")]
+    return [line.replace("\xa0", " ") for line in _wrap(f"{head}: {joined}.", width)]
 
 
 # --- what this viewer may know ------------------------------------------------------------------------------
@@ -150,7 +151,7 @@ def _owned(state: State, player: str, what: str, detail: str = "") -> str:
 # --- the board ----------------------------------------------------------------------------------------------
 
 
-def _head(state: State, stopped: bool = False) -> list[str]:
+def _head(state: State, stopped: bool = False, width: int = WIDTH) -> list[str]:
     sides = state["sides"]
     title = f"Vampire Empire: {sides[HUMAN]} (human player) against {sides[VAMPIRE]} (vampire player)"
     if stopped:
@@ -170,7 +171,7 @@ def _head(state: State, stopped: bool = False) -> list[str]:
     )
     if state["unmasked"]:
         line += " A vampire was unmasked this turn."
-    return [title, *_wrap(f"{line} {to_act(state)} to act.")]
+    return [*_wrap(title, width), *_wrap(f"{line} {to_act(state)} to act.", width)]
 
 
 def _table(rows: list[list[str]], numbers: int = 0) -> list[str]:
@@ -211,21 +212,21 @@ def _castle_rows(state: State) -> list[str]:
     return ["The castle:", *_table(rows)]
 
 
-def _city_line(state: State) -> list[str]:
+def _city_line(state: State, width: int = WIDTH) -> list[str]:
     shuffled, bottom = len(state["city"]), state["bottom"]
     if not shuffled and not bottom:
         return ["The city is empty."]
     hidden = ", ".join(character_name(c) for c in bottom) if bottom else "nobody"
     lines = _wrap(
-        f"The city: {_plural(shuffled, 'shuffled card')} face down; hidden at its bottom: {hidden}."
+        f"The city: {_plural(shuffled, 'shuffled card')} face down; hidden at its bottom: {hidden}.", width
     )
     # Holy water may ask about a character in the city; its answer is public like any other.
     known = [c for c in sorted(state["city"]) + bottom if c in state["known"]]
     named = [f"{character_name(c)} ({identity_words(state['known'][c])})" for c in known]
-    return lines + (_wrap_list("Revealed in the city", named) if named else [])
+    return lines + (_wrap_list("Revealed in the city", named, width=width) if named else [])
 
 
-def _dead_line(state: State) -> list[str]:
+def _dead_line(state: State, width: int = WIDTH) -> list[str]:
     if not state["dead"]:
         return ["The dead: nobody yet."]
     known = state["known"]
@@ -234,10 +235,10 @@ def _dead_line(state: State) -> list[str]:
         f"{character_name(c)} ({identity_words(known[c]) if c in known else 'not yet revealed'})"
         for c in state["dead"]
     ]
-    return _wrap_list("The dead, in order", named)
+    return _wrap_list("The dead, in order", named, width=width)
 
 
-def _player_rows(state: State) -> list[str]:
+def _player_rows(state: State, width: int = WIDTH) -> list[str]:
     rows = [["player", "side", "hand", "deck", "cellar", "moat"]]
     tops: list[str] = []
     for name, me in state["players"].items():
@@ -250,11 +251,11 @@ def _player_rows(state: State) -> list[str]:
         )
         on_top = [f"{pile} {card_label(me[pile][-1])}" for pile in (CELLAR, MOAT) if me[pile]]
         if on_top:
-            tops += _wrap_list(f"On top of {name}'s piles", on_top, between="; ")
+            tops += _wrap_list(f"On top of {name}'s piles", on_top, between="; ", width=width)
     return [*_table(rows, numbers=4), *tops]
 
 
-def _fight_rows(state: State) -> list[str]:
+def _fight_rows(state: State, width: int = WIDTH) -> list[str]:
     fight = state["fight"]
     if fight is None:
         return []
@@ -266,14 +267,14 @@ def _fight_rows(state: State) -> list[str]:
         f"Fight, round {fight['round']} of 2: {attacker} attacks {defender} "
         f"({fight['attacking']} attacking, {fight['defending']} defending); {due}."
     )
-    rows = _wrap(head)
+    rows = _wrap(head, width)
     for side in ("attack", "defence"):
         cards = [card_label(c) for c in fight["cards"][side]] or ["no cards yet"]
-        rows += _wrap_list(f"  {side.title()} {fight[side]} (markers included)", cards)
+        rows += _wrap_list(f"  {side.title()} {fight[side]} (markers included)", cards, width=width)
     return rows
 
 
-def _holy_rows(state: State) -> list[str]:
+def _holy_rows(state: State, width: int = WIDTH) -> list[str]:
     holy = state["holy"]
     if not holy:
         return []
@@ -282,22 +283,23 @@ def _holy_rows(state: State) -> list[str]:
         return [f"Holy water asked about {who}."]
     return _wrap(
         f"Holy water unmasked {who}: {state['turn']} may attack {who} now, with "
-        f"{card_label(holy['card'])} already counting, or decline."
+        f"{card_label(holy['card'])} already counting, or decline.",
+        width,
     )
 
 
-def _hand_rows(state: State) -> list[str]:
+def _hand_rows(state: State, width: int = WIDTH) -> list[str]:
     rows: list[str] = []
     for player in state["players"]:
         if player not in state["hands"]:
             continue
         cards = sorted(state["hands"][player], key=card_order)
         head = _owned(state, player, "hand", _plural(len(cards), "card"))
-        rows += _wrap_list(head, [card_label(c) for c in cards] or ["no cards"])
+        rows += _wrap_list(head, [card_label(c) for c in cards] or ["no cards"], width=width)
     return rows
 
 
-def _token_rows(state: State) -> list[str]:
+def _token_rows(state: State, width: int = WIDTH) -> list[str]:
     rows: list[str] = []
     for player, me in state["players"].items():
         tokens = state["tokens"].get(player)
@@ -306,32 +308,44 @@ def _token_rows(state: State) -> list[str]:
         # A player drew the tokens of their own side; the vampire player's answer for the rest too.
         drawn = sorted(character_name(c) for c, t in tokens.items() if t["identity"] == me["side"])
         verb = "are vampires" if me["side"] == VAMPIRE else "are human"
-        rows += _wrap(f"{_owned(state, player, 'tokens')}: {', '.join(drawn)} {verb}.")
+        rows += _wrap(f"{_owned(state, player, 'tokens')}: {', '.join(drawn)} {verb}.", width)
     return rows
 
 
-def _score_rows(state: State) -> list[str]:
+def _score_rows(state: State, width: int = WIDTH) -> list[str]:
     scores = state["scores"]
     if not scores:
         return []
-    return [
-        f"Scores: human {scores[HUMAN]}, vampire {scores[VAMPIRE]} (1 per surviving human, 2 per vampire)."
-    ]
+    counted = f"human {scores[HUMAN]}, vampire {scores[VAMPIRE]}"
+    return _wrap(f"Scores: {counted} (1 per surviving human, 2 per vampire).", width)
 
 
-def render_board(state: State, stopped: bool = False) -> str:
-    """Renders the castle, the city, the dead, each player's piles, a fight under way and what this copy of
-    the log lets its viewer see (hands, identity tokens) as plain text."""
+def _sections(state: State, stopped: bool, width: int) -> list[list[str]]:
     if not state["castle"] and not state["dead"]:  # nothing dealt yet
-        return "\n".join([*_head(state, stopped), "", *_player_rows(state)])
-    sections = [
-        [*_head(state, stopped), *_score_rows(state)],
-        [*_castle_rows(state), *_city_line(state), *_dead_line(state)],
-        _player_rows(state),
-        [*_fight_rows(state), *_holy_rows(state)],
-        [*_hand_rows(state), *_token_rows(state)],
+        return [_head(state, stopped, width), _player_rows(state, width)]
+    return [
+        [*_head(state, stopped, width), *_score_rows(state, width)],
+        [*_castle_rows(state), *_city_line(state, width), *_dead_line(state, width)],
+        _player_rows(state, width),
+        [*_fight_rows(state, width), *_holy_rows(state, width)],
+        [*_hand_rows(state, width), *_token_rows(state, width)],
     ]
-    return "\n\n".join("\n".join(rows) for rows in sections if rows)
+
+
+def render_board(
+    state: State, stopped: bool = False, width: int | None = None, height: int | None = None
+) -> str:
+    """Renders the castle, the city, the dead, each player's piles, a fight under way and what this copy of
+    the log lets its viewer see (hands, identity tokens) as plain text no wider than `width`; short of
+    lines, the sections follow each other without blank lines between them."""
+
+    def spaced(width: int) -> list[str]:
+        return "\n\n".join("\n".join(rows) for rows in _sections(state, stopped, width) if rows).split("\n")
+
+    def tight(width: int) -> list[str]:
+        return [line for rows in _sections(state, stopped, width) for line in rows]
+
+    return fit([spaced, tight], width, height)
 
 
 # --- players summary ----------------------------------------------------------------------------------------

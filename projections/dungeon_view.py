@@ -45,6 +45,7 @@ from domain.rulesets.talisman.events import (
 )
 from projections.spiral import render_spiral
 from projections.talisman_sheet import sheet_summary, with_bonus
+from projections.text_layout import fit, table_lines, wrap
 from projections.views import STOPPED_HEAD
 
 State = dict[str, Any]
@@ -119,16 +120,16 @@ def _standing(state: State) -> dict[int, list[str]]:
     return here
 
 
-def _names_in_cell(names: list[str], lines: int = 2) -> list[str]:
+def _names_in_cell(names: list[str], lines: int = 2, width: int = CELL_WIDTH) -> list[str]:
     """Fits the names standing on a space into a cell's lines, ending with '+N' if some do not fit."""
     out = [""] * lines
     row = 0
     for index, name in enumerate(names):
         candidate = f"{out[row]},{name}" if out[row] else name
-        if len(candidate) > CELL_WIDTH:
+        if len(candidate) > width:
             row += 1
             candidate = name
-        if row == lines or (row == lines - 1 and index < len(names) - 1 and len(candidate) + 4 > CELL_WIDTH):
+        if row == lines or (row == lines - 1 and index < len(names) - 1 and len(candidate) + 4 > width):
             rest = f"+{len(names) - index}"
             out[lines - 1] = f"{out[lines - 1]},{rest}" if out[lines - 1] else rest
             break
@@ -136,27 +137,49 @@ def _names_in_cell(names: list[str], lines: int = 2) -> list[str]:
     return out
 
 
-def _spiral_rows(state: State) -> list[str]:
+def _marks(state: State, index: int, guard: int, draws: int) -> str:
+    marks = []
+    lying = len(state["spaces"][index])
+    if guard:
+        marks.append(f"Guard {guard}")
+    if lying:
+        marks.append(f"{lying} card{'s' if lying > 1 else ''}")
+    elif draws > 1 and not guard:
+        marks.append(f"draws {draws}")
+    if state["space_gold"][index]:
+        marks.append(f"{state['space_gold'][index]}g")
+    return " ".join(marks)
+
+
+def _grid_size(cells: int) -> int:
+    # A replaced board may be longer: the grid grows to the smallest square that holds it.
+    return max(SPIRAL_SIZE, math.isqrt(cells - 1) + 1)
+
+
+def _spiral_rows(state: State, width: int = 0) -> list[str]:
     # The house board is a 5×5 spiral: the Entrance in the top-left corner, the Treasure Chamber
     # in the centre (Dungeon 6.1).
     here = _standing(state)
+    spaces = load_board().spaces
+    size = _grid_size(len(spaces))
+    cell = min(CELL_WIDTH, (width - 1) // size - 3) if width else CELL_WIDTH
     cells = []
-    for space in load_board().spaces:
-        marks = []
-        lying = len(state["spaces"][space.index])
-        if space.guard_strength:
-            marks.append(f"Guard {space.guard_strength}")
-        if lying:
-            marks.append(f"{lying} card{'s' if lying > 1 else ''}")
-        elif space.draws > 1 and not space.guard_strength:
-            marks.append(f"draws {space.draws}")
-        if state["space_gold"][space.index]:
-            marks.append(f"{state['space_gold'][space.index]}g")
-        title = textwrap.wrap(f"{space.index:>2} {space.name}", CELL_WIDTH)[:2]
+    for space in spaces:
+        title = textwrap.wrap(f"{space.index:>2} {space.name}", cell)[:2]
         title += [""] * (2 - len(title))
-        cells.append([*title, *_names_in_cell(here.get(space.index, [])), " ".join(marks)])
-    # A replaced board may be longer: the grid grows to the smallest square that holds it.
-    return render_spiral(cells, max(SPIRAL_SIZE, math.isqrt(len(cells) - 1) + 1), CELL_WIDTH)
+        names = _names_in_cell(here.get(space.index, []), width=cell)
+        cells.append([*title, *names, _marks(state, space.index, space.guard_strength, space.draws)])
+    return render_spiral(cells, size, cell)
+
+
+def _tight_spiral_rows(state: State, width: int) -> list[str]:
+    """Returns the spiral with one line per space: its number and name, or who stands there."""
+    here = _standing(state)
+    spaces = load_board().spaces
+    size = _grid_size(len(spaces))
+    cell = (width - 1) // size - 3
+    cells = [[f"{s.index:>2} {','.join(here[s.index]) if s.index in here else s.name}"] for s in spaces]
+    return render_spiral(cells, size, cell, rules=False)
 
 
 def _lying_rows(state: State) -> list[str]:
@@ -170,28 +193,32 @@ def _lying_rows(state: State) -> list[str]:
     return ["Lying face up:", *rows] if rows else ["Nothing lies face up."]
 
 
+def _lying_paragraph(state: State, width: int, named: bool = True) -> list[str]:
+    """Returns what lies face up as one wrapped paragraph (`12 Crypt: Sword, 2 gold; …`; not `named`,
+    the spaces by number alone, as the spiral names them)."""
+    rows = []
+    for space in load_board().spaces:
+        lying = [card_name(c) for c in state["spaces"][space.index]]
+        gold = state["space_gold"][space.index]
+        if lying or gold:
+            where = f"{space.index} {space.name}:" if named else str(space.index)
+            rows.append(f"{where} {', '.join(lying + ([f'{gold} gold'] if gold else []))}")
+    return wrap(f"Face up: {'; '.join(rows)}.", width) if rows else ["Nothing lies face up."]
+
+
 def _table(rows: list[list[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
 
-def _sheet_rows(state: State) -> list[str]:
+SHEET_HEADERS = ["player", "character", "space", "strength", "craft", "lives", "gold"]
+ITEM_HEADERS = ["objects", "followers", "trophies"]
+
+
+def _sheets(state: State) -> list[list[str]]:
+    """Returns each seat's sheet as cells: name, character, stats, objects, followers, trophies, status."""
     cards = load_deck().cards
-    rows = [
-        [
-            "player",
-            "character",
-            "space",
-            "strength",
-            "craft",
-            "lives",
-            "gold",
-            "objects",
-            "followers",
-            "trophies",
-            "status",
-        ]
-    ]
+    rows = []
     for name in state["order"]:
         sheet = state["players"].get(name)
         if sheet is None:
@@ -212,12 +239,30 @@ def _sheet_rows(state: State) -> list[str]:
                 _status(sheet),
             ]
         )
-    return _table(rows)
+    return rows
 
 
-def render_board(state: State, stopped: bool = False) -> str:
-    """Renders the spiral (who stands where, face-up cards) and each character's sheet as text (a game
-    stopped by an early reveal has nobody to act)."""
+def _sheet_rows(state: State) -> list[str]:
+    return _table([[*SHEET_HEADERS, *ITEM_HEADERS, "status"], *_sheets(state)])
+
+
+def _carried(row: list[str]) -> list[str]:
+    items = zip(ITEM_HEADERS, row[7:10], strict=True)
+    return [f"{label} {held}" for label, held in items if held.strip("-")]
+
+
+def _compact_sheets(state: State, width: int) -> list[str]:
+    """Returns the sheets one line each, then a line or two for each seat that carries anything."""
+    sheets = _sheets(state)
+    headers = ["player", "character", "sp", "str", "craft", "lives", "gold", "status"]
+    table = table_lines(headers, [[*row[:7], row[10]] for row in sheets], width)
+    carried = [(row[0], _carried(row)) for row in sheets]
+    return table + [
+        line for name, held in carried if held for line in wrap(f"{name}: {'; '.join(held)}.", width)
+    ]
+
+
+def _heading(state: State, stopped: bool) -> list[str]:
     if stopped:
         head = STOPPED_HEAD
     elif state["phase"] == "over":
@@ -227,17 +272,31 @@ def render_board(state: State, stopped: bool = False) -> str:
     else:
         head = f"{state['turn']} to act."
     deck = f"Dungeon deck: {len(state['deck'])} left, {len(state['discard'])} discarded."
-    return "\n".join(
-        [
-            "The Dungeon (short game)",
-            head,
-            deck,
-            *_spiral_rows(state),
-            *_lying_rows(state),
-            "",
-            *_sheet_rows(state),
-        ]
-    )
+    return ["The Dungeon (short game)", head, deck]
+
+
+def render_board(
+    state: State, stopped: bool = False, width: int | None = None, height: int | None = None
+) -> str:
+    """Renders the spiral (who stands where, face-up cards) and each character's sheet as text no wider
+    than `width` (a game stopped by an early reveal has nobody to act)."""
+    title, head, deck = _heading(state, stopped)
+
+    def full(width: int) -> list[str]:
+        return [title, head, deck, *_spiral_rows(state), *_lying_rows(state), "", *_sheet_rows(state)]
+
+    def compact(width: int) -> list[str]:
+        top = [*wrap(f"{title}: {head}", width), deck]
+        sheets = _compact_sheets(state, width)
+        return [*top, *_spiral_rows(state, width), *_lying_paragraph(state, width), *sheets]
+
+    def tight(width: int) -> list[str]:
+        top = wrap(f"{title}: {head} {deck}", width)
+        sheets = _compact_sheets(state, width)
+        # The sheets before what lies face up: if the frame is still too short, the cards are cut first.
+        return [*top, *_tight_spiral_rows(state, width), *sheets, *_lying_paragraph(state, width, False)]
+
+    return fit([full, compact, tight], width, height)
 
 
 # --- event wording ------------------------------------------------------------------------------------------

@@ -22,11 +22,12 @@ from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.character import craft_bonus, strength_bonus
 from domain.rulesets.talisman.characters import load_characters, resolve_character
 from projections.talisman_sheet import sheet_summary, with_bonus
+from projections.text_layout import fit, table_lines, wrap
 from projections.views import STOPPED_HEAD
 
 State = dict[str, Any]
 
-WIDTH = 110  # the board is printed as plain text; no line may be wider
+WIDTH = 110  # no line of the full layout is wider; given less room, render_board picks a compact one
 TILE_WIDTH = len("blank tile")
 HOARD = "keep/hoard"
 _FIXED_NAMES = {SENTRY: "Sentry", HOARD: "Treasure Hoard"}
@@ -132,25 +133,38 @@ def face_up(state: State, number: int) -> list[str]:
     return names + ([f"{gold} gold"] if gold else [])
 
 
-def _space_lines(state: State, number: int, standing: list[str], name_width: int) -> list[str]:
+def _space_lines(
+    state: State, number: int, standing: list[str], name_width: int, width: int = WIDTH
+) -> list[str]:
     """Returns one space's line (number, name, tile, who stands there, what lies face up), wrapped."""
-    prefix = f"{number:>4}  {space_name(number):<{name_width}}  {tile_mark(state, number):<{TILE_WIDTH}}  "
+    tile = tile_mark(state, number)
+    tile_width = TILE_WIDTH if name_width else 0
+    prefix = f"{number:>4}  {space_name(number):<{name_width}}  {tile:<{tile_width}}  "
+    prefix = prefix if name_width else prefix.replace("    ", "  ")
     lying = face_up(state, number)
     parts = [", ".join(standing)] + ([f"face up: {', '.join(lying)}"] if lying else [])
-    wrapped = textwrap.wrap(" · ".join(p for p in parts if p), WIDTH - len(prefix)) or [""]
+    wrapped = textwrap.wrap(" · ".join(p for p in parts if p), width - len(prefix)) or [""]
     return [(prefix + wrapped[0]).rstrip(), *(" " * len(prefix) + more for more in wrapped[1:])]
 
 
-def _level_rows(state: State) -> list[str]:
+def _is_bare(state: State, number: int, here: dict[int, list[str]]) -> bool:
+    return number not in here and not tile_mark(state, number) and not face_up(state, number)
+
+
+def _level_rows(state: State, width: int = WIDTH, bare: bool = True) -> list[str]:
+    """Returns each level's spaces, one a line; without `bare`, only the spaces with something on them."""
     board = load_board()
     here = _standing(state)
-    width = max(len(space.name) for space in board.spaces)
+    name_width = max(len(space.name) for space in board.spaces) if bare else 0
     rows: list[str] = []
     for level in range(1, board.last // LEVEL_SIZE + 1):
         first, last = (level - 1) * LEVEL_SIZE + 1, level * LEVEL_SIZE
-        rows.append(f"Level {level} (spaces {first}-{last})")
-        for number in range(first, last + 1):
-            rows.extend(_space_lines(state, number, here.get(number, []), width))
+        numbers = [n for n in range(first, last + 1) if bare or not _is_bare(state, n, here)]
+        hidden = f"; {last - first + 1 - len(numbers)} empty not shown" if numbers else "; empty"
+        shown = "" if bare else hidden
+        rows.append(f"Level {level} (spaces {first}-{last}{shown})")
+        for number in numbers:
+            rows.extend(_space_lines(state, number, here.get(number, []), name_width, width))
     return rows
 
 
@@ -175,9 +189,13 @@ def requested_name(state: State, player: str) -> str:
     return name_of(resolve_character(wanted)) if wanted else ""
 
 
-def _sheet_rows(state: State) -> list[str]:
+SHEET_HEADERS = ["player", "character", "space", "strength", "craft", "lives", "gold", "talisman", "status"]
+
+
+def _sheet_rows(state: State, width: int = 0) -> list[str]:
+    """Returns the sheets as aligned columns (given a `width`, as a table that fits it)."""
     cards = items_in_play().cards
-    rows = [["player", "character", "space", "strength", "craft", "lives", "gold", "talisman", "status"]]
+    rows = [SHEET_HEADERS]
     for name in state["order"]:
         sheet = state["players"].get(name)
         if sheet is None:
@@ -196,10 +214,13 @@ def _sheet_rows(state: State) -> list[str]:
                 status_words(sheet),
             ]
         )
+    if width:
+        headers = ["player", "character", "sp", "str", "craft", "lives", "gold", "tal", "status"]
+        return table_lines(headers, rows[1:], width)
     return _table(rows)
 
 
-def _carried_rows(state: State) -> list[str]:
+def _carried_rows(state: State, width: int = WIDTH) -> list[str]:
     rows = []
     for name in state["order"]:
         sheet = state["players"].get(name)
@@ -216,11 +237,11 @@ def _carried_rows(state: State) -> list[str]:
             if sheet[key]
         ]
         text = f"{name} carries " + ("; ".join(held) if held else "nothing") + "."
-        rows.extend(textwrap.wrap(text, WIDTH, subsequent_indent="    "))
+        rows.extend(wrap(text, width))
     return rows
 
 
-def _vault_rows(state: State) -> list[str]:
+def _vault_rows(state: State, width: int = WIDTH) -> list[str]:
     met = [name_of(c) for c in state["vault_discard"]]
     left, talismans = len(state["vault_deck"]), state["vault_talismans"]
     notes = [
@@ -229,7 +250,7 @@ def _vault_rows(state: State) -> list[str]:
     if talismans:
         notes.append(f"{talismans} Talisman{'s' if talismans != 1 else ''} left on it by the fallen")
     notes.append("the Treasure Hoard is played" if state["hoard"] else "every survivor takes a Talisman")
-    return textwrap.wrap(f"Talisman Vault: {'; '.join(notes)}.", WIDTH, subsequent_indent="    ")
+    return wrap(f"Talisman Vault: {'; '.join(notes)}.", width)
 
 
 def _counts(state: State) -> str:
@@ -241,30 +262,45 @@ def _counts(state: State) -> str:
     )
 
 
-def render_board(state: State, stopped: bool = False) -> str:
-    """Renders the three levels (tiles, characters, face-up cards), the sheets and the Vault as text (a
-    game stopped by an early reveal has nobody to act)."""
+def _head(state: State, stopped: bool) -> str:
     if stopped:
-        head = STOPPED_HEAD
-    elif state["phase"] == "over":
-        head = f"Game over: {state['winner']} won." if state["winner"] else "Game over: nobody won."
-    elif state["phase"] == "setup":
-        head = "Waiting for the host to deal characters."
-    else:
-        head = f"{state['turn']} to act."
-    return "\n".join(
-        [
-            "The Vampire's Keep (Keep run)",
-            head,
-            _counts(state),
-            "",
-            *_level_rows(state),
-            *_vault_rows(state),
-            "",
-            *_sheet_rows(state),
-            *_carried_rows(state),
-        ]
-    )
+        return STOPPED_HEAD
+    if state["phase"] == "over":
+        return f"Game over: {state['winner']} won." if state["winner"] else "Game over: nobody won."
+    if state["phase"] == "setup":
+        return "Waiting for the host to deal characters."
+    return f"{state['turn']} to act."
+
+
+def render_board(
+    state: State, stopped: bool = False, width: int | None = None, height: int | None = None
+) -> str:
+    """Renders the three levels (tiles, characters, face-up cards), the sheets and the Vault as text no
+    wider than `width` (a game stopped by an early reveal has nobody to act)."""
+    title, head = "The Vampire's Keep (Keep run)", _head(state, stopped)
+
+    def full(width: int) -> list[str]:
+        return [
+            title, head, _counts(state), "", *_level_rows(state), *_vault_rows(state), "",
+            *_sheet_rows(state), *_carried_rows(state),
+        ]  # fmt: skip
+
+    def compact(width: int, tight: bool = False) -> list[str]:
+        carried = _carried_rows(state, width)
+        levels = _level_rows(state, width, bare=False)
+        if tight:  # neither an empty level nor who carries nothing has a line of its own
+            carried = [line for line in carried if not line.endswith(" carries nothing.")]
+            levels = [line for line in levels if not line.endswith("; empty)")]
+        return [
+            *wrap(f"{title}: {head}", width), *wrap(_counts(state), width),
+            *levels, *_vault_rows(state, width),
+            *_sheet_rows(state, width), *carried,
+        ]  # fmt: skip
+
+    def tight(width: int) -> list[str]:
+        return compact(width, tight=True)
+
+    return fit([full, compact, tight], width, height)
 
 
 # --- players summary ----------------------------------------------------------------------------------------

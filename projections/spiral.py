@@ -20,8 +20,9 @@ def spiral_positions(size: int) -> list[tuple[int, int]]:
     return positions
 
 
-def render_spiral(cells: Sequence[Sequence[str]], size: int, width: int) -> list[str]:
-    """Lays out one cell (a few lines of text) per space on a boxed size×size spiral grid."""
+def render_spiral(cells: Sequence[Sequence[str]], size: int, width: int, rules: bool = True) -> list[str]:
+    """Lays out one cell (a few lines of text) per space on a boxed size×size spiral grid (without
+    `rules`, only the grid's top and bottom are ruled, to save lines)."""
     height = max((len(cell) for cell in cells), default=1)
     grid = [[[""] * height for _ in range(size)] for _ in range(size)]
     for index, (r, c) in enumerate(spiral_positions(size)[: len(cells)]):
@@ -32,5 +33,6 @@ def render_spiral(cells: Sequence[Sequence[str]], size: int, width: int) -> list
     for grid_row in grid:
         for line in range(height):
             out.append("|" + "|".join(f" {cell[line]:<{width}} " for cell in grid_row) + "|")
-        out.append(rule)
-    return out
+        if rules:
+            out.append(rule)
+    return out if rules else [*out, rule]

@@ -28,12 +28,20 @@ def _module(ruleset: str, modules: dict[str, str] = _VIEW_MODULES) -> ModuleType
     return importlib.import_module(name) if name else None
 
 
-def render_board(ruleset: str, state: dict[str, Any], stopped: bool = False) -> str:
-    """Renders the board of a game state as plain text (`stopped`: the game takes no more actions)."""
+def render_board(
+    ruleset: str,
+    state: dict[str, Any],
+    stopped: bool = False,
+    width: int | None = None,
+    height: int | None = None,
+) -> str:
+    """Renders the board of a game state as plain text no wider than `width` (and, given a `height`, no
+    taller): the full layout when it fits, else a compact one; with no width, the full layout as it is
+    (`stopped`: the game takes no more actions)."""
     module = _module(ruleset)
     if module is None:
         return f"({ruleset} has no board view)"
-    return str(module.render_board(state, stopped))
+    return str(module.render_board(state, stopped, width=width, height=height))
 
 
 def players_summary(ruleset: str, state: dict[str, Any]) -> list[dict[str, Any]]:

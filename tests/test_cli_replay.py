@@ -10,10 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from cli.replay_command import CHECKPOINT_EVERY, KEY_HELP, ReplaySource
+from cli.replay_keys import KEY_GUIDE, KEY_HELP, TerminalKeys, command_for, key_names, piped_keys, read_line
 from domain.events import ActionTaken, TurnEnded
 from domain.game import GameFold
 from event_store.replay_file import read_replay
+from projections.replay_source import CHECKPOINT_EVERY, ReplaySource
 from projections.turns import next_turn_start, previous_turn_start, turn_at, turn_starts
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
@@ -333,3 +334,59 @@ def test_turn_starts_on_a_recorded_game():
     assert previous_turn_start(starts, 13) == 6 and previous_turn_start(starts, 6) is None
     assert turn_starts(events[:5]) == [5]  # dealt but play not opened yet: the last event so far
     assert turn_starts(events[:2]) == []  # the host has not started
+
+
+# --- Keys as terminals send them, read through prompt_toolkit ---------------------------------------------
+
+HOME, END, PGUP, PGDN = "\x1b[H", "\x1b[F", "\x1b[5~", "\x1b[6~"
+
+
+def test_terminal_sequences_are_read_as_one_named_key_each():
+    typed = f"{HOME}\x1b[1~{END}\x1b[4~{PGUP}{PGDN}\x1b[C\x1b[D\r? \x1b"
+    names = ["home", "home", "end", "end", "pageup", "pagedown", "right", "left", "c-m", "?", " ", "escape"]
+    assert key_names(typed) == names
+    assert [command_for(k) for k in names] == [
+        "start", "start", "end", "end", "previous-turn", "next-turn", "next", "back", "next", "help", "next",
+        "stay",
+    ]  # fmt: skip
+    assert command_for("x") is None and command_for("c-c") == command_for("") == "quit"
+
+
+def test_home_end_and_page_keys_go_to_the_ends_and_step_by_turns(db):
+    first, second = ended_turns(SCRIPTED)[:2]
+    assert board_events(step(db, END + HOME + "q", "--to", "50").stdout) == [50, 113, 1]
+    assert board_events(step(db, PGDN + PGDN + PGUP, "--to", "6").stdout) == [6, first, second, first]
+
+
+def test_question_mark_shows_every_key_and_no_key_is_unknown_any_more(db):
+    result = step(db, "?" + PGDN + HOME + END + "q")
+    assert all(line in result.stdout for line in KEY_GUIDE)
+    assert "unknown key" not in result.stdout
+
+
+def test_esc_at_the_jump_prompt_cancels_it_and_stays(db):
+    result = step(db, "j4\x1bnq", "--to", "10")
+    assert board_events(result.stdout) == [10, 10, 11]
+    assert "jump cancelled" in result.stdout and "not a stop point" not in result.stdout
+
+
+def test_backspace_edits_the_jump_and_ctrl_c_quits(db):
+    assert board_events(step(db, "j47\x7f\r\x03n", "--to", "10").stdout) == [10, 4]
+
+
+def test_read_line_reports_how_it_ended():
+    assert read_line(piped_keys("turn:3\r")) == ("enter", "turn:3")
+    assert read_line(piped_keys("12\x1b")) == ("escape", "12")
+    assert read_line(piped_keys("")) == ("end", "")
+
+
+def test_keys_are_read_from_a_real_terminal_in_raw_mode(monkeypatch):
+    import os
+
+    leader, follower = os.openpty()
+    with os.fdopen(follower, "r", closefd=True) as terminal:
+        monkeypatch.setattr("sys.stdin", terminal)
+        with TerminalKeys() as keys:
+            os.write(leader, f"{PGDN}q\x1b".encode())
+            assert [keys(), keys(), keys()] == ["pagedown", "q", "escape"]  # the lone Esc after its wait
+    os.close(leader)

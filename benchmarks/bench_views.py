@@ -1,0 +1,94 @@
+"""What fitting the terminal costs: board views and replay frames at 80x24 against the full layout.
+
+Run from anywhere (the project root is put on sys.path):
+
+    python benchmarks/bench_views.py            # 3 seeded bot games per ruleset, every 5th event, best of 5
+    python benchmarks/bench_views.py --quick    # one game per ruleset, best of 3
+
+Set-up, not timed: seeded bot games in an in-memory store, each folded once at every sampled event.
+Timed (best of N, time.perf_counter): `render_board` of every sampled state at the full width (110, the
+layout piped output gets) and at 80 columns (where the compact layouts are built with rich tables), and
+`compose_frame` of the replay at 80x24 (which may try the full, compact and tight layouts in turn).
+Output: a table on stdout, then one JSON line with every figure (microseconds per board or frame).
+A frame that takes well under a keypress's worth of time (~16 ms, one screen refresh) is fast enough.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import logging
+import sys
+import time
+from pathlib import Path
+from unittest.mock import patch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import structlog  # noqa: E402
+
+from cli.replay_command import compose_frame, player_styles  # noqa: E402
+from domain.plain import copy_plain  # noqa: E402
+from event_store.service import GameService, play_with_bots  # noqa: E402
+from projections.replay_source import ReplaySource  # noqa: E402
+from projections.views import render_board  # noqa: E402
+
+SEATS = {
+    "dungeon-short": [("Annabelle", None), ("Bo", None), ("Christopher", None), ("Di", None)],
+    "keep-run": [("Annabelle", None), ("Bartholomew", None), ("Cy", None)],
+    "vampire-empire": [("Vladislav", None), ("Hana", None)],
+}
+
+
+def _sources(games: int) -> dict[str, list[ReplaySource]]:
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
+    counter = itertools.count()
+    service = GameService.open(":memory:")
+    out: dict[str, list[ReplaySource]] = {}
+    with patch("event_store.service.new_seed", lambda: hashlib.sha256(b"views-%d" % next(counter)).digest()):
+        for ruleset, seats in SEATS.items():
+            for seed in range(games):
+                game = service.create_game(ruleset, seats)
+                play_with_bots(service, game, seed=seed)
+                out.setdefault(ruleset, []).append(ReplaySource(str(game), service.recorded_events(game)))
+    return out
+
+
+def _best(repeats: int, work: list[object], run: object) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for item in work:
+            run(item)  # type: ignore[operator]
+        times.append(time.perf_counter() - start)
+    return min(times) / len(work) * 1e6
+
+
+def main() -> None:
+    """Prints microseconds per board and per frame, per ruleset."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one game per ruleset, best of 3")
+    args = parser.parse_args()
+    games, repeats = (1, 3) if args.quick else (3, 5)
+    figures: dict[str, dict[str, float]] = {}
+    print(f"{'ruleset':<16}{'boards':>8}{'full µs':>10}{'80 col µs':>11}{'frame 80x24 µs':>16}")
+    for ruleset, sources in _sources(games).items():
+        stops = [(s, n) for s in sources for n in range(1, s.last + 1, 5)]
+        states = [(s.ruleset, copy_plain(s.fold_at(n).state)) for s, n in stops]
+        colours = {id(s): player_styles(s) for s in sources}
+        full = _best(repeats, states, lambda rs: render_board(rs[0], rs[1]))
+        narrow = _best(repeats, states, lambda rs: render_board(rs[0], rs[1], width=80))
+
+        def framed(stop: tuple[ReplaySource, int], c: dict[int, dict[str, str]] = colours) -> object:
+            return compose_frame(stop[0], stop[1], "", 80, 24, c[id(stop[0])])
+
+        frame = _best(repeats, stops, framed)
+        figures[ruleset] = {"boards": len(states), "full_us": full, "narrow_us": narrow, "frame_us": frame}
+        print(f"{ruleset:<16}{len(states):>8}{full:>10.0f}{narrow:>11.0f}{frame:>16.0f}")
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
