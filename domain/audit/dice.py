@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from domain.dice import commit_to_seed, draw_salt, draw_value
+from domain.dice import commit_to_seed, draw_prefix, draw_salt, draw_value_after
 from domain.events import Event, ForkedFrom, SeedRevealed
 
 
@@ -26,6 +26,7 @@ class AuditDice:
         self._seed = seed
         self._pool = meta["pool"]
         self._nonce = nonce
+        self._prefix = draw_prefix(self._pool, nonce)
         self.next_draw: int = meta["next_draw"]
         self._script: list[int] = meta["script"]
         self.script_pos: int = meta["script_pos"]
@@ -59,7 +60,7 @@ class AuditDice:
                 expected = self._script[self.script_pos]
                 self.script_pos += 1
             elif self._seed is not None:
-                expected = draw_value(self._seed, self._pool, self._nonce, draw, sides) + 1
+                expected = draw_value_after(self._seed, self._prefix, draw, sides) + 1
             self._compare(draw, recorded, expected)
             value = recorded if isinstance(recorded, int) and 1 <= recorded <= sides else expected
             values.append(value if value is not None else 1)
@@ -82,7 +83,7 @@ class AuditDice:
         draw, recorded = self._take()
         expected = None
         if self._seed is not None:
-            expected = options[draw_value(self._seed, self._pool, self._nonce, draw, len(options))]
+            expected = options[draw_value_after(self._seed, self._prefix, draw, len(options))]
         self._compare(draw, recorded, expected)
         if isinstance(recorded, str) and recorded in options:
             return recorded, draw
