@@ -90,11 +90,14 @@ class AuditDice:
         return (expected if expected is not None else options[0]), draw
 
 
-def recorded_draws(versions: Sequence[int], events: Sequence[Event]) -> tuple[dict[int, Any], dict[int, int]]:
-    """Returns what each draw gave according to these events, and the event version that says so."""
+def recorded_draws(first: int, events: Sequence[Event]) -> tuple[dict[int, Any], dict[int, int]]:
+    """Returns what each draw gave according to these events (the first is event `first`), and the
+    event version that says so."""
     outcomes: dict[int, Any] = {}
     where: dict[int, int] = {}
-    for version, event in zip(versions, events, strict=True):
+    for version, event in enumerate(events, start=first):
+        if not event.drawn:
+            continue  # most consequences record no draw
         for outcome_field, draw_field in event.drawn:
             values, draws = getattr(event, outcome_field), getattr(event, draw_field)
             if not isinstance(draws, list):

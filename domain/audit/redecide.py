@@ -108,12 +108,15 @@ class ReDecider:
         events, report = self.events, self.report
         index = 0
         total = len(events)
+        game_level = _GAME_LEVEL_TYPES
         while index < total:
             event = events[index]
             version = index + 1
             if isinstance(event, ActionTaken):
                 end = index + 1
-                while end < total and not _outside_rules(events[end]):
+                # Its consequences: every event up to the next game-level or host one (inlined: the
+                # scan passes every event of every audit).
+                while end < total and type(ev := events[end]) not in game_level and not ev.is_host_event:
                     end += 1
                 adopted = self._re_decide(version, event, events[index + 1 : end])
                 if adopted:
@@ -197,9 +200,8 @@ class ReDecider:
         except Exception as exc:  # legality is computed from a state a forged log may have broken
             report.add(version, "rules", f"the state before event {version} is not a playable one: {exc!r}")
             return False
-        versions = list(range(version + 1, version + 1 + len(recorded)))
         try:
-            outcomes, where = recorded_draws(versions, recorded)
+            outcomes, where = recorded_draws(version + 1, recorded)
         except (TypeError, ValueError) as exc:
             report.add(version, "format", f"the draws recorded after event {version} are malformed: {exc!r}")
             return False
