@@ -118,6 +118,14 @@ def revealed_seeds(events: Iterable[Event]) -> list[bytes]:
     """Returns every seed a log makes public: its own reveals and the originals' seeds its forks name."""
     seeds: list[bytes] = []
     for event in events:
-        if isinstance(event, SeedRevealed | ForkedFrom) and isinstance(event.seed, bytes) and event.seed:
+        if type(event) not in _SEED_TYPES:
+            continue
+        assert isinstance(event, SeedRevealed | ForkedFrom)
+        if isinstance(event.seed, bytes) and event.seed:
             seeds.append(event.seed)
     return seeds
+
+
+# The events that can name a seed (no event type subclasses another: the exact type says what
+# isinstance would, one set lookup for every event of every audit).
+_SEED_TYPES = frozenset({SeedRevealed, ForkedFrom})
