@@ -22,6 +22,7 @@ from domain.events import (
     seal,
 )
 from domain.game import (
+    _DRAW_FIELDS,
     GameFold,
     advance_draws,
     apply_event,
@@ -146,8 +147,10 @@ class ReDecider:
         fold, events, entries = self.fold, self.events, self.entries
         assert len(self.decided) == end - start - 1
         apply_event(fold, events[start], entries[start].chain)  # ActionTaken: game bookkeeping only
+        meta, draw_fields = fold.meta, _DRAW_FIELDS
         for decided in self.decided:  # what the record matched (sealed entries cannot say their draws)
-            advance_draws(fold.meta, decided)
+            if draw_fields.get(type(decided), True):  # a type known to record no draw is passed over
+                advance_draws(meta, decided)
         fold.chain = entries[end - 1].chain
         fold.version = end
 
@@ -238,6 +241,8 @@ class ReDecider:
         return False
 
     def _compare(self, version: int, recorded: Sequence[Event], decided: Sequence[Event]) -> bool:
+        if recorded == decided:
+            return True  # nearly every action: one list comparison, element by element in C
         for offset, (mine, theirs) in enumerate(zip(recorded, decided, strict=False)):
             if mine == theirs:
                 continue  # nearly every event: no sealed stand-in, no older shape to compare by its fields
