@@ -8,8 +8,10 @@ Run from anywhere (the project root is put on sys.path); python-chess comes from
 1. audit: `audit_replay` over seeded `dungeon-short` replay files against python-chess's `read_game` over a
    PGN of random games with at least as many plies (set-up and passes from bench_audit.py). Target:
    audit events/s >= 2x validated plies/s.
-2. fold: `GameService.fold` of a long `bench-marathon` game on SQLite against reading the same rows with
-   the standard library's sqlite3 and decoding each with `msgpack.unpackb`. Target: fold >= 0.8x.
+2. fold: `GameService.fold(use_snapshot=False)` of a long `bench-marathon` game on SQLite (the fold of
+   every event) against reading the same rows with the standard library's sqlite3 and decoding each
+   with `msgpack.unpackb`. Target: fold of every event >= 0.8x. The fold from the newest snapshot
+   (`GameService.fold`, what commands use) is shown beside it for information: it reads a few rows.
 3. one action: `GameService.take_action` on a stored game of 1,000 and of 100,000 events, with the
    aggregate cache off (every action loads the game from the store, as each CLI call does), and with it on.
    Each commit (SQLite `synchronous=FULL`) is timed on its own by wrapping the library's connection commit;
@@ -46,6 +48,7 @@ import msgpack  # noqa: E402
 from bench_store import build_batched, current_player, next_player_from  # noqa: E402
 from eventsourcing.sqlite import SQLiteConnection  # noqa: E402
 
+from domain.collector import paused_collector  # noqa: E402
 from event_store.service import GameService  # noqa: E402
 
 FULL = {"games": 200, "reps": 5, "fold_events": 10_000, "lengths": (1_000, 100_000), "actions": 200}
@@ -84,17 +87,34 @@ def bench_audit_ratio(cfg: dict[str, Any], figures: dict[str, Any]) -> None:
     events = sum(len(bench_audit.parse_replay(data)[1]) for data in replays)
     pgn, _, plies = bench_audit.make_pgn(events, 1)
     bench_audit.audit_all(replays[:1])
+    # (No parsed files are kept alive between passes: a big live heap slows python-chess's collector.)
     best = best_of(
         cfg["reps"],
-        {"audit": lambda: bench_audit.audit_all(replays), "chess": lambda: bench_audit.read_pgn(pgn)},
+        {
+            "audit": lambda: bench_audit.audit_all(replays),
+            "chess": lambda: bench_audit.read_pgn(pgn),
+            "parse": lambda: parse_paused(replays),
+        },
     )
+
     audit_rate, chess_rate = events / best["audit"], plies / best["chess"]
     ratio = audit_rate / chess_rate
     print(f"\n== 1. audit: {cfg['games']} dungeon-short files vs python-chess (best of {cfg['reps']})")
     row("audit_replay (parse, chain, rules, dice)", f"{audit_rate:,.0f} ev/s", f"{events:,} events")
+    row("  parse_replay alone", f"{best['parse'] * 1000:.0f} ms", f"of {best['audit'] * 1000:.0f} ms")
+    rest = (best["audit"] - best["parse"]) * 1000
+    row("  the rest: chain, shape, rules, dice", f"{rest:.0f} ms", "(audit - parse, best of each)")
     row("python-chess read_game (parse + validate)", f"{chess_rate:,.0f} ply/s", f"{plies:,} plies")
     row("ratio audit / python-chess", f"{ratio:.2f}x", f"target >= 2.0x: {verdict(ratio >= 2.0)}")
     figures.update(audit_ev_s=round(audit_rate), chess_ply_s=round(chess_rate), audit_ratio=round(ratio, 3))
+    figures.update(audit_ms=round(best["audit"] * 1000, 1), audit_parse_ms=round(best["parse"] * 1000, 1))
+    figures.update(chess_ms=round(best["chess"] * 1000, 1))
+
+
+def parse_paused(replays: list[bytes]) -> None:
+    """Parses every file with the cyclic collector paused, as `read_log` parses inside every audit."""
+    with paused_collector():
+        bench_audit.parse_all(replays)
 
 
 # --- 2. fold --------------------------------------------------------------------------------------------
@@ -138,17 +158,26 @@ def bench_fold_ratio(work: str, cfg: dict[str, Any], figures: dict[str, Any]) ->
         rate(events, best["raw"]),
     )
     row(
-        "GameService.fold (newest snapshot + the rest)",
+        "fold of every event: fold(use_snapshot=False)",
+        f"{best['zero'] * 1000:.2f} ms",
+        rate(events, best["zero"]),
+    )
+    row(
+        "fold from snapshot: fold() (snapshot + the rest)",
         f"{best['fold'] * 1000:.2f} ms",
-        rate(events, best["fold"]),
+        f"{events:,} events' state; reads the newest snapshot and the rows after it",
     )
-    row("GameService.fold(use_snapshot=False)", f"{best['zero'] * 1000:.2f} ms", rate(events, best["zero"]))
-    row("ratio fold / baseline", f"{ratio:.2f}x", f"target >= 0.8x: {verdict(ratio >= 0.8)}")
-    row("ratio fold of every event / baseline", f"{zero_ratio:.2f}x", "(for information: no snapshot)")
+    note = f"target >= 0.8x: {verdict(zero_ratio >= 0.8)}"
+    row("ratio fold of every event / baseline", f"{zero_ratio:.2f}x", note)
+    row("ratio fold from snapshot / baseline", f"{ratio:.2f}x", "(for information: not the same work)")
     figures.update(
-        fold_events=events, fold_ratio=round(ratio, 3), fold_every_event_ratio=round(zero_ratio, 3)
+        fold_events=events,
+        fold_every_event_ratio=round(zero_ratio, 3),
+        fold_every_event_ms=round(best["zero"] * 1000, 2),
+        fold_baseline_ms=round(best["raw"] * 1000, 2),
     )
-    figures.update(fold_ms=round(best["fold"] * 1000, 3), fold_every_event_ms=round(best["zero"] * 1000, 2))
+    figures.update(fold_from_snapshot_ratio=round(ratio, 3))
+    figures.update(fold_from_snapshot_ms=round(best["fold"] * 1000, 3))
 
 
 def rate(events: int, seconds: float) -> str:

@@ -18,7 +18,8 @@ import copy
 import hashlib
 import os
 import tomllib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -134,13 +135,28 @@ def _build(path: str, build: Callable[[dict[str, Any], str], Any]) -> Any:
 _MODELS: dict[tuple[str, str, Any, str | None], Any] = {}
 
 
+# The override folder read once by `override_pinned`, innermost last.
+_PINNED: list[str | None] = []
+
+
+@contextmanager
+def override_pinned() -> Iterator[None]:
+    """Reads the content folder override once for a run of rules that does not change it (an audit
+    asks for a model thousands of times, and reading os.environ is most of a cached lookup)."""
+    _PINNED.append(os.environ.get(ENV_VAR))
+    try:
+        yield
+    finally:
+        _PINNED.pop()
+
+
 def load_model(ruleset_dir_name: str, filename: str, build: Callable[[dict[str, Any], str], T]) -> T:
     """Returns the frozen model `build(data, filename)` makes of a content file.
 
     Content is loaded and validated once per process and file: rules ask for it on every action, and
     an audit re-decides thousands of actions, so the file is not re-checked on disk each time.
     """
-    key = (ruleset_dir_name, filename, build, os.environ.get(ENV_VAR))
+    key = (ruleset_dir_name, filename, build, _PINNED[-1] if _PINNED else os.environ.get(ENV_VAR))
     model = _MODELS.get(key)
     if model is None:
         model = _MODELS[key] = _build(str(content_path(ruleset_dir_name, filename)), build)

@@ -22,6 +22,7 @@ from domain.events import (
     seal,
 )
 from domain.game import (
+    _DRAW_FIELDS,
     GameFold,
     advance_draws,
     apply_event,
@@ -108,12 +109,15 @@ class ReDecider:
         events, report = self.events, self.report
         index = 0
         total = len(events)
+        game_level = _GAME_LEVEL_TYPES
         while index < total:
             event = events[index]
             version = index + 1
             if isinstance(event, ActionTaken):
                 end = index + 1
-                while end < total and not _outside_rules(events[end]):
+                # Its consequences: every event up to the next game-level or host one (inlined: the
+                # scan passes every event of every audit).
+                while end < total and type(ev := events[end]) not in game_level and not ev.is_host_event:
                     end += 1
                 adopted = self._re_decide(version, event, events[index + 1 : end])
                 if adopted:
@@ -143,8 +147,10 @@ class ReDecider:
         fold, events, entries = self.fold, self.events, self.entries
         assert len(self.decided) == end - start - 1
         apply_event(fold, events[start], entries[start].chain)  # ActionTaken: game bookkeeping only
+        meta, draw_fields = fold.meta, _DRAW_FIELDS
         for decided in self.decided:  # what the record matched (sealed entries cannot say their draws)
-            advance_draws(fold.meta, decided)
+            if draw_fields.get(type(decided), True):  # a type known to record no draw is passed over
+                advance_draws(meta, decided)
         fold.chain = entries[end - 1].chain
         fold.version = end
 
@@ -197,9 +203,8 @@ class ReDecider:
         except Exception as exc:  # legality is computed from a state a forged log may have broken
             report.add(version, "rules", f"the state before event {version} is not a playable one: {exc!r}")
             return False
-        versions = list(range(version + 1, version + 1 + len(recorded)))
         try:
-            outcomes, where = recorded_draws(versions, recorded)
+            outcomes, where = recorded_draws(version + 1, recorded)
         except (TypeError, ValueError) as exc:
             report.add(version, "format", f"the draws recorded after event {version} are malformed: {exc!r}")
             return False
@@ -236,6 +241,8 @@ class ReDecider:
         return False
 
     def _compare(self, version: int, recorded: Sequence[Event], decided: Sequence[Event]) -> bool:
+        if recorded == decided:
+            return True  # nearly every action: one list comparison, element by element in C
         for offset, (mine, theirs) in enumerate(zip(recorded, decided, strict=False)):
             if mine == theirs:
                 continue  # nearly every event: no sealed stand-in, no older shape to compare by its fields
