@@ -9,6 +9,7 @@ import click
 
 from cli.common import get_service, handle_errors, resolve_viewer, viewer_option
 from cli.completion import complete_game
+from domain.actions import HOST
 from domain.errors import UsageError
 from event_store.replay_file import export_game
 
@@ -47,6 +48,10 @@ def export(ctx: click.Context, game: str, output: str, force: bool, viewer: str 
     game_id = service.resolve_game_id(game)
     seen_as = resolve_viewer(viewer, service.get_game(game_id).meta["players"])
     data = export_game(service, game_id, seen_as)
+    copy = service.copies.get(game_id)
+    if copy is not None and seen_as == HOST:  # a copy holds no more than its viewer saw: say so
+        whose = f"{copy.viewer}'s copy" if copy.viewer else "the public copy"
+        click.echo(f"note: this store holds {whose} of game {copy.game}; that copy is written", err=True)
     if output == "-":
         with click.open_file("-", "wb") as stdout:  # click's binary stdout, left open after
             stdout.write(data)

@@ -163,12 +163,29 @@ def replica_of(service: GameService, game_id: UUID) -> tuple[Replica, Membership
 
 
 def write_packet(text: str, output: str | None, what: str) -> None:
-    """Writes a packet to a file (or stdout) and says so on stderr."""
+    """Writes a packet to a file (or stdout) and says so on stderr; a file holding another packet (one
+    perhaps not sent yet) is refused, the same packet again is not."""
     if output is None or output == "-":
         click.echo(text, nl=False)
         return
-    Path(output).write_text(text)
+    check_packet_output(output, text)
+    try:
+        Path(output).write_text(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from None
     click.echo(f"{what} written to {output}: send it to the host", err=True)
+
+
+def check_packet_output(output: str | None, text: str | None = None) -> None:
+    """Refuses an -o file that exists and holds anything but `text` (None: any existing file)."""
+    if output is None or output == "-" or not Path(output).exists():
+        return
+    try:
+        same = text is not None and Path(output).read_text() == text
+    except (OSError, UnicodeDecodeError):
+        same = False
+    if not same:
+        raise UsageError(f"{output} exists: nothing written (remove it or choose another -o)")
 
 
 def write_outbox(host: Host, out: Path, sender: str = "") -> list[Outgoing]:
@@ -220,6 +237,7 @@ def join(ctx: click.Context, invite: str, expected: str | None, output: str | No
         nightkeep --db ann.sqlite join invite-ann.nkp -o join.nkp
     """
     (_, text, _), *_ = read_texts((invite,))
+    check_packet_output(output)  # before joining: a join cannot be made twice to write it again
     service = get_service(ctx, create=True)
     member, packet = Replica(service).join(text, expected or "")
     if as_json:

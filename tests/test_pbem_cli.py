@@ -120,6 +120,12 @@ def test_a_hosted_game_is_played_with_files_between_the_host_and_two_replicas(
         listed = run("--db", db, "actions", game, "--json", keys=people[person])
         action = json.loads(listed.stdout)[0]["id"]
         packet = tmp_path / f"act-{turn}.nkp"
+        if turn == 0:  # a file holding another packet (perhaps one not sent yet) is never overwritten
+            packet.write_text("an earlier packet")
+            refused = run("--db", db, "act", game, action, "-o", str(packet), keys=people[person])
+            assert refused.exit_code == 2 and "exists" in refused.stderr, refused.output
+            assert packet.read_text() == "an earlier packet"
+            packet.unlink()
         acted = run("--db", db, "act", game, action, "-o", str(packet), keys=people[person])
         assert acted.exit_code == 0, acted.output
         before = len(list(out.glob("*.nkp")))

@@ -233,3 +233,15 @@ def test_an_export_cut_off_by_a_full_disk_leaves_no_partial_file(tmp_path, monke
     result = run(db, "export", game, "-o", str(target))
     assert result.exit_code == 2 and "No space left on device" in result.stderr
     assert not target.exists()
+
+
+def test_exporting_a_stored_copy_as_host_says_the_copy_is_what_is_written(tmp_path):
+    host = str(tmp_path / "host.sqlite")
+    game = new_game(host, "vampire-empire", "Ann:human", "Vlad:vampire")
+    assert run(host, "export", game, "-o", str(tmp_path / "ann.nkr"), "--as", "Ann").exit_code == 0
+    mine = str(tmp_path / "ann.sqlite")
+    assert run(mine, "import", str(tmp_path / "ann.nkr")).exit_code == 0
+    result = run(mine, "export", game[:8], "-o", str(tmp_path / "again.nkr"), "--as", "host")
+    assert result.exit_code == 0, result.output
+    assert "Ann's copy" in result.stderr
+    assert (tmp_path / "again.nkr").read_bytes() == (tmp_path / "ann.nkr").read_bytes()
