@@ -4,19 +4,22 @@ once per fold (a long rebuild, the tail after a snapshot)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from operator import attrgetter
 from typing import Any
 
-from domain.events import ActionTaken, EntropyAdded, Event, ForkedFrom, Sealed, SeedRevealed
+from domain.events import ActionTaken, DieRolled, EntropyAdded, Event, ForkedFrom, Sealed, SeedRevealed
 from domain.game import _GAME_EVENTS, _draw_fields, advance_draws, apply_event, decode_event
 from domain.rulesets import get_ruleset
 
 # Builds an event from stored fields of its current shape; raises KeyError when they are not exactly
 # its fields (the general path then says what is wrong with them).
 Builder = Callable[[dict[str, Any]], Event]
-# How a fold takes one event type, by type name: (builder, class version, step), the step being
-# EVOLVE, DRAWS (advance the draws, then evolve) or the game-level handler that only touches `meta`.
-Plan = tuple[Builder, int, Any]
-EVOLVE, DRAWS = 0, 1
+# Folds one event's bookkeeping into `meta`: a game-level handler, or `advance_draws` for one type.
+MetaStep = Callable[[Any, Event], None]
+# How a fold takes one event type, by type name: (builder, class version, kind, meta step), the kind
+# being EVOLVE, DRAWS (the draw step on `meta`, then evolve) or META (the game-level handler alone).
+Plan = tuple[Builder, int, int, MetaStep]
+EVOLVE, DRAWS, META = 0, 1, 2
 # Game-level events whose handler only changes `meta` in place; the others (GameCreated, SeedCommitted)
 # change the ruleset, the state or need the chain, and go the general way.
 _META_ONLY = frozenset({ActionTaken, EntropyAdded, ForkedFrom, SeedRevealed})
@@ -55,7 +58,30 @@ def _checked_kwargs(cls: type[Event], count: int) -> Builder:
     return build
 
 
-def fold_envelopes(fold: Any, envelopes: Iterable[tuple[int, dict[str, Any]]]) -> None:
+def draw_step(cls: type[Event]) -> MetaStep | None:
+    """Returns `advance_draws` as one event type takes it (None when it consumes no draw): a type
+    with one draw field reads it directly, as a fold does for every such event."""
+    fields = _draw_fields(cls)
+    rolled = issubclass(cls, DieRolled)
+    if not fields:
+        return None
+    if len(fields) > 1 or (rolled and fields != ("draws",)):
+        return advance_draws
+    read = attrgetter(fields[0])
+
+    def step(meta: dict[str, Any], event: Event) -> None:
+        # advance_draws's steps for one field; a draw below the counter (-1: no draw) leaves it.
+        drawn = read(event)
+        last = (max(drawn) if drawn else -1) if type(drawn) is list else drawn
+        if last >= meta["next_draw"]:
+            meta["next_draw"] = last + 1
+        if rolled:
+            meta["script_pos"] = min(len(meta["script"]), meta["script_pos"] + len(drawn))
+
+    return step
+
+
+def fold_envelopes(fold: Any, envelopes: Iterable[dict[str, Any]]) -> None:
     """Folds stored envelopes (type, v, fields, chain) in order into a GameFold or a Game (anything
     with `ruleset_name`, `meta`, `state`, `chain` and `version`): `apply_event`'s steps, with each
     event type's builder, its draw fields and the ruleset's `evolve` looked up once per fold."""
@@ -65,20 +91,20 @@ def fold_envelopes(fold: Any, envelopes: Iterable[tuple[int, dict[str, Any]]]) -
         evolve = get_ruleset(fold.ruleset_name).evolve
     meta, state, version = fold.meta, fold.state, fold.version
     envelope: dict[str, Any] | None = None
-    for _, envelope in envelopes:
+    for envelope in envelopes:
         plan = plans.get(envelope["type"])
         # An event of its current shape (nearly every event): built and folded directly.
         if plan is not None and evolve is not None and envelope["v"] == plan[1]:
+            build, _, kind, step = plan
             try:
-                event = plan[0](envelope["fields"])
+                event = build(envelope["fields"])
             except KeyError:
                 pass  # not its fields: decode_event below says what is wrong with them
             else:
-                step = plan[2]
-                if step is EVOLVE:
+                if kind == EVOLVE:
                     state = evolve(state, event)
-                elif step is DRAWS:
-                    advance_draws(meta, event)
+                elif kind == DRAWS:
+                    step(meta, event)
                     state = evolve(state, event)
                 else:
                     step(fold, event)
@@ -93,6 +119,10 @@ def fold_envelopes(fold: Any, envelopes: Iterable[tuple[int, dict[str, Any]]]) -
         fold.chain = envelope["chain"]
 
 
+def _no_step(holder: Any, event: Event) -> None:
+    """Stands for the meta step of an event type that has none (an EVOLVE plan never calls it)."""
+
+
 def _fold_one(fold: Any, envelope: dict[str, Any], plans: dict[str, Plan]) -> None:
     """Folds one envelope the general way (`apply_event`), and learns its type's plan if it has one."""
     type_name, class_version = envelope["type"], envelope["v"]
@@ -100,8 +130,10 @@ def _fold_one(fold: Any, envelope: dict[str, Any], plans: dict[str, Plan]) -> No
     cls = type(event)
     if cls.class_version == class_version and cls is not Sealed and not event.private:
         if cls in _META_ONLY:
-            plans[type_name] = (trusted_builder(cls), class_version, _GAME_EVENTS[cls])
+            plans[type_name] = (trusted_builder(cls), class_version, META, _GAME_EVENTS[cls])
         elif cls not in _GAME_EVENTS:
-            plans[type_name] = (trusted_builder(cls), class_version, DRAWS if _draw_fields(cls) else EVOLVE)
+            step = draw_step(cls)
+            kind = EVOLVE if step is None else DRAWS
+            plans[type_name] = (trusted_builder(cls), class_version, kind, step or _no_step)
     apply_event(fold, event, envelope["chain"])
     fold.version += 1

@@ -50,3 +50,8 @@ class MsgpackTranscoder(Transcoder):
     def decode(self, data: bytes) -> Any:
         """Decodes msgpack bytes."""
         return msgpack.unpackb(data, raw=False, ext_hook=_ext_hook, strict_map_key=False, timestamp=3)
+
+    def decode_all(self, blobs: list[bytes]) -> list[Any]:
+        """Decodes many msgpack values, as `decode` decodes each (a fold's rows: no call per row)."""
+        unpackb, hook = msgpack.unpackb, _ext_hook
+        return [unpackb(b, raw=False, ext_hook=hook, strict_map_key=False, timestamp=3) for b in blobs]
