@@ -434,7 +434,7 @@ class GameService(Application[UUID]):
             lte,
         )
 
-    def _states(self, game_id: UUID, gt: int | None, lte: int | None) -> list[dict[str, Any]]:
+    def _states(self, game_id: UUID, gt: int | None, lte: int | None) -> Iterable[dict[str, Any]]:
         # As _envelopes, without the versions: what a fold reads.
         gt = None if gt is None else max(0, min(gt, MAX_EVENTS))
         lte = None if lte is None else max(0, min(lte, MAX_EVENTS))

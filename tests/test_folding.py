@@ -4,12 +4,19 @@ counter as `advance_draws` does, and leave envelopes of any other shape to the g
 from __future__ import annotations
 
 import copy
+import sqlite3
+from pathlib import Path
 
 import pytest
 
-from domain.folding import _META_ONLY, NotItsShape, fold_step
-from domain.game import _GAME_EVENTS, _draw_fields, advance_draws
+from domain.errors import CorruptStore
+from domain.folding import _META_ONLY, NotItsShape, fold_envelopes, fold_step
+from domain.game import _GAME_EVENTS, GameFold, _draw_fields, advance_draws
+from event_store.replay_file import read_replay
+from event_store.service import GameService
 from tests.test_events import all_event_types, sample
+
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 
 FOLDED = sorted(
     name
@@ -101,3 +108,34 @@ def test_fold_step_leaves_any_other_shape_untouched_to_the_general_path(name):
 def test_sealed_and_private_events_have_no_fold_step():
     private = [cls for cls in all_event_types().values() if cls.private]
     assert private and not any(cls.__name__ in FOLDED for cls in private)
+
+
+@pytest.mark.parametrize("path", sorted(REPLAYS.glob("*.nkr")), ids=lambda p: p.name)
+def test_the_fold_of_each_recorded_game_equals_its_fold_event_by_event(path):
+    replay = read_replay(path.read_bytes())
+    stepwise = replay.fold()
+    envelopes = [
+        {"type": r.type_name, "v": r.class_version, "fields": r.fields, "chain": r.chain}
+        for r in replay.events
+    ]
+    folded = GameFold()
+    fold_envelopes(folded, envelopes)
+    assert (folded.version, folded.chain, folded.ruleset_name) == (
+        stepwise.version,
+        stepwise.chain,
+        stepwise.ruleset_name,
+    )
+    assert folded.meta == stepwise.meta and folded.state == stepwise.state
+
+
+def test_a_damaged_stored_event_stops_the_fold_of_every_event_with_one_error(tmp_path):
+    db = tmp_path / "games.sqlite"
+    service = GameService.open(str(db))
+    game_id = service.create_game("toy-race", [("Ann", None), ("Bo", None)])
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "UPDATE stored_events SET state=x'c1c1c1' WHERE originator_id=? AND originator_version=2",
+            (game_id.hex,),
+        )
+    with pytest.raises(CorruptStore, match=f"game {game_id} has an unreadable stored event"):
+        service.fold(game_id, use_snapshot=False)
