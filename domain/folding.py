@@ -33,7 +33,6 @@ def fold_step(cls: type[Event]) -> FoldStep:
         namespace: dict[str, Any] = {
             "new": object.__new__,
             "cls": cls,
-            "names": frozenset(cls._field_names),
             "shape": NotItsShape,
             "handle": _GAME_EVENTS.get(cls),
             "advance": advance_draws,
@@ -46,14 +45,18 @@ def fold_step(cls: type[Event]) -> FoldStep:
 def _step_source(cls: type[Event]) -> str:
     # A slotted dataclass's __init__ only assigns its fields: assigning them to a bare instance gives
     # the same object at half the cost, and one call per event does it all; every fold pays it.
+    names = cls._field_names
     lines = [
         "def step(envelope, state, meta, holder, evolve):",
         "    fields = envelope['fields']",
-        f"    if envelope['v'] != {cls.class_version} or type(fields) is not dict or fields.keys() != names:",
+        f"    if envelope['v'] != {cls.class_version} or len(fields) != {len(names)}:",
         "        raise shape",
         "    event = new(cls)",
+        "    try:",
+        *(f"        event.{name} = fields[{name!r}]" for name in names),
+        "    except (KeyError, TypeError):  # as many fields, not the same names; or not a map",
+        "        raise shape from None",
     ]
-    lines += [f"    event.{name} = fields[{name!r}]" for name in cls._field_names]
     if cls in _META_ONLY:
         return "\n".join([*lines, "    handle(holder, event)", "    return state"])
     lines += _draw_lines(cls)
