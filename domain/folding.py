@@ -46,14 +46,18 @@ def _step_source(cls: type[Event]) -> str:
     # A slotted dataclass's __init__ only assigns its fields: assigning them to a bare instance gives
     # the same object at half the cost, and one call per event does it all; every fold pays it.
     names = cls._field_names
+    build = ["        event = new(cls)", *(f"        event.{name} = fields[{name!r}]" for name in names)]
+    if hasattr(cls, "__post_init__") or not names:  # its __init__ does more than assign
+        build = ["        event = cls(**fields)"]
     lines = [
         "def step(envelope, state, meta, holder, evolve):",
         "    fields = envelope['fields']",
-        f"    if envelope['v'] != {cls.class_version} or len(fields) != {len(names)}:",
+        f"    if envelope['v'] != {cls.class_version}:",
         "        raise shape",
-        "    event = new(cls)",
         "    try:",
-        *(f"        event.{name} = fields[{name!r}]" for name in names),
+        f"        if len(fields) != {len(names)}:",
+        "            raise shape",
+        *build,
         "    except (KeyError, TypeError):  # as many fields, not the same names; or not a map",
         "        raise shape from None",
     ]

@@ -4,12 +4,14 @@ counter as `advance_draws` does, and leave envelopes of any other shape to the g
 from __future__ import annotations
 
 import copy
+import dataclasses
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from domain.errors import CorruptStore
+from domain.events import Event
 from domain.folding import _META_ONLY, NotItsShape, fold_envelopes, fold_step
 from domain.game import _GAME_EVENTS, GameFold, _draw_fields, advance_draws
 from event_store.replay_file import read_replay
@@ -93,7 +95,7 @@ def test_fold_step_leaves_any_other_shape_untouched_to_the_general_path(name):
     fields = sample(cls).to_fields()
     missing = dict(fields)
     missing.pop(next(iter(missing)))
-    shapes = [{**fields, "extra": 1}, missing, dict(missing, extra=1), list(fields)]
+    shapes = [{**fields, "extra": 1}, missing, dict(missing, extra=1), list(fields), 7, None]
     holder = Holder()
     before = copy.deepcopy(holder.meta)
     for shape in shapes:
@@ -139,3 +141,23 @@ def test_a_damaged_stored_event_stops_the_fold_of_every_event_with_one_error(tmp
         )
     with pytest.raises(CorruptStore, match=f"game {game_id} has an unreadable stored event"):
         service.fold(game_id, use_snapshot=False)
+
+
+def test_an_event_type_whose_init_does_more_than_assign_is_built_by_its_init():
+    @dataclasses.dataclass(slots=True)
+    class Counted(Event):
+        """A ruleset event that works something out when it is made (none does today)."""
+
+        count: int
+        double: int = dataclasses.field(init=False, default=0)
+
+        def __post_init__(self) -> None:
+            self.double = 2 * self.count
+
+    Counted._field_names = ("count",)
+    seen = []
+    holder = Holder()
+    state = fold_step(Counted)(
+        {"v": 1, "fields": {"count": 4}}, {}, holder.meta, holder, lambda s, e: seen.append(e) or s
+    )
+    assert state == {} and seen[0].double == 8
