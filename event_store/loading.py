@@ -71,7 +71,7 @@ def fold_tail(game: Game, tail: list[tuple[int, dict[str, Any]]]) -> Game:
         if version != offset:
             raise CorruptStore(f"game {game.id} skips from event {offset - 1} to {version}")
     if tail:
-        fold_envelopes(game, tail)
+        fold_envelopes(game, [envelope for _, envelope in tail])
         game.modified_on = tail[-1][1]["timestamp"]
     return game
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -16,6 +17,7 @@ from domain.errors import CorruptStore, TamperedLog
 from domain.events import GENESIS_CHAIN, Event, GameCreated, next_chain
 from domain.game import Game, GameFold, decode_event
 from domain.hidden import fields_for
+from event_store.transcoder import MsgpackTranscoder
 
 GAME_TOPICS = (get_topic(Game.Created), get_topic(Game.Recorded))
 Envelope = dict[str, Any]
@@ -58,14 +60,46 @@ def read_envelopes(
     """Returns (version, envelope state) of a game's events, reading SQLite's columns directly."""
     # The read side needs only each envelope's state, so on SQLite it reads the two columns it
     # needs instead of building the library's event objects: ~4x faster folds (see benchmarks/).
-    if not isinstance(recorder, SQLiteAggregateRecorder) or mapper.cipher or mapper.compressor:
-        return [
-            (e.originator_version, vars(e)) for e in fallback() if isinstance(e, Game.Created | Game.Recorded)
-        ]
-    sql = (
-        f"SELECT originator_version, state FROM {recorder.events_table_name} "
-        "WHERE originator_id=? AND topic IN (?, ?)"
-    )
+    if not _reads_sqlite(recorder, mapper):
+        kinds = Game.Created | Game.Recorded
+        return [(e.originator_version, vars(e)) for e in fallback() if isinstance(e, kinds)]
+    rows = _select(recorder, "originator_version, state", game_id, gt, lte)
+    decode = mapper.transcoder.decode
+    try:
+        return [(row[0], decode(row[1])) for row in rows]
+    except Exception as exc:  # msgpack raises several unrelated types for damaged bytes
+        raise _unreadable(game_id, exc) from None
+
+
+def read_states(
+    recorder: Any,
+    mapper: Mapper[UUID],
+    fallback: Callable[[], list[Any]],
+    game_id: UUID,
+    gt: int | None,
+    lte: int | None,
+) -> Iterable[Envelope]:
+    """Returns the envelope states of a game's events in order, without their versions (for folds);
+    on SQLite each is decoded as the fold reaches it."""
+    if not _reads_sqlite(recorder, mapper):
+        return [envelope for _, envelope in read_envelopes(recorder, mapper, fallback, game_id, gt, lte)]
+    # Without the version column and a tuple per row a long fold reads ~3 ms faster per 10,000 rows.
+    rows = _select(recorder, "state", game_id, gt, lte)
+    transcoder = mapper.transcoder
+    if isinstance(transcoder, MsgpackTranscoder):
+        return transcoder.decode_rows(rows, partial(_unreadable, game_id))
+    try:
+        return [transcoder.decode(row[0]) for row in rows]
+    except Exception as exc:  # a transcoder may raise any type for damaged bytes
+        raise _unreadable(game_id, exc) from None
+
+
+def _reads_sqlite(recorder: Any, mapper: Mapper[UUID]) -> bool:
+    return isinstance(recorder, SQLiteAggregateRecorder) and not mapper.cipher and not mapper.compressor
+
+
+def _select(recorder: Any, columns: str, game_id: UUID, gt: int | None, lte: int | None) -> list[Any]:
+    sql = f"SELECT {columns} FROM {recorder.events_table_name} WHERE originator_id=? AND topic IN (?, ?)"
     params: list[Any] = [game_id.hex, *GAME_TOPICS]
     if gt is not None:
         sql += " AND originator_version>?"
@@ -74,12 +108,11 @@ def read_envelopes(
         sql += " AND originator_version<=?"
         params.append(lte)
     with recorder.datastore.transaction(commit=False) as cursor:
-        rows = plain_rows(cursor, sql + " ORDER BY originator_version", params)
-    decode = mapper.transcoder.decode
-    try:
-        return [(row[0], decode(row[1])) for row in rows]
-    except Exception as exc:  # msgpack raises several unrelated types for damaged bytes
-        raise CorruptStore(f"game {game_id} has an unreadable stored event ({type(exc).__name__})") from None
+        return plain_rows(cursor, sql + " ORDER BY originator_version", params)
+
+
+def _unreadable(game_id: UUID, exc: Exception) -> CorruptStore:
+    return CorruptStore(f"game {game_id} has an unreadable stored event ({type(exc).__name__})")
 
 
 def plain_rows(cursor: Any, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:

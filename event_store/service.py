@@ -52,7 +52,13 @@ from event_store.copies import copy_store_for
 from event_store.forks import check_fork_point, original_seed_for_fork
 from event_store.lazy_log import get_logger
 from event_store.loading import fold_from_snapshot, load_latest
-from event_store.recorded import RecordedEvent, check_chain, read_envelopes, recorded_from_envelope
+from event_store.recorded import (
+    RecordedEvent,
+    check_chain,
+    read_envelopes,
+    read_states,
+    recorded_from_envelope,
+)
 from event_store.secrets import secret_store_for
 from event_store.transcoder import MsgpackTranscoder
 
@@ -428,6 +434,19 @@ class GameService(Application[UUID]):
             lte,
         )
 
+    def _states(self, game_id: UUID, gt: int | None, lte: int | None) -> Iterable[dict[str, Any]]:
+        # As _envelopes, without the versions: what a fold reads.
+        gt = None if gt is None else max(0, min(gt, MAX_EVENTS))
+        lte = None if lte is None else max(0, min(lte, MAX_EVENTS))
+        return read_states(
+            self.recorder,
+            self.mapper,
+            lambda: list(self.events.get(game_id, gt=gt, lte=lte)),
+            game_id,
+            gt,
+            lte,
+        )
+
     def log_entries(self, game_id: UUID) -> list[RawEntry]:
         """Returns a game's stored events as recorded, without trusting or decoding them (for audits)."""
         from domain.audit import RawEntry  # the auditor loads only for audits, not for every command
@@ -453,7 +472,7 @@ class GameService(Application[UUID]):
         if use_snapshot and self.snapshots is not None:
             fold = fold_from_snapshot(self.snapshots, game_id, version)
         with paused_collector():  # ~10% of a long rebuild
-            fold_envelopes(fold, self._envelopes(game_id, fold.version or None, version))
+            fold_envelopes(fold, self._states(game_id, fold.version or None, version))
         if not fold.version:
             raise UnknownGame(f"no game {game_id} in this store")
         if version is not None and fold.version != version:
