@@ -11,6 +11,11 @@ from typing import Any, NoReturn
 
 import click
 
+# Exit code of a failure that is nobody's input: a bug, or a store damaged outside nightkeep.
+INTERNAL_ERROR = 3
+# Set, it lets such a failure end in its traceback, for a bug report.
+TRACEBACK_ENV = "NIGHTKEEP_TRACEBACK"
+
 
 def wants_json(args: Sequence[str]) -> bool:
     """Tells whether `--json` is on the command line (before any `--`), so errors must be JSON too."""
@@ -79,4 +84,14 @@ class FriendlyGroup(click.Group):
             drop_unwritable_stdout()
             where = f" ({exc.filename})" if exc.filename else ""
             fail(f"{exc.strerror or exc}{where}", 2, as_json)
+        except Exception as exc:  # noqa: BLE001  (the last line of defence: never a traceback for a user)
+            if os.environ.get(TRACEBACK_ENV):
+                raise
+            fail(
+                f"internal error ({type(exc).__name__}: {str(exc)[:200]}); if the store was changed "
+                f"outside nightkeep, `nightkeep audit GAME` names the damage ({TRACEBACK_ENV}=1 shows "
+                "where it failed)",
+                INTERNAL_ERROR,
+                as_json,
+            )
         sys.exit(result if isinstance(result, int) else 0)

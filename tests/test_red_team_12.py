@@ -245,3 +245,41 @@ def test_exporting_a_stored_copy_as_host_says_the_copy_is_what_is_written(tmp_pa
     assert result.exit_code == 0, result.output
     assert "Ann's copy" in result.stderr
     assert (tmp_path / "again.nkr").read_bytes() == (tmp_path / "ann.nkr").read_bytes()
+
+
+def _retype_a_die_roll(db: str) -> None:
+    """Edits a stored DieRolled outside nightkeep: still msgpack, its fields of the wrong types."""
+    import sqlite3
+
+    from event_store.transcoder import MsgpackTranscoder
+
+    transcoder = MsgpackTranscoder()
+    with sqlite3.connect(db) as connection:
+        for rowid, state in connection.execute("SELECT rowid, state FROM stored_events").fetchall():
+            envelope = transcoder.decode(state)
+            if envelope["type"] == "DieRolled":
+                envelope["fields"].update(values="y", draws="x")
+                connection.execute(
+                    "UPDATE stored_events SET state = ? WHERE rowid = ?", (transcoder.encode(envelope), rowid)
+                )
+                return
+    raise AssertionError("no die was rolled")
+
+
+@pytest.mark.parametrize("args", [["show"], ["log"], ["log", "--json"], ["show", "--json"]])
+def test_a_stored_event_retyped_outside_nightkeep_is_one_line_not_a_traceback(tmp_path, args, monkeypatch):
+    monkeypatch.delenv("NIGHTKEEP_TRACEBACK", raising=False)
+    db = str(tmp_path / "g.sqlite")
+    game = new_game(db)
+    assert run(db, "play", game, "--bots").exit_code == 0
+    _retype_a_die_roll(db)
+    result = run(db, args[0], game, *args[1:])
+    assert result.exit_code == 3, result.output
+    assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "internal error" in result.stderr and "audit" in result.stderr
+    if "--json" in args:
+        assert json.loads(result.stderr)["exit"] == 3
+    audited = run(db, "audit", game)
+    assert audited.exit_code == 1 and "cannot be read" in audited.output
+    monkeypatch.setenv("NIGHTKEEP_TRACEBACK", "1")
+    assert isinstance(run(db, args[0], game, *args[1:]).exception, TypeError)
