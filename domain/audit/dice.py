@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from domain.dice import commit_to_seed, draw_prefix, draw_salt, draw_value_after
+from domain.dice import commit_to_seed, draw_prefix, draw_salt, draw_value_keyed, hmac_key
 from domain.events import Event, ForkedFrom, SeedRevealed
 
 
@@ -20,13 +20,20 @@ class AuditDice:
     """
 
     def __init__(
-        self, recorded: dict[int, Any], seed: bytes | None, meta: dict[str, Any], nonce: bytes
+        self,
+        recorded: dict[int, Any],
+        seed: bytes | None,
+        meta: dict[str, Any],
+        nonce: bytes,
+        key: tuple[Any, Any] | None = None,
     ) -> None:
         self._recorded = recorded
         self._seed = seed
         self._pool = meta["pool"]
         self._nonce = nonce
         self._prefix = draw_prefix(self._pool, nonce)
+        # The seed's HMAC key made ready: an audit passes the one it made for the game's seed.
+        self._key = key if key is not None or seed is None else hmac_key(seed)
         self.next_draw: int = meta["next_draw"]
         self._script: list[int] = meta["script"]
         self.script_pos: int = meta["script_pos"]
@@ -62,8 +69,8 @@ class AuditDice:
             if self.script_pos < len(self._script):
                 expected = self._script[self.script_pos]
                 self.script_pos += 1
-            elif self._seed is not None:
-                expected = draw_value_after(self._seed, self._prefix, draw, sides) + 1
+            elif self._key is not None:
+                expected = draw_value_keyed(self._key, self._prefix, draw, sides) + 1
             if expected is not None:
                 self.checked += 1
                 if recorded is not None and recorded != expected:
@@ -88,8 +95,8 @@ class AuditDice:
         """Picks the recorded option, checking it against the seed."""
         draw, recorded = self._take()
         expected = None
-        if self._seed is not None:
-            expected = options[draw_value_after(self._seed, self._prefix, draw, len(options))]
+        if self._key is not None:
+            expected = options[draw_value_keyed(self._key, self._prefix, draw, len(options))]
         self._compare(draw, recorded, expected)
         if isinstance(recorded, str) and recorded in options:
             return recorded, draw

@@ -9,6 +9,7 @@ from typing import Any
 from domain.actions import HOST, START
 from domain.audit.dice import AuditDice, recorded_draws, seeds_by_commitment
 from domain.audit.report import AuditReport, LogEntry
+from domain.dice import hmac_key
 from domain.errors import NightkeepError
 from domain.events import (
     ActionTaken,
@@ -101,6 +102,7 @@ class ReDecider:
         self.report = report
         self.fold = GameFold()
         self.seeds = seeds_by_commitment(events)
+        self.keys = {commitment: hmac_key(seed) for commitment, seed in self.seeds.items()}
         self.unverified: list[int] = []  # versions of actions whose draws could not be checked
         self.dirty = False  # the state was handed to an in-place decide that did not match the record
         self.in_place = True
@@ -208,8 +210,9 @@ class ReDecider:
         except (TypeError, ValueError) as exc:
             report.add(version, "format", f"the draws recorded after event {version} are malformed: {exc!r}")
             return False
-        seed = self.seeds.get(fold.meta["commitment"])
-        dice = AuditDice(outcomes, seed, fold.meta, action.nonce)
+        commitment = fold.meta["commitment"]
+        seed = self.seeds.get(commitment)
+        dice = AuditDice(outcomes, seed, fold.meta, action.nonce, self.keys.get(commitment))
         ruleset = get_ruleset(fold.ruleset_name)
         # A ruleset that can decide in place spares the audit a copy of the state per action and a
         # second evolve of every consequence; the state is rebuilt only if the record diverges.
