@@ -103,23 +103,37 @@ class AuditDice:
         return (expected if expected is not None else options[0]), draw
 
 
-def recorded_draws(first: int, events: Sequence[Event]) -> tuple[dict[int, Any], dict[int, int]]:
-    """Returns what each draw gave according to these events (the first is event `first`), and the
-    event version that says so."""
+def recorded_draws(events: Sequence[Event]) -> dict[int, Any]:
+    """Returns what each draw gave according to these events (a later event's record stands)."""
     outcomes: dict[int, Any] = {}
-    where: dict[int, int] = {}
-    for version, event in enumerate(events, start=first):
-        if not event.drawn:
+    for event in events:
+        drawn = event.drawn
+        if not drawn:
             continue  # most consequences record no draw
-        for outcome_field, draw_field in event.drawn:
+        for outcome_field, draw_field in drawn:
             values, draws = getattr(event, outcome_field), getattr(event, draw_field)
             if not isinstance(draws, list):
                 values, draws = [values], [draws]
             for draw, value in zip(draws, values, strict=False):  # the rules judge a short list
                 if isinstance(draw, int) and draw >= 0:
                     outcomes[draw] = value
-                    where[draw] = version
-    return outcomes, where
+    return outcomes
+
+
+def drawn_at(first: int, events: Sequence[Event], draw: int) -> int | None:
+    """Returns the version of the event that records draw `draw` (the first event is `first`): asked
+    only for a draw the seed contradicts, so the common path keeps no such map."""
+    found = None
+    for version, event in enumerate(events, start=first):
+        for outcome_field, draw_field in event.drawn:
+            draws = getattr(event, draw_field)
+            if type(draws) is not list:
+                draws = [draws]
+            values = getattr(event, outcome_field)
+            count = min(len(draws), len(values)) if type(values) is list else 1
+            if draw in draws[:count]:
+                found = version
+    return found
 
 
 def seeds_by_commitment(events: Iterable[Event]) -> dict[bytes, bytes]:

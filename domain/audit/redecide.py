@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.actions import HOST, START
-from domain.audit.dice import AuditDice, recorded_draws, seeds_by_commitment
+from domain.audit.dice import AuditDice, drawn_at, recorded_draws, seeds_by_commitment
 from domain.audit.report import AuditReport, LogEntry
 from domain.dice import hmac_key
 from domain.errors import NightkeepError
@@ -206,7 +206,7 @@ class ReDecider:
             report.add(version, "rules", f"the state before event {version} is not a playable one: {exc!r}")
             return False
         try:
-            outcomes, where = recorded_draws(version + 1, recorded)
+            outcomes = recorded_draws(recorded)
         except (TypeError, ValueError) as exc:
             report.add(version, "format", f"the draws recorded after event {version} are malformed: {exc!r}")
             return False
@@ -235,7 +235,7 @@ class ReDecider:
         if seed is None and dice.used > dice.checked:
             self.unverified.append(version)
         for draw, got, fair in dice.mismatches:
-            at = where.get(draw, version)
+            at = drawn_at(version + 1, recorded, draw) or version
             report.add(at, "dice", f"draw {draw} at event {at} recorded {got!r}, the seed gives {fair!r}")
         same = self._compare(version, recorded, decided)
         if same and self.dirty:
