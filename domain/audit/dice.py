@@ -59,26 +59,27 @@ class AuditDice:
     def roll(self, sides: int = 6, count: int = 1) -> tuple[list[int], list[int]]:
         """Rolls with the recorded faces, checking each against the seed or the script."""
         values: list[int] = []
-        draws: list[int] = []
-        for _ in range(count):
-            draw = self.next_draw  # _take and _compare inlined: every die of every audit comes here
-            self.next_draw += 1
-            self.used += 1
-            recorded = self._recorded.get(draw)
+        first = self.next_draw
+        end = first + max(count, 0)
+        recorded_of, script, key = self._recorded, self._script, self._key
+        # _take and _compare inlined, the counters kept in locals: every die of every audit comes here.
+        for draw in range(first, end):
+            recorded = recorded_of.get(draw)
             expected: int | None = None
-            if self.script_pos < len(self._script):
-                expected = self._script[self.script_pos]
+            if self.script_pos < len(script):
+                expected = script[self.script_pos]
                 self.script_pos += 1
-            elif self._key is not None:
-                expected = draw_value_keyed(self._key, self._prefix, draw, sides) + 1
+            elif key is not None:
+                expected = draw_value_keyed(key, self._prefix, draw, sides) + 1
             if expected is not None:
                 self.checked += 1
                 if recorded is not None and recorded != expected:
                     self.mismatches.append((draw, recorded, expected))
             value = recorded if isinstance(recorded, int) and 1 <= recorded <= sides else expected
             values.append(value if value is not None else 1)
-            draws.append(draw)
-        return values, draws
+        self.next_draw = end
+        self.used += end - first
+        return values, list(range(first, end))
 
     def salt(self) -> tuple[bytes, int]:
         """Gives the recorded salt, checking it against the seed."""
