@@ -214,6 +214,12 @@ def check_legal(holder: Any, player: str, action_id: str) -> None:
     `holder` is a Game or a GameFold (anything with `ruleset_name`, `meta` and `state`).
     """
     meta = holder.meta
+    if player in meta["players"] and meta["actions"] and not meta["seed"]:
+        # A started game whose seed is still secret cannot be stopped, and `is_legal` is True only
+        # while it runs: then it alone answers (an audit asks once per action); else the checks say why.
+        quick = getattr(get_ruleset(holder.ruleset_name), "is_legal", None)
+        if quick is not None and quick(holder.state, player, action_id):
+            return
     if player not in meta["players"]:
         seats = ", ".join(meta["players"])
         hint = did_you_mean(player, meta["players"])

@@ -10,7 +10,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.dice import EMPTY_POOL, HmacDice, ScriptedDice, commit_to_seed, draw_value, mix_entropy, shuffle
+from domain.dice import (
+    EMPTY_POOL,
+    HmacDice,
+    ScriptedDice,
+    commit_to_seed,
+    draw_prefix,
+    draw_value,
+    draw_value_after,
+    draw_value_keyed,
+    hmac_key,
+    mix_entropy,
+    shuffle,
+)
 from domain.errors import DiceScriptExhausted
 
 SEED = bytes(range(32))
@@ -81,6 +93,16 @@ def test_shuffle_is_a_permutation_reproducible_from_its_draws():
 
 def test_commitment_is_sha256_of_seed():
     assert commit_to_seed(SEED) == hashlib.sha256(SEED).digest()
+
+
+@pytest.mark.parametrize("seed", [SEED, b"", b"k" * 64, b"long key " * 12])
+def test_the_audit_keyed_draw_is_the_hmac_draw_tail_redraws_included(seed):
+    # A bound just above 2**255 rejects about half of all HMAC values, so the redraw path runs often.
+    prefix = draw_prefix(mix_entropy(EMPTY_POOL, b"e"), b"nonce")
+    key = hmac_key(seed)
+    for bound in (6, 52, 2**255 + 1):
+        expected = [draw_value_after(seed, prefix, n, bound) for n in range(40)]
+        assert [draw_value_keyed(key, prefix, n, bound) for n in range(40)] == expected
 
 
 def test_a_draw_in_the_biased_tail_is_redrawn_with_the_next_counter(monkeypatch):

@@ -86,3 +86,21 @@ def test_random_playout_ends_and_replays_to_the_same_state(seed):
 def test_most_bot_games_have_a_winner():
     winners = sum(bool(play(seed)[2]["winner"]) for seed in range(100, 130))
     assert winners >= 24
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_is_legal_says_what_legal_actions_list_in_every_state_of_a_playout(seed):
+    initial, log, final = play(seed)
+    state = copy.deepcopy(initial)
+    players = list(final["players"])  # (dealt at the start: the state before it has none)
+    assert len(players) >= 2
+    candidates = ["roll", "flee", "encounter-space", START, "attack:", "attack:nobody"]
+    candidates += [f"attack:{p}" for p in players]
+    for event in [None, *log]:
+        if event is not None:
+            fold(state, [event])
+        running = dungeon.status(state)["status"] != "finished"
+        for player in [*players, HOST, "nobody"]:
+            legal = {a.id for a in dungeon.legal_actions(state, player)}
+            for action_id in candidates:
+                assert dungeon.is_legal(state, player, action_id) == (running and action_id in legal)

@@ -231,3 +231,20 @@ def test_the_playouts_reach_the_rules_they_check(games):
         "GameEnded",
     ]
     assert not [name for name in wanted if not seen[name]]
+
+
+def test_is_legal_says_what_legal_actions_list_in_every_state_of_a_run(games):
+    for game in games[:40]:
+        state = copy.deepcopy(game.initial)
+        players = list(game.state["players"])
+        for _, _, events in game.steps:
+            for event in events:
+                keep.evolve(state, event)
+                running = keep.status(state)["status"] != "finished"
+                options = state["choice"]["options"] if state["choice"] else []
+                candidates = ["roll", "flee", "enter", START, "choose:", "choose:nothing"]
+                candidates += [f"choose:{option}" for option in options]
+                for player in [*players, HOST, "nobody"]:
+                    legal = {a.id for a in keep.legal_actions(state, player)}
+                    for action_id in candidates:
+                        assert keep.is_legal(state, player, action_id) == (running and action_id in legal)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from domain.dice import commit_to_seed, draw_prefix, draw_salt, draw_value_after
+from domain.dice import commit_to_seed, draw_prefix, draw_salt, draw_value_keyed, hmac_key
 from domain.events import Event, ForkedFrom, SeedRevealed
 
 
@@ -20,13 +20,20 @@ class AuditDice:
     """
 
     def __init__(
-        self, recorded: dict[int, Any], seed: bytes | None, meta: dict[str, Any], nonce: bytes
+        self,
+        recorded: dict[int, Any],
+        seed: bytes | None,
+        meta: dict[str, Any],
+        nonce: bytes,
+        key: tuple[Any, Any] | None = None,
     ) -> None:
         self._recorded = recorded
         self._seed = seed
         self._pool = meta["pool"]
         self._nonce = nonce
         self._prefix = draw_prefix(self._pool, nonce)
+        # The seed's HMAC key made ready: an audit passes the one it made for the game's seed.
+        self._key = key if key is not None or seed is None else hmac_key(seed)
         self.next_draw: int = meta["next_draw"]
         self._script: list[int] = meta["script"]
         self.script_pos: int = meta["script_pos"]
@@ -52,26 +59,27 @@ class AuditDice:
     def roll(self, sides: int = 6, count: int = 1) -> tuple[list[int], list[int]]:
         """Rolls with the recorded faces, checking each against the seed or the script."""
         values: list[int] = []
-        draws: list[int] = []
-        for _ in range(count):
-            draw = self.next_draw  # _take and _compare inlined: every die of every audit comes here
-            self.next_draw += 1
-            self.used += 1
-            recorded = self._recorded.get(draw)
+        first = self.next_draw
+        end = first + max(count, 0)
+        recorded_of, script, key = self._recorded, self._script, self._key
+        # _take and _compare inlined, the counters kept in locals: every die of every audit comes here.
+        for draw in range(first, end):
+            recorded = recorded_of.get(draw)
             expected: int | None = None
-            if self.script_pos < len(self._script):
-                expected = self._script[self.script_pos]
+            if self.script_pos < len(script):
+                expected = script[self.script_pos]
                 self.script_pos += 1
-            elif self._seed is not None:
-                expected = draw_value_after(self._seed, self._prefix, draw, sides) + 1
+            elif key is not None:
+                expected = draw_value_keyed(key, self._prefix, draw, sides) + 1
             if expected is not None:
                 self.checked += 1
                 if recorded is not None and recorded != expected:
                     self.mismatches.append((draw, recorded, expected))
             value = recorded if isinstance(recorded, int) and 1 <= recorded <= sides else expected
             values.append(value if value is not None else 1)
-            draws.append(draw)
-        return values, draws
+        self.next_draw = end
+        self.used += end - first
+        return values, list(range(first, end))
 
     def salt(self) -> tuple[bytes, int]:
         """Gives the recorded salt, checking it against the seed."""
@@ -88,31 +96,45 @@ class AuditDice:
         """Picks the recorded option, checking it against the seed."""
         draw, recorded = self._take()
         expected = None
-        if self._seed is not None:
-            expected = options[draw_value_after(self._seed, self._prefix, draw, len(options))]
+        if self._key is not None:
+            expected = options[draw_value_keyed(self._key, self._prefix, draw, len(options))]
         self._compare(draw, recorded, expected)
         if isinstance(recorded, str) and recorded in options:
             return recorded, draw
         return (expected if expected is not None else options[0]), draw
 
 
-def recorded_draws(first: int, events: Sequence[Event]) -> tuple[dict[int, Any], dict[int, int]]:
-    """Returns what each draw gave according to these events (the first is event `first`), and the
-    event version that says so."""
+def recorded_draws(events: Sequence[Event]) -> dict[int, Any]:
+    """Returns what each draw gave according to these events (a later event's record stands)."""
     outcomes: dict[int, Any] = {}
-    where: dict[int, int] = {}
-    for version, event in enumerate(events, start=first):
-        if not event.drawn:
+    for event in events:
+        drawn = event.drawn
+        if not drawn:
             continue  # most consequences record no draw
-        for outcome_field, draw_field in event.drawn:
+        for outcome_field, draw_field in drawn:
             values, draws = getattr(event, outcome_field), getattr(event, draw_field)
             if not isinstance(draws, list):
                 values, draws = [values], [draws]
             for draw, value in zip(draws, values, strict=False):  # the rules judge a short list
                 if isinstance(draw, int) and draw >= 0:
                     outcomes[draw] = value
-                    where[draw] = version
-    return outcomes, where
+    return outcomes
+
+
+def drawn_at(first: int, events: Sequence[Event], draw: int) -> int | None:
+    """Returns the version of the event that records draw `draw` (the first event is `first`): asked
+    only for a draw the seed contradicts, so the common path keeps no such map."""
+    found = None
+    for version, event in enumerate(events, start=first):
+        for outcome_field, draw_field in event.drawn:
+            draws = getattr(event, draw_field)
+            if type(draws) is not list:
+                draws = [draws]
+            values = getattr(event, outcome_field)
+            count = min(len(draws), len(values)) if type(values) is list else 1
+            if draw in draws[:count]:
+                found = version
+    return found
 
 
 def seeds_by_commitment(events: Iterable[Event]) -> dict[bytes, bytes]:

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.actions import HOST, START
-from domain.audit.dice import AuditDice, recorded_draws, seeds_by_commitment
+from domain.audit.dice import AuditDice, drawn_at, recorded_draws, seeds_by_commitment
 from domain.audit.report import AuditReport, LogEntry
+from domain.dice import hmac_key
 from domain.errors import NightkeepError
 from domain.events import (
     ActionTaken,
@@ -101,9 +102,12 @@ class ReDecider:
         self.report = report
         self.fold = GameFold()
         self.seeds = seeds_by_commitment(events)
+        self.keys = {commitment: hmac_key(seed) for commitment, seed in self.seeds.items()}
         self.unverified: list[int] = []  # versions of actions whose draws could not be checked
         self.dirty = False  # the state was handed to an in-place decide that did not match the record
         self.in_place = True
+        self._decider_of = ""  # the ruleset whose decide_in_place `_decide_in_place` holds
+        self._decide_in_place: Any = None
 
     def run(self) -> None:
         events, report = self.events, self.report
@@ -204,23 +208,21 @@ class ReDecider:
             report.add(version, "rules", f"the state before event {version} is not a playable one: {exc!r}")
             return False
         try:
-            outcomes, where = recorded_draws(version + 1, recorded)
+            outcomes = recorded_draws(recorded)
         except (TypeError, ValueError) as exc:
             report.add(version, "format", f"the draws recorded after event {version} are malformed: {exc!r}")
             return False
-        seed = self.seeds.get(fold.meta["commitment"])
-        dice = AuditDice(outcomes, seed, fold.meta, action.nonce)
-        ruleset = get_ruleset(fold.ruleset_name)
-        # A ruleset that can decide in place spares the audit a copy of the state per action and a
-        # second evolve of every consequence; the state is rebuilt only if the record diverges.
-        decide = getattr(ruleset, "decide_in_place", None) if self.in_place else None
+        commitment = fold.meta["commitment"]
+        seed = self.seeds.get(commitment)
+        dice = AuditDice(outcomes, seed, fold.meta, action.nonce, self.keys.get(commitment))
+        decide = self._in_place_decide() if self.in_place else None
         if decide is not None:
             self.dirty = True
         elif self.sealed:
             report.add(version, "rules", "a sealed copy can be re-decided only in place")
             return False
         else:
-            decide = ruleset.decide
+            decide = get_ruleset(fold.ruleset_name).decide
         try:
             decided = decide(fold.state, action.action, action.player, dice)
         except Exception as exc:  # a rule tripping over a forged log must not stop the audit
@@ -232,13 +234,23 @@ class ReDecider:
         if seed is None and dice.used > dice.checked:
             self.unverified.append(version)
         for draw, got, fair in dice.mismatches:
-            at = where.get(draw, version)
+            at = drawn_at(version + 1, recorded, draw) or version
             report.add(at, "dice", f"draw {draw} at event {at} recorded {got!r}, the seed gives {fair!r}")
         same = self._compare(version, recorded, decided)
         if same and self.dirty:
             self.dirty = False
             return True
         return False
+
+    def _in_place_decide(self) -> Any:
+        """Returns the ruleset's decide_in_place (None if it has none), looked up once per ruleset:
+        deciding in place spares the audit a copy of the state per action and a second evolve of every
+        consequence; the state is rebuilt only if the record diverges."""
+        name = self.fold.ruleset_name
+        if name != self._decider_of:
+            self._decide_in_place = getattr(get_ruleset(name), "decide_in_place", None)
+            self._decider_of = name
+        return self._decide_in_place
 
     def _compare(self, version: int, recorded: Sequence[Event], decided: Sequence[Event]) -> bool:
         if recorded == decided:

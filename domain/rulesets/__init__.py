@@ -63,6 +63,9 @@ class Ruleset(Protocol):
     # given state through the events it returns (no copy), for a caller that has checked the action is
     # legal (`game.check_legal`): audits use it when a ruleset offers it, and need it to re-decide a copy
     # whose private events are sealed.
+    # Optional: `is_legal(state, player, action_id) -> bool` answers without building labelled actions;
+    # True only if the game is not finished and `action_id` is among `legal_actions(state, player)`
+    # (False may be conservative: `game.check_legal` then asks `legal_actions`, which also says why).
     # Optional: `verify(state, event) -> str` says what is wrong with a recorded event given the state
     # before it ("" when nothing is): the checks `evolve` (which trusts its events) does not make. The
     # audit of a copy it cannot re-decide, and import, call it.

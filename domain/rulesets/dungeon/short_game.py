@@ -98,6 +98,21 @@ def legal_actions(state: State, player: str | None = None) -> list[Action]:
     return actions
 
 
+def is_legal(state: State, player: str, action_id: str) -> bool:
+    """Tells whether `action_id` is among legal_actions(state, player), without labelling any (an audit
+    asks once per action); a game in its turn phase is not finished."""
+    if state["phase"] != "turn" or player != state["turn"]:
+        return False
+    if state["moved"]:
+        if action_id.startswith("attack:"):
+            return action_id.removeprefix("attack:") in turns.others_here(state, player)
+        return action_id == "encounter-space"
+    if action_id == "flee":
+        sheet = state["players"][player]
+        return sheet["space"] > 0 and not sheet["fleeing"]
+    return action_id == "roll"
+
+
 _HANDLERS: dict[str, Callable[[Resolution, str], None]] = {
     "roll": turns.roll,
     "flee": turns.flee,

@@ -134,6 +134,22 @@ def legal_actions(state: State, player: str | None = None) -> list[Action]:
     return actions
 
 
+def is_legal(state: State, player: str, action_id: str) -> bool:
+    """Tells whether `action_id` is among legal_actions(state, player), without labelling any (an audit
+    asks once per action); a game in its turn phase is not finished."""
+    if state["phase"] != "turn" or player != state["turn"]:
+        return False
+    choice = state["choice"]
+    if choice:
+        return action_id.startswith("choose:") and action_id.removeprefix("choose:") in choice["options"]
+    me = sheet(state, player)
+    if not me["entered"]:
+        return action_id == "enter"
+    if action_id == "flee":
+        return bool(me["space"] > ENTRANCE and not me["fleeing"])
+    return action_id == "roll"
+
+
 def _choice_label(kind: str, option: str) -> str:
     if kind == TOME_GIFT:
         return f"Take +2 {option.capitalize()} from the Tome"

@@ -168,11 +168,3 @@ SHARED_EVOLVERS: dict[type[Event], Evolver] = {
     GameWon: _won,
     GameEnded: _ended,
 }
-
-
-def evolve_with(evolvers: dict[type[Event], Evolver], state: State, event: Event) -> State:
-    """Applies one recorded event with a board's handlers, in place; other events are facts only."""
-    apply = evolvers.get(type(event))
-    if apply is not None:
-        apply(state, event)
-    return state
