@@ -65,20 +65,13 @@ def draw_value_after(seed: bytes, action_prefix: bytes, draw: int, bound: int) -
         k += 1
 
 
-# HMAC (RFC 2104) with the key's two padded blocks hashed once: a draw then copies two sha256 states
-# instead of hmac.digest setting the key up again, a third of its time on every draw an audit checks.
-_IPAD = bytes(x ^ 0x36 for x in range(256))
-_OPAD = bytes(x ^ 0x5C for x in range(256))
-_BLOCK = 64  # sha256's block size
+def hmac_key(seed: bytes) -> Any:
+    """Returns the seed keyed into an HMAC-SHA256 object, for `draw_value_keyed`: copying it costs a
+    third less than `hmac.digest` keying the seed afresh on every draw an audit checks."""
+    return hmac.new(seed, digestmod="sha256")
 
 
-def hmac_key(seed: bytes) -> tuple[Any, Any]:
-    """Returns the HMAC-SHA256 inner and outer hash states of a key, for `draw_value_keyed`."""
-    key = (seed if len(seed) <= _BLOCK else hashlib.sha256(seed).digest()).ljust(_BLOCK, b"\0")
-    return hashlib.sha256(key.translate(_IPAD)), hashlib.sha256(key.translate(_OPAD))
-
-
-def draw_value_keyed(key: tuple[Any, Any], action_prefix: bytes, draw: int, bound: int) -> int:
+def draw_value_keyed(key: Any, action_prefix: bytes, draw: int, bound: int) -> int:
     """Computes what `draw_value_after` does, from the seed's `hmac_key` (made once per audit)."""
     limit = _LIMITS.get(bound)
     if limit is None:
@@ -86,14 +79,11 @@ def draw_value_keyed(key: tuple[Any, Any], action_prefix: bytes, draw: int, boun
             raise ValueError("a draw needs at least one outcome")
         limit = _LIMITS[bound] = _SPACE - (_SPACE % bound)
     prefix = action_prefix + draw.to_bytes(8, "big")
-    inner_key, outer_key = key
     k = 0
     while True:
-        inner = inner_key.copy()
-        inner.update(prefix + k.to_bytes(4, "big"))
-        outer = outer_key.copy()
-        outer.update(inner.digest())
-        x = int.from_bytes(outer.digest(), "big")
+        mac = key.copy()
+        mac.update(prefix + k.to_bytes(4, "big"))
+        x = int.from_bytes(mac.digest(), "big")
         if x < limit:
             return x % bound
         k += 1
