@@ -22,6 +22,7 @@ TERMINAL_LIMIT = 20
 NARROWEST = 80
 GAP = "  "
 HEADER = ("game", "ruleset", "status", "to act", "players", "events", "played")
+ALIGN = ("left", "left", "left", "left", "left", "right", "left")
 # The widest a status and a list of who is to act are shown, so that the players keep some room.
 STATUS_WIDTH, TO_ACT_WIDTH = 10, 12
 # When a game was last played, as an age: (below this many seconds, counted in units of, unit).
@@ -135,15 +136,18 @@ def games_table(
     widths[4] = max(len(HEADER[4]), min(widths[4], width - fixed))
     # Only the columns of names can be wider than their column; the others set its width.
     cut = [(i, widths[i]) for i in (2, 3, 4)]
-    layout = GAP.join(f"{{:{'>' if i == 5 else '<'}{w}}}" for i, w in enumerate(widths))
-    lines = [layout.format(*HEADER).rstrip()]
-    indent = " " * (widths[0] + len(GAP))
-    for e, row in zip(entries, rows, strict=True):
-        cells = list(row)
+    cells = [list(row) for row in rows]
+    for row_cells in cells:
         for i, w in cut:
-            if len(cells[i]) > w:
-                cells[i] = _fit(cells[i], w)
-        lines.append(layout.format(*cells).rstrip())
+            row_cells[i] = _fit(row_cells[i], w)
+    from tabulate import tabulate  # only `games` lays out a table this long
+
+    # The header goes in as the first row: tabulate pads a header row's names, which costs the players room.
+    laid = tabulate([HEADER, *cells], tablefmt="plain", disable_numparse=True, colalign=ALIGN).splitlines()
+    lines = [laid[0].rstrip()]
+    indent = " " * (widths[0] + len(GAP))
+    for e, line in zip(entries, laid[1:], strict=True):
+        lines.append(line.rstrip())
         if note := _note(e, shorts):
             lines.append(_fit(indent + note, width))
     if more:
