@@ -17,8 +17,9 @@ from domain.rulesets import ruleset_names
 from event_store.config import resolve_db, store_exists
 from projections.game_index import GameIndex, select_games, short_ids
 
-# On a terminal only the most recently played games are listed unless --all or --limit says otherwise.
-TERMINAL_LIMIT = 20
+# The table lists the most recently played games only, unless --all or --limit says otherwise (a script
+# wanting every game reads --json, which lists all).
+DEFAULT_LIMIT = 20
 NARROWEST = 80
 GAP = "  "
 HEADER = ("game", "ruleset", "status", "to act", "players", "events", "played")
@@ -37,7 +38,7 @@ AGES = ((60, 1, "s"), (3600, 60, "m"), (86400, 3600, "h"), (7 * 86400, 86400, "d
     "--all",
     "show_all",
     is_flag=True,
-    help=f"List every game (on a terminal the default is {TERMINAL_LIMIT}).",
+    help=f"List every game (the table's default is the {DEFAULT_LIMIT} most recent; --json lists all).",
 )
 @click.option("--rebuild", is_flag=True, help="Rebuild the index from the first event before listing.")
 @json_option
@@ -66,8 +67,8 @@ def games(
         raise UnknownRuleset(f"unknown ruleset {ruleset!r} (known: {', '.join(ruleset_names())})")
     index, entries, shorts = _listed_games(ctx, rebuild)
     chosen = select_games(entries, running, ruleset)
-    if limit is None and not show_all and not as_json and on_terminal():
-        limit = TERMINAL_LIMIT
+    if limit is None and not show_all and not as_json:
+        limit = DEFAULT_LIMIT
     shown = chosen if show_all or limit is None else chosen[:limit]
     if index is not None:
         index.find_who_acts(shown)  # only for the games shown: it may need a fold
@@ -80,7 +81,7 @@ def games(
 
 
 def on_terminal() -> bool:
-    """Tells whether the listing goes to a person's terminal (then it is limited and as wide as it)."""
+    """Tells whether the listing goes to a person's terminal (then it is as wide as the terminal)."""
     return sys.stdout.isatty()
 
 

@@ -137,8 +137,7 @@ def many(tmp_path):
     return db
 
 
-def test_on_a_terminal_the_20_most_recent_are_listed_and_the_rest_counted(many, monkeypatch):
-    monkeypatch.setattr(games_command, "on_terminal", lambda: True)
+def test_the_20_most_recent_are_listed_and_the_rest_counted(many):
     output = run(many, "games").stdout
     assert len(table_rows(output)) == 20
     assert output.splitlines()[-1].startswith("… and 5 more (--all")
@@ -149,7 +148,7 @@ def test_on_a_terminal_the_20_most_recent_are_listed_and_the_rest_counted(many, 
 def test_limit_lists_that_many_anywhere_and_json_lists_all_unless_told(many):
     output = run(many, "games", "--limit", "3").stdout
     assert len(table_rows(output)) == 3 and "… and 22 more" in output
-    assert len(table_rows(run(many, "games").stdout)) == 25  # piped: no default limit
+    assert len(table_rows(run(many, "games").stdout)) == 20  # piped too: --all or --json lists every game
     assert len(json.loads(run(many, "games", "--json").stdout)) == 25
     assert len(json.loads(run(many, "games", "--json", "--limit", "4").stdout)) == 4
     assert run(many, "games", "--limit", "0").exit_code == 2
