@@ -16,7 +16,7 @@ from uuid import UUID
 
 from rich.table import Table
 
-from cli.rendering import console, plain_cells, print_board, print_timeline
+from cli.rendering import console, plain_cells, print_board, print_timeline, terminal_size
 from domain.actions import Action
 from domain.bots import Bot
 from domain.errors import NightkeepError
@@ -78,7 +78,7 @@ class HotSeat:
         while True:
             waiting = players_to_act(self.service, self.game_id)
             if not waiting:
-                self._show(self.at_keyboard if self.secret else PUBLIC)
+                self._show(self.at_keyboard if self.secret else PUBLIC, choices=0)
                 out.print(f"No more play: {who_acts(self.service, self.game_id)}.", markup=False)
                 return
             humans = [p for p in waiting if p not in self.bots]
@@ -110,14 +110,14 @@ class HotSeat:
             self._catch_up(viewer)
         actors = [viewer] if self.secret else humans
         legal = [a for p in actors for a in self.service.legal_actions(self.game_id, p)]
-        self._show(viewer)
+        self._show(viewer, len(legal))
         print_numbered(legal)
         while True:
             typed = self.read(f"{' / '.join(actors)}, your choice (number or id; ? board; q quits): ")
             if typed is None or typed.strip().lower() in QUIT:
                 return False
             if typed.strip() in HELP:
-                self._show(viewer)
+                self._show(viewer, len(legal))
                 print_numbered(legal)
                 continue
             try:
@@ -161,9 +161,13 @@ class HotSeat:
         if recorded:
             self.seen[name] = recorded[-1].version
 
-    def _show(self, viewer: str) -> None:
+    def _show(self, viewer: str, choices: int) -> None:
         fold = fold_recorded(seen_by(self.service.recorded_events(self.game_id), viewer or None))
-        print_board(str(self.game_id), fold)
+        # On a terminal the board and the numbered choices (their rules and header, and the prompt) share
+        # the screen, so the board does not scroll away; the story of the last action may scroll above.
+        _, lines = terminal_size()
+        height = lines - (choices + 5) if sys.stdout.isatty() else None
+        print_board(str(self.game_id), fold, height=height)
 
 
 def print_numbered(actions: list[Action]) -> None:

@@ -117,15 +117,22 @@ def wrapped(text: str, width: int, indent: str = "    ") -> str:
     return "\n".join(textwrap.wrap(text, width, subsequent_indent=indent)) or text
 
 
-def print_board(game_id: str, fold: GameState, note: str = "") -> None:
-    """Prints the board view under a header (and a line of provenance, when given), to the console's width."""
+def print_board(game_id: str, fold: GameState, note: str = "", height: int | None = None) -> None:
+    """Prints the board view under a header (and a line of provenance, when given), to the console's width
+    (and, given a `height`, in at most that many lines, header included, as far as a layout allows)."""
     summary = game_summary(game_id, fold)
     out = console()
-    out.print(wrapped(board_header(game_id, summary), out.width), markup=False)
+    head = wrapped(board_header(game_id, summary), out.width)
+    if height is not None and "\n" in head:  # a line saved for the board: the id's start names the game
+        head = wrapped(board_header(game_id[:8], summary), out.width)
+    out.print(head, markup=False)
     if note:
+        head += "\n" + wrapped(f"Note: {note}.", out.width)
         out.print(wrapped(f"Note: {note}.", out.width), markup=False)
     stopped = summary["status"] == STOPPED
-    out.print(render_board(fold.ruleset_name, fold.state, stopped, width=out.width), markup=False)
+    rest = None if height is None else max(height - len(head.splitlines()), 1)
+    board = render_board(fold.ruleset_name, fold.state, stopped, width=out.width, height=rest)
+    out.print(board, markup=False)
 
 
 def plain_cells(*cells: str) -> list[Text]:
