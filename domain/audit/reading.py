@@ -5,6 +5,7 @@ replay file's header against the events it describes."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 from uuid import UUID
 
@@ -327,20 +328,22 @@ def header_problems(
         sealed = any(is_sealed(e.fields) and is_private(e.type_name) for e in entries)
     if sealed != ("viewer" in header):
         problems.append((0, "the header's viewer does not match whether the copy has sealed events"))
-    created = next((e for e in entries if e.type_name == GameCreated.__name__), None)
-    committed = [e for e in entries if e.type_name == SeedCommitted.__name__]
-    if created is None or not committed:
+    names = list(map(_TYPE_NAME, entries))  # every file: the two look-ups below scan it in C
+    if GameCreated.__name__ not in names or SeedCommitted.__name__ not in names:
         return problems
+    created = entries[names.index(GameCreated.__name__)]
+    committed = entries[len(names) - 1 - names[::-1].index(SeedCommitted.__name__)]  # the last one
     if "viewer" in header:
         problems += _viewer_problems(header["viewer"], created, entries)
     for key in HEADER_FROM_CREATED:
         if not _same(header.get(key), created.fields.get(key)):
             problems.append((created.version, f"the header's {key} does not match the recorded GameCreated"))
-    if not _same(header.get("seed_commitment"), committed[-1].fields.get("commitment")):
-        problems.append(
-            (committed[-1].version, "the header's seed commitment does not match the recorded one")
-        )
+    if not _same(header.get("seed_commitment"), committed.fields.get("commitment")):
+        problems.append((committed.version, "the header's seed commitment does not match the recorded one"))
     return problems
+
+
+_TYPE_NAME = attrgetter("type_name")
 
 
 def _viewer_problems(viewer: str, created: LogEntry, entries: Sequence[LogEntry]) -> list[tuple[int, str]]:
