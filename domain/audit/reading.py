@@ -5,6 +5,7 @@ replay file's header against the events it describes."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 from uuid import UUID
 
@@ -21,11 +22,12 @@ from domain.events import (
     SeedRevealed,
     canonical_bytes,
     field_type_problem,
+    field_types,
     is_private,
     is_sealed,
     registered_event_types,
 )
-from domain.field_types import field_type
+from domain.field_types import Check, field_type, fields_checker
 from domain.game import decode_event
 from domain.setup import CANONICAL_SINCE, recorded_class_version, version_of
 
@@ -42,14 +44,14 @@ def decode_all(entries: Sequence[LogEntry]) -> tuple[list[Event], str]:
     plain = _PLAIN_CLASSES
     for index, entry in enumerate(entries, start=1):
         fields, event = entry.fields, None
-        cls = plain.get((entry.type_name, entry.class_version)) if type(entry.type_name) is str else None
-        if cls is not None and type(fields) is dict:
+        found = plain.get((entry.type_name, entry.class_version)) if type(entry.type_name) is str else None
+        if found is not None and type(fields) is dict:
             try:
-                event = cls(**fields)
+                event = found[0](**fields)
             except TypeError:
                 event = None  # the full path below says what is wrong
-            if event is not None and field_type_problem(event):
-                event = None
+            if event is not None and not found[1](event):
+                event = None  # the full path below names the field
         if event is None:
             try:
                 event = _decode_checked(entry)
@@ -60,8 +62,9 @@ def decode_all(entries: Sequence[LogEntry]) -> tuple[list[Event], str]:
 
 
 # Public event types at their current version, by (type name, version): their entries decode by
-# building the class from the fields, which is what decode_event ends with for them.
-_PLAIN_CLASSES: dict[tuple[str, int], type[Event]] = {}
+# building the class from the fields, which is what decode_event ends with for them; each with the one
+# call that tells whether all its fields hold their types (what field_type_problem asks first).
+_PLAIN_CLASSES: dict[tuple[str, int], tuple[type[Event], Check]] = {}
 
 
 def _decode_checked(entry: LogEntry) -> Event:
@@ -74,7 +77,7 @@ def _decode_checked(entry: LogEntry) -> Event:
         raise TypeError(problem)
     cls = type(event)
     if cls is not Sealed and not cls.private and cls.class_version == entry.class_version:
-        _PLAIN_CLASSES[(entry.type_name, entry.class_version)] = cls
+        _PLAIN_CLASSES[(entry.type_name, entry.class_version)] = (cls, fields_checker(field_types(cls)))
     return event
 
 
@@ -325,20 +328,22 @@ def header_problems(
         sealed = any(is_sealed(e.fields) and is_private(e.type_name) for e in entries)
     if sealed != ("viewer" in header):
         problems.append((0, "the header's viewer does not match whether the copy has sealed events"))
-    created = next((e for e in entries if e.type_name == GameCreated.__name__), None)
-    committed = [e for e in entries if e.type_name == SeedCommitted.__name__]
-    if created is None or not committed:
+    names = list(map(_TYPE_NAME, entries))  # every file: the two look-ups below scan it in C
+    if GameCreated.__name__ not in names or SeedCommitted.__name__ not in names:
         return problems
+    created = entries[names.index(GameCreated.__name__)]
+    committed = entries[len(names) - 1 - names[::-1].index(SeedCommitted.__name__)]  # the last one
     if "viewer" in header:
         problems += _viewer_problems(header["viewer"], created, entries)
     for key in HEADER_FROM_CREATED:
         if not _same(header.get(key), created.fields.get(key)):
             problems.append((created.version, f"the header's {key} does not match the recorded GameCreated"))
-    if not _same(header.get("seed_commitment"), committed[-1].fields.get("commitment")):
-        problems.append(
-            (committed[-1].version, "the header's seed commitment does not match the recorded one")
-        )
+    if not _same(header.get("seed_commitment"), committed.fields.get("commitment")):
+        problems.append((committed.version, "the header's seed commitment does not match the recorded one"))
     return problems
+
+
+_TYPE_NAME = attrgetter("type_name")
 
 
 def _viewer_problems(viewer: str, created: LogEntry, entries: Sequence[LogEntry]) -> list[tuple[int, str]]:
