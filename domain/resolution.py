@@ -31,6 +31,8 @@ class Resolution:
 
     def emit(self, *events: Event) -> None:
         """Records events and applies each to the working state in order."""
+        # Every consequence of every decide passes here: the attributes are read once per call.
+        evolve, state, append = self._evolve, self.state, self.events.append
         for event in events:
-            self._evolve(self.state, event)
-            self.events.append(event)
+            evolve(state, event)
+            append(event)
