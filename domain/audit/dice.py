@@ -58,12 +58,10 @@ class AuditDice:
 
     def roll(self, sides: int = 6, count: int = 1) -> tuple[list[int], list[int]]:
         """Rolls with the recorded faces, checking each against the seed or the script."""
+        values: list[int] = []
         first = self.next_draw
         end = first + max(count, 0)
         recorded_of, script, key = self._recorded, self._script, self._key
-        if key is not None and self.script_pos >= len(script):
-            return self._roll_seeded(sides, first, end), list(range(first, end))
-        values: list[int] = []
         # _take and _compare inlined, the counters kept in locals: every die of every audit comes here.
         for draw in range(first, end):
             recorded = recorded_of.get(draw)
@@ -82,22 +80,6 @@ class AuditDice:
         self.next_draw = end
         self.used += end - first
         return values, list(range(first, end))
-
-    def _roll_seeded(self, sides: int, first: int, end: int) -> list[int]:
-        """Rolls draws `first` to `end` of a game whose seed is known and whose script is used up (nearly
-        every die of every audit): each is recomputed from the seed, and the recorded face stands."""
-        recorded_of, key, prefix, mismatches = self._recorded, self._key, self._prefix, self.mismatches
-        values: list[int] = []
-        for draw in range(first, end):
-            expected = draw_value_keyed(key, prefix, draw, sides) + 1
-            recorded = recorded_of.get(draw)
-            if recorded is not None and recorded != expected:
-                mismatches.append((draw, recorded, expected))
-            values.append(recorded if isinstance(recorded, int) and 1 <= recorded <= sides else expected)
-        self.checked += end - first
-        self.next_draw = end
-        self.used += end - first
-        return values
 
     def salt(self) -> tuple[bytes, int]:
         """Gives the recorded salt, checking it against the seed."""
@@ -131,6 +113,10 @@ def recorded_draws(events: Sequence[Event]) -> dict[int, Any]:
             continue  # most consequences record no draw
         for outcome_field, draw_field in drawn:
             values, draws = getattr(event, outcome_field), getattr(event, draw_field)
+            if type(draws) is int:  # one pick (a bool goes the general way, as an int would)
+                if draws >= 0:
+                    outcomes[draws] = values
+                continue
             if not isinstance(draws, list):
                 values, draws = [values], [draws]
             for draw, value in zip(draws, values, strict=False):  # the rules judge a short list
