@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.dice import Dice
@@ -15,6 +15,9 @@ class Resolution:
 
     With `in_place` the caller hands over the state itself (an audit that will adopt the result), so
     no copy is made and the given state ends as the state after the emitted events.
+
+    A ruleset whose `evolve` is only a lookup of one handler per event type may pass that table as
+    `handlers` (the same `evolve` still given): emit then calls the handler itself, one call less per event.
     """
 
     def __init__(
@@ -23,14 +26,20 @@ class Resolution:
         dice: Dice,
         evolve: Callable[[dict[str, Any], Event], Any],
         in_place: bool = False,
+        handlers: Mapping[type, Callable[[dict[str, Any], Any], Any]] | None = None,
     ) -> None:
         self.state = state if in_place else copy_plain(state)
         self.dice = dice
         self.events: list[Event] = []
         self._evolve = evolve
+        self._handlers = handlers
 
     def emit(self, *events: Event) -> None:
         """Records events and applies each to the working state in order."""
+        # Every consequence of every decide passes here (mostly one event a call: no locals set up).
         for event in events:
-            self._evolve(self.state, event)
+            if self._handlers is None:
+                self._evolve(self.state, event)
+            elif (apply := self._handlers.get(type(event))) is not None:
+                apply(self.state, event)
             self.events.append(event)

@@ -113,6 +113,10 @@ def recorded_draws(events: Sequence[Event]) -> dict[int, Any]:
             continue  # most consequences record no draw
         for outcome_field, draw_field in drawn:
             values, draws = getattr(event, outcome_field), getattr(event, draw_field)
+            if type(draws) is int:  # one pick (a bool goes the general way, as an int would)
+                if draws >= 0:
+                    outcomes[draws] = values
+                continue
             if not isinstance(draws, list):
                 values, draws = [values], [draws]
             for draw, value in zip(draws, values, strict=False):  # the rules judge a short list

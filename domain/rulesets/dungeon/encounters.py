@@ -22,7 +22,16 @@ DECK = "dungeon"
 
 def encounter_rules() -> Encounter:
     """Returns what the shared encounter rules need to know about the Dungeon."""
-    return Encounter(deck_name=DECK, deck=load_deck(), move_back=move_back)
+    # Made once per deck in use (a frozen dataclass costs microseconds, and nearly every roll asks):
+    # the deck is the content model itself, so another content folder gives another one.
+    deck = load_deck()
+    rules = _RULES.get(id(deck))
+    if rules is None or rules.deck is not deck:
+        rules = _RULES[id(deck)] = Encounter(deck_name=DECK, deck=deck, move_back=move_back)
+    return rules
+
+
+_RULES: dict[int, Encounter] = {}
 
 
 def encounter_space(res: Resolution, player: str) -> None:

@@ -22,7 +22,7 @@ from domain.field_types import Seat
 from domain.resolution import Resolution
 from domain.rulesets.dungeon import turns
 from domain.rulesets.dungeon.content import content_paths, load_board, load_deck
-from domain.rulesets.dungeon.state import evolve, new_state
+from domain.rulesets.dungeon.state import EVOLVERS, evolve, new_state
 from domain.rulesets.talisman.characters import (
     canonical_seats,
     characters_path,
@@ -141,7 +141,7 @@ def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: boo
         player not in state["players"] or action_id not in {a.id for a in legal_actions(state, player)}
     ):
         raise IllegalAction(f"{action_id!r} is not a legal action for {player} now")
-    res = Resolution(state, dice, evolve, in_place)
+    res = Resolution(state, dice, evolve, in_place, EVOLVERS)
     if action_id.startswith("attack:"):
         turns.attack(res, player, action_id.removeprefix("attack:"))
     else:

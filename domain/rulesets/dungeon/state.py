@@ -77,7 +77,8 @@ def _turn_ended(state: State, e: TurnEnded) -> None:
     state["moved"] = False
 
 
-_EVOLVERS: dict[type[Event], Evolver] = {
+# What `evolve` looks up; a Resolution is handed it too (see domain.resolution).
+EVOLVERS: dict[type[Event], Evolver] = {
     **SHARED_EVOLVERS,
     CharacterDealt: _dealt,
     PlayOpened: _opened,
@@ -91,7 +92,7 @@ _EVOLVERS: dict[type[Event], Evolver] = {
 def evolve(state: State, event: Event) -> State:
     """Applies one recorded event to the state in place and returns it; other events are facts only."""
     # One lookup, no helper call: every fold and every re-decided consequence comes here.
-    apply = _EVOLVERS.get(type(event))
+    apply = EVOLVERS.get(type(event))
     if apply is not None:
         apply(state, event)
     return state

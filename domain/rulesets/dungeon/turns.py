@@ -22,7 +22,7 @@ from domain.resolution import Resolution
 from domain.rulesets.dungeon.content import load_board, load_deck
 from domain.rulesets.dungeon.effects import move_piece
 from domain.rulesets.dungeon.encounters import encounter_space
-from domain.rulesets.dungeon.state import evolve
+from domain.rulesets.dungeon.state import EVOLVERS, evolve
 from domain.rulesets.talisman.character import PLAYING, effective_strength
 from domain.rulesets.talisman.combat import COMBAT, LOST, WON, lose_combat_life, resolve_combat
 from domain.rulesets.talisman.effects import check_killed, in_play, is_over, sheet_of
@@ -33,7 +33,7 @@ from domain.rulesets.talisman.turns import deal_characters, end_turn
 
 def deal(state: State, dice: Dice, in_place: bool = False) -> list[Event]:
     """Deals characters (RULES.md §1) and opens play."""
-    res = Resolution(state, dice, evolve, in_place)
+    res = Resolution(state, dice, evolve, in_place, EVOLVERS)
     deal_characters(res)
     return res.events
 
