@@ -47,14 +47,21 @@ def draw_prefix(pool: bytes, nonce: bytes) -> bytes:
     return pool + len(nonce).to_bytes(4, "big") + nonce
 
 
-def draw_value_after(seed: bytes, action_prefix: bytes, draw: int, bound: int) -> int:
-    """Computes draw number `draw` as an unbiased integer in [0, bound), given the action's
-    `draw_prefix` (an audit makes it once per action, not once per draw)."""
+def _limit(bound: int) -> int:
+    """Returns the largest multiple of `bound` that a 256-bit draw value must stay under (above it the
+    draw is biased and is redrawn with the next counter)."""
     limit = _LIMITS.get(bound)
     if limit is None:
         if bound <= 0:
             raise ValueError("a draw needs at least one outcome")
         limit = _LIMITS[bound] = _SPACE - (_SPACE % bound)
+    return limit
+
+
+def draw_value_after(seed: bytes, action_prefix: bytes, draw: int, bound: int) -> int:
+    """Computes draw number `draw` as an unbiased integer in [0, bound), given the action's
+    `draw_prefix` (an audit makes it once per action, not once per draw)."""
+    limit = _limit(bound)
     prefix = action_prefix + draw.to_bytes(8, "big")
     k = 0
     while True:
@@ -73,11 +80,7 @@ def hmac_key(seed: bytes) -> Any:
 
 def draw_value_keyed(key: Any, action_prefix: bytes, draw: int, bound: int) -> int:
     """Computes what `draw_value_after` does, from the seed's `hmac_key` (made once per audit)."""
-    limit = _LIMITS.get(bound)
-    if limit is None:
-        if bound <= 0:
-            raise ValueError("a draw needs at least one outcome")
-        limit = _LIMITS[bound] = _SPACE - (_SPACE % bound)
+    limit = _limit(bound)
     prefix = action_prefix + draw.to_bytes(8, "big")
     k = 0
     while True:

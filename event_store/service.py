@@ -422,30 +422,18 @@ class GameService(Application[UUID]):
         return events
 
     def _envelopes(self, game_id: UUID, gt: int | None, lte: int | None) -> list[tuple[int, dict[str, Any]]]:
-        # Versions past any game's are clamped: a store's integers are 64-bit (SQLite would overflow).
-        gt = None if gt is None else max(0, min(gt, MAX_EVENTS))
-        lte = None if lte is None else max(0, min(lte, MAX_EVENTS))
-        return read_envelopes(
-            self.recorder,
-            self.mapper,
-            lambda: list(self.events.get(game_id, gt=gt, lte=lte)),
-            game_id,
-            gt,
-            lte,
-        )
+        return read_envelopes(*self._read_args(game_id, gt, lte))
 
     def _states(self, game_id: UUID, gt: int | None, lte: int | None) -> Iterable[dict[str, Any]]:
         # As _envelopes, without the versions: what a fold reads.
+        return read_states(*self._read_args(game_id, gt, lte))
+
+    def _read_args(self, game_id: UUID, gt: int | None, lte: int | None) -> tuple[Any, ...]:
+        # Versions past any game's are clamped: a store's integers are 64-bit (SQLite would overflow).
         gt = None if gt is None else max(0, min(gt, MAX_EVENTS))
         lte = None if lte is None else max(0, min(lte, MAX_EVENTS))
-        return read_states(
-            self.recorder,
-            self.mapper,
-            lambda: list(self.events.get(game_id, gt=gt, lte=lte)),
-            game_id,
-            gt,
-            lte,
-        )
+        fallback = lambda: list(self.events.get(game_id, gt=gt, lte=lte))  # noqa: E731  (not SQLite)
+        return self.recorder, self.mapper, fallback, game_id, gt, lte
 
     def log_entries(self, game_id: UUID) -> list[RawEntry]:
         """Returns a game's stored events as recorded, without trusting or decoding them (for audits)."""
