@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import logging
+import os
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
 from cli.errors import FriendlyGroup
 from cli.lazy_group import LazyCommand, LazyGroup
-from event_store.lazy_log import defer_configuration
+from event_store.lazy_log import LEVELS, defer_configuration
 
 # Every command: the module that defines it, its attribute there and its one-line help. `--help` reads
 # this table and imports no command module; a command's module is imported only when it runs.
@@ -113,9 +115,27 @@ COMMANDS = {
 }
 
 
+# Where a shell's completion request arrives (click's own name for it, from the program name).
+COMPLETE_VAR = "_NIGHTKEEP_COMPLETE"
+
+
 class OneLineErrorGroup(FriendlyGroup, LazyGroup):
     """The command group: errors are one line on stderr (JSON with --json), a bare run is help, and
     commands load lazily from COMMANDS."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if os.environ.get(complete_var or COMPLETE_VAR):
+            # The shell asks for completions: click picks its completion class before any command module
+            # loads, so the one that joins bash's split NAME:CHARACTER and KEY=VALUE must be registered now.
+            import cli.completion  # noqa: F401
+        return super().main(args, prog_name, complete_var, standalone_mode, **extra)
 
 
 @click.group(
@@ -160,7 +180,7 @@ def defer_logging(log_format: str | None, verbose: bool) -> None:
 
         configure_logging(log_format, verbose)
 
-    defer_configuration(configure, logging.INFO if verbose else logging.WARNING)
+    defer_configuration(configure, LEVELS["info"] if verbose else LEVELS["warning"])
 
 
 def main() -> None:

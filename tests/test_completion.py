@@ -65,6 +65,25 @@ def test_option_values_complete_in_bash_which_splits_the_word_at_the_equals_sign
     assert complete("nightkeep new keep-run --option hoard = f") == ["false"]
 
 
+def test_a_fresh_process_joins_what_bash_split_as_a_real_tab_press_does():
+    # In a process of its own nothing else has loaded the completion module, as when a shell asks.
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "_NIGHTKEEP_COMPLETE": "bash_complete", "COMP_CWORD": "6"}
+    for words, expected in (
+        ("nightkeep new keep-run --player Ann : wi", "plain,wizard"),
+        ("nightkeep new keep-run --option hoard = f", "plain,false"),
+    ):
+        env["COMP_WORDS"] = words
+        done = subprocess.run(
+            [sys.executable, "-m", "nightkeep"], env=env, capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == [expected], done.stdout
+
+
 def test_characters_complete_after_the_players_name():
     assert complete("nightkeep new keep-run --player Ann:wa", shell="zsh") == ["Ann:warrior"]
     assert complete("nightkeep new vampire-empire --player Ann:", shell="zsh") == ["Ann:human", "Ann:vampire"]
