@@ -136,8 +136,13 @@ def body_text(message: EmailMessage) -> str:
 
 
 def sender_of(message: EmailMessage) -> str:
-    """Returns the bare address of the message's From header, lowercased ("" without one)."""
-    return parseaddr(str(message.get("From", "")))[1].lower()
+    """Returns the bare address of the message's From header, lowercased ("" without one, or when the
+    header cannot be read: a stranger's malformed From must not stop whoever reads the mail)."""
+    try:
+        header = str(message.get("From", ""))
+    except Exception:  # noqa: BLE001  (the email package's header parser raises IndexError and others)
+        return ""
+    return parseaddr(header)[1].lower()
 
 
 def _text_of(part: Message) -> str:

@@ -96,6 +96,14 @@ def test_a_plain_reply_from_a_player_who_installed_nothing_gives_its_body_and_se
     assert packet_texts(message) == ["I attack the dragon. — Ann\n"]
 
 
+@pytest.mark.parametrize("header", ['"', "<", '"a" <a@['])
+def test_a_from_header_the_email_package_cannot_parse_is_no_sender_not_a_crash(header: str) -> None:
+    # The standard parser raises IndexError or AttributeError on these; a stranger could send them.
+    message = read_eml(f"From: {header}\nSubject: turn\n\nroll\n".encode())
+    assert sender_of(message) == ""
+    assert packet_texts(message) == ["roll\n"]
+
+
 def test_a_non_ascii_body_goes_out_quoted_printable_and_reads_back_the_same() -> None:
     message = compose("keeper@example.org", "zoë@example.org", "Zoë’s turn", "Zoë draws a card: «Drache».")
     raw = message.as_bytes()
