@@ -187,8 +187,8 @@ class Host(Outbox):
         if not packet.is_signed_by(seat.pubkey):
             raise BadPacket(f"the packet is not signed by {player}'s key: refused as forged")
         duplicate = self._check_chains_on(packet)
-        if duplicate:
-            self._ack(game_id, player, packet.body["version"], sender)
+        if duplicate:  # whoever sends a copy again does not become the seat's address
+            self._ack(game_id, player, packet.body["version"], "")
             return Handled(True, game_id, player, duplicate, duplicate=True)
         body = packet.body
         if packet.kind == "join":

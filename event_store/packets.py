@@ -217,7 +217,12 @@ def decode_packet(data: bytes, source: str = "packet") -> Packet:
         body = unpack_bounded(body_bytes, f"{source}'s body")
     except UnreadableLog as exc:
         raise BadPacket(str(exc)) from None
-    return Packet(kind, _checked_body(kind, body, source), body_bytes, signature)
+    checked = _checked_body(kind, body, source)
+    # An action or entropy signature covers the move, not the body's bytes: only the one canonical
+    # encoding is accepted, so a re-encoded copy of a packet is the same packet (the same digest).
+    if msgpack.packb(canonical_form(body), use_bin_type=True, datetime=True) != body_bytes:
+        raise BadPacket(f"{source} is a {kind} packet whose body is not in canonical form")
+    return Packet(kind, checked, body_bytes, signature)
 
 
 def _checked_body(kind: str, body: Any, source: str) -> dict[str, Any]:

@@ -170,6 +170,29 @@ def test_a_replayed_packet_is_not_applied_twice(running: Table) -> None:
     assert running.host.service.chain_values(running.game) == before
 
 
+def test_a_copy_of_a_packet_with_its_body_re_encoded_is_refused_and_binds_no_address(running: Table) -> None:
+    import msgpack
+
+    from domain.events import canonical_bytes
+    from event_store.packets import armour
+
+    _, text = _next_packet(running)
+    packet = read_packets(text)[0]
+    assert running.host.handle_text(text, "ann-or-bo@example.org")[0].ok
+    # The same move, signature and all, with the body's keys in another order: a new digest.
+    shuffled = msgpack.packb(dict(reversed(list(msgpack.unpackb(packet.body_bytes).items()))))
+    assert shuffled != packet.body_bytes
+    document = {"format": "nightkeep-packet", "format_version": 1, "kind": packet.kind}
+    forged = armour(canonical_bytes({**document, "body": shuffled, "signature": packet.signature}))
+    with pytest.raises(BadPacket, match="canonical"):
+        read_packets(forged)
+    before = running.host.seats(running.game)[packet.player].mail
+    assert running.host.handle_text(forged, "eve@evil.example")[0].ok is False
+    # An exact copy sent from elsewhere is a duplicate, and does not become the seat's address.
+    assert running.host.handle_text(text, "eve@evil.example")[0].duplicate
+    assert running.host.seats(running.game)[packet.player].mail == before != "eve@evil.example"
+
+
 def test_a_packet_made_before_the_game_moved_on_is_refused(running: Table) -> None:
     _, first = _next_packet(running)
     assert running.host.handle_text(first)[0].ok
