@@ -21,7 +21,8 @@ from event_store.recorded import GAME_TOPICS
 
 def load_latest(events: Any, snapshots: Any, mapper: Mapper[UUID], game_id: UUID) -> Game | None:
     """Returns a game rebuilt from its newest snapshot and the envelopes after it, or None when it has
-    no snapshot (a short game: the repository's own path is as cheap) or the store is not plain SQLite."""
+    no snapshot (a short game: the repository's own path is as cheap) or the store is not plain SQLite.
+    An unreadable snapshot is passed over for the game's first event: the events are the record."""
     if not _is_plain_sqlite(events, snapshots, mapper):
         return None
     with events.datastore.transaction(commit=False) as cursor:
@@ -33,25 +34,41 @@ def load_latest(events: Any, snapshots: Any, mapper: Mapper[UUID], game_id: UUID
         snapshot = cursor.fetchone()
         if snapshot is None:
             return None
+        game = _game_from(mapper, StoredEvent(game_id, snapshot[0], snapshot[1], snapshot[2]), Game.Snapshot)
+        if game is None:
+            cursor.execute(
+                f"SELECT originator_version, topic, state FROM {events.events_table_name} "
+                "WHERE originator_id=? AND originator_version=1",
+                [game_id.hex],
+            )
+            first = cursor.fetchone()
+            game = first and _game_from(
+                mapper, StoredEvent(game_id, first[0], first[1], first[2]), Game.Created
+            )
+            if game is None:
+                raise CorruptStore(f"game {game_id} has an unreadable first event")
         cursor.execute(
             f"SELECT originator_version, state FROM {events.events_table_name} "
             "WHERE originator_id=? AND topic IN (?, ?) AND originator_version>? ORDER BY originator_version",
-            [game_id.hex, *GAME_TOPICS, snapshot[0]],
+            [game_id.hex, *GAME_TOPICS, game.version],
         )
         rows = cursor.fetchall()
-    stored = StoredEvent(game_id, snapshot[0], snapshot[1], snapshot[2])
     try:
-        taken = mapper.to_domain_event(stored)
         decode = mapper.transcoder.decode
         tail = [(row[0], decode(row[1])) for row in rows]
     except Exception as exc:  # msgpack raises several unrelated types for damaged bytes
-        raise CorruptStore(
-            f"game {game_id} has an unreadable snapshot or event ({type(exc).__name__})"
-        ) from None
-    game = taken.mutate(None) if isinstance(taken, Game.Snapshot) else None
-    if not isinstance(game, Game):
-        raise CorruptStore(f"game {game_id} has a snapshot of something else")
+        raise CorruptStore(f"game {game_id} has an unreadable event ({type(exc).__name__})") from None
     return fold_tail(game, tail)
+
+
+def _game_from(mapper: Mapper[UUID], stored: StoredEvent, kind: type) -> Game | None:
+    """Returns the game a stored snapshot or creation event makes, or None when it cannot be read."""
+    try:
+        taken = mapper.to_domain_event(stored)
+    except Exception:  # noqa: BLE001  (damaged bytes: msgpack and the library raise unrelated types)
+        return None
+    game = taken.mutate(None) if isinstance(taken, kind) else None  # type: ignore[attr-defined]
+    return game if isinstance(game, Game) else None
 
 
 def _is_plain_sqlite(events: Any, snapshots: Any, mapper: Mapper[UUID]) -> bool:
@@ -79,7 +96,10 @@ def fold_tail(game: Game, tail: list[tuple[int, dict[str, Any]]]) -> Game:
 def fold_from_snapshot(snapshots: EventStore[UUID], game_id: UUID, version: int | None) -> GameFold:
     """Returns the fold a game's newest snapshot at or before `version` holds, or an empty fold."""
     lte = None if version is None else max(0, min(version, MAX_EVENTS))
-    taken = next(iter(snapshots.get(game_id, desc=True, limit=1, lte=lte)), None)
+    try:
+        taken = next(iter(snapshots.get(game_id, desc=True, limit=1, lte=lte)), None)
+    except Exception:  # noqa: BLE001  (an unreadable snapshot: fold the events, which are the record)
+        return GameFold()
     if not isinstance(taken, Game.Snapshot):
         return GameFold()
     state = taken.state

@@ -267,3 +267,29 @@ def test_entropy_changes_every_later_draw(memory_service):
         memory_service.start_game(game_id)
     games = [memory_service.get_game(g) for g in (plain, mixed)]
     assert games[0].meta["pool"] != games[1].meta["pool"]
+
+
+def test_an_unreadable_snapshot_is_passed_over_for_the_events_which_are_the_record(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "game.sqlite"
+    builder = GameService.open(str(db))
+    game_id = builder.create_game("toy-race", PLAYERS, {"goal": "100000"})
+    for _ in range(30):
+        play_with_bots(builder, game_id, seed=2, max_actions=1)
+    expected = builder.fold(game_id, use_snapshot=False)
+    builder.close()
+    with sqlite3.connect(db) as connection:
+        damaged = connection.execute("UPDATE stored_snapshots SET state = x'c1c1c1'").rowcount
+    assert damaged >= 1
+    service = GameService(str(db), env={"AGGREGATE_CACHE_MAXSIZE": ""})
+    for fold in (service.get_game(game_id), service.fold(game_id)):
+        assert (fold.version, fold.chain, fold.meta, fold.state) == (
+            expected.version,
+            expected.chain,
+            expected.meta,
+            expected.state,
+        )
+    player = service.legal_actions(game_id)[0].player
+    assert service.take_action(game_id, player, "roll")[0] > expected.version
+    assert not service.audit(game_id).findings
