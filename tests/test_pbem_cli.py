@@ -183,7 +183,7 @@ def test_a_mail_only_player_plays_by_replying_with_a_number(tmp_path: Path, peop
         applied = run("--db", host_db, "host", "apply", str(reply), "--out", str(out), keys=people["host"])
         assert applied.exit_code == 0, applied.output
         again = run("--db", host_db, "host", "apply", str(reply), "--out", str(out), keys=people["host"])
-        assert "already" in again.output or again.exit_code == 0
+        assert again.exit_code == 0 and "already applied" in again.output, again.output
     actions = [r.event for r in host.recorded_events(game_id) if r.type_name == "ActionTaken"]
     assert [a.auth for a in actions[1:]] == ["mail"] * 4
     assert host.audit(game_id).findings == []

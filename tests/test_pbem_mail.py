@@ -541,6 +541,8 @@ def refusal_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RefusalTab
         ann.give_entropy_if_waited_on()
         ann.act_if_my_turn()
         vlad.read_and_reply()
+    else:
+        pytest.fail(f"Ann and Vlad did not both act within {MAX_PASSES} passes")
 
     other = Host(GameService(str(tmp_path / "other-host.sqlite")), new_key("other-host"))
     other_game = other.create("dungeon-short", [("Ann", None), ("Bo", None)], {"Ann": ann_key.public}, {}, "")

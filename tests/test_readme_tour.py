@@ -113,9 +113,14 @@ class Tour:
             args = self.fill_in(line.args, game)
             result = self.invoke(args)
             tried.append(f"{args}: exit {result.exit_code}: {result.output.strip()[-300:]}")
-            if result.exit_code == line.exit_code:
+            # A stated refusal must be the command's own, not click rejecting a renamed option.
+            if result.exit_code == line.exit_code and not (line.exit_code and USAGE.search(result.output)):
                 return result, tried
         raise AssertionError(f"{line.text!r} never exited {line.exit_code}:\n" + "\n".join(tried))
+
+
+# What click says when it, not the command, refuses a line (an option or argument the CLI lacks).
+USAGE = re.compile(r"No such option|No such command|Missing argument|Got unexpected extra|Invalid value")
 
 
 def test_the_tour_block_is_found_and_holds_the_main_commands():
