@@ -7,19 +7,18 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
-
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from domain.actions import Action
 from domain.game import STOPPED, Game, GameFold, game_status
 from event_store.recorded import RecordedEvent
 from event_store.service import GameService
-from projections.timeline import describe_events
 from projections.views import players_summary, render_board
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 # Piped output is laid out for this many columns and lines unless COLUMNS and LINES say otherwise, so
 # scripts and tests that compare output get the same text on every machine; every view's full layout fits.
@@ -44,7 +43,10 @@ def terminal_size() -> tuple[int, int]:
 def console() -> Console:
     """Returns a console on stdout sized by `terminal_size`; colour on a terminal unless NO_COLOR is set."""
     width, height = terminal_size()
-    return Console(highlight=False, soft_wrap=True, width=width, height=height)
+    from rich.console import Console  # rich loads when something is printed, not with the module
+
+    # No emoji codes: boards are plain text, and the emoji table costs start-up time.
+    return Console(highlight=False, soft_wrap=True, width=width, height=height, emoji=False)
 
 
 # A live Game and a GameFold rebuilt from the store both carry ruleset_name, state and version.
@@ -137,6 +139,8 @@ def print_board(game_id: str, fold: GameState, note: str = "", height: int | Non
 
 def plain_cells(*cells: str) -> list[Text]:
     """Returns table cells that print as written: a player named `[bold]Ann` is not read as markup."""
+    from rich.text import Text
+
     return [Text(cell) for cell in cells]
 
 
@@ -146,6 +150,8 @@ def print_actions(actions: list[Action]) -> None:
     if not actions:
         out.print("No legal actions now.")
         return
+    from rich.table import Table
+
     table = Table(highlight=False)
     table.add_column("id", no_wrap=True)  # an id is typed back whole, so it never wraps
     table.add_column("player", no_wrap=True)
@@ -160,6 +166,8 @@ def print_timeline(
 ) -> None:
     """Prints each event in plain words, numbered by version, wrapped to the terminal's width
     (`labels`: known action labels by version)."""
+    from projections.timeline import describe_events  # only the commands that tell a story load it
+
     out = console()
     # Piped with no COLUMNS, each event keeps one line of its own, for grep and the like.
     width = out.width if sys.stdout.isatty() or "COLUMNS" in os.environ else 0
