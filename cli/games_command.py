@@ -12,8 +12,7 @@ from uuid import UUID
 import click
 
 from cli.common import get_service, handle_errors, json_option
-from domain.errors import UnknownRuleset
-from domain.rulesets import ruleset_names
+from domain.rulesets import check_ruleset_name
 from event_store.config import resolve_db, store_exists
 from projections.game_index import GameIndex, select_games, short_ids
 
@@ -63,8 +62,8 @@ def games(
         nightkeep games --ruleset keep-run --all
         nightkeep games --json
     """
-    if ruleset is not None and ruleset not in ruleset_names():
-        raise UnknownRuleset(f"unknown ruleset {ruleset!r} (known: {', '.join(ruleset_names())})")
+    if ruleset is not None:
+        check_ruleset_name(ruleset)
     index, entries, shorts = _listed_games(ctx, rebuild)
     chosen = select_games(entries, running, ruleset)
     if limit is None and not show_all and not as_json:

@@ -117,6 +117,7 @@ def test_an_unknown_ruleset_is_a_one_line_usage_error(store):
     result = run(db, "games", "--ruleset", "kepe-run")
     assert result.exit_code == 2
     assert "unknown ruleset 'kepe-run'" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "did you mean 'keep-run'?" in result.stderr
 
 
 def test_a_filter_that_matches_nothing_says_so(tmp_path):

@@ -85,11 +85,16 @@ def ruleset_names() -> list[str]:
     return sorted(_MODULES)
 
 
-def get_ruleset(name: str) -> Ruleset:
-    """Returns the ruleset module registered under `name`."""
+def check_ruleset_name(name: str) -> None:
+    """Raises UnknownRuleset (with the closest name) unless a ruleset is registered under `name`."""
     if name not in _MODULES:
         known = ", ".join(ruleset_names())
         raise UnknownRuleset(f"unknown ruleset {name!r} (known: {known}){did_you_mean(name, _MODULES)}")
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """Returns the ruleset module registered under `name`."""
+    check_ruleset_name(name)
     if name not in _loaded:
         _loaded[name] = importlib.import_module(_MODULES[name])
     ruleset: Ruleset = _loaded[name]
