@@ -69,11 +69,13 @@ class HotSeat:
     at_keyboard: str = ""
     seen: dict[str, int] = field(default_factory=dict)
     started_at: int = 0
+    ruleset: str = ""
 
     def run(self) -> None:
         """Plays until the game ends or the player stops; every action is stored as it is taken."""
         self.secret = is_secret_game(self.service, self.game_id)
-        self.started_at = self.service.get_game(self.game_id).version
+        game = self.service.get_game(self.game_id)
+        self.started_at, self.ruleset = game.version, game.ruleset_name
         out = console()
         while True:
             waiting = players_to_act(self.service, self.game_id)
@@ -129,9 +131,8 @@ class HotSeat:
 
     def _take(self, action: Action, viewer: str) -> None:
         _, recorded = self.service.take_action(self.game_id, action.player, action.id)
-        ruleset = self.service.get_game(self.game_id).ruleset_name
         shown = redacted(recorded, viewer if self.secret else PUBLIC)
-        print_timeline(ruleset, shown, {recorded[0].version: action.label})
+        print_timeline(self.ruleset, shown, {recorded[0].version: action.label})
         self.seen[action.player] = recorded[-1].version if recorded else self.seen.get(action.player, 0)
 
     def _sit_down(self, humans: list[str]) -> str | None:
@@ -156,8 +157,7 @@ class HotSeat:
         recorded = self.service.recorded_events(self.game_id, gt=since)
         if recorded:
             console().print(f"Since your last turn, {name}:", markup=False)
-            ruleset = self.service.get_game(self.game_id).ruleset_name
-            print_timeline(ruleset, redacted(recorded, name))
+            print_timeline(self.ruleset, redacted(recorded, name))
         if recorded:
             self.seen[name] = recorded[-1].version
 

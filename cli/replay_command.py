@@ -20,7 +20,6 @@ from cli.common import (
     handle_errors,
     json_option,
     looks_like_path,
-    resolve_viewer,
     seen_by,
     viewer_option,
 )
@@ -31,7 +30,6 @@ from domain.errors import UsageError
 from domain.events import ActionTaken
 from domain.game import STOPPED
 from event_store.log_reader import read_file
-from event_store.recorded import redacted
 from event_store.replay_file import read_replay
 from projections.replay_source import ReplaySource, move
 from projections.text_layout import wrap
@@ -50,8 +48,7 @@ def load_source(ctx: click.Context, game: str, viewer: str | None = None) -> Rep
     path = Path(game)
     if path.is_file():
         replay = read_replay(read_file(path), path.name)
-        players = [str(seat.get("name", "")) for seat in replay.header.get("players", [])]
-        events = redacted(replay.events, resolve_viewer(viewer, players))
+        events = seen_by(replay.events, viewer)
         return ReplaySource(str(replay.header.get("game") or path.name), events, game)
     if looks_like_path(game):
         raise UsageError(f"no replay file {game}")
