@@ -143,6 +143,21 @@ def test_a_damaged_stored_event_stops_the_fold_of_every_event_with_one_error(tmp
         service.fold(game_id, use_snapshot=False)
 
 
+def test_a_folds_row_decoder_decodes_every_stored_row_as_the_single_decoder_does(tmp_path):
+    from event_store.service import play_with_bots
+
+    db = tmp_path / "games.sqlite"
+    service = GameService.open(str(db))
+    game_id = service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
+    play_with_bots(service, game_id, seed=4, max_actions=40)
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute("SELECT state FROM stored_events ORDER BY rowid").fetchall()
+    transcoder = service.mapper.transcoder
+    decoded = list(transcoder.decode_rows(rows, AssertionError))
+    assert len(decoded) == len(rows) > 40
+    assert decoded == [transcoder.decode(row[0]) for row in rows]
+
+
 def test_an_event_type_whose_init_does_more_than_assign_is_built_by_its_init():
     @dataclasses.dataclass(slots=True)
     class Counted(Event):
