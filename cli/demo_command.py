@@ -16,17 +16,17 @@ import click
 
 from cli.common import get_service, handle_errors
 from cli.rendering import console, print_board, print_timeline
-from domain.bots import Bot
+from domain.actions import Action
 from domain.errors import UnknownRuleset
 from domain.events import GameEnded, GameWon, TurnEnded
+from domain.game import Game
 from domain.hidden import PUBLIC
 from domain.rulesets import has_hidden_information, ruleset_names
 from domain.suggest import did_you_mean
 from event_store.config import default_db_path
 from event_store.forks import action_boundaries
 from event_store.recorded import RecordedEvent, fold_recorded, redacted
-from event_store.seats import players_to_act
-from event_store.service import GameService
+from event_store.service import GameService, play_with_bots
 from projections.timeline import describe_event
 
 DEFAULT_RULESET = "dungeon-short"
@@ -86,19 +86,14 @@ def _play_turn_by_turn(
     service: GameService, game_id: UUID, seed: str | None, viewer: str, pause: float
 ) -> None:
     """Lets bots play to the end, printing each action's events and pausing after each turn."""
-    bot = Bot(seed if seed is not None else str(game_id))
-    for _ in range(MAX_ACTIONS):
-        waiting = players_to_act(service, game_id)
-        if not waiting:
-            return
-        game = service.get_game(game_id)
-        legal = game.ruleset.legal_actions(game.state, None)
-        choice = bot.choose(game.ruleset, game.state, legal)
-        _, recorded = service.take_action(game_id, choice.player, choice.id)
+
+    def tell(game: Game, choice: Action, recorded: list[RecordedEvent]) -> None:
         print_timeline(game.ruleset_name, redacted(recorded, viewer), {recorded[0].version: choice.label})
         if pause and any(isinstance(r.event, TurnEnded) for r in recorded):
             sys.stdout.flush()
             time.sleep(pause)  # one turn at a time, so a person can read it as it is played
+
+    play_with_bots(service, game_id, seed, MAX_ACTIONS, on_action=tell)
 
 
 def outcome(ruleset: str, recorded: list[RecordedEvent]) -> str:

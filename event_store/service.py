@@ -480,11 +480,11 @@ def play_with_bots(
     game_id: UUID,
     seed: int | str | None = None,
     max_actions: int = 100_000,
-    on_action: Callable[[Game, list[RecordedEvent]], None] | None = None,
+    on_action: Callable[[Game, Action, list[RecordedEvent]], None] | None = None,
 ) -> int:
     """Lets seeded bots take every remaining action until the game ends; returns how many they took.
 
-    `on_action` sees the game after each action and the events that action recorded.
+    `on_action` sees the game after each action, the action the bot chose and the events it recorded.
     """
     from domain.bots import Bot
 
@@ -504,5 +504,5 @@ def play_with_bots(
         game = service.get_game(game_id)
         taken += 1
         if on_action is not None:
-            on_action(game, recorded)
+            on_action(game, choice, recorded)
     return taken
