@@ -174,7 +174,6 @@ def play(
     def read_mail(player: str) -> None:
         replica, member = table.replicas[player]
         for action, text in bag.pop(player, []):
-            held = len(replica.service.recorded_events(member.stored))
             if profiler is not None:
                 profiler.enable()
             t0 = perf()
@@ -182,7 +181,7 @@ def play(
             elapsed = perf() - t0
             if profiler is not None:
                 profiler.disable()
-            out.receives.append((action, held, elapsed, got.after - got.before))
+            out.receives.append((action, got.before, elapsed, got.after - got.before))
 
     with repeatable(bot_seed + 1):  # nonces: the same in every run of this game
         action = 0

@@ -16,14 +16,11 @@ A frame that takes well under a keypress's worth of time (~16 ms, one screen ref
 from __future__ import annotations
 
 import argparse
-import hashlib
-import itertools
 import json
 import logging
 import sys
 import time
 from pathlib import Path
-from unittest.mock import patch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -34,6 +31,7 @@ from domain.plain import copy_plain  # noqa: E402
 from event_store.service import GameService, play_with_bots  # noqa: E402
 from projections.replay_source import ReplaySource  # noqa: E402
 from projections.views import render_board  # noqa: E402
+from tests.fresh_games import seeded_seeds  # noqa: E402
 
 SEATS = {
     "dungeon-short": [("Annabelle", None), ("Bo", None), ("Christopher", None), ("Di", None)],
@@ -44,10 +42,9 @@ SEATS = {
 
 def _sources(games: int) -> dict[str, list[ReplaySource]]:
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
-    counter = itertools.count()
     service = GameService.open(":memory:")
     out: dict[str, list[ReplaySource]] = {}
-    with patch("event_store.service.new_seed", lambda: hashlib.sha256(b"views-%d" % next(counter)).digest()):
+    with seeded_seeds():
         for ruleset, seats in SEATS.items():
             for seed in range(games):
                 game = service.create_game(ruleset, seats)
