@@ -102,5 +102,6 @@ def test_is_legal_says_what_legal_actions_list_in_every_state_of_a_playout(seed)
         running = dungeon.status(state)["status"] != "finished"
         for player in [*players, HOST, "nobody"]:
             legal = {a.id for a in dungeon.legal_actions(state, player)}
+            assert legal <= set(candidates), legal - set(candidates)  # every kind of action is tried
             for action_id in candidates:
                 assert dungeon.is_legal(state, player, action_id) == (running and action_id in legal)

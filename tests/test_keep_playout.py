@@ -246,5 +246,6 @@ def test_is_legal_says_what_legal_actions_list_in_every_state_of_a_run(games):
                 candidates += [f"choose:{option}" for option in options]
                 for player in [*players, HOST, "nobody"]:
                     legal = {a.id for a in keep.legal_actions(state, player)}
+                    assert legal <= set(candidates), legal - set(candidates)  # every kind of action is tried
                     for action_id in candidates:
                         assert keep.is_legal(state, player, action_id) == (running and action_id in legal)
