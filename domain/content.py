@@ -280,3 +280,51 @@ def unique_ids(sections: Sequence[Section], key: str = "id", prefix: str = "") -
         seen.add(value)
         ids.append(value)
     return ids
+
+
+# Content declared as schemas: a file's shape is a `msgspec.Struct` (frozen, unknown keys refused), so
+# what a loader writes by hand is only what a schema cannot say (cross references, orders, counts).
+S = TypeVar("S")
+
+
+def _path_of(where: str) -> str:
+    # msgspec says `$.spaces[6].draws`; content errors say `spaces[6].draws`.
+    return where.strip("`").removeprefix("$").removeprefix(".")
+
+
+def convert_content(data: Any, schema: type[S], filename: str) -> S:
+    """Returns `data` (parsed TOML) as the schema's frozen structs, or raises a ContentError that
+    names the file and the key, e.g. `board.toml: spaces[6].draws: expected `int`, got `str``."""
+    import msgspec  # imported with the first content file read: a bare CLI start never pays for it
+
+    try:
+        return msgspec.convert(data, type=schema, strict=True)
+    except msgspec.ValidationError as exc:
+        message, _, where = str(exc).partition(" - at ")
+        key = _path_of(where)
+        detail = message[:1].lower() + message[1:]
+        raise ContentError(f"{filename}: {key}: {detail}" if key else f"{filename}: {detail}") from None
+
+
+def load_schema(
+    ruleset_dir_name: str,
+    filename: str,
+    schema: type[S],
+    check: Callable[[S, str], S] | None = None,
+) -> S:
+    """Returns a content file converted to `schema` (and passed through `check(model, filename)`, which
+    raises ContentError for what the schema cannot say), loaded once per process like `load_model`."""
+    builder: Callable[[dict[str, Any], str], S] = _schema_builder(schema, check)  # type: ignore[arg-type]
+    return load_model(ruleset_dir_name, filename, builder)
+
+
+@lru_cache(maxsize=64)
+def _schema_builder(
+    schema: type[S], check: Callable[[S, str], S] | None
+) -> Callable[[dict[str, Any], str], S]:
+    # One builder per (schema, check): load_model caches by builder, so the same pair must give the same one.
+    def build(data: dict[str, Any], filename: str) -> S:
+        model = convert_content(data, schema, filename)
+        return check(model, filename) if check is not None else model
+
+    return build
