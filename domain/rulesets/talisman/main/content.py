@@ -1,0 +1,102 @@
+"""The Talisman main board's content (RULES.md §5), declared as msgspec schemas and loaded once.
+
+Files (in `domain/rulesets/talisman/`, each replaceable under `NIGHTKEEP_CONTENT_DIR`): `board.toml`
+(regions as boards), `places.toml` (the places' die tables and quests), `adventure.toml`,
+`purchase.toml`, `spells.toml`, `talismans.toml` (the decks) and `abilities.toml` (the characters'
+abilities); `characters.toml` is shared with the short games. Errors name the file and the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from domain.content import content_path, load_schema
+from domain.rulesets.talisman.characters import FILE as CHARACTERS_FILE
+from domain.rulesets.talisman.characters import load_characters
+from domain.rulesets.talisman.main.content_base import DIR, fail
+from domain.rulesets.talisman.main.content_board import (
+    BOARD_FILE,
+    KINDS,
+    OUTCOMES,
+    PLACES_FILE,
+    BoardFile,
+    PlacesFile,
+    check_board,
+    check_places,
+)
+
+__all__ = [
+    "BOARD_FILE",
+    "KINDS",
+    "OUTCOMES",
+    "PLACES_FILE",
+    "BoardFile",
+    "PlacesFile",
+    "content_paths",
+    "load_board",
+    "load_places",
+]
+
+MAIN_FILES = (BOARD_FILE, PLACES_FILE)
+
+
+def load_places() -> PlacesFile:
+    """Returns the places' die tables and the Warlock's quests in use, validated."""
+    return load_schema(DIR, PLACES_FILE, PlacesFile, _check_places)
+
+
+def _check_places(places: PlacesFile, filename: str) -> PlacesFile:
+    # The spaces places.toml names must be on the board in use (checked alone, without its tables).
+    check_places(places, filename)
+    _check_targets(load_schema(DIR, BOARD_FILE, BoardFile, check_board), places)
+    return places
+
+
+def load_board() -> BoardFile:
+    """Returns the main board in use, validated, its tables found in places.toml and starts known."""
+    return load_schema(DIR, BOARD_FILE, BoardFile, _check_board)
+
+
+def _check_board(board: BoardFile, filename: str) -> BoardFile:
+    # Cross-file checks run once, when the board is built: rules ask for the board on every action.
+    check_board(board, filename)
+    places = load_places()
+    tables = {t.id for t in places.tables}
+    _check_targets(board, places)
+    for i, region in enumerate(board.boards):
+        for j, space in enumerate(region.spaces):
+            if space.table and space.table not in tables:
+                key = f"boards[{i}].spaces[{j}].table"
+                fail(filename, key, f"no table of {PLACES_FILE} has the id {space.table!r}")
+    for character in load_characters().values():
+        if character.start not in board.starts:
+            fail(filename, "starts", f"no space for the start {character.start!r} of {character.id}")
+    return board
+
+
+def _check_targets(board: BoardFile, places: PlacesFile) -> None:
+    spaces = {s.id for region in board.boards for s in region.spaces}
+    for key, target in _space_targets(places):
+        if target not in spaces:
+            fail(PLACES_FILE, key, f"no space of {BOARD_FILE} has the id {target!r}")
+
+
+def _space_targets(places: PlacesFile) -> list[tuple[str, str]]:
+    # The space ids places.toml names, by key: where its rows teleport to, where its quests send you.
+    found = [
+        (f"tables[{i}].rows[{j}].target", row.target)
+        for i, table in enumerate(places.tables)
+        for j, row in enumerate(table.rows)
+        if row.outcome == "teleport" and row.target
+    ]
+    found += [
+        (f"quests[{i}].target", q.target) for i, q in enumerate(places.quests) if q.goal == "visit-space"
+    ]
+    return found
+
+
+def content_paths(options: Mapping[str, str] | None = None) -> list[Path]:
+    """Returns the main board's content files in use (the expansions' files are their rulesets')."""
+    del options  # the main board's own files do not depend on the options; expansions add theirs
+    return [content_path(DIR, name) for name in (CHARACTERS_FILE, *MAIN_FILES)]
