@@ -14,6 +14,13 @@ from pathlib import Path
 from domain.content import content_path, load_schema
 from domain.rulesets.talisman.characters import FILE as CHARACTERS_FILE
 from domain.rulesets.talisman.characters import load_characters
+from domain.rulesets.talisman.main.content_abilities import (
+    ABILITIES_FILE,
+    HOOKS,
+    SPACE_NAME_HOOKS,
+    AbilitiesFile,
+    check_abilities,
+)
 from domain.rulesets.talisman.main.content_base import DIR, fail
 from domain.rulesets.talisman.main.content_board import (
     BOARD_FILE,
@@ -25,20 +32,56 @@ from domain.rulesets.talisman.main.content_board import (
     check_board,
     check_places,
 )
+from domain.rulesets.talisman.main.content_decks import (
+    ADVENTURE_FILE,
+    CARD_EFFECTS,
+    PURCHASE_FILE,
+    SPELL_EFFECTS,
+    SPELLS_FILE,
+    TALISMANS_FILE,
+    AdventureFile,
+    PurchaseFile,
+    SpellsFile,
+    TalismansFile,
+    check_adventure,
+    check_purchase,
+    check_spells,
+    check_talismans,
+)
 
 __all__ = [
-    "BOARD_FILE",
+    "CARD_EFFECTS",
+    "HOOKS",
     "KINDS",
+    "MAIN_FILES",
     "OUTCOMES",
-    "PLACES_FILE",
+    "SPELL_EFFECTS",
+    "AbilitiesFile",
+    "AdventureFile",
     "BoardFile",
     "PlacesFile",
+    "PurchaseFile",
+    "SpellsFile",
+    "TalismansFile",
     "content_paths",
+    "load_abilities",
+    "load_adventure",
     "load_board",
     "load_places",
+    "load_purchase",
+    "load_spells",
+    "load_talismans",
 ]
 
-MAIN_FILES = (BOARD_FILE, PLACES_FILE)
+MAIN_FILES = (
+    BOARD_FILE,
+    PLACES_FILE,
+    ADVENTURE_FILE,
+    PURCHASE_FILE,
+    SPELLS_FILE,
+    TALISMANS_FILE,
+    ABILITIES_FILE,
+)
 
 
 def load_places() -> PlacesFile:
@@ -94,6 +137,52 @@ def _space_targets(places: PlacesFile) -> list[tuple[str, str]]:
         (f"quests[{i}].target", q.target) for i, q in enumerate(places.quests) if q.goal == "visit-space"
     ]
     return found
+
+
+def load_adventure() -> AdventureFile:
+    """Returns the Adventure deck in use, validated."""
+    return load_schema(DIR, ADVENTURE_FILE, AdventureFile, check_adventure)
+
+
+def load_purchase() -> PurchaseFile:
+    """Returns the Purchase deck in use, validated."""
+    return load_schema(DIR, PURCHASE_FILE, PurchaseFile, check_purchase)
+
+
+def load_spells() -> SpellsFile:
+    """Returns the Spell deck in use, validated."""
+    return load_schema(DIR, SPELLS_FILE, SpellsFile, check_spells)
+
+
+def load_talismans() -> TalismansFile:
+    """Returns the Talisman deck in use, validated."""
+    return load_schema(DIR, TALISMANS_FILE, TalismansFile, check_talismans)
+
+
+def load_abilities() -> AbilitiesFile:
+    """Returns every character's abilities in use, validated, each character of characters.toml listed."""
+    return load_schema(DIR, ABILITIES_FILE, AbilitiesFile, _check_abilities)
+
+
+def _check_abilities(abilities: AbilitiesFile, filename: str) -> AbilitiesFile:
+    # Every character has an entry, every entry a character, and targets name what exists.
+    check_abilities(abilities, filename)
+    characters = load_characters()
+    listed = {c.id for c in abilities.characters}
+    for character_id in characters:
+        if character_id not in listed:
+            fail(filename, "characters", f"no abilities for {character_id}")
+    names = {s.name for region in load_board().boards for s in region.spaces}
+    for i, entry in enumerate(abilities.characters):
+        if entry.id not in characters:
+            fail(filename, f"characters[{i}].id", f"no character of {CHARACTERS_FILE} has it ({entry.id!r})")
+        for j, ability in enumerate(entry.abilities):
+            key = f"characters[{i}].abilities[{j}].target"
+            if ability.hook in SPACE_NAME_HOOKS and ability.target and ability.target not in names:
+                fail(filename, key, f"no space of {BOARD_FILE} is named {ability.target!r}")
+            if ability.hook == "ignore-space-table" and ability.target not in KINDS:
+                fail(filename, key, f"expected a space kind, got {ability.target!r}")
+    return abilities
 
 
 def content_paths(options: Mapping[str, str] | None = None) -> list[Path]:

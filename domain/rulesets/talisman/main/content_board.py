@@ -253,17 +253,21 @@ def check_places(model: PlacesFile, filename: str) -> PlacesFile:
 
 
 def _check_rows(table: Table, filename: str, key: str) -> None:
-    # Rows must cover every total the dice can give, once each, in order; a table less an ability
-    # has open ends (its first row is "or less", its last "or more").
     if not table.rows:
         if table.dice:
             fail(filename, f"{key}.rows", f"expected rows for {table.dice} dice")
         return
     if not table.dice:
         fail(filename, f"{key}.dice", "expected dice for a table with rows")
-    low, high = (table.dice, 6 * table.dice) if not table.minus else (table.rows[0].low, table.rows[-1].high)
+    check_bands(table.rows, table.dice, table.minus, filename, key)
+
+
+def check_bands(rows: tuple[Row, ...], dice: int, minus: str, filename: str, key: str) -> None:
+    """Fails unless the rows cover every total `dice` dice give, once each and in order; rows less an
+    ability (`minus`) have open ends: the first row also takes every lower total, the last every higher."""
+    low, high = (dice, 6 * dice) if not minus else (rows[0].low, rows[-1].high)
     expected = low
-    for j, row in enumerate(table.rows):
+    for j, row in enumerate(rows):
         if row.low != expected or row.high < row.low:
             fail(
                 filename,
