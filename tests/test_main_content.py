@@ -109,6 +109,22 @@ def test_content_paths_name_the_main_files_and_the_characters():
     assert all(p.parent.name == "talisman" for p in content_paths({}))
 
 
+def test_content_paths_add_each_expansion_turned_on():
+    # RULES.md §5: the content hash covers exactly the content in play.
+    base = {f"{p.parent.name}/{p.name}" for p in content_paths({})}
+    both = {f"{p.parent.name}/{p.name}" for p in content_paths({"dungeon": "true", "keep": "true"})}
+    assert both - base == {
+        "dungeon/board.toml",
+        "dungeon/deck.toml",
+        "keep/board.toml",
+        "keep/deck.toml",
+        "keep/spells.toml",
+        "keep/tables.toml",
+        "keep/vault.toml",
+    }
+    assert {p.parent.name for p in content_paths({"dungeon": "false"})} == {"talisman"}
+
+
 def test_every_main_file_says_where_it_comes_from():
     for path in content_paths({}):
         if path.name != "characters.toml":

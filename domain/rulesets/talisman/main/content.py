@@ -186,6 +186,14 @@ def _check_abilities(abilities: AbilitiesFile, filename: str) -> AbilitiesFile:
 
 
 def content_paths(options: Mapping[str, str] | None = None) -> list[Path]:
-    """Returns the main board's content files in use (the expansions' files are their rulesets')."""
-    del options  # the main board's own files do not depend on the options; expansions add theirs
-    return [content_path(DIR, name) for name in (CHARACTERS_FILE, *MAIN_FILES)]
+    """Returns the content files a main-board game plays with: its own, and each expansion's it turns on."""
+    from domain.rulesets.dungeon import content as dungeon
+    from domain.rulesets.keep import content as keep
+
+    given = options or {}
+    paths = [content_path(DIR, name) for name in (CHARACTERS_FILE, *MAIN_FILES)]
+    # RULES.md §5: `--option dungeon=true` / `keep=true` put that expansion's board and decks in play.
+    for option, expansion in (("dungeon", dungeon.content_paths), ("keep", keep.content_paths)):
+        if given.get(option, "false").lower() == "true":
+            paths += expansion()
+    return paths

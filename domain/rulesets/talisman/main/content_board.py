@@ -263,8 +263,9 @@ def _check_rows(table: Table, filename: str, key: str) -> None:
 
 
 def check_bands(rows: tuple[Row, ...], dice: int, minus: str, filename: str, key: str) -> None:
-    """Fails unless the rows cover every total `dice` dice give, once each and in order; rows less an
-    ability (`minus`) have open ends: the first row also takes every lower total, the last every higher."""
+    """Fails unless the rows cover every total the dice give, once each and in order."""
+    # Rows less an ability (`minus`) have open ends: the first also takes every lower total, the last
+    # every higher one.
     low, high = (dice, 6 * dice) if not minus else (rows[0].low, rows[-1].high)
     expected = low
     for j, row in enumerate(rows):
