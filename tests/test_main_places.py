@@ -324,3 +324,13 @@ def test_cursed_glade_runes_chasm_sentinel_and_portal_draw_one_card():
         lay(state, board, space)
         events, _ = land(game, state, board, space, cards=["talisman/card/market-day"])
         assert len(of(events, CardDrawn)) == 1, (board, space)
+
+
+def test_an_event_of_the_region_strikes_everyone_on_that_region():
+    # The Pestilence strikes every character in the region (board) where it is drawn.
+    game, state = new_game(characters=("warrior", "wizard", "troll"))
+    put(state, BO, "outer", 12)
+    put(state, "Cy", "middle", 3)
+    lay(state, "outer", 3, "talisman/card/pestilence")
+    events, _ = land(game, state, "outer", 3)
+    assert [e.player for e in of(events, LifeLost)] == [ANN, BO]

@@ -74,9 +74,20 @@ class Here:
         return here == self.where and in_play(res, player) and not is_over(res) and not waiting(res)
 
 
+def struck(res: Resolution, player: str, scope: str) -> list[str]:
+    """Returns whom an Event strikes: the player, everyone on its region (board), or everyone in play."""
+    if scope == "you":
+        return [player]
+    board = sheet_of(res, player)["board"]
+    others = [name for name in state_of(res)["order"] if name != player and in_play(res, name)]
+    return [player, *(n for n in others if scope == "everyone" or sheet_of(res, n)["board"] == board)]
+
+
 def _apply_card(ctx: MainContext, res: Resolution, player: str, card: Any) -> None:
     if card.effect != "roll-table":
-        apply_outcome(ctx, res, player, card.effect, card.amount, card.target, card.id)
+        for name in struck(res, player, card.scope):
+            if not is_over(res):
+                apply_outcome(ctx, res, name, card.effect, card.amount, card.target, card.id)
         return
     values, draws = res.dice.roll(6, card.dice)
     res.emit(DieRolled(player=player, purpose="table", sides=6, values=values, draws=draws))

@@ -23,8 +23,7 @@ from domain.rulesets.talisman.main.fights import fight
 from domain.rulesets.talisman.main.outcomes import affordable, apply_outcome
 from domain.rulesets.talisman.main.places import FIGHT, LEAVE, PAY, ROLL, offer_services, roll_rows, run_table
 from domain.rulesets.talisman.main.regions import relocate
-from domain.rulesets.talisman.main.state import ADVENTURE, PURCHASE, deck_of
-from domain.rulesets.talisman.shapes import discard_pile
+from domain.rulesets.talisman.main.state import PURCHASE, deck_of
 
 Decision = Callable[[MainContext, Resolution, str, str, str], None]
 
@@ -57,7 +56,8 @@ def _buy(ctx: MainContext, res: Resolution, player: str, option: str, arg: str) 
 
 
 def _sell(ctx: MainContext, res: Resolution, player: str, option: str, arg: str) -> None:
-    pile = PURCHASE if deck_of(option) == PURCHASE else discard_pile(ADVENTURE)
+    # The ledger follows a Purchase item back into its pile; an Adventure Object goes to the discards.
+    pile = PURCHASE if deck_of(option) == PURCHASE else ""
     res.emit(ItemSold(player=player, card=option, gold=int(arg), pile=pile))
     objects = sheet_of(res, player)["objects"]
     if objects:

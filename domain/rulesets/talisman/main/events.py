@@ -104,7 +104,8 @@ class AlignmentChanged(Event):
 
 @event_type
 class ItemSold(Event):
-    """A character sold an Object for gold; it goes back to the pile it came from (`pile`)."""
+    """A character sold an Object for gold: a Purchase item back to its pile (`pile` = "purchase"), an
+    Adventure Object to the Adventure discards (`pile` = "": a pile the ledger does not follow)."""
 
     moves = (Move("card", target="{pile}"),)
     player: str

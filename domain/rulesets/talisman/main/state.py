@@ -350,9 +350,10 @@ def _sold(state: MainState, e: ItemSold) -> None:
     sheet = state["players"][e.player]
     _take(sheet["objects"], e.card)
     sheet["gold"] += e.gold
-    state["piles"].setdefault(e.pile, []).append(e.card)
     if e.pile == PURCHASE:
-        state["piles"][PURCHASE].sort()
+        state["piles"][PURCHASE] = sorted([*state["piles"][PURCHASE], e.card])
+    else:
+        state["piles"][discard_pile(deck_of(e.card))].append(e.card)
 
 
 def _follower_left(state: MainState, e: FollowerLeft) -> None:
