@@ -29,12 +29,12 @@ from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.choices import CHOOSE
 from domain.rulesets.talisman.main.context import MainContext
 from domain.rulesets.talisman.main.decisions import make_choice
+from domain.rulesets.talisman.main.handlers import HANDLERS
 from domain.rulesets.talisman.main.regions import build_regions
 from domain.rulesets.talisman.main.state import (
     ADVENTURE,
     CHARACTERS,
     CROWN,
-    HANDLERS,
     PURCHASE,
     ROLLED,
     SPELLS,
