@@ -334,3 +334,12 @@ def test_an_event_of_the_region_strikes_everyone_on_that_region():
     lay(state, "outer", 3, "talisman/card/pestilence")
     events, _ = land(game, state, "outer", 3)
     assert [e.player for e in of(events, LifeLost)] == [ANN, BO]
+
+
+def test_on_the_cursed_glade_no_magic_object_works():
+    # RULES.md §5 (house): on the Cursed Glade no Magic Objects or Spells work.
+    game, state = new_game()
+    put(state, ANN, "middle", 2, objects=["talisman/card/holy-lance"])  # Strength +3, a Magic Object
+    lay(state, "middle", 3, GOBLIN)
+    events, _ = land(game, state, "middle", 3, values=[2, 3])  # 4+2 against 3+3 without the lance
+    assert of(events, CombatResolved)[0].player_total == 6

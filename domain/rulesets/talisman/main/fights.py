@@ -8,7 +8,7 @@ from domain.rulesets.talisman.combat import LOST, lose_combat_life, resolve_comb
 from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import check_killed
-from domain.rulesets.talisman.main.items import effective
+from domain.rulesets.talisman.main.items import effective, working_items
 
 
 def fight(ctx: MainContext, res: Resolution, player: str, opponent: str, value: int, kind: str) -> str:
@@ -18,6 +18,7 @@ def fight(ctx: MainContext, res: Resolution, player: str, opponent: str, value: 
     outcome, events = resolve_combat(player, mine, opponent, value, kind, res.dice)
     res.emit(*events)
     if outcome == LOST:
-        res.emit(*lose_combat_life(player, sheet_of(res, player), kind, ctx.items, res.dice, opponent))
+        items = working_items(ctx, sheet_of(res, player))
+        res.emit(*lose_combat_life(player, sheet_of(res, player), kind, items, res.dice, opponent))
         check_killed(ctx, res, player)
     return outcome
