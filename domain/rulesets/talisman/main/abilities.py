@@ -8,7 +8,13 @@ by the plain rules:
   a spell at start);
 - `encounter_choices(state, player)` → extra actions a character may take instead of moving
   (character-against-character encounters, evading enemies);
-- `resolve_extra(ctx, res, player, action_id)` → resolves one of those actions.
+- `resolve_extra(ctx, res, player, action_id)` → resolves one of those actions;
+- `destinations(ctx, state, player, spots)` → the spaces a movement roll may end on (more movement,
+  moving through woods…);
+- `extra_draws(ctx, state, player)` → Adventure cards drawn beyond what the space holds;
+- `meets_space(ctx, res, player)` → False when the character does not encounter its space (skips
+  encounters, evades) — `places.resolve_space` then does nothing;
+- `ignores_table(ctx, state, player)` → True when the space's die table does not apply to it.
 Spells: `castable(ctx, state, player)` lists `cast:<spell>` actions (each spell says when it may be
 cast), `cast(ctx, res, player, spell)` resolves one; both empty until spell effects are registered in
 `SPELL_EFFECTS` (spell effect id → resolver).
@@ -44,6 +50,24 @@ class Abilities:
 
     def resolve_extra(self, ctx: MainContext, res: Resolution, player: str, action_id: str) -> bool:
         """Resolves one of `encounter_choices`' actions; False when the id is not one of them."""
+        return False
+
+    def destinations(
+        self, ctx: MainContext, state: MainState, player: str, spots: list[tuple[str, int]]
+    ) -> list[tuple[str, int]]:
+        """Returns the (board, space) a movement roll may end on, as the abilities change them."""
+        return spots
+
+    def extra_draws(self, ctx: MainContext, state: MainState, player: str) -> int:
+        """Returns how many more Adventure cards the character draws on its space."""
+        return 0
+
+    def meets_space(self, ctx: MainContext, res: Resolution, player: str) -> bool:
+        """Tells whether the character encounters the space it landed on."""
+        return True
+
+    def ignores_table(self, ctx: MainContext, state: MainState, player: str) -> bool:
+        """Tells whether the die table of the character's space does not apply to it."""
         return False
 
     def castable(self, ctx: MainContext, state: MainState, player: str) -> list[Action]:

@@ -109,6 +109,13 @@ class MainContext:
         return load_talismans()
 
     @cached_property
+    def abilities(self) -> Any:
+        """Returns every character's abilities (abilities.toml)."""
+        from domain.rulesets.talisman.main.content import load_abilities
+
+        return load_abilities()
+
+    @cached_property
     def cards(self) -> dict[str, Any]:
         """Returns the Adventure cards by id."""
         return {card.id: card for card in self.adventure.cards}

@@ -22,6 +22,7 @@ from domain.events import DieRolled
 from domain.resolution import Resolution
 from domain.rulesets.talisman.combat import COMBAT, WON
 from domain.rulesets.talisman.events import StatChanged
+from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.context import MainContext, sheet_of
 from domain.rulesets.talisman.main.fights import fight
 from domain.rulesets.talisman.main.regions import Region, go_to
@@ -96,7 +97,9 @@ def move_actions(ctx: MainContext, state: MainState, player: str) -> list[Action
 def go_actions(ctx: MainContext, state: MainState, player: str) -> list[Action]:
     """Returns the `go:` actions after the movement roll."""
     sheet = state["players"][player]
-    spots = destinations(ctx, sheet["board"], sheet["space"], state["rolled"])
+    spots = ABILITIES.destinations(
+        ctx, state, player, destinations(ctx, sheet["board"], sheet["space"], state["rolled"])
+    )
     return [
         Action(f"go:{board}:{space}", player, f"Move to the {ctx.space(board, space).name} ({board} {space})")
         for board, space in spots

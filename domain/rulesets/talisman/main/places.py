@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING
 from domain.events import DieRolled
 from domain.resolution import Resolution
 from domain.rulesets.talisman.character import STARTING_LIVES
+from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.adventure import Here, draw_and_meet
 from domain.rulesets.talisman.main.choices import offer
-from domain.rulesets.talisman.main.context import MainContext, sheet_of
+from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import lose_lives
 from domain.rulesets.talisman.main.outcomes import apply_outcome
 from domain.rulesets.talisman.main.quests import check_quest
@@ -38,14 +39,16 @@ def resolve_space(ctx: MainContext, res: Resolution, player: str) -> None:
     """Resolves the space the player has just landed on."""
     space = ctx.here(res, player)
     check_quest(ctx, res, player)
-    PLACES[space.kind](ctx, res, player, space)
+    if ABILITIES.meets_space(ctx, res, player):
+        PLACES[space.kind](ctx, res, player, space)
 
 
 def _draw_then_table(ctx: MainContext, res: Resolution, player: str, space: Space) -> None:
     here = Here(res, player)
+    state = state_of(res)
     if space.draws:
-        draw_and_meet(ctx, res, player, space.draws)
-    if space.table and here.still(res, player):
+        draw_and_meet(ctx, res, player, space.draws + ABILITIES.extra_draws(ctx, state, player))
+    if space.table and here.still(res, player) and not ABILITIES.ignores_table(ctx, state, player):
         run_table(ctx, res, player, space.table)
 
 
