@@ -6,7 +6,7 @@ from __future__ import annotations
 from domain.bots import Bot
 from domain.dice import HmacDice
 from domain.events import GameEnded, GameWon, LifeLost, PlayerOut
-from domain.rulesets.talisman.main.events import CharacterKilled, CharacterRestarted, CommandSpellCast
+from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted, CommandSpellCast
 from tests.decider_helpers import fold, of
 from tests.main_helpers import ANN, BO, act, lay, new_game, put
 
@@ -22,7 +22,7 @@ def test_a_killed_character_leaves_its_things_and_its_player_starts_anew():
     state.update(step="rolled", rolled=1)
     put(state, ANN, "outer", 1)
     events, after = act(game, state, "go:outer:2", values=[1], cards=["talisman/character/monk"])
-    killed = of(events, CharacterKilled)[0]
+    killed = of(events, CharacterDied)[0]
     assert (killed.character, killed.board, killed.space) == ("talisman/character/warrior", "outer", 2)
     restarted = of(events, CharacterRestarted)[0]
     assert restarted.character == "talisman/character/monk" and (restarted.board, restarted.space) == (

@@ -15,7 +15,7 @@ from domain.events import DieRolled, GameEnded, GameWon, LifeLost, PlayerOut
 from domain.resolution import Resolution
 from domain.rulesets.talisman.character import PLAYING
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
-from domain.rulesets.talisman.main.events import CharacterKilled, CharacterRestarted, CommandSpellCast
+from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted, CommandSpellCast
 from domain.rulesets.talisman.main.state import CHARACTERS, CROWN
 
 COMMAND_HITS = (4, 5, 6)  # RULES.md §5: the Command Spell takes a life from every other character
@@ -40,9 +40,7 @@ def check_killed(ctx: MainContext, res: Resolution, player: str) -> bool:
     if sheet["status"] != PLAYING or sheet["lives"] > 0:
         return False
     res.emit(
-        CharacterKilled(
-            player=player, character=sheet["character"], board=sheet["board"], space=sheet["space"]
-        )
+        CharacterDied(player=player, character=sheet["character"], board=sheet["board"], space=sheet["space"])
     )
     state = state_of(res)
     if state["crown_reached"] or not state["piles"][CHARACTERS]:

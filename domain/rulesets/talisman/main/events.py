@@ -19,7 +19,7 @@ class RegionCrossed(Event):
 
 
 @event_type
-class CharacterKilled(Event):
+class CharacterDied(Event):
     """A character lost its last life; what it carried stays on its space (RULES.md §1)."""
 
     player: str

@@ -41,7 +41,7 @@ from domain.rulesets.talisman.events import (
 )
 from domain.rulesets.talisman.main.events import (
     AlignmentChanged,
-    CharacterKilled,
+    CharacterDied,
     CharacterRestarted,
     ItemBought,
     ItemDropped,
@@ -188,7 +188,7 @@ def _skipped(state: MainState, e: TurnSkipped) -> None:
     sheet["skips"] = max(0, sheet["skips"] - 1)
 
 
-def _killed(state: MainState, e: CharacterKilled) -> None:
+def _killed(state: MainState, e: CharacterDied) -> None:
     # RULES.md §1: a killed character's Objects, Followers and Gold stay on its space.
     sheet = state["players"][e.player]
     state["cards"][e.board][e.space].extend(sheet["objects"] + sheet["followers"] + sheet["talismans"])
@@ -307,7 +307,7 @@ HANDLERS: dict[type[Event], Evolver] = {
     LifeGained: _gained,
     TurnLost: _turn_lost,
     TurnSkipped: _skipped,
-    CharacterKilled: _killed,
+    CharacterDied: _killed,
     CharacterRestarted: _restarted,
     PlayerOut: _out,
     GameWon: _won,
