@@ -485,6 +485,12 @@ def test_a_teleport_to_no_space_is_refused(override):
             'target = "Cathedral"',
             "abilities.toml: characters[7].abilities[1].target: no space of board.toml is named 'Cathedral'",
         ),
+        (
+            "abilities.toml",
+            'target = "dungeon/space/guard-room"',
+            'target = "dungeon/space/guard-house"',
+            "abilities.toml: characters[0].abilities[0].limits[0].target: no dungeon space has the id",
+        ),
     ],
 )
 def test_bad_decks_and_abilities_fail_naming_file_and_key(override, filename, old, new, expected):
