@@ -1,93 +1,342 @@
-"""A minimal text view of a `talisman` main-board game: who stands where, region by region, and each
-character's sheet (the full board view replaces it)."""
+"""The `talisman` main board as text (RULES.md §5): each region's spaces with who stands there and what
+lies face up, the decks, whose turn or which choice the game waits on, and each character's sheet.
+
+The full layout fits 80 columns; a wider terminal gets the Outer Region beside the others, a narrower
+or shorter one only the spaces with something on them. Reads the typed `MainState` and the content
+files only.
+"""
 
 from __future__ import annotations
 
-import textwrap
+import itertools
+from collections import Counter
+from functools import cache
 from typing import Any, cast
 
-from domain.rulesets.talisman.characters import character_or_stand_in
+from domain.rulesets.talisman.character import craft_bonus, strength_bonus
+from domain.rulesets.talisman.characters import load_characters, resolve_character
 from domain.rulesets.talisman.main.content import load_board
-from domain.rulesets.talisman.main.state import MainSheet, MainState
-from projections.talisman_sheet import sheet_summary
+from domain.rulesets.talisman.main.context import ItemStats, MainContext
+from domain.rulesets.talisman.main.state import (
+    ADVENTURE,
+    CROWN,
+    PURCHASE,
+    ROLLED,
+    SPELLS,
+    TALISMANS,
+    MainSheet,
+    MainState,
+)
+from domain.rulesets.talisman.shapes import discard_pile
+from projections.talisman_sheet import sheet_summary, with_bonus
+from projections.text_layout import NARROW, fit, table_lines, wrap
+from projections.views import STOPPED_HEAD
 
-WIDTH = 80
+TITLE = "Talisman: the main board"
+NUMBER = 4  # the column of a space's number ("  17")
+SHORT = {"outer": "O", "middle": "M", "inner": "I", "crown": "C"}
+_REGION_NOTES = {
+    "outer": "clockwise from the Village",
+    "middle": "clockwise from the Portal of Power",
+    "inner": "a ring whose far side is the Valley of Fire",
+}
 
 
-def _space_name(board: str, index: int) -> str:
-    return load_board().space(board, index).name
+# --- names --------------------------------------------------------------------------------------------------
 
 
-def _heading(state: MainState, stopped: bool) -> str:
-    if state["phase"] == "over":
-        return f"Game over. Winner: {state['winner'] or 'nobody'} (round {state['round']})"
-    if stopped:
-        return "Stopped: the dice seed was revealed before the end; nobody acts."
-    if state["phase"] == "setup":
-        return "Waiting for the host to start the game."
-    choice = state["choice"]
-    waiting = f"{choice['player']} chooses ({choice['kind']})" if choice else f"{state['turn']} to act"
-    return f"Round {state['round']}: {waiting}"
+@cache
+def _context() -> MainContext:
+    return MainContext({})
 
 
-def _where(state: MainState) -> list[str]:
-    lines = []
-    for board in load_board().boards:
-        here = [
-            f"{name} on the {_space_name(board.id, sheet['space'])}"
-            for name, sheet in state["players"].items()
-            if sheet["board"] == board.id
-        ]
-        cards = sum(len(c) for c in state["cards"].get(board.id, []))
-        text = f"{board.name}: {', '.join(here) or 'nobody'}; {cards} card(s) face up"
-        lines += textwrap.wrap(text, WIDTH, subsequent_indent="  ")
+@cache
+def _names() -> dict[str, str]:
+    ctx = _context()
+    found = {c.id: c.name for c in ctx.adventure.cards}
+    found |= {i.id: i.name for i in ctx.purchase.items}
+    found |= {s.id: s.name for s in ctx.spells.spells}
+    found |= {t.id: t.name for t in ctx.talismans.talismans}
+    found |= {c.id: c.name for c in load_characters().values()}
+    found |= {s.id: s.name for b in ctx.board.boards for s in b.spaces}
+    found |= {b.id: b.name for b in ctx.board.boards}
+    return found
+
+
+def name_of(ref: str) -> str:
+    """Returns the name behind a content id (card, item, spell, Talisman, character, space, region)."""
+    return _names().get(ref) or ref.rsplit("/", 1)[-1].replace("-", " ")
+
+
+def space_name(board: str, space: int) -> str:
+    """Returns a space's name, or `space N` off the board."""
+    spaces = load_board().board(board).spaces
+    return spaces[space].name if 0 <= space < len(spaces) else f"space {space}"
+
+
+def where(board: str, space: int) -> str:
+    """Returns a position in words: `the Village (Outer 0)`."""
+    region = name_of(board).split()[0]
+    return f"the {space_name(board, space)} ({region} {space})"
+
+
+def _items() -> dict[str, ItemStats]:
+    return _context().items
+
+
+# --- the regions --------------------------------------------------------------------------------------------
+
+
+def _standing(state: MainState) -> dict[tuple[str, int], list[str]]:
+    here: dict[tuple[str, int], list[str]] = {}
+    for name in state["order"]:
+        sheet = state["players"].get(name)
+        if sheet is not None and sheet["status"] != "out":
+            here.setdefault((sheet["board"], sheet["space"]), []).append(name)
+    return here
+
+
+def face_up(state: MainState, board: str, space: int) -> list[str]:
+    """Returns the names of the cards lying face up on a space (`Shield ×2`), first laid first, gold
+    last."""
+    counts = Counter(name_of(card) for card in state["cards"][board][space])
+    names = [f"{name} ×{n}" if n > 1 else name for name, n in counts.items()]
+    gold = state["gold"][board][space]
+    return names + ([f"{gold} gold"] if gold else [])
+
+
+def _space_lines(state: MainState, board: str, space: int, people: list[str], width: int) -> list[str]:
+    prefix = f"{space:>{NUMBER}} {space_name(board, space):<16} "
+    lying = face_up(state, board, space)
+    parts = [", ".join(people)] + ([f"face up: {', '.join(lying)}"] if lying else [])
+    text = " · ".join(p for p in parts if p)
+    lines = wrap(text, width - len(prefix), indent="") if text else [""]
+    return [(prefix + lines[0]).rstrip(), *(" " * len(prefix) + more for more in lines[1:])]
+
+
+def _region_lines(state: MainState, board: str, width: int, bare: bool = True) -> list[str]:
+    """Returns a region's heading and its spaces; without `bare`, only those with something on them."""
+    here = _standing(state)
+    size = len(state["cards"][board])
+    shown = [s for s in range(size) if bare or (board, s) in here or face_up(state, board, s)]
+    note = _REGION_NOTES.get(board, "")
+    if not bare:
+        note = f"{size - len(shown)} of {size} empty, not shown" if shown else "empty"
+    title = name_of(board) + (f" ({note})" if note and (board != CROWN or not bare) else "")
+    lines = wrap(title, width)
+    for space in shown:
+        lines += _space_lines(state, board, space, here.get((board, space), []), width)
     return lines
 
 
-def _sheet(name: str, sheet: MainSheet) -> str:
-    who = character_or_stand_in(sheet["character"]).name
+def _boards(state: MainState) -> list[str]:
+    return [b.id for b in load_board().boards if b.id in state["cards"]]
+
+
+# --- the game around the board ------------------------------------------------------------------------------
+
+
+def _head(state: MainState, stopped: bool) -> str:
+    if stopped:
+        return STOPPED_HEAD
+    if state["phase"] == "over":
+        won = f"{state['winner']} won" if state["winner"] else "nobody won"
+        return f"Game over after {state['round']} round(s): {won}."
+    if state["phase"] == "setup":
+        return "Waiting for the host to deal the characters."
+    choice = state["choice"]
+    if choice is not None:
+        options = ", ".join(choice["options"])
+        return f"Round {state['round']}: {choice['player']} chooses ({choice['kind']}): {options}."
+    rolled = f" (rolled {state['rolled']}: where to go)" if state["step"] == ROLLED else ""
+    return f"Round {state['round']}: {state['turn']} to act{rolled}."
+
+
+def _decks(state: MainState) -> str:
+    piles = state["piles"]
+
+    def count(name: str) -> int:
+        return len(piles.get(name, []))
+
     return (
-        f"{name} ({who}, {sheet['alignment']}): Strength {sheet['strength']} Craft {sheet['craft']} "
-        f"Lives {sheet['lives']} Gold {sheet['gold']} Objects {len(sheet['objects'])} "
-        f"Followers {len(sheet['followers'])} Spells {len(sheet['spells'])} "
-        f"Talismans {len(sheet['talismans'])}"
+        f"Adventure deck {count(ADVENTURE)} ({count(discard_pile(ADVENTURE))} discarded), "
+        f"Purchase {count(PURCHASE)}, Spells {count(SPELLS)} ({count(discard_pile(SPELLS))} discarded), "
+        f"Talismans {count(TALISMANS)}."
     )
+
+
+def status_words(sheet: MainSheet) -> str:
+    """Returns a character's standing in the game: in play, out or winner."""
+    return "in play" if sheet["status"] == "playing" else sheet["status"]
+
+
+def requested_name(state: MainState, player: str) -> str:
+    """Returns the name of the character a seat asked for before the deal ("" if none)."""
+    wanted = state["requested"].get(player, "") or ""
+    return name_of(resolve_character(wanted)) if wanted else ""
+
+
+SHEET_HEADERS = ["player", "character", "at", "str", "craft", "lives", "gold", "align", "status"]
+
+
+def _sheet_rows(state: MainState, width: int) -> list[str]:
+    """Returns the character sheets as a table no wider than `width`."""
+    items, rows = _items(), []
+    for name in state["order"]:
+        sheet = state["players"].get(name)
+        if sheet is None:
+            rows.append([name, requested_name(state, name) or "(to be dealt)", *[""] * 6, "waiting"])
+            continue
+        rows.append(
+            [
+                name,
+                name_of(sheet["character"]),
+                _at(sheet),
+                with_bonus(sheet["strength"], strength_bonus(sheet, items)),
+                with_bonus(sheet["craft"], craft_bonus(sheet, items)),
+                str(sheet["lives"]),
+                str(sheet["gold"]),
+                sheet["alignment"],
+                status_words(sheet),
+            ]
+        )
+    return table_lines(SHEET_HEADERS, rows, width, wrapping=["character", "at"])
+
+
+def _at(sheet: MainSheet) -> str:
+    board, space = sheet["board"], sheet["space"]
+    return f"{SHORT.get(board, '?')}{space} {space_name(board, space)}"
+
+
+def _carried(sheet: MainSheet) -> list[str]:
+    held = [
+        f"{label}: {', '.join(name_of(c) for c in sheet[key])}"  # type: ignore[literal-required]
+        for label, key in (
+            ("objects", "objects"),
+            ("followers", "followers"),
+            ("spells", "spells"),
+            ("talismans", "talismans"),
+            ("trophies", "trophies"),
+        )
+        if sheet[key]  # type: ignore[literal-required]
+    ]
+    quest = sheet["quest"]
+    if quest is not None:
+        held.append(f"quest: {quest['goal']} {quest['progress']}/{quest['amount']}")
+    if sheet["skips"]:
+        held.append(f"misses {sheet['skips']} turn(s)")
+    return held
+
+
+def _carried_rows(state: MainState, width: int, tight: bool = False) -> list[str]:
+    rows = []
+    for name in state["order"]:
+        sheet = state["players"].get(name)
+        if sheet is None:
+            continue
+        held = _carried(sheet)
+        if held or not tight:
+            rows += wrap(f"{name} carries " + ("; ".join(held) if held else "nothing") + ".", width)
+    return rows
+
+
+# --- the layouts ------------------------------------------------------------------------------------------
+
+
+def _side_by_side(left: list[str], right: list[str]) -> list[str]:
+    column = max(map(len, left), default=0) + 3
+    return [(a.ljust(column) + b).rstrip() for a, b in itertools.zip_longest(left, right, fillvalue="")]
 
 
 def render_board(
     state: dict[str, Any], stopped: bool = False, width: int | None = None, height: int | None = None
 ) -> str:
-    """Renders the game as text no wider than 80 columns."""
+    """Renders the regions (who stands where, what lies face up), the decks and the sheets as text no
+    wider than `width` (80 columns with no width; a game stopped by an early reveal has nobody to act)."""
     main = cast(MainState, state)
-    limit = min(width or WIDTH, WIDTH)
-    lines = [_heading(main, stopped), *_where(main)]
-    for name in main["order"]:
-        if name in main["players"]:
-            lines += textwrap.wrap(_sheet(name, main["players"][name]), limit, subsequent_indent="  ")
-    return "\n".join(line[:limit] for line in lines)
+    boards = _boards(main)
+
+    def around(width: int, regions: list[str], tight: bool = False) -> list[str]:
+        return [
+            *wrap(f"{TITLE}. {_head(main, stopped)}", width), *wrap(_decks(main), width), "",
+            *regions, "", *_sheet_rows(main, width), *_carried_rows(main, width, tight),
+        ]  # fmt: skip
+
+    def full(width: int) -> list[str]:
+        return around(width, [line for b in boards for line in _region_lines(main, b, width)])
+
+    def wide(width: int, bare: bool = True) -> list[str]:
+        half = (width - 3) // 2
+        left = _region_lines(main, boards[0], half, bare) if boards else []
+        right = [line for b in boards[1:] for line in _region_lines(main, b, half, bare)]
+        return around(width, _side_by_side(left, right))
+
+    def wide_compact(width: int) -> list[str]:
+        return wide(width, bare=False)
+
+    def compact(width: int) -> list[str]:
+        return around(width, [line for b in boards for line in _region_lines(main, b, width, bare=False)])
+
+    def tight(width: int) -> list[str]:
+        regions = [line for b in boards for line in _region_lines(main, b, width, bare=False)]
+        return around(width, [line for line in regions if not line.endswith("(empty)")], tight=True)
+
+    if width is None:
+        return "\n".join(full(NARROW))
+    # Wider than an ordinary terminal, the Outer Region goes beside the others.
+    layouts = [wide, full, wide_compact, compact, tight] if width > NARROW else [full, compact, tight]
+    return fit(layouts, width, height)
+
+
+# --- players summary ----------------------------------------------------------------------------------------
 
 
 def players_summary(state: dict[str, Any]) -> list[dict[str, Any]]:
-    """Returns one JSON-native dict per dealt seat."""
+    """Returns one JSON-native dict per seat: the shared fields plus the main board's (board, alignment,
+    spells, Talismans, quest)."""
     main = cast(MainState, state)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in main["order"]:
         sheet = main["players"].get(name)
         if sheet is None:
+            rows.append(_waiting_row(main, name))
             continue
         board = sheet["board"]
 
-        def space_name(index: int, board: str = board) -> str:
-            return _space_name(board, index)
+        def named(space: int, board: str = board) -> str:
+            return space_name(board, space)
 
-        row = sheet_summary(name, sheet, {}, _character_name, _card_name, space_name, sheet["status"])
-        rows.append({**row, "board": board, "alignment": sheet["alignment"]})
+        row = sheet_summary(name, sheet, _items(), name_of, name_of, named, status_words(sheet))
+        rows.append(
+            {
+                **row,
+                "board": board,
+                "alignment": sheet["alignment"],
+                "spells": [name_of(s) for s in sheet["spells"]],
+                "talismans": len(sheet["talismans"]),
+                "quest": sheet["quest"]["goal"] if sheet["quest"] else "",
+            }
+        )
     return rows
 
 
-def _character_name(character: str) -> str:
-    return character_or_stand_in(character).name
-
-
-def _card_name(card: str) -> str:
-    return card.rsplit("/", 1)[-1].replace("-", " ")
+def _waiting_row(state: MainState, name: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "character": requested_name(state, name),
+        "space": 0,
+        "space_name": "",
+        "lives": 0,
+        "strength": 0,
+        "craft": 0,
+        "gold": 0,
+        "objects": [],
+        "followers": [],
+        "trophies": 0,
+        "status": "waiting",
+        "board": "",
+        "alignment": "",
+        "spells": [],
+        "talismans": 0,
+        "quest": "",
+    }
