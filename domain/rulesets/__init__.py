@@ -46,6 +46,7 @@ _ENTRIES: dict[str, RulesetEntry] = {
             "talisman",
             "domain.rulesets.talisman.main.ruleset:TalismanGame",
             view="projections.talisman_view",
+            timeline="projections.talisman_timeline",
         ),
         RulesetEntry(
             "vampire-empire",

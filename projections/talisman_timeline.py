@@ -1,0 +1,236 @@
+"""The `talisman` main board's events told in plain words (the timeline's ruleset wording, RULES.md §5)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.events import (
+    CardDrawn,
+    CharacterDealt,
+    CombatResolved,
+    DieRolled,
+    Event,
+    GameEnded,
+    GameWon,
+    LifeGained,
+    LifeLost,
+    Moved,
+    PlayerOut,
+    TurnEnded,
+)
+from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered, FollowerLeft
+from domain.rulesets.talisman.events import (
+    CardDiscarded,
+    CardEncountered,
+    DeckReshuffled,
+    FollowerJoined,
+    GoldChanged,
+    GoldTaken,
+    LifeSaved,
+    ObjectTaken,
+    PlayOpened,
+    StatChanged,
+    TrophiesTraded,
+    TrophyTaken,
+    TurnLost,
+    TurnSkipped,
+)
+from domain.rulesets.talisman.main.events import (
+    AlignmentChanged,
+    CharacterDied,
+    CharacterRestarted,
+    CommandSpellCast,
+    ItemBought,
+    ItemDropped,
+    ItemSold,
+    QuestCompleted,
+    QuestGiven,
+    RegionCrossed,
+)
+from projections.talisman_view import name_of, where
+
+DECKS = {
+    "adventure": "Adventure deck",
+    "spells": "Spell deck",
+    "talismans": "Talismans",
+    "purchase": "Purchase deck",
+}
+_DIE_PURPOSES = {
+    "movement": "to move",
+    "combat": "in combat",
+    "psychic-combat": "in psychic combat",
+    "enemy-strength": "for the enemy's Strength",
+    "armour": "to save a life",
+    "command-spell": "for the Command Spell",
+    "portal-strength": "at the Portal of Power (Strength)",
+    "portal-craft": "at the Portal of Power (Craft)",
+    "duel": "in a duel",
+    "table": "on the card's table",
+    "warlocks-cave": "at the Warlock's Cave",
+}
+_MOVES = {"movement": "moved", "advance": "went on", "retreat": "went back", "teleport": "was teleported"}
+_CROSSINGS = {
+    "sentinel": "got past the Sentinel",
+    "raft": "crossed the river on a Raft",
+    "portal of power": "passed the Portal of Power",
+    "advance": "went on",
+    "retreat": "went back",
+}
+_QUESTS = {
+    "bring-follower": "bring back a Follower",
+    "kill-monster": "kill a Monster",
+    "kill-spirit": "kill a Spirit",
+    "lose-life": "lose a life",
+    "pay-gold": "pay gold",
+    "visit-space": "visit a space",
+}
+
+
+def _lives(n: int) -> str:
+    return f"{n} {'life' if abs(n) == 1 else 'lives'}"
+
+
+def _reason(ref: str) -> str:
+    """Names what caused a change: a card or space by its id, or the words the rules gave."""
+    return f"the {name_of(ref)}" if "/" in ref else ref
+
+
+def _option(option: str) -> str:
+    return name_of(option) if "/" in option else option.replace("-", " ")
+
+
+def _die(e: DieRolled) -> str:
+    faces = " and ".join(map(str, e.values))
+    purpose = _DIE_PURPOSES.get(e.purpose) or f"at the {e.purpose.replace('-', ' ').title()}"
+    if e.purpose in ("combat", "psychic-combat") and len(e.values) == 2:
+        return f"{e.player} rolled {e.values[0]} and their opponent {e.values[1]} {purpose}."
+    return f"{e.player} rolled {faces} {purpose}."
+
+
+def _drawn(e: CardDrawn) -> str:
+    if e.deck == "spells":
+        return f"{e.player} drew a spell: {name_of(e.card)}."
+    if e.deck == "talismans":
+        return f"{e.player} was given a Talisman ({name_of(e.card)})."
+    return f"{e.player} drew the {name_of(e.card)} from the {DECKS.get(e.deck, e.deck)}."
+
+
+def _moved(e: Moved) -> str:
+    how = _MOVES.get(e.reason) or f"was sent by {_reason(e.reason)}"
+    return f"{e.piece} {how} from {where(e.board, e.from_space)} to {where(e.board, e.to_space)}."
+
+
+def _crossed(e: RegionCrossed) -> str:
+    how = _CROSSINGS.get(e.reason) or f"was sent by {_reason(e.reason)}"
+    start, end = where(e.from_board, e.from_space), where(e.to_board, e.to_space)
+    return f"{e.player} {how}: from {start} to {end}."
+
+
+def _combat(e: CombatResolved) -> str:
+    kind = "psychic combat" if e.kind == "psychic" else "combat"
+    foe = opponent_name(e.opponent)
+    if e.outcome == "won":
+        return f"{e.player} ({e.player_total}) beat {foe} ({e.opponent_total}) in {kind}."
+    if e.outcome == "lost":
+        return f"{e.player} ({e.player_total}) was defeated by {foe} ({e.opponent_total}) in {kind}."
+    return f"{e.player} ({e.player_total}) and {foe} ({e.opponent_total}) fought to a stand-off in {kind}."
+
+
+def _change(player: str, amount: int, what: str, reason: str) -> str:
+    change = "gained" if amount > 0 else "lost"
+    return f"{player} {change} {abs(amount)} {what} ({_reason(reason)})."
+
+
+def _offered(e: ChoiceOffered) -> str:
+    kind, _, arg = e.kind.partition(":")
+    what = f"{kind.replace('-', ' ')}{' ' + arg if arg else ''}"
+    return f"{e.player} must choose ({what}): {', '.join(_option(o) for o in e.options)}."
+
+
+def _command(e: CommandSpellCast) -> str:
+    hit = "every other character loses a life" if e.hit else "nothing happens"
+    return f"{e.player} cast the Command Spell from the Crown of Command ({e.face}): {hit}."
+
+
+def _quest(e: QuestGiven) -> str:
+    goal = _QUESTS.get(e.goal, e.goal.replace("-", " "))
+    target = f" ({_reason(e.target)})" if e.target else ""
+    return (
+        f"The Warlock set {e.player} a quest: {goal}{target}, {e.amount} time(s); the reward is a Talisman."
+    )
+
+
+def _sold(e: ItemSold) -> str:
+    back = "back to the Purchase deck" if e.pile == "purchase" else "to the discards"
+    return f"{e.player} sold the {name_of(e.card)} for {e.gold} gold ({back})."
+
+
+def _ended(e: GameEnded) -> str:
+    return f"The game ended{' with ' + e.winner + ' winning' if e.winner else ' drawn'}: {e.reason}."
+
+
+_DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
+    # The main board's own events.
+    RegionCrossed: _crossed,
+    CharacterDied: lambda e: (
+        f"{e.player}'s {name_of(e.character)} was killed on {where(e.board, e.space)}; "
+        "what it carried lies there."
+    ),
+    CharacterRestarted: lambda e: (
+        f"{e.player} starts anew as the {name_of(e.character)} on {where(e.board, e.space)}."
+    ),
+    CommandSpellCast: _command,
+    ItemBought: lambda e: f"{e.player} bought the {name_of(e.card)} for {e.price} gold.",
+    ItemDropped: lambda e: f"{e.player} left the {name_of(e.card)} on {where(e.board, e.space)}.",
+    ItemSold: _sold,
+    QuestGiven: _quest,
+    QuestCompleted: lambda e: f"{e.player} completed the Warlock's quest.",
+    AlignmentChanged: lambda e: f"{e.player} became {e.alignment} ({_reason(e.reason)}).",
+    ChoiceOffered: _offered,
+    ChoiceMade: lambda e: f"{e.player} chose {_option(e.option)}.",
+    # Shared events, in the main board's words.
+    CharacterDealt: lambda e: (
+        f"{e.player} {'was dealt' if e.draw >= 0 else 'chose'} the {name_of(e.character)}."
+    ),
+    PlayOpened: lambda e: f"Play opened; {e.player} goes first.",
+    DieRolled: _die,
+    CardDrawn: _drawn,
+    Moved: _moved,
+    CombatResolved: _combat,
+    LifeLost: lambda e: f"{e.player} lost {_lives(e.amount)} ({_reason(e.reason)}).",
+    LifeGained: lambda e: f"{e.player} gained {_lives(e.amount)} ({_reason(e.reason)}).",
+    LifeSaved: lambda e: f"{e.player}'s {name_of(e.item)} saved a life.",
+    CardEncountered: lambda e: f"{e.player} met the {name_of(e.card)}.",
+    CardDiscarded: lambda e: f"The {name_of(e.card)} was discarded.",
+    ObjectTaken: lambda e: f"{e.player} took the {name_of(e.card)}.",
+    FollowerJoined: lambda e: f"The {name_of(e.card)} joined {e.player}.",
+    FollowerLeft: lambda e: f"The {name_of(e.card)} left {e.player}.",
+    TrophyTaken: lambda e: f"{e.player} killed the {name_of(e.card)} and kept it as a trophy.",
+    TrophiesTraded: lambda e: (
+        f"{e.player} traded in {', '.join(name_of(c) for c in e.cards)} for +{e.amount} {e.stat.title()}."
+    ),
+    StatChanged: lambda e: _change(e.player, e.amount, e.stat.title(), e.reason),
+    GoldChanged: lambda e: _change(e.player, e.amount, "gold", e.reason),
+    GoldTaken: lambda e: f"{e.player} picked up {e.amount} gold.",
+    TurnLost: lambda e: f"{e.player} will miss a turn ({_reason(e.reason)}).",
+    TurnSkipped: lambda e: f"{e.player} missed a turn.",
+    TurnEnded: lambda e: f"{e.player}'s turn ended; {e.next_player} is next.",
+    DeckReshuffled: lambda e: (
+        f"The {DECKS.get(e.deck, e.deck)} ran out; {e.count} discarded cards were shuffled back in."
+    ),
+    PlayerOut: lambda e: f"{e.player} is out of the game ({e.reason}).",
+    GameWon: lambda e: f"{e.player} won the game: {e.reason}!",
+    GameEnded: _ended,
+}
+
+
+def opponent_name(ref: str) -> str:
+    """Names a combat opponent as the main board's timeline does (a card or place, or a player as is)."""
+    return _reason(ref) if "/" in ref else ref
+
+
+def describe(event: Event) -> str | None:
+    """Tells a main-board event in plain words, or returns None to leave it to the generic timeline."""
+    describer = _DESCRIBERS.get(type(event))
+    return describer(event) if describer else None
