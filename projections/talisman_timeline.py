@@ -48,7 +48,7 @@ from domain.rulesets.talisman.main.events import (
     QuestGiven,
     RegionCrossed,
 )
-from projections.talisman_view import name_of, where
+from projections.talisman_view import name_of, option_words, where
 
 DECKS = {
     "adventure": "Adventure deck",
@@ -96,10 +96,6 @@ def _reason(ref: str) -> str:
     return f"the {name_of(ref)}" if "/" in ref else ref
 
 
-def _option(option: str) -> str:
-    return name_of(option) if "/" in option else option.replace("-", " ")
-
-
 def _die(e: DieRolled) -> str:
     faces = " and ".join(map(str, e.values))
     purpose = _DIE_PURPOSES.get(e.purpose) or f"at the {e.purpose.replace('-', ' ').title()}"
@@ -145,7 +141,7 @@ def _change(player: str, amount: int, what: str, reason: str) -> str:
 def _offered(e: ChoiceOffered) -> str:
     kind, _, arg = e.kind.partition(":")
     what = f"{kind.replace('-', ' ')}{' ' + arg if arg else ''}"
-    return f"{e.player} must choose ({what}): {', '.join(_option(o) for o in e.options)}."
+    return f"{e.player} must choose ({what}): {', '.join(option_words(o) for o in e.options)}."
 
 
 def _command(e: CommandSpellCast) -> str:
@@ -188,7 +184,7 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     QuestCompleted: lambda e: f"{e.player} completed the Warlock's quest.",
     AlignmentChanged: lambda e: f"{e.player} became {e.alignment} ({_reason(e.reason)}).",
     ChoiceOffered: _offered,
-    ChoiceMade: lambda e: f"{e.player} chose {_option(e.option)}.",
+    ChoiceMade: lambda e: f"{e.player} chose {option_words(e.option)}.",
     # Shared events, in the main board's words.
     CharacterDealt: lambda e: (
         f"{e.player} {'was dealt' if e.draw >= 0 else 'chose'} the {name_of(e.character)}."

@@ -68,6 +68,11 @@ def name_of(ref: str) -> str:
     return _names().get(ref) or ref.rsplit("/", 1)[-1].replace("-", " ")
 
 
+def option_words(option: str) -> str:
+    """Returns a pending choice's option in words: a content id by its name, else as written."""
+    return name_of(option) if "/" in option else option.replace("-", " ")
+
+
 def space_name(board: str, space: int) -> str:
     """Returns a space's name, or `space N` off the board."""
     spaces = load_board().board(board).spaces
@@ -146,7 +151,7 @@ def _head(state: MainState, stopped: bool) -> str:
         return "Waiting for the host to deal the characters."
     choice = state["choice"]
     if choice is not None:
-        options = ", ".join(choice["options"])
+        options = ", ".join(option_words(o) for o in choice["options"])
         return f"Round {state['round']}: {choice['player']} chooses ({choice['kind']}): {options}."
     rolled = f" (rolled {state['rolled']}: where to go)" if state["step"] == ROLLED else ""
     return f"Round {state['round']}: {state['turn']} to act{rolled}."
@@ -256,9 +261,13 @@ def render_board(
     main = cast(MainState, state)
     boards = _boards(main)
 
+    def title(width: int, tight: bool) -> list[str]:
+        head = _head(main, stopped)
+        return wrap(f"{TITLE}. {head}", width) if tight else [TITLE, *wrap(head, width)]
+
     def around(width: int, regions: list[str], tight: bool = False) -> list[str]:
         return [
-            *wrap(f"{TITLE}. {_head(main, stopped)}", width), *wrap(_decks(main), width), "",
+            *title(width, tight), *wrap(_decks(main), width), "",
             *regions, "", *_sheet_rows(main, width), *_carried_rows(main, width, tight),
         ]  # fmt: skip
 
