@@ -181,7 +181,8 @@ def requested_name(state: MainState, player: str) -> str:
     return name_of(resolve_character(wanted)) if wanted else ""
 
 
-SHEET_HEADERS = ["player", "character", "at", "str", "craft", "lives", "gold", "align", "status"]
+# A character that is not in play has its standing beside its player's name: `Di (out)`.
+SHEET_HEADERS = ["player", "character", "at", "str", "craft", "lives", "gold", "align"]
 
 
 def _sheet_rows(state: MainState, width: int) -> list[str]:
@@ -190,11 +191,11 @@ def _sheet_rows(state: MainState, width: int) -> list[str]:
     for name in state["order"]:
         sheet = state["players"].get(name)
         if sheet is None:
-            rows.append([name, requested_name(state, name) or "(to be dealt)", *[""] * 6, "waiting"])
+            rows.append([f"{name} (waiting)", requested_name(state, name) or "(to be dealt)", *[""] * 6])
             continue
         rows.append(
             [
-                name,
+                name if sheet["status"] == "playing" else f"{name} ({status_words(sheet)})",
                 name_of(sheet["character"]),
                 _at(sheet),
                 with_bonus(sheet["strength"], strength_bonus(sheet, items)),
@@ -202,7 +203,6 @@ def _sheet_rows(state: MainState, width: int) -> list[str]:
                 str(sheet["lives"]),
                 str(sheet["gold"]),
                 sheet["alignment"],
-                status_words(sheet),
             ]
         )
     return table_lines(SHEET_HEADERS, rows, width, wrapping=["character", "at"])
@@ -210,7 +210,7 @@ def _sheet_rows(state: MainState, width: int) -> list[str]:
 
 def _at(sheet: MainSheet) -> str:
     board, space = sheet["board"], sheet["space"]
-    return f"{SHORT.get(board, '?')}{space} {space_name(board, space)}"
+    return f"{SHORT.get(board, '?')} {space} {space_name(board, space)}"
 
 
 def _carried(sheet: MainSheet) -> list[str]:

@@ -13,6 +13,7 @@ from rich.console import Console
 from cli.main import cli
 from cli.replay_command import compose_frame, player_styles
 from cli.replay_keys import KEY_GUIDE, KEY_HELP
+from event_store.bot_games import bot_game_options
 from event_store.service import GameService, play_with_bots
 from projections.replay_source import ReplaySource
 from tests.fresh_games import seeded_seeds
@@ -22,8 +23,12 @@ SEATS = {
     "dungeon-short": [("Annabelle", None), ("Bo", None), ("Christopher", None), ("Di", None)],
     "keep-run": [("Annabelle", None), ("Bartholomew", None), ("Cy", None)],
     "vampire-empire": [("Vladislav", None), ("Hana", None)],
+    "talisman": [("Annabelle", None), ("Bo", None), ("Christopher", None), ("Di", None)],
 }
 RULESETS = list(SEATS)
+# A bot game of the main board runs to its house round cap (RULES.md §5), thousands of events: its
+# "finished" game here is its first actions, enough to crowd every region and sheet.
+ACTIONS = {"talisman": 250}
 POSITIONS = 12  # stop points spread over each game
 
 
@@ -35,9 +40,9 @@ def store(tmp_path_factory):
     games = {}
     with seeded_seeds():
         for ruleset, seats in SEATS.items():
-            finished = service.create_game(ruleset, seats)
-            play_with_bots(service, finished, seed=3)
-            running = service.create_game(ruleset, seats)
+            finished = service.create_game(ruleset, seats, bot_game_options(ruleset))
+            play_with_bots(service, finished, seed=3, max_actions=ACTIONS.get(ruleset, 100_000))
+            running = service.create_game(ruleset, seats, bot_game_options(ruleset))
             play_with_bots(service, running, seed=4, max_actions=12)
             games[ruleset] = (str(finished), str(running), len(service.recorded_events(finished)))
     return path, games
@@ -76,7 +81,7 @@ def _sheet_line(text, name):
     return next(line for line in text.splitlines() if re.match(rf"{re.escape(name)}\s", line))
 
 
-@pytest.mark.parametrize("ruleset", ["dungeon-short", "keep-run"])
+@pytest.mark.parametrize("ruleset", ["dungeon-short", "keep-run", "talisman"])
 def test_the_compact_layout_keeps_every_players_name_character_and_stats(store, ruleset):
     game, _, last = store[1][ruleset]
     for stop in stops(last)[3:]:
