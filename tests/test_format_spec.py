@@ -241,7 +241,15 @@ FILES = {
         *(f"keep/{name}.toml" for name in ("board", "deck", "spells", "tables", "vault")),
     ],
     "vampire-empire": ["castle/characters.toml", "castle/human_deck.toml", "castle/vampire_deck.toml"],
+    "talisman": [
+        "talisman/characters.toml",
+        *(
+            f"talisman/{name}.toml"
+            for name in ("board", "places", "adventure", "purchase", "spells", "talismans", "abilities")
+        ),
+    ],
 }
+TALISMAN_ENTRIES = ("cards", "characters", "spells", "items", "talismans")
 
 
 def content(name: str) -> dict:
@@ -250,7 +258,7 @@ def content(name: str) -> dict:
 
 def entries(name: str) -> list[dict]:
     data = content(name)
-    (table,) = [v for k, v in data.items() if k in ("cards", "characters", "spells")]
+    (table,) = [v for k, v in data.items() if k in TALISMAN_ENTRIES]
     return table
 
 
@@ -278,7 +286,27 @@ def character_id(asked: str) -> str:
     return next(c for c in known if wanted in (c, c.removeprefix("talisman/character/")))
 
 
-def starting_piles(ruleset: str, seats: list[dict]) -> dict[str, Counter]:
+def in_play(option: str, options: dict[str, str]) -> bool:
+    """Whether a content entry is in the game: it names no option, or one set true."""
+    return not option or options.get(option) == "true"
+
+
+def talisman_piles(options: dict[str, str]) -> dict[str, Counter]:
+    """Rulesets, `talisman`: the main board's decks (an Adventure card of an option only when it is on)."""
+    adventure = entries("talisman/adventure.toml")
+    return {
+        "adventure": Counter(c["id"] for c in adventure if in_play(c.get("option", ""), options)),
+        "purchase": Counter({i["id"]: i["copies"] for i in entries("talisman/purchase.toml")}),
+        "spells": Counter(ids("talisman/spells.toml")),
+        "talismans": Counter(ids("talisman/talismans.toml")),
+    }
+
+
+def starting_piles(ruleset: str, seats: list[dict], options: dict[str, str]) -> dict[str, Counter]:
+    if ruleset == "talisman":
+        named = {character_id(seat["character"]) for seat in seats if seat["character"]}
+        piles = {"characters": Counter(c for c in ids("talisman/characters.toml") if c not in named)}
+        return piles | talisman_piles(options)
     if ruleset in ("dungeon-short", "keep-run"):
         named = {character_id(seat["character"]) for seat in seats if seat["character"]}
         piles = {"characters": Counter(c for c in ids("talisman/characters.toml") if c not in named)}
@@ -389,7 +417,7 @@ class Verifier:
             self.ruleset = fields["ruleset"]
             assert fields["content_hash"] == content_hash(self.ruleset), f"{self.path.name}: content hash"
             self.script = list(fields["dice_script"])
-            self.piles = starting_piles(self.ruleset, fields["players"])
+            self.piles = starting_piles(self.ruleset, fields["players"], fields["options"])
             if self.ruleset != "vampire-empire":
                 self.named = {
                     s["name"]: character_id(s["character"]) for s in fields["players"] if s["character"]
