@@ -152,6 +152,18 @@ class MainContext:
         """Tells whether a character carries an Object with that effect (a Raft, a Water Bottle…)."""
         return any(self.effects.get(card) == effect for card in sheet["objects"])
 
+    @cached_property
+    def names(self) -> dict[str, str]:
+        """Returns the name of every card and item by id."""
+        found = {c.id: c.name for c in self.adventure.cards}
+        found.update({i.id: i.name for i in self.purchase.items})
+        found.update({t.id: t.name for t in self.talismans.talismans})
+        return found
+
+    def card_name(self, card: str) -> str:
+        """Returns a card's name (its id's last part if no deck in use has it)."""
+        return self.names.get(card) or card.rsplit("/", 1)[-1].replace("-", " ")
+
     def is_magic(self, card: str) -> bool:
         """Tells whether a card is a Magic Object."""
         found = self.cards.get(card)

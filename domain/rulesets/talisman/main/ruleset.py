@@ -26,7 +26,7 @@ from domain.rulesets.talisman.characters import canonical_seats, check_seats, lo
 from domain.rulesets.talisman.characters import character_choices as talisman_characters
 from domain.rulesets.talisman.main import ending, movement
 from domain.rulesets.talisman.main.abilities import ABILITIES
-from domain.rulesets.talisman.main.choices import CHOOSE
+from domain.rulesets.talisman.main.choices import CHOOSE, option_label
 from domain.rulesets.talisman.main.context import MainContext
 from domain.rulesets.talisman.main.decisions import make_choice
 from domain.rulesets.talisman.main.handlers import HANDLERS
@@ -148,9 +148,9 @@ class TalismanGame(Ruleset):
         if choice is not None:
             if player not in (None, choice["player"]):
                 return []
+            kind, chooser = choice["kind"], choice["player"]
             return [
-                Action(f"{CHOOSE}{o}", choice["player"], f"Choose {o} ({choice['kind']})")
-                for o in choice["options"]
+                Action(f"{CHOOSE}{o}", chooser, option_label(self.ctx, kind, o)) for o in choice["options"]
             ]
         current = main["turn"]
         if player not in (None, current):
