@@ -148,6 +148,18 @@ class MainContext:
         found.update({i.id: i.effect for i in self.purchase.items})
         return found
 
+    @cached_property
+    def amounts(self) -> dict[str, int]:
+        """Returns the amount of every Adventure and Purchase card's effect, by id."""
+        found = {c.id: c.amount for c in self.adventure.cards}
+        found.update({i.id: i.amount for i in self.purchase.items})
+        return found
+
+    @cached_property
+    def alignments(self) -> dict[str, str]:
+        """Returns the alignment of every alignment-bound card, by id."""
+        return {c.id: c.alignment for c in self.adventure.cards if c.alignment}
+
     def holds(self, sheet: MainSheet, effect: str) -> bool:
         """Tells whether a character carries an Object with that effect (a Raft, a Water Bottle…)."""
         return any(self.effects.get(card) == effect for card in sheet["objects"])

@@ -263,7 +263,8 @@ def _follower_left(state: MainState, e: FollowerLeft) -> None:
 
 
 def _dropped(state: MainState, e: ItemDropped) -> None:
-    _take(state["players"][e.player]["objects"], e.card)
+    sheet = state["players"][e.player]
+    _take(sheet["objects"] if e.card in sheet["objects"] else sheet["followers"], e.card)
     state["cards"][e.board][e.space].append(e.card)
 
 

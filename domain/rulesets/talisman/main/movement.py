@@ -25,6 +25,7 @@ from domain.rulesets.talisman.events import StatChanged
 from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.context import MainContext, sheet_of
 from domain.rulesets.talisman.main.fights import fight
+from domain.rulesets.talisman.main.items import extra_steps
 from domain.rulesets.talisman.main.regions import Region, go_to
 from domain.rulesets.talisman.main.state import INNER, MIDDLE, MOVEMENT, OUTER, MainSheet, MainState
 
@@ -97,8 +98,9 @@ def move_actions(ctx: MainContext, state: MainState, player: str) -> list[Action
 def go_actions(ctx: MainContext, state: MainState, player: str) -> list[Action]:
     """Returns the `go:` actions after the movement roll."""
     sheet = state["players"][player]
+    steps = state["rolled"] + extra_steps(ctx, sheet)
     spots = ABILITIES.destinations(
-        ctx, state, player, destinations(ctx, sheet["board"], sheet["space"], state["rolled"])
+        ctx, state, player, destinations(ctx, sheet["board"], sheet["space"], steps)
     )
     return [
         Action(f"go:{board}:{space}", player, f"Move to the {ctx.space(board, space).name} ({board} {space})")

@@ -30,6 +30,7 @@ from domain.rulesets.talisman.main.choices import CHOOSE, option_label
 from domain.rulesets.talisman.main.context import MainContext
 from domain.rulesets.talisman.main.decisions import make_choice
 from domain.rulesets.talisman.main.handlers import HANDLERS
+from domain.rulesets.talisman.main.items import items_at_turn_start
 from domain.rulesets.talisman.main.regions import build_regions
 from domain.rulesets.talisman.main.state import (
     ADVENTURE,
@@ -185,6 +186,7 @@ class TalismanGame(Ruleset):
             make_choice(self.ctx, res, player, action_id.removeprefix(CHOOSE))
         else:
             if res.state["step"] == START:
+                items_at_turn_start(self.ctx, res, player)
                 ABILITIES.turn_started(self.ctx, res, player)
             head = action_id.split(":", 1)[0]
             step = _STEPS.get(action_id) or _STEPS.get(head)
