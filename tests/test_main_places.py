@@ -343,3 +343,17 @@ def test_on_the_cursed_glade_no_magic_object_works():
     lay(state, "middle", 3, GOBLIN)
     events, _ = land(game, state, "middle", 3, values=[2, 3])  # 4+2 against 3+3 without the lance
     assert of(events, CombatResolved)[0].player_total == 6
+
+
+def test_the_astral_conjunction_makes_spirits_stronger_until_the_next_event():
+    # Dungeon 11.1: the Astral Conjunction affects spirits; house: +1 Craft until the next Event.
+    game, state = new_game()
+    lay(state, "outer", 3, "talisman/card/astral-conjunction")
+    _, after = land(game, state, "outer", 3)
+    assert after["spirit_bonus"] == 1
+    lay(after, "outer", 10, SHADOW)
+    events, after = land(game, after, "outer", 10, values=[1, 1])
+    assert of(events, CombatResolved)[0].opponent_total == 2 + 1 + 1
+    lay(after, "outer", 16, "talisman/card/market-day")
+    _, after = land(game, after, "outer", 16)
+    assert after["spirit_bonus"] == 0

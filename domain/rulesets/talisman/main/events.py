@@ -113,3 +113,12 @@ class ItemSold(Event):
     card: str
     gold: int
     pile: str
+
+
+@event_type
+class SpiritsEmpowered(Event):
+    """Every Spirit has +amount Craft until the next Event is met (0: the Event's power ended)."""
+
+    player: str
+    card: str
+    amount: int

@@ -17,7 +17,7 @@ from domain.rulesets.talisman.events import GoldChanged, StatChanged, TurnLost
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import in_play, lose_lives
-from domain.rulesets.talisman.main.events import QuestGiven
+from domain.rulesets.talisman.main.events import QuestGiven, SpiritsEmpowered
 from domain.rulesets.talisman.main.fights import fight
 from domain.rulesets.talisman.main.items import change_alignment, room_to_carry
 from domain.rulesets.talisman.main.piles import draw_from
@@ -146,6 +146,10 @@ def _duel(ctx: MainContext, res: Resolution, player: str, amount: int, target: s
             return
 
 
+def _spirits(ctx: MainContext, res: Resolution, player: str, amount: int, target: str, reason: str) -> None:
+    res.emit(SpiritsEmpowered(player=player, card=reason, amount=amount))
+
+
 def _lose_follower(
     ctx: MainContext, res: Resolution, player: str, amount: int, target: str, reason: str
 ) -> None:
@@ -219,6 +223,7 @@ OUTCOMES: dict[str, OutcomeRule] = {
     "change-alignment": _alignment,
     "buy": _buy,
     "sell-object": _sell,
+    "spirits-stronger": _spirits,
     # Issue 14 brings the Keep onto the main board; until then these lead nowhere.
     "enter-keep": _nothing,
     "enter-keep-test": _nothing,

@@ -64,6 +64,7 @@ class MainState(TalismanState):
     round: int  # rounds begun (1 = the first round)
     choice: Choice | None
     crown_reached: bool  # RULES.md §5 (house): from then on a killed character's player is out
+    spirit_bonus: int  # Craft every Spirit has more until the next Event (the Astral Conjunction)
     starts: dict[str, list[Any]]  # character id → [board, space] it starts on
 
 
@@ -96,6 +97,7 @@ def new_state(
         "round": 1,
         "choice": None,
         "crown_reached": False,
+        "spirit_bonus": 0,
         "starts": starts,
     }
 
