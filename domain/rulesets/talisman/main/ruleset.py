@@ -13,7 +13,7 @@ Issue 14 adds the expansions as options (`dungeon`, `keep`); this ruleset takes 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
@@ -24,7 +24,7 @@ from domain.resolution import Resolution
 from domain.rulesets.base import OptionSpec, Ruleset, State
 from domain.rulesets.talisman.characters import canonical_seats, check_seats, load_characters
 from domain.rulesets.talisman.characters import character_choices as talisman_characters
-from domain.rulesets.talisman.main import ending, movement
+from domain.rulesets.talisman.main import movement
 from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.choices import CHOOSE, option_label
 from domain.rulesets.talisman.main.context import MainContext
@@ -56,8 +56,6 @@ CAP_HELP = "house round cap for bot games: after that many rounds the game ends 
 # Bots lean toward the Crown: moving on, crossing and casting the Command Spell over going back.
 BOT_WEIGHTS = {"advance": 4.0, "advance:crypt": 1.0, "retreat": 0.3, "cross:sentinel": 2.0, "cross:raft": 2.0}
 BOT_WEIGHTS |= {"portal:strength": 3.0, "portal:craft": 3.0, "command": 1.0, "choose:leave": 0.3}
-
-Step = Callable[["TalismanGame", Resolution, str, str], None]
 
 
 class TalismanGame(Ruleset):
@@ -188,10 +186,9 @@ class TalismanGame(Ruleset):
             if res.state["step"] == START:
                 items_at_turn_start(self.ctx, res, player)
                 ABILITIES.turn_started(self.ctx, res, player)
-            head = action_id.split(":", 1)[0]
-            step = _STEPS.get(action_id) or _STEPS.get(head)
+            step = movement.STEPS.get(action_id) or movement.STEPS.get(action_id.split(":", 1)[0])
             if step is not None:
-                step(self, res, player, action_id)
+                step(self.ctx, self.regions, res, player, action_id)
             elif not ABILITIES.resolve_extra(self.ctx, res, player, action_id):
                 ABILITIES.cast(self.ctx, res, player, action_id.removeprefix("cast:"))
         if action_id != "roll":
@@ -200,21 +197,3 @@ class TalismanGame(Ruleset):
     def bot_weight(self, state: State, action: Action) -> float:
         """Returns how likely a bot is to pick an action: toward the Crown, rarely back or away."""
         return BOT_WEIGHTS.get(action.id, 1.0)
-
-
-_STEPS: dict[str, Step] = {
-    "roll": lambda game, res, player, action: movement.roll(res, player),
-    "go": lambda game, res, player, action: movement.go(game.regions, res, player, action),
-    "advance": lambda game, res, player, action: movement.advance(
-        game.regions, res, player, action == "advance:crypt"
-    ),
-    "retreat": lambda game, res, player, action: movement.retreat(game.regions, res, player),
-    "cross:sentinel": lambda game, res, player, action: movement.cross_sentinel(
-        game.ctx, game.regions, res, player
-    ),
-    "cross:raft": lambda game, res, player, action: movement.cross_raft(game.ctx, game.regions, res, player),
-    "portal": lambda game, res, player, action: movement.portal(
-        game.ctx, game.regions, res, player, action.split(":")[1]
-    ),
-    "command": lambda game, res, player, action: ending.cast_command_spell(game.ctx, res, player),
-}
