@@ -185,6 +185,11 @@ class MainContext:
         """Returns a Purchase item's price."""
         return self.prices[card]
 
+    def load_all(self) -> None:
+        """Loads (and so validates) every content file the rules read."""
+        for name in ("board", "places", "adventure", "purchase", "spells", "talismans", "abilities"):
+            getattr(self, name)
+
     @cached_property
     def sizes(self) -> dict[str, int]:
         """Returns each board's number of spaces."""

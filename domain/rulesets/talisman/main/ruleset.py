@@ -92,14 +92,13 @@ class TalismanGame(Ruleset):
         """Raises BadSetup/UnknownCharacter for an unplayable setup (ContentError for bad data)."""
         self.check_options(options)
         check_seats(self.name, players, self.min_players, self.max_players)
-        ctx = self.ctx
-        ctx.board, ctx.places, ctx.adventure, ctx.purchase, ctx.spells, ctx.talismans  # noqa: B018
+        self.ctx.load_all()
 
     def canonical_setup(
         self, players: list[Seat], options: dict[str, str]
     ) -> tuple[list[Seat], dict[str, str]]:
-        """Returns the seats with full character ids and every option written out."""
-        return canonical_seats(players), {**self.options, **{k: v.lower() for k, v in options.items()}}
+        """Returns the seats with full character ids and each option given in lower case."""
+        return canonical_seats(players), {key: value.lower() for key, value in options.items()}
 
     def initial_state(self, created: GameCreated) -> State:
         """Returns the state right after GameCreated: nobody dealt yet, every pile full and sorted."""
