@@ -39,7 +39,8 @@ RAFT = "raft"  # the effect of a Raft (Purchase deck or Adventure deck)
 SENTINEL_KIND, PORTAL_KIND = "sentinel", "portal-of-power"
 Regions = dict[str, Region]
 Step = Callable[[MainContext, Regions, Resolution, str, str], None]
-SENTINEL_LEADS_TO = "talisman/space/middle/hills"  # RULES.md §5 (house): the Sentinel guards the Hills
+# RULES.md §5: the Sentinel guards the crossing to the Hills (house)
+SENTINEL_LEADS_TO = "talisman/space/middle/hills"
 
 
 def destinations(ctx: MainContext, board: str, space: int, steps: int) -> list[tuple[str, int]]:
