@@ -301,7 +301,7 @@ def test_plain_of_peril_and_valley_of_fire_do_nothing_on_landing():
 
 
 def test_black_knight_asks_for_the_toll_or_a_fight():
-    # RULES.md §5: pay 1 Gold or fight Strength 9. (house)
+    # RULES.md §5: pay 1 Gold or fight Strength 9 (house).
     game, state = new_game()
     lay(state, "middle", 1, "talisman/card/market-day")
     _, after = land(game, state, "middle", 1)
@@ -337,7 +337,7 @@ def test_an_event_of_the_region_strikes_everyone_on_that_region():
 
 
 def test_on_the_cursed_glade_no_magic_object_works():
-    # RULES.md §5: on the Cursed Glade no Magic Objects or Spells work. (house)
+    # RULES.md §5: on the Cursed Glade no Magic Objects or Spells work (house).
     game, state = new_game()
     put(state, ANN, "middle", 2, objects=["talisman/card/holy-lance"])  # Strength +3, a Magic Object
     lay(state, "middle", 3, GOBLIN)

@@ -63,7 +63,7 @@ def _desert(ctx: MainContext, res: Resolution, player: str, space: Space) -> Non
 
 
 def _black_knight(ctx: MainContext, res: Resolution, player: str, space: Space) -> None:
-    # RULES.md §5: pay the Black Knight's toll or fight him. (house)
+    # RULES.md §5: pay the Black Knight's toll or fight him (house).
     can_pay = sheet_of(res, player)["gold"] >= space.toll
     offer(res, player, "black-knight", [PAY, FIGHT] if can_pay else [FIGHT])
 
