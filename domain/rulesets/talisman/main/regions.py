@@ -29,11 +29,15 @@ class Region(BoardHooks):
         self.ctx = ctx
 
     def entered(self, res: Resolution, player: str, space: int, reason: str) -> None:
-        """Resolves the space the character moved onto."""
+        """Meets the space the character moved onto."""
+        if not is_over(res):
+            self.encounter(res, player, space)
+
+    def encounter(self, res: Resolution, player: str, space: int) -> None:
+        """Resolves what the space does (`places`: its kind's handler)."""
         from domain.rulesets.talisman.main.places import resolve_space
 
-        if not is_over(res):
-            resolve_space(self.ctx, res, player)
+        resolve_space(self.ctx, res, player)
 
 
 class OuterRegion(Region):
