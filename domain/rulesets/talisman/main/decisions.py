@@ -23,7 +23,7 @@ from domain.rulesets.talisman.main.fights import fight
 from domain.rulesets.talisman.main.items import change_alignment
 from domain.rulesets.talisman.main.outcomes import affordable, apply_outcome
 from domain.rulesets.talisman.main.places import FIGHT, LEAVE, PAY, ROLL, offer_services, roll_rows, run_table
-from domain.rulesets.talisman.main.regions import relocate
+from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import PURCHASE, deck_of
 
 Decision = Callable[[MainContext, Resolution, str, str, str], None]

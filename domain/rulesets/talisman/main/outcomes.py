@@ -21,7 +21,7 @@ from domain.rulesets.talisman.main.events import QuestGiven, SpiritsEmpowered
 from domain.rulesets.talisman.main.fights import fight
 from domain.rulesets.talisman.main.items import change_alignment, room_to_carry
 from domain.rulesets.talisman.main.piles import draw_from
-from domain.rulesets.talisman.main.regions import relocate
+from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import PURCHASE, SPELLS, TALISMANS
 
 OutcomeRule = Callable[[MainContext, Resolution, str, int, str, str], None]
