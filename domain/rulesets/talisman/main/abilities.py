@@ -13,7 +13,8 @@ by the plain rules:
   moving through woods…);
 - `extra_draws(ctx, state, player)` → Adventure cards drawn beyond what the space holds;
 - `meets_space(ctx, res, player)` → False when the character does not encounter its space (skips
-  encounters, evades) — `places.resolve_space` then does nothing;
+  encounters, evades, or is offered to attack a character there instead: a pending choice whose
+  kind is registered in `decisions.DECISIONS`, which may then call `places.meet_space`);
 - `ignores_table(ctx, state, player)` → True when the space's die table does not apply to it.
 Spells: `castable(ctx, state, player)` lists `cast:<spell>` actions (each spell says when it may be
 cast), `cast(ctx, res, player, spell)` resolves one; both empty until spell effects are registered in
