@@ -19,6 +19,7 @@ from domain.rulesets.talisman.main.content_abilities import (
     HOOKS,
     SPACE_NAME_HOOKS,
     AbilitiesFile,
+    Ability,
     check_abilities,
 )
 from domain.rulesets.talisman.main.content_base import DIR, fail
@@ -182,7 +183,24 @@ def _check_abilities(abilities: AbilitiesFile, filename: str) -> AbilitiesFile:
                 fail(filename, key, f"no space of {BOARD_FILE} is named {ability.target!r}")
             if ability.hook == "ignore-space-table" and ability.target not in KINDS:
                 fail(filename, key, f"expected a space kind, got {ability.target!r}")
+            _check_limit_targets(ability, filename, f"characters[{i}].abilities[{j}]")
     return abilities
+
+
+def _check_limit_targets(ability: Ability, filename: str, key: str) -> None:
+    # Dungeon 12.2, 12.7: a not-against limit names a space of that expansion's board (the Guard Room).
+    from domain.rulesets.dungeon.content import load_board as dungeon_board
+    from domain.rulesets.keep.content import load_board as keep_board
+
+    for k, limit in enumerate(ability.limits):
+        if limit.limit == "not-against":
+            board = dungeon_board() if limit.where == "dungeon" else keep_board()
+            if limit.target not in {s.id for s in board.spaces}:
+                fail(
+                    filename,
+                    f"{key}.limits[{k}].target",
+                    f"no {limit.where} space has the id {limit.target!r}",
+                )
 
 
 def content_paths(options: Mapping[str, str] | None = None) -> list[Path]:
