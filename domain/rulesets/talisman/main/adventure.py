@@ -18,7 +18,7 @@ from typing import Any
 
 from domain.events import DieRolled
 from domain.resolution import Resolution
-from domain.rulesets.talisman.character import in_encounter_order, room_to_carry
+from domain.rulesets.talisman.character import in_encounter_order
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC, WON, take_trophy
 from domain.rulesets.talisman.events import (
     CardDiscarded,
@@ -27,6 +27,7 @@ from domain.rulesets.talisman.events import (
     GoldTaken,
     ObjectTaken,
 )
+from domain.rulesets.talisman.main.carrying import room
 from domain.rulesets.talisman.main.choices import waiting
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import in_play
@@ -56,7 +57,8 @@ def fill_space(ctx: MainContext, res: Resolution, player: str, draws: int) -> No
 
 def enemies_left(ctx: MainContext, res: Resolution, player: str) -> bool:
     """Tells whether an enemy still lies on the player's space."""
-    return any(card in ctx.trophies for card in lying_here(res, player))
+    evaded = sheet_of(res, player)["evaded"]  # RULES.md §1: an evaded enemy blocks nothing
+    return any(card in ctx.trophies and card not in evaded for card in lying_here(res, player))
 
 
 class Here:
@@ -124,7 +126,7 @@ def _enemy(ctx: MainContext, res: Resolution, player: str, card: Any, space: int
 
 
 def _object(ctx: MainContext, res: Resolution, player: str, card: Any, space: int) -> bool:
-    if not enemies_left(ctx, res, player) and room_to_carry(sheet_of(res, player)):
+    if not enemies_left(ctx, res, player) and room(ctx, sheet_of(res, player), card.id):
         res.emit(ObjectTaken(player=player, card=card.id, space=space))
     return True
 
@@ -160,7 +162,7 @@ def meet_cards(ctx: MainContext, res: Resolution, player: str) -> None:
     space = sheet_of(res, player)["space"]
     numbers = {c: ctx.cards[c].number if c in ctx.cards else OBJECT_NUMBER for c in lying_here(res, player)}
     for card_id in in_encounter_order(list(lying_here(res, player)), numbers):
-        if card_id not in lying_here(res, player):
+        if card_id not in lying_here(res, player) or card_id in sheet_of(res, player)["evaded"]:
             continue
         card = ctx.cards.get(card_id)
         meeting = _BY_TYPE[card.type] if card is not None else _object

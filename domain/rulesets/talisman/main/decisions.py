@@ -14,11 +14,13 @@ from domain.resolution import Resolution
 from domain.rulesets.keep.events import ChoiceMade, FollowerLeft
 from domain.rulesets.talisman.combat import COMBAT, WON
 from domain.rulesets.talisman.events import GoldChanged
+from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.adventure import draw_and_meet
+from domain.rulesets.talisman.main.alignment import change_alignment
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import lose_lives
-from domain.rulesets.talisman.main.events import AlignmentChanged, ItemBought, ItemDropped, ItemSold
+from domain.rulesets.talisman.main.events import ItemBought, ItemDropped, ItemSold
 from domain.rulesets.talisman.main.fights import fight
 from domain.rulesets.talisman.main.outcomes import affordable, apply_outcome
 from domain.rulesets.talisman.main.places import FIGHT, LEAVE, PAY, ROLL, offer_services, roll_rows, run_table
@@ -94,8 +96,7 @@ def _life_or_follower(ctx: MainContext, res: Resolution, player: str, option: st
 
 
 def _alignment(ctx: MainContext, res: Resolution, player: str, option: str, arg: str) -> None:
-    if sheet_of(res, player)["alignment"] != option:
-        res.emit(AlignmentChanged(player=player, alignment=option, reason="a place's table"))
+    change_alignment(ctx, res, player, option, "a place's table")
 
 
 def _black_knight(ctx: MainContext, res: Resolution, player: str, option: str, arg: str) -> None:
@@ -125,5 +126,9 @@ def make_choice(ctx: MainContext, res: Resolution, player: str, option: str) -> 
     assert choice is not None  # legality: `choose:` is open only while a choice waits
     kind, _, arg = choice["kind"].partition(":")
     res.emit(ChoiceMade(player=player, kind=choice["kind"], option=option))
-    if option != LEAVE:
+    if kind not in DECISIONS:
+        ABILITIES.choose(
+            ctx, res, player, kind, option, arg
+        )  # the abilities', Spells' and characters' choices
+    elif option != LEAVE:
         DECISIONS[kind](ctx, res, player, option, arg)

@@ -14,10 +14,12 @@ from domain.resolution import Resolution
 from domain.rulesets.talisman.character import STARTING_LIVES, room_for_spells
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC
 from domain.rulesets.talisman.events import GoldChanged, StatChanged, TurnLost
+from domain.rulesets.talisman.main.alignment import change_alignment
+from domain.rulesets.talisman.main.carrying import room
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import in_play, lose_lives
-from domain.rulesets.talisman.main.events import AlignmentChanged, QuestGiven
+from domain.rulesets.talisman.main.events import QuestGiven
 from domain.rulesets.talisman.main.fights import fight
 from domain.rulesets.talisman.main.piles import draw_from
 from domain.rulesets.talisman.main.regions import relocate
@@ -166,8 +168,8 @@ def _life_or_follower(
 def _alignment(ctx: MainContext, res: Resolution, player: str, amount: int, target: str, reason: str) -> None:
     if not target:
         offer(res, player, "alignment", list(ALIGNMENTS))
-    elif sheet_of(res, player)["alignment"] != target:
-        res.emit(AlignmentChanged(player=player, alignment=target, reason=reason))
+    else:
+        change_alignment(ctx, res, player, target, reason)
 
 
 def _buy(ctx: MainContext, res: Resolution, player: str, amount: int, target: str, reason: str) -> None:
@@ -177,10 +179,10 @@ def _buy(ctx: MainContext, res: Resolution, player: str, amount: int, target: st
 
 
 def affordable(ctx: MainContext, res: Resolution, player: str) -> list[str]:
-    """Returns the Purchase items left that the player can pay for (one of each)."""
-    gold = sheet_of(res, player)["gold"]
+    """Returns the Purchase items left that the player can pay for and carry (one of each)."""
+    sheet = sheet_of(res, player)
     left = set(state_of(res)["piles"][PURCHASE])
-    return sorted(card for card in left if ctx.price(card) <= gold)
+    return sorted(card for card in left if ctx.price(card) <= sheet["gold"] and room(ctx, sheet, card))
 
 
 def _sell(ctx: MainContext, res: Resolution, player: str, amount: int, target: str, reason: str) -> None:
