@@ -32,7 +32,7 @@ _FOUND: dict[tuple[int, str, str, str], tuple[object, list[tuple[Ability, Hook]]
 def at(ctx: MainContext, sheet: MainSheet, point: str) -> list[tuple[Ability, Hook]]:
     """Returns the character's abilities acting at `point`, with their hooks, where it stands."""
     content = ctx.abilities
-    key = (id(content), sheet["character"], point, sheet["board"])
+    key = (id(content), sheet["character"], point, EXPANSION_OF.get(sheet["board"], ""))
     cached = _FOUND.get(key)
     if cached is not None and cached[0] is content:
         return cached[1]

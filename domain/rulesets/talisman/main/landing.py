@@ -5,7 +5,7 @@ choice (kind `landing:<step>`) resumes it after that step:
 2. `encounter`: other characters stand here (attack one, or meet the space), or the Ninja may pass;
 3. `ward`: a Ward cast this turn: the space is not met;
 4. `draw`: with more cards to draw than the space holds (Foresight, Contemplation, Divination; house),
-   the space is filled with the extra cards and the player discards as many;
+   the space is filled with the extra cards and the player discards as many (`landing:draw:<n>`);
 5. `evade`: the enemies lying here that the player's abilities let it evade, one by one, or `fight`.
 Then the space is met (`places.PLACES`). A table the player need not roll on asks `roll` or `pass`.
 """
@@ -103,15 +103,18 @@ def _draw(ctx: MainContext, res: Resolution, player: str) -> bool:
         return True
     for ready in [r for r in sheet["ready"] if r["effect"] == "extra-card"]:
         spend(res, player, ready)
+    before = len(lying_here(res, player))
     fill_space(ctx, res, player, space.draws + extra)
-    return _offer_discard(ctx, res, player, space.draws, lying_here(res, player))
+    return _offer_discard(ctx, res, player, len(lying_here(res, player)) - max(before, space.draws))
 
 
-def _offer_discard(ctx: MainContext, res: Resolution, player: str, keep: int, lying: list[str]) -> bool:
-    drawn = sorted({card for card in lying if card in ctx.cards})  # Adventure cards, not dropped items
-    if len(lying) <= keep or not drawn:
+def _offer_discard(ctx: MainContext, res: Resolution, player: str, count: int) -> bool:
+    from domain.rulesets.talisman.main.adventure import lying_here
+
+    drawn = sorted({card for card in lying_here(res, player) if card in ctx.cards})  # not dropped items
+    if count <= 0 or not drawn:
         return True
-    offer(res, player, f"{LANDING_KIND}:draw", drawn)
+    offer(res, player, f"{LANDING_KIND}:draw:{count}", drawn)
     return False
 
 
@@ -170,7 +173,6 @@ def resume(ctx: MainContext, res: Resolution, player: str, after: str) -> None:
 
 def decide_landing(ctx: MainContext, res: Resolution, player: str, option: str, step: str) -> None:
     """Resolves a landing choice (`landing:<step>`)."""
-    from domain.rulesets.talisman.main.adventure import lying_here
     from domain.rulesets.talisman.main.pvp import encounter_character
 
     if step == "encounter" and option == PASSED:
@@ -181,10 +183,10 @@ def decide_landing(ctx: MainContext, res: Resolution, player: str, option: str, 
         )
     elif step == "encounter" and option != SPACE:
         encounter_character(ctx, res, player, option)
-    elif step == "draw":
+    elif step.startswith("draw"):
         res.emit(CardDiscarded(player=player, card=option, space=sheet_of(res, player)["space"]))
-        if _offer_discard(ctx, res, player, ctx.here(res, player).draws, lying_here(res, player)):
-            resume(ctx, res, player, step)
+        if _offer_discard(ctx, res, player, int(step.partition(":")[2]) - 1):
+            resume(ctx, res, player, "draw")
     elif step == "evade" and option != FIGHT:
         res.emit(EnemyEvaded(player=player, card=option))
         if _evade(ctx, res, player):
