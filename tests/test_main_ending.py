@@ -69,7 +69,7 @@ def test_the_command_spell_on_four_to_six_takes_a_life_from_every_other_characte
 
 
 def test_once_the_crown_is_reached_a_killed_player_is_out_and_the_last_alive_wins():
-    # RULES.md §5 (house): no new character once someone stands on the Crown; the last alive wins.
+    # RULES.md §5: no new character once someone stands on the Crown; the last alive wins (house).
     game, state = new_game()
     put(state, ANN, "crown", 0)
     put(state, BO, "outer", 5, lives=1)

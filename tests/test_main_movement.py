@@ -40,7 +40,7 @@ def test_a_roll_that_is_not_one_of_the_destinations_is_refused():
 
 
 def test_sentinel_won_crosses_to_the_middle_regions_hills():
-    # RULES.md §5 (house): defeat the Sentinel (Strength 9) in Combat to cross to the Hills.
+    # RULES.md §5: defeat the Sentinel (Strength 9) in Combat to cross to the Hills (house).
     game, state = new_game()
     put(state, ANN, "outer", 4, strength=8)
     lay(state, "middle", 15, "talisman/card/market-day")
@@ -67,7 +67,7 @@ def test_sentinel_is_fought_only_on_its_space():
 
 
 def test_raft_crosses_to_the_middle_space_at_the_same_angle():
-    # RULES.md §5 (house): with a Raft from any Outer space; index * 16 // 24.
+    # RULES.md §5: with a Raft from any Outer space; index * 16 // 24 (house).
     game, state = new_game()
     put(state, ANN, "outer", 12, objects=["talisman/purchase/raft"])
     lay(state, "middle", 8)

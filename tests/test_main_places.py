@@ -303,7 +303,7 @@ def test_plain_of_peril_and_valley_of_fire_do_nothing_on_landing():
 
 
 def test_black_knight_asks_for_the_toll_or_a_fight():
-    # RULES.md §5 (house): pay 1 Gold or fight Strength 9.
+    # RULES.md §5: pay 1 Gold or fight Strength 9 (house).
     game, state = new_game()
     lay(state, "middle", 1, "talisman/card/market-day")
     _, after = land(game, state, "middle", 1)
@@ -339,9 +339,23 @@ def test_an_event_of_the_region_strikes_everyone_on_that_region():
 
 
 def test_on_the_cursed_glade_no_magic_object_works():
-    # RULES.md §5 (house): on the Cursed Glade no Magic Objects or Spells work.
+    # RULES.md §5: on the Cursed Glade no Magic Objects or Spells work (house).
     game, state = new_game()
     put(state, ANN, "middle", 2, objects=["talisman/card/holy-lance"])  # Strength +3, a Magic Object
     lay(state, "middle", 3, GOBLIN)
     events, _ = land(game, state, "middle", 3, values=[2, 3])  # 4+2 against 3+3 without the lance
     assert of(events, CombatResolved)[0].player_total == 6
+
+
+def test_the_astral_conjunction_makes_spirits_stronger_until_the_next_event():
+    # Dungeon 11.1: the Astral Conjunction affects spirits; house: +1 Craft until the next Event.
+    game, state = new_game()
+    lay(state, "outer", 3, "talisman/card/astral-conjunction")
+    _, after = land(game, state, "outer", 3)
+    assert after["spirit_bonus"] == 1
+    lay(after, "outer", 10, SHADOW)
+    events, after = land(game, after, "outer", 10, values=[1, 1])
+    assert of(events, CombatResolved)[0].opponent_total == 2 + 1 + 1
+    lay(after, "outer", 16, "talisman/card/market-day")
+    _, after = land(game, after, "outer", 16)
+    assert after["spirit_bonus"] == 0

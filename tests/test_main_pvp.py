@@ -57,7 +57,8 @@ def test_the_one_attacked_wins_and_chooses_too():
 
 def test_a_tie_between_characters_takes_nothing():
     game, _, after = met()
-    events, after = act(game, after, "choose:attack:Bo", values=[2, 3])  # the Warrior 4+2, the Wizard 2+1 (Axe)+3
+    # The Warrior 4+2 against the Wizard 2+1 (the Axe)+3.
+    events, after = act(game, after, "choose:attack:Bo", values=[2, 3])
     assert of(events, CombatResolved)[0].outcome == "standoff" and after["choice"] is None
 
 

@@ -61,3 +61,16 @@ def test_the_minimal_board_view_fits_80_columns():
     assert max(len(line) for line in text.splitlines()) <= 80
     summary = talisman_view.players_summary(state)
     assert summary[0]["space_name"] == "Tavern" and summary[0]["board"] == "outer"
+
+
+def test_choices_are_labelled_in_words():
+    game, state = new_game()
+    put(state, ANN, "outer", 23, gold=5)
+    _, after = land(game, state, "outer", 0)
+    assert [a.label for a in game.legal_actions(after)] == [
+        "Go to the Blacksmith",
+        "Go to the Mystic",
+        "Leave",
+    ]
+    _, after = act(game, after, "choose:blacksmith")
+    assert "Buy the Water Bottle" in [a.label for a in game.legal_actions(after)]

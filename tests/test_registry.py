@@ -17,6 +17,7 @@ from domain.plain import copy_plain
 from domain.rulesets import Ruleset, build_ruleset, get_ruleset, ruleset_entry, ruleset_names
 from event_store.service import GameService
 from projections.views import players_summary, render_board, ruleset_describer
+from tests.test_cli_startup import imported_after
 
 SEATS: dict[str, list[tuple[str, str | None]]] = {
     "dungeon-short": [("Ann", None), ("Bo", None)],
@@ -46,13 +47,23 @@ def test_every_entry_names_a_view_and_timeline_that_render_a_fresh_game(name):
     assert ruleset_describer(name) is not None
 
 
-@pytest.mark.parametrize("name", SHIPPED)
-def test_every_entry_builds_an_object_of_its_own_name(name):
-    ruleset = get_ruleset(name)
-    assert isinstance(ruleset, Ruleset) and ruleset.name == name
-    assert ruleset.min_players <= ruleset.max_players
-    for key, spec in ruleset.option_specs.items():
-        assert spec.default in spec.values, key
+REQUIRED = ("initial_state", "legal_actions", "status", "start", "resolve", "validate_setup", "content_paths")
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_every_entry_honours_the_ruleset_contract(name):
+    cls = rulesets.ruleset_class(name)
+    assert cls.name == name
+    assert 1 <= cls.min_players <= cls.max_players
+    assert cls.character_slot
+    for key, spec in cls.option_specs.items():
+        assert spec.default in spec.values and spec.help, key
+    for method in REQUIRED:
+        assert getattr(cls, method) is not getattr(Ruleset, method), f"{name} does not define {method}"
+    # An evolve that is a lookup gives its table to every Resolution; otherwise evolve is its own.
+    assert cls.handlers is not None or cls.evolve is not Ruleset.evolve
+    built = get_ruleset(name)
+    assert isinstance(built, cls) and built.options == {k: s.default for k, s in cls.option_specs.items()}
 
 
 def test_an_unknown_name_is_refused_with_the_closest_one():
@@ -172,3 +183,28 @@ def test_a_snapshot_leaves_the_ruleset_out_and_rebuilds_it_from_the_options():
     del snapshot.state["meta"]["options"]  # as taken before games kept their options
     with pytest.raises(KeyError):
         snapshot.mutate(None)
+
+
+def test_help_imports_no_ruleset():
+    code = (
+        "from click.testing import CliRunner\nfrom cli.main import cli\nCliRunner().invoke(cli, ['--help'])"
+    )
+    modules = imported_after(code)
+    assert not {m for m in modules if m.startswith(("domain.rulesets", "projections"))}
+
+
+def test_a_view_module_is_looked_up_once_per_ruleset():
+    fold = fresh_fold("keep-run")
+    render_board("keep-run", fold.state)
+    calls: list[str] = []
+    real = importlib.import_module
+
+    def counting(name: str, package: str | None = None) -> Any:
+        calls.append(name)
+        return real(name, package)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(importlib, "import_module", counting)
+        render_board("keep-run", fold.state)
+        players_summary("keep-run", fold.state)
+    assert calls == []

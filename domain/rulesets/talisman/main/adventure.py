@@ -27,11 +27,12 @@ from domain.rulesets.talisman.events import (
     GoldTaken,
     ObjectTaken,
 )
-from domain.rulesets.talisman.main.carrying import room
 from domain.rulesets.talisman.main.choices import waiting
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import in_play
+from domain.rulesets.talisman.main.events import SpiritsEmpowered
 from domain.rulesets.talisman.main.fights import fight
+from domain.rulesets.talisman.main.items import HELD_EFFECTS, may_hold, room_to_carry
 from domain.rulesets.talisman.main.outcomes import apply_outcome
 from domain.rulesets.talisman.main.piles import draw_from
 from domain.rulesets.talisman.main.state import ADVENTURE
@@ -100,6 +101,9 @@ def _apply_card(ctx: MainContext, res: Resolution, player: str, card: Any) -> No
 
 def _event(ctx: MainContext, res: Resolution, player: str, card: Any, space: int) -> bool:
     res.emit(CardEncountered(player=player, card=card.id, space=space))
+    if state_of(res)["spirit_bonus"] and card.type == "event":
+        # Dungeon 11.1: the Astral Conjunction's power lasts until the next Event.
+        res.emit(SpiritsEmpowered(player=player, card=card.id, amount=0))
     _apply_card(ctx, res, player, card)
     if card.id in lying_here(res, player):
         res.emit(CardDiscarded(player=player, card=card.id, space=space))
@@ -118,7 +122,7 @@ def _lasting(ctx: MainContext, res: Resolution, player: str, card: Any, space: i
 def _enemy(ctx: MainContext, res: Resolution, player: str, card: Any, space: int) -> bool:
     res.emit(CardEncountered(player=player, card=card.id, space=space))
     kind = COMBAT if card.type == "monster" else PSYCHIC
-    value = card.strength if kind == COMBAT else card.craft
+    value = card.strength if kind == COMBAT else card.craft + state_of(res)["spirit_bonus"]
     outcome = fight(ctx, res, player, card.id, value, kind)
     if outcome == WON:
         res.emit(*take_trophy(player, sheet_of(res, player), card.id, space, ctx.trophies))
@@ -126,13 +130,17 @@ def _enemy(ctx: MainContext, res: Resolution, player: str, card: Any, space: int
 
 
 def _object(ctx: MainContext, res: Resolution, player: str, card: Any, space: int) -> bool:
-    if not enemies_left(ctx, res, player) and room(ctx, sheet_of(res, player), card.id):
+    if enemies_left(ctx, res, player) or not may_hold(ctx, sheet_of(res, player), card.id):
+        return True
+    if ctx.effects.get(card.id, "nothing") not in HELD_EFFECTS:
+        return _event(ctx, res, player, card, space)  # a find used at once (a Bag of Gold)
+    if room_to_carry(ctx, sheet_of(res, player)):
         res.emit(ObjectTaken(player=player, card=card.id, space=space))
     return True
 
 
 def _follower(ctx: MainContext, res: Resolution, player: str, card: Any, space: int) -> bool:
-    if not enemies_left(ctx, res, player):
+    if not enemies_left(ctx, res, player) and may_hold(ctx, sheet_of(res, player), card.id):
         res.emit(FollowerJoined(player=player, card=card.id, space=space))
     return True
 

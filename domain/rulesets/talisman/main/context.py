@@ -148,9 +148,33 @@ class MainContext:
         found.update({i.id: i.effect for i in self.purchase.items})
         return found
 
+    @cached_property
+    def amounts(self) -> dict[str, int]:
+        """Returns the amount of every Adventure and Purchase card's effect, by id."""
+        found = {c.id: c.amount for c in self.adventure.cards}
+        found.update({i.id: i.amount for i in self.purchase.items})
+        return found
+
+    @cached_property
+    def alignments(self) -> dict[str, str]:
+        """Returns the alignment of every alignment-bound card, by id."""
+        return {c.id: c.alignment for c in self.adventure.cards if c.alignment}
+
     def holds(self, sheet: MainSheet, effect: str) -> bool:
         """Tells whether a character carries an Object with that effect (a Raft, a Water Bottle…)."""
         return any(self.effects.get(card) == effect for card in sheet["objects"])
+
+    @cached_property
+    def names(self) -> dict[str, str]:
+        """Returns the name of every card and item by id."""
+        found = {c.id: c.name for c in self.adventure.cards}
+        found.update({i.id: i.name for i in self.purchase.items})
+        found.update({t.id: t.name for t in self.talismans.talismans})
+        return found
+
+    def card_name(self, card: str) -> str:
+        """Returns a card's name (its id's last part if no deck in use has it)."""
+        return self.names.get(card) or card.rsplit("/", 1)[-1].replace("-", " ")
 
     def is_magic(self, card: str) -> bool:
         """Tells whether a card is a Magic Object."""
@@ -160,6 +184,11 @@ class MainContext:
     def price(self, card: str) -> int:
         """Returns a Purchase item's price."""
         return self.prices[card]
+
+    def load_all(self) -> None:
+        """Loads (and so validates) every content file the rules read."""
+        for name in ("board", "places", "adventure", "purchase", "spells", "talismans", "abilities"):
+            getattr(self, name)
 
     @cached_property
     def sizes(self) -> dict[str, int]:

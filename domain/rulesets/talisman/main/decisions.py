@@ -16,15 +16,15 @@ from domain.rulesets.talisman.combat import COMBAT, WON
 from domain.rulesets.talisman.events import GoldChanged
 from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.adventure import draw_and_meet
-from domain.rulesets.talisman.main.alignment import change_alignment
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import lose_lives
 from domain.rulesets.talisman.main.events import ItemBought, ItemDropped, ItemSold
 from domain.rulesets.talisman.main.fights import fight
+from domain.rulesets.talisman.main.items import change_alignment
 from domain.rulesets.talisman.main.outcomes import affordable, apply_outcome
 from domain.rulesets.talisman.main.places import FIGHT, LEAVE, PAY, ROLL, offer_services, roll_rows, run_table
-from domain.rulesets.talisman.main.regions import relocate
+from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import PURCHASE, deck_of
 
 Decision = Callable[[MainContext, Resolution, str, str, str], None]
@@ -96,7 +96,7 @@ def _life_or_follower(ctx: MainContext, res: Resolution, player: str, option: st
 
 
 def _alignment(ctx: MainContext, res: Resolution, player: str, option: str, arg: str) -> None:
-    change_alignment(ctx, res, player, option, "a place's table")
+    change_alignment(ctx, res, player, option, "a chosen alignment")
 
 
 def _black_knight(ctx: MainContext, res: Resolution, player: str, option: str, arg: str) -> None:

@@ -44,7 +44,7 @@ def check_killed(ctx: MainContext, res: Resolution, player: str) -> bool:
     )
     state = state_of(res)
     if state["crown_reached"] or not state["piles"][CHARACTERS]:
-        # RULES.md §5 (house): once someone stands on the Crown, a killed character's player is out.
+        # RULES.md §5: once someone stands on the Crown, a killed character's player is out (house).
         res.emit(PlayerOut(player=player, reason="killed after the Crown of Command was reached"))
         check_last_alive(res)
         return True

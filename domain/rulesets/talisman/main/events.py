@@ -66,7 +66,8 @@ class ItemBought(Event):
 
 @event_type
 class ItemDropped(Event):
-    """A character put an item down on its space (a killed character, the carrying limit)."""
+    """A character put an Object or a Follower down on its space (paid to the Enchantress, or bound to
+    an alignment it no longer has)."""
 
     player: str
     card: str
@@ -112,3 +113,12 @@ class ItemSold(Event):
     card: str
     gold: int
     pile: str
+
+
+@event_type
+class SpiritsEmpowered(Event):
+    """Every Spirit has +amount Craft until the next Event is met (0: the Event's power ended)."""
+
+    player: str
+    card: str
+    amount: int

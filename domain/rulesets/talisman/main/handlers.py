@@ -49,6 +49,7 @@ from domain.rulesets.talisman.main.events import (
     QuestCompleted,
     QuestGiven,
     RegionCrossed,
+    SpiritsEmpowered,
 )
 from domain.rulesets.talisman.main.handlers_abilities import ABILITY_HANDLERS, end_of_turn
 from domain.rulesets.talisman.main.state import (
@@ -264,8 +265,13 @@ def _follower_left(state: MainState, e: FollowerLeft) -> None:
     state["piles"][discard_pile(ADVENTURE)].append(e.card)
 
 
+def _empowered(state: MainState, e: SpiritsEmpowered) -> None:
+    state["spirit_bonus"] = e.amount
+
+
 def _dropped(state: MainState, e: ItemDropped) -> None:
-    _take(state["players"][e.player]["objects"], e.card)
+    sheet = state["players"][e.player]
+    _take(sheet["objects"] if e.card in sheet["objects"] else sheet["followers"], e.card)
     state["cards"][e.board][e.space].append(e.card)
 
 
@@ -320,6 +326,7 @@ HANDLERS: dict[type[Event], Evolver] = {
     ItemBought: _bought,
     ItemDropped: _dropped,
     ItemSold: _sold,
+    SpiritsEmpowered: _empowered,
     FollowerLeft: _follower_left,
     QuestGiven: _quest_given,
     QuestCompleted: _quest_done,

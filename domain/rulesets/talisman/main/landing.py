@@ -159,10 +159,9 @@ def run_steps(ctx: MainContext, res: Resolution, player: str, first: int = 0) ->
 
 def meet_space(ctx: MainContext, res: Resolution, player: str) -> None:
     """Meets the player's space (its handler in `places`)."""
-    from domain.rulesets.talisman.main.places import PLACES
+    from domain.rulesets.talisman.main import places
 
-    space = ctx.here(res, player)
-    PLACES[space.kind](ctx, res, player, space)
+    places.meet_space(ctx, res, player)
 
 
 def resume(ctx: MainContext, res: Resolution, player: str, after: str) -> None:

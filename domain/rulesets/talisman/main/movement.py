@@ -17,6 +17,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.actions import Action
 from domain.events import DieRolled
 from domain.resolution import Resolution
@@ -24,7 +26,9 @@ from domain.rulesets.talisman.combat import COMBAT, WON
 from domain.rulesets.talisman.events import StatChanged
 from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.context import MainContext, sheet_of
+from domain.rulesets.talisman.main.ending import cast_command_spell
 from domain.rulesets.talisman.main.fights import fight
+from domain.rulesets.talisman.main.items import extra_steps
 from domain.rulesets.talisman.main.regions import Region, go_to
 from domain.rulesets.talisman.main.state import INNER, MIDDLE, MOVEMENT, OUTER, MainSheet, MainState
 
@@ -33,7 +37,10 @@ PLAIN_OF_PERIL, VALLEY_OF_FIRE, CRYPT = 0, 4, 7
 PORTAL_OF_POWER = 0  # index on the Middle Region
 RAFT = "raft"  # the effect of a Raft (Purchase deck or Adventure deck)
 SENTINEL_KIND, PORTAL_KIND = "sentinel", "portal-of-power"
-SENTINEL_LEADS_TO = "talisman/space/middle/hills"  # RULES.md §5 (house): the Sentinel guards the Hills
+Regions = dict[str, Region]
+Step = Callable[[MainContext, Regions, Resolution, str, str], None]
+# RULES.md §5: the Sentinel guards the crossing to the Hills (house)
+SENTINEL_LEADS_TO = "talisman/space/middle/hills"
 
 
 def destinations(ctx: MainContext, board: str, space: int, steps: int) -> list[tuple[str, int]]:
@@ -97,8 +104,9 @@ def move_actions(ctx: MainContext, state: MainState, player: str) -> list[Action
 def go_actions(ctx: MainContext, state: MainState, player: str) -> list[Action]:
     """Returns the `go:` actions after the movement roll."""
     sheet = state["players"][player]
+    steps = state["rolled"] + extra_steps(ctx, sheet)
     spots = ABILITIES.destinations(
-        ctx, state, player, destinations(ctx, sheet["board"], sheet["space"], state["rolled"])
+        ctx, state, player, destinations(ctx, sheet["board"], sheet["space"], steps)
     )
     return [
         Action(f"go:{board}:{space}", player, f"Move to the {ctx.space(board, space).name} ({board} {space})")
@@ -106,32 +114,33 @@ def go_actions(ctx: MainContext, state: MainState, player: str) -> list[Action]:
     ]
 
 
-def roll(res: Resolution, player: str) -> None:
+def roll(ctx: MainContext, regions: Regions, res: Resolution, player: str, action_id: str) -> None:
     """Rolls the movement die (the destinations are the `go:` actions that follow)."""
     (face,), draws = res.dice.roll(6)
     res.emit(DieRolled(player=player, purpose=MOVEMENT, sides=6, values=[face], draws=draws))
 
 
-def go(regions: dict[str, Region], res: Resolution, player: str, action_id: str) -> None:
-    """Moves to the chosen destination of the roll and resolves that space."""
+def go(ctx: MainContext, regions: Regions, res: Resolution, player: str, action_id: str) -> None:
+    """Moves to the chosen destination of the roll (`go:<board>:<space>`) and resolves that space."""
     _, board, space = action_id.split(":")
     go_to(regions, res, player, board, int(space), "movement")
 
 
-def advance(regions: dict[str, Region], res: Resolution, player: str, the_long_way: bool = False) -> None:
-    """Moves one space toward the Crown in the Inner Region (house: no roll)."""
-    step = inner_step(sheet_of(res, player), the_long_way)
+def advance(ctx: MainContext, regions: Regions, res: Resolution, player: str, action_id: str) -> None:
+    """Moves one space toward the Crown in the Inner Region (house: no roll; `advance:crypt` the
+    other way round from the Plain of Peril)."""
+    step = inner_step(sheet_of(res, player), the_long_way=action_id == "advance:crypt")
     if step is not None:
         go_to(regions, res, player, step[0], step[1], "advance")
 
 
-def retreat(regions: dict[str, Region], res: Resolution, player: str) -> None:
+def retreat(ctx: MainContext, regions: Regions, res: Resolution, player: str, action_id: str) -> None:
     """Moves one space back toward the Plain of Peril, or from it to the Portal of Power."""
     board, space = retreat_step(sheet_of(res, player))
     go_to(regions, res, player, board, space, "retreat")
 
 
-def cross_sentinel(ctx: MainContext, regions: dict[str, Region], res: Resolution, player: str) -> None:
+def cross_sentinel(ctx: MainContext, regions: Regions, res: Resolution, player: str, action_id: str) -> None:
     """Fights the Sentinel in Combat; a win crosses to the Middle Region's Hills (RULES.md §5)."""
     sheet = sheet_of(res, player)
     guard = ctx.space(sheet["board"], sheet["space"]).guard
@@ -140,14 +149,16 @@ def cross_sentinel(ctx: MainContext, regions: dict[str, Region], res: Resolution
         go_to(regions, res, player, board, space, "sentinel")
 
 
-def cross_raft(ctx: MainContext, regions: dict[str, Region], res: Resolution, player: str) -> None:
+def cross_raft(ctx: MainContext, regions: Regions, res: Resolution, player: str, action_id: str) -> None:
     """Crosses on a Raft to the Middle space at the same angle (house: index * 16 // 24)."""
     space = sheet_of(res, player)["space"] * ctx.sizes[MIDDLE] // ctx.sizes[OUTER]
     go_to(regions, res, player, MIDDLE, space, "raft")
 
 
-def portal(ctx: MainContext, regions: dict[str, Region], res: Resolution, player: str, stat: str) -> None:
-    """Tries the Portal of Power: 2 dice ≤ the ability → the Plain of Peril, else lose 1 of it."""
+def portal(ctx: MainContext, regions: Regions, res: Resolution, player: str, action_id: str) -> None:
+    """Tries the Portal of Power (`portal:strength` / `portal:craft`): 2 dice ≤ the ability → the
+    Plain of Peril, else lose 1 of it."""
+    stat = action_id.removeprefix("portal:")
     sheet = sheet_of(res, player)
     values, draws = res.dice.roll(6, 2)
     res.emit(DieRolled(player=player, purpose=f"portal-{stat}", sides=6, values=values, draws=draws))
@@ -155,3 +166,21 @@ def portal(ctx: MainContext, regions: dict[str, Region], res: Resolution, player
         go_to(regions, res, player, INNER, PLAIN_OF_PERIL, "portal of power")
     elif sheet[stat] > sheet[f"base_{stat}"]:  # type: ignore[literal-required]
         res.emit(StatChanged(player=player, stat=stat, amount=-1, reason="the Portal of Power"))
+
+
+def command(ctx: MainContext, regions: Regions, res: Resolution, player: str, action_id: str) -> None:
+    """Casts the Command Spell from the Crown of Command (RULES.md §5)."""
+    cast_command_spell(ctx, res, player)
+
+
+# Each movement action by its id, or by the part of its id before the first colon.
+STEPS: dict[str, Step] = {
+    "roll": roll,
+    "go": go,
+    "advance": advance,
+    "retreat": retreat,
+    "cross:sentinel": cross_sentinel,
+    "cross:raft": cross_raft,
+    "portal": portal,
+    "command": command,
+}

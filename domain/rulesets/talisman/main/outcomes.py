@@ -14,15 +14,14 @@ from domain.resolution import Resolution
 from domain.rulesets.talisman.character import STARTING_LIVES, room_for_spells
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC
 from domain.rulesets.talisman.events import GoldChanged, StatChanged, TurnLost
-from domain.rulesets.talisman.main.alignment import change_alignment
-from domain.rulesets.talisman.main.carrying import room
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import in_play, lose_lives
-from domain.rulesets.talisman.main.events import QuestGiven
+from domain.rulesets.talisman.main.events import QuestGiven, SpiritsEmpowered
 from domain.rulesets.talisman.main.fights import fight
+from domain.rulesets.talisman.main.items import change_alignment, room_to_carry
 from domain.rulesets.talisman.main.piles import draw_from
-from domain.rulesets.talisman.main.regions import relocate
+from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import PURCHASE, SPELLS, TALISMANS
 
 OutcomeRule = Callable[[MainContext, Resolution, str, int, str, str], None]
@@ -147,6 +146,10 @@ def _duel(ctx: MainContext, res: Resolution, player: str, amount: int, target: s
             return
 
 
+def _spirits(ctx: MainContext, res: Resolution, player: str, amount: int, target: str, reason: str) -> None:
+    res.emit(SpiritsEmpowered(player=player, card=reason, amount=amount))
+
+
 def _lose_follower(
     ctx: MainContext, res: Resolution, player: str, amount: int, target: str, reason: str
 ) -> None:
@@ -179,10 +182,13 @@ def _buy(ctx: MainContext, res: Resolution, player: str, amount: int, target: st
 
 
 def affordable(ctx: MainContext, res: Resolution, player: str) -> list[str]:
-    """Returns the Purchase items left that the player can pay for and carry (one of each)."""
+    """Returns the Purchase items left that the player can pay for (one of each)."""
     sheet = sheet_of(res, player)
+    if not room_to_carry(ctx, sheet):
+        return []
+    gold = sheet["gold"]
     left = set(state_of(res)["piles"][PURCHASE])
-    return sorted(card for card in left if ctx.price(card) <= sheet["gold"] and room(ctx, sheet, card))
+    return sorted(card for card in left if ctx.price(card) <= gold)
 
 
 def _sell(ctx: MainContext, res: Resolution, player: str, amount: int, target: str, reason: str) -> None:
@@ -217,6 +223,7 @@ OUTCOMES: dict[str, OutcomeRule] = {
     "change-alignment": _alignment,
     "buy": _buy,
     "sell-object": _sell,
+    "spirits-stronger": _spirits,
     # Issue 14 brings the Keep onto the main board; until then these lead nowhere.
     "enter-keep": _nothing,
     "enter-keep-test": _nothing,

@@ -36,11 +36,16 @@ ROLL, LEAVE, PAY, FIGHT = "roll", "leave", "pay", "fight"
 
 
 def resolve_space(ctx: MainContext, res: Resolution, player: str) -> None:
-    """Resolves the space the player has just landed on."""
-    space = ctx.here(res, player)
+    """Resolves the space the player has just landed on (unless an ability keeps it from meeting it)."""
     check_quest(ctx, res, player)
     if ABILITIES.meets_space(ctx, res, player):
-        PLACES[space.kind](ctx, res, player, space)
+        meet_space(ctx, res, player)
+
+
+def meet_space(ctx: MainContext, res: Resolution, player: str) -> None:
+    """Does what the player's space does: its kind's handler."""
+    space = ctx.here(res, player)
+    PLACES[space.kind](ctx, res, player, space)
 
 
 def _draw_then_table(ctx: MainContext, res: Resolution, player: str, space: Space) -> None:
@@ -63,7 +68,7 @@ def _desert(ctx: MainContext, res: Resolution, player: str, space: Space) -> Non
 
 
 def _black_knight(ctx: MainContext, res: Resolution, player: str, space: Space) -> None:
-    # RULES.md §5 (house): pay the Black Knight's toll or fight him.
+    # RULES.md §5: pay the Black Knight's toll or fight him (house).
     can_pay = sheet_of(res, player)["gold"] >= space.toll
     offer(res, player, "black-knight", [PAY, FIGHT] if can_pay else [FIGHT])
 

@@ -15,7 +15,6 @@ from domain.resolution import Resolution
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC, WON
 from domain.rulesets.talisman.main.ability_encounters import BEAT, OPTIONS
 from domain.rulesets.talisman.main.ability_hooks import DICE, CombatDice
-from domain.rulesets.talisman.main.carrying import room
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
 from domain.rulesets.talisman.main.duels import fight_dice
@@ -27,8 +26,8 @@ from domain.rulesets.talisman.main.events_abilities import (
     SpoilsTaken,
 )
 from domain.rulesets.talisman.main.hook_lookup import at
-from domain.rulesets.talisman.main.items import effective
-from domain.rulesets.talisman.main.regions import relocate
+from domain.rulesets.talisman.main.items import effective, may_hold, room_to_carry
+from domain.rulesets.talisman.main.positions import relocate
 
 LIFE, GOLD = "life", "gold"
 BEGUILE_FACES = (4, 5, 6)  # RULES.md §5 (Sorceress, house): Beguile works on 4-6
@@ -71,7 +70,9 @@ def spoils_options(ctx: MainContext, res: Resolution, winner: str, loser: str) -
     options = [LIFE] if lost["lives"] > 0 else []
     options += [GOLD] if lost["gold"] > 0 else []
     taker = sheet_of(res, winner)
-    return options + sorted({card for card in lost["objects"] if room(ctx, taker, card)})
+    if not room_to_carry(ctx, taker):
+        return options
+    return options + sorted({card for card in lost["objects"] if may_hold(ctx, taker, card)})
 
 
 def offer_spoils(ctx: MainContext, res: Resolution, winner: str, loser: str, kind: str) -> None:

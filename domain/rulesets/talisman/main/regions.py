@@ -1,20 +1,20 @@
 """The main board's regions as boards, each with its `BoardHooks` (RULES.md §5).
 
 Entering a space of the Outer, Middle or Inner Region resolves it (`places.resolve_space`); reaching
-the Crown of Command (the `crown` board's centre) runs the ending's hook. A move within a region is a
-`Moved`, a move between regions a `RegionCrossed`; `relocate` places a character without resolving
-the space it lands on (a table that sends it away, a restart).
+the Crown of Command (the `crown` board's centre) runs the ending's hook. `go_to` moves through the
+hooks; `positions.relocate` places a character without them.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from domain.events import Moved
 from domain.resolution import Resolution
 from domain.rulesets.talisman.hooks import BoardHooks
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of
-from domain.rulesets.talisman.main.events import RegionCrossed
+from domain.rulesets.talisman.main.ending import reach_crown
+from domain.rulesets.talisman.main.places import resolve_space
+from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import CROWN, INNER, MIDDLE, OUTER
 
 NO_CENTRE = -1
@@ -29,11 +29,13 @@ class Region(BoardHooks):
         self.ctx = ctx
 
     def entered(self, res: Resolution, player: str, space: int, reason: str) -> None:
-        """Resolves the space the character moved onto."""
-        from domain.rulesets.talisman.main.places import resolve_space
-
+        """Meets the space the character moved onto."""
         if not is_over(res):
-            resolve_space(self.ctx, res, player)
+            self.encounter(res, player, space)
+
+    def encounter(self, res: Resolution, player: str, space: int) -> None:
+        """Resolves what the space does (`places`: its kind's handler)."""
+        resolve_space(self.ctx, res, player)
 
 
 class OuterRegion(Region):
@@ -65,34 +67,12 @@ class CrownBoard(Region):
 
     def reached_centre(self, res: Resolution, player: str) -> None:
         """Runs the ending's hook (ending=first: the character wins)."""
-        from domain.rulesets.talisman.main.ending import reach_crown
-
         reach_crown(self.ctx, res, player)
 
 
 def build_regions(ctx: MainContext) -> dict[str, Region]:
     """Returns the hooks of every board of the main board, by board id."""
     return {cls.board: cls(ctx) for cls in (OuterRegion, MiddleRegion, InnerRegion, CrownBoard)}
-
-
-def relocate(res: Resolution, player: str, board: str, space: int, reason: str) -> None:
-    """Places a character on (board, space) without resolving the space: a Moved or a RegionCrossed."""
-    sheet = sheet_of(res, player)
-    here_board, here = sheet["board"], sheet["space"]
-    if here_board == board:
-        if here != space:
-            res.emit(Moved(piece=player, board=board, from_space=here, to_space=space, reason=reason))
-        return
-    res.emit(
-        RegionCrossed(
-            player=player,
-            from_board=here_board,
-            from_space=here,
-            to_board=board,
-            to_space=space,
-            reason=reason,
-        )
-    )
 
 
 def go_to(

@@ -13,7 +13,7 @@ Issue 14 adds the expansions as options (`dungeon`, `keep`); this ruleset takes 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
@@ -24,12 +24,13 @@ from domain.resolution import Resolution
 from domain.rulesets.base import OptionSpec, Ruleset, State
 from domain.rulesets.talisman.characters import canonical_seats, check_seats, load_characters
 from domain.rulesets.talisman.characters import character_choices as talisman_characters
-from domain.rulesets.talisman.main import ending, movement
+from domain.rulesets.talisman.main import movement
 from domain.rulesets.talisman.main.abilities import ABILITIES
-from domain.rulesets.talisman.main.choices import CHOOSE
+from domain.rulesets.talisman.main.choices import CHOOSE, option_label
 from domain.rulesets.talisman.main.context import MainContext
 from domain.rulesets.talisman.main.decisions import make_choice
 from domain.rulesets.talisman.main.handlers import HANDLERS
+from domain.rulesets.talisman.main.items import items_at_turn_start
 from domain.rulesets.talisman.main.regions import build_regions
 from domain.rulesets.talisman.main.state import (
     ADVENTURE,
@@ -55,8 +56,6 @@ CAP_HELP = "house round cap for bot games: after that many rounds the game ends 
 # Bots lean toward the Crown: moving on, crossing and casting the Command Spell over going back.
 BOT_WEIGHTS = {"advance": 4.0, "advance:crypt": 1.0, "retreat": 0.3, "cross:sentinel": 2.0, "cross:raft": 2.0}
 BOT_WEIGHTS |= {"portal:strength": 3.0, "portal:craft": 3.0, "command": 1.0, "choose:leave": 0.3}
-
-Step = Callable[["TalismanGame", Resolution, str, str], None]
 
 
 class TalismanGame(Ruleset):
@@ -93,14 +92,13 @@ class TalismanGame(Ruleset):
         """Raises BadSetup/UnknownCharacter for an unplayable setup (ContentError for bad data)."""
         self.check_options(options)
         check_seats(self.name, players, self.min_players, self.max_players)
-        ctx = self.ctx
-        ctx.board, ctx.places, ctx.adventure, ctx.purchase, ctx.spells, ctx.talismans  # noqa: B018
+        self.ctx.load_all()
 
     def canonical_setup(
         self, players: list[Seat], options: dict[str, str]
     ) -> tuple[list[Seat], dict[str, str]]:
-        """Returns the seats with full character ids and every option written out."""
-        return canonical_seats(players), {**self.options, **{k: v.lower() for k, v in options.items()}}
+        """Returns the seats with full character ids and each option given in lower case."""
+        return canonical_seats(players), {key: value.lower() for key, value in options.items()}
 
     def initial_state(self, created: GameCreated) -> State:
         """Returns the state right after GameCreated: nobody dealt yet, every pile full and sorted."""
@@ -148,9 +146,9 @@ class TalismanGame(Ruleset):
         if choice is not None:
             if player not in (None, choice["player"]):
                 return []
+            kind, chooser = choice["kind"], choice["player"]
             return [
-                Action(f"{CHOOSE}{o}", choice["player"], f"Choose {o} ({choice['kind']})")
-                for o in choice["options"]
+                Action(f"{CHOOSE}{o}", chooser, option_label(self.ctx, kind, o)) for o in choice["options"]
             ]
         current = main["turn"]
         if player not in (None, current):
@@ -185,11 +183,11 @@ class TalismanGame(Ruleset):
             make_choice(self.ctx, res, player, action_id.removeprefix(CHOOSE))
         else:
             if res.state["step"] == START:
+                items_at_turn_start(self.ctx, res, player)
                 ABILITIES.turn_started(self.ctx, res, player)
-            head = action_id.split(":", 1)[0]
-            step = _STEPS.get(action_id) or _STEPS.get(head)
+            step = movement.STEPS.get(action_id) or movement.STEPS.get(action_id.split(":", 1)[0])
             if step is not None:
-                step(self, res, player, action_id)
+                step(self.ctx, self.regions, res, player, action_id)
             elif not ABILITIES.resolve_extra(self.ctx, res, player, action_id):
                 ABILITIES.cast(self.ctx, res, player, action_id.removeprefix("cast:"))
         if action_id != "roll" and not ABILITIES.keeps_turn(res, action_id):
@@ -198,21 +196,3 @@ class TalismanGame(Ruleset):
     def bot_weight(self, state: State, action: Action) -> float:
         """Returns how likely a bot is to pick an action: toward the Crown, rarely back or away."""
         return BOT_WEIGHTS.get(action.id, 1.0)
-
-
-_STEPS: dict[str, Step] = {
-    "roll": lambda game, res, player, action: movement.roll(res, player),
-    "go": lambda game, res, player, action: movement.go(game.regions, res, player, action),
-    "advance": lambda game, res, player, action: movement.advance(
-        game.regions, res, player, action == "advance:crypt"
-    ),
-    "retreat": lambda game, res, player, action: movement.retreat(game.regions, res, player),
-    "cross:sentinel": lambda game, res, player, action: movement.cross_sentinel(
-        game.ctx, game.regions, res, player
-    ),
-    "cross:raft": lambda game, res, player, action: movement.cross_raft(game.ctx, game.regions, res, player),
-    "portal": lambda game, res, player, action: movement.portal(
-        game.ctx, game.regions, res, player, action.split(":")[1]
-    ),
-    "command": lambda game, res, player, action: ending.cast_command_spell(game.ctx, res, player),
-}

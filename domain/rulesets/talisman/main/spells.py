@@ -22,7 +22,6 @@ from domain.rulesets.talisman.character import PLAYING, STARTING_LIVES
 from domain.rulesets.talisman.events import GoldChanged, TurnLost
 from domain.rulesets.talisman.main.ability_encounters import rout_options
 from domain.rulesets.talisman.main.ability_hooks import heal
-from domain.rulesets.talisman.main.alignment import change_alignment
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import lose_lives
@@ -33,8 +32,8 @@ from domain.rulesets.talisman.main.events_abilities import (
     SpellCountered,
     SpellTaken,
 )
-from domain.rulesets.talisman.main.items import CURSED_GLADE
-from domain.rulesets.talisman.main.regions import relocate
+from domain.rulesets.talisman.main.items import CURSED_GLADE, change_alignment
+from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import (
     BEGUN,
     INNER,

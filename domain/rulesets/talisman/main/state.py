@@ -76,7 +76,8 @@ class MainState(TalismanState):
     rolled: int  # the movement roll while `step` is rolled
     round: int  # rounds begun (1 = the first round)
     choice: Choice | None
-    crown_reached: bool  # RULES.md §5 (house): from then on a killed character's player is out
+    crown_reached: bool  # RULES.md §5: from then on a killed character's player is out (house)
+    spirit_bonus: int  # Craft every Spirit has more until the next Event (the Astral Conjunction)
     starts: dict[str, list[Any]]  # character id → [board, space] it starts on
 
 
@@ -109,6 +110,7 @@ def new_state(
         "round": 1,
         "choice": None,
         "crown_reached": False,
+        "spirit_bonus": 0,
         "starts": starts,
     }
 
