@@ -47,6 +47,21 @@ from domain.rulesets.talisman.main.events import (
     QuestCompleted,
     QuestGiven,
     RegionCrossed,
+    SpiritsEmpowered,
+)
+from domain.rulesets.talisman.main.events_abilities import (
+    AbilityUsed,
+    CharacterAttacked,
+    EffectReadied,
+    EffectSpent,
+    EnemyDestroyed,
+    EnemyEvaded,
+    FollowerTaken,
+    GoldStolen,
+    SpellCast,
+    SpellCountered,
+    SpellTaken,
+    SpoilsTaken,
 )
 from projections.talisman_view import name_of, option_words, where
 
@@ -124,7 +139,7 @@ def _crossed(e: RegionCrossed) -> str:
 
 
 def _combat(e: CombatResolved) -> str:
-    kind = "psychic combat" if e.kind == "psychic" else "combat"
+    kind = _kind(e.kind)
     foe = opponent_name(e.opponent)
     if e.outcome == "won":
         return f"{e.player} ({e.player_total}) beat {foe} ({e.opponent_total}) in {kind}."
@@ -162,6 +177,42 @@ def _sold(e: ItemSold) -> str:
     return f"{e.player} sold the {name_of(e.card)} for {e.gold} gold ({back})."
 
 
+def _kind(kind: str) -> str:
+    return "psychic combat" if kind in ("psychic", "psychic-combat") else kind.replace("-", " ")
+
+
+def _cast(e: SpellCast) -> str:
+    at = f" at {e.target}" if e.target and e.target != e.player else ""
+    return f"{e.player} cast {name_of(e.spell)}{at}."
+
+
+_WHEN = {
+    "combat": "their next Combat",
+    "psychic-combat": "their next Psychic Combat",
+    "any-combat": "their next fight",
+    "own-turn": "this turn",
+}
+
+
+def _readied(e: EffectReadied) -> str:
+    when = _WHEN.get(e.when, e.when.replace("-", " "))
+    amount = f" ({e.amount})" if e.amount else ""
+    return f"{e.player}'s {e.name} waits for {when}: {e.effect.replace('-', ' ')}{amount}."
+
+
+def _spoils(e: SpoilsTaken) -> str:
+    if e.spoils in ("life", "gold"):
+        what = "a life" if e.spoils == "life" else "1 gold"
+        return f"{e.player} beat {e.loser} and took {what}."
+    return f"{e.player} beat {e.loser} and took the {name_of(e.spoils)}."
+
+
+def _ability(e: AbilityUsed) -> str:
+    what = name_of(e.ability) if "/" in e.ability else e.ability.replace("-", " ")
+    detail = f" ({_reason(e.detail)})" if e.detail else ""
+    return f"{e.player}'s ability acted: {what}{detail}."
+
+
 def _ended(e: GameEnded) -> str:
     return f"The game ended{' with ' + e.winner + ' winning' if e.winner else ' drawn'}: {e.reason}."
 
@@ -183,6 +234,24 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     QuestGiven: _quest,
     QuestCompleted: lambda e: f"{e.player} completed the Warlock's quest.",
     AlignmentChanged: lambda e: f"{e.player} became {e.alignment} ({_reason(e.reason)}).",
+    SpiritsEmpowered: lambda e: (
+        f"Every Spirit has +{e.amount} Craft until the next Event ({_reason(e.card)})."
+        if e.amount
+        else f"The Spirits' extra Craft is over ({_reason(e.card)})."
+    ),
+    # The abilities', Spells' and characters' own events.
+    SpellCast: _cast,
+    SpellCountered: lambda e: f"{e.player}'s {name_of(e.spell)} was countered: it has no effect.",
+    EffectReadied: _readied,
+    EffectSpent: lambda e: f"{e.player}'s {e.name} was used up.",
+    AbilityUsed: _ability,
+    EnemyEvaded: lambda e: f"{e.player} evaded the {name_of(e.card)}; it stays face up.",
+    EnemyDestroyed: lambda e: f"{e.player} destroyed the {name_of(e.card)} with a Spell (no trophy).",
+    CharacterAttacked: lambda e: f"{e.player} attacked {e.victim} in {_kind(e.kind)}.",
+    SpoilsTaken: _spoils,
+    GoldStolen: lambda e: f"{e.player} took {e.amount} gold from {e.victim} ({_reason(e.reason)}).",
+    FollowerTaken: lambda e: f"{e.player} took the {name_of(e.card)} from {e.victim}.",
+    SpellTaken: lambda e: f"{e.player} took {e.victim}'s spell {name_of(e.spell)} (die {e.face}).",
     ChoiceOffered: _offered,
     ChoiceMade: lambda e: f"{e.player} chose {option_words(e.option)}.",
     # Shared events, in the main board's words.

@@ -60,17 +60,20 @@ def _names() -> dict[str, str]:
     found |= {c.id: c.name for c in load_characters().values()}
     found |= {s.id: s.name for b in ctx.board.boards for s in b.spaces}
     found |= {b.id: b.name for b in ctx.board.boards}
+    found |= {a.id: a.name for c in ctx.abilities.characters for a in c.abilities}
     return found
 
 
 def name_of(ref: str) -> str:
-    """Returns the name behind a content id (card, item, spell, Talisman, character, space, region)."""
+    """Returns the name behind a content id (card, item, spell, Talisman, character, space, region,
+    ability)."""
     return _names().get(ref) or ref.rsplit("/", 1)[-1].replace("-", " ")
 
 
 def option_words(option: str) -> str:
     """Returns a pending choice's option in words: a content id by its name, else as written."""
-    return name_of(option) if "/" in option else option.replace("-", " ")
+    parts = option.split(":")  # `attack:Bo`: attack Bo
+    return " ".join(name_of(part) if "/" in part else part.replace("-", " ") for part in parts)
 
 
 def space_name(board: str, space: int) -> str:

@@ -9,6 +9,7 @@ import pytest
 
 from domain.events import Event
 from domain.rulesets.talisman.main import events as main_events
+from domain.rulesets.talisman.main import events_abilities
 from domain.rulesets.talisman.main.events import (
     AlignmentChanged,
     CharacterDied,
@@ -20,6 +21,21 @@ from domain.rulesets.talisman.main.events import (
     QuestCompleted,
     QuestGiven,
     RegionCrossed,
+    SpiritsEmpowered,
+)
+from domain.rulesets.talisman.main.events_abilities import (
+    AbilityUsed,
+    CharacterAttacked,
+    EffectReadied,
+    EffectSpent,
+    EnemyDestroyed,
+    EnemyEvaded,
+    FollowerTaken,
+    GoldStolen,
+    SpellCast,
+    SpellCountered,
+    SpellTaken,
+    SpoilsTaken,
 )
 from projections import talisman_view as view
 from projections.timeline import describe_event
@@ -72,14 +88,70 @@ SAMPLES: dict[type[Event], tuple[Event, str]] = {
         ItemSold(player=ANN, card="talisman/purchase/raft", gold=1, pile="purchase"),
         "Ann sold the Raft for 1 gold (back to the Purchase deck).",
     ),
+    SpiritsEmpowered: (
+        SpiritsEmpowered(player=ANN, card="talisman/card/astral-conjunction", amount=1),
+        "Every Spirit has +1 Craft until the next Event (the Astral Conjunction).",
+    ),
+    # The abilities', Spells' and characters' events.
+    SpellCast: (
+        SpellCast(player=ANN, spell="talisman/spell/healing", target=""),
+        "Ann cast Healing.",
+    ),
+    SpellCountered: (
+        SpellCountered(player=BO, spell="talisman/spell/healing"),
+        "Bo's Healing was countered: it has no effect.",
+    ),
+    EffectReadied: (
+        EffectReadied(
+            player=ANN, name="Battle Fury", effect="strength-bonus", amount=1, when="combat", lasting=False
+        ),
+        "Ann's Battle Fury waits for their next Combat: strength bonus (1).",
+    ),
+    EffectSpent: (
+        EffectSpent(player=ANN, name="Battle Fury", effect="strength-bonus"),
+        "Ann's Battle Fury was used up.",
+    ),
+    AbilityUsed: (
+        AbilityUsed(player=ANN, ability="skip-encounters", detail="Plains"),
+        "Ann's ability acted: skip encounters (Plains).",
+    ),
+    EnemyEvaded: (
+        EnemyEvaded(player=ANN, card="talisman/card/goblin-1"),
+        "Ann evaded the Goblin; it stays face up.",
+    ),
+    EnemyDestroyed: (
+        EnemyDestroyed(player=ANN, card="talisman/card/goblin-1", space=3),
+        "Ann destroyed the Goblin with a Spell (no trophy).",
+    ),
+    CharacterAttacked: (
+        CharacterAttacked(player=ANN, victim=BO, kind="psychic"),
+        "Ann attacked Bo in psychic combat.",
+    ),
+    SpoilsTaken: (
+        SpoilsTaken(player=ANN, loser=BO, spoils="talisman/card/sword-1"),
+        "Ann beat Bo and took the Sword.",
+    ),
+    GoldStolen: (
+        GoldStolen(player=ANN, victim=BO, amount=2, reason="Thieving Hands"),
+        "Ann took 2 gold from Bo (Thieving Hands).",
+    ),
+    FollowerTaken: (
+        FollowerTaken(player=ANN, victim=BO, card="talisman/card/squire"),
+        "Ann took the Squire from Bo.",
+    ),
+    SpellTaken: (
+        SpellTaken(player=ANN, victim=BO, spell="talisman/spell/healing", face=1),
+        "Ann took Bo's spell Healing (die 1).",
+    ),
 }
 
 
 def test_every_main_board_event_type_has_a_sample_here():
     declared = {
         cls
-        for _, cls in inspect.getmembers(main_events, inspect.isclass)
-        if issubclass(cls, Event) and cls.__module__ == main_events.__name__
+        for module in (main_events, events_abilities)
+        for _, cls in inspect.getmembers(module, inspect.isclass)
+        if issubclass(cls, Event) and cls.__module__ == module.__name__
     }
     assert declared == set(SAMPLES)
 

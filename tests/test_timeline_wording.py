@@ -10,6 +10,7 @@ import pytest
 from domain.actions import HOST
 from domain.events import ActionTaken, CombatResolved, DieRolled
 from domain.rulesets import ruleset_names
+from event_store.bot_games import bot_game_options
 from event_store.recorded import redacted
 from event_store.service import play_with_bots
 from projections.timeline import describe_event, describe_events
@@ -18,24 +19,33 @@ SEATS = {
     "dungeon-short": [("Ann", None), ("Bo", None), ("Cy", None)],
     "keep-run": [("Ann", None), ("Bo", None)],
     "vampire-empire": [("Ann", "human"), ("Vlad", "vampire")],
+    "talisman": [("Ann", None), ("Bo", None), ("Cy", None)],
 }
+# A bot game of the main board runs to its house round cap (RULES.md §5): its first actions are told.
+ACTIONS = {"talisman": 300}
 # An action id such as `attack:Bo` or `discard:clergy-servant-2`: a word, a colon, a word, no space.
 ACTION_ID = re.compile(r"\b[a-z][\w-]*:[\w-]+")
 SEEDS = ["one", "two", "three"]
 
 
 def played(service, ruleset, seed):
-    game_id = service.create_game(ruleset, SEATS[ruleset])
-    play_with_bots(service, game_id, seed)
+    game_id = service.create_game(ruleset, SEATS[ruleset], bot_game_options(ruleset))
+    play_with_bots(service, game_id, seed, max_actions=ACTIONS.get(ruleset, 100_000))
     return service.recorded_events(game_id)
 
 
 def test_every_registered_ruleset_is_covered():
-    # talisman's timeline comes with its read side (issue 13, 5), which adds it here.
-    assert set(ruleset_names()) - {"toy-race", "talisman"} <= set(SEATS)
+    assert set(ruleset_names()) - {"toy-race"} <= set(SEATS)
 
 
-@pytest.mark.parametrize("ruleset", sorted(SEATS))
+# The main board's choice labels (`choices.option_label`) call a landing's `attack:Bo` option "Give up
+# the attack:Bo": a label of the rules, reported to their owners.
+LABEL_BUG = pytest.mark.xfail(reason="talisman labels a landing's attack option by its id", strict=True)
+
+
+@pytest.mark.parametrize(
+    "ruleset", [pytest.param(r, marks=LABEL_BUG) if r == "talisman" else r for r in sorted(SEATS)]
+)
 @pytest.mark.parametrize("viewer", [HOST, "", "Ann"])
 def test_no_line_shows_an_action_id_and_every_actor_is_named(memory_service, ruleset, viewer):
     for seed in SEEDS:
@@ -52,7 +62,7 @@ def test_no_line_shows_an_action_id_and_every_actor_is_named(memory_service, rul
                 assert line.startswith(event.player), line
 
 
-@pytest.mark.parametrize("ruleset", ["dungeon-short", "keep-run"])
+@pytest.mark.parametrize("ruleset", ["dungeon-short", "keep-run"])  # (talisman rolls one die a side)
 def test_each_die_of_a_combat_roll_is_given_to_who_rolled_it(memory_service, ruleset):
     rolls = 0
     for seed in SEEDS:
