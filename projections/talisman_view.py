@@ -217,20 +217,17 @@ def _at(sheet: MainSheet) -> str:
 
 
 def _carried(sheet: MainSheet) -> list[str]:
-    held = [
-        f"{label}: {', '.join(name_of(c) for c in sheet[key])}"  # type: ignore[literal-required]
-        for label, key in (
-            ("objects", "objects"),
-            ("followers", "followers"),
-            ("spells", "spells"),
-            ("talismans", "talismans"),
-            ("trophies", "trophies"),
-        )
-        if sheet[key]  # type: ignore[literal-required]
-    ]
+    kept = (
+        ("objects", sheet["objects"]),
+        ("followers", sheet["followers"]),
+        ("spells", sheet["spells"]),
+        ("talismans", sheet["talismans"]),
+        ("trophies", sheet["trophies"]),
+    )
+    held = [f"{label}: {', '.join(name_of(c) for c in cards)}" for label, cards in kept if cards]
     quest = sheet["quest"]
     if quest is not None:
-        held.append(f"quest: {quest['goal']} {quest['progress']}/{quest['amount']}")
+        held.append(f"quest: {quest['goal'].replace('-', ' ')} {quest['progress']}/{quest['amount']}")
     if sheet["skips"]:
         held.append(f"misses {sheet['skips']} turn(s)")
     return held
