@@ -273,7 +273,8 @@ def test_long_stride_moves_one_more_or_one_fewer():
 
 
 def test_gallop_adds_up_to_two_and_wolf_rider_one_with_a_wolf():
-    # RULES.md §5 (Centaur: up to 2 more, house: or fewer; Orc: 1 more with a Wolf Follower).
+    # RULES.md §5 (Centaur: up to 2 more, house: or fewer; Orc: 1 more with a Wolf Follower, which
+    # itself adds 1 to anyone's roll).
     game, state = game_of("centaur")
     put(state, ANN, "outer", 0)
     state.update(step="rolled", rolled=3)
@@ -281,7 +282,7 @@ def test_gallop_adds_up_to_two_and_wolf_rider_one_with_a_wolf():
     game, state = game_of("orc")
     put(state, ANN, "outer", 0, followers=[WOLF])
     state.update(step="rolled", rolled=3)
-    assert set(ids(game, state)) == {f"go:outer:{s}" for s in (3, 21, 4, 20)}
+    assert set(ids(game, state)) == {f"go:outer:{s}" for s in (4, 20, 5, 19)}
 
 
 def test_imprison_makes_a_character_beaten_in_combat_miss_a_turn():

@@ -40,3 +40,15 @@ def test_bots_told_to_play_an_uncapped_talisman_game_warn():
     with capture_logs() as logs:
         play_with_bots(service, game_id, "1", max_actions=5)
     assert any(entry["event"] == "bots_play_without_round_cap" for entry in logs)
+
+
+def test_a_bot_game_through_the_store_audits_clean_and_folds_to_the_live_state():
+    # Every action re-decided by the audit gives exactly the recorded events; the seed is revealed.
+    service = GameService.open(":memory:")
+    options = bot_game_options("talisman", {"ending": "first"})
+    game_id = service.create_game("talisman", [("Ann", None), ("Bo", None), ("Cy", None)], options)
+    play_with_bots(service, game_id, "audit")
+    report = service.audit(game_id)
+    assert report.findings == [] and report.status == "finished"
+    assert report.draws_verified == report.draws > 0
+    assert service.fold(game_id, use_snapshot=False).state == service.get_game(game_id).state

@@ -15,8 +15,8 @@ from domain.rulesets.talisman.main.events_abilities import (
     EffectSpent,
     EnemyDestroyed,
     GoldStolen,
-    SpellCast,
     SpellCountered,
+    SpellInvoked,
     SpellTaken,
 )
 from domain.rulesets.talisman.main.ruleset import TalismanGame
@@ -56,7 +56,7 @@ def test_the_craft_limit_on_spells():
 def test_a_spell_cast_is_discarded_and_the_turn_goes_on():
     game, state = holding("conjure-gold")
     events, after = act(game, state, f"cast:{spell('conjure-gold')}")
-    assert of(events, SpellCast)[0].spell == spell("conjure-gold")
+    assert of(events, SpellInvoked)[0].spell == spell("conjure-gold")
     assert of(events, GoldChanged)[0].amount == 2
     assert after["players"][ANN]["spells"] == [] and spell("conjure-gold") in after["piles"]["discard:spells"]
     assert after["turn"] == ANN and after["step"] == "begun" and "roll" in ids(game, after)

@@ -41,6 +41,7 @@ from domain.rulesets.talisman.main.ability_hooks import (
 from domain.rulesets.talisman.main.choices import pending
 from domain.rulesets.talisman.main.duels import fight_dice, iron_skin
 from domain.rulesets.talisman.main.hook_lookup import ABILITY_HOOKS, at
+from domain.rulesets.talisman.main.items import extra_steps
 from domain.rulesets.talisman.main.landing import LANDING_DECISIONS, run_steps, skips_table
 from domain.rulesets.talisman.main.pvp import PVP_DECISIONS
 from domain.rulesets.talisman.main.spells import SPELL_DECISIONS, SPELL_EFFECTS
@@ -120,9 +121,10 @@ class Abilities:
     ) -> list[tuple[str, int]]:
         """Returns the (board, space) a movement roll may end on, with the abilities' other step counts."""
         sheet = state["players"][player]
+        rolled = state["rolled"] + extra_steps(ctx, sheet)  # a mount's steps are the roll's (items)
         steps: set[int] = set()
         for ability, hook in at(ctx, sheet, STEPS):
-            steps |= hook.run(ability, state["rolled"], sheet)
+            steps |= hook.run(ability, rolled, sheet)
         more = ring_spots(ctx.sizes[sheet["board"]], sheet["board"], sheet["space"], steps)
         return spots + [spot for spot in more if spot not in spots]
 

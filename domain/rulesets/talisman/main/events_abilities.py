@@ -8,7 +8,7 @@ from domain.events import Event, event_type
 
 
 @event_type
-class SpellCast(Event):
+class SpellInvoked(Event):
     """A character cast one of its Spells (at `target`, "" for itself); the Spell is discarded."""
 
     player: str

@@ -14,7 +14,7 @@ from domain.rulesets.talisman.main.events_abilities import (
     EnemyEvaded,
     FollowerTaken,
     GoldStolen,
-    SpellCast,
+    SpellInvoked,
     SpellTaken,
     SpoilsTaken,
 )
@@ -27,7 +27,7 @@ def _take(cards: list[str], card: str) -> None:
         cards.remove(card)
 
 
-def _cast(state: MainState, e: SpellCast) -> None:
+def _cast(state: MainState, e: SpellInvoked) -> None:
     _take(state["players"][e.player]["spells"], e.spell)
     state["piles"][discard_pile(SPELLS)].append(e.spell)
     if state["step"] == START:
@@ -94,7 +94,7 @@ def end_of_turn(sheet: MainSheet) -> None:
 
 
 ABILITY_HANDLERS: dict[type[Event], Callable[[MainState, Any], None]] = {
-    SpellCast: _cast,
+    SpellInvoked: _cast,
     EffectReadied: _readied,
     EffectSpent: _spent,
     EnemyEvaded: _evaded,

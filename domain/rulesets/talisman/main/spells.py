@@ -28,8 +28,8 @@ from domain.rulesets.talisman.main.ending import lose_lives
 from domain.rulesets.talisman.main.events_abilities import (
     EffectReadied,
     GoldStolen,
-    SpellCast,
     SpellCountered,
+    SpellInvoked,
     SpellTaken,
 )
 from domain.rulesets.talisman.main.items import CURSED_GLADE, change_alignment
@@ -113,7 +113,7 @@ def cast(ctx: MainContext, res: Resolution, player: str, rest: str) -> None:
     """Casts a Spell (discarding it); a Spell at a holder of Counterspell waits for its answer."""
     spell_id, _, target = rest.partition(":")
     spell = spell_of(ctx, spell_id)
-    res.emit(SpellCast(player=player, spell=spell_id, target=target))
+    res.emit(SpellInvoked(player=player, spell=spell_id, target=target))
     if target and _counter_of(ctx, res, target):
         offer(res, target, f"counter:{spell_id}", [COUNTERSPELL, ALLOW])
         return
@@ -131,7 +131,7 @@ def _countered(ctx: MainContext, res: Resolution, player: str, option: str, arg:
     caster = state_of(res)["turn"]
     spell = spell_of(ctx, arg)
     if option == COUNTERSPELL:
-        res.emit(SpellCast(player=player, spell=_counter_of(ctx, res, player), target=caster))
+        res.emit(SpellInvoked(player=player, spell=_counter_of(ctx, res, player), target=caster))
         res.emit(SpellCountered(player=caster, spell=arg))
     else:
         SPELL_EFFECTS[spell.effect](ctx, res, caster, spell, player)
