@@ -58,8 +58,8 @@ from domain.rulesets.talisman.main.events_abilities import (
     EnemyEvaded,
     FollowerTaken,
     GoldStolen,
-    SpellCast,
     SpellCountered,
+    SpellInvoked,
     SpellTaken,
     SpoilsTaken,
 )
@@ -181,7 +181,7 @@ def _kind(kind: str) -> str:
     return "psychic combat" if kind in ("psychic", "psychic-combat") else kind.replace("-", " ")
 
 
-def _cast(e: SpellCast) -> str:
+def _cast(e: SpellInvoked) -> str:
     at = f" at {e.target}" if e.target and e.target != e.player else ""
     return f"{e.player} cast {name_of(e.spell)}{at}."
 
@@ -240,7 +240,7 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
         else f"The Spirits' extra Craft is over ({_reason(e.card)})."
     ),
     # The abilities', Spells' and characters' own events.
-    SpellCast: _cast,
+    SpellInvoked: _cast,
     SpellCountered: lambda e: f"{e.player}'s {name_of(e.spell)} was countered: it has no effect.",
     EffectReadied: _readied,
     EffectSpent: lambda e: f"{e.player}'s {e.name} was used up.",

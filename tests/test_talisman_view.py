@@ -32,8 +32,8 @@ from domain.rulesets.talisman.main.events_abilities import (
     EnemyEvaded,
     FollowerTaken,
     GoldStolen,
-    SpellCast,
     SpellCountered,
+    SpellInvoked,
     SpellTaken,
     SpoilsTaken,
 )
@@ -93,8 +93,8 @@ SAMPLES: dict[type[Event], tuple[Event, str]] = {
         "Every Spirit has +1 Craft until the next Event (the Astral Conjunction).",
     ),
     # The abilities', Spells' and characters' events.
-    SpellCast: (
-        SpellCast(player=ANN, spell="talisman/spell/healing", target=""),
+    SpellInvoked: (
+        SpellInvoked(player=ANN, spell="talisman/spell/healing", target=""),
         "Ann cast Healing.",
     ),
     SpellCountered: (
