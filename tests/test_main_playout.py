@@ -60,7 +60,7 @@ from event_store.recorded import fold_recorded
 from event_store.service import GameService, play_with_bots
 from projections.views import render_board
 
-GAMES = int(__import__("os").environ.get("MAIN_GAMES", "300"))
+GAMES = 300
 CAP = "400"
 MAX_ACTIONS = 20_000  # far above what 400 rounds of six characters take
 REBUILT = range(0, GAMES, 25)  # these games are folded again from their events and must look the same
