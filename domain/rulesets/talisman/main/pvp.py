@@ -30,7 +30,7 @@ from domain.rulesets.talisman.main.items import effective, may_hold, room_to_car
 from domain.rulesets.talisman.main.positions import relocate
 
 LIFE, GOLD = "life", "gold"
-BEGUILE_FACES = (4, 5, 6)  # RULES.md §5 (Sorceress, house): Beguile works on 4-6
+BEGUILE_FACES = (4, 5, 6)  # RULES.md §5: Beguile works on 4-6 (Sorceress; house).
 Decision = Callable[[MainContext, Resolution, str, str, str], None]
 
 
