@@ -35,8 +35,8 @@ LUCKY = 6  # the face Regenerate and Pot of Gold need
 
 @dataclass(frozen=True, slots=True)
 class CombatDice:
-    """How a fight's dice are rolled: the character's dice (the best kept), the other side's, and
-    whether a 6 on the character's die wins at once."""
+    """How a fight's dice are rolled: the character's dice and the other side's (each side's best
+    kept), and whether a 6 on the character's die wins at once."""
 
     mine: int = 1
     theirs: int = 1
