@@ -90,3 +90,19 @@ def test_nobody_out_of_the_game_is_met():
     lay(state, "outer", FIELDS, SWORD)
     events, _ = land(game, state, "outer", FIELDS)
     assert not of(events, ChoiceOffered)
+
+
+def test_a_warrior_attacked_defends_with_two_dice_and_an_assassin_leaves_it_none():
+    # RULES.md §5: Weapon Master in every Combat, Assassinate's victim rolls no die (house).
+    game, state = new_game(characters=("thief", "warrior"), abilities=True)
+    put(state, BO, "outer", FIELDS, gold=0)
+    lay(state, "outer", FIELDS, SWORD)
+    _, after = land(game, state, "outer", FIELDS)
+    events, _ = act(game, after, "choose:attack:Bo", values=[6, 1, 2])
+    assert of(events, CombatResolved)[0].opponent_total == 4 + 1 + 2
+    game, state = new_game(characters=("assassin", "warrior"), abilities=True)
+    put(state, BO, "outer", FIELDS, gold=0)
+    lay(state, "outer", FIELDS, SWORD)
+    _, after = land(game, state, "outer", FIELDS)
+    events, _ = act(game, after, "choose:attack:Bo", values=[1])
+    assert of(events, CombatResolved)[0].opponent_total == 4 + 1  # Duellist's +1, no die

@@ -73,7 +73,7 @@ def test_each_spell_is_cast_only_when_its_when_fits():
 
 
 def test_counterspell_is_never_cast_on_its_own_and_no_spell_works_on_the_cursed_glade():
-    # RULES.md §5 (house): no Spell works on the Cursed Glade.
+    # RULES.md §5: no Spell works on the Cursed Glade (house).
     game, state = holding("counterspell", "conjure-gold")
     assert [a for a in ids(game, state) if a.startswith("cast:")] == [f"cast:{spell('conjure-gold')}"]
     put(state, ANN, "middle", 3)

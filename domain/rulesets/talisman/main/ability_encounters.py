@@ -37,7 +37,7 @@ ANY = 0  # an evade-enemies amount of 0: any enemy
 
 
 def _spell_on_space(ctx: MainContext, res: Resolution, player: str, ability: Ability) -> None:
-    # RULES.md §5 (Druid): landing on the Forest, take Spells up to the Craft limit (RULES.md §1).
+    # RULES.md §5: landing on the Forest, take Spells up to the Craft limit (RULES.md §1) (Druid; house).
     if here_name(ctx, sheet_of(res, player)) != ability.target:
         return
     for _ in range(room_for_spells(sheet_of(res, player))):
@@ -46,17 +46,17 @@ def _spell_on_space(ctx: MainContext, res: Resolution, player: str, ability: Abi
 
 
 def _extra_card(ctx: MainContext, state: MainState, player: str, ability: Ability) -> int:
-    # RULES.md §5 (Prophetess; Philosopher, house): draw `amount` more, then discard as many.
+    # RULES.md §5: draw `amount` more, then discard as many (Prophetess, Philosopher; house).
     return ability.amount
 
 
 def _may_pass(ctx: MainContext, state: MainState, player: str, ability: Ability) -> bool:
-    # RULES.md §5 (Ninja): the player may choose not to meet the space it lands on.
+    # RULES.md §5: the player may choose not to meet the space it lands on (Ninja; house).
     return True
 
 
 def _evade(ctx: MainContext, sheet: MainSheet, ability: Ability, card: Any) -> bool:
-    # RULES.md §5 (Elf in Woods, Thief in the City, Martial Artist, Ninja): an enemy may be evaded.
+    # RULES.md §5: an enemy may be evaded (Elf in Woods, Thief in the City, Martial Artist, Ninja; house).
     if ability.target and here_name(ctx, sheet) != ability.target:
         return False
     value = card.strength if card.type == "monster" else card.craft
@@ -64,17 +64,17 @@ def _evade(ctx: MainContext, sheet: MainSheet, ability: Ability, card: Any) -> b
 
 
 def _charm(ctx: MainContext, sheet: MainSheet, ability: Ability, card: Any) -> bool:
-    # RULES.md §5 (Minstrel): animals do not attack; the player may pass them by.
+    # RULES.md §5: animals do not attack; the player may pass them by (Minstrel; house).
     return bool(card.family == ability.target)
 
 
 def _ignore_table(ctx: MainContext, sheet: MainSheet, ability: Ability, space: Space) -> bool:
-    # RULES.md §5 (Dwarf): the player need not roll on the table of spaces of that kind.
+    # RULES.md §5: the player need not roll on the table of spaces of that kind (Dwarf; house).
     return space.kind == ability.target
 
 
 def _raise_dead(ctx: MainContext, res: Resolution, player: str, ability: Ability, card: str) -> None:
-    # RULES.md §5 (Ghoul): a Monster killed serves: +`amount` Strength in the next Combat.
+    # RULES.md §5: a Monster killed serves: +`amount` Strength in the next Combat (Ghoul; house).
     found = ctx.cards.get(card)
     if found is not None and found.type == "monster":
         ready = EffectReadied(
@@ -89,7 +89,7 @@ def _raise_dead(ctx: MainContext, res: Resolution, player: str, ability: Ability
 
 
 def _imprison(ctx: MainContext, res: Resolution, player: str, ability: Ability, loser: str) -> None:
-    # RULES.md §5 (Inquisitor): a character beaten in Combat misses its next `amount` turns.
+    # RULES.md §5: a character beaten in Combat misses its next `amount` turns (Inquisitor; house).
     for _ in range(max(1, ability.amount)):
         res.emit(TurnLost(player=loser, reason=ability.name))
 
@@ -104,23 +104,23 @@ def rout_options(ctx: MainContext, sheet: MainSheet, steps: int) -> list[str]:
 
 
 def _rout(ctx: MainContext, res: Resolution, player: str, ability: Ability, loser: str) -> None:
-    # RULES.md §5 (Zulu): a character beaten in Combat is driven back, the winner's choice of way.
+    # RULES.md §5: a character beaten in Combat is driven back, the winner's choice of way (Zulu; house).
     options = rout_options(ctx, sheet_of(res, loser), max(1, ability.amount))
     offer(res, player, f"rout:{loser}", options)
 
 
 def _psychic(ctx: MainContext, state: MainState, player: str, ability: Ability, victim: str) -> list[str]:
-    # RULES.md §5 (Sorceress, Wizard): a character attacked may be fought in Psychic Combat.
+    # RULES.md §5: a character attacked may be fought in Psychic Combat (Sorceress, Wizard; house).
     return [f"psychic:{victim}"]
 
 
 def _steal(ctx: MainContext, state: MainState, player: str, ability: Ability, victim: str) -> list[str]:
-    # RULES.md §5 (Thief): take Gold instead of attacking.
+    # RULES.md §5: take Gold instead of attacking (Thief; house).
     return [f"steal:{victim}"] if state["players"][victim]["gold"] else []
 
 
 def _beguile(ctx: MainContext, state: MainState, player: str, ability: Ability, victim: str) -> list[str]:
-    # RULES.md §5 (Sorceress): try to take a Follower (4-6).
+    # RULES.md §5: try to take a Follower (4-6) (Sorceress; house).
     return [f"beguile:{victim}"] if state["players"][victim]["followers"] else []
 
 

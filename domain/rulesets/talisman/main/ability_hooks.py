@@ -35,8 +35,8 @@ LUCKY = 6  # the face Regenerate and Pot of Gold need
 
 @dataclass(frozen=True, slots=True)
 class CombatDice:
-    """How a fight's dice are rolled: the character's dice (the best kept), the other side's, and
-    whether a 6 on the character's die wins at once."""
+    """How a fight's dice are rolled: the character's dice and the other side's (each side's best
+    kept), and whether a 6 on the character's die wins at once."""
 
     mine: int = 1
     theirs: int = 1
@@ -64,7 +64,7 @@ def heal(res: Resolution, player: str, amount: int, reason: str) -> None:
 
 
 def _on_space(ctx: MainContext, state: MainState, player: str, ability: Ability, kind: str, opp: str) -> int:
-    # RULES.md §5 (Dwarf, Centaur, Zulu): more Strength in Combat on the spaces the ability names.
+    # RULES.md §5: more Strength in Combat on the spaces the ability names (Dwarf, Centaur, Zulu; house).
     here = here_name(ctx, state["players"][player])
     return ability.amount if kind == COMBAT and here == ability.target else 0
 
@@ -72,7 +72,7 @@ def _on_space(ctx: MainContext, state: MainState, player: str, ability: Ability,
 def _craft_to_strength(
     ctx: MainContext, state: MainState, player: str, ability: Ability, kind: str, opp: str
 ) -> int:
-    # RULES.md §5 (Monk): Craft added to Strength in Combat (amount 0: all of it).
+    # RULES.md §5: Craft added to Strength in Combat (amount 0: all of it) (Monk; house).
     craft = state["players"][player]["craft"]
     return 0 if kind != COMBAT else craft if not ability.amount else min(craft, ability.amount)
 
@@ -80,7 +80,7 @@ def _craft_to_strength(
 def _vs_spirits(
     ctx: MainContext, state: MainState, player: str, ability: Ability, kind: str, opp: str
 ) -> int:
-    # RULES.md §5 (Monk, Priest, Inquisitor): more Craft in Psychic Combat against Spirits.
+    # RULES.md §5: more Craft in Psychic Combat against Spirits (Monk, Priest, Inquisitor; house).
     card = ctx.cards.get(opp)
     return ability.amount if kind == PSYCHIC and card is not None and card.type == "spirit" else 0
 
@@ -88,33 +88,33 @@ def _vs_spirits(
 def _vs_characters(
     ctx: MainContext, state: MainState, player: str, ability: Ability, kind: str, opp: str
 ) -> int:
-    # RULES.md §5 (Warrior, Amazon, Orc): more Strength in Combat against another character.
+    # RULES.md §5: more Strength in Combat against another character (Warrior, Amazon, Orc; house).
     return ability.amount if kind == COMBAT and opp in state["players"] else 0
 
 
 def _two_dice(ability: Ability, kind: str, dice: CombatDice) -> CombatDice:
-    # RULES.md §5 (Warrior): 2 dice in Combat, the higher kept.
+    # RULES.md §5: 2 dice in Combat, the higher kept (Warrior; house).
     return replace(dice, mine=2) if kind == COMBAT else dice
 
 
 def _assassinate(ability: Ability, kind: str, dice: CombatDice) -> CombatDice:
-    # RULES.md §5 (Assassin): the one attacked rolls no die.
+    # RULES.md §5: the one attacked rolls no die (Assassin; house).
     return replace(dice, theirs=0)
 
 
 def _killer_blow(ability: Ability, kind: str, dice: CombatDice) -> CombatDice:
-    # RULES.md §5 (Martial Artist): a 6 on the Combat die wins at once.
+    # RULES.md §5: a 6 on the Combat die wins at once (Martial Artist; house).
     return replace(dice, killer=True) if kind == COMBAT else dice
 
 
 def _heal_at_start(ctx: MainContext, res: Resolution, player: str, ability: Ability) -> None:
-    # RULES.md §5 (Druid in Woods, Priest on the Chapel): heal at the start of the turn.
+    # RULES.md §5: heal at the start of the turn (Druid in Woods, Priest on the Chapel; house).
     if here_name(ctx, sheet_of(res, player)) == ability.target:
         heal(res, player, ability.amount, ability.name)
 
 
 def _spell_at_start(ctx: MainContext, res: Resolution, player: str, ability: Ability) -> None:
-    # RULES.md §5 (Minstrel, Prophetess, Wizard, Philosopher): holding fewer Spells than the amount,
+    # RULES.md §5: holding fewer Spells than the amount, (Minstrel, Prophetess, Wizard, Philosopher; house).
     # take one, within the Craft limit (RULES.md §1).
     sheet = sheet_of(res, player)
     if len(sheet["spells"]) < ability.amount and room_for_spells(sheet):
@@ -128,25 +128,25 @@ def _lucky_roll(ctx: MainContext, res: Resolution, player: str, ability: Ability
 
 
 def _regenerate(ctx: MainContext, res: Resolution, player: str, ability: Ability) -> None:
-    # RULES.md §5 (Troll): a wounded Troll rolls at the start of its turn: on a 6 it heals.
+    # RULES.md §5: a wounded Troll rolls at the start of its turn: on a 6 it heals (Troll; house).
     if sheet_of(res, player)["lives"] < STARTING_LIVES and _lucky_roll(ctx, res, player, ability):
         heal(res, player, ability.amount, ability.name)
 
 
 def _find_gold(ctx: MainContext, res: Resolution, player: str, ability: Ability) -> None:
-    # RULES.md §5 (Leprechaun): a 6 at the start of the turn finds Gold.
+    # RULES.md §5: a 6 at the start of the turn finds Gold (Leprechaun; house).
     if _lucky_roll(ctx, res, player, ability):
         res.emit(GoldChanged(player=player, amount=ability.amount, reason=ability.name))
 
 
 def _extra_movement(ability: Ability, rolled: int, sheet: MainSheet) -> set[int]:
-    # RULES.md §5 (Amazon, Centaur; house): move up to `amount` more or fewer spaces than rolled.
+    # RULES.md §5: move up to `amount` more or fewer spaces than rolled (Amazon, Centaur; house).
     more = {rolled + k for k in range(1, ability.amount + 1)}
     return more | {rolled - k for k in range(1, ability.amount + 1) if rolled - k >= 1}
 
 
 def _wolf_ride(ability: Ability, rolled: int, sheet: MainSheet) -> set[int]:
-    # RULES.md §5 (Orc): with a Wolf Follower, `amount` more spaces.
+    # RULES.md §5: with a Wolf Follower, `amount` more spaces (Orc; house).
     return {rolled + ability.amount} if WOLF in sheet["followers"] else set()
 
 
@@ -165,12 +165,12 @@ def _moves_to(
 
 
 def _woodland_move(ctx: MainContext, state: MainState, player: str, ability: Ability) -> list[Action]:
-    # RULES.md §5 (Elf): in place of rolling, from any Woods to the Forest of the region.
+    # RULES.md §5: in place of rolling, from any Woods to the Forest of the region (Elf; house).
     return _moves_to(ctx, state, player, ability, lambda sheet: here_name(ctx, sheet) == "Woods")
 
 
 def _teleport_self(ctx: MainContext, state: MainState, player: str, ability: Ability) -> list[Action]:
-    # RULES.md §5 (Leprechaun; house: a Woods of the character's own region), once a turn in place of moving.
+    # RULES.md §5 (Leprechaun, house: a Woods of the character's own region), once a turn in place of moving.
     return _moves_to(ctx, state, player, ability, lambda sheet: True)
 
 

@@ -66,7 +66,7 @@ def roll_fight(
     """Rolls the fight's dice as `dice` says, records them and the totals, and returns the outcome."""
     values, draws = res.dice.roll(6, dice.mine + dice.theirs)
     kept = max(values[: dice.mine])
-    theirs = values[dice.mine] if dice.theirs else 0
+    theirs = max(values[dice.mine :], default=0)  # the other side's best die, if it rolls
     mine_total, theirs_total = mine + kept, value + theirs
     outcome = WON if mine_total > theirs_total else LOST if mine_total < theirs_total else STANDOFF
     if dice.killer and kept == KILLER_FACE:

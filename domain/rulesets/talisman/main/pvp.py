@@ -3,7 +3,7 @@ in place of meeting the space (Combat, or Psychic Combat where an ability allows
 beguile a Follower where an ability allows. The winner of a fight takes a life, an Object or 1 Gold
 from the loser: the winner's choice (`spoils:<loser>:<kind>`); then its abilities of beating a
 character act (Imprison, Rout). House: a life taken so is lost with no save; the one attacked fights
-with its plain dice (its abilities' bonuses count, its Spells do not).
+with its abilities' bonuses and its number of dice (Weapon Master's two), not its Spells.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from domain.rulesets.talisman.main.items import effective, may_hold, room_to_car
 from domain.rulesets.talisman.main.positions import relocate
 
 LIFE, GOLD = "life", "gold"
-BEGUILE_FACES = (4, 5, 6)  # RULES.md §5 (Sorceress, house): Beguile works on 4-6
+BEGUILE_FACES = (4, 5, 6)  # RULES.md §5: Beguile works on 4-6 (Sorceress; house).
 Decision = Callable[[MainContext, Resolution, str, str, str], None]
 
 
@@ -43,9 +43,13 @@ def fight_value(ctx: MainContext, res: Resolution, player: str, kind: str, oppon
     )
 
 
-def attack_dice(ctx: MainContext, res: Resolution, player: str, kind: str) -> CombatDice:
-    """Returns how the attacker's dice are rolled, as its abilities say."""
-    dice = CombatDice()
+def attack_dice(ctx: MainContext, res: Resolution, player: str, victim: str, kind: str) -> CombatDice:
+    """Returns how the fight's dice are rolled: the attacker's abilities, then the victim's own number
+    of dice (Weapon Master defends too, unless Assassinate leaves it none)."""
+    defending = CombatDice()
+    for ability, hook in at(ctx, sheet_of(res, victim), DICE):
+        defending = hook.run(ability, kind, defending)
+    dice = CombatDice(theirs=defending.mine)
     for ability, hook in at(ctx, sheet_of(res, player), DICE):
         dice = hook.run(ability, kind, dice)
     return dice
@@ -56,7 +60,9 @@ def attack(ctx: MainContext, res: Resolution, player: str, victim: str, kind: st
     res.emit(CharacterAttacked(player=player, victim=victim, kind=kind))
     mine = fight_value(ctx, res, player, kind, victim)
     theirs = fight_value(ctx, res, victim, kind, player)
-    outcome = fight_dice(ctx, res, player, mine, victim, theirs, kind, attack_dice(ctx, res, player, kind))
+    outcome = fight_dice(
+        ctx, res, player, mine, victim, theirs, kind, attack_dice(ctx, res, player, victim, kind)
+    )
     if outcome == WON:
         offer_spoils(ctx, res, player, victim, kind)
     elif outcome == LOST:
