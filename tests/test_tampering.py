@@ -393,11 +393,16 @@ def delete_rule_event(type_name: str) -> Callable[[Document], int]:
 
 
 def swap_rule_events(document: Document) -> int:
-    """Records a move before the roll that caused it."""
+    """Records a move before the roll that caused it (on the main board, where the roll is an action of
+    its own, a move after what it led to)."""
+    events = document["events"]
+    if document["header"]["ruleset"] == "talisman":
+        moves = versions_of(document, "Moved")
+        at = middle([v for v in moves if v < len(events) and events[v]["type"] == "CardDrawn"])
+        events[at - 1], events[at] = events[at], events[at - 1]
+        return at
     rolls = versions_of(document, "DieRolled")
-    at = middle(
-        [v for v in rolls if v < len(document["events"]) and document["events"][v]["type"] == "Moved"]
-    )
+    at = middle([v for v in rolls if v < len(events) and events[v]["type"] == "Moved"])
     events = document["events"]
     events[at - 1], events[at] = events[at], events[at - 1]
     return at
@@ -452,8 +457,27 @@ def closed_action(document: Document) -> int:
     return at
 
 
+def other_way(document: Document) -> int:
+    """Says a character went the other way round its region with the same roll (a legal choice)."""
+    sizes = {"outer": 24, "middle": 16}  # docs/replay-format.md, `talisman`: the regions' spaces
+    for v in versions_of(document, "ActionTaken"):
+        board, _, space = fields_at(document, v)["action"].removeprefix("go:").partition(":")
+        before, moved = document["events"][v - 2], document["events"][v]
+        if board not in sizes or before["type"] != "DieRolled" or moved["type"] != "Moved":
+            continue
+        steps, start = before["fields"]["values"][0], moved["fields"]["from_space"]
+        ahead, back = (start + steps) % sizes[board], (start - steps) % sizes[board]
+        if ahead != back and int(space) in (ahead, back):
+            fields_at(document, v)["action"] = f"go:{board}:{back if int(space) == ahead else ahead}"
+            return v + 1
+    raise AssertionError("no move that could have gone the other way")
+
+
 def fled_instead(document: Document) -> int:
-    """Says a player fled (a legal choice) where they rolled: the rules then give other consequences."""
+    """Says a player fled (a legal choice) where they rolled: the rules then give other consequences.
+    The main board has no flight: there the character goes the other way with the same roll."""
+    if document["header"]["ruleset"] == "talisman":
+        return other_way(document)
     # Fleeing is open past the first space (the Dungeon's Entrance is 0, the Keep's is 1), not in flight.
     first = 1 if document["header"]["ruleset"] == "keep-run" else 0
     at = next(
