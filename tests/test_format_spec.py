@@ -693,3 +693,15 @@ def test_every_fresh_game_in_every_copy_follows_from_the_documents(fresh_copies)
     assert set(total.rebuilt) == {"IdentityTokensDrawn", "CardsReceived"}
     assert total.dice and total.salts and total.opened and total.restricted and total.reshuffled
     assert total.signed  # a game played by e-mail: its signatures checked from play-by-email.md
+
+
+def test_the_talisman_replays_meet_every_pick_of_the_main_board():
+    # Rulesets, `talisman`: the deal, the decks' draws, a restart's pick (and its putting back), a reshuffle.
+    total = Verified()
+    for path in (p for p in REPLAYS if p.name.startswith("talisman-")):
+        done = Verifier(path).run()
+        total.picks += done.picks
+        total.reshuffled += done.reshuffled
+        total.dice += done.dice
+    assert set(total.picks) == {"CharacterDealt", "CardDrawn", "CharacterRestarted"}
+    assert total.reshuffled and total.dice
