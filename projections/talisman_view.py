@@ -113,27 +113,35 @@ def face_up(state: MainState, board: str, space: int) -> list[str]:
     return names + ([f"{gold} gold"] if gold else [])
 
 
-def _space_lines(state: MainState, board: str, space: int, people: list[str], width: int) -> list[str]:
+def _space_lines(
+    state: MainState, board: str, space: int, people: list[str], width: int, brief: bool = False
+) -> list[str]:
     prefix = f"{space:>{NUMBER}} {space_name(board, space):<16} "
     lying = face_up(state, board, space)
+    if brief and lying:  # how much lies there, not what
+        cards, gold = len(state["cards"][board][space]), state["gold"][board][space]
+        lying = [f"{cards} card{'s' if cards != 1 else ''}"] * bool(cards) + [f"{gold} gold"] * bool(gold)
     parts = [", ".join(people)] + ([f"face up: {', '.join(lying)}"] if lying else [])
     text = " · ".join(p for p in parts if p)
     lines = wrap(text, width - len(prefix), indent="") if text else [""]
     return [(prefix + lines[0]).rstrip(), *(" " * len(prefix) + more for more in lines[1:])]
 
 
-def _region_lines(state: MainState, board: str, width: int, bare: bool = True) -> list[str]:
-    """Returns a region's heading and its spaces; without `bare`, only those with something on them."""
+def _region_lines(
+    state: MainState, board: str, width: int, bare: bool = True, brief: bool = False
+) -> list[str]:
+    """Returns a region's heading and its spaces; without `bare`, only those with something on them
+    (`brief`: saying how many cards lie face up, not which)."""
     here = _standing(state)
     size = len(state["cards"][board])
     shown = [s for s in range(size) if bare or (board, s) in here or face_up(state, board, s)]
-    note = _REGION_NOTES.get(board, "")
+    note = _REGION_NOTES.get(board, "") if board != CROWN else ""
     if not bare:
-        note = f"{size - len(shown)} of {size} empty, not shown" if shown else "empty"
-    title = name_of(board) + (f" ({note})" if note and (board != CROWN or not bare) else "")
-    lines = wrap(title, width)
+        hidden = size - len(shown)
+        note = "empty" if not shown else f"{hidden} of {size} empty, not shown" if hidden else ""
+    lines = wrap(name_of(board) + (f" ({note})" if note else ""), width)
     for space in shown:
-        lines += _space_lines(state, board, space, here.get((board, space), []), width)
+        lines += _space_lines(state, board, space, here.get((board, space), []), width, brief)
     return lines
 
 
@@ -290,10 +298,20 @@ def render_board(
         regions = [line for b in boards for line in _region_lines(main, b, width, bare=False)]
         return around(width, [line for line in regions if not line.endswith("(empty)")], tight=True)
 
+    def tightest(width: int) -> list[str]:
+        # The sheets first: their `at` column tells where everyone stands, the regions only add cards.
+        regions = [line for b in boards for line in _region_lines(main, b, width, False, True)]
+        return [
+            *title(width, True), *_sheet_rows(main, width),
+            *[line for line in regions if not line.endswith("(empty)")],
+            *wrap(_decks(main), width), *_carried_rows(main, width, True),
+        ]  # fmt: skip
+
     if width is None:
         return "\n".join(full(NARROW))
     # Wider than an ordinary terminal, the Outer Region goes beside the others.
-    layouts = [wide, full, wide_compact, compact, tight] if width > NARROW else [full, compact, tight]
+    narrow = [full, compact, tight, tightest]
+    layouts = [wide, full, wide_compact, *narrow[1:]] if width > NARROW else narrow
     return fit(layouts, width, height)
 
 

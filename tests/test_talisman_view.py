@@ -236,3 +236,14 @@ def _created(game):
         dice_script=[],
         nightkeep_version="0.2.0",
     )
+
+
+def test_a_short_terminal_puts_the_sheets_first_and_counts_the_cards_lying_face_up():
+    game, state = new_game(characters=("warrior", "wizard", "troll", "martial-artist"))
+    for space in range(24):
+        lay(state, "outer", space, "talisman/card/goblin-1" if space % 2 else "talisman/card/goblin-2")
+    text = render_board("talisman", state, width=80, height=24)
+    lines = text.splitlines()
+    assert len(lines) <= 24 and max(map(len, lines)) <= 80
+    assert lines[1].startswith("player") and any(line.startswith("Di ") for line in lines)
+    assert "   1 Fields           face up: 1 card" in lines
