@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from domain.events import (
@@ -36,6 +37,7 @@ from domain.rulesets.talisman.events import (
     TurnLost,
     TurnSkipped,
 )
+from domain.rulesets.talisman.main.content import load_places
 from domain.rulesets.talisman.main.events import (
     AlignmentChanged,
     CharacterDied,
@@ -82,7 +84,10 @@ _DIE_PURPOSES = {
     "portal-craft": "at the Portal of Power (Craft)",
     "duel": "in a duel",
     "table": "on the card's table",
-    "warlocks-cave": "at the Warlock's Cave",
+    "regenerate": "to regenerate",
+    "take-spell": "for the Spell to take",
+    "enemies": "for how many enemies",
+    "find-gold": "to find gold",
 }
 _MOVES = {"movement": "moved", "advance": "went on", "retreat": "went back", "teleport": "was teleported"}
 _CROSSINGS = {
@@ -111,12 +116,24 @@ def _reason(ref: str) -> str:
     return f"the {name_of(ref)}" if "/" in ref else ref
 
 
+@cache
+def _places() -> dict[str, str]:
+    return {t.id: t.name.removeprefix("The ") for t in load_places().tables}
+
+
+def _faces(values: list[int]) -> str:
+    faces = [str(v) for v in values]
+    return faces[0] if len(faces) == 1 else f"{', '.join(faces[:-1])} and {faces[-1]}"
+
+
 def _die(e: DieRolled) -> str:
-    faces = " and ".join(map(str, e.values))
-    purpose = _DIE_PURPOSES.get(e.purpose) or f"at the {e.purpose.replace('-', ' ').title()}"
+    place = _places().get(e.purpose)
+    purpose = _DIE_PURPOSES.get(e.purpose) or (
+        f"at the {place}" if place else f"for {e.purpose.replace('-', ' ')}"
+    )
     if e.purpose in ("combat", "psychic-combat") and len(e.values) == 2:
         return f"{e.player} rolled {e.values[0]} and their opponent {e.values[1]} {purpose}."
-    return f"{e.player} rolled {faces} {purpose}."
+    return f"{e.player} rolled {_faces(e.values)} {purpose}."
 
 
 def _drawn(e: CardDrawn) -> str:

@@ -7,7 +7,7 @@ import inspect
 
 import pytest
 
-from domain.events import Event
+from domain.events import DieRolled, Event
 from domain.rulesets.talisman.main import events as main_events
 from domain.rulesets.talisman.main import events_abilities
 from domain.rulesets.talisman.main.events import (
@@ -247,3 +247,18 @@ def test_a_short_terminal_puts_the_sheets_first_and_counts_the_cards_lying_face_
     assert len(lines) <= 24 and max(map(len, lines)) <= 80
     assert lines[1].startswith("player") and any(line.startswith("Di ") for line in lines)
     assert "   1 Fields           face up: 1 card" in lines
+
+
+@pytest.mark.parametrize(
+    ("purpose", "values", "words"),
+    [
+        ("movement", [4], "Ann rolled 4 to move."),
+        ("vampires-tower", [2], "Ann rolled 2 at the Vampire's Tower."),
+        ("crypt", [1, 5, 5], "Ann rolled 1, 5 and 5 at the Crypt."),
+        ("psychic-combat", [5, 3], "Ann rolled 5 and their opponent 3 in psychic combat."),
+        ("something-new", [6], "Ann rolled 6 for something new."),
+    ],
+)
+def test_a_roll_is_told_with_what_it_was_for(purpose, values, words):
+    rolled = DieRolled(player=ANN, purpose=purpose, sides=6, values=values, draws=list(range(len(values))))
+    assert describe_event("talisman", rolled) == words
