@@ -335,6 +335,20 @@ MALFORMED = [
     ),
     pytest.param(
         "human_deck.toml",
+        replace('kind = "support"\neffect = "draw-2"', 'kind = "support"'),
+        load_human_deck,
+        "human_deck.toml: cards[32].effect: missing",
+        id="support-card-without-effect",
+    ),
+    pytest.param(
+        "human_deck.toml",
+        replace('professions = ["noble"]\nvalue = 1\n', 'professions = ["noble"]\n'),
+        load_human_deck,
+        "human_deck.toml: cards[0].value: missing",
+        id="combat-card-without-value",
+    ),
+    pytest.param(
+        "human_deck.toml",
         replace('effect = "take-from-moat"', 'effect = "heal"'),
         load_human_deck,
         f"human_deck.toml: cards[36].effect: invalid enum value 'heal' (known: {EFFECT_LIST})",

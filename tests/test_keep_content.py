@@ -417,6 +417,23 @@ MALFORMED = [
     ),
     pytest.param(
         "vault.toml",
+        replace('test = "luck"\nvalue = 2\nlives = 1', 'test = "luck"\nvalue = 2'),
+        load_vault,
+        "vault.toml: cards[8].lives: a luck test costs 1-3 lives, got 0",
+        id="luck-without-lives",
+    ),
+    pytest.param(
+        "deck.toml",
+        replace(
+            'kind = "teleport-tile"\nencounter = 6',
+            'kind = "teleport-tile"\nencounter = 6\nleaves_dungeon = true',
+        ),
+        load_deck,
+        "deck.toml: cards[0].leaves_dungeon: unknown field",
+        id="dungeon-flag-in-the-keep",
+    ),
+    pytest.param(
+        "vault.toml",
         replace('name = "Stone Guardian"\ntest = "strength"', 'name = "Stone Guardian"\ntest = "charm"'),
         load_vault,
         "vault.toml: cards[0].test: invalid enum value 'charm' (known: craft, luck, strength)",

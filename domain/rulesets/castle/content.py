@@ -83,16 +83,16 @@ class CharactersFile(Struct, frozen=True, forbid_unknown_fields=True):
     characters: tuple[Character, ...]
 
 
-class CastleCard(Struct, frozen=True, forbid_unknown_fields=True):
+class CastleCard(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """One deck card: a combat, holy-water, vampire (red) or support card (value 0, with an effect)."""
 
     id: Text
     name: Text
     kind: Kind
-    text: Text
     professions: tuple[Profession, ...] = ()
     value: Value = 0  # 0: not given (a support card)
     effect: Effect | Literal[""] = ""
+    text: Text
 
     def supports(self, profession: str) -> bool:
         """Tells whether the card may be played for a character of `profession` (its colour or colours)."""

@@ -126,15 +126,15 @@ class Board(Struct, frozen=True, forbid_unknown_fields=True):
         return len(self.spaces)
 
 
-class VaultCard(Struct, frozen=True, forbid_unknown_fields=True):
+class VaultCard(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """One Vault card: a Strength, Craft or luck test against `value` (`lives` lost to a luck trap)."""
 
     id: Text
     name: Text
     test: VaultTest
     value: Annotated[int, Meta(ge=1, le=12)]
-    text: Text
     lives: Annotated[int, Meta(ge=0, le=3)] = 0
+    text: Text
 
 
 class VaultFile(Struct, frozen=True, forbid_unknown_fields=True):
