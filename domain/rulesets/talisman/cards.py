@@ -78,7 +78,7 @@ class Card(Struct, frozen=True, forbid_unknown_fields=True):
     strength_bonus: Bonus = 0
     craft_bonus: Bonus = 0
     armour_save: Bonus = 0
-    # Dungeon 7.2: the one board whose deck has cards leading off it names the flag after itself.
+    # Dungeon 8.3: the Tunnel leads out of the Dungeon; the deck file calls the flag `leaves_dungeon`.
     leaves_board: bool = renamed(default=False, name="leaves_dungeon")
     table: tuple[Outcome, ...] = ()
 
