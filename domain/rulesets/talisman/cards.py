@@ -151,11 +151,10 @@ def check_card(card: Card, filename: str, where: str, kinds: Mapping[str, int] =
         )
     for stat, kind in (("strength", "monster"), ("craft", "spirit")):
         given = getattr(card, stat)
-        if (card.kind == kind) != bool(given):
-            wanted = (
-                f"a {kind} needs a {stat} of 1-20" if card.kind == kind else f"only a {kind} has a {stat}"
-            )
-            fail(filename, f"{where}.{stat}", f"{wanted}, got {given}")
+        if card.kind == kind and not given:
+            fail(filename, f"{where}.{stat}", f"a {kind} needs a {stat} of 1-20, got 0")
+        if card.kind != kind and given:
+            fail(filename, f"{where}.{stat}", f"only a {kind} has a {stat}, got {given}")
     if card.kind in TABLE_KINDS and not card.leaves_board:
         check_table(card, filename, where)
     elif card.table:
