@@ -8,6 +8,7 @@ from typing import Any
 
 from domain.dice import ScriptedDice
 from domain.events import Event, GameCreated
+from domain.rulesets.talisman.main.content_abilities import AbilitiesFile
 from domain.rulesets.talisman.main.ruleset import TalismanGame
 from tests.decider_helpers import decided, fold
 
@@ -15,10 +16,15 @@ ANN, BO = "Ann", "Bo"
 
 
 def new_game(
-    options: dict[str, str] | None = None, characters: Sequence[str] = ("warrior", "wizard")
+    options: dict[str, str] | None = None,
+    characters: Sequence[str] = ("warrior", "wizard"),
+    abilities: bool = False,
 ) -> tuple[TalismanGame, dict[str, Any]]:
-    """Returns the ruleset and the state right after the deal (named characters: no picks)."""
+    """Returns the ruleset and the state right after the deal (named characters: no picks); without
+    `abilities` the characters play by the plain rules (no ability of abilities.toml acts)."""
     game = TalismanGame(options)
+    if not abilities:
+        game.ctx.__dict__["abilities"] = AbilitiesFile(source="house", characters=())
     names = [ANN, BO, "Cy", "Di"][: len(characters)]
     seats = [
         {"name": n, "character": f"talisman/character/{c}"} for n, c in zip(names, characters, strict=True)

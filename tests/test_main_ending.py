@@ -18,6 +18,7 @@ def test_a_killed_character_leaves_its_things_and_its_player_starts_anew():
     # RULES.md §1: what a killed character carried stays on its space; §5: a new character, at random.
     game, state = new_game()
     put(state, ANN, "outer", 2, lives=1, gold=3, objects=[SWORD])  # the Graveyard hurts the neutral on 1-2
+    put(state, BO, "outer", 5)  # away: characters met on a space may attack instead (RULES.md §5)
     lay(state, "outer", 2)
     state.update(step="rolled", rolled=1)
     put(state, ANN, "outer", 1)

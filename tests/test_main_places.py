@@ -155,9 +155,11 @@ def test_chapel_neutral_rolls():
 
 def test_graveyard_heals_the_evil_and_hurts_the_good():
     game, state = new_game(characters=("monk", "wizard"))
+    put(state, BO, "outer", 5)  # away: characters met on a space may attack instead (RULES.md §5)
     events, _ = land(game, state, "outer", 2)
     assert of(events, LifeLost)
     put(state, BO, "outer", 1, lives=3)
+    put(state, ANN, "outer", 6)
     events, _ = land(game, state, "outer", 2, player=BO)
     assert of(events, LifeGained)[0].amount == 1
 

@@ -58,7 +58,8 @@ def fill_space(ctx: MainContext, res: Resolution, player: str, draws: int) -> No
 
 def enemies_left(ctx: MainContext, res: Resolution, player: str) -> bool:
     """Tells whether an enemy still lies on the player's space."""
-    return any(card in ctx.trophies for card in lying_here(res, player))
+    evaded = sheet_of(res, player)["evaded"]  # RULES.md §1: an evaded enemy blocks nothing
+    return any(card in ctx.trophies and card not in evaded for card in lying_here(res, player))
 
 
 class Here:
@@ -169,7 +170,7 @@ def meet_cards(ctx: MainContext, res: Resolution, player: str) -> None:
     space = sheet_of(res, player)["space"]
     numbers = {c: ctx.cards[c].number if c in ctx.cards else OBJECT_NUMBER for c in lying_here(res, player)}
     for card_id in in_encounter_order(list(lying_here(res, player)), numbers):
-        if card_id not in lying_here(res, player):
+        if card_id not in lying_here(res, player) or card_id in sheet_of(res, player)["evaded"]:
             continue
         card = ctx.cards.get(card_id)
         meeting = _BY_TYPE[card.type] if card is not None else _object

@@ -14,6 +14,7 @@ from domain.resolution import Resolution
 from domain.rulesets.keep.events import ChoiceMade, FollowerLeft
 from domain.rulesets.talisman.combat import COMBAT, WON
 from domain.rulesets.talisman.events import GoldChanged
+from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.adventure import draw_and_meet
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
@@ -125,5 +126,9 @@ def make_choice(ctx: MainContext, res: Resolution, player: str, option: str) -> 
     assert choice is not None  # legality: `choose:` is open only while a choice waits
     kind, _, arg = choice["kind"].partition(":")
     res.emit(ChoiceMade(player=player, kind=choice["kind"], option=option))
-    if option != LEAVE:
+    if kind not in DECISIONS:
+        ABILITIES.choose(
+            ctx, res, player, kind, option, arg
+        )  # the abilities', Spells' and characters' choices
+    elif option != LEAVE:
         DECISIONS[kind](ctx, res, player, option, arg)

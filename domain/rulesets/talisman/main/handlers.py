@@ -51,6 +51,7 @@ from domain.rulesets.talisman.main.events import (
     RegionCrossed,
     SpiritsEmpowered,
 )
+from domain.rulesets.talisman.main.handlers_abilities import ABILITY_HANDLERS, end_of_turn
 from domain.rulesets.talisman.main.state import (
     ADVENTURE,
     CHARACTERS,
@@ -231,6 +232,7 @@ def _turn_ended(state: MainState, e: TurnEnded) -> None:
     state["turn"] = e.next_player
     state["step"] = START
     state["rolled"] = 0
+    end_of_turn(state["players"][e.player])
 
 
 def _offered(state: MainState, e: ChoiceOffered) -> None:
@@ -329,4 +331,5 @@ HANDLERS: dict[type[Event], Evolver] = {
     QuestGiven: _quest_given,
     QuestCompleted: _quest_done,
     AlignmentChanged: _aligned,
+    **ABILITY_HANDLERS,
 }

@@ -53,7 +53,7 @@ def _draw_then_table(ctx: MainContext, res: Resolution, player: str, space: Spac
     state = state_of(res)
     if space.draws:
         draw_and_meet(ctx, res, player, space.draws + ABILITIES.extra_draws(ctx, state, player))
-    if space.table and here.still(res, player) and not ABILITIES.ignores_table(ctx, state, player):
+    if space.table and here.still(res, player) and not ABILITIES.ignores_table(ctx, res, player):
         run_table(ctx, res, player, space.table)
 
 

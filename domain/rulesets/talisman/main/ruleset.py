@@ -157,7 +157,7 @@ class TalismanGame(Ruleset):
         if sheet["board"] == CROWN:
             return [Action("command", current, "Cast the Command Spell")]
         if main["step"] == ROLLED:
-            return movement.go_actions(self.ctx, main, current)
+            return movement.go_actions(self.ctx, main, current) + ABILITIES.castable(self.ctx, main, current)
         extra = ABILITIES.castable(self.ctx, main, current) + ABILITIES.encounter_choices(
             self.ctx, main, current
         )
@@ -190,7 +190,7 @@ class TalismanGame(Ruleset):
                 step(self.ctx, self.regions, res, player, action_id)
             elif not ABILITIES.resolve_extra(self.ctx, res, player, action_id):
                 ABILITIES.cast(self.ctx, res, player, action_id.removeprefix("cast:"))
-        if action_id != "roll":
+        if action_id != "roll" and not ABILITIES.keeps_turn(res, action_id):
             finish_action(self.ctx, res)
 
     def bot_weight(self, state: State, action: Action) -> float:

@@ -25,6 +25,7 @@ ADVENTURE, PURCHASE, SPELLS, TALISMANS, CHARACTERS = (
 )
 OUTER, MIDDLE, INNER, CROWN = "outer", "middle", "inner", "crown"
 START, ROLLED = "start", "rolled"  # the turn's steps: before the move, after the movement roll
+BEGUN = "begun"  # before the move, once a Spell was cast (the start-of-turn abilities have run)
 MOVEMENT = "movement"  # the purpose of the movement roll
 
 
@@ -35,6 +36,18 @@ class MainSheet(Sheet):
     spells: list[str]
     talismans: list[str]
     quest: Quest | None  # the Warlock's quest in hand
+    ready: list[Ready]  # effects waiting for a fight (Spells cast ahead, Raise the Dead)
+    evaded: list[str]  # enemies evaded this turn (they stay face up, RULES.md §1)
+
+
+class Ready(TypedDict):
+    """An effect waiting for the character's next fight of its kind (`when`); `lasting` outlives the turn."""
+
+    name: str
+    effect: str
+    amount: int
+    when: str
+    lasting: bool
 
 
 class Quest(TypedDict):
@@ -125,5 +138,7 @@ def fresh_sheet(character: str, board: str, space: int) -> MainSheet:
         "spells": [],
         "talismans": [],
         "quest": None,
+        "ready": [],
+        "evaded": [],
     }
     return sheet
