@@ -39,7 +39,7 @@ House decisions (RULES.md §4 leaves them open):
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from domain.actions import HOST, START, Action
 from domain.content import content_hash as hash_files
@@ -98,7 +98,8 @@ from domain.rulesets.castle.state import (
     MOAT,
     SIDES,
     VAMPIRE,
-    State,
+    CastleState,
+    Token,
     alive,
     assign_sides,
     card,
@@ -108,6 +109,9 @@ from domain.rulesets.castle.state import (
     out_of_cards,
     player_of,
     side_of,
+    state_of,
+    the_fight,
+    the_holy,
 )
 from domain.suggest import did_you_mean
 
@@ -160,7 +164,7 @@ def canonical_setup(players: list[Seat], options: dict[str, str]) -> tuple[list[
     return [{"name": seat["name"], "character": by_name[seat["name"]]} for seat in players], dict(options)
 
 
-def initial_state(created: GameCreated) -> State:
+def initial_state(created: GameCreated) -> CastleState:
     """Returns the state right after GameCreated (nothing dealt yet)."""
     return new_state(created)
 
@@ -168,26 +172,26 @@ def initial_state(created: GameCreated) -> State:
 # --- deciding -----------------------------------------------------------------------------------------------
 
 
-def _truth(state: State, character: str) -> dict[str, Any]:
+def _truth(state: CastleState, character: str) -> Token:
     """Returns a character's identity and salt as the vampire player's tokens hold them (host only)."""
-    return dict(state["tokens"][player_of(state, VAMPIRE)][character])
+    return state["tokens"][player_of(state, VAMPIRE)][character]
 
 
 def _reveal(res: Resolution, character: str, reason: str) -> None:
-    truth = _truth(res.state, character)
+    truth = _truth(state_of(res), character)
     res.emit(
         IdentityRevealed(character=character, identity=truth["identity"], salt=truth["salt"], reason=reason)
     )
 
 
 def _play_card(res: Resolution, player: str, card_id: str, use: str, pile: str = CELLAR) -> None:
-    salt = res.state["hands"][player][card_id]
+    salt = state_of(res)["hands"][player][card_id]
     res.emit(CardPlayed(player=player, card=card_id, salt=salt, use=use, pile=pile))
 
 
 def _end_if_won(res: Resolution) -> bool:
     """Ends the game if a side has won (RULES.md §4); returns whether it ended."""
-    state = res.state
+    state = state_of(res)
     known, dead = state["known"], state["dead"]
     dead_vampires = sum(known.get(c) == VAMPIRE for c in dead)
     dead_humans = sum(known.get(c) == HUMAN for c in dead)
@@ -206,13 +210,13 @@ def _end_if_won(res: Resolution) -> bool:
 def _end(res: Resolution, side: str, reason: str) -> None:
     """Reveals every identity still secret, then ends the game (`side` "" for a tie)."""
     _reveal_all(res)
-    winner = player_of(res.state, side) if side else ""
+    winner = player_of(state_of(res), side) if side else ""
     res.emit(GameEnded(winner=winner, reason=reason))
 
 
 def _reveal_all(res: Resolution) -> None:
-    for character in sorted(alive(res.state)):
-        if character not in res.state["known"]:
+    for character in sorted(alive(state_of(res))):
+        if character not in state_of(res)["known"]:
             _reveal(res, character, "game-end")
 
 
@@ -221,8 +225,8 @@ def _score(res: Resolution) -> None:
     follow from public events alone."""
     _reveal_all(res)
     scores = {HUMAN: 0, VAMPIRE: 0}
-    for character in alive(res.state):
-        identity = res.state["known"][character]
+    for character in alive(state_of(res)):
+        identity = state_of(res)["known"][character]
         scores[identity] += POINTS[identity]
     res.emit(ScoresCounted(human=scores[HUMAN], vampire=scores[VAMPIRE]))
     best = max(scores.values())
@@ -232,7 +236,7 @@ def _score(res: Resolution) -> None:
 
 def _end_turn(res: Resolution, player: str) -> None:
     """Hands the turn over; a player out of cards passes, and when both are, the game is scored."""
-    state = res.state
+    state = state_of(res)
     other = opponent(state, player)
     if out_of_cards(state, other):
         if out_of_cards(state, player):
@@ -257,7 +261,7 @@ def _discard(res: Resolution, player: str, card_id: str) -> None:
 def _support(res: Resolution, player: str, card_short: str, target: str = "") -> None:
     """Plays a support card; its target (short id) is a castle character for a marker, a card for a
     take, nothing for a draw."""
-    side = side_of(res.state, player)
+    side = side_of(state_of(res), player)
     card_id = card_id_of(side, card_short)
     c = card(side, card_id)
     _play_card(res, player, card_id, "support")
@@ -272,7 +276,7 @@ def _support(res: Resolution, player: str, card_short: str, target: str = "") ->
 
 
 def _hide(res: Resolution, player: str, character: str) -> None:
-    for c in lowest(cards_in_hand(res.state, player, castle_content()), RED, HIDE_CARDS):
+    for c in lowest(cards_in_hand(state_of(res), player, castle_content()), RED, HIDE_CARDS):
         _play_card(res, player, c.id, "hide")
     res.emit(CharacterHidden(player=player, character=character))
     refill_castle(res)
@@ -280,12 +284,12 @@ def _hide(res: Resolution, player: str, character: str) -> None:
 
 
 def _holy_water(res: Resolution, player: str, character: str) -> None:
-    pair = lowest(cards_in_hand(res.state, player, castle_content()), HOLY_WATER, HOLY_WATER_CARDS)
+    pair = lowest(cards_in_hand(state_of(res), player, castle_content()), HOLY_WATER, HOLY_WATER_CARDS)
     for c in pair:
         _play_card(res, player, c.id, "holy-water")
     res.emit(HolyWaterAsked(player=player, character=character, card=pair[0].id))
     _reveal(res, character, "holy-water")
-    state = res.state
+    state = state_of(res)
     if _end_if_won(res):
         return
     if state["known"][character] == VAMPIRE and character in state["castle"]:
@@ -297,21 +301,22 @@ def _holy_water(res: Resolution, player: str, character: str) -> None:
 
 
 def _attack(res: Resolution, player: str, attacker: str, defender: str) -> None:
-    holy = res.state["holy"]["card"] if res.state["step"] == "holy-attack" else ""
+    state = state_of(res)
+    holy = the_holy(state)["card"] if state["step"] == "holy-attack" else ""
     res.emit(FightStarted(player=player, attacker=attacker, defender=defender, holy_water=holy))
 
 
 def _play(res: Resolution, player: str, card_id: str) -> None:
-    fight = res.state["fight"]
+    fight = the_fight(state_of(res))
     side = ATTACK if fight["stage"] == ATTACK else DEFENCE
     _play_card(res, player, card_id, side)
-    value = card(side_of(res.state, player), card_id).value
+    value = card(side_of(state_of(res), player), card_id).value
     res.emit(FightCardPlayed(player=player, side=side, card=card_id, value=value))
 
 
 def _done(res: Resolution, player: str) -> None:
-    state = res.state
-    fight = state["fight"]
+    state = state_of(res)
+    fight = the_fight(state)
     if fight["stage"] == ATTACK:
         res.emit(FightCardsDone(player=player, side=ATTACK))
         return
@@ -341,28 +346,32 @@ def _reveal_action(res: Resolution, player: str, character: str) -> None:
     _end_if_won(res)
 
 
-def decide(state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
+def decide(state: CastleState, action_id: str, player: str, dice: Dice) -> list[Event]:
     """Returns the events an action causes; never mutates `state`."""
     return _decide(state, action_id, player, dice, in_place=False)
 
 
-def decide_in_place(state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
+def decide_in_place(state: CastleState, action_id: str, player: str, dice: Dice) -> list[Event]:
     """Like decide, for an auditor that has checked the action is legal: evolves `state` itself through
     the returned events (the audit adopts it)."""
     return _decide(state, action_id, player, dice, in_place=True)
 
 
-def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: bool) -> list[Event]:
+# A Resolution works on plain dicts; the castle's evolve folds exactly the dicts it makes (a CastleState).
+_PLAIN_EVOLVE = cast(Callable[[dict[str, Any], Event], Any], evolve)
+
+
+def _decide(state: CastleState, action_id: str, player: str, dice: Dice, in_place: bool) -> list[Event]:
     if action_id == START:
         if player != HOST or state["phase"] != "setup":
             raise IllegalAction("only the host starts a game, once")
-        res = Resolution(state, dice, evolve, in_place)
+        res = Resolution(cast(dict[str, Any], state), dice, _PLAIN_EVOLVE, in_place)
         deal(res)
         return res.events
     # In place, the auditor has checked legality (game.check_legal) already: once per action is enough.
     if not in_place and (action_id not in {a.id for a in legal_actions(state, player)}):
         raise IllegalAction(f"{action_id!r} is not a legal action for {player} now")
-    res = Resolution(state, dice, evolve, in_place)
+    res = Resolution(cast(dict[str, Any], state), dice, _PLAIN_EVOLVE, in_place)
     verb, *parts = action_id.split(":")
     side = side_of(state, player)
     kinds = _ARGUMENTS.get(verb)
@@ -386,7 +395,7 @@ _ARGUMENTS = {
 
 
 def _draw_up(res: Resolution, player: str) -> None:
-    draw_cards(res, player, max(0, HAND_SIZE - len(res.state["players"][player]["hand"])))
+    draw_cards(res, player, max(0, HAND_SIZE - len(state_of(res)["players"][player]["hand"])))
 
 
 _HANDLERS: dict[str, Callable[..., None]] = {
@@ -404,7 +413,7 @@ _HANDLERS: dict[str, Callable[..., None]] = {
 }
 
 
-def status(state: State) -> dict[str, Any]:
+def status(state: CastleState) -> dict[str, Any]:
     """Returns running/finished, the winner ("" for none or a tie) and who is to act."""
     if state["phase"] == "over":
         return {"status": "finished", "winner": state["winner"], "to_act": []}
@@ -429,7 +438,7 @@ _BOT_WEIGHTS = {
 }
 
 
-def bot_weight(state: State, action: Action) -> float:
+def bot_weight(state: CastleState, action: Action) -> float:
     """Returns how likely a bot is to pick an action. It weighs only what the acting player may know:
     public facts and its own tokens (the human bot never peeks at the vampire player's)."""
     verb, _, rest = action.id.partition(":")
