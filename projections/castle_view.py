@@ -21,6 +21,7 @@ from domain.rulesets.castle.content import (
     load_vampire_deck,
 )
 from domain.rulesets.castle.options import to_act
+from domain.rulesets.castle.shapes import CastleState
 from domain.rulesets.castle.state import (
     ATTACK,
     CELLAR,
@@ -28,7 +29,6 @@ from domain.rulesets.castle.state import (
     HUMAN,
     MOAT,
     VAMPIRE,
-    CastleState,
     deck_count,
 )
 from projections.text_layout import fit

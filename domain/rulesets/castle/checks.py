@@ -27,6 +27,7 @@ from domain.rulesets.castle.events import (
     ScoresCounted,
 )
 from domain.rulesets.castle.options import POINTS, valid_card
+from domain.rulesets.castle.shapes import CastleState
 from domain.rulesets.castle.state import (
     ATTACK,
     CELLAR,
@@ -34,7 +35,6 @@ from domain.rulesets.castle.state import (
     HUMAN,
     MOAT,
     VAMPIRE,
-    CastleState,
     alive,
     deck_count,
     pile,

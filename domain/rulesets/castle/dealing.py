@@ -68,7 +68,8 @@ def receive_cards(res: Resolution, player: str, cards: list[str], draws: list[in
 
 
 def refill_castle(res: Resolution) -> None:
-    """RULES.md §4: the castle holds 3 while the city has cards; shuffled ones first, then the bottom."""
+    """Fills the castle up to 3 from the city: the shuffled cards first, then the bottom."""
+    # RULES.md §4: the castle always holds 3 while the city has cards.
     state = state_of(res)
     while len(state["castle"]) < CASTLE_SIZE and (state["city"] or state["bottom"]):
         if state["city"]:
@@ -79,8 +80,9 @@ def refill_castle(res: Resolution) -> None:
 
 
 def deal(res: Resolution) -> None:
-    """The host's start (RULES.md §4): the city and the castle, the identity tokens and their
-    commitments, both hands of 8; the vampire player begins."""
+    """Deals the host's start: the city and the castle, the identity tokens and their commitments, both
+    hands of 8; the vampire player begins."""
+    # RULES.md §4: the shuffled characters form the city, its top 3 the castle; 3 and 2 identity tokens.
     state = state_of(res)
     characters = sorted(load_characters())
     res.emit(CityShuffled(characters=characters))

@@ -89,6 +89,7 @@ from domain.rulesets.castle.options import (
     lowest,
     to_act,
 )
+from domain.rulesets.castle.shapes import CastleState, Token
 from domain.rulesets.castle.state import (
     ATTACK,
     CELLAR,
@@ -98,8 +99,6 @@ from domain.rulesets.castle.state import (
     MOAT,
     SIDES,
     VAMPIRE,
-    CastleState,
-    Token,
     alive,
     assign_sides,
     card,
@@ -190,7 +189,8 @@ def _play_card(res: Resolution, player: str, card_id: str, use: str, pile: str =
 
 
 def _end_if_won(res: Resolution) -> bool:
-    """Ends the game if a side has won (RULES.md §4); returns whether it ended."""
+    """Ends the game if a side has won; returns whether it ended."""
+    # RULES.md §4: all vampires dead, all humans dead, or three revealed vampires hold the castle.
     state = state_of(res)
     known, dead = state["known"], state["dead"]
     dead_vampires = sum(known.get(c) == VAMPIRE for c in dead)
@@ -221,8 +221,9 @@ def _reveal_all(res: Resolution) -> None:
 
 
 def _score(res: Resolution) -> None:
-    """RULES.md §4: both players are out of cards. The identities are revealed first, so the scores
-    follow from public events alone."""
+    """Scores the survivors. The identities are revealed first, so the scores follow from public events
+    alone."""
+    # RULES.md §4: both players are out of cards: 1 point per surviving human, 2 per surviving vampire.
     _reveal_all(res)
     scores = {HUMAN: 0, VAMPIRE: 0}
     for character in alive(state_of(res)):
@@ -324,12 +325,14 @@ def _done(res: Resolution, player: str) -> None:
     attacker, defender, number = fight["attacker"], fight["defender"], fight["round"]
     attack, defence = fight["attack"], fight["defence"]
     res.emit(FightRoundEnded(round=number, attack=attack, defence=defence))
+    # Vampire Empire III: attack above defence at the end of either round kills the defender; a defence
+    # that holds through both rounds ends the fight with no effect.
     if attack > defence:
         res.emit(CharacterKilled(character=defender, attacker=attacker, round=number))
         if defender not in state["known"]:
-            _reveal(res, defender, "death")  # RULES.md §4: the vampire player must say what it was
+            _reveal(res, defender, "death")  # Vampire Empire III: the vampire player says what it was
         res.emit(FightEnded(attacker=attacker, defender=defender, killed=True))
-        refill_castle(res)
+        refill_castle(res)  # Vampire Empire III: the dead leave the game, the city refills the castle
         _after_action(res, fight["attacking"])
     elif number == 2:
         res.emit(FightEnded(attacker=attacker, defender=defender, killed=False))

@@ -18,6 +18,7 @@ from domain.rulesets.castle.content import (
     CastleContent,
     castle_content,
 )
+from domain.rulesets.castle.shapes import CastleState
 from domain.rulesets.castle.state import (
     ATTACK,
     CELLAR,
@@ -26,7 +27,6 @@ from domain.rulesets.castle.state import (
     HUMAN,
     MOAT,
     VAMPIRE,
-    CastleState,
     alive,
     deck_cards,
     pile,
@@ -72,6 +72,8 @@ def valid_card(
     state: CastleState, side: str, c: CastleCard, supported: str, opposed: str, cc: CastleContent
 ) -> bool:
     """Tells whether a card may count for `supported` (fighting `opposed`) when played by `side`."""
+    # RULES.md §4: cards of the supported character's profession; holy water by the human player against
+    # a revealed vampire; red cards by the vampire player for a revealed vampire.
     if c.kind == SUPPORT:
         return False
     if c.supports(cc.characters[supported].profession):
@@ -101,6 +103,7 @@ def can_attack(
     state: CastleState, player: str, attacker: str, defender: str, cc: CastleContent, holy: str = ""
 ) -> bool:
     """Tells whether a fight may start: the most the attacker could reach beats the starting defence."""
+    # RULES.md §4: a fight may only start if the attacker can beat the defender's starting defence.
     side = side_of(state, player)
     reach = state["markers"][attacker][ATTACK] + (cc.decks[HUMAN][holy].value if holy else 0)
     reach += sum(
