@@ -15,7 +15,7 @@ from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.errors import CorruptStore
 from domain.folding import fold_envelopes
-from domain.game import MAX_EVENTS, Game, GameFold
+from domain.game import MAX_EVENTS, Game, GameFold, holder_ruleset
 from event_store.recorded import GAME_TOPICS
 
 
@@ -65,9 +65,10 @@ def _game_from(mapper: Mapper[UUID], stored: StoredEvent, kind: type) -> Game | 
     """Returns the game a stored snapshot or creation event makes, or None when it cannot be read."""
     try:
         taken = mapper.to_domain_event(stored)
+        # (A snapshot from before games kept their options cannot rebuild the ruleset: KeyError.)
+        game = taken.mutate(None) if isinstance(taken, kind) else None  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001  (damaged bytes: msgpack and the library raise unrelated types)
         return None
-    game = taken.mutate(None) if isinstance(taken, kind) else None  # type: ignore[attr-defined]
     return game if isinstance(game, Game) else None
 
 
@@ -103,10 +104,13 @@ def fold_from_snapshot(snapshots: EventStore[UUID], game_id: UUID, version: int 
     if not isinstance(taken, Game.Snapshot):
         return GameFold()
     state = taken.state
+    if "options" not in state["meta"]:
+        return GameFold()  # taken before games kept their options: the ruleset could not be rebuilt
     return GameFold(
         ruleset_name=state["ruleset_name"],
         meta=state["meta"],
         state=state["state"],
         chain=state["chain"],
         version=taken.originator_version,
+        ruleset=holder_ruleset(state["ruleset_name"], state["meta"]),
     )

@@ -12,10 +12,11 @@ from domain.actions import HOST, START
 from domain.bots import Bot
 from domain.dice import HmacDice
 from domain.events import GameCreated
-from domain.rulesets.castle import empire
+from domain.rulesets.castle.empire import VampireEmpire
 from domain.rulesets.castle.shapes import CastleState
 from domain.rulesets.castle.state import HUMAN, VAMPIRE, new_state
 
+empire = VampireEmpire()
 MAX_ACTIONS = 2_000
 
 
@@ -54,7 +55,7 @@ def created(index: int) -> GameCreated:
     """Returns a GameCreated for a bot game (seat order alternating)."""
     seats = [{"name": "Hana", "character": HUMAN}, {"name": "Vlad", "character": VAMPIRE}]
     return GameCreated(
-        ruleset=empire.NAME,
+        ruleset=empire.name,
         players=seats if index % 2 else seats[::-1],
         options={},
         content_hash=empire.content_hash(),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from domain.events import Event, GameCreated, GameEnded, TurnEnded
 from domain.hidden import commit
@@ -54,8 +54,13 @@ ATTACK: Final = "attack"
 DEFENCE: Final = "defence"
 
 
+def typed(state: dict[str, Any]) -> CastleState:
+    """Returns a state this ruleset folded (a plain dict, as every ruleset's) as the castle's typed state."""
+    return cast(CastleState, state)
+
+
 def state_of(res: Resolution) -> CastleState:
-    """Returns a resolution's working state as the castle's state (what this ruleset's evolve folds)."""
+    """Returns a resolution's working state as the castle's typed state."""
     return cast(CastleState, res.state)
 
 
@@ -387,3 +392,12 @@ def evolve(state: CastleState, event: Event) -> CastleState:
     if handler is not None:
         handler(state, event)
     return state
+
+
+if TYPE_CHECKING:  # `evolve` as the engine calls it, on the plain dict every ruleset's state is
+
+    def plain_evolve(state: dict[str, Any], event: Event) -> dict[str, Any]:
+        """Applies one event to the state in place and returns it (`evolve`, typed for the engine)."""
+
+else:
+    plain_evolve = evolve  # the same function: the fold calls it once per event, with nothing in between
