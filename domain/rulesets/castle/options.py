@@ -154,7 +154,8 @@ def legal_actions(state: CastleState, player: str | None = None) -> list[Action]
         ]
         return [*actions, Action("draw", actor, "Draw back up to 8 cards")]
     if step == "holy-attack":
-        target, holy = the_holy(state)["character"], the_holy(state)["card"]
+        asked = the_holy(state)
+        target, holy = asked["character"], asked["card"]
         who = cc.characters
         actions = [
             Action(f"attack:{short(a)}:{short(target)}", actor, f"{who[a].name} attacks the unmasked vampire")

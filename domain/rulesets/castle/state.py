@@ -83,13 +83,6 @@ def pile(me: Player, name: str) -> list[str]:
     return me["cellar"] if name == CELLAR else me["moat"]
 
 
-def fight_side(fight: Fight, side: str) -> tuple[int, list[str]]:
-    """Returns one side's total and cards in a fight (`side`: attack or defence)."""
-    if side == ATTACK:
-        return fight["attack"], fight["cards"]["attack"]
-    return fight["defence"], fight["cards"]["defence"]
-
-
 def other_side(side: str) -> str:
     """Returns the other side."""
     return VAMPIRE if side == HUMAN else HUMAN
@@ -303,9 +296,10 @@ def _fight_card(state: CastleState, e: FightCardPlayed) -> None:
     fight = the_fight(state)
     if e.side == ATTACK:
         fight[ATTACK] += e.value
+        fight["cards"][ATTACK].append(e.card)
     else:
         fight[DEFENCE] += e.value
-    fight_side(fight, e.side)[1].append(e.card)
+        fight["cards"][DEFENCE].append(e.card)
 
 
 def _cards_done(state: CastleState, e: FightCardsDone) -> None:
