@@ -23,6 +23,7 @@ from domain.game import Game
 from domain.hidden import PUBLIC
 from domain.rulesets import has_hidden_information, ruleset_names
 from domain.suggest import did_you_mean
+from event_store.bot_games import bot_game_options
 from event_store.config import default_db_path
 from event_store.forks import action_boundaries
 from event_store.recorded import RecordedEvent, fold_recorded, redacted
@@ -33,11 +34,13 @@ DEFAULT_RULESET = "dungeon-short"
 SEATS: dict[str, list[tuple[str, str | None]]] = {
     "dungeon-short": [("Ann", None), ("Bo", None), ("Cy", None)],
     "keep-run": [("Ann", None), ("Bo", None)],
+    "talisman": [("Ann", None), ("Bo", None), ("Cy", None)],
     "vampire-empire": [("Hana", "human"), ("Vlad", "vampire")],
 }
 BLURBS = {
     "dungeon-short": "three bots race for the Treasure Chamber",
     "keep-run": "two bots storm the Vampire's Keep",
+    "talisman": "three bots quest for the Crown of Command (a house cap of 400 rounds for bots)",
     "vampire-empire": "a human bot and a vampire bot fight for the castle (shown as the public sees it)",
 }
 PAUSE_SECONDS = 0.6
@@ -64,7 +67,7 @@ def demo(ctx: click.Context, ruleset: str, seed: str | None, fast: bool) -> None
         raise UnknownRuleset(f"no demo for {ruleset!r} (rulesets: {known}){did_you_mean(ruleset, SEATS)}")
     service = get_service(ctx, create=True)
     out = console()
-    game_id = service.create_game(ruleset, SEATS[ruleset])
+    game_id = service.create_game(ruleset, SEATS[ruleset], bot_game_options(ruleset))
     out.print(f"New {ruleset} game {game_id}: {BLURBS[ruleset]}.\n", markup=False)
     viewer = PUBLIC if has_hidden_information(ruleset) else "host"
     print_timeline(ruleset, redacted(service.recorded_events(game_id), viewer))

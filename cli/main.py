@@ -109,6 +109,11 @@ COMMANDS = {
         "rulesets",
         "Lists every ruleset with its players, options (values and default) and characters.",
     ),
+    "simulate": LazyCommand(
+        "cli.simulate_command",
+        "simulate",
+        "Plays bot games and tells who won how often; nothing is stored.",
+    ),
     "completion": LazyCommand(
         "cli.completion", "completion", "Prints the shell completion script for bash, zsh or fish."
     ),

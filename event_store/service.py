@@ -496,6 +496,9 @@ def play_with_bots(
         raise IllegalAction("the game has not started yet: the host starts it (nightkeep start GAME)")
     if game.status["status"] == STOPPED:
         raise GameOver(STOPPED_MESSAGE)
+    if game.ruleset.options.get("bot_round_cap") == "0":
+        # RULES.md §5: the house round cap is a game option, fixed when the game was created.
+        log.warning("bots_play_without_round_cap", game=str(game_id), ruleset=game.ruleset_name)
     while not game.is_finished and taken < max_actions:
         actions = game.ruleset.legal_actions(game.state, None)
         if not actions:

@@ -50,7 +50,7 @@ def test_commands_complete():
 
 def test_ruleset_names_complete():
     shipped = [name for name in complete("nightkeep new ") if name != "toy-race"]  # the tests' own ruleset
-    assert shipped == ["dungeon-short", "keep-run", "vampire-empire"]
+    assert shipped == ["dungeon-short", "keep-run", "talisman", "vampire-empire"]
     assert complete("nightkeep new ke") == ["keep-run"]
 
 

@@ -31,7 +31,8 @@ def played(service, ruleset, seed):
 
 
 def test_every_registered_ruleset_is_covered():
-    assert set(ruleset_names()) - {"toy-race"} <= set(SEATS)
+    # talisman's timeline comes with its read side (issue 13, 5), which adds it here.
+    assert set(ruleset_names()) - {"toy-race", "talisman"} <= set(SEATS)
 
 
 @pytest.mark.parametrize("ruleset", sorted(SEATS))

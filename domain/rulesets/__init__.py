@@ -48,6 +48,11 @@ _ENTRIES: dict[str, RulesetEntry] = {
             timeline="projections.keep_timeline",
         ),
         RulesetEntry(
+            "talisman",
+            "domain.rulesets.talisman.main.ruleset:TalismanGame",
+            view="projections.talisman_view",
+        ),
+        RulesetEntry(
             "vampire-empire",
             "domain.rulesets.castle.empire:VampireEmpire",
             view="projections.castle_view",

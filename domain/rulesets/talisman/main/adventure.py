@@ -1,0 +1,187 @@
+"""Drawing and meeting Adventure cards on a space (RULES.md §1, §5).
+
+- A space that draws cards is filled from the Adventure deck until it holds its `draws` face up.
+- The cards lying there are met in encounter-number order (1 Event … 6 Place; a card of no deck, such
+  as a dropped Talisman or Purchase item, counts as an Object).
+- Events apply their effect and are discarded; enemies are fought (monsters in Combat, spirits in
+  Psychic Combat: a killed one is a trophy, one not killed stays face up, a defeat ends the
+  encounter); Strangers and Places apply their effect and stay if the card says so.
+- Objects, Followers and Gold lying there are taken only once no enemy is left (Objects within the
+  carrying limit of 4). House: an effect that moves the character, kills it or asks it to choose ends
+  its encounter; the cards left are met by whoever lands there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.events import DieRolled
+from domain.resolution import Resolution
+from domain.rulesets.talisman.character import in_encounter_order
+from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC, WON, take_trophy
+from domain.rulesets.talisman.events import (
+    CardDiscarded,
+    CardEncountered,
+    FollowerJoined,
+    GoldTaken,
+    ObjectTaken,
+)
+from domain.rulesets.talisman.main.choices import waiting
+from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
+from domain.rulesets.talisman.main.ending import in_play
+from domain.rulesets.talisman.main.events import SpiritsEmpowered
+from domain.rulesets.talisman.main.fights import fight
+from domain.rulesets.talisman.main.items import HELD_EFFECTS, may_hold, room_to_carry
+from domain.rulesets.talisman.main.outcomes import apply_outcome
+from domain.rulesets.talisman.main.piles import draw_from
+from domain.rulesets.talisman.main.state import ADVENTURE
+
+OBJECT_NUMBER = 4
+ENEMIES = ("monster", "spirit")
+# A card's meeting: returns False when the encounter stops there.
+Meeting = Callable[[MainContext, Resolution, str, Any, int], bool]
+
+
+def lying_here(res: Resolution, player: str) -> list[str]:
+    """Returns the face-up cards on the player's space."""
+    sheet = sheet_of(res, player)
+    return state_of(res)["cards"][sheet["board"]][sheet["space"]]
+
+
+def fill_space(ctx: MainContext, res: Resolution, player: str, draws: int) -> None:
+    """Draws Adventure cards onto the player's space until it holds `draws` cards (RULES.md §5)."""
+    while len(lying_here(res, player)) < draws:
+        if not draw_from(res, ADVENTURE, player):
+            return
+
+
+def enemies_left(ctx: MainContext, res: Resolution, player: str) -> bool:
+    """Tells whether an enemy still lies on the player's space."""
+    return any(card in ctx.trophies for card in lying_here(res, player))
+
+
+class Here:
+    """Where a meeting began, to tell whether the character is still there to go on (not moved, not
+    killed and dealt a new character, no choice pending, the game running)."""
+
+    def __init__(self, res: Resolution, player: str) -> None:
+        sheet = sheet_of(res, player)
+        self.where = (sheet["character"], sheet["board"], sheet["space"])
+
+    def still(self, res: Resolution, player: str) -> bool:
+        """Tells whether the meeting goes on."""
+        sheet = sheet_of(res, player)
+        here = (sheet["character"], sheet["board"], sheet["space"])
+        return here == self.where and in_play(res, player) and not is_over(res) and not waiting(res)
+
+
+def struck(res: Resolution, player: str, scope: str) -> list[str]:
+    """Returns whom an Event strikes: the player, everyone on its region (board), or everyone in play."""
+    if scope == "you":
+        return [player]
+    board = sheet_of(res, player)["board"]
+    others = [name for name in state_of(res)["order"] if name != player and in_play(res, name)]
+    return [player, *(n for n in others if scope == "everyone" or sheet_of(res, n)["board"] == board)]
+
+
+def _apply_card(ctx: MainContext, res: Resolution, player: str, card: Any) -> None:
+    if card.effect != "roll-table":
+        for name in struck(res, player, card.scope):
+            if not is_over(res):
+                apply_outcome(ctx, res, name, card.effect, card.amount, card.target, card.id)
+        return
+    values, draws = res.dice.roll(6, card.dice)
+    res.emit(DieRolled(player=player, purpose="table", sides=6, values=values, draws=draws))
+    total = sum(values)
+    row = next((r for r in card.rows if r.low <= total <= r.high), card.rows[-1])
+    apply_outcome(ctx, res, player, row.outcome, row.amount, row.target, card.id)
+
+
+def _event(ctx: MainContext, res: Resolution, player: str, card: Any, space: int) -> bool:
+    res.emit(CardEncountered(player=player, card=card.id, space=space))
+    if state_of(res)["spirit_bonus"] and card.type == "event":
+        # Dungeon 11.1: the Astral Conjunction's power lasts until the next Event.
+        res.emit(SpiritsEmpowered(player=player, card=card.id, amount=0))
+    _apply_card(ctx, res, player, card)
+    if card.id in lying_here(res, player):
+        res.emit(CardDiscarded(player=player, card=card.id, space=space))
+    return True
+
+
+def _lasting(ctx: MainContext, res: Resolution, player: str, card: Any, space: int) -> bool:
+    res.emit(CardEncountered(player=player, card=card.id, space=space))
+    here = Here(res, player)
+    _apply_card(ctx, res, player, card)
+    if not card.stays and here.still(res, player):
+        res.emit(CardDiscarded(player=player, card=card.id, space=space))
+    return True
+
+
+def _enemy(ctx: MainContext, res: Resolution, player: str, card: Any, space: int) -> bool:
+    res.emit(CardEncountered(player=player, card=card.id, space=space))
+    kind = COMBAT if card.type == "monster" else PSYCHIC
+    value = card.strength if kind == COMBAT else card.craft + state_of(res)["spirit_bonus"]
+    outcome = fight(ctx, res, player, card.id, value, kind)
+    if outcome == WON:
+        res.emit(*take_trophy(player, sheet_of(res, player), card.id, space, ctx.trophies))
+    return outcome != LOST
+
+
+def _object(ctx: MainContext, res: Resolution, player: str, card: Any, space: int) -> bool:
+    if enemies_left(ctx, res, player) or not may_hold(ctx, sheet_of(res, player), card.id):
+        return True
+    if ctx.effects.get(card.id, "nothing") not in HELD_EFFECTS:
+        return _event(ctx, res, player, card, space)  # a find used at once (a Bag of Gold)
+    if room_to_carry(ctx, sheet_of(res, player)):
+        res.emit(ObjectTaken(player=player, card=card.id, space=space))
+    return True
+
+
+def _follower(ctx: MainContext, res: Resolution, player: str, card: Any, space: int) -> bool:
+    if not enemies_left(ctx, res, player) and may_hold(ctx, sheet_of(res, player), card.id):
+        res.emit(FollowerJoined(player=player, card=card.id, space=space))
+    return True
+
+
+_BY_TYPE: dict[str, Meeting] = {
+    "event": _event,
+    "monster": _enemy,
+    "spirit": _enemy,
+    "stranger": _lasting,
+    "object": _object,
+    "magic-object": _object,
+    "follower": _follower,
+    "place": _lasting,
+}
+
+
+class _Loose:
+    """A card of no Adventure entry lying on a space (a dropped Talisman or Purchase item)."""
+
+    def __init__(self, card: str) -> None:
+        self.id = card
+
+
+def meet_cards(ctx: MainContext, res: Resolution, player: str) -> None:
+    """Meets the cards lying on the player's space in order, then takes the Gold if no enemy is left."""
+    here = Here(res, player)
+    space = sheet_of(res, player)["space"]
+    numbers = {c: ctx.cards[c].number if c in ctx.cards else OBJECT_NUMBER for c in lying_here(res, player)}
+    for card_id in in_encounter_order(list(lying_here(res, player)), numbers):
+        if card_id not in lying_here(res, player):
+            continue
+        card = ctx.cards.get(card_id)
+        meeting = _BY_TYPE[card.type] if card is not None else _object
+        if not meeting(ctx, res, player, card or _Loose(card_id), space) or not here.still(res, player):
+            return
+    sheet = sheet_of(res, player)
+    gold = state_of(res)["gold"][sheet["board"]][space]
+    if gold and not enemies_left(ctx, res, player):
+        res.emit(GoldTaken(player=player, space=space, amount=gold))
+
+
+def draw_and_meet(ctx: MainContext, res: Resolution, player: str, draws: int) -> None:
+    """Fills the player's space with Adventure cards and meets what lies there."""
+    fill_space(ctx, res, player, draws)
+    meet_cards(ctx, res, player)

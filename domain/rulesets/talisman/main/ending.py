@@ -1,0 +1,106 @@
+"""How a main-board game ends, and how a killed character's player goes on (RULES.md §1, §5).
+
+- A character at 0 lives is killed: what it carried stays on its space; its player is dealt a new
+  character at random (a pick from `characters`) on that character's starting space. House: once a
+  character stands on the Crown of Command, a killed character's player is out instead.
+- The Crown (2nd edition): the character on it casts the Command Spell each turn (`command`: 1 die,
+  4–6 → every other character loses 1 life); the last character alive wins. `ending=first` (the
+  original rule): the first character to reach the Crown wins.
+- House round cap for bot games (`bot_round_cap`): after that many rounds the game ends drawn.
+"""
+
+from __future__ import annotations
+
+from domain.events import DieRolled, GameEnded, GameWon, LifeLost, PlayerOut
+from domain.resolution import Resolution
+from domain.rulesets.talisman.character import PLAYING
+from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
+from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted, CommandSpellCast
+from domain.rulesets.talisman.main.state import CHARACTERS, CROWN
+
+COMMAND_HITS = (4, 5, 6)  # RULES.md §5: the Command Spell takes a life from every other character
+
+
+def in_play(res: Resolution, player: str) -> bool:
+    """Tells whether a player's character is still in the game."""
+    return sheet_of(res, player)["status"] == PLAYING
+
+
+def lose_lives(ctx: MainContext, res: Resolution, player: str, amount: int, reason: str) -> bool:
+    """Takes lives (no save, never below 0); returns True when that killed the character."""
+    amount = min(amount, sheet_of(res, player)["lives"])
+    if amount > 0:
+        res.emit(LifeLost(player=player, amount=amount, reason=reason))
+    return check_killed(ctx, res, player)
+
+
+def check_killed(ctx: MainContext, res: Resolution, player: str) -> bool:
+    """Kills a character at 0 lives (then restarts or puts out its player); True when it was killed."""
+    sheet = sheet_of(res, player)
+    if sheet["status"] != PLAYING or sheet["lives"] > 0:
+        return False
+    res.emit(
+        CharacterDied(player=player, character=sheet["character"], board=sheet["board"], space=sheet["space"])
+    )
+    state = state_of(res)
+    if state["crown_reached"] or not state["piles"][CHARACTERS]:
+        # RULES.md §5: once someone stands on the Crown, a killed character's player is out (house).
+        res.emit(PlayerOut(player=player, reason="killed after the Crown of Command was reached"))
+        check_last_alive(res)
+        return True
+    restart(ctx, res, player, sheet["character"])
+    return True
+
+
+def restart(ctx: MainContext, res: Resolution, player: str, killed: str) -> None:
+    """Deals the player a new character at random, on that character's starting space (RULES.md §5)."""
+    character, draw = res.dice.pick(list(state_of(res)["piles"][CHARACTERS]))
+    board, space = state_of(res)["starts"].get(character, ["outer", 0])
+    res.emit(
+        CharacterRestarted(
+            player=player, character=character, draw=draw, killed=killed, board=board, space=space
+        )
+    )
+
+
+def check_last_alive(res: Resolution) -> None:
+    """Ends the game when one character is left in it (it wins) or none (nobody does)."""
+    if is_over(res):
+        return
+    left = [name for name in state_of(res)["order"] if in_play(res, name)]
+    if len(left) == 1:
+        res.emit(GameWon(player=left[0], reason="the last character alive (RULES.md §5)"))
+    elif not left:
+        res.emit(GameEnded(winner="", reason="every character is out"))
+
+
+def reach_crown(ctx: MainContext, res: Resolution, player: str) -> None:
+    """Runs when a character reaches the Crown of Command: with `ending=first` it wins."""
+    if ctx.first_to_crown:
+        res.emit(GameWon(player=player, reason="first to reach the Crown of Command (ending=first)"))
+
+
+def cast_command_spell(ctx: MainContext, res: Resolution, player: str) -> None:
+    """Casts the Command Spell: 1 die, on 4-6 every other character in play loses 1 life."""
+    (face,), draws = res.dice.roll(6)
+    res.emit(DieRolled(player=player, purpose="command-spell", sides=6, values=[face], draws=draws))
+    hit = face in COMMAND_HITS
+    res.emit(CommandSpellCast(player=player, face=face, hit=hit))
+    if not hit:
+        return
+    for other in state_of(res)["order"]:
+        if other != player and in_play(res, other) and not is_over(res):
+            lose_lives(ctx, res, other, 1, "the Command Spell")
+
+
+def on_crown(res: Resolution, player: str) -> bool:
+    """Tells whether the player stands on the Crown of Command."""
+    return sheet_of(res, player)["board"] == CROWN
+
+
+def check_round_cap(ctx: MainContext, res: Resolution) -> None:
+    """Ends a bot game drawn once its round cap is passed (house, RULES.md §5)."""
+    cap = ctx.round_cap
+    if cap and not is_over(res) and state_of(res)["round"] > cap:
+        reason = f"house round cap for bot games (RULES.md §5): {cap} rounds played"
+        res.emit(GameEnded(winner="", reason=reason))

@@ -1,0 +1,23 @@
+"""Drawing from the main board's named piles (the replay format's ledger): a numbered pick among the
+cards left (a lazy shuffle), the discard pile turned back in (listed) when a deck runs out."""
+
+from __future__ import annotations
+
+from domain.events import CardDrawn
+from domain.resolution import Resolution
+from domain.rulesets.talisman.events import DeckReshuffled
+from domain.rulesets.talisman.main.context import state_of
+from domain.rulesets.talisman.shapes import discard_pile
+
+
+def draw_from(res: Resolution, deck: str, player: str) -> str:
+    """Draws one card of `deck` for the player; returns it, or "" when the deck and its discards are empty."""
+    piles = state_of(res)["piles"]
+    if not piles[deck]:
+        discards = sorted(piles.get(discard_pile(deck), []))
+        if not discards:
+            return ""
+        res.emit(DeckReshuffled(deck=deck, count=len(discards), cards=discards))
+    card, draw = res.dice.pick(list(state_of(res)["piles"][deck]))
+    res.emit(CardDrawn(player=player, deck=deck, card=card, draw=draw))
+    return card

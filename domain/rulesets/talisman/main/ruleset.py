@@ -1,0 +1,198 @@
+"""The Talisman main board (RULES.md §5), registered as `talisman`: the ruleset object.
+
+2-6 characters start on the spaces their cards name; each turn a character moves (a die and a
+direction in the Outer and Middle Regions, one space in the Inner Region), crosses a region where it
+may, or, on the Crown of Command, casts the Command Spell; the space it lands on is resolved
+(`places`). The last character alive wins (or, with `ending=first`, the first to reach the Crown).
+
+Action ids: `roll`, `go:<board>:<space>`, `advance`, `advance:crypt`, `retreat`, `cross:sentinel`,
+`cross:raft`, `portal:strength`, `portal:craft`, `command`, `choose:<option>`, the abilities' and
+spells' own (`abilities.Abilities`), and the host's `start`.
+Issue 14 adds the expansions as options (`dungeon`, `keep`); this ruleset takes none of them yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, cast
+
+from domain.actions import HOST, Action
+from domain.events import GameCreated
+from domain.field_types import Seat
+from domain.resolution import Resolution
+from domain.rulesets.base import OptionSpec, Ruleset, State
+from domain.rulesets.talisman.characters import canonical_seats, check_seats, load_characters
+from domain.rulesets.talisman.characters import character_choices as talisman_characters
+from domain.rulesets.talisman.main import movement
+from domain.rulesets.talisman.main.abilities import ABILITIES
+from domain.rulesets.talisman.main.choices import CHOOSE, option_label
+from domain.rulesets.talisman.main.context import MainContext
+from domain.rulesets.talisman.main.decisions import make_choice
+from domain.rulesets.talisman.main.handlers import HANDLERS
+from domain.rulesets.talisman.main.items import items_at_turn_start
+from domain.rulesets.talisman.main.regions import build_regions
+from domain.rulesets.talisman.main.state import (
+    ADVENTURE,
+    CHARACTERS,
+    CROWN,
+    PURCHASE,
+    ROLLED,
+    SPELLS,
+    START,
+    TALISMANS,
+    MainState,
+    new_state,
+)
+from domain.rulesets.talisman.main.turns import finish_action
+from domain.rulesets.talisman.shapes import discard_pile
+from domain.rulesets.talisman.turns import deal_characters
+
+ENDING_HELP = (
+    "crown: the Crown's Command Spell, the last character alive wins; first: the first character to reach "
+    "the Crown wins (RULES.md §5)"
+)
+CAP_HELP = "house round cap for bot games: after that many rounds the game ends drawn (0: none, RULES.md §5)"
+# Bots lean toward the Crown: moving on, crossing and casting the Command Spell over going back.
+BOT_WEIGHTS = {"advance": 4.0, "advance:crypt": 1.0, "retreat": 0.3, "cross:sentinel": 2.0, "cross:raft": 2.0}
+BOT_WEIGHTS |= {"portal:strength": 3.0, "portal:craft": 3.0, "command": 1.0, "choose:leave": 0.3}
+
+
+class TalismanGame(Ruleset):
+    """The `talisman` game on the main board, built from its options."""
+
+    name = "talisman"
+    summary = "The Talisman main board: reach the Crown of Command and outlast every other character."
+    min_players = 2
+    max_players = 6
+    option_specs = {
+        "ending": OptionSpec(("crown", "first"), "crown", ENDING_HELP),
+        "bot_round_cap": OptionSpec(("0", "400"), "0", CAP_HELP),
+    }
+    handlers = HANDLERS
+
+    def __init__(self, options: Mapping[str, str] | None = None) -> None:
+        super().__init__(options)
+        self.ctx = MainContext(dict(self.options))
+        self.regions = build_regions(self.ctx)
+
+    # -- setup and content ------------------------------------------------------------------------
+
+    def content_paths(self) -> list[Path]:
+        """Returns the characters and the main board's content files."""
+        from domain.rulesets.talisman.main.content import content_paths
+
+        return content_paths(self.options)
+
+    def character_choices(self) -> list[tuple[str, str]]:
+        """Returns the characters a player may name."""
+        return talisman_characters()
+
+    def validate_setup(self, players: list[dict[str, Any]], options: Mapping[str, Any]) -> None:
+        """Raises BadSetup/UnknownCharacter for an unplayable setup (ContentError for bad data)."""
+        self.check_options(options)
+        check_seats(self.name, players, self.min_players, self.max_players)
+        self.ctx.load_all()
+
+    def canonical_setup(
+        self, players: list[Seat], options: dict[str, str]
+    ) -> tuple[list[Seat], dict[str, str]]:
+        """Returns the seats with full character ids and each option given in lower case."""
+        return canonical_seats(players), {key: value.lower() for key, value in options.items()}
+
+    def initial_state(self, created: GameCreated) -> State:
+        """Returns the state right after GameCreated: nobody dealt yet, every pile full and sorted."""
+        requested = {p["name"]: p.get("character", "") or "" for p in created.players}
+        return cast(
+            State,
+            new_state(
+                [p["name"] for p in created.players],
+                requested,
+                self.ctx.sizes,
+                self._piles(requested),
+                self._starts(),
+            ),
+        )
+
+    def _piles(self, requested: Mapping[str, str]) -> dict[str, list[str]]:
+        ctx = self.ctx
+        adventure = [c.id for c in ctx.adventure.cards if not c.option or ctx.options.get(c.option) == "true"]
+        return {
+            ADVENTURE: adventure,
+            discard_pile(ADVENTURE): [],
+            PURCHASE: [i.id for i in ctx.purchase.items for _ in range(i.copies)],
+            SPELLS: [s.id for s in ctx.spells.spells],
+            discard_pile(SPELLS): [],
+            TALISMANS: [t.id for t in ctx.talismans.talismans],
+            CHARACTERS: [c for c in load_characters() if c not in requested.values()],
+        }
+
+    def _starts(self) -> dict[str, list[Any]]:
+        board = self.ctx.board
+        return {
+            c.id: list(board.position(board.starts[c.start]))
+            for c in load_characters().values()
+            if c.start in board.starts
+        }
+
+    # -- the rules ----------------------------------------------------------------------------------
+
+    def legal_actions(self, state: State, player: str | None = None) -> list[Action]:
+        """Returns the actions open now: a pending choice's options, else the turn's moves."""
+        main = cast(MainState, state)
+        if main["phase"] != "turn":
+            return []
+        choice = main["choice"]
+        if choice is not None:
+            if player not in (None, choice["player"]):
+                return []
+            kind, chooser = choice["kind"], choice["player"]
+            return [
+                Action(f"{CHOOSE}{o}", chooser, option_label(self.ctx, kind, o)) for o in choice["options"]
+            ]
+        current = main["turn"]
+        if player not in (None, current):
+            return []
+        sheet = main["players"][current]
+        if sheet["board"] == CROWN:
+            return [Action("command", current, "Cast the Command Spell")]
+        if main["step"] == ROLLED:
+            return movement.go_actions(self.ctx, main, current)
+        extra = ABILITIES.castable(self.ctx, main, current) + ABILITIES.encounter_choices(
+            self.ctx, main, current
+        )
+        return movement.move_actions(self.ctx, main, current) + extra
+
+    def status(self, state: State) -> dict[str, Any]:
+        """Returns running/finished, the winner ("" for none) and who is to act."""
+        main = cast(MainState, state)
+        if main["phase"] == "over":
+            return {"status": "finished", "winner": main["winner"], "to_act": []}
+        if main["phase"] == "setup":
+            return {"status": "running", "winner": "", "to_act": [HOST]}
+        choice = main["choice"]
+        return {"status": "running", "winner": "", "to_act": [choice["player"] if choice else main["turn"]]}
+
+    def start(self, res: Resolution) -> None:
+        """Deals the characters (named ones, the others at random) and opens play."""
+        deal_characters(res)
+
+    def resolve(self, res: Resolution, action_id: str, player: str) -> None:
+        """Resolves one legal action, then closes it (the turn passes unless a choice waits)."""
+        if action_id.startswith(CHOOSE):
+            make_choice(self.ctx, res, player, action_id.removeprefix(CHOOSE))
+        else:
+            if res.state["step"] == START:
+                items_at_turn_start(self.ctx, res, player)
+                ABILITIES.turn_started(self.ctx, res, player)
+            step = movement.STEPS.get(action_id) or movement.STEPS.get(action_id.split(":", 1)[0])
+            if step is not None:
+                step(self.ctx, self.regions, res, player, action_id)
+            elif not ABILITIES.resolve_extra(self.ctx, res, player, action_id):
+                ABILITIES.cast(self.ctx, res, player, action_id.removeprefix("cast:"))
+        if action_id != "roll":
+            finish_action(self.ctx, res)
+
+    def bot_weight(self, state: State, action: Action) -> float:
+        """Returns how likely a bot is to pick an action: toward the Crown, rarely back or away."""
+        return BOT_WEIGHTS.get(action.id, 1.0)
