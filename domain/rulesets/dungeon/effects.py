@@ -1,30 +1,61 @@
-"""The Dungeon's own steps: moving pieces on its spiral (the win and the flight out) and card moves back.
+"""The Dungeon's own steps: its board's hooks (the flight out on the Entrance, the short game's win on the
+Treasure Chamber) and card moves back.
 
 Losing lives, die-table effects and the rest are shared Talisman mechanics (`talisman.effects`).
 """
 
 from __future__ import annotations
 
-from domain.events import GameWon, Moved, PlayerOut
-from domain.resolution import Resolution
-from domain.rulesets.talisman.effects import sheet_of
+from collections.abc import Callable
 
-BOARD = "dungeon"
+from domain.events import PlayerOut
+from domain.resolution import Resolution
+from domain.rulesets.dungeon.content import load_board
+from domain.rulesets.dungeon.state import BOARD, dungeon_sheet
+from domain.rulesets.talisman.effects import sheet_of
+from domain.rulesets.talisman.hooks import BoardHooks, WinOnArrival, move_on_board
+
 GUARD = "dungeon/guard"
+ENTRANCE = 0
+# Dungeon 14: reaching the Treasure Chamber first wins the short game.
+SHORT_GAME_WIN = WinOnArrival("reached the Treasure Chamber")
+
+
+class DungeonBoard(BoardHooks):
+    """The Dungeon's spiral: fleeing out through the Entrance, and what reaching its centre does."""
+
+    board = BOARD
+
+    def __init__(self, centre: int, arrival: Callable[[Resolution, str], None]) -> None:
+        self.centre = centre
+        self.arrival = arrival
+
+    def entered(self, res: Resolution, player: str, space: int, reason: str) -> None:
+        """Takes a fleeing character who reaches the Entrance out of the Dungeon."""
+        if space == ENTRANCE and dungeon_sheet(res, player)["fleeing"]:
+            # Dungeon 9.1 / RULES.md §2: fleeing out of the Dungeon leaves the short game's race.
+            res.emit(PlayerOut(player=player, reason="fled the Dungeon"))
+
+    def reached_centre(self, res: Resolution, player: str) -> None:
+        """Runs what the game installed on the Treasure Chamber."""
+        self.arrival(res, player)
+
+
+_HOOKS: dict[int, tuple[object, DungeonBoard]] = {}
+
+
+def short_game_board() -> DungeonBoard:
+    """Returns the board hooks of the short game (Dungeon 14), made once per board content in use."""
+    board = load_board()
+    made = _HOOKS.get(id(board))
+    if made is None or made[0] is not board:
+        made = _HOOKS[id(board)] = (board, DungeonBoard(len(board.spaces) - 1, SHORT_GAME_WIN))
+    return made[1]
 
 
 def move_piece(res: Resolution, player: str, to_space: int, reason: str) -> None:
-    """Moves a character; ends the game on the Treasure Chamber and ends a flight on the Entrance."""
-    sheet = sheet_of(res, player)
-    here = sheet["space"]
-    if to_space != here:
-        res.emit(Moved(piece=player, board=BOARD, from_space=here, to_space=to_space, reason=reason))
-    if to_space == res.state["last"]:
-        # Dungeon 14: reaching the Treasure Chamber first wins the short game.
-        res.emit(GameWon(player=player, reason="reached the Treasure Chamber"))
-    elif to_space == 0 and sheet["fleeing"]:
-        # Dungeon 9.1 / RULES.md §2: fleeing out of the Dungeon leaves the short game's race.
-        res.emit(PlayerOut(player=player, reason="fled the Dungeon"))
+    """Moves a character on the Dungeon, running its board's hooks."""
+    move_on_board(res, short_game_board(), player, to_space, reason)
 
 
 def move_back(res: Resolution, player: str, amount: int, card: str) -> None:

@@ -13,11 +13,10 @@ from __future__ import annotations
 from domain.resolution import Resolution
 from domain.rulesets.dungeon.content import load_board, load_deck
 from domain.rulesets.dungeon.effects import GUARD, move_back
+from domain.rulesets.dungeon.state import DECK
 from domain.rulesets.talisman.combat import COMBAT, WON
-from domain.rulesets.talisman.effects import sheet_of
+from domain.rulesets.talisman.effects import cards_at, sheet_of
 from domain.rulesets.talisman.encounters import Encounter, draw_cards, encounter_cards, fight
-
-DECK = "dungeon"
 
 
 def encounter_rules() -> Encounter:
@@ -43,6 +42,6 @@ def encounter_space(res: Resolution, player: str) -> None:
         # RULES.md §2: every character who lands on the Guard Room fights the Guard (a defeat counts, 7.3).
         if fight(res, player, GUARD, space.guard_strength, COMBAT, enc.deck) != WON:
             return
-    elif not res.state["spaces"][index]:
+    elif not cards_at(res, player, index):
         draw_cards(res, DECK, player, space.draws)
     encounter_cards(enc, res, player, index)

@@ -11,7 +11,7 @@ Action ids: `roll`, `flee`, `encounter-space`, `attack:<player>` (and the host's
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from domain.actions import HOST, START, Action
 from domain.content import content_hash as hash_files
@@ -20,9 +20,10 @@ from domain.errors import BadSetup, IllegalAction
 from domain.events import Event, GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
+from domain.rulesets.base import State
 from domain.rulesets.dungeon import turns
 from domain.rulesets.dungeon.content import content_paths, load_board, load_deck
-from domain.rulesets.dungeon.state import EVOLVERS, evolve, new_state
+from domain.rulesets.dungeon.state import EVOLVERS, DungeonSheet, DungeonState, evolve, new_state, sheet_in
 from domain.rulesets.talisman.characters import (
     canonical_seats,
     characters_path,
@@ -32,7 +33,6 @@ from domain.rulesets.talisman.characters import (
 from domain.rulesets.talisman.characters import (
     character_choices as character_choices,
 )
-from domain.rulesets.talisman.state import State
 from domain.rulesets.talisman.turns import race_status
 
 NAME = "dungeon-short"
@@ -67,10 +67,10 @@ def initial_state(created: GameCreated) -> State:
     board = load_board()
     # Dungeon 14 plays without the main board, so the Tunnel (8.3) has nowhere to lead.
     deck = [c.id for c in load_deck().cards.values() if not c.leaves_board]
-    return new_state(created, len(board.spaces), deck)
+    return cast(State, new_state(created, len(board.spaces), deck))
 
 
-def _roll_label(sheet: dict[str, Any]) -> str:
+def _roll_label(sheet: DungeonSheet) -> str:
     if sheet["fleeing"]:
         return "Roll and flee toward the Entrance"
     if sheet["defeated"]:
@@ -80,12 +80,16 @@ def _roll_label(sheet: dict[str, Any]) -> str:
 
 def legal_actions(state: State, player: str | None = None) -> list[Action]:
     """Returns the actions open now: roll/flee before moving, or the encounter choice after landing."""
+    return _legal_actions(cast(DungeonState, state), player)
+
+
+def _legal_actions(state: DungeonState, player: str | None) -> list[Action]:
     if state["phase"] != "turn":
         return []
     current = state["turn"]
     if player not in (None, current):
         return []
-    sheet = state["players"][current]
+    sheet = sheet_in(state, current)
     if state["moved"]:
         space_name = load_board().spaces[sheet["space"]].name
         actions = [Action("encounter-space", current, f"Encounter the {space_name}")]
@@ -101,6 +105,10 @@ def legal_actions(state: State, player: str | None = None) -> list[Action]:
 def is_legal(state: State, player: str, action_id: str) -> bool:
     """Tells whether `action_id` is among legal_actions(state, player), without labelling any (an audit
     asks once per action); a game in its turn phase is not finished."""
+    return _is_legal(cast(DungeonState, state), player, action_id)
+
+
+def _is_legal(state: DungeonState, player: str, action_id: str) -> bool:
     if state["phase"] != "turn" or player != state["turn"]:
         return False
     if state["moved"]:
@@ -108,7 +116,7 @@ def is_legal(state: State, player: str, action_id: str) -> bool:
             return action_id.removeprefix("attack:") in turns.others_here(state, player)
         return action_id == "encounter-space"
     if action_id == "flee":
-        sheet = state["players"][player]
+        sheet = sheet_in(state, player)
         return sheet["space"] > 0 and not sheet["fleeing"]
     return action_id == "roll"
 
@@ -151,7 +159,7 @@ def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: boo
 
 def status(state: State) -> dict[str, Any]:
     """Returns running/finished, the winner ("" for none) and who is to act."""
-    return race_status(state)
+    return race_status(cast(DungeonState, state))
 
 
 def bot_weight(state: State, action: Action) -> float:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from domain.events import Moved
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_board
 from domain.rulesets.keep.events import Teleported
-from domain.rulesets.keep.state import LAST
+from domain.rulesets.keep.state import ENTRANCE, LAST, keep_state
+from domain.rulesets.keep.vault import keep_board
 from domain.rulesets.talisman.effects import sheet_of
+from domain.rulesets.talisman.hooks import move_on_board
 
-BOARD = "keep"
-ENTRANCE = 1
 OBELISK = 19  # the Sacred Obelisk bars the way to the Fountain and the Vault (Keep 8.6)
 SENTRY_RETREAT = 3  # RULES.md §3: a character who loses both rounds against the Sentry goes back to Hallway 3
 
@@ -34,11 +33,9 @@ def spaces_for(face: int) -> int:
 
 
 def move_to(res: Resolution, player: str, to_space: int, reason: str) -> None:
-    """Moves a character along the Keep's spaces (1–21)."""
-    here = sheet_of(res, player)["space"]
+    """Moves a character along the Keep's spaces (1–21), running the board's hooks (the Vault at 21)."""
     to_space = max(ENTRANCE, min(LAST, to_space))
-    if to_space != here:
-        res.emit(Moved(piece=player, board=BOARD, from_space=here, to_space=to_space, reason=reason))
+    move_on_board(res, keep_board(keep_state(res)["hoard"]), player, to_space, reason)
 
 
 def move_back(res: Resolution, player: str, amount: int, card: str) -> None:
@@ -48,7 +45,7 @@ def move_back(res: Resolution, player: str, amount: int, card: str) -> None:
 
 def teleport(res: Resolution, player: str, tile_space: int) -> None:
     """Sends a character by the tile on `tile_space` to the tile's destination (Keep 6.1)."""
-    destination = res.state["tiles"][tile_space]
+    destination = keep_state(res)["tiles"][tile_space]
     here = sheet_of(res, player)["space"]
     if destination and destination != here:
         res.emit(Teleported(piece=player, from_space=here, to_space=destination, tile_space=tile_space))

@@ -17,7 +17,7 @@ host's `start`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from domain.actions import HOST, START, Action
 from domain.content import content_hash as hash_files
@@ -26,6 +26,7 @@ from domain.errors import BadSetup, IllegalAction
 from domain.events import DieRolled, Event, GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
+from domain.rulesets.base import State
 from domain.rulesets.keep.content import (
     content_paths,
     load_board,
@@ -35,9 +36,17 @@ from domain.rulesets.keep.content import (
     load_vault,
 )
 from domain.rulesets.keep.events import EntryTested, FlightEnded, LoopEscaped, LoopFailed
-from domain.rulesets.keep.moves import ENTRANCE, OBELISK, counter_ids, move_to, spaces_for
+from domain.rulesets.keep.moves import OBELISK, counter_ids, move_to, spaces_for
 from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, land, make_choice, obelisk_test, teleport_from
-from domain.rulesets.keep.state import evolve, new_state, sheet
+from domain.rulesets.keep.state import (
+    ENTRANCE,
+    KeepState,
+    evolve,
+    keep_sheet,
+    keep_state,
+    new_state,
+    sheet_in,
+)
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.characters import (
     canonical_seats,
@@ -48,9 +57,7 @@ from domain.rulesets.talisman.characters import (
 from domain.rulesets.talisman.characters import (
     character_choices as character_choices,
 )
-from domain.rulesets.talisman.effects import sheet_of
 from domain.rulesets.talisman.events import FleeingDeclared, TurnLost
-from domain.rulesets.talisman.state import State
 from domain.rulesets.talisman.turns import deal_characters, end_turn, race_status
 from domain.suggest import did_you_mean
 
@@ -93,23 +100,28 @@ def canonical_setup(players: list[Seat], options: dict[str, str]) -> tuple[list[
 
 def initial_state(created: GameCreated) -> State:
     """Returns the state right after GameCreated (characters not dealt yet)."""
-    return new_state(
+    state = new_state(
         created,
         list(load_deck().cards),
         counter_ids(),
         list(load_vault()),
         list(load_spells()),
     )
+    return cast(State, state)
 
 
 def legal_actions(state: State, player: str | None = None) -> list[Action]:
     """Returns the actions open now to the player whose turn it is."""
+    return _legal_actions(cast(KeepState, state), player)
+
+
+def _legal_actions(state: KeepState, player: str | None) -> list[Action]:
     if state["phase"] != "turn":
         return []
     current = state["turn"]
     if player not in (None, current):
         return []
-    me = sheet(state, current)
+    me = sheet_in(state, current)
     choice = state["choice"]
     if choice:
         return [
@@ -137,12 +149,16 @@ def legal_actions(state: State, player: str | None = None) -> list[Action]:
 def is_legal(state: State, player: str, action_id: str) -> bool:
     """Tells whether `action_id` is among legal_actions(state, player), without labelling any (an audit
     asks once per action); a game in its turn phase is not finished."""
+    return _is_legal(cast(KeepState, state), player, action_id)
+
+
+def _is_legal(state: KeepState, player: str, action_id: str) -> bool:
     if state["phase"] != "turn" or player != state["turn"]:
         return False
     choice = state["choice"]
     if choice:
         return action_id.startswith("choose:") and action_id.removeprefix("choose:") in choice["options"]
-    me = sheet(state, player)
+    me = sheet_in(state, player)
     if not me["entered"]:
         return action_id == "enter"
     if action_id == "flee":
@@ -161,7 +177,7 @@ def _choice_label(kind: str, option: str) -> str:
 
 def _enter(res: Resolution, player: str) -> None:
     """The entry test (RULES.md §3): pass and go in next turn; fail and lose the next turn (Keep run)."""
-    me = sheet_of(res, player)
+    me = keep_sheet(res, player)
     faces, draws = res.dice.roll(6, 3)
     res.emit(DieRolled(player=player, purpose="entry", sides=6, values=faces, draws=draws))
     target = me["strength"] + me["craft"] + me["lives"]
@@ -175,12 +191,12 @@ def _enter(res: Resolution, player: str) -> None:
 def _movement(res: Resolution, player: str) -> None:
     (face,), draws = res.dice.roll(6)
     res.emit(DieRolled(player=player, purpose="movement", sides=6, values=[face], draws=draws))
-    me = sheet_of(res, player)
+    me = keep_sheet(res, player)
     steps = spaces_for(face)
     if me["fleeing"]:
         # Keep 10: back toward the Entrance by the chart; the spaces on the way are not met (house).
         move_to(res, player, me["space"] - steps, "flight")
-        if sheet_of(res, player)["space"] == ENTRANCE:
+        if keep_sheet(res, player)["space"] == ENTRANCE:
             res.emit(FlightEnded(player=player))
             res.emit(TurnLost(player=player, reason="fled the Keep"))
         return
@@ -193,7 +209,7 @@ def _movement(res: Resolution, player: str) -> None:
 
 
 def _roll(res: Resolution, player: str) -> None:
-    me = sheet_of(res, player)
+    me = keep_sheet(res, player)
     if me["fleeing"]:
         _movement(res, player)  # a flight (declared on a loop or at the Obelisk too) just runs
     elif me["looping"]:
@@ -213,7 +229,7 @@ def _roll(res: Resolution, player: str) -> None:
         obelisk_test(res, player, me["space"])
     else:
         _movement(res, player)
-    if not res.state["choice"]:
+    if not keep_state(res)["choice"]:
         end_turn(res, player)  # a space that asked for a choice waits for it
 
 
@@ -260,7 +276,7 @@ def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: boo
 
 def status(state: State) -> dict[str, Any]:
     """Returns running/finished, the winner ("" for none) and who is to act."""
-    return race_status(state)
+    return race_status(cast(KeepState, state))
 
 
 def bot_weight(state: State, action: Action) -> float:

@@ -45,12 +45,12 @@ from domain.rulesets.keep.events import (
     TeleportCounterDrawn,
 )
 from domain.rulesets.keep.moves import OBELISK, SENTRY_RETREAT, counter_value, move_back, move_to, teleport
-from domain.rulesets.keep.state import KEEP_DECK, SPELL_DECK
-from domain.rulesets.keep.vault import enter_vault, items_in_play
+from domain.rulesets.keep.state import COUNTERS, KEEP_DECK, SPELL_DECK, keep_state
+from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.cards import Card
 from domain.rulesets.talisman.character import STARTING_LIVES, room_to_carry
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC, WON
-from domain.rulesets.talisman.effects import in_play, lose_lives, sheet_of, still_on
+from domain.rulesets.talisman.effects import cards_at, in_play, lose_lives, sheet_of, stat_of, still_on
 from domain.rulesets.talisman.encounters import (
     Encounter,
     draw_card,
@@ -74,7 +74,7 @@ TOME_GIFT_AMOUNT = 2  # RULES.md §3 Tome 12: +2 Strength, Craft or Lives (choos
 
 def make_choice(res: Resolution, player: str, option: str) -> None:
     """Carries out the choice a space asked for (RULES.md §3: the Sentry's 6, the Tome's 12)."""
-    kind = res.state["choice"]["kind"]
+    kind = keep_state(res)["choice"]["kind"]
     res.emit(ChoiceMade(player=player, kind=kind, option=option))
     if kind == SENTRY_TOLL:
         if option == LIFE:
@@ -118,29 +118,31 @@ def _nothing(res: Resolution, player: str, space: int) -> None:
 # --- halls, cards and tiles ----------------------------------------------------------------------------
 
 
-def _tile_here(res: Resolution, space: int) -> str:
+def _tile_here(res: Resolution, player: str, space: int) -> str:
     cards = load_deck().cards
-    return next((c for c in res.state["spaces"][space] if c in cards and cards[c].kind == TILE), "")
+    return next((c for c in cards_at(res, player, space) if c in cards and cards[c].kind == TILE), "")
 
 
 def _draw_onto(res: Resolution, player: str, space: int, count: int) -> None:
     """Draws Keep cards onto the space; a tile gets its counter, a second tile is discarded (6.1, 6.2)."""
-    before = len(res.state["spaces"][space])
+    lying = cards_at(res, player, space)
+    before = len(lying)
     draw_cards(res, KEEP_DECK, player, count)
     cards = load_deck().cards
-    for card_id in list(res.state["spaces"][space][before:]):
+    for card_id in list(lying[before:]):
         if cards[card_id].kind != TILE:
             continue
-        if res.state["tiles"][space]:
+        if keep_state(res)["tiles"][space]:
             res.emit(CardDiscarded(player=player, card=card_id, space=space))
         else:
             _lay_tile(res, player, space)
 
 
 def _lay_tile(res: Resolution, player: str, space: int) -> None:
-    if not res.state["counters"]:
+    counters = keep_state(res)["piles"][COUNTERS]
+    if not counters:
         return  # all 40 counters are on tiles: the tile stays blank (house) and sends nowhere
-    counter, draw = res.dice.pick(list(res.state["counters"]))
+    counter, draw = res.dice.pick(list(counters))
     res.emit(
         TeleportCounterDrawn(
             player=player, space=space, counter=counter, destination=counter_value(counter), draw=draw
@@ -151,14 +153,14 @@ def _lay_tile(res: Resolution, player: str, space: int) -> None:
 def land_on_hall(res: Resolution, player: str, space: int) -> None:
     """Draws onto an empty hall, meets its cards in order, then its Teleport Tile last (6.1–6.3)."""
     draws = load_board().space(space).draws
-    lying = res.state["spaces"][space]
-    tile = _tile_here(res, space)
+    lying = cards_at(res, player, space)
+    tile = _tile_here(res, player, space)
     if not lying:
         _draw_onto(res, player, space, draws)
     elif tile and len(lying) == 1 and draws > 1:
         _draw_onto(res, player, space, draws - 1)  # Keep 6.3: a tile alone on a draw-2 space
     encounter_cards(encounter_rules(), res, player, space)
-    if still_on(res, player, space) and res.state["tiles"][space]:
+    if still_on(res, player, space) and keep_state(res)["tiles"][space]:
         teleport_from(res, player, space)
 
 
@@ -211,7 +213,7 @@ def _tome(res: Resolution, player: str, space: int) -> None:
     elif line.effect in ("lose_strength", "lose_craft"):
         stat = line.effect.removeprefix("lose_")
         # RULES.md §3: the Tome may take Strength and Craft below their starting values (not below 1).
-        amount = min(line.amount, sheet[stat] - 1)
+        amount = min(line.amount, stat_of(sheet, stat) - 1)
         if amount > 0:
             res.emit(StatChanged(player=player, stat=stat, amount=-amount, reason=reason))
     elif line.effect == "followers_leave":
@@ -235,7 +237,7 @@ def _tome(res: Resolution, player: str, space: int) -> None:
 
 
 def _draw_spell(res: Resolution, player: str) -> str:
-    return draw_card(res, SPELL_DECK, player, "spell_deck", "spell_discard")
+    return draw_card(res, SPELL_DECK, player)
 
 
 def spell_would_harm(res: Resolution, player: str, effect: str, amount: int) -> bool:
@@ -281,7 +283,7 @@ def _spell_effect(res: Resolution, player: str, effect: str, amount: int, spell:
         move_back(res, player, amount, spell)
     elif effect in ("lose_strength", "lose_craft"):
         stat = effect.removeprefix("lose_")
-        lost = min(amount, sheet[stat] - sheet[f"base_{stat}"])
+        lost = min(amount, stat_of(sheet, stat) - stat_of(sheet, f"base_{stat}"))
         res.emit(StatChanged(player=player, stat=stat, amount=-lost, reason=spell))
 
 
@@ -322,10 +324,6 @@ def obelisk_test(res: Resolution, player: str, space: int) -> None:
         lose_lives(res, player, 1, "keep/space/sacred-obelisk")
 
 
-def _vault(res: Resolution, player: str, space: int) -> None:
-    enter_vault(res, player)
-
-
 _BY_KIND: dict[str, Callable[[Resolution, str, int], None]] = {
     "hall": land_on_hall,
     "sentry": _sentry,
@@ -334,5 +332,5 @@ _BY_KIND: dict[str, Callable[[Resolution, str, int], None]] = {
     "coffin": _coffin,
     "obelisk": obelisk_test,
     "fountain": _fountain,
-    "vault": _vault,
+    # The Vault (21) is the board's centre: reaching it runs the board's hook (vault.KeepBoard).
 }
