@@ -15,12 +15,12 @@ from domain.events import Event, canonical_bytes
 from domain.rulesets.dungeon import short_game as dungeon
 from tests.test_dungeon_rules import created, fold
 
-ALL_CARDS = Counter(c for c in dungeon.initial_state(created(("A", ""), ("B", "")))["deck"])
+ALL_CARDS = Counter(c for c in dungeon.initial_state(created(("A", ""), ("B", "")))["piles"]["dungeon"])
 
 
 def cards_in_play(state: dict[str, Any]) -> Counter[str]:
-    found = Counter(state["deck"]) + Counter(state["discard"])
-    for cards in state["spaces"]:
+    found = Counter(state["piles"]["dungeon"]) + Counter(state["piles"]["discard:dungeon"])
+    for cards in state["cards"]["dungeon"]:
         found.update(cards)
     for sheet in state["players"].values():
         found.update(sheet["objects"] + sheet["followers"] + sheet["trophies"])
