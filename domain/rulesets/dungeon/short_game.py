@@ -33,6 +33,7 @@ from domain.rulesets.talisman.characters import (
 from domain.rulesets.talisman.characters import (
     character_choices as character_choices,
 )
+from domain.rulesets.talisman.state import STATE_VERSION
 from domain.rulesets.talisman.turns import race_status
 
 NAME = "dungeon-short"
@@ -42,6 +43,7 @@ MAX_PLAYERS = 6
 # `character_choices()` (imported above) lists what `--player NAME:CHARACTER` may name.
 SUMMARY = "The short Dungeon game: the first character to reach the Treasure Chamber wins."
 FLEE_WEIGHT = 0.02  # bots flee rarely, so bot games usually end with a winner
+state_version = STATE_VERSION  # the shape of the state snapshots hold (event_store.loading)
 
 
 def content_hash() -> str:

@@ -58,6 +58,7 @@ from domain.rulesets.talisman.characters import (
     character_choices as character_choices,
 )
 from domain.rulesets.talisman.events import FleeingDeclared, TurnLost
+from domain.rulesets.talisman.state import STATE_VERSION
 from domain.rulesets.talisman.turns import deal_characters, end_turn, race_status
 from domain.suggest import did_you_mean
 
@@ -71,6 +72,7 @@ OPTIONS = {"hoard": ("true", "false")}
 OPTION_DEFAULTS = {"hoard": "false"}
 OPTION_HELP = {"hoard": "the Treasure Hoard is rolled in the Vault (Keep 15)"}
 FLEE_WEIGHT = 0.02  # bots flee rarely
+state_version = STATE_VERSION  # the shape of the state snapshots hold (event_store.loading)
 LOOP_TURNS = 3  # Keep 6.3: freed automatically after 3 failed turns
 
 
