@@ -58,7 +58,7 @@ def test_a_store_holding_an_old_shape_snapshot_folds_the_game_from_its_events(tm
     builder, game_id = _long_dungeon_game(str(db))
     expected = builder.fold(game_id, use_snapshot=False)
     newest = list(builder.snapshots.get(game_id))[-1]
-    old = Game.Snapshot(  # type: ignore[call-arg]
+    old = Game.Snapshot(
         originator_id=newest.originator_id,
         originator_version=newest.originator_version,
         timestamp=newest.timestamp,
