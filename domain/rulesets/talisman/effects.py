@@ -41,19 +41,17 @@ def stat_of(sheet: Sheet, stat: str) -> int:
 
 def cards_at(res: Resolution, player: str, space: int) -> list[str]:
     """Returns the face-up cards on `space` of the board the player stands on."""
-    cards: list[str] = res.state["cards"][sheet_of(res, player)["board"]][space]
-    return cards
+    return state_of(res)["cards"][sheet_of(res, player)["board"]][space]
 
 
 def gold_at(res: Resolution, player: str, space: int) -> int:
     """Returns the gold lying on `space` of the board the player stands on."""
-    gold: int = res.state["gold"][sheet_of(res, player)["board"]][space]
-    return gold
+    return state_of(res)["gold"][sheet_of(res, player)["board"]][space]
 
 
 def is_over(res: Resolution) -> bool:
     """Tells whether the game ended while resolving."""
-    return bool(res.state["phase"] == "over")
+    return state_of(res)["phase"] == "over"
 
 
 def in_play(res: Resolution, player: str) -> bool:

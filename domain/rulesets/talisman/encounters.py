@@ -42,6 +42,7 @@ from domain.rulesets.talisman.effects import (
     check_killed,
     gold_at,
     sheet_of,
+    state_of,
     still_on,
 )
 from domain.rulesets.talisman.events import (
@@ -80,7 +81,7 @@ def draw_card(res: Resolution, deck_name: str, player: str) -> str:
     """Draws one card from a named deck: a numbered pick among the cards left, after reshuffling its
     discard pile in (listed, so the pile ledger follows) if the deck ran out. Returns the card, or ""
     when both piles are empty."""
-    piles: dict[str, list[str]] = res.state["piles"]
+    piles = state_of(res)["piles"]
     if not piles[deck_name]:
         discarded = piles[discard_pile(deck_name)]
         if not discarded:
@@ -95,7 +96,7 @@ def draw_card(res: Resolution, deck_name: str, player: str) -> str:
 def draw_card_of_kinds(res: Resolution, deck_name: str, player: str, deck: Deck, kinds: list[str]) -> str:
     """Draws one card among those of the given kinds left in a named deck (no reshuffle): the
     restriction is recorded in the pick (`CardDrawn.kinds`). Returns the card, or "" when none is left."""
-    options = sorted(c for c in res.state["piles"][deck_name] if deck.cards[c].kind in kinds)
+    options = sorted(c for c in state_of(res)["piles"][deck_name] if deck.cards[c].kind in kinds)
     if not options:
         return ""
     card, draw = res.dice.pick(options)
