@@ -10,7 +10,7 @@ from domain.dice import ScriptedDice
 from domain.events import Event, GameCreated, GameWon, Moved, PlayerOut
 from domain.resolution import Resolution
 from domain.rulesets.dungeon import short_game as dungeon
-from domain.rulesets.dungeon.effects import SHORT_GAME_WIN, DungeonBoard, short_game_board
+from domain.rulesets.dungeon.effects import SHORT_GAME_WIN, DungeonBoard, board_hooks, short_game_board
 from domain.rulesets.keep import run as keep
 from domain.rulesets.keep.events import EntryTested, TalismanTaken, VaultCardMet
 from domain.rulesets.keep.vault import KeepBoard, keep_board
@@ -87,7 +87,7 @@ def test_dungeon_14_the_short_game_installs_win_on_arrival_on_the_treasure_chamb
 
 def test_a_dungeon_board_without_the_short_games_win_lets_its_centre_do_something_else():
     reached: list[str] = []
-    hooks = DungeonBoard(24, lambda res, player: reached.append(player))
+    hooks = DungeonBoard(lambda res, player: reached.append(player))
     res = resolution(dungeon, started(dungeon))
     move_on_board(res, hooks, "Ann", 24, "roll")
     assert reached == ["Ann"] and not any(isinstance(e, GameWon) for e in res.events)
@@ -134,6 +134,12 @@ def test_keep_9_1_a_keep_board_runs_its_installed_ending_only_for_a_survivor():
     move_on_board(res, hooks, "Ann", 21, "roll")
     assert reached == ["Ann"] and not any(isinstance(e, GameWon) for e in res.events)
     assert [e.outcome for e in res.events if isinstance(e, VaultCardMet)] == ["won", "won", "escaped"]
+
+
+def test_a_longer_replaced_dungeon_board_has_its_centre_where_its_treasure_chamber_is():
+    hooks = board_hooks(30, SHORT_GAME_WIN)
+    assert (hooks.centre, DungeonBoard.centre, hooks.board) == (30, 24, "dungeon")
+    assert board_hooks(24, SHORT_GAME_WIN).centre == 24
 
 
 def test_win_on_arrival_records_the_win_with_its_reason():

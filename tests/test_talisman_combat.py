@@ -39,7 +39,7 @@ ITEMS = {
 
 
 def sheet(**changes):
-    base = new_sheet(load_characters()["talisman/character/warrior"], "dungeon", 0)
+    base = new_sheet(load_characters()["talisman/character/warrior"])
     base.update(changes)
     return base
 

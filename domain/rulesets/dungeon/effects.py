@@ -17,17 +17,19 @@ from domain.rulesets.talisman.hooks import BoardHooks, WinOnArrival, move_on_boa
 
 GUARD = "dungeon/guard"
 ENTRANCE = 0
+HOUSE_CENTRE = 24  # the Treasure Chamber of the house board (a 5×5 spiral, Dungeon 6.1)
 # Dungeon 14: reaching the Treasure Chamber first wins the short game.
 SHORT_GAME_WIN = WinOnArrival("reached the Treasure Chamber")
 
 
 class DungeonBoard(BoardHooks):
-    """The Dungeon's spiral: fleeing out through the Entrance, and what reaching its centre does."""
+    """The Dungeon's spiral: fleeing out through the Entrance, and what reaching its centre (the house
+    board's Treasure Chamber; `board_hooks` makes the class of a board of another length) does."""
 
     board = BOARD
+    centre = HOUSE_CENTRE
 
-    def __init__(self, centre: int, arrival: Callable[[Resolution, str], None]) -> None:
-        self.centre = centre
+    def __init__(self, arrival: Callable[[Resolution, str], None]) -> None:
         self.arrival = arrival
 
     def entered(self, res: Resolution, player: str, space: int, reason: str) -> None:
@@ -41,6 +43,18 @@ class DungeonBoard(BoardHooks):
         self.arrival(res, player)
 
 
+def board_hooks(last: int, arrival: Callable[[Resolution, str], None]) -> DungeonBoard:
+    """Returns the hooks of a Dungeon board whose Treasure Chamber is space `last` (a replaced board may
+    be longer than the house one), with `arrival` installed on it."""
+    if last == HOUSE_CENTRE:
+        return DungeonBoard(arrival)
+
+    class Spiral(DungeonBoard):
+        centre = last
+
+    return Spiral(arrival)
+
+
 _HOOKS: dict[int, tuple[object, DungeonBoard]] = {}
 
 
@@ -49,7 +63,7 @@ def short_game_board() -> DungeonBoard:
     board = load_board()
     made = _HOOKS.get(id(board))
     if made is None or made[0] is not board:
-        made = _HOOKS[id(board)] = (board, DungeonBoard(len(board.spaces) - 1, SHORT_GAME_WIN))
+        made = _HOOKS[id(board)] = (board, board_hooks(len(board.spaces) - 1, SHORT_GAME_WIN))
     return made[1]
 
 

@@ -52,11 +52,6 @@ def items_in_play() -> Deck:
     return merged
 
 
-def _room_for_spells(res: Resolution, player: str) -> int:
-    sheet = keep_sheet(res, player)
-    return room_for_spells(sheet, sheet["spells"])
-
-
 def _hoard(res: Resolution, player: str) -> None:
     faces, draws = res.dice.roll(6, 2)
     res.emit(DieRolled(player=player, purpose="hoard", sides=6, values=faces, draws=draws))
@@ -65,7 +60,7 @@ def _hoard(res: Resolution, player: str) -> None:
         res.emit(GoldChanged(player=player, amount=line.gold, reason="keep/hoard"))
     for item in line.items[: room_to_carry(sheet_of(res, player))]:
         res.emit(ItemGained(player=player, item=item))  # gear beyond the carrying limit is left behind
-    for _ in range(min(line.spells, _room_for_spells(res, player))):
+    for _ in range(min(line.spells, room_for_spells(keep_sheet(res, player)))):
         spell = draw_card(res, SPELL_DECK, player)
         if spell:
             res.emit(SpellGained(player=player, spell=spell, from_vault=False))
@@ -89,7 +84,7 @@ def _collect_left_behind(res: Resolution, player: str) -> None:
     state = keep_state(res)
     for _ in range(state["vault_talismans"]):
         res.emit(TalismanTaken(player=player, from_vault=True))
-    for spell in list(state["vault_spells"])[: _room_for_spells(res, player)]:
+    for spell in list(state["vault_spells"])[: room_for_spells(keep_sheet(res, player))]:
         res.emit(SpellGained(player=player, spell=spell, from_vault=True))
     cards = items_in_play().cards
     for card in list(cards_at(res, player, VAULT)):

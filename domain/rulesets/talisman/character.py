@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from domain.rulesets.talisman.characters import Character
 from domain.rulesets.talisman.shapes import Sheet
@@ -32,9 +32,9 @@ class Item(Protocol):
     def armour_save(self) -> int: ...
 
 
-def new_sheet(character: Character, board: str, space: int) -> Sheet:
-    """Returns a fresh character sheet in play on (board, space): starting stats, 4 lives, 1 gold, nothing
-    carried, no turn to miss."""
+def new_sheet(character: Character, board: str = "", space: int = 0) -> Sheet:
+    """Returns a fresh character sheet in play on (board, space) (board "": not placed yet): starting
+    stats, 4 lives, 1 gold, nothing carried, no turn to miss."""
     return {
         "character": character.id,
         "strength": character.strength,
@@ -97,9 +97,9 @@ def spell_limit(craft: int) -> int:
     return 0 if craft <= 2 else 1 if craft == 3 else 2 if craft <= 5 else 3
 
 
-def room_for_spells(sheet: Sheet, spells: Sequence[str]) -> int:
-    """Returns how many more spells the character may hold, holding `spells`."""
-    return max(0, spell_limit(sheet["craft"]) - len(spells))
+def room_for_spells(sheet: Mapping[str, Any]) -> int:
+    """Returns how many more spells the character may hold (a sheet without `spells` holds none)."""
+    return max(0, spell_limit(int(sheet["craft"])) - len(sheet.get("spells", ())))
 
 
 def room_to_carry(sheet: Sheet) -> int:

@@ -18,7 +18,7 @@ class BoardHooks:
     """One board's hooks; each default does nothing."""
 
     board: ClassVar[str]
-    centre: int  # the index of the board's centre space (a class attribute, or set per content)
+    centre: ClassVar[int]  # the index of the board's centre space
 
     def entered(self, res: Resolution, player: str, space: int, reason: str) -> None:
         """Runs after `player` moved onto `space` of this board."""
