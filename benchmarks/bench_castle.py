@@ -39,12 +39,13 @@ from domain.dice import HmacDice  # noqa: E402
 from domain.events import GameCreated  # noqa: E402
 from domain.game import NIGHTKEEP_VERSION  # noqa: E402
 from domain.hidden import PUBLIC  # noqa: E402
-from domain.rulesets.castle import empire  # noqa: E402
+from domain.rulesets.castle.empire import VampireEmpire  # noqa: E402
 from event_store.recorded import fold_recorded, redacted  # noqa: E402
 from event_store.replay_file import encode_replay, parse_replay  # noqa: E402
 from event_store.service import GameService, play_with_bots  # noqa: E402
 from projections.views import render_board  # noqa: E402
 
+empire = VampireEmpire()
 SEATS = [("Hana", "human"), ("Vlad", "vampire")]
 
 
@@ -61,7 +62,7 @@ def best(repeat: int, run: Callable[[], Any]) -> float:
 def decider_games(count: int) -> None:
     """Plays `count` bot games with the decider alone."""
     created = GameCreated(
-        ruleset=empire.NAME,
+        ruleset=empire.name,
         players=[{"name": n, "character": s} for n, s in SEATS],
         options={},
         content_hash=empire.content_hash(),
@@ -87,7 +88,7 @@ def stored_games(count: int) -> tuple[GameService, list[Any]]:
     service = GameService.open(str(Path(folder) / "games.sqlite"))
     ids = []
     for index in range(count):
-        game_id = service.create_game(empire.NAME, SEATS, {}, None, [], False)
+        game_id = service.create_game(empire.name, SEATS, {}, None, [], False)
         play_with_bots(service, game_id, seed=index)
         ids.append(game_id)
     return service, ids
@@ -133,7 +134,7 @@ def main() -> None:
     figures["boards_per_s"] = (
         len(folds)
         * 20
-        / best(3, lambda: [render_board(empire.NAME, f.state) for f in folds for _ in range(20)])
+        / best(3, lambda: [render_board(empire.name, f.state) for f in folds for _ in range(20)])
     )
     figures["mean_events_per_game"] = events / len(host_logs)
 

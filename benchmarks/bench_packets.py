@@ -79,7 +79,7 @@ from event_store.replay_file import export_game  # noqa: E402
 from event_store.service import GameService  # noqa: E402
 from tests.pbem_table import Table  # noqa: E402
 
-rulesets._MODULES["bench-marathon"] = "benchmarks.marathon_ruleset"
+rulesets.register(rulesets.RulesetEntry("bench-marathon", "benchmarks.marathon_ruleset:Marathon", view=""))
 
 Scenario = tuple[str, list[tuple[str, str | None]]]  # ruleset, seats (name, character)
 

@@ -10,20 +10,21 @@ discard pile, a hand capped at a few cards), so folding it costs about what fold
 
 It is registered at runtime by the benchmark script only (never in domain/rulesets):
     from domain import rulesets
-    rulesets._MODULES["bench-marathon"] = "benchmarks.marathon_ruleset"
+    rulesets.register(RulesetEntry("bench-marathon", "benchmarks.marathon_ruleset:Marathon", view=""))
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from domain.actions import HOST, START, Action
-from domain.dice import Dice
+from domain.actions import Action
 from domain.errors import BadSetup
 from domain.events import CardDrawn, CharacterDealt, DieRolled, Event, GameCreated, GameWon, Moved, TurnEnded
+from domain.resolution import Resolution
+from domain.rulesets.base import Ruleset
 
-NAME = "bench-marathon"
-CHARACTER_SLOT = "character"
 MIN_PLAYERS = 1
 MAX_PLAYERS = 6
 GOAL = 100_000
@@ -51,72 +52,6 @@ DECK = (
     "Cursed Mirror",
     "Pixie",
 )
-
-
-def content_hash() -> str:
-    return "bench-marathon-1"
-
-
-def canonical_setup(players: list[Any], options: dict[str, str]) -> tuple[list[Any], dict[str, str]]:
-    """Returns the setup as given: this ruleset names nothing two ways."""
-    return list(players), dict(options)
-
-
-def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> None:
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise BadSetup(f"bench-marathon takes {MIN_PLAYERS}-{MAX_PLAYERS} players")
-    if set(options) - {"goal"}:
-        raise BadSetup(f"unknown option {sorted(set(options) - {'goal'})[0]!r}")
-
-
-def initial_state(created: GameCreated) -> dict[str, Any]:
-    names = [p["name"] for p in created.players]
-    return {
-        "order": names,
-        "turn": 0,
-        "goal": int(created.options.get("goal", GOAL)),
-        "started": False,
-        "winner": "",
-        "players": {
-            n: {"character": p["character"] or "", "pos": 0, "lives": 4, "gold": 0, "hand": [], "rolls": 0}
-            for n, p in zip(names, created.players, strict=True)
-        },
-        "decks": {"adventure": {"left": list(DECK), "discard": []}},
-        "last_roll": [],
-        "turns": 0,
-    }
-
-
-def legal_actions(state: dict[str, Any], player: str | None = None) -> list[Action]:
-    if not state["started"] or state["winner"]:
-        return []
-    current = state["order"][state["turn"]]
-    if player not in (None, current):
-        return []
-    return [Action("roll", current, "Roll and move")]
-
-
-def decide(state: dict[str, Any], action_id: str, player: str, dice: Dice) -> list[Event]:
-    if action_id == START and player == HOST:
-        return [CharacterDealt(player=n, character="marathoner", draw=-1) for n in state["order"]]
-    (value,), draws = dice.roll(6)
-    here = state["players"][player]["pos"]
-    there = min(state["goal"], here + value)
-    events: list[Event] = [
-        DieRolled(player=player, purpose="movement", sides=6, values=[value], draws=draws),
-        Moved(piece=player, board="track", from_space=here, to_space=there, reason="roll"),
-    ]
-    if there == state["goal"]:
-        events.append(GameWon(player=player, reason="reached the goal"))
-        return events
-    if there % CARD_EVERY == 0:
-        deck = state["decks"]["adventure"]
-        cards = deck["left"] or deck["discard"]
-        card, draw = dice.pick(cards)
-        events.append(CardDrawn(player=player, deck="adventure", card=card, draw=draw))
-    nxt = state["order"][(state["turn"] + 1) % len(state["order"])]
-    events.append(TurnEnded(player=player, next_player=nxt))
-    return events
 
 
 def evolve(state: dict[str, Any], event: Event) -> dict[str, Any]:
@@ -147,7 +82,92 @@ def evolve(state: dict[str, Any], event: Event) -> dict[str, Any]:
     return state
 
 
-def status(state: dict[str, Any]) -> dict[str, Any]:
-    if state["winner"]:
-        return {"status": "finished", "winner": state["winner"], "to_act": []}
-    return {"status": "running", "winner": "", "to_act": [state["order"][state["turn"]]]}
+class Marathon(Ruleset):
+    """A race on a very long track, recording the events a real ruleset records."""
+
+    name = "bench-marathon"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> None:
+        """Takes only `goal`, any whole number of spaces."""
+        if set(options) - {"goal"}:
+            raise BadSetup(f"unknown option {sorted(set(options) - {'goal'})[0]!r}")
+
+    def content_paths(self) -> list[Path]:
+        return []
+
+    def content_hash(self) -> str:
+        return "bench-marathon-1"
+
+    def validate_setup(self, players: list[dict[str, Any]], options: Mapping[str, Any]) -> None:
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise BadSetup(f"bench-marathon takes {MIN_PLAYERS}-{MAX_PLAYERS} players")
+        self.check_options(options)
+
+    def initial_state(self, created: GameCreated) -> dict[str, Any]:
+        names = [p["name"] for p in created.players]
+        return {
+            "order": names,
+            "turn": 0,
+            "goal": int(created.options.get("goal", GOAL)),
+            "started": False,
+            "winner": "",
+            "players": {
+                n: {
+                    "character": p["character"] or "",
+                    "pos": 0,
+                    "lives": 4,
+                    "gold": 0,
+                    "hand": [],
+                    "rolls": 0,
+                }
+                for n, p in zip(names, created.players, strict=True)
+            },
+            "decks": {"adventure": {"left": list(DECK), "discard": []}},
+            "last_roll": [],
+            "turns": 0,
+        }
+
+    def is_in_setup(self, state: dict[str, Any]) -> bool:
+        return not state["started"]
+
+    def legal_actions(self, state: dict[str, Any], player: str | None = None) -> list[Action]:
+        if not state["started"] or state["winner"]:
+            return []
+        current = state["order"][state["turn"]]
+        if player not in (None, current):
+            return []
+        return [Action("roll", current, "Roll and move")]
+
+    def start(self, res: Resolution) -> None:
+        res.emit(*(CharacterDealt(player=n, character="marathoner", draw=-1) for n in res.state["order"]))
+
+    def resolve(self, res: Resolution, action_id: str, player: str) -> None:
+        state, dice = res.state, res.dice
+        (value,), draws = dice.roll(6)
+        here = state["players"][player]["pos"]
+        there = min(state["goal"], here + value)
+        res.emit(
+            DieRolled(player=player, purpose="movement", sides=6, values=[value], draws=draws),
+            Moved(piece=player, board="track", from_space=here, to_space=there, reason="roll"),
+        )
+        if there == state["goal"]:
+            res.emit(GameWon(player=player, reason="reached the goal"))
+            return
+        if there % CARD_EVERY == 0:
+            deck = state["decks"]["adventure"]
+            cards = deck["left"] or deck["discard"]
+            card, draw = dice.pick(cards)
+            res.emit(CardDrawn(player=player, deck="adventure", card=card, draw=draw))
+        nxt = state["order"][(state["turn"] + 1) % len(state["order"])]
+        res.emit(TurnEnded(player=player, next_player=nxt))
+
+    def evolve(self, state: dict[str, Any], event: Event) -> dict[str, Any]:
+        return evolve(state, event)
+
+    def status(self, state: dict[str, Any]) -> dict[str, Any]:
+        if state["winner"]:
+            return {"status": "finished", "winner": state["winner"], "to_act": []}
+        return {"status": "running", "winner": "", "to_act": [state["order"][state["turn"]]]}

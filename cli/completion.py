@@ -139,13 +139,11 @@ def complete_seat(ctx: click.Context, param: click.Parameter, incomplete: str) -
 @quietly
 def complete_action(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Completes the legal action ids of the game named earlier (for --as PLAYER when given)."""
-    from domain.rulesets import has_hidden_information
-
     service, game_id = _game_of(ctx)
     if service is None:
         return []
     player = ctx.params.get("as_player")
-    if player is None and has_hidden_information(service.get_game(game_id).ruleset_name):
+    if player is None and service.get_game(game_id).ruleset.hidden_information:
         return []  # a player's options show their secrets: only for the player named with --as
     return _matching(incomplete, ((a.id, a.label) for a in service.legal_actions(game_id, player)))
 

@@ -8,7 +8,6 @@ from typing import Any
 
 from domain.events import ActionTaken, DieRolled, EntropyAdded, Event, ForkedFrom, Sealed, SeedRevealed
 from domain.game import _GAME_EVENTS, _draw_fields, advance_draws, apply_event, decode_event
-from domain.rulesets import get_ruleset
 
 Evolve = Callable[[dict[str, Any], Event], dict[str, Any]]
 # Folds one stored event of its type's current shape: (envelope, state, meta, holder, evolve) -> state.
@@ -89,10 +88,10 @@ def _draw_lines(cls: type[Event]) -> list[str]:
 
 def fold_envelopes(fold: Any, envelopes: Iterable[dict[str, Any]]) -> None:
     """Folds stored envelopes (type, v, fields, chain) in order into a GameFold or a Game (anything
-    with `ruleset_name`, `meta`, `state`, `chain` and `version`): `apply_event`'s steps, made once
-    per event type the fold meets (`fold_step`), with the ruleset's `evolve` looked up once."""
+    with `ruleset`, `meta`, `state`, `chain` and `version`): `apply_event`'s steps, made once per
+    event type the fold meets (`fold_step`), with the ruleset's `evolve` looked up once."""
     steps: dict[str, FoldStep] = {}
-    evolve: Evolve = get_ruleset(fold.ruleset_name).evolve if fold.ruleset_name else _no_ruleset
+    evolve: Evolve = fold.ruleset.evolve  # before GameCreated, one that refuses: no step is learned yet
     meta, state, version = fold.meta, fold.state, fold.version
     envelope: dict[str, Any] | None = None
     for envelope in envelopes:
@@ -109,15 +108,10 @@ def fold_envelopes(fold: Any, envelopes: Iterable[dict[str, Any]]) -> None:
         fold.state, fold.version = state, version
         _fold_one(fold, envelope, steps)
         meta, state, version = fold.meta, fold.state, fold.version
-        evolve = get_ruleset(fold.ruleset_name).evolve if fold.ruleset_name else _no_ruleset
+        evolve = fold.ruleset.evolve
     fold.state, fold.version = state, version
     if envelope is not None:
         fold.chain = envelope["chain"]
-
-
-def _no_ruleset(state: dict[str, Any], event: Event) -> dict[str, Any]:
-    """Stands for `evolve` before GameCreated: no ruleset event's step is learned before it."""
-    raise AssertionError("a ruleset event folded before its game was created")
 
 
 def _fold_one(fold: Any, envelope: dict[str, Any], steps: dict[str, FoldStep]) -> None:

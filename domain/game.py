@@ -7,11 +7,11 @@ serves the store, replay files and audits. `apply_event` is the one fold step ev
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Aggregate, Snapshot
 
 from domain.actions import HOST, START
 from domain.dice import EMPTY_POOL, Dice, HmacDice, commit_to_seed, mix_entropy
@@ -35,7 +35,7 @@ from domain.events import (
     next_chain,
 )
 from domain.plain import copy_plain
-from domain.rulesets import Ruleset, get_ruleset, load_all_rulesets, load_ruleset_named
+from domain.rulesets import Ruleset, build_ruleset, load_all_rulesets, load_ruleset_named
 from domain.setup import MAX_PLAYER_BYTES, entropy_problem
 from domain.signing import authorisation_problem
 from domain.suggest import did_you_mean
@@ -78,7 +78,27 @@ def new_meta() -> dict[str, Any]:
         "players": [],
         "forked_from": [],
         "keys": {},
+        "options": {},
     }
+
+
+class NoRuleset(Ruleset):
+    """What a holder plays before its GameCreated: no ruleset event may be folded yet."""
+
+    name = ""
+    min_players = max_players = 0
+
+    def evolve(self, state: dict[str, Any], event: Event) -> dict[str, Any]:
+        """Refuses: a ruleset event folded before its game was created is a bug."""
+        raise AssertionError("a ruleset event folded before its game was created")
+
+
+NO_RULESET = NoRuleset()
+
+
+def holder_ruleset(name: str, meta: dict[str, Any]) -> Ruleset:
+    """Returns the ruleset a holder of game `name` with `meta` plays (NO_RULESET before GameCreated)."""
+    return build_ruleset(name, meta["options"]) if name else NO_RULESET
 
 
 def _on_created(holder: Any, event: GameCreated) -> None:
@@ -89,7 +109,10 @@ def _on_created(holder: Any, event: GameCreated) -> None:
     holder.meta["hosted"] = bool(event.host_key) and not forked
     holder.meta["script"] = list(event.dice_script)
     holder.meta["players"] = [seat["name"] for seat in event.players]
-    holder.state = get_ruleset(event.ruleset).initial_state(event)
+    holder.meta["options"] = dict(event.options)
+    # Built once from the game's options: every later step of the holder uses this object.
+    holder.ruleset = build_ruleset(event.ruleset, event.options)
+    holder.state = holder.ruleset.initial_state(event)
 
 
 def _on_committed(holder: Any, event: SeedCommitted) -> None:
@@ -126,7 +149,7 @@ _GAME_EVENTS: dict[type, Any] = {
 
 
 def apply_event(holder: Any, event: Event, chain: bytes) -> None:
-    """Folds one event into a holder with `ruleset_name`, `meta`, `state` and `chain` attributes."""
+    """Folds one event into a holder with `ruleset_name`, `ruleset`, `meta`, `state` and `chain`."""
     handler = _GAME_EVENTS.get(type(event))
     if handler is not None:
         handler(holder, event)
@@ -136,7 +159,7 @@ def apply_event(holder: Any, event: Event, chain: bytes) -> None:
         pass  # someone else's private event: this copy of the log cannot know what it changed
     else:
         advance_draws(holder.meta, event)
-        holder.state = get_ruleset(holder.ruleset_name).evolve(holder.state, event)
+        holder.state = holder.ruleset.evolve(holder.state, event)
     holder.chain = chain
 
 
@@ -146,10 +169,8 @@ def verify_event(holder: Any, event: Event) -> str:
     actions cannot be re-decided or that comes from elsewhere. Game-level and sealed events pass."""
     if type(event) in _GAME_EVENTS or type(event) is Sealed or not holder.ruleset_name:
         return ""
-    check: Callable[[dict[str, Any], Event], str] | None = getattr(
-        get_ruleset(holder.ruleset_name), "verify", None
-    )
-    return check(holder.state, event) if check is not None else ""
+    problem: str = holder.ruleset.verify(holder.state, event)
+    return problem
 
 
 # Which fields (if any) of an event type name the draws it consumed; looked up once per type because a
@@ -199,9 +220,9 @@ def game_status(holder: Any) -> dict[str, Any]:
     """Returns a game's status: the ruleset's (running or finished, winner, who is to act), or
     `stopped` with nobody to act for a game whose seed was revealed before it ended.
 
-    `holder` is a Game or a GameFold (anything with `ruleset_name`, `meta` and `state`).
+    `holder` is a Game or a GameFold (anything with `ruleset`, `meta` and `state`).
     """
-    status: dict[str, Any] = get_ruleset(holder.ruleset_name).status(holder.state)
+    status: dict[str, Any] = holder.ruleset.status(holder.state)
     if holder.meta["seed"] and status["status"] != "finished":
         # Once the seed is public anyone could pick a nonce that gives the roll they want.
         return {"status": STOPPED, "winner": "", "to_act": [], "reason": STOPPED_REASON}
@@ -211,20 +232,18 @@ def game_status(holder: Any) -> dict[str, Any]:
 def check_legal(holder: Any, player: str, action_id: str) -> None:
     """Raises the specific error that says why `player` may not take `action_id` now.
 
-    `holder` is a Game or a GameFold (anything with `ruleset_name`, `meta` and `state`).
+    `holder` is a Game or a GameFold (anything with `ruleset`, `meta` and `state`).
     """
-    meta = holder.meta
+    meta, ruleset = holder.meta, holder.ruleset
     if player in meta["players"] and meta["actions"] and not meta["seed"]:
         # A started game whose seed is still secret cannot be stopped, and `is_legal` is True only
         # while it runs: then it alone answers (an audit asks once per action); else the checks say why.
-        quick = getattr(get_ruleset(holder.ruleset_name), "is_legal", None)
-        if quick is not None and quick(holder.state, player, action_id):
+        if ruleset.is_legal(holder.state, player, action_id):
             return
     if player not in meta["players"]:
         seats = ", ".join(meta["players"])
         hint = did_you_mean(player, meta["players"])
         raise UsageError(f"no player {player!r} in this game (players: {seats}){hint}")
-    ruleset = get_ruleset(holder.ruleset_name)
     status = game_status(holder)
     if status["status"] == "finished":
         raise GameOver("the game is over")
@@ -260,6 +279,7 @@ class GameFold:
     state: dict[str, Any] = field(default_factory=dict)
     chain: bytes = GENESIS_CHAIN
     version: int = 0
+    ruleset: Ruleset = NO_RULESET  # built from GameCreated (holder_ruleset for a snapshot's fold)
 
     def apply(self, event: Event, chain: bytes) -> None:
         """Folds one event into this state."""
@@ -269,6 +289,23 @@ class GameFold:
 
 class Game(Aggregate):
     """One game: records each action and its consequences, and folds them into the ruleset state."""
+
+    class Snapshot(Snapshot):
+        """A game's fold at one version; the ruleset object is left out and rebuilt from the options."""
+
+        @classmethod
+        def take(cls, aggregate: Any) -> Any:
+            """Returns the snapshot of a game, without its ruleset object."""
+            snapshot = super().take(aggregate)
+            snapshot.state.pop("ruleset", None)
+            return snapshot
+
+        def mutate(self, _: None) -> Any:
+            """Returns the game the snapshot holds, its ruleset built again (KeyError for a snapshot
+            taken before games kept their options)."""
+            game: Any = super().mutate(_)
+            game.ruleset = holder_ruleset(game.ruleset_name, game.meta)
+            return game
 
     class Created(Aggregate.Created):
         """The first envelope of a game; it carries the GameCreated event."""
@@ -294,6 +331,7 @@ class Game(Aggregate):
 
     def __init__(self) -> None:
         self.ruleset_name = ""
+        self.ruleset: Ruleset = NO_RULESET
         self.meta = new_meta()
         self.state: dict[str, Any] = {}
         self.chain = GENESIS_CHAIN
@@ -336,11 +374,6 @@ class Game(Aggregate):
             game.record_raw(type_name, version, copied)
         game.record(SeedCommitted(commitment=commitment))
         return game
-
-    @property
-    def ruleset(self) -> Ruleset:
-        """Returns the decider module this game is played with."""
-        return get_ruleset(self.ruleset_name)
 
     @property
     def status(self) -> dict[str, Any]:

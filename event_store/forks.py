@@ -9,7 +9,6 @@ from domain.actions import HOST
 from domain.errors import IllegalAction, UsageError
 from domain.events import ActionTaken, ForkedFrom, Sealed, SeedCommitted, SeedRevealed
 from domain.game import GameFold
-from domain.rulesets import get_ruleset, has_hidden_information
 from event_store.recorded import RecordedEvent
 
 
@@ -27,7 +26,7 @@ def check_fork_point(game_id: UUID, events: Sequence[RecordedEvent], final: Game
             f"fork that game at {at - 1} instead"
         )
     playable = [r.version - 1 for r in events if isinstance(r.event, ActionTaken)]
-    if get_ruleset(final.ruleset_name).status(final.state)["status"] != "finished":
+    if final.ruleset.status(final.state)["status"] != "finished":
         # A game stopped by an early reveal can be forked where it stopped (the last state that still
         # took actions); a running game can be forked at its last event.
         reveal = next((r.version for r in events if isinstance(r.event, SeedRevealed)), None)
@@ -57,7 +56,7 @@ def original_seed_for_fork(
     from domain.audit.dice import seeds_by_commitment  # the auditor's package: loaded only to fork
 
     original_seed = seeds_by_commitment(r.event for r in events).get(at_fork.meta["commitment"], b"")
-    if has_hidden_information(at_fork.ruleset_name) and not original_seed:
+    if at_fork.ruleset.hidden_information and not original_seed:
         # The copied history holds the players' secrets (identities, hands): playing on in a fork would
         # make the rules reveal them while the original still runs.
         raise IllegalAction(

@@ -20,8 +20,8 @@ from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.errors import CorruptStore, UnknownRuleset
 from domain.folding import fold_envelopes
-from domain.game import MAX_EVENTS, Game, GameFold
-from domain.rulesets import get_ruleset
+from domain.game import MAX_EVENTS, Game, GameFold, holder_ruleset
+from domain.rulesets import ruleset_class
 from event_store.recorded import GAME_TOPICS
 
 
@@ -73,10 +73,9 @@ STAMP = "state_version"  # the key of a snapshot's state that holds the shape of
 def state_version(ruleset_name: str) -> int:
     """Returns the shape of the state a ruleset folds now (1 for a ruleset that never changed it)."""
     try:
-        ruleset = get_ruleset(ruleset_name)
+        return ruleset_class(ruleset_name).state_version
     except UnknownRuleset:
         return 0  # no ruleset folds it: no snapshot of it is current
-    return int(getattr(ruleset, "state_version", 1))
 
 
 def take_snapshot(game: Game) -> Snapshot:
@@ -96,11 +95,12 @@ def _game_from(mapper: Mapper[UUID], stored: StoredEvent, kind: type) -> Game | 
     is a snapshot of another state shape)."""
     try:
         taken = mapper.to_domain_event(stored)
+        if isinstance(taken, Game.Snapshot) and not is_current(taken.state):
+            return None
+        # (A snapshot from before games kept their options cannot rebuild the ruleset: KeyError.)
+        game = taken.mutate(None) if isinstance(taken, kind) else None  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001  (damaged bytes: msgpack and the library raise unrelated types)
         return None
-    if isinstance(taken, Game.Snapshot) and not is_current(taken.state):
-        return None
-    game = taken.mutate(None) if isinstance(taken, kind) else None  # type: ignore[attr-defined]
     if not isinstance(game, Game):
         return None
     vars(game).pop(STAMP, None)  # the stamp belongs to the snapshot, not to the game
@@ -139,10 +139,13 @@ def fold_from_snapshot(snapshots: EventStore[UUID], game_id: UUID, version: int 
     if not isinstance(taken, Game.Snapshot) or not is_current(taken.state):
         return GameFold()
     state = taken.state
+    if "options" not in state["meta"]:
+        return GameFold()  # taken before games kept their options: the ruleset could not be rebuilt
     return GameFold(
         ruleset_name=state["ruleset_name"],
         meta=state["meta"],
         state=state["state"],
         chain=state["chain"],
         version=taken.originator_version,
+        ruleset=holder_ruleset(state["ruleset_name"], state["meta"]),
     )

@@ -300,7 +300,7 @@ class Replica:
         fold = fold_recorded(self._held(member))
         if fold.meta["actions"] == 0:
             return []
-        return list(fold_ruleset(fold).legal_actions(fold.state, member.player))
+        return list(fold.ruleset.legal_actions(fold.state, member.player))
 
     def action_packet(self, member: Membership, action_id: str) -> str:
         """Returns a signed action packet, after checking the action is legal as far as the copy shows."""
@@ -363,13 +363,6 @@ def membership_in(service: GameService, game_id: UUID) -> Membership | None:
 def packet_digest(text: str) -> str:
     """Returns the short id of the (first) packet in a text, as proofs name it."""
     return read_packets(text)[0].digest if text else "(none kept)"
-
-
-def fold_ruleset(fold: Any) -> Any:
-    """Returns the ruleset a folded copy is played with."""
-    from domain.rulesets import get_ruleset
-
-    return get_ruleset(fold.ruleset_name)
 
 
 def _others_secret(entry: FileEntry, player: str) -> bool:

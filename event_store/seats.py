@@ -16,7 +16,6 @@ from domain.actions import HOST, Action
 from domain.errors import UsageError
 from domain.game import STOPPED
 from domain.hidden import PUBLIC
-from domain.rulesets import has_hidden_information
 from domain.suggest import did_you_mean
 from event_store.recorded import RecordedEvent, created_of, redacted
 from event_store.service import GameService
@@ -66,14 +65,14 @@ def players_to_act(service: GameService, game_id: UUID) -> list[str]:
 
 def is_secret_game(service: GameService, game_id: UUID) -> bool:
     """Tells whether a game keeps each player's options private (so no seat is ever guessed)."""
-    return has_hidden_information(service.get_game(game_id).ruleset_name)
+    return service.get_game(game_id).ruleset.hidden_information
 
 
 def refuse_if_secret(service: GameService, game_id: UUID, what: str) -> None:
     """Refuses to go on without --as in a game whose players' options are private."""
-    ruleset = service.get_game(game_id).ruleset_name
-    if has_hidden_information(ruleset):
-        raise UsageError(f"{ruleset} keeps each player's options private: say {what} with --as PLAYER")
+    ruleset = service.get_game(game_id).ruleset
+    if ruleset.hidden_information:
+        raise UsageError(f"{ruleset.name} keeps each player's options private: say {what} with --as PLAYER")
 
 
 def pick_actor(service: GameService, game_id: UUID, action_id: str) -> str:

@@ -44,7 +44,7 @@ from domain.game import (
     check_host_start,
     project_game,
 )
-from domain.rulesets import get_ruleset
+from domain.rulesets import build_ruleset, get_ruleset
 from domain.setup import check_setup
 from domain.signing import keys_problem
 from event_store.config import persistence_env
@@ -167,6 +167,7 @@ class GameService(Application[UUID]):
         if problem := keys_problem({seat["name"] for seat in seats}, keys, host_key):
             raise BadSetup(problem)
         seats, options = ruleset.canonical_setup(seats, options)  # each character, side, option one way
+        ruleset = build_ruleset(ruleset_name, options)  # the content in play follows the options
         created = GameCreated(
             ruleset=ruleset_name,
             players=seats,

@@ -27,9 +27,8 @@ CHECKPOINT_EVERY = 32
 
 
 def _copy_fold(fold: GameFold) -> GameFold:
-    return GameFold(
-        fold.ruleset_name, copy_plain(fold.meta), copy_plain(fold.state), fold.chain, fold.version
-    )
+    meta, state = copy_plain(fold.meta), copy_plain(fold.state)
+    return GameFold(fold.ruleset_name, meta, state, fold.chain, fold.version, fold.ruleset)
 
 
 @dataclass

@@ -30,7 +30,6 @@ from domain.events import (
     TurnEnded,
 )
 from domain.game import GameFold
-from domain.rulesets import get_ruleset
 from event_store.recorded import RecordedEvent
 from projections.views import ruleset_describer
 
@@ -168,7 +167,7 @@ def action_labels(events: Sequence[RecordedEvent]) -> dict[int, str]:
     for recorded in events:
         event = recorded.event
         if isinstance(event, ActionTaken) and event.player != HOST and fold.ruleset_name:
-            legal = get_ruleset(fold.ruleset_name).legal_actions(fold.state, event.player)
+            legal = fold.ruleset.legal_actions(fold.state, event.player)
             label = next((a.label for a in legal if a.id == event.action), None)
             if label is not None:
                 labels[recorded.version] = label

@@ -7,24 +7,21 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from domain.errors import UnknownRuleset
 from domain.events import Event
+from domain.rulesets import ruleset_entry
 
-_VIEW_MODULES = {
-    "dungeon-short": "projections.dungeon_view",
-    "keep-run": "projections.keep_view",
-    "vampire-empire": "projections.castle_view",
-}
 # What every board view says of a game stopped by an early reveal, instead of who is to act.
 STOPPED_HEAD = "Stopped: the dice seed was revealed before the end; nobody acts."
-# A ruleset whose event wording lives apart from its board view names that module here.
-_TIMELINE_MODULES = {
-    "keep-run": "projections.keep_timeline",
-    "vampire-empire": "projections.castle_timeline",
-}
 
 
-def _module(ruleset: str, modules: dict[str, str] = _VIEW_MODULES) -> ModuleType | None:
-    name = modules.get(ruleset)
+def _module(ruleset: str, timeline: bool = False) -> ModuleType | None:
+    """Returns the ruleset's view module (or its timeline module, the view's if it names none)."""
+    try:
+        entry = ruleset_entry(ruleset)
+    except UnknownRuleset:
+        return None  # a log of a ruleset this nightkeep does not have
+    name = (timeline and entry.timeline) or entry.view
     return importlib.import_module(name) if name else None
 
 
@@ -54,5 +51,5 @@ def players_summary(ruleset: str, state: dict[str, Any]) -> list[dict[str, Any]]
 
 def ruleset_describer(ruleset: str) -> Callable[[Event], str | None] | None:
     """Returns the ruleset's own event describer, if it has one."""
-    module = _module(ruleset, _TIMELINE_MODULES) or _module(ruleset)
+    module = _module(ruleset, timeline=True)
     return getattr(module, "describe", None) if module else None

@@ -11,7 +11,7 @@ from domain.actions import HOST, START
 from domain.dice import ScriptedDice
 from domain.events import Event, GameCreated, TurnEnded
 from domain.hidden import commit
-from domain.rulesets.castle import empire
+from domain.rulesets.castle.empire import VampireEmpire
 from domain.rulesets.castle.events import IdentityRevealed
 from domain.rulesets.castle.options import to_act
 from domain.rulesets.castle.state import CELLAR, HUMAN, MOAT, VAMPIRE, deck_of, evolve
@@ -19,6 +19,8 @@ from domain.rulesets.castle.state import alive as alive  # re-exported for the r
 from tests import decider_helpers as helpers
 from tests.decider_helpers import names as names  # re-exported for the rule tests
 from tests.decider_helpers import of as of
+
+empire = VampireEmpire()
 
 State = dict[str, Any]
 
@@ -52,7 +54,7 @@ def card_id(player: str, short: str) -> str:
 def created() -> GameCreated:
     """Returns the GameCreated a service would record for Hana (human) against Vlad (vampire)."""
     return GameCreated(
-        ruleset=empire.NAME,
+        ruleset=empire.name,
         players=[{"name": HANA, "character": HUMAN}, {"name": VLAD, "character": VAMPIRE}],
         options={},
         content_hash=empire.content_hash(),

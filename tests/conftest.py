@@ -11,7 +11,7 @@ from domain import rulesets
 settings.register_profile("nightkeep", derandomize=True, deadline=None)
 settings.load_profile("nightkeep")
 
-rulesets._MODULES.setdefault("toy-race", "tests.toy_ruleset")
+rulesets.register(rulesets.RulesetEntry("toy-race", "tests.toy_ruleset:ToyRace", view=""))
 
 
 @pytest.fixture

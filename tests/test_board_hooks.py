@@ -9,22 +9,23 @@ from domain.actions import HOST, START
 from domain.dice import ScriptedDice
 from domain.events import Event, GameCreated, GameWon, Moved, PlayerOut
 from domain.resolution import Resolution
-from domain.rulesets.dungeon import short_game as dungeon
+from domain.rulesets.dungeon.short_game import DungeonShort
 from domain.rulesets.dungeon.effects import SHORT_GAME_WIN, DungeonBoard, board_hooks, short_game_board
-from domain.rulesets.keep import run as keep
+from domain.rulesets.keep.run import KeepRun
 from domain.rulesets.keep.events import EntryTested, TalismanTaken, VaultCardMet
 from domain.rulesets.keep.vault import KeepBoard, keep_board
 from domain.rulesets.talisman.events import FleeingDeclared
 from domain.rulesets.talisman.hooks import BoardHooks, WinOnArrival, move_on_board
 from tests import decider_helpers as helpers
 
+dungeon, keep = DungeonShort(), KeepRun()
 V = "keep/vault/"
 STONE_GUARDIAN, PHANTOM_KEEPER, SPIKED_PIT = V + "stone-guardian", V + "phantom-keeper", V + "spiked-pit"
 
 
 def created(ruleset: Any, options: dict[str, str] | None = None) -> GameCreated:
     return GameCreated(
-        ruleset=ruleset.NAME,
+        ruleset=ruleset.name,
         players=[{"name": "Ann", "character": "warrior"}, {"name": "Bo", "character": "troll"}],
         options=options or {},
         content_hash=ruleset.content_hash(),

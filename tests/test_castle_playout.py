@@ -39,7 +39,7 @@ from domain.events import (
 )
 from domain.game import NIGHTKEEP_VERSION, GameFold, apply_event, decode_event
 from domain.hidden import PUBLIC
-from domain.rulesets.castle import empire
+from domain.rulesets.castle.empire import VampireEmpire
 from domain.rulesets.castle.events import (
     CardPlayed,
     CardsReceived,
@@ -51,6 +51,8 @@ from event_store.recorded import RecordedEvent, redacted
 from event_store.replay_file import audit_replay, encode_replay
 from projections.timeline import describe_event
 from projections.views import render_board
+
+empire = VampireEmpire()
 
 GAMES = 1_000
 MAX_ACTIONS = 5_000
@@ -77,7 +79,7 @@ def created_for(index: int) -> GameCreated:
     # Seat order alternates, so neither side is always listed first.
     seats = [{"name": HUMAN, "character": "human"}, {"name": VAMPIRE, "character": "vampire"}]
     return GameCreated(
-        ruleset=empire.NAME,
+        ruleset=empire.name,
         players=seats if index % 2 else seats[::-1],
         options={},
         content_hash=empire.content_hash(),
@@ -247,7 +249,7 @@ def test_a_players_log_and_export_hold_no_unrevealed_secret_at_any_event(games, 
             recorded_bytes.append(
                 (recorded.version, canonical_bytes(form) + canonical_bytes(recorded.fields))
             )
-            line = describe_event(empire.NAME, recorded.event) + json.dumps(event_json(recorded))
+            line = describe_event(empire.name, recorded.event) + json.dumps(event_json(recorded))
             lines.append((recorded.version, line))
         assert first_leak(recorded_bytes, since) is None, index
         assert first_leak(lines, since) is None, index
@@ -274,7 +276,7 @@ def test_the_human_players_view_holds_only_their_own_secrets_at_every_event(game
                 continue
             assert set(state["tokens"]) <= {HUMAN} and set(state["hands"]) <= {HUMAN}
             assert not leaks(canonical_bytes(state), since, recorded.version), (index, recorded.version)
-            board = render_board(empire.NAME, state)
+            board = render_board(empire.name, state)
             assert not leaks(board, since, recorded.version)
             for character, entry in state["tokens"].get(HUMAN, {}).items():
                 assert entry["identity"] == "human", character  # the human player's own two tokens

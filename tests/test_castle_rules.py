@@ -17,8 +17,8 @@ from domain.dice import ScriptedDice
 from domain.errors import IllegalAction
 from domain.events import Event, GameEnded, TurnEnded
 from domain.hidden import commit, reveal_matches
-from domain.rulesets.castle import empire
 from domain.rulesets.castle.content import load_characters
+from domain.rulesets.castle.empire import VampireEmpire
 from domain.rulesets.castle.events import (
     CardPlayed,
     CardsDrawn,
@@ -42,6 +42,7 @@ from domain.rulesets.castle.events import (
     ScoresCounted,
     TurnPassed,
 )
+from domain.rulesets.castle.options import to_act
 from domain.rulesets.castle.state import ATTACK, CELLAR, DEFENCE, HUMAN, MOAT, VAMPIRE, deck_count, evolve
 from tests.castle_helpers import (
     HANA,
@@ -72,6 +73,8 @@ from tests.castle_helpers import (
     turn_to,
     vc,
 )
+
+empire = VampireEmpire()
 
 
 def played(state: State, player: str, card: str, use: str, pile: str = CELLAR) -> CardPlayed:
@@ -139,7 +142,7 @@ def test_seed_combat_example_the_lady_survives_round_one_with_defence_4_against_
         ATTACK: [hc("clergy-2-a"), hc("clergy-1-a")],
         DEFENCE: [vc("noble-2-a"), vc("vampire-2-a")],
     }
-    assert empire.to_act(state) == HANA
+    assert to_act(state) == HANA
 
 
 def test_seed_combat_example_round_two_kills_the_lady_once_the_attack_exceeds_the_defence():
@@ -530,7 +533,7 @@ def test_valid_cards_human_may_play_holy_water_defending_against_a_revealed_vamp
     if revealed_lady:
         reveal(state, "lady")
     _, state = play(state, "attack:lady:bishop", "done")
-    assert empire.to_act(state) == HANA
+    assert to_act(state) == HANA
     expected = ["play:clergy-1-a", "play:holy-water-2-a"] if holy_valid else ["play:clergy-1-a"]
     assert starting_with(state, "play:") == expected
 
@@ -634,7 +637,7 @@ def test_equal_totals_go_to_round_two_and_defence_holding_after_both_rounds_chan
     state = given(human=["clergy-2-a"], vampire=["noble-2-a"])
     events, state = play(state, "attack:bishop:officer", "play:clergy-2-a", "done", "play:noble-2-a", "done")
     assert of(events, FightRoundEnded) == [FightRoundEnded(round=1, attack=2, defence=2)]
-    assert (state["fight"]["round"], empire.to_act(state)) == (2, HANA)
+    assert (state["fight"]["round"], to_act(state)) == (2, HANA)
     events, state = play(state, "done", "done")
     assert events[-3:] == [
         FightRoundEnded(round=2, attack=2, defence=2),

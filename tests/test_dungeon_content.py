@@ -8,9 +8,11 @@ import pytest
 
 from domain.content import ENV_VAR, load_content
 from domain.errors import BadSetup, ContentError, UnknownCharacter
-from domain.rulesets.dungeon import short_game as dungeon
 from domain.rulesets.dungeon.content import load_board, load_deck
+from domain.rulesets.dungeon.short_game import DungeonShort
 from domain.rulesets.talisman.characters import load_characters, resolve_character
+
+dungeon = DungeonShort()
 
 
 def seats(*pairs: tuple[str, str]) -> list[dict[str, str]]:

@@ -12,8 +12,10 @@ import pytest
 from domain.actions import HOST, START
 from domain.dice import HmacDice
 from domain.events import Event, canonical_bytes
-from domain.rulesets.dungeon import short_game as dungeon
+from domain.rulesets.dungeon.short_game import DungeonShort
 from tests.test_dungeon_rules import created, fold
+
+dungeon = DungeonShort()
 
 ALL_CARDS = Counter(c for c in dungeon.initial_state(created(("A", ""), ("B", "")))["piles"]["dungeon"])
 

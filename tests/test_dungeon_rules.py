@@ -27,7 +27,7 @@ from domain.events import (
     PlayerOut,
     TurnEnded,
 )
-from domain.rulesets.dungeon import short_game as dungeon
+from domain.rulesets.dungeon.short_game import DungeonShort
 from domain.rulesets.talisman.events import (
     CardEncountered,
     DeckReshuffled,
@@ -44,6 +44,8 @@ from domain.rulesets.talisman.events import (
 )
 from tests import decider_helpers as helpers
 from tests.decider_helpers import names, of
+
+dungeon = DungeonShort()
 
 C = "dungeon/card/"
 GOBLIN, OGRE, MINOTAUR, BRONZE_DRAGON = C + "goblin", C + "ogre", C + "minotaur", C + "bronze-dragon"
@@ -70,7 +72,7 @@ WARRIOR, TROLL = "talisman/character/warrior", "talisman/character/troll"
 
 def created(*seats: tuple[str, str]) -> GameCreated:
     return GameCreated(
-        ruleset=dungeon.NAME,
+        ruleset=dungeon.name,
         players=[{"name": n, "character": c} for n, c in seats],
         options={},
         content_hash=dungeon.content_hash(),

@@ -33,10 +33,12 @@ from domain.events import (
     next_chain,
 )
 from domain.game import NIGHTKEEP_VERSION
-from domain.rulesets.keep import run as keep
 from domain.rulesets.keep.content import TILE, load_deck
 from domain.rulesets.keep.moves import CHART, ENTRANCE, OBELISK
+from domain.rulesets.keep.run import KeepRun
 from domain.rulesets.keep.state import LAST
+
+keep = KeepRun()
 
 GAMES = 500
 # Measured: the longest of these 500 games takes 197 actions (about 40 on average). A run only goes
@@ -64,7 +66,7 @@ def created_for(index: int) -> GameCreated:
     count = 2 + index % 5
     seats = [{"name": f"P{i}", "character": CHARACTERS[i] if index % 2 else ""} for i in range(count)]
     return GameCreated(
-        ruleset=keep.NAME,
+        ruleset=keep.name,
         players=seats,
         options={"hoard": "true"} if index % 3 == 0 else {},  # Keep 15: every third game with the Hoard
         content_hash=keep.content_hash(),

@@ -31,7 +31,6 @@ from domain.events import (
     PlayerOut,
     TurnEnded,
 )
-from domain.rulesets.keep import run as keep
 from domain.rulesets.keep.content import load_board, load_deck, load_spells, load_tables, load_vault
 from domain.rulesets.keep.events import (
     ChoiceMade,
@@ -53,6 +52,7 @@ from domain.rulesets.keep.events import (
     VaultCardMet,
 )
 from domain.rulesets.keep.moves import CHART
+from domain.rulesets.keep.run import KeepRun
 from domain.rulesets.talisman.events import (
     CardDiscarded,
     CardEncountered,
@@ -70,6 +70,8 @@ from domain.rulesets.talisman.events import (
 )
 from tests import decider_helpers as helpers
 from tests.decider_helpers import names, of
+
+keep = KeepRun()
 
 C = "keep/card/"
 TILE1, TILE2, TILE3 = C + "teleport-tile-1", C + "teleport-tile-2", C + "teleport-tile-3"
@@ -120,7 +122,7 @@ def counter(space: int) -> str:
 
 def created(*seats: tuple[str, str], hoard: bool = False) -> GameCreated:
     return GameCreated(
-        ruleset=keep.NAME,
+        ruleset=keep.name,
         players=[{"name": n, "character": c} for n, c in seats],
         options={"hoard": "true"} if hoard else {},
         content_hash=keep.content_hash(),

@@ -43,7 +43,7 @@ from domain.collector import paused_collector
 from domain.content import override_pinned
 from domain.errors import NightkeepError
 from domain.events import GameCreated, Sealed
-from domain.rulesets import get_ruleset
+from domain.rulesets import Ruleset, build_ruleset, get_ruleset
 from domain.setup import CANONICAL_SINCE, check_setup, version_of
 
 __all__ = [
@@ -127,6 +127,15 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
         )
 
 
+def _built_for(created: GameCreated, default: Ruleset) -> Ruleset:
+    """Returns the ruleset built from the game's options; the default one for options it refuses (the
+    setup check says what is wrong with them)."""
+    try:
+        return build_ruleset(created.ruleset, created.options)
+    except Exception:  # noqa: BLE001  (a forged option: check_setup reports it)
+        return default
+
+
 def check_content(created: GameCreated, version: int, report: AuditReport) -> bool:
     """Reports a setup the rules refuse and content other than this nightkeep's; returns whether the
     rules can be re-run (the ruleset exists and its content hash is the game's)."""
@@ -135,6 +144,7 @@ def check_content(created: GameCreated, version: int, report: AuditReport) -> bo
     except NightkeepError:
         report.add(version, "content", f"this nightkeep has no ruleset {created.ruleset!r}")
         return False
+    ruleset = _built_for(created, ruleset)
     report.scripted = bool(created.dice_script)
     recorded_by = version_of(created.nightkeep_version)
     if recorded_by is None:

@@ -31,7 +31,6 @@ from domain.game import (
     check_legal,
     game_status,
 )
-from domain.rulesets import get_ruleset
 from domain.setup import entropy_problem
 
 GAME_LEVEL = (ForkedFrom, GameCreated, SeedCommitted, EntropyAdded, ActionTaken, SeedRevealed)
@@ -106,8 +105,6 @@ class ReDecider:
         self.unverified: list[int] = []  # versions of actions whose draws could not be checked
         self.dirty = False  # the state was handed to an in-place decide that did not match the record
         self.in_place = True
-        self._decider_of = ""  # the ruleset whose decide_in_place `_decide_in_place` holds
-        self._decide_in_place: Any = None
 
     def run(self) -> None:
         events, report = self.events, self.report
@@ -215,14 +212,16 @@ class ReDecider:
         commitment = fold.meta["commitment"]
         seed = self.seeds.get(commitment)
         dice = AuditDice(outcomes, seed, fold.meta, action.nonce, self.keys.get(commitment))
-        decide = self._in_place_decide() if self.in_place else None
-        if decide is not None:
+        # Deciding in place spares the audit a copy of the state per action and a second evolve of
+        # every consequence; the state is rebuilt only if the record diverges.
+        if self.in_place:
+            decide = fold.ruleset.decide_in_place
             self.dirty = True
         elif self.sealed:
             report.add(version, "rules", "a sealed copy can be re-decided only in place")
             return False
         else:
-            decide = get_ruleset(fold.ruleset_name).decide
+            decide = fold.ruleset.decide
         try:
             decided = decide(fold.state, action.action, action.player, dice)
         except Exception as exc:  # a rule tripping over a forged log must not stop the audit
@@ -241,16 +240,6 @@ class ReDecider:
             self.dirty = False
             return True
         return False
-
-    def _in_place_decide(self) -> Any:
-        """Returns the ruleset's decide_in_place (None if it has none), looked up once per ruleset:
-        deciding in place spares the audit a copy of the state per action and a second evolve of every
-        consequence; the state is rebuilt only if the record diverges."""
-        name = self.fold.ruleset_name
-        if name != self._decider_of:
-            self._decide_in_place = getattr(get_ruleset(name), "decide_in_place", None)
-            self._decider_of = name
-        return self._decide_in_place
 
     def _compare(self, version: int, recorded: Sequence[Event], decided: Sequence[Event]) -> bool:
         if recorded == decided:

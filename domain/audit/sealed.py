@@ -21,21 +21,19 @@ from domain.events import (
     SeedCommitted,
 )
 from domain.game import GameFold, apply_event, game_status, verify_event
-from domain.rulesets import get_ruleset
+from domain.rulesets import ruleset_class
 from domain.setup import entropy_problem
 
 
 def can_unseal(events: Sequence[Event], created: GameCreated) -> bool:
     """Tells whether a copy with sealed events can still be re-decided in full: every seed it committed
     to is revealed (its own, and for a fork the original's), so every private pick and salt can be
-    recomputed. The rules must be able to decide in place, carrying the private state that the sealed
-    events do not."""
+    recomputed, and the rules can re-decide it (`Ruleset.redecides_sealed`)."""
     try:
-        ruleset = get_ruleset(created.ruleset)
+        redecides = ruleset_class(created.ruleset).redecides_sealed
     except NightkeepError:
         return False
-    all_revealed = commitments(events) <= seeds_by_commitment(events).keys()
-    return all_revealed and getattr(ruleset, "decide_in_place", None) is not None
+    return redecides and commitments(events) <= seeds_by_commitment(events).keys()
 
 
 def fold_public(
@@ -69,7 +67,7 @@ def _public_problem(fold: GameFold, event: Event) -> str:
     """Returns what public facts alone show wrong with an event: an action by someone not to act, or
     what the ruleset's `verify` finds (a reveal that opens no commitment…)."""
     if isinstance(event, ActionTaken) and event.player != HOST and fold.ruleset_name:
-        to_act = get_ruleset(fold.ruleset_name).status(fold.state)["to_act"]
+        to_act = fold.ruleset.status(fold.state)["to_act"]
         if event.player not in to_act:
             return f"{event.player} acted while {', '.join(to_act) or 'nobody'} was to act"
         return ""

@@ -1,121 +1,127 @@
-"""The ruleset registry: each ruleset is a decider module registered by name.
+"""The ruleset registry: one `RulesetEntry` per name says where the ruleset's class lives and which
+read-side modules show its games.
 
-A ruleset module provides:
-- `NAME`, `CHARACTER_SLOT` (what `--player NAME:X` names: a character, a side…), `MIN_PLAYERS`, `MAX_PLAYERS`;
-- `content_hash()` — sha256 of the content files it plays with;
-- `validate_setup(players, options)` — raises a `UsageError` subclass for a setup it cannot play;
-- `canonical_setup(players, options)` — a valid setup (see `validate_setup`) as a game records it: each
-  seat's character (or side) and each option's value written the one way the ruleset reads them;
-- `initial_state(created)` — the state right after `GameCreated` (a plain, msgpack-encodable dict);
-- `legal_actions(state, player)` — the `Action`s open now (to `player`, or to anyone if None);
-- `decide(state, action_id, player, dice)` — the events an action causes (never mutates `state`);
-- `evolve(state, event)` — applies one event to the state in place and returns it (the only mutation);
-- `status(state)` — {"status": "running"|"finished", "winner": str, "to_act": [players]}.
-The `start` action (taken by the host when a game is created) deals characters and opens play.
-Optionally, for `nightkeep rulesets` and shell completion (see `catalogue`): `SUMMARY` (one line),
-`OPTIONS` ({key: allowed values}), `OPTION_DEFAULTS`, `OPTION_HELP` and `character_choices()`
-([(id to type, name)] of the characters or sides `--player NAME:X` may name).
+A ruleset is a `Ruleset` subclass (`domain.rulesets.base`): its class attributes say what a new game may
+be (players, options, characters), an instance built from a game's options decides and folds that
+game. `build_ruleset(name, options)` builds (once per name and options) the object a game is played
+with; `get_ruleset(name)` is the one with default options, for callers that have no game. Classes are
+imported only when first built, so the CLI starts without importing any ruleset.
 """
 
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
-from typing import Any, Protocol
+from collections.abc import Mapping
 
-from domain.actions import Action
-from domain.dice import Dice
 from domain.errors import UnknownRuleset
-from domain.events import Event, GameCreated, set_type_loader
-from domain.field_types import Seat
+from domain.events import set_type_loader
+from domain.rulesets.base import Ruleset, RulesetEntry
 from domain.suggest import did_you_mean
 
-_MODULES = {
-    "dungeon-short": "domain.rulesets.dungeon.short_game",
-    "keep-run": "domain.rulesets.keep.run",
-    "vampire-empire": "domain.rulesets.castle.empire",
+__all__ = [
+    "Ruleset",
+    "RulesetEntry",
+    "build_ruleset",
+    "get_ruleset",
+    "ruleset_class",
+    "ruleset_entry",
+    "ruleset_names",
+]
+
+_ENTRIES: dict[str, RulesetEntry] = {
+    entry.name: entry
+    for entry in (
+        RulesetEntry(
+            "dungeon-short",
+            "domain.rulesets.dungeon.short_game:DungeonShort",
+            view="projections.dungeon_view",
+        ),
+        RulesetEntry(
+            "keep-run",
+            "domain.rulesets.keep.run:KeepRun",
+            view="projections.keep_view",
+            timeline="projections.keep_timeline",
+        ),
+        RulesetEntry(
+            "vampire-empire",
+            "domain.rulesets.castle.empire:VampireEmpire",
+            view="projections.castle_view",
+            timeline="projections.castle_timeline",
+        ),
+    )
 }
+_classes: dict[str, type[Ruleset]] = {}
+# Built rulesets by (name, options in key order): a game, its folds and its audits share one object.
+_built: dict[tuple[str, tuple[tuple[str, str], ...]], Ruleset] = {}
 
 
-class Ruleset(Protocol):
-    """The decider interface every ruleset module implements."""
-
-    NAME: str
-    CHARACTER_SLOT: str
-    MIN_PLAYERS: int
-    MAX_PLAYERS: int
-
-    def content_hash(self) -> str: ...
-
-    def validate_setup(self, players: list[dict[str, Any]], options: dict[str, Any]) -> None: ...
-
-    def canonical_setup(
-        self, players: list[Seat], options: dict[str, str]
-    ) -> tuple[list[Seat], dict[str, str]]: ...
-
-    def initial_state(self, created: GameCreated) -> dict[str, Any]: ...
-
-    def legal_actions(self, state: dict[str, Any], player: str | None = None) -> list[Action]: ...
-
-    def decide(self, state: dict[str, Any], action_id: str, player: str, dice: Dice) -> list[Event]: ...
-
-    # Optional: `decide_in_place(state, action_id, player, dice)` does what decide does but evolves the
-    # given state through the events it returns (no copy), for a caller that has checked the action is
-    # legal (`game.check_legal`): audits use it when a ruleset offers it, and need it to re-decide a copy
-    # whose private events are sealed.
-    # Optional: `is_legal(state, player, action_id) -> bool` answers without building labelled actions;
-    # True only if the game is not finished and `action_id` is among `legal_actions(state, player)`
-    # (False may be conservative: `game.check_legal` then asks `legal_actions`, which also says why).
-    # Optional: `verify(state, event) -> str` says what is wrong with a recorded event given the state
-    # before it ("" when nothing is): the checks `evolve` (which trusts its events) does not make. The
-    # audit of a copy it cannot re-decide, and import, call it.
-    # Optional: `HIDDEN_INFORMATION = True` says a player's legal actions show their secrets, so the CLI
-    # lists and takes them only for a player named with --as.
-
-    def evolve(self, state: dict[str, Any], event: Event) -> dict[str, Any]: ...
-
-    def status(self, state: dict[str, Any]) -> dict[str, Any]: ...
-
-
-_loaded: dict[str, ModuleType] = {}
+def register(entry: RulesetEntry) -> None:
+    """Registers a ruleset under its entry's name (tests and benchmarks add their own this way)."""
+    _ENTRIES[entry.name] = entry
 
 
 def ruleset_names() -> list[str]:
     """Returns the names of every registered ruleset."""
-    return sorted(_MODULES)
+    return sorted(_ENTRIES)
+
+
+def ruleset_entry(name: str) -> RulesetEntry:
+    """Returns the entry registered under `name` (raises UnknownRuleset, with the closest name, otherwise)."""
+    entry = _ENTRIES.get(name)
+    if entry is None:
+        known = ", ".join(ruleset_names())
+        raise UnknownRuleset(f"unknown ruleset {name!r} (known: {known}){did_you_mean(name, _ENTRIES)}")
+    return entry
 
 
 def check_ruleset_name(name: str) -> None:
     """Raises UnknownRuleset (with the closest name) unless a ruleset is registered under `name`."""
-    if name not in _MODULES:
-        known = ", ".join(ruleset_names())
-        raise UnknownRuleset(f"unknown ruleset {name!r} (known: {known}){did_you_mean(name, _MODULES)}")
+    ruleset_entry(name)
+
+
+def ruleset_class(name: str) -> type[Ruleset]:
+    """Returns the class registered under `name`, importing its module the first time."""
+    found = _classes.get(name)
+    if found is None:
+        module_name, _, class_name = ruleset_entry(name).ruleset.partition(":")
+        found = getattr(importlib.import_module(module_name), class_name)
+        if not (isinstance(found, type) and issubclass(found, Ruleset)):
+            raise TypeError(f"{name}: {module_name}:{class_name} is not a Ruleset class")
+        _classes[name] = found
+    return found
+
+
+def build_ruleset(name: str, options: Mapping[str, str] | None = None) -> Ruleset:
+    """Returns the ruleset `name` built from a game's options (BadSetup for an option it does not take);
+    the same options, in any order or case, give the same object."""
+    given = options or {}
+    key = (name, tuple(sorted((k, str(v).lower()) for k, v in given.items())))
+    built = _built.get(key)
+    if built is None:
+        built = _built[key] = ruleset_class(name)(given)
+    return built
 
 
 def get_ruleset(name: str) -> Ruleset:
-    """Returns the ruleset module registered under `name`."""
-    check_ruleset_name(name)
-    if name not in _loaded:
-        _loaded[name] = importlib.import_module(_MODULES[name])
-    ruleset: Ruleset = _loaded[name]
-    return ruleset
+    """Returns the ruleset registered under `name` with its default options (for callers with no game)."""
+    return build_ruleset(name)
 
 
 def has_hidden_information(name: str) -> bool:
     """Tells whether a ruleset keeps players' secrets, so a player's options are theirs alone to see."""
-    return bool(getattr(get_ruleset(name), "HIDDEN_INFORMATION", False))
+    return ruleset_class(name).hidden_information
 
 
 def load_ruleset_named(name: object) -> None:
     """Imports the ruleset a game's log names, if registered (an unknown name is for the reader to refuse)."""
-    if isinstance(name, str) and name in _MODULES:
-        get_ruleset(name)
+    if isinstance(name, str) and name in _ENTRIES:
+        ruleset_class(name)
 
 
 def load_all_rulesets() -> None:
     """Imports every registered ruleset, so all their event types are registered."""
     for name in ruleset_names():
-        get_ruleset(name)
+        ruleset_class(name)
 
 
 set_type_loader(load_all_rulesets)

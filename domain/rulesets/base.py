@@ -49,6 +49,13 @@ class Ruleset:
     option_specs: ClassVar[Mapping[str, OptionSpec]] = {}
     # A player's legal actions show their secrets: the CLI lists and takes them only with --as.
     hidden_information: ClassVar[bool] = False
+    # The audit re-decides a copy whose private events are sealed once its seeds are revealed (decide
+    # in place carries the private state the seals hide); a ruleset whose private events are recorded
+    # beside its rules, not by them, cannot be re-decided so and says False.
+    redecides_sealed: ClassVar[bool] = True
+    # The shape of the state `initial_state`/`evolve` build: a snapshot stamped with another one (or, for a
+    # version above 1, with none) is passed over and the game folded from its events (event_store.loading).
+    state_version: ClassVar[int] = 1
     # One evolve step per event type (events without one are facts only); `evolve` and every Resolution
     # use it. A ruleset whose evolve is more than a lookup overrides `evolve` and leaves this None.
     handlers: ClassVar[Mapping[type[Event], Evolver] | None] = None
@@ -74,7 +81,8 @@ class Ruleset:
                 raise BadSetup(f"{cls.name} has no option {key!r} (options: {known}){hint}")
             if str(value).lower() not in spec.values:
                 allowed = ", ".join(spec.values)
-                raise BadSetup(f"option {key} must be one of {allowed} (got {value!r})")
+                hint = did_you_mean(str(value).lower(), spec.values)
+                raise BadSetup(f"option {key} must be one of {allowed} (got {value!r}){hint}")
 
     def content_paths(self) -> list[Path]:
         """Returns the content files this ruleset plays with, under its options."""

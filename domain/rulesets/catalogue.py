@@ -1,5 +1,5 @@
 """What each registered ruleset offers a new game: its players, options and characters, read from the
-ruleset module and the content it plays with (so `nightkeep rulesets` and completion never drift)."""
+ruleset class and the content it plays with (so `nightkeep rulesets` and completion never drift)."""
 
 from __future__ import annotations
 
@@ -47,24 +47,18 @@ class RulesetInfo:
 
 def describe_ruleset(name: str) -> RulesetInfo:
     """Returns what the ruleset registered under `name` offers (raises UnknownRuleset otherwise)."""
-    module = get_ruleset(name)
-    allowed: dict[str, tuple[str, ...]] = getattr(module, "OPTIONS", {})
-    defaults: dict[str, str] = getattr(module, "OPTION_DEFAULTS", {})
-    helps: dict[str, str] = getattr(module, "OPTION_HELP", {})
+    ruleset = get_ruleset(name)
     options = tuple(
-        RulesetOption(key, tuple(values), defaults.get(key, ""), helps.get(key, ""))
-        for key, values in allowed.items()
+        RulesetOption(key, spec.values, spec.default, spec.help) for key, spec in ruleset.option_specs.items()
     )
-    choices = getattr(module, "character_choices", None)
-    characters = tuple(choices()) if choices is not None else ()
     return RulesetInfo(
-        name=module.NAME,
-        summary=str(getattr(module, "SUMMARY", "")),
-        min_players=module.MIN_PLAYERS,
-        max_players=module.MAX_PLAYERS,
-        character_slot=module.CHARACTER_SLOT,
+        name=ruleset.name,
+        summary=ruleset.summary,
+        min_players=ruleset.min_players,
+        max_players=ruleset.max_players,
+        character_slot=ruleset.character_slot,
         options=options,
-        characters=characters,
+        characters=tuple(ruleset.character_choices()),
     )
 
 

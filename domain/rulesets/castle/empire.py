@@ -39,16 +39,16 @@ House decisions (RULES.md §4 leaves them open):
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from domain.actions import HOST, START, Action
-from domain.content import content_hash as hash_files
-from domain.dice import Dice
-from domain.errors import BadSetup, IllegalAction
-from domain.events import Event, GameCreated, GameEnded, TurnEnded
+from domain.actions import HOST, Action
+from domain.errors import BadSetup
+from domain.events import GameCreated, GameEnded, TurnEnded
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.castle.checks import verify as verify  # the ruleset's check of recorded events
+from domain.rulesets.base import Ruleset
+from domain.rulesets.castle.checks import verify
 from domain.rulesets.castle.content import (
     HOLY_WATER,
     RED,
@@ -111,58 +111,7 @@ from domain.rulesets.castle.state import (
 )
 from domain.suggest import did_you_mean
 
-NAME = "vampire-empire"
-CHARACTER_SLOT = "side"
-# Each player's options (and the bots' weights) depend on their own secrets: the CLI lists a player's
-# actions only to that player.
-HIDDEN_INFORMATION = True
-MIN_PLAYERS = 2
-MAX_PLAYERS = 2
-SUMMARY = "A human and a vampire player fight over a castle of characters whose identities are secret."
 SIDE_NAMES = {HUMAN: "the human player", VAMPIRE: "the vampire player"}
-
-
-def content_hash() -> str:
-    """Returns the sha256 of the content this game is played with (characters and both decks)."""
-    return hash_files(content_paths())
-
-
-def character_choices() -> list[tuple[str, str]]:
-    """Returns the sides `--player NAME:SIDE` may name, as (side, what it is)."""
-    return list(SIDE_NAMES.items())
-
-
-def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> None:
-    """Raises BadSetup unless there are 2 players with distinct names on distinct sides."""
-    if options:
-        raise BadSetup(f"{NAME} has no options (got {', '.join(options)})")
-    if len(players) != 2:
-        raise BadSetup(f"{NAME} takes 2 players (one human, one vampire), got {len(players)}")
-    names = [str(seat.get("name") or "") for seat in players]
-    if not all(name.strip() for name in names):
-        raise BadSetup("every player needs a non-empty name")
-    if names[0].casefold() == names[1].casefold() or HOST in names:
-        raise BadSetup(f"player names must differ and not be {HOST!r}")
-    wanted = [str(seat.get("character") or "") for seat in players]
-    for side in wanted:
-        if side and side not in SIDES:
-            hint = did_you_mean(side, SIDES) or " (e.g. --player Hana:human)"
-            raise BadSetup(f"{NAME} sides are human and vampire, got {side!r}{hint}")
-    if wanted[0] and wanted[0] == wanted[1]:
-        raise BadSetup(f"both players chose the {wanted[0]} side")
-    load_characters(), load_human_deck(), load_vampire_deck()
-
-
-def canonical_setup(players: list[Seat], options: dict[str, str]) -> tuple[list[Seat], dict[str, str]]:
-    """Returns the setup as the game records it: every seat with its side, those who named none given
-    the sides left (human first); no options."""
-    by_name = {name: side for side, name in assign_sides(players).items()}
-    return [{"name": seat["name"], "character": by_name[seat["name"]]} for seat in players], dict(options)
-
-
-def initial_state(created: GameCreated) -> State:
-    """Returns the state right after GameCreated (nothing dealt yet)."""
-    return new_state(created)
 
 
 # --- deciding -----------------------------------------------------------------------------------------------
@@ -341,38 +290,6 @@ def _reveal_action(res: Resolution, player: str, character: str) -> None:
     _end_if_won(res)
 
 
-def decide(state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
-    """Returns the events an action causes; never mutates `state`."""
-    return _decide(state, action_id, player, dice, in_place=False)
-
-
-def decide_in_place(state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
-    """Like decide, for an auditor that has checked the action is legal: evolves `state` itself through
-    the returned events (the audit adopts it)."""
-    return _decide(state, action_id, player, dice, in_place=True)
-
-
-def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: bool) -> list[Event]:
-    if action_id == START:
-        if player != HOST or state["phase"] != "setup":
-            raise IllegalAction("only the host starts a game, once")
-        res = Resolution(state, dice, evolve, in_place)
-        deal(res)
-        return res.events
-    # In place, the auditor has checked legality (game.check_legal) already: once per action is enough.
-    if not in_place and (action_id not in {a.id for a in legal_actions(state, player)}):
-        raise IllegalAction(f"{action_id!r} is not a legal action for {player} now")
-    res = Resolution(state, dice, evolve, in_place)
-    verb, *parts = action_id.split(":")
-    side = side_of(state, player)
-    kinds = _ARGUMENTS.get(verb)
-    if kinds is not None:  # short ids to content ids
-        resolve = {CARD: lambda short_id: card_id_of(side, short_id), CHARACTER: character_id_of}
-        parts = [resolve[kind](p) for kind, p in zip(kinds, parts, strict=True)]
-    _HANDLERS[verb](res, player, *parts)  # a legal action has a handler
-    return res.events
-
-
 CARD, CHARACTER = "card", "character"
 # What the parts of each verb's action id name (support cards resolve their own target).
 _ARGUMENTS = {
@@ -404,15 +321,6 @@ _HANDLERS: dict[str, Callable[..., None]] = {
 }
 
 
-def status(state: State) -> dict[str, Any]:
-    """Returns running/finished, the winner ("" for none or a tie) and who is to act."""
-    if state["phase"] == "over":
-        return {"status": "finished", "winner": state["winner"], "to_act": []}
-    if state["phase"] == "setup":
-        return {"status": "running", "winner": "", "to_act": [HOST]}
-    return {"status": "running", "winner": "", "to_act": [to_act(state)]}
-
-
 # --- bots ---------------------------------------------------------------------------------------------------
 
 _BOT_WEIGHTS = {
@@ -429,19 +337,96 @@ _BOT_WEIGHTS = {
 }
 
 
-def bot_weight(state: State, action: Action) -> float:
-    """Returns how likely a bot is to pick an action. It weighs only what the acting player may know:
-    public facts and its own tokens (the human bot never peeks at the vampire player's)."""
-    verb, _, rest = action.id.partition(":")
-    if verb == "reveal":
-        castle = state["castle"]
-        revealed = sum(state["known"].get(c) == VAMPIRE for c in castle)
-        return 50.0 if revealed == CASTLE_SIZE - 1 else 0.3
-    weight = _BOT_WEIGHTS.get(verb, 1.0)
-    if verb == "holy-water":
-        mine = state["tokens"].get(action.player, {})
-        if character_id_of(rest) in mine:
-            return 0.05  # the human player knows this one is human
-    if verb == "attack" and state["known"].get(character_id_of(rest.split(":")[1])) == VAMPIRE:
-        weight *= 3
-    return weight
+class VampireEmpire(Ruleset):
+    """Vampire Empire (RULES.md §4): a human and a vampire player over a castle of secret identities."""
+
+    name = "vampire-empire"
+    summary = "A human and a vampire player fight over a castle of characters whose identities are secret."
+    character_slot = "side"
+    min_players = 2
+    max_players = 2
+    # Each player's options (and the bots' weights) depend on their own secrets: the CLI lists a
+    # player's actions only to that player.
+    hidden_information = True
+    evolve = staticmethod(evolve)
+    verify = staticmethod(verify)  # the ruleset's check of recorded events
+    legal_actions = staticmethod(legal_actions)
+
+    def content_paths(self) -> list[Path]:
+        """Returns the characters and both decks this game is played with."""
+        return list(content_paths())
+
+    def character_choices(self) -> list[tuple[str, str]]:
+        """Returns the sides `--player NAME:SIDE` may name, as (side, what it is)."""
+        return list(SIDE_NAMES.items())
+
+    def validate_setup(self, players: list[dict[str, Any]], options: Any) -> None:
+        """Raises BadSetup unless there are 2 players with distinct names on distinct sides."""
+        self.check_options(options)
+        if len(players) != 2:
+            raise BadSetup(f"{self.name} takes 2 players (one human, one vampire), got {len(players)}")
+        names = [str(seat.get("name") or "") for seat in players]
+        if not all(name.strip() for name in names):
+            raise BadSetup("every player needs a non-empty name")
+        if names[0].casefold() == names[1].casefold() or HOST in names:
+            raise BadSetup(f"player names must differ and not be {HOST!r}")
+        wanted = [str(seat.get("character") or "") for seat in players]
+        for side in wanted:
+            if side and side not in SIDES:
+                hint = did_you_mean(side, SIDES) or " (e.g. --player Hana:human)"
+                raise BadSetup(f"{self.name} sides are human and vampire, got {side!r}{hint}")
+        if wanted[0] and wanted[0] == wanted[1]:
+            raise BadSetup(f"both players chose the {wanted[0]} side")
+        load_characters(), load_human_deck(), load_vampire_deck()
+
+    def canonical_setup(
+        self, players: list[Seat], options: dict[str, str]
+    ) -> tuple[list[Seat], dict[str, str]]:
+        """Returns the setup as the game records it: every seat with its side, those who named none
+        given the sides left (human first); no options."""
+        by_name = {name: side for side, name in assign_sides(players).items()}
+        seats: list[Seat] = [{"name": seat["name"], "character": by_name[seat["name"]]} for seat in players]
+        return seats, dict(options)
+
+    def initial_state(self, created: GameCreated) -> State:
+        """Returns the state right after GameCreated (nothing dealt yet)."""
+        return new_state(created)
+
+    def start(self, res: Resolution) -> None:
+        """Deals the city, the castle, the identities and both hands (RULES.md §4)."""
+        deal(res)
+
+    def resolve(self, res: Resolution, action_id: str, player: str) -> None:
+        """Resolves one action: its verb's handler, given the content ids its short ids name."""
+        verb, *parts = action_id.split(":")
+        side = side_of(res.state, player)
+        kinds = _ARGUMENTS.get(verb)
+        if kinds is not None:  # short ids to content ids
+            resolve = {CARD: lambda short_id: card_id_of(side, short_id), CHARACTER: character_id_of}
+            parts = [resolve[kind](p) for kind, p in zip(kinds, parts, strict=True)]
+        _HANDLERS[verb](res, player, *parts)  # a legal action has a handler
+
+    def status(self, state: State) -> dict[str, Any]:
+        """Returns running/finished, the winner ("" for none or a tie) and who is to act."""
+        if state["phase"] == "over":
+            return {"status": "finished", "winner": state["winner"], "to_act": []}
+        if state["phase"] == "setup":
+            return {"status": "running", "winner": "", "to_act": [HOST]}
+        return {"status": "running", "winner": "", "to_act": [to_act(state)]}
+
+    def bot_weight(self, state: State, action: Action) -> float:
+        """Returns how likely a bot is to pick an action. It weighs only what the acting player may know:
+        public facts and its own tokens (the human bot never peeks at the vampire player's)."""
+        verb, _, rest = action.id.partition(":")
+        if verb == "reveal":
+            castle = state["castle"]
+            revealed = sum(state["known"].get(c) == VAMPIRE for c in castle)
+            return 50.0 if revealed == CASTLE_SIZE - 1 else 0.3
+        weight = _BOT_WEIGHTS.get(verb, 1.0)
+        if verb == "holy-water":
+            mine = state["tokens"].get(action.player, {})
+            if character_id_of(rest) in mine:
+                return 0.05  # the human player knows this one is human
+        if verb == "attack" and state["known"].get(character_id_of(rest.split(":")[1])) == VAMPIRE:
+            weight *= 3
+        return weight

@@ -16,33 +16,21 @@ House decisions, in nightkeep's words:
 
 from __future__ import annotations
 
-from typing import Any
-
-from domain.dice import Dice
-from domain.events import DieRolled, Event
+from domain.events import DieRolled
 from domain.resolution import Resolution
 from domain.rulesets.dungeon.content import load_board, load_deck
 from domain.rulesets.dungeon.effects import move_piece
 from domain.rulesets.dungeon.encounters import encounter_space
 from domain.rulesets.dungeon.state import (
-    EVOLVERS,
     DungeonState,
     dungeon_sheet,
     dungeon_state,
-    evolve,
 )
 from domain.rulesets.talisman.character import PLAYING, effective_strength
 from domain.rulesets.talisman.combat import COMBAT, LOST, WON, lose_combat_life, resolve_combat
 from domain.rulesets.talisman.effects import check_killed, in_play, is_over, sheet_of
 from domain.rulesets.talisman.events import FleeingDeclared
-from domain.rulesets.talisman.turns import deal_characters, end_turn
-
-
-def deal(state: dict[str, Any], dice: Dice, in_place: bool = False) -> list[Event]:
-    """Deals characters (RULES.md §1) and opens play."""
-    res = Resolution(state, dice, evolve, in_place, EVOLVERS)
-    deal_characters(res)
-    return res.events
+from domain.rulesets.talisman.turns import end_turn
 
 
 def others_here(state: DungeonState, player: str) -> list[str]:

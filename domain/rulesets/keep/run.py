@@ -17,16 +17,14 @@ host's `start`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, cast
 
-from domain.actions import HOST, START, Action
-from domain.content import content_hash as hash_files
-from domain.dice import Dice
-from domain.errors import BadSetup, IllegalAction
-from domain.events import DieRolled, Event, GameCreated
+from domain.actions import Action
+from domain.events import DieRolled, GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import State
+from domain.rulesets.base import OptionSpec, Ruleset, State
 from domain.rulesets.keep.content import (
     content_paths,
     load_board,
@@ -40,6 +38,7 @@ from domain.rulesets.keep.moves import OBELISK, counter_ids, move_to, spaces_for
 from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, land, make_choice, obelisk_test, teleport_from
 from domain.rulesets.keep.state import (
     ENTRANCE,
+    KeepSheet,
     KeepState,
     evolve,
     keep_sheet,
@@ -50,122 +49,27 @@ from domain.rulesets.keep.state import (
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.characters import (
     canonical_seats,
+    character_choices,
     characters_path,
     check_seats,
     load_characters,
 )
-from domain.rulesets.talisman.characters import (
-    character_choices as character_choices,
-)
 from domain.rulesets.talisman.events import FleeingDeclared, TurnLost
 from domain.rulesets.talisman.state import STATE_VERSION
 from domain.rulesets.talisman.turns import deal_characters, end_turn, race_status
-from domain.suggest import did_you_mean
 
-NAME = "keep-run"
-CHARACTER_SLOT = "character"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 6
-# `character_choices()` (imported above) lists what `--player NAME:CHARACTER` may name.
-SUMMARY = "The Vampire's Keep on its own: pass the entry test, cross the Keep, reach the Talisman Vault."
-OPTIONS = {"hoard": ("true", "false")}
-OPTION_DEFAULTS = {"hoard": "false"}
-OPTION_HELP = {"hoard": "the Treasure Hoard is rolled in the Vault (Keep 15)"}
 FLEE_WEIGHT = 0.02  # bots flee rarely
-state_version = STATE_VERSION  # the shape of the state snapshots hold (event_store.loading)
 LOOP_TURNS = 3  # Keep 6.3: freed automatically after 3 failed turns
 
 
-def content_hash() -> str:
-    """Returns the sha256 of the content this game is played with (characters and the Keep's files)."""
-    return hash_files([characters_path(), *content_paths()])
-
-
-def validate_setup(players: list[dict[str, Any]], options: dict[str, Any]) -> None:
-    """Raises BadSetup/UnknownCharacter for an unplayable setup (ContentError for bad data)."""
-    for key, value in options.items():
-        if key not in OPTIONS:
-            hint = did_you_mean(key, OPTIONS)
-            raise BadSetup(f"{NAME} has no option {key!r} (options: {', '.join(OPTIONS)}){hint}")
-        if str(value).lower() not in OPTIONS[key]:  # canonical_setup records it in lower case
-            hint = did_you_mean(str(value), OPTIONS[key])
-            raise BadSetup(f"option {key} takes {' or '.join(OPTIONS[key])}, got {value!r}{hint}")
-    check_seats(NAME, players, MIN_PLAYERS, MAX_PLAYERS)
-    load_characters(), load_board(), load_deck(), load_vault(), load_spells(), load_tables()
-
-
-def canonical_setup(players: list[Seat], options: dict[str, str]) -> tuple[list[Seat], dict[str, str]]:
-    """Returns the setup as the game records it: each character asked for as its full id, each option's
-    value in lower case (`hoard=True` is recorded `true`)."""
-    return canonical_seats(players), {key: value.lower() for key, value in options.items()}
-
-
-def initial_state(created: GameCreated) -> State:
-    """Returns the state right after GameCreated (characters not dealt yet)."""
-    state = new_state(
-        created,
-        list(load_deck().cards),
-        counter_ids(),
-        list(load_vault()),
-        list(load_spells()),
-    )
-    return cast(State, state)
-
-
-def legal_actions(state: State, player: str | None = None) -> list[Action]:
-    """Returns the actions open now to the player whose turn it is."""
-    return _legal_actions(cast(KeepState, state), player)
-
-
-def _legal_actions(state: KeepState, player: str | None) -> list[Action]:
-    if state["phase"] != "turn":
-        return []
-    current = state["turn"]
-    if player not in (None, current):
-        return []
-    me = sheet_in(state, current)
-    choice = state["choice"]
-    if choice:
-        return [
-            Action(f"choose:{option}", current, _choice_label(choice["kind"], option))
-            for option in choice["options"]
-        ]
-    if not me["entered"]:
-        return [
-            Action("enter", current, "Try to open the Keep's door (3 dice under Strength + Craft + Lives)")
-        ]
+def _roll_label(me: KeepSheet) -> str:
     if me["looping"]:
-        label = "Roll to break free of the teleport loop (1 die, at most Craft)"
-    elif me["obelisk"]:
-        label = "Face the Sacred Obelisk again (2 dice, at most Strength + Craft)"
-    elif me["fleeing"]:
-        label = "Roll and flee toward the Entrance"
-    else:
-        label = "Roll and move deeper into the Keep"
-    actions = [Action("roll", current, label)]
-    if me["space"] > ENTRANCE and not me["fleeing"]:
-        actions.append(Action("flee", current, "Flee the Keep (irrevocable)"))
-    return actions
-
-
-def is_legal(state: State, player: str, action_id: str) -> bool:
-    """Tells whether `action_id` is among legal_actions(state, player), without labelling any (an audit
-    asks once per action); a game in its turn phase is not finished."""
-    return _is_legal(cast(KeepState, state), player, action_id)
-
-
-def _is_legal(state: KeepState, player: str, action_id: str) -> bool:
-    if state["phase"] != "turn" or player != state["turn"]:
-        return False
-    choice = state["choice"]
-    if choice:
-        return action_id.startswith("choose:") and action_id.removeprefix("choose:") in choice["options"]
-    me = sheet_in(state, player)
-    if not me["entered"]:
-        return action_id == "enter"
-    if action_id == "flee":
-        return bool(me["space"] > ENTRANCE and not me["fleeing"])
-    return action_id == "roll"
+        return "Roll to break free of the teleport loop (1 die, at most Craft)"
+    if me["obelisk"]:
+        return "Face the Sacred Obelisk again (2 dice, at most Strength + Craft)"
+    if me["fleeing"]:
+        return "Roll and flee toward the Entrance"
+    return "Roll and move deeper into the Keep"
 
 
 def _choice_label(kind: str, option: str) -> str:
@@ -248,39 +152,105 @@ def _flee(res: Resolution, player: str) -> None:
 _HANDLERS: dict[str, Callable[[Resolution, str], None]] = {"enter": _enter, "roll": _roll, "flee": _flee}
 
 
-def decide(state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
-    """Returns the events an action causes; never mutates `state`."""
-    return _decide(state, action_id, player, dice, in_place=False)
+class KeepRun(Ruleset):
+    """The Vampire's Keep on its own (RULES.md §3): the first to survive the Talisman Vault wins."""
 
+    name = "keep-run"
+    summary = "The Vampire's Keep on its own: pass the entry test, cross the Keep, reach the Talisman Vault."
+    min_players = 2
+    max_players = 6
+    option_specs = {
+        "hoard": OptionSpec(("true", "false"), "false", "the Treasure Hoard is rolled in the Vault (Keep 15)")
+    }
+    evolve = staticmethod(evolve)
+    state_version = STATE_VERSION
 
-def decide_in_place(state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
-    """Like decide, for an auditor that has checked the action is legal: evolves `state` itself through
-    the returned events (the audit adopts it)."""
-    return _decide(state, action_id, player, dice, in_place=True)
+    def content_paths(self) -> list[Path]:
+        """Returns the characters and the Keep's files this game is played with."""
+        return [characters_path(), *content_paths()]
 
+    def character_choices(self) -> list[tuple[str, str]]:
+        """Returns the characters `--player NAME:CHARACTER` may name."""
+        return character_choices()
 
-def _decide(state: State, action_id: str, player: str, dice: Dice, in_place: bool) -> list[Event]:
-    res = Resolution(state, dice, evolve, in_place)
-    if action_id == START:
-        if player != HOST or state["phase"] != "setup":
-            raise IllegalAction("only the host starts a game, once")
+    def validate_setup(self, players: list[dict[str, Any]], options: Any) -> None:
+        """Raises BadSetup/UnknownCharacter for an unplayable setup (ContentError for bad data)."""
+        self.check_options(options)
+        check_seats(self.name, players, self.min_players, self.max_players)
+        load_characters(), load_board(), load_deck(), load_vault(), load_spells(), load_tables()
+
+    def canonical_setup(
+        self, players: list[Seat], options: dict[str, str]
+    ) -> tuple[list[Seat], dict[str, str]]:
+        """Returns the setup as the game records it: each character asked for as its full id, each
+        option's value in lower case (`hoard=True` is recorded `true`)."""
+        return canonical_seats(players), {key: value.lower() for key, value in options.items()}
+
+    def initial_state(self, created: GameCreated) -> State:
+        """Returns the state right after GameCreated (characters not dealt yet)."""
+        state = new_state(
+            created,
+            list(load_deck().cards),
+            counter_ids(),
+            list(load_vault()),
+            list(load_spells()),
+        )
+        return cast(State, state)
+
+    def legal_actions(self, state: State, player: str | None = None) -> list[Action]:
+        """Returns the actions open now to the player whose turn it is."""
+        keep = cast(KeepState, state)
+        if keep["phase"] != "turn":
+            return []
+        current = keep["turn"]
+        if player not in (None, current):
+            return []
+        me = sheet_in(keep, current)
+        choice = keep["choice"]
+        if choice:
+            return [
+                Action(f"choose:{option}", current, _choice_label(choice["kind"], option))
+                for option in choice["options"]
+            ]
+        if not me["entered"]:
+            label = "Try to open the Keep's door (3 dice under Strength + Craft + Lives)"
+            return [Action("enter", current, label)]
+        actions = [Action("roll", current, _roll_label(me))]
+        if me["space"] > ENTRANCE and not me["fleeing"]:
+            actions.append(Action("flee", current, "Flee the Keep (irrevocable)"))
+        return actions
+
+    def is_legal(self, state: State, player: str, action_id: str) -> bool:
+        """Tells whether `action_id` is among legal_actions(state, player), without labelling any (an
+        audit asks once per action); a game in its turn phase is not finished."""
+        keep = cast(KeepState, state)
+        if keep["phase"] != "turn" or player != keep["turn"]:
+            return False
+        choice = keep["choice"]
+        if choice:
+            return action_id.startswith("choose:") and action_id.removeprefix("choose:") in choice["options"]
+        me = sheet_in(keep, player)
+        if not me["entered"]:
+            return action_id == "enter"
+        if action_id == "flee":
+            return me["space"] > ENTRANCE and not me["fleeing"]
+        return action_id == "roll"
+
+    def start(self, res: Resolution) -> None:
+        """Deals characters (RULES.md §1) and opens play."""
         deal_characters(res)
-        return res.events
-    # In place, the auditor has checked legality (game.check_legal) already: once per action is enough.
-    if not in_place and (action_id not in {a.id for a in legal_actions(state, player)}):
-        raise IllegalAction(f"{action_id!r} is not a legal action for {player} now")
-    if action_id.startswith("choose:"):
-        _choose(res, player, action_id.removeprefix("choose:"))
-    else:
-        _HANDLERS[action_id](res, player)
-    return res.events
 
+    def resolve(self, res: Resolution, action_id: str, player: str) -> None:
+        """Resolves the entry test, a roll, a flight or a choice a space asked for."""
+        if action_id.startswith("choose:"):
+            _choose(res, player, action_id.removeprefix("choose:"))
+        else:
+            _HANDLERS[action_id](res, player)
 
-def status(state: State) -> dict[str, Any]:
-    """Returns running/finished, the winner ("" for none) and who is to act."""
-    return race_status(cast(KeepState, state))
+    def status(self, state: State) -> dict[str, Any]:
+        """Returns running/finished, the winner ("" for none) and who is to act."""
+        return race_status(cast(KeepState, state))
 
-
-def bot_weight(state: State, action: Action) -> float:
-    """Returns how likely a bot is to pick an action: fleeing is rare."""
-    return FLEE_WEIGHT if action.id == "flee" else 1.0
+    def bot_weight(self, state: State, action: Action) -> float:
+        """Returns how likely a bot is to pick an action: fleeing is rare."""
+        return FLEE_WEIGHT if action.id == "flee" else 1.0

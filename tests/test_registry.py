@@ -1,0 +1,174 @@
+"""The ruleset registry and the one decide skeleton every ruleset shares (domain/rulesets/base.py)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pytest
+
+from domain import rulesets
+from domain.actions import HOST, START
+from domain.dice import ScriptedDice
+from domain.errors import BadSetup, IllegalAction, UnknownRuleset
+from domain.events import GameCreated
+from domain.game import NIGHTKEEP_VERSION, Game, GameFold
+from domain.plain import copy_plain
+from domain.rulesets import Ruleset, build_ruleset, get_ruleset, ruleset_entry, ruleset_names
+from event_store.service import GameService
+from projections.views import players_summary, render_board, ruleset_describer
+
+SEATS: dict[str, list[tuple[str, str | None]]] = {
+    "dungeon-short": [("Ann", None), ("Bo", None)],
+    "keep-run": [("Ann", None), ("Bo", None)],
+    "vampire-empire": [("Hana", "human"), ("Vlad", "vampire")],
+    "toy-race": [("Ann", None)],
+}
+SHIPPED = ["dungeon-short", "keep-run", "vampire-empire"]
+
+
+def fresh_fold(name: str) -> GameFold:
+    """Returns the fold of a new, started game of ruleset `name`."""
+    service = GameService.open(":memory:")
+    return service.fold(service.create_game(name, SEATS[name]))
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_entry_names_a_view_and_timeline_that_render_a_fresh_game(name):
+    entry = ruleset_entry(name)
+    fold = fresh_fold(name)
+    view = importlib.import_module(entry.view)
+    assert hasattr(view, "render_board") and hasattr(view, "players_summary")
+    if entry.timeline:
+        assert callable(importlib.import_module(entry.timeline).describe)
+    assert render_board(name, fold.state).strip()
+    assert [row["name"] for row in players_summary(name, fold.state)] == [n for n, _ in SEATS[name]]
+    assert ruleset_describer(name) is not None
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_entry_builds_an_object_of_its_own_name(name):
+    ruleset = get_ruleset(name)
+    assert isinstance(ruleset, Ruleset) and ruleset.name == name
+    assert ruleset.min_players <= ruleset.max_players
+    for key, spec in ruleset.option_specs.items():
+        assert spec.default in spec.values, key
+
+
+def test_an_unknown_name_is_refused_with_the_closest_one():
+    with pytest.raises(UnknownRuleset, match="did you mean 'keep-run'"):
+        build_ruleset("keep-rum")
+    with pytest.raises(UnknownRuleset, match="known: "):
+        get_ruleset("chess")
+
+
+def test_options_are_canonical_and_each_set_is_built_once():
+    hoard = build_ruleset("keep-run", {"hoard": "TRUE"})
+    assert hoard is build_ruleset("keep-run", {"hoard": "true"})
+    assert hoard.options == {"hoard": "true"}
+    assert get_ruleset("keep-run") is build_ruleset("keep-run", {})
+    assert get_ruleset("keep-run").options == {"hoard": "false"}
+    assert hoard is not get_ruleset("keep-run")
+
+
+def test_a_bad_option_value_or_key_is_a_bad_setup():
+    with pytest.raises(BadSetup, match="option hoard must be one of true, false"):
+        build_ruleset("keep-run", {"hoard": "maybe"})
+    with pytest.raises(BadSetup, match="did you mean 'hoard'"):
+        build_ruleset("keep-run", {"hord": "true"})
+    with pytest.raises(BadSetup, match="takes no options"):
+        build_ruleset("dungeon-short", {"hoard": "true"})
+
+
+def test_the_registry_lists_every_entry_and_has_hidden_information_reads_the_class():
+    assert set(SHIPPED) <= set(ruleset_names())
+    assert rulesets.has_hidden_information("vampire-empire")
+    assert not rulesets.has_hidden_information("dungeon-short")
+
+
+def test_a_holder_builds_its_ruleset_from_the_game_created_options():
+    service = GameService.open(":memory:")
+    game_id = service.create_game("keep-run", SEATS["keep-run"], {"hoard": "True"})
+    assert service.fold(game_id).ruleset is build_ruleset("keep-run", {"hoard": "true"})
+    assert service.get_game(game_id).ruleset is build_ruleset("keep-run", {"hoard": "true"})
+
+
+# --- the decide skeleton -------------------------------------------------------------------------------
+
+
+def created_state(name: str) -> tuple[Ruleset, dict[str, Any]]:
+    """Returns a ruleset and its state right after GameCreated (not started)."""
+    ruleset = get_ruleset(name)
+    seats = [{"name": n, "character": c or ""} for n, c in SEATS[name]]
+    seats, options = ruleset.canonical_setup(seats, {})  # type: ignore[arg-type]
+    created = GameCreated(
+        ruleset=name,
+        players=seats,
+        options=options,
+        content_hash="",
+        scripted=False,
+        dice_script=[],
+        nightkeep_version=NIGHTKEEP_VERSION,
+    )
+    return ruleset, ruleset.initial_state(created)
+
+
+def dice() -> ScriptedDice:
+    return ScriptedDice([3, 4, 5, 2, 1, 6] * 20)
+
+
+@pytest.mark.parametrize("name", [*SHIPPED, "toy-race"])
+def test_only_the_host_starts_and_only_once(name):
+    ruleset, state = created_state(name)
+    with pytest.raises(IllegalAction, match="only the host starts"):
+        ruleset.decide(state, START, SEATS[name][0][0], dice())
+    started = GameFold(ruleset=ruleset, state=copy_plain(state))
+    for event in ruleset.decide(state, START, HOST, dice()):
+        started.state = ruleset.evolve(started.state, event)
+    with pytest.raises(IllegalAction, match="only the host starts"):
+        ruleset.decide(started.state, START, HOST, dice())
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_a_wrong_player_or_an_unknown_id_is_an_illegal_action(name):
+    fold = fresh_fold(name)
+    ruleset = fold.ruleset
+    to_act = ruleset.status(fold.state)["to_act"][0]
+    other = next(n for n, _ in SEATS[name] if n != to_act)
+    action = ruleset.legal_actions(fold.state, to_act)[0].id
+    with pytest.raises(IllegalAction, match="not a legal action"):
+        ruleset.decide(fold.state, action, other, dice())
+    with pytest.raises(IllegalAction, match="not a legal action"):
+        ruleset.decide(fold.state, "no-such-action", to_act, dice())
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_decide_never_mutates_and_decide_in_place_gives_the_same_events(name):
+    fold = fresh_fold(name)
+    ruleset = fold.ruleset
+    for _ in range(6):
+        status = ruleset.status(fold.state)
+        if status["status"] != "running":
+            break
+        player = status["to_act"][0]
+        action = ruleset.legal_actions(fold.state, player)[0].id
+        before = copy_plain(fold.state)
+        events = ruleset.decide(fold.state, action, player, dice())
+        assert fold.state == before
+        in_place = ruleset.decide_in_place(fold.state, action, player, dice())
+        assert in_place == events
+        folded = before
+        for event in events:
+            folded = ruleset.evolve(folded, event)
+        assert fold.state == folded
+
+
+def test_a_snapshot_leaves_the_ruleset_out_and_rebuilds_it_from_the_options():
+    service = GameService.open(":memory:")
+    game = service.get_game(service.create_game("keep-run", SEATS["keep-run"], {"hoard": "true"}))
+    snapshot = Game.Snapshot.take(game)
+    assert "ruleset" not in snapshot.state and snapshot.state["meta"]["options"] == {"hoard": "true"}
+    assert snapshot.mutate(None).ruleset is game.ruleset
+    del snapshot.state["meta"]["options"]  # as taken before games kept their options
+    with pytest.raises(KeyError):
+        snapshot.mutate(None)
