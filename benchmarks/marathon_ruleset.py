@@ -88,6 +88,7 @@ class Marathon(Ruleset):
     name = "bench-marathon"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    evolve = staticmethod(evolve)  # the fold calls it directly, as a real ruleset's
 
     @classmethod
     def check_options(cls, options: Mapping[str, Any]) -> None:
@@ -163,9 +164,6 @@ class Marathon(Ruleset):
             res.emit(CardDrawn(player=player, deck="adventure", card=card, draw=draw))
         nxt = state["order"][(state["turn"] + 1) % len(state["order"])]
         res.emit(TurnEnded(player=player, next_player=nxt))
-
-    def evolve(self, state: dict[str, Any], event: Event) -> dict[str, Any]:
-        return evolve(state, event)
 
     def status(self, state: dict[str, Any]) -> dict[str, Any]:
         if state["winner"]:

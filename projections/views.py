@@ -15,14 +15,23 @@ from domain.rulesets import ruleset_entry
 STOPPED_HEAD = "Stopped: the dice seed was revealed before the end; nobody acts."
 
 
+# The modules found so far, by (ruleset, timeline?): a view is asked per frame of a replay, so the
+# registry and importlib are asked once per ruleset.
+_found: dict[tuple[str, bool], ModuleType | None] = {}
+
+
 def _module(ruleset: str, timeline: bool = False) -> ModuleType | None:
     """Returns the ruleset's view module (or its timeline module, the view's if it names none)."""
+    key = (ruleset, timeline)
+    if key in _found:
+        return _found[key]
     try:
         entry = ruleset_entry(ruleset)
     except UnknownRuleset:
-        return None  # a log of a ruleset this nightkeep does not have
+        return None  # a log of a ruleset this nightkeep does not have (it may be registered later)
     name = (timeline and entry.timeline) or entry.view
-    return importlib.import_module(name) if name else None
+    module = _found[key] = importlib.import_module(name) if name else None
+    return module
 
 
 def render_board(

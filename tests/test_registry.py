@@ -17,6 +17,7 @@ from domain.plain import copy_plain
 from domain.rulesets import Ruleset, build_ruleset, get_ruleset, ruleset_entry, ruleset_names
 from event_store.service import GameService
 from projections.views import players_summary, render_board, ruleset_describer
+from tests.test_cli_startup import imported_after
 
 SEATS: dict[str, list[tuple[str, str | None]]] = {
     "dungeon-short": [("Ann", None), ("Bo", None)],
@@ -172,3 +173,28 @@ def test_a_snapshot_leaves_the_ruleset_out_and_rebuilds_it_from_the_options():
     del snapshot.state["meta"]["options"]  # as taken before games kept their options
     with pytest.raises(KeyError):
         snapshot.mutate(None)
+
+
+def test_help_imports_no_ruleset():
+    code = (
+        "from click.testing import CliRunner\nfrom cli.main import cli\nCliRunner().invoke(cli, ['--help'])"
+    )
+    modules = imported_after(code)
+    assert not {m for m in modules if m.startswith(("domain.rulesets", "projections"))}
+
+
+def test_a_view_module_is_looked_up_once_per_ruleset():
+    fold = fresh_fold("keep-run")
+    render_board("keep-run", fold.state)
+    calls: list[str] = []
+    real = importlib.import_module
+
+    def counting(name: str, package: str | None = None) -> Any:
+        calls.append(name)
+        return real(name, package)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(importlib, "import_module", counting)
+        render_board("keep-run", fold.state)
+        players_summary("keep-run", fold.state)
+    assert calls == []
