@@ -9,10 +9,10 @@ from domain.actions import HOST, START
 from domain.dice import ScriptedDice
 from domain.events import Event, GameCreated, GameWon, Moved, PlayerOut
 from domain.resolution import Resolution
-from domain.rulesets.dungeon.short_game import DungeonShort
 from domain.rulesets.dungeon.effects import SHORT_GAME_WIN, DungeonBoard, board_hooks, short_game_board
-from domain.rulesets.keep.run import KeepRun
+from domain.rulesets.dungeon.short_game import DungeonShort
 from domain.rulesets.keep.events import EntryTested, TalismanTaken, VaultCardMet
+from domain.rulesets.keep.run import KeepRun
 from domain.rulesets.keep.vault import KeepBoard, keep_board
 from domain.rulesets.talisman.events import FleeingDeclared
 from domain.rulesets.talisman.hooks import BoardHooks, WinOnArrival, move_on_board
