@@ -23,8 +23,8 @@ class Bot:
         """Chooses one of the given legal actions."""
         if not actions:
             raise ValueError("a bot needs at least one legal action")
-        weigh = getattr(ruleset, "bot_weight", None)
-        weights = [max(0.0, float(weigh(state, a))) if weigh else 1.0 for a in actions]
+        weigh = ruleset.bot_weight
+        weights = [max(0.0, float(weigh(state, a))) for a in actions]
         if sum(weights) <= 0:
             weights = [1.0] * len(actions)
         return self._rng.choices(actions, weights=weights, k=1)[0]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eventsourcing.domain import Aggregate, Snapshot
 
@@ -98,7 +98,11 @@ NO_RULESET = NoRuleset()
 
 def holder_ruleset(name: str, meta: dict[str, Any]) -> Ruleset:
     """Returns the ruleset a holder of game `name` with `meta` plays (NO_RULESET before GameCreated)."""
-    return build_ruleset(name, meta["options"]) if name else NO_RULESET
+    if not name:
+        return NO_RULESET
+    # A snapshot taken before games kept their options has none: every such game was of a ruleset
+    # whose object its options did not change, so the default build is the game's.
+    return build_ruleset(name, meta.get("options") or {})
 
 
 def _on_created(holder: Any, event: GameCreated) -> None:
@@ -301,8 +305,7 @@ class Game(Aggregate):
             return snapshot
 
         def mutate(self, _: None) -> Any:
-            """Returns the game the snapshot holds, its ruleset built again (KeyError for a snapshot
-            taken before games kept their options)."""
+            """Returns the game the snapshot holds, its ruleset built again from its options."""
             game: Any = super().mutate(_)
             game.ruleset = holder_ruleset(game.ruleset_name, game.meta)
             return game
@@ -335,6 +338,16 @@ class Game(Aggregate):
         self.meta = new_meta()
         self.state: dict[str, Any] = {}
         self.chain = GENESIS_CHAIN
+
+    if not TYPE_CHECKING:  # (for the type checker every attribute stays declared)
+
+        def __getattr__(self, name: str) -> Any:
+            # Asked only for an attribute not set: a game restored from a snapshot the library's own
+            # Snapshot class took (before Game.Snapshot) has no ruleset yet.
+            if name == "ruleset" and "meta" in self.__dict__:
+                ruleset = self.__dict__["ruleset"] = holder_ruleset(self.ruleset_name, self.meta)
+                return ruleset
+            raise AttributeError(name)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         # The repository copies cached games before each command; the state is plain msgpack-native

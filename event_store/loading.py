@@ -95,9 +95,8 @@ def _game_from(mapper: Mapper[UUID], stored: StoredEvent, kind: type) -> Game | 
     is a snapshot of another state shape)."""
     try:
         taken = mapper.to_domain_event(stored)
-        if isinstance(taken, Game.Snapshot) and not is_current(taken.state):
+        if isinstance(taken, Snapshot) and not is_current(taken.state):
             return None
-        # (A snapshot from before games kept their options cannot rebuild the ruleset: KeyError.)
         game = taken.mutate(None) if isinstance(taken, kind) else None  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001  (damaged bytes: msgpack and the library raise unrelated types)
         return None
@@ -139,8 +138,6 @@ def fold_from_snapshot(snapshots: EventStore[UUID], game_id: UUID, version: int 
     if not isinstance(taken, Game.Snapshot) or not is_current(taken.state):
         return GameFold()
     state = taken.state
-    if "options" not in state["meta"]:
-        return GameFold()  # taken before games kept their options: the ruleset could not be rebuilt
     return GameFold(
         ruleset_name=state["ruleset_name"],
         meta=state["meta"],

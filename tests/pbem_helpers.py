@@ -25,7 +25,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from domain.actions import Action
 from domain.bots import Bot
 from domain.events import EntropyAdded
-from domain.rulesets import get_ruleset
 from event_store.mail import body_text, compose, packet_texts, read_eml, sender_of
 from event_store.packets import BEGIN
 from event_store.recorded import fold_recorded
@@ -157,7 +156,7 @@ class SigningPlayer:
             return False
         held = self.replica.service.recorded_events(self.member.stored)
         fold = fold_recorded(held)
-        choice = self.bot.choose(get_ruleset(fold.ruleset_name), fold.state, actions)
+        choice = self.bot.choose(fold.ruleset, fold.state, actions)
         self.acted_at = self.head
         self.send(f"action {choice.id}", self.replica.action_packet(self.member, choice.id))
         return True

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from domain.game import GameFold
-from domain.rulesets import get_ruleset
 from event_store.replay_file import audit_replay, export_game, import_game, read_replay
 from projections.views import render_board
 
@@ -30,7 +29,7 @@ def test_recorded_game_folds_to_its_expected_final_board(path):
     fold = replay.fold()
     expected = path.with_suffix(".board.txt").read_text(encoding="utf-8")
     assert render_board(replay.header["ruleset"], fold.state) == expected.rstrip("\n")
-    status = get_ruleset(fold.ruleset_name).status(fold.state)
+    status = fold.ruleset.status(fold.state)
     assert status["status"] == "finished"
 
 
