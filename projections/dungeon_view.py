@@ -23,7 +23,7 @@ from domain.events import (
     PlayerOut,
 )
 from domain.rulesets.dungeon.content import load_board, load_deck
-from domain.rulesets.dungeon.effects import GUARD
+from domain.rulesets.dungeon.encounters import GUARD
 from domain.rulesets.dungeon.state import BOARD, DECK, DungeonSheet, DungeonState, sheet_in
 from domain.rulesets.talisman.character import craft_bonus, strength_bonus
 from domain.rulesets.talisman.characters import load_characters

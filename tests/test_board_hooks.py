@@ -7,9 +7,11 @@ from typing import Any
 
 from domain.actions import HOST, START
 from domain.dice import ScriptedDice
-from domain.events import Event, GameCreated, GameWon, Moved, PlayerOut
+from domain.events import CombatResolved, Event, GameCreated, GameWon, Moved, PlayerOut
 from domain.resolution import Resolution
-from domain.rulesets.dungeon.effects import SHORT_GAME_WIN, DungeonBoard, board_hooks, short_game_board
+from domain.rulesets.dungeon.content import load_board
+from domain.rulesets.dungeon.effects import DungeonBoard, spiral_hooks
+from domain.rulesets.dungeon.encounters import GUARD
 from domain.rulesets.dungeon.short_game import DungeonShort
 from domain.rulesets.keep.events import EntryTested, TalismanTaken, VaultCardMet
 from domain.rulesets.keep.run import KeepRun
@@ -78,8 +80,9 @@ def test_move_on_board_to_the_space_it_stands_on_records_no_move_but_still_enter
 
 
 def test_dungeon_14_the_short_game_installs_win_on_arrival_on_the_treasure_chamber():
-    hooks = short_game_board()
-    assert hooks.arrival is SHORT_GAME_WIN and hooks.centre == 24 and hooks.board == "dungeon"
+    hooks = dungeon.board()
+    assert hooks.arrival is DungeonShort.arrival and hooks.centre == 24 and hooks.board == "dungeon"
+    assert dungeon.board() is hooks  # made once per board content
     res = resolution(dungeon, started(dungeon))
     move_on_board(res, hooks, "Ann", 24, "roll")
     assert res.events[-1] == GameWon(player="Ann", reason="reached the Treasure Chamber")
@@ -100,11 +103,11 @@ def test_dungeon_9_1_the_dungeons_entered_hook_takes_a_fleeing_character_out_on_
         dungeon, state, [Moved(piece="Ann", board="dungeon", from_space=0, to_space=2, reason="given")]
     )
     res = resolution(dungeon, state)
-    move_on_board(res, short_game_board(), "Ann", 0, "card")  # sent back, not fleeing: still in
-    assert [type(e) for e in res.events] == [Moved]
+    dungeon.board().move_back(res, "Ann", 3, "a card")  # sent back, not fleeing: still in
+    assert res.events == [Moved(piece="Ann", board="dungeon", from_space=2, to_space=0, reason="card")]
     res = resolution(dungeon, state)
     res.emit(FleeingDeclared(player="Ann"))
-    move_on_board(res, short_game_board(), "Ann", 0, "flight")
+    dungeon.board().move(res, "Ann", 0, "flight")
     assert res.events[-1] == PlayerOut(player="Ann", reason="fled the Dungeon")
 
 
@@ -138,9 +141,22 @@ def test_keep_9_1_a_keep_board_runs_its_installed_ending_only_for_a_survivor():
 
 
 def test_a_longer_replaced_dungeon_board_has_its_centre_where_its_treasure_chamber_is():
-    hooks = board_hooks(30, SHORT_GAME_WIN)
+    hooks = spiral_hooks(30, DungeonShort.arrival)
     assert (hooks.centre, DungeonBoard.centre, hooks.board) == (30, 24, "dungeon")
-    assert board_hooks(24, SHORT_GAME_WIN).centre == 24
+    assert spiral_hooks(24, DungeonShort.arrival).centre == 24
+
+
+def test_dungeon_7_1_the_dungeons_encounter_hook_meets_the_guard_on_the_guard_room():
+    state = started(dungeon)
+    guard_room = next(s.index for s in load_board().spaces if s.kind == "guard-room")
+    helpers.fold(
+        dungeon,
+        state,
+        [Moved(piece="Ann", board="dungeon", from_space=0, to_space=guard_room, reason="given")],
+    )
+    res = resolution(dungeon, state, ScriptedDice(values=(6, 1)))
+    dungeon.board().encounter(res, "Ann", guard_room)
+    assert [e.opponent for e in res.events if isinstance(e, CombatResolved)] == [GUARD]
 
 
 def test_win_on_arrival_records_the_win_with_its_reason():

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from domain.actions import Action
 from domain.events import GameCreated
@@ -21,6 +21,7 @@ from domain.resolution import Resolution
 from domain.rulesets.base import Ruleset, State
 from domain.rulesets.dungeon import turns
 from domain.rulesets.dungeon.content import content_paths, load_board, load_deck
+from domain.rulesets.dungeon.effects import DungeonBoard, board_hooks
 from domain.rulesets.dungeon.state import EVOLVERS, DungeonSheet, DungeonState, evolve, new_state, sheet_in
 from domain.rulesets.talisman.characters import (
     canonical_seats,
@@ -29,6 +30,7 @@ from domain.rulesets.talisman.characters import (
     check_seats,
     load_characters,
 )
+from domain.rulesets.talisman.hooks import WinOnArrival
 from domain.rulesets.talisman.state import STATE_VERSION
 from domain.rulesets.talisman.turns import deal_characters, race_status
 
@@ -75,9 +77,9 @@ def _is_legal(state: DungeonState, player: str, action_id: str) -> bool:
     return action_id == "roll"
 
 
-_HANDLERS: dict[str, Callable[[Resolution, str], None]] = {
+# The actions that move on or meet the board, by id (given the board's hooks).
+_ON_BOARD: dict[str, Callable[[Resolution, str, DungeonBoard], None]] = {
     "roll": turns.roll,
-    "flee": turns.flee,
     "encounter-space": turns.encounter,
 }
 
@@ -90,6 +92,8 @@ class DungeonShort(Ruleset):
     min_players = 2
     max_players = 6
     handlers = EVOLVERS
+    # Dungeon 14: reaching the Treasure Chamber first wins the short game.
+    arrival: ClassVar[WinOnArrival] = WinOnArrival("reached the Treasure Chamber")
     state_version = STATE_VERSION
     evolve = staticmethod(evolve)
 
@@ -137,8 +141,14 @@ class DungeonShort(Ruleset):
         """Resolves a roll, a flight, an encounter or an attack on another character."""
         if action_id.startswith("attack:"):
             turns.attack(res, player, action_id.removeprefix("attack:"))
+        elif action_id == "flee":
+            turns.flee(res, player)
         else:
-            _HANDLERS[action_id](res, player)
+            _ON_BOARD[action_id](res, player, self.board())
+
+    def board(self) -> DungeonBoard:
+        """Returns the Dungeon board's hooks, with this game's ending installed on the Treasure Chamber."""
+        return board_hooks(load_board(), self.arrival)
 
     def status(self, state: State) -> dict[str, Any]:
         """Returns running/finished, the winner ("" for none) and who is to act."""

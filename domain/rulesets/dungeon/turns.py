@@ -19,8 +19,7 @@ from __future__ import annotations
 from domain.events import DieRolled
 from domain.resolution import Resolution
 from domain.rulesets.dungeon.content import load_board, load_deck
-from domain.rulesets.dungeon.effects import move_piece
-from domain.rulesets.dungeon.encounters import encounter_space
+from domain.rulesets.dungeon.effects import DungeonBoard
 from domain.rulesets.dungeon.state import (
     DungeonState,
     dungeon_sheet,
@@ -55,7 +54,7 @@ def can_choose(state: DungeonState, player: str) -> bool:
     return bool(others_here(state, player))
 
 
-def roll(res: Resolution, player: str) -> None:
+def roll(res: Resolution, player: str, board: DungeonBoard) -> None:
     """Rolls one die and moves: toward the centre, or back after a defeat (7.3) or while fleeing (9)."""
     sheet = dungeon_sheet(res, player)
     backwards = sheet["fleeing"] or sheet["defeated"]
@@ -66,20 +65,20 @@ def roll(res: Resolution, player: str) -> None:
     # Dungeon 6.2/8.1: forward, stopping on the Treasure Chamber; 7.3/9: back, stopping on the Entrance.
     last = dungeon_state(res)["last"]
     there = max(0, here - face) if backwards else min(last, here + face)
-    move_piece(res, player, there, reason)
+    board.move(res, player, there, reason)
     if is_over(res) or not in_play(res, player):
         end_turn(res, player)
         return
     if can_choose(dungeon_state(res), player):
         return  # the player now chooses: encounter-space or attack:<name>
     if there not in (0, last):
-        encounter_space(res, player)
+        board.encounter(res, player, there)
     end_turn(res, player)
 
 
-def encounter(res: Resolution, player: str) -> None:
+def encounter(res: Resolution, player: str, board: DungeonBoard) -> None:
     """Encounters the space after choosing it over the characters standing there."""
-    encounter_space(res, player)
+    board.encounter(res, player, sheet_of(res, player)["space"])
     end_turn(res, player)
 
 
