@@ -13,9 +13,9 @@ from domain.rulesets.dungeon.content import load_board
 from domain.rulesets.dungeon.effects import DungeonBoard, spiral_hooks
 from domain.rulesets.dungeon.encounters import GUARD
 from domain.rulesets.dungeon.short_game import DungeonShort
+from domain.rulesets.keep.board import KeepBoard
 from domain.rulesets.keep.events import EntryTested, TalismanTaken, VaultCardMet
 from domain.rulesets.keep.run import KeepRun
-from domain.rulesets.keep.vault import KeepBoard, keep_board
 from domain.rulesets.talisman.events import FleeingDeclared
 from domain.rulesets.talisman.hooks import BoardHooks, WinOnArrival, move_on_board
 from tests import decider_helpers as helpers
@@ -121,13 +121,23 @@ def _at_the_vault_door(options: dict[str, str] | None = None) -> dict[str, Any]:
 
 
 def test_keep_9_1_the_keep_run_installs_win_on_arrival_after_the_vault_is_survived():
-    assert keep_board(False).centre == 21 and keep_board(False).board == "keep"
+    state = _at_the_vault_door()
+    hooks = keep.board(state)
+    assert (hooks.centre, hooks.board) == (21, "keep")
     dice = ScriptedDice(values=(6, 1, 6, 1, 3), cards=(STONE_GUARDIAN, PHANTOM_KEEPER, SPIKED_PIT))
-    res = resolution(keep, _at_the_vault_door(), dice)
-    move_on_board(res, keep_board(False), "Ann", 21, "roll")
+    res = resolution(keep, state, dice)
+    hooks.move(res, "Ann", 21, "roll")
     assert res.events[1] == TalismanTaken(player="Ann", from_vault=False)
     assert res.events[-1] == GameWon(player="Ann", reason="survived the Talisman Vault with a Talisman")
-    assert keep_board(True).arrival is not keep_board(False).arrival
+    hoard = keep.board(_at_the_vault_door({"hoard": "true"}))
+    assert hoard is not hooks and hoard.arrival is not hooks.arrival
+
+
+def test_keep_5_3_the_keeps_move_stays_on_its_spaces_and_a_move_back_meets_nothing():
+    state = _at_the_vault_door()
+    res = resolution(keep, state)
+    keep.board(state).move_back(res, "Ann", 30, "keep/spell/banishing-gust")
+    assert res.events == [Moved(piece="Ann", board="keep", from_space=20, to_space=1, reason="card")]
 
 
 def test_keep_9_1_a_keep_board_runs_its_installed_ending_only_for_a_survivor():

@@ -34,9 +34,9 @@ from domain.events import (
 )
 from domain.game import NIGHTKEEP_VERSION
 from domain.rulesets.keep.content import TILE, load_deck
-from domain.rulesets.keep.moves import CHART, ENTRANCE, OBELISK
+from domain.rulesets.keep.moves import CHART, OBELISK
 from domain.rulesets.keep.run import KeepRun
-from domain.rulesets.keep.state import LAST
+from domain.rulesets.keep.state import ENTRANCE, LAST
 
 keep = KeepRun()
 

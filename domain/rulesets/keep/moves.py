@@ -1,14 +1,13 @@
-"""Moving in the Keep: the movement chart, teleports and the end of a turn (Keep 5, 6, RULES.md §3)."""
+"""Moving in the Keep: the movement chart, counters and teleports (Keep 5, 6, RULES.md §3); moves along
+the spaces are the board's (`board.KeepBoard`)."""
 
 from __future__ import annotations
 
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_board
 from domain.rulesets.keep.events import Teleported
-from domain.rulesets.keep.state import ENTRANCE, LAST, keep_state
-from domain.rulesets.keep.vault import keep_board
+from domain.rulesets.keep.state import keep_state
 from domain.rulesets.talisman.effects import sheet_of
-from domain.rulesets.talisman.hooks import move_on_board
 
 OBELISK = 19  # the Sacred Obelisk bars the way to the Fountain and the Vault (Keep 8.6)
 SENTRY_RETREAT = 3  # RULES.md §3: a character who loses both rounds against the Sentry goes back to Hallway 3
@@ -30,17 +29,6 @@ def counter_value(counter: str) -> int:
 def spaces_for(face: int) -> int:
     """Returns how many spaces a movement die face moves (the Keep movement chart, 5.2)."""
     return CHART[face]
-
-
-def move_to(res: Resolution, player: str, to_space: int, reason: str) -> None:
-    """Moves a character along the Keep's spaces (1–21), running the board's hooks (the Vault at 21)."""
-    to_space = max(ENTRANCE, min(LAST, to_space))
-    move_on_board(res, keep_board(keep_state(res)["hoard"]), player, to_space, reason)
-
-
-def move_back(res: Resolution, player: str, amount: int, card: str) -> None:
-    """A card or spell moves the character back (Keep 5.3): not a movement roll, nothing is encountered."""
-    move_to(res, player, sheet_of(res, player)["space"] - amount, "card")
 
 
 def teleport(res: Resolution, player: str, tile_space: int) -> None:

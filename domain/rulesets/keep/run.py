@@ -25,6 +25,7 @@ from domain.events import DieRolled, GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
 from domain.rulesets.base import OptionSpec, Ruleset, State
+from domain.rulesets.keep.board import KeepBoard
 from domain.rulesets.keep.content import (
     content_paths,
     load_board,
@@ -34,8 +35,8 @@ from domain.rulesets.keep.content import (
     load_vault,
 )
 from domain.rulesets.keep.events import EntryTested, FlightEnded, LoopEscaped, LoopFailed
-from domain.rulesets.keep.moves import OBELISK, counter_ids, move_to, spaces_for
-from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, land, make_choice, obelisk_test, teleport_from
+from domain.rulesets.keep.moves import OBELISK, counter_ids, spaces_for
+from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, make_choice, obelisk_test, teleport_from
 from domain.rulesets.keep.state import (
     ENTRANCE,
     KeepSheet,
@@ -55,6 +56,7 @@ from domain.rulesets.talisman.characters import (
     load_characters,
 )
 from domain.rulesets.talisman.events import FleeingDeclared, TurnLost
+from domain.rulesets.talisman.hooks import WinOnArrival
 from domain.rulesets.talisman.state import STATE_VERSION
 from domain.rulesets.talisman.turns import deal_characters, end_turn, race_status
 
@@ -94,14 +96,14 @@ def _enter(res: Resolution, player: str) -> None:
     end_turn(res, player)
 
 
-def _movement(res: Resolution, player: str) -> None:
+def _movement(res: Resolution, player: str, board: KeepBoard) -> None:
     (face,), draws = res.dice.roll(6)
     res.emit(DieRolled(player=player, purpose="movement", sides=6, values=[face], draws=draws))
     me = keep_sheet(res, player)
     steps = spaces_for(face)
     if me["fleeing"]:
         # Keep 10: back toward the Entrance by the chart; the spaces on the way are not met (house).
-        move_to(res, player, me["space"] - steps, "flight")
+        board.move(res, player, me["space"] - steps, "flight")
         if keep_sheet(res, player)["space"] == ENTRANCE:
             res.emit(FlightEnded(player=player))
             res.emit(TurnLost(player=player, reason="fled the Keep"))
@@ -110,14 +112,14 @@ def _movement(res: Resolution, player: str) -> None:
     if me["space"] < OBELISK < target:
         # Keep 8.6: the Obelisk is a barrier only the strong of will pass, so a roll stops on it (house).
         target = OBELISK
-    move_to(res, player, target, "roll")
-    land(res, player)
+    board.move(res, player, target, "roll")
+    board.encounter(res, player, keep_sheet(res, player)["space"])
 
 
-def _roll(res: Resolution, player: str) -> None:
+def _roll(res: Resolution, player: str, board: KeepBoard) -> None:
     me = keep_sheet(res, player)
     if me["fleeing"]:
-        _movement(res, player)  # a flight (declared on a loop or at the Obelisk too) just runs
+        _movement(res, player, board)  # a flight (declared on a loop or at the Obelisk too) just runs
     elif me["looping"]:
         if me["loop_fails"] >= LOOP_TURNS:
             res.emit(LoopEscaped(player=player, automatic=True))
@@ -130,11 +132,11 @@ def _roll(res: Resolution, player: str) -> None:
                 end_turn(res, player)
                 return
             res.emit(LoopEscaped(player=player, automatic=False))
-        _movement(res, player)
+        _movement(res, player, board)
     elif me["obelisk"]:
         obelisk_test(res, player, me["space"])
     else:
-        _movement(res, player)
+        _movement(res, player, board)
     if not keep_state(res)["choice"]:
         end_turn(res, player)  # a space that asked for a choice waits for it
 
@@ -149,7 +151,13 @@ def _flee(res: Resolution, player: str) -> None:
     res.emit(FleeingDeclared(player=player))
 
 
-_HANDLERS: dict[str, Callable[[Resolution, str], None]] = {"enter": _enter, "roll": _roll, "flee": _flee}
+_HANDLERS: dict[str, Callable[[Resolution, str], None]] = {"enter": _enter, "flee": _flee}
+# Keep run (RULES.md §3): the first character to survive the Talisman Vault wins; its board's hooks by
+# the Treasure Hoard option (Keep 15), each with that win installed on the Vault.
+_BOARDS = {
+    hoard: KeepBoard(WinOnArrival(f"survived the Talisman Vault with {prize}"))
+    for hoard, prize in ((False, "a Talisman"), (True, "the Treasure Hoard"))
+}
 
 
 class KeepRun(Ruleset):
@@ -244,8 +252,14 @@ class KeepRun(Ruleset):
         """Resolves the entry test, a roll, a flight or a choice a space asked for."""
         if action_id.startswith("choose:"):
             _choose(res, player, action_id.removeprefix("choose:"))
+        elif action_id == "roll":
+            _roll(res, player, self.board(keep_state(res)))
         else:
             _HANDLERS[action_id](res, player)
+
+    def board(self, state: KeepState) -> KeepBoard:
+        """Returns the Keep's hooks, with this game's win installed on the Talisman Vault."""
+        return _BOARDS[state["hoard"]]
 
     def status(self, state: State) -> dict[str, Any]:
         """Returns running/finished, the winner ("" for none) and who is to act."""

@@ -30,6 +30,7 @@ House decisions, in nightkeep's words:
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from domain.events import DieRolled, LifeGained
 from domain.resolution import Resolution
@@ -44,7 +45,7 @@ from domain.rulesets.keep.events import (
     SpellDiscarded,
     TeleportCounterDrawn,
 )
-from domain.rulesets.keep.moves import OBELISK, SENTRY_RETREAT, counter_value, move_back, move_to, teleport
+from domain.rulesets.keep.moves import OBELISK, SENTRY_RETREAT, counter_value, teleport
 from domain.rulesets.keep.state import COUNTERS, KEEP_DECK, SPELL_DECK, keep_state
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.cards import Card
@@ -67,6 +68,9 @@ from domain.rulesets.talisman.events import (
     TurnLost,
 )
 
+if TYPE_CHECKING:  # the board's hooks call this module: only their type is needed here
+    from domain.rulesets.keep.board import KeepBoard
+
 SENTRY = "keep/sentry"
 SENTRY_TOLL, TOME_GIFT, LIFE = "sentry-toll", "tome-gift", "life"
 TOME_GIFT_AMOUNT = 2  # RULES.md §3 Tome 12: +2 Strength, Craft or Lives (choose)
@@ -87,10 +91,10 @@ def make_choice(res: Resolution, player: str, option: str) -> None:
         res.emit(StatChanged(player=player, stat=option, amount=TOME_GIFT_AMOUNT, reason="keep/space/tome"))
 
 
-def encounter_rules() -> Encounter:
+def encounter_rules(hooks: KeepBoard) -> Encounter:
     """Returns what the shared encounter rules need to know about the Keep (tiles are met apart, last)."""
     return Encounter(
-        deck_name=KEEP_DECK, deck=items_in_play(), move_back=move_back, handlers={TILE: _skip_tile}
+        deck_name=KEEP_DECK, deck=items_in_play(), move_back=hooks.move_back, handlers={TILE: _skip_tile}
     )
 
 
@@ -104,14 +108,13 @@ def _roll(res: Resolution, player: str, purpose: str, count: int) -> list[int]:
     return faces
 
 
-def land(res: Resolution, player: str) -> None:
+def land(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     """Encounters the space the character landed on by a movement roll."""
-    space = sheet_of(res, player)["space"]
     kind = load_board().space(space).kind
-    _BY_KIND.get(kind, _nothing)(res, player, space)
+    _BY_KIND.get(kind, _nothing)(res, player, space, hooks)
 
 
-def _nothing(res: Resolution, player: str, space: int) -> None:
+def _nothing(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     return None
 
 
@@ -150,7 +153,7 @@ def _lay_tile(res: Resolution, player: str, space: int) -> None:
     )
 
 
-def land_on_hall(res: Resolution, player: str, space: int) -> None:
+def land_on_hall(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     """Draws onto an empty hall, meets its cards in order, then its Teleport Tile last (6.1–6.3)."""
     draws = load_board().space(space).draws
     lying = cards_at(res, player, space)
@@ -159,7 +162,7 @@ def land_on_hall(res: Resolution, player: str, space: int) -> None:
         _draw_onto(res, player, space, draws)
     elif tile and len(lying) == 1 and draws > 1:
         _draw_onto(res, player, space, draws - 1)  # Keep 6.3: a tile alone on a draw-2 space
-    encounter_cards(encounter_rules(), res, player, space)
+    encounter_cards(encounter_rules(hooks), res, player, space)
     if still_on(res, player, space) and keep_state(res)["tiles"][space]:
         teleport_from(res, player, space)
 
@@ -174,7 +177,7 @@ def teleport_from(res: Resolution, player: str, tile_space: int) -> None:
 # --- the special spaces --------------------------------------------------------------------------------
 
 
-def _sentry(res: Resolution, player: str, space: int) -> None:
+def _sentry(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     (face,) = _roll(res, player, "sentry", 1)
     line = load_tables().line("sentry", face)
     board = load_board()
@@ -200,10 +203,10 @@ def _sentry(res: Resolution, player: str, space: int) -> None:
         if not in_play(res, player):
             return
     if WON not in outcomes and all(o == LOST for o in outcomes):
-        move_to(res, player, SENTRY_RETREAT, "sentry")
+        hooks.move(res, player, SENTRY_RETREAT, "sentry")
 
 
-def _tome(res: Resolution, player: str, space: int) -> None:
+def _tome(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     total = sum(_roll(res, player, "tome", 2))
     line = load_tables().line("tome", total)
     sheet = sheet_of(res, player)
@@ -254,7 +257,7 @@ def spell_would_harm(res: Resolution, player: str, effect: str, amount: int) -> 
     return harms.get(effect, lambda: False)()
 
 
-def _wizard(res: Resolution, player: str, space: int) -> None:
+def _wizard(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     spells = load_spells()
     for _ in range(3):
         spell_id = _draw_spell(res, player)
@@ -266,12 +269,14 @@ def _wizard(res: Resolution, player: str, space: int) -> None:
             res.emit(SpellDiscarded(player=player, spell=spell_id, reason=reason))
             continue
         res.emit(SpellCast(player=player, spell=spell_id))
-        _spell_effect(res, player, spell.effect, spell.amount, spell_id)
+        _spell_effect(res, player, spell.effect, spell.amount, spell_id, hooks)
         if not in_play(res, player):
             return
 
 
-def _spell_effect(res: Resolution, player: str, effect: str, amount: int, spell: str) -> None:
+def _spell_effect(
+    res: Resolution, player: str, effect: str, amount: int, spell: str, hooks: KeepBoard
+) -> None:
     sheet = sheet_of(res, player)
     if effect == "lose_life":
         lose_lives(res, player, amount, spell)
@@ -280,14 +285,14 @@ def _spell_effect(res: Resolution, player: str, effect: str, amount: int, spell:
     elif effect == "lose_turn":
         res.emit(TurnLost(player=player, reason=spell))
     elif effect == "move_back":
-        move_back(res, player, amount, spell)
+        hooks.move_back(res, player, amount, spell)
     elif effect in ("lose_strength", "lose_craft"):
         stat = effect.removeprefix("lose_")
         lost = min(amount, stat_of(sheet, stat) - stat_of(sheet, f"base_{stat}"))
         res.emit(StatChanged(player=player, stat=stat, amount=-lost, reason=spell))
 
 
-def _coffin(res: Resolution, player: str, space: int) -> None:
+def _coffin(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     (face,) = _roll(res, player, "coffin", 1)
     line = load_tables().line("coffin", face)
     reason = "keep/space/ancient-coffin"
@@ -302,7 +307,7 @@ def _coffin(res: Resolution, player: str, space: int) -> None:
             res.emit(ObjectTaken(player=player, card=card, space=space))
 
 
-def _fountain(res: Resolution, player: str, space: int) -> None:
+def _fountain(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     (face,) = _roll(res, player, "fountain", 1)
     line = load_tables().line("fountain", face)
     reason = "keep/space/fountain-of-blood"
@@ -324,13 +329,17 @@ def obelisk_test(res: Resolution, player: str, space: int) -> None:
         lose_lives(res, player, 1, "keep/space/sacred-obelisk")
 
 
-_BY_KIND: dict[str, Callable[[Resolution, str, int], None]] = {
+def _obelisk(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
+    obelisk_test(res, player, space)
+
+
+_BY_KIND: dict[str, Callable[[Resolution, str, int, KeepBoard], None]] = {
     "hall": land_on_hall,
     "sentry": _sentry,
     "tome": _tome,
     "vampire-wizard": _wizard,
     "coffin": _coffin,
-    "obelisk": obelisk_test,
+    "obelisk": _obelisk,
     "fountain": _fountain,
-    # The Vault (21) is the board's centre: reaching it runs the board's hook (vault.KeepBoard).
+    # The Vault (21) is the board's centre: reaching it runs the board's hook (board.KeepBoard).
 }

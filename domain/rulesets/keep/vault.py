@@ -7,7 +7,7 @@ House decisions, in nightkeep's words:
   trap costs its lives on a face at or under its value. All three cards are met in order unless the
   character dies; each goes to the Vault discard pile.
 - A survivor takes what killed characters left on the Vault (Talismans, Objects, Followers, gold);
-  the Keep run installs its win on the Vault (`keep_board`): the first survivor wins.
+  what it gains beyond is what the game installs on the board's centre (the Keep run: its win).
 - Treasure Hoard spells are drawn from the Spell deck, as many as the character's Craft lets it hold
   (RULES.md §1); its Objects are the Keep's item cards, as many as it can carry. A character killed in
   the Vault leaves its Hoard spells there too (Keep 15), for the next survivor.
@@ -15,13 +15,11 @@ House decisions, in nightkeep's words:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from domain.events import DieRolled
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_deck, load_tables, load_vault
 from domain.rulesets.keep.events import ItemGained, SpellGained, TalismanTaken, VaultCardMet
-from domain.rulesets.keep.state import BOARD, LAST, SPELL_DECK, VAULT_DECK, keep_sheet, keep_state
+from domain.rulesets.keep.state import LAST, SPELL_DECK, VAULT_DECK, keep_sheet, keep_state
 from domain.rulesets.talisman.cards import Deck
 from domain.rulesets.talisman.character import room_for_spells, room_to_carry
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC
@@ -33,7 +31,6 @@ from domain.rulesets.talisman.events import (
     GoldTaken,
     ObjectTaken,
 )
-from domain.rulesets.talisman.hooks import BoardHooks, WinOnArrival
 
 VAULT = LAST
 VAULT_CARDS = 3  # Keep 9.1
@@ -113,31 +110,3 @@ def enter_vault(res: Resolution, player: str) -> bool:
             return False  # killed: the Talisman, Objects, Followers and gold stay on the Vault (9.1)
     _collect_left_behind(res, player)
     return True
-
-
-class KeepBoard(BoardHooks):
-    """The Vampire's Keep: reaching its centre, the Talisman Vault, meets the Vault; what a survivor
-    gains beyond that is what the game installed."""
-
-    board = BOARD
-    centre = VAULT
-
-    def __init__(self, arrival: Callable[[Resolution, str], None]) -> None:
-        self.arrival = arrival
-
-    def reached_centre(self, res: Resolution, player: str) -> None:
-        """Meets the Vault (Keep 9.1); a survivor gets what the game installed on it."""
-        if enter_vault(res, player):
-            self.arrival(res, player)
-
-
-# The Keep run's boards, by the Treasure Hoard option: the first survivor of the Vault wins (RULES.md §3).
-_RUN_BOARDS = {
-    hoard: KeepBoard(WinOnArrival(f"survived the Talisman Vault with {prize}"))
-    for hoard, prize in ((False, "a Talisman"), (True, "the Treasure Hoard"))
-}
-
-
-def keep_board(hoard: bool) -> KeepBoard:
-    """Returns the Keep run's board hooks (with or without the Treasure Hoard, Keep 15)."""
-    return _RUN_BOARDS[hoard]
