@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any, Protocol
+from typing import Protocol
 
 from domain.dice import Dice
 from domain.events import CombatResolved, DieRolled, Event, LifeLost
 from domain.rulesets.talisman.character import Item, best_armour
 from domain.rulesets.talisman.events import LifeSaved, TrophiesTraded, TrophyTaken
+from domain.rulesets.talisman.shapes import Sheet
 
 COMBAT = "combat"
 PSYCHIC = "psychic"
@@ -55,7 +56,7 @@ def resolve_combat(
 
 
 def lose_combat_life(
-    player: str, sheet: Mapping[str, Any], kind: str, items: Mapping[str, Item], dice: Dice, reason: str
+    player: str, sheet: Sheet, kind: str, items: Mapping[str, Item], dice: Dice, reason: str
 ) -> list[Event]:
     """Returns the events of a lost combat's life: one save roll with the best armour, else LifeLost."""
     item, save_on = best_armour(sheet, items)
@@ -81,9 +82,7 @@ def _cheapest_trade(values: Sequence[tuple[str, int]]) -> list[str]:
     return best[2] if best else []
 
 
-def take_trophy(
-    player: str, sheet: Mapping[str, Any], card: str, space: int, cards: Mapping[str, Trophy]
-) -> list[Event]:
+def take_trophy(player: str, sheet: Sheet, card: str, space: int, cards: Mapping[str, Trophy]) -> list[Event]:
     """Returns TrophyTaken for a killed enemy, then TrophiesTraded when that kind reaches 7 points."""
     enemy = cards[card]
     events: list[Event] = [

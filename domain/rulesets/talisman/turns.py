@@ -10,14 +10,14 @@ from domain.events import CharacterDealt, GameEnded, TurnEnded
 from domain.resolution import Resolution
 from domain.rulesets.talisman.character import PLAYING
 from domain.rulesets.talisman.characters import load_characters, resolve_character
-from domain.rulesets.talisman.effects import is_over, sheet_of
+from domain.rulesets.talisman.effects import is_over, sheet_of, state_of
 from domain.rulesets.talisman.events import PlayOpened, TurnSkipped
-from domain.rulesets.talisman.state import State
+from domain.rulesets.talisman.shapes import TalismanState
 
 
-def next_in_play(state: State, player: str) -> str:
+def next_in_play(state: TalismanState, player: str) -> str:
     """Returns the next player in seating order still in the race (possibly `player` itself)."""
-    order: list[str] = state["order"]
+    order = state["order"]
     start = order.index(player)
     for step in range(1, len(order) + 1):
         name = order[(start + step) % len(order)]
@@ -30,21 +30,21 @@ def end_turn(res: Resolution, player: str) -> None:
     """Passes the turn on, skipping lost turns; ends the game with no winner when everyone is out."""
     if is_over(res):
         return
-    following = next_in_play(res.state, player)
+    following = next_in_play(state_of(res), player)
     if not following:
         res.emit(GameEnded(winner="", reason="every character is out"))
         return
     res.emit(TurnEnded(player=player, next_player=following))
     while sheet_of(res, following)["skips"] > 0:
         res.emit(TurnSkipped(player=following))
-        after = next_in_play(res.state, following)
+        after = next_in_play(state_of(res), following)
         res.emit(TurnEnded(player=following, next_player=after))
         following = after
 
 
 def deal_characters(res: Resolution) -> None:
     """Deals characters (named ones with draw -1, the others at random among those left) and opens play."""
-    state = res.state
+    state = state_of(res)
     requested = {name: resolve_character(c) if c else "" for name, c in state["requested"].items()}
     taken = {c for c in requested.values() if c}
     for name in state["order"]:
@@ -58,7 +58,7 @@ def deal_characters(res: Resolution) -> None:
     res.emit(PlayOpened(player=state["order"][0]))
 
 
-def race_status(state: State) -> dict[str, Any]:
+def race_status(state: TalismanState) -> dict[str, Any]:
     """Returns running/finished, the winner ("" for none) and who is to act (the host before the deal)."""
     if state["phase"] == "over":
         return {"status": "finished", "winner": state["winner"], "to_act": []}
