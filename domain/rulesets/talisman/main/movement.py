@@ -84,11 +84,14 @@ def move_actions(ctx: MainContext, state: MainState, player: str) -> list[Action
     sheet = state["players"][player]
     if sheet["board"] == INNER:
         actions = []
-        if inner_step(sheet) is not None:
-            actions.append(Action("advance", player, "Advance one space toward the Crown"))
+        step = inner_step(sheet)
+        if step is not None:
+            actions.append(Action("advance", player, f"Advance to the {ctx.space(*step).name}"))
         if sheet["space"] == PLAIN_OF_PERIL:
             actions.append(Action("advance:crypt", player, "Advance the other way round, to the Crypt"))
-        return [*actions, Action("retreat", player, "Go back one space toward the Plain of Peril")]
+        board, space = retreat_step(sheet)
+        back = f"Go back to the {ctx.space(board, space).name}"
+        return [*actions, Action("retreat", player, back)]
     actions = [Action("roll", player, "Roll the die to move")]
     kind = ctx.space(sheet["board"], sheet["space"]).kind
     if kind == SENTINEL_KIND:
