@@ -18,13 +18,8 @@ TALISMANS_FILE = "talismans.toml"
 # RULES.md §1: encounter numbers 1 Event, 2 Enemy, 3 Stranger, 4 Object, 5 Follower, 6 Place.
 CardType = Literal["event", "monster", "spirit", "stranger", "object", "magic-object", "follower", "place"]
 NUMBERS: dict[str, int] = KIND_NUMBERS  # the same numbers as the short games' cards
-# What a card does (adventure.toml's header says each in words).
-CardEffect = Literal[
-    Effect,
-    "lose-follower",
-    "change-alignment",
-    "gain-talisman",
-    "roll-table",
+# What an Object or a Follower does while it is held (`items`); its other effects apply once, when found.
+HeldEffect = Literal[
     "strength-bonus",
     "craft-bonus",
     "armour",
@@ -35,6 +30,16 @@ CardEffect = Literal[
     "heal-each-turn",
     "gold-each-turn",
     "spell-ward",
+]
+HELD_EFFECTS: frozenset[str] = frozenset({"nothing", *HeldEffect.__args__})  # type: ignore[attr-defined]
+# What a card does (adventure.toml's header says each in words).
+CardEffect = Literal[
+    Effect,
+    "lose-follower",
+    "change-alignment",
+    "gain-talisman",
+    "roll-table",
+    HeldEffect,
     "spirits-stronger",
     "ethereal-portal",
 ]
