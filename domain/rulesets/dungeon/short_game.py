@@ -18,21 +18,19 @@ from domain.actions import Action
 from domain.events import GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import Ruleset, State
+from domain.rulesets.base import State
 from domain.rulesets.dungeon import turns
 from domain.rulesets.dungeon.content import content_paths, load_board, load_deck
 from domain.rulesets.dungeon.effects import DungeonBoard, board_hooks
 from domain.rulesets.dungeon.state import EVOLVERS, DungeonSheet, DungeonState, evolve, new_state, sheet_in
 from domain.rulesets.talisman.characters import (
     canonical_seats,
-    character_choices,
     characters_path,
-    check_seats,
     load_characters,
 )
 from domain.rulesets.talisman.hooks import WinOnArrival
 from domain.rulesets.talisman.state import STATE_VERSION
-from domain.rulesets.talisman.turns import deal_characters, race_status
+from domain.rulesets.talisman.turns import TalismanRace, deal_characters, race_status
 
 FLEE_WEIGHT = 0.02  # bots flee rarely, so bot games usually end with a winner
 
@@ -84,7 +82,7 @@ _ON_BOARD: dict[str, Callable[[Resolution, str, DungeonBoard], None]] = {
 }
 
 
-class DungeonShort(Ruleset):
+class DungeonShort(TalismanRace):
     """The short Dungeon game: a race from the Entrance to the Treasure Chamber (Dungeon 14)."""
 
     name = "dungeon-short"
@@ -101,14 +99,8 @@ class DungeonShort(Ruleset):
         """Returns the characters, the board and the deck this game is played with."""
         return [characters_path(), *content_paths()]
 
-    def character_choices(self) -> list[tuple[str, str]]:
-        """Returns the characters `--player NAME:CHARACTER` may name."""
-        return character_choices()
-
-    def validate_setup(self, players: list[dict[str, Any]], options: Any) -> None:
-        """Raises BadSetup/UnknownCharacter for an unplayable setup (ContentError for bad data)."""
-        self.check_options(options)
-        check_seats(self.name, players, self.min_players, self.max_players)
+    def load_content(self) -> None:
+        """Loads (and so checks) the characters, the board and the deck."""
         load_characters(), load_board(), load_deck()
 
     def canonical_setup(

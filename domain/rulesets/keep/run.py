@@ -24,7 +24,7 @@ from domain.actions import Action
 from domain.events import DieRolled, GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import OptionSpec, Ruleset, State
+from domain.rulesets.base import OptionSpec, State
 from domain.rulesets.keep.board import KeepBoard
 from domain.rulesets.keep.content import (
     content_paths,
@@ -50,15 +50,13 @@ from domain.rulesets.keep.state import (
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.characters import (
     canonical_seats,
-    character_choices,
     characters_path,
-    check_seats,
     load_characters,
 )
 from domain.rulesets.talisman.events import FleeingDeclared, TurnLost
 from domain.rulesets.talisman.hooks import WinOnArrival
 from domain.rulesets.talisman.state import STATE_VERSION
-from domain.rulesets.talisman.turns import deal_characters, end_turn, race_status
+from domain.rulesets.talisman.turns import TalismanRace, deal_characters, end_turn, race_status
 
 FLEE_WEIGHT = 0.02  # bots flee rarely
 LOOP_TURNS = 3  # Keep 6.3: freed automatically after 3 failed turns
@@ -160,7 +158,7 @@ _BOARDS = {
 }
 
 
-class KeepRun(Ruleset):
+class KeepRun(TalismanRace):
     """The Vampire's Keep on its own (RULES.md §3): the first to survive the Talisman Vault wins."""
 
     name = "keep-run"
@@ -177,14 +175,8 @@ class KeepRun(Ruleset):
         """Returns the characters and the Keep's files this game is played with."""
         return [characters_path(), *content_paths()]
 
-    def character_choices(self) -> list[tuple[str, str]]:
-        """Returns the characters `--player NAME:CHARACTER` may name."""
-        return character_choices()
-
-    def validate_setup(self, players: list[dict[str, Any]], options: Any) -> None:
-        """Raises BadSetup/UnknownCharacter for an unplayable setup (ContentError for bad data)."""
-        self.check_options(options)
-        check_seats(self.name, players, self.min_players, self.max_players)
+    def load_content(self) -> None:
+        """Loads (and so checks) the characters and every file of the Keep."""
         load_characters(), load_board(), load_deck(), load_vault(), load_spells(), load_tables()
 
     def canonical_setup(

@@ -33,23 +33,36 @@ def resolve_combat(
     player: str, player_value: int, opponent: str, opponent_value: int, kind: str, dice: Dice
 ) -> tuple[str, list[Event]]:
     """Rolls one die for each side and compares totals; returns the outcome for `player` and the events."""
-    (mine, theirs), draws = dice.roll(6, 2)
-    mine_total, theirs_total = player_value + mine, opponent_value + theirs
-    if mine_total > theirs_total:
-        outcome = WON
-    elif mine_total < theirs_total:
-        outcome = LOST
-    else:
-        outcome = STANDOFF  # a tie is a stand-off: nobody loses
+    values, draws = dice.roll(6, 2)
+    mine_total, theirs_total = player_value + values[0], opponent_value + values[1]
+    outcome = compare_totals(mine_total, theirs_total)
+    return outcome, fight_events(player, opponent, kind, (mine_total, theirs_total), outcome, values, draws)
+
+
+def compare_totals(mine: int, theirs: int) -> str:
+    """Returns the outcome of a fight for the side whose total is `mine` (a tie is a stand-off)."""
+    return WON if mine > theirs else LOST if mine < theirs else STANDOFF
+
+
+def fight_events(
+    player: str,
+    opponent: str,
+    kind: str,
+    totals: tuple[int, int],
+    outcome: str,
+    values: list[int],
+    draws: list[int],
+) -> list[Event]:
+    """Returns a fight as recorded: the dice rolled (`values`, `draws`), then the totals and outcome."""
     purpose = COMBAT if kind == COMBAT else "psychic-combat"
-    return outcome, [
-        DieRolled(player=player, purpose=purpose, sides=6, values=[mine, theirs], draws=draws),
+    return [
+        DieRolled(player=player, purpose=purpose, sides=6, values=values, draws=draws),
         CombatResolved(
             player=player,
             opponent=opponent,
             kind=kind,
-            player_total=mine_total,
-            opponent_total=theirs_total,
+            player_total=totals[0],
+            opponent_total=totals[1],
             outcome=outcome,
         ),
     ]

@@ -3,13 +3,20 @@ nobody left, and the status the service asks for."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from domain.actions import HOST
 from domain.events import CharacterDealt, GameEnded, TurnEnded
 from domain.resolution import Resolution
+from domain.rulesets.base import Ruleset
 from domain.rulesets.talisman.character import PLAYING
-from domain.rulesets.talisman.characters import load_characters, resolve_character
+from domain.rulesets.talisman.characters import (
+    character_choices,
+    check_seats,
+    load_characters,
+    resolve_character,
+)
 from domain.rulesets.talisman.effects import is_over, sheet_of, state_of
 from domain.rulesets.talisman.events import PlayOpened, TurnSkipped
 from domain.rulesets.talisman.shapes import TalismanState
@@ -65,3 +72,21 @@ def race_status(state: TalismanState) -> dict[str, Any]:
     if state["phase"] == "setup":
         return {"status": "running", "winner": "", "to_act": [HOST]}
     return {"status": "running", "winner": "", "to_act": [state["turn"]]}
+
+
+class TalismanRace(Ruleset):
+    """A Talisman-family game: its seats name Talisman characters, checked before its content loads."""
+
+    def character_choices(self) -> list[tuple[str, str]]:
+        """Returns the characters `--player NAME:CHARACTER` may name."""
+        return character_choices()
+
+    def validate_setup(self, players: list[dict[str, Any]], options: Mapping[str, Any]) -> None:
+        """Raises BadSetup/UnknownCharacter for an unplayable setup (ContentError for bad data)."""
+        self.check_options(options)
+        check_seats(self.name, players, self.min_players, self.max_players)
+        self.load_content()
+
+    def load_content(self) -> None:
+        """Loads (and so checks) every content file the game is played with."""
+        load_characters()
