@@ -6,8 +6,8 @@ may, or, on the Crown of Command, casts the Command Spell; the space it lands on
 (`places`). The last character alive wins (or, with `ending=first`, the first to reach the Crown).
 
 Action ids: `roll`, `go:<board>:<space>`, `advance`, `advance:crypt`, `retreat`, `cross:sentinel`,
-`cross:raft`, `portal:strength`, `portal:craft`, `command`, `choose:<option>`, the abilities' and
-spells' own (`abilities.Abilities`), and the host's `start`.
+`cross:back`, `cross:raft`, `portal:strength`, `portal:craft`, `command`, `choose:<option>`, the
+abilities' and spells' own (`abilities.Abilities`), and the host's `start`.
 Issue 14 adds the expansions as options (`dungeon`, `keep`); this ruleset takes none of them yet.
 """
 
@@ -55,6 +55,7 @@ CAP_HELP = "house round cap for bot games: after that many rounds the game ends 
 # Bots lean toward the Crown: moving on, crossing and casting the Command Spell over going back.
 BOT_WEIGHTS = {"advance": 4.0, "advance:crypt": 1.0, "retreat": 0.3, "cross:sentinel": 2.0, "cross:raft": 2.0}
 BOT_WEIGHTS |= {"portal:strength": 3.0, "portal:craft": 3.0, "command": 1.0, "choose:leave": 0.3}
+BOT_WEIGHTS |= {"cross:back": 0.2}  # bots head for the Crown
 
 
 class TalismanGame(TalismanRace):
