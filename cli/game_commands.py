@@ -132,12 +132,14 @@ def new(
 ) -> None:
     """Starts a new game and prints its id; with --key or --mail, a game played by e-mail.
 
-    RULESET is dungeon-short, keep-run or vampire-empire: `nightkeep rulesets` lists each one's
-    players, options and characters.
+    RULESET: talisman, dungeon-short, keep-run or vampire-empire.
+
+    `nightkeep rulesets` lists each one's players, options and characters.
 
     \b
     Example:
         nightkeep new dungeon-short --player Ann --player Bo:warrior
+        nightkeep new talisman --player Ann:wizard --player Bo --option ending=first
         nightkeep new vampire-empire --player Ann:human --player Vlad:vampire \\
             --key Ann="$(cat ann.pub)" --mail Vlad=vlad@example.org --host-mail host@example.org \\
             --out invites/

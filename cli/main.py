@@ -164,9 +164,9 @@ class OneLineErrorGroup(FriendlyGroup, LazyGroup):
 def cli(ctx: click.Context, db: str | None, log_format: str | None, verbose: bool) -> None:
     """Plays, records, replays and audits board games as tamper-evident event logs.
 
-    Rulesets: dungeon-short and keep-run (Talisman's Dungeon and Keep) and vampire-empire;
-    `nightkeep rulesets` lists their players, options and characters. Games are played at one
-    terminal, by bots, or by e-mail.
+    Rulesets: talisman (the main board), dungeon-short and keep-run (Talisman's Dungeon and Keep)
+    and vampire-empire; `nightkeep rulesets` lists their players, options and characters. Games
+    are played at one terminal, by bots, or by e-mail.
 
     \b
     Example:

@@ -5,11 +5,11 @@ printed components can set `NIGHTKEEP_CONTENT_DIR`; a file `$NIGHTKEEP_CONTENT_D
 then replaces the shipped one. The folder must exist, every `.toml` in it must be a content file a
 ruleset reads (a misspelt name is an error, not silently the shipped file), and a ruleset played with
 it must find at least one of its files there. Each file is read once per process (by resolved
-path): its hash, its parsed TOML and the frozen dataclasses built from it all come from those
+path): its hash, its parsed TOML and the frozen models built from it all come from those
 bytes, so the content a game records is the content it is played with; pointing the variable
 elsewhere reads the other files.
-Every validation error is one line naming the file and the key, e.g.
-`board.toml: spaces[6].draws: expected an integer, got 'x'`.
+Each file's shape is declared as a `msgspec.Struct` schema (`load_schema`); every validation error is
+one line naming the file and the key, e.g. `board.toml: spaces[6].draws: expected `int`, got `str``.
 """
 
 from __future__ import annotations
@@ -17,20 +17,20 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
+import re
 import tomllib
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar, overload
 
 from domain.errors import ContentError
 from domain.suggest import did_you_mean
 
 ENV_VAR = "NIGHTKEEP_CONTENT_DIR"
 T = TypeVar("T")
-_MISSING: Any = object()
 
 
 def content_path(ruleset_dir_name: str, filename: str) -> Path:
@@ -179,117 +179,60 @@ def content_hash(paths: Iterable[Path]) -> str:
     return digest.hexdigest()
 
 
-def _kind(value: Any) -> str:
-    return repr(value) if isinstance(value, str | int | float | bool) else type(value).__name__
-
-
-class Section:
-    """One table of a content file under validation; every error names the file and the key path."""
-
-    def __init__(self, data: Any, filename: str, path: str = "") -> None:
-        self.filename = filename
-        self.path = path
-        if not isinstance(data, Mapping):
-            self.fail("", f"expected a table, got {_kind(data)}")
-        self.data: Mapping[str, Any] = data
-
-    def where(self, key: str) -> str:
-        """Returns the dotted key path of `key` inside this table."""
-        if not key:
-            return self.path or "(top level)"
-        return f"{self.path}.{key}" if self.path else key
-
-    def fail(self, key: str, message: str) -> NoReturn:
-        """Raises a ContentError naming the file and the key."""
-        raise ContentError(f"{self.filename}: {self.where(key)}: {message}")
-
-    def _get(self, key: str, default: Any) -> Any:
-        if key in self.data:
-            return self.data[key]
-        if default is _MISSING:
-            self.fail(key, "missing")
-        return default
-
-    def check_keys(self, allowed: Iterable[str]) -> None:
-        """Fails on the first key this table should not have (usually a typo)."""
-        known = set(allowed)
-        for key in self.data:
-            if key not in known:
-                self.fail(key, "unknown key")
-
-    def integer(
-        self, key: str, default: Any = _MISSING, low: int | None = None, high: int | None = None
-    ) -> int:
-        """Returns an integer value, checked against the optional bounds."""
-        value = self._get(key, default)
-        if not isinstance(value, int) or isinstance(value, bool):
-            self.fail(key, f"expected an integer, got {_kind(value)}")
-        if low is not None and value < low:
-            self.fail(key, f"expected at least {low}, got {value}")
-        if high is not None and value > high:
-            self.fail(key, f"expected at most {high}, got {value}")
-        return value
-
-    def text(self, key: str, default: Any = _MISSING, choices: Sequence[str] = ()) -> str:
-        """Returns a non-empty string value, optionally one of `choices`."""
-        value = self._get(key, default)
-        if not isinstance(value, str) or not value.strip():
-            self.fail(key, f"expected a non-empty string, got {_kind(value)}")
-        if choices and value not in choices:
-            self.fail(key, f"expected one of {', '.join(choices)}, got {value!r}")
-        return value
-
-    def flag(self, key: str, default: bool = False) -> bool:
-        """Returns a boolean value."""
-        value = self._get(key, default)
-        if not isinstance(value, bool):
-            self.fail(key, f"expected true or false, got {_kind(value)}")
-        return value
-
-    def integers(self, key: str, low: int | None = None, high: int | None = None) -> list[int]:
-        """Returns a non-empty list of integers within the optional bounds."""
-        value = self._get(key, _MISSING)
-        if not isinstance(value, list) or not value:
-            self.fail(key, f"expected a non-empty list of integers, got {_kind(value)}")
-        for i, item in enumerate(value):
-            where = f"{key}[{i}]"
-            if not isinstance(item, int) or isinstance(item, bool):
-                self.fail(where, f"expected an integer, got {_kind(item)}")
-            if (low is not None and item < low) or (high is not None and item > high):
-                self.fail(where, f"expected {low}-{high}, got {item}")
-        return list(value)
-
-    def tables(self, key: str, default: Any = _MISSING) -> list[Section]:
-        """Returns an array of tables as Sections named `key[i]`."""
-        value = self._get(key, default)
-        if not isinstance(value, list):
-            self.fail(key, f"expected an array of tables, got {_kind(value)}")
-        return [Section(item, self.filename, f"{self.where(key)}[{i}]") for i, item in enumerate(value)]
-
-
-def unique_ids(sections: Sequence[Section], key: str = "id", prefix: str = "") -> list[str]:
-    """Returns the `key` of every section, failing on a duplicate or a missing `prefix`."""
-    seen: set[str] = set()
-    ids: list[str] = []
-    for section in sections:
-        value = section.text(key)
-        if prefix and not value.startswith(prefix):
-            section.fail(key, f"expected an id starting with {prefix!r}, got {value!r}")
-        if value in seen:
-            section.fail(key, f"duplicate id {value!r}")
-        seen.add(value)
-        ids.append(value)
-    return ids
-
-
 # Content declared as schemas: a file's shape is a `msgspec.Struct` (frozen, unknown keys refused), so
 # what a loader writes by hand is only what a schema cannot say (cross references, orders, counts).
 S = TypeVar("S")
+M = TypeVar("M")
+_FIELD_ERRORS = {"Object contains unknown field": "unknown field", "Object missing required field": "missing"}
+
+
+def fail(filename: str, key: str, message: str) -> NoReturn:
+    """Raises a ContentError naming the file and the key, e.g. `deck.toml: cards[3].encounter: …`."""
+    raise ContentError(f"{filename}: {key}: {message}")
+
+
+def check_ids(ids: Iterable[str], filename: str, key: str, prefix: str) -> None:
+    """Fails on the first id of the tables under `key` that lacks `prefix` or repeats an earlier one."""
+    seen: set[str] = set()
+    for i, value in enumerate(ids):
+        if not value.startswith(prefix):
+            fail(filename, f"{key}[{i}].id", f"expected an id starting with {prefix!r}, got {value!r}")
+        if value in seen:
+            fail(filename, f"{key}[{i}].id", f"duplicate id {value!r}")
+        seen.add(value)
 
 
 def _path_of(where: str) -> str:
     # msgspec says `$.spaces[6].draws`; content errors say `spaces[6].draws`.
     return where.strip("`").removeprefix("$").removeprefix(".")
+
+
+def _known_values(schema: Any, key: str) -> list[Any]:
+    # The values a Literal field allows, found by walking the schema along the error's key path.
+    from msgspec import inspect
+
+    node: Any = inspect.type_info(schema)
+    for step in re.findall(r"[^.\[\]]+|\[\d+\]", key):
+        if step.startswith("["):
+            node = getattr(node, "item_type", None)
+        else:
+            node = next((f.type for f in getattr(node, "fields", ()) if f.encode_name == step), None)
+    members = node.types if isinstance(node, inspect.UnionType) else (node,)
+    return [v for m in members if isinstance(m, inspect.LiteralType) for v in m.values if v != ""]
+
+
+def _message(raw: str, schema: Any) -> tuple[str, str]:
+    # Returns (key, message): a field msgspec names in the message is moved into the key path.
+    message, _, where = raw.partition(" - at ")
+    key = _path_of(where)
+    for prefix, wording in _FIELD_ERRORS.items():
+        if message.startswith(prefix):
+            name = message.removeprefix(prefix).strip(" `")
+            return (f"{key}.{name}" if key else name), wording
+    if message.startswith("Invalid enum value"):
+        known = ", ".join(map(str, _known_values(schema, key)))
+        message += f" (known: {known})" if known else ""
+    return key, message[:1].lower() + message[1:]
 
 
 def convert_content(data: Any, schema: type[S], filename: str) -> S:
@@ -300,30 +243,33 @@ def convert_content(data: Any, schema: type[S], filename: str) -> S:
     try:
         return msgspec.convert(data, type=schema, strict=True)
     except msgspec.ValidationError as exc:
-        message, _, where = str(exc).partition(" - at ")
-        key = _path_of(where)
-        detail = message[:1].lower() + message[1:]
-        raise ContentError(f"{filename}: {key}: {detail}" if key else f"{filename}: {detail}") from None
+        key, message = _message(str(exc), schema)
+        raise ContentError(f"{filename}: {key}: {message}" if key else f"{filename}: {message}") from None
 
 
+@overload
+def load_schema(ruleset_dir_name: str, filename: str, schema: type[S]) -> S: ...
+@overload
+def load_schema(ruleset_dir_name: str, filename: str, schema: type[S], check: Callable[[S, str], M]) -> M: ...
 def load_schema(
     ruleset_dir_name: str,
     filename: str,
     schema: type[S],
-    check: Callable[[S, str], S] | None = None,
-) -> S:
-    """Returns a content file converted to `schema` (and passed through `check(model, filename)`, which
-    raises ContentError for what the schema cannot say), loaded once per process like `load_model`."""
-    builder: Callable[[dict[str, Any], str], S] = _schema_builder(schema, check)  # type: ignore[arg-type]
+    check: Callable[[S, str], Any] | None = None,
+) -> Any:
+    """Returns a content file converted to `schema` and passed through `check(model, filename)`, which
+    raises ContentError for what the schema cannot say and may build the model the rules read from it
+    (loaded once per process like `load_model`)."""
+    builder = _schema_builder(schema, check)  # type: ignore[arg-type]  # a class is hashable
     return load_model(ruleset_dir_name, filename, builder)
 
 
 @lru_cache(maxsize=64)
 def _schema_builder(
-    schema: type[S], check: Callable[[S, str], S] | None
-) -> Callable[[dict[str, Any], str], S]:
+    schema: type[S], check: Callable[[S, str], Any] | None
+) -> Callable[[dict[str, Any], str], Any]:
     # One builder per (schema, check): load_model caches by builder, so the same pair must give the same one.
-    def build(data: dict[str, Any], filename: str) -> S:
+    def build(data: dict[str, Any], filename: str) -> Any:
         model = convert_content(data, schema, filename)
         return check(model, filename) if check is not None else model
 

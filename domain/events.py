@@ -89,8 +89,16 @@ def event_type(cls: E) -> E:
     """
     data_cls = dataclasses.dataclass(slots=True)(cls)
     name = data_cls.__name__
-    if name in _REGISTRY and _REGISTRY[name].__qualname__ != data_cls.__qualname__:
-        raise TypeError(f"event type {name!r} is registered twice")
+    known = _REGISTRY.get(name)
+    # The stored type name is the class name alone: two modules' classes of one name would overwrite
+    # each other's registration (a reload of the same module re-registers the same class).
+    if known is not None and (known.__module__, known.__qualname__) != (
+        data_cls.__module__,
+        data_cls.__qualname__,
+    ):
+        raise TypeError(
+            f"event type {name!r} is registered twice ({known.__module__} and {data_cls.__module__})"
+        )
     data_cls._field_names = tuple(f.name for f in dataclasses.fields(data_cls))  # type: ignore[arg-type]
     field_types(data_cls)  # every field must be annotated in the one grammar (domain.field_types)
     if data_cls.picked_field and not data_cls.drawn:

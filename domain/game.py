@@ -11,7 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from eventsourcing.domain import Aggregate, Snapshot
+from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Snapshot as LibrarySnapshot
 
 from domain.actions import HOST, START
 from domain.dice import EMPTY_POOL, Dice, HmacDice, commit_to_seed, mix_entropy
@@ -294,7 +295,7 @@ class GameFold:
 class Game(Aggregate):
     """One game: records each action and its consequences, and folds them into the ruleset state."""
 
-    class Snapshot(Snapshot):
+    class Snapshot(LibrarySnapshot):
         """A game's fold at one version; the ruleset object is left out and rebuilt from the options."""
 
         @classmethod

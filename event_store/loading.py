@@ -1,21 +1,27 @@
 """Loading a game to act on cheaply: its newest snapshot and the few envelopes after it, in one read.
 
 A snapshot (state, chain, version of the fold at a point) is derived data the service writes while
-saving (`GameService._take_snapshots`); the events stay the record. The audit never reads snapshots,
-and a snapshot is only ever taken of a game as the fold of its own stored events made it.
+saving (`GameService._take_snapshots`, through `take_snapshot`); the events stay the record. The audit
+never reads snapshots, and a snapshot is only ever taken of a game as the fold of its own stored events
+made it. Each snapshot is stamped with its ruleset's `state_version` (the shape of the state it holds):
+a snapshot of another shape (one taken before the shape changed has no stamp: version 1) is passed over,
+and the game is folded from its events.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import EventStore, Mapper, StoredEvent
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
-from domain.errors import CorruptStore
+from domain.errors import CorruptStore, UnknownRuleset
 from domain.folding import fold_envelopes
 from domain.game import MAX_EVENTS, Game, GameFold, holder_ruleset
+from domain.rulesets import ruleset_class
 from event_store.recorded import GAME_TOPICS
 
 
@@ -61,14 +67,43 @@ def load_latest(events: Any, snapshots: Any, mapper: Mapper[UUID], game_id: UUID
     return fold_tail(game, tail)
 
 
+STAMP = "state_version"  # the key of a snapshot's state that holds the shape of its ruleset state
+
+
+def state_version(ruleset_name: str) -> int:
+    """Returns the shape of the state a ruleset folds now (1 for a ruleset that never changed it)."""
+    try:
+        return ruleset_class(ruleset_name).state_version
+    except UnknownRuleset:
+        return 0  # no ruleset folds it: no snapshot of it is current
+
+
+def take_snapshot(game: Game) -> Snapshot:
+    """Returns a snapshot of the game, stamped with the shape of its ruleset's state."""
+    snapshot: Snapshot = Game.Snapshot.take(game)
+    snapshot.state[STAMP] = state_version(game.ruleset_name)
+    return snapshot
+
+
+def is_current(snapshot_state: Mapping[str, Any]) -> bool:
+    """Tells whether a snapshot holds the state in the shape its ruleset folds now."""
+    return bool(snapshot_state.get(STAMP, 1) == state_version(str(snapshot_state.get("ruleset_name", ""))))
+
+
 def _game_from(mapper: Mapper[UUID], stored: StoredEvent, kind: type) -> Game | None:
-    """Returns the game a stored snapshot or creation event makes, or None when it cannot be read."""
+    """Returns the game a stored snapshot or creation event makes, or None when it cannot be read (or
+    is a snapshot of another state shape)."""
     try:
         taken = mapper.to_domain_event(stored)
+        if isinstance(taken, Snapshot) and not is_current(taken.state):
+            return None
         game = taken.mutate(None) if isinstance(taken, kind) else None  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001  (damaged bytes: msgpack and the library raise unrelated types)
         return None
-    return game if isinstance(game, Game) else None
+    if not isinstance(game, Game):
+        return None
+    vars(game).pop(STAMP, None)  # the stamp belongs to the snapshot, not to the game
+    return game
 
 
 def _is_plain_sqlite(events: Any, snapshots: Any, mapper: Mapper[UUID]) -> bool:
@@ -100,7 +135,7 @@ def fold_from_snapshot(snapshots: EventStore[UUID], game_id: UUID, version: int 
         taken = next(iter(snapshots.get(game_id, desc=True, limit=1, lte=lte)), None)
     except Exception:  # noqa: BLE001  (an unreadable snapshot: fold the events, which are the record)
         return GameFold()
-    if not isinstance(taken, Game.Snapshot):
+    if not isinstance(taken, Game.Snapshot) or not is_current(taken.state):
         return GameFold()
     state = taken.state
     return GameFold(

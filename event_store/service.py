@@ -51,7 +51,7 @@ from event_store.config import persistence_env
 from event_store.copies import copy_store_for
 from event_store.forks import check_fork_point, original_seed_for_fork
 from event_store.lazy_log import get_logger
-from event_store.loading import fold_from_snapshot, load_latest
+from event_store.loading import fold_from_snapshot, load_latest, take_snapshot
 from event_store.recorded import (
     RecordedEvent,
     check_chain,
@@ -124,7 +124,7 @@ class GameService(Application[UUID]):
             if not isinstance(aggregate, Game) or not versions:
                 continue
             if max(versions) // SNAPSHOT_INTERVAL > (min(versions) - 1) // SNAPSHOT_INTERVAL:
-                self.snapshots.put([Game.Snapshot.take(aggregate)])
+                self.snapshots.put([take_snapshot(aggregate)])
 
     def construct_transcoder(self) -> Transcoder:
         """Uses msgpack unless TRANSCODER_TOPIC asks for another transcoder (the JSON baseline)."""

@@ -21,7 +21,16 @@ from domain.rulesets.castle.content import (
     load_vampire_deck,
 )
 from domain.rulesets.castle.options import to_act
-from domain.rulesets.castle.state import CELLAR, HUMAN, MOAT, VAMPIRE, State, deck_count
+from domain.rulesets.castle.shapes import CastleState
+from domain.rulesets.castle.state import (
+    ATTACK,
+    CELLAR,
+    DEFENCE,
+    HUMAN,
+    MOAT,
+    VAMPIRE,
+    deck_count,
+)
 from projections.text_layout import fit
 from projections.views import STOPPED_HEAD
 
@@ -117,7 +126,7 @@ def _wrap_list(head: str, items: list[str], between: str = ", ", width: int = WI
 # --- what this viewer may know ------------------------------------------------------------------------------
 
 
-def _secret_identity(state: State, character: str) -> str:
+def _secret_identity(state: CastleState, character: str) -> str:
     """Returns `vampire (secret: Vlad's tokens)` when a token this viewer holds tells, else ""."""
     for owner, tokens in state["tokens"].items():
         token = tokens.get(character)
@@ -126,7 +135,7 @@ def _secret_identity(state: State, character: str) -> str:
     return ""
 
 
-def identity_mark(state: State, character: str) -> str:
+def identity_mark(state: CastleState, character: str) -> str:
     """Returns what this state tells about a character: revealed, known from tokens, or nothing."""
     known = state["known"].get(character)
     if known is not None:
@@ -134,13 +143,13 @@ def identity_mark(state: State, character: str) -> str:
     return _secret_identity(state, character)
 
 
-def _viewers(state: State) -> list[str]:
+def _viewers(state: CastleState) -> list[str]:
     """Returns the players whose hands or tokens this state holds, in seat order."""
     owners = set(state["hands"]) | set(state["tokens"])
     return [name for name in state["players"] if name in owners]
 
 
-def _owned(state: State, player: str, what: str, detail: str = "") -> str:
+def _owned(state: CastleState, player: str, what: str, detail: str = "") -> str:
     """Returns `Your hand (Hana, 8 cards)` in a player's own copy, `Hana's hand (8 cards)` in the host's."""
     # One player's secrets alone mean the copy is that player's own; the host's copy holds both players'.
     if _viewers(state) == [player]:
@@ -151,7 +160,7 @@ def _owned(state: State, player: str, what: str, detail: str = "") -> str:
 # --- the board ----------------------------------------------------------------------------------------------
 
 
-def _head(state: State, stopped: bool = False, width: int = WIDTH) -> list[str]:
+def _head(state: CastleState, stopped: bool = False, width: int = WIDTH) -> list[str]:
     sides = state["sides"]
     title = f"Vampire Empire: {sides[HUMAN]} (human player) against {sides[VAMPIRE]} (vampire player)"
     if stopped:
@@ -187,13 +196,15 @@ def _table(rows: list[list[str]], numbers: int = 0) -> list[str]:
     ]
 
 
-def _markers(state: State, character: str) -> str:
-    counts = state["markers"].get(character, {})
-    shown = [f"{kind} +{counts[kind]}" for kind in ("attack", "defence") if counts.get(kind)]
+def _markers(state: CastleState, character: str) -> str:
+    counts = state["markers"].get(character)
+    if counts is None:
+        return "no markers"
+    shown = [f"{kind} +{n}" for kind, n in ((ATTACK, counts[ATTACK]), (DEFENCE, counts[DEFENCE])) if n]
     return " / ".join(shown) or "no markers"
 
 
-def _castle_rows(state: State) -> list[str]:
+def _castle_rows(state: CastleState) -> list[str]:
     if not state["castle"]:
         return ["The castle is empty."]
     characters = load_characters()
@@ -212,7 +223,7 @@ def _castle_rows(state: State) -> list[str]:
     return ["The castle:", *_table(rows)]
 
 
-def _city_line(state: State, width: int = WIDTH) -> list[str]:
+def _city_line(state: CastleState, width: int = WIDTH) -> list[str]:
     shuffled, bottom = len(state["city"]), state["bottom"]
     if not shuffled and not bottom:
         return ["The city is empty."]
@@ -226,7 +237,7 @@ def _city_line(state: State, width: int = WIDTH) -> list[str]:
     return lines + (_wrap_list("Revealed in the city", named, width=width) if named else [])
 
 
-def _dead_line(state: State, width: int = WIDTH) -> list[str]:
+def _dead_line(state: CastleState, width: int = WIDTH) -> list[str]:
     if not state["dead"]:
         return ["The dead: nobody yet."]
     known = state["known"]
@@ -238,7 +249,7 @@ def _dead_line(state: State, width: int = WIDTH) -> list[str]:
     return _wrap_list("The dead, in order", named, width=width)
 
 
-def _player_rows(state: State, width: int = WIDTH) -> list[str]:
+def _player_rows(state: CastleState, width: int = WIDTH) -> list[str]:
     rows = [["player", "side", "hand", "deck", "cellar", "moat"]]
     tops: list[str] = []
     for name, me in state["players"].items():
@@ -255,7 +266,7 @@ def _player_rows(state: State, width: int = WIDTH) -> list[str]:
     return [*_table(rows, numbers=4), *tops]
 
 
-def _fight_rows(state: State, width: int = WIDTH) -> list[str]:
+def _fight_rows(state: CastleState, width: int = WIDTH) -> list[str]:
     fight = state["fight"]
     if fight is None:
         return []
@@ -274,7 +285,7 @@ def _fight_rows(state: State, width: int = WIDTH) -> list[str]:
     return rows
 
 
-def _holy_rows(state: State, width: int = WIDTH) -> list[str]:
+def _holy_rows(state: CastleState, width: int = WIDTH) -> list[str]:
     holy = state["holy"]
     if not holy:
         return []
@@ -288,7 +299,7 @@ def _holy_rows(state: State, width: int = WIDTH) -> list[str]:
     )
 
 
-def _hand_rows(state: State, width: int = WIDTH) -> list[str]:
+def _hand_rows(state: CastleState, width: int = WIDTH) -> list[str]:
     rows: list[str] = []
     for player in state["players"]:
         if player not in state["hands"]:
@@ -299,7 +310,7 @@ def _hand_rows(state: State, width: int = WIDTH) -> list[str]:
     return rows
 
 
-def _token_rows(state: State, width: int = WIDTH) -> list[str]:
+def _token_rows(state: CastleState, width: int = WIDTH) -> list[str]:
     rows: list[str] = []
     for player, me in state["players"].items():
         tokens = state["tokens"].get(player)
@@ -312,7 +323,7 @@ def _token_rows(state: State, width: int = WIDTH) -> list[str]:
     return rows
 
 
-def _score_rows(state: State, width: int = WIDTH) -> list[str]:
+def _score_rows(state: CastleState, width: int = WIDTH) -> list[str]:
     scores = state["scores"]
     if not scores:
         return []
@@ -320,7 +331,7 @@ def _score_rows(state: State, width: int = WIDTH) -> list[str]:
     return _wrap(f"Scores: {counted} (1 per surviving human, 2 per vampire).", width)
 
 
-def _sections(state: State, stopped: bool, width: int) -> list[list[str]]:
+def _sections(state: CastleState, stopped: bool, width: int) -> list[list[str]]:
     if not state["castle"] and not state["dead"]:  # nothing dealt yet
         return [_head(state, stopped, width), _player_rows(state, width)]
     return [
@@ -333,7 +344,7 @@ def _sections(state: State, stopped: bool, width: int) -> list[list[str]]:
 
 
 def render_board(
-    state: State, stopped: bool = False, width: int | None = None, height: int | None = None
+    state: CastleState, stopped: bool = False, width: int | None = None, height: int | None = None
 ) -> str:
     """Renders the castle, the city, the dead, each player's piles, a fight under way and what this copy of
     the log lets its viewer see (hands, identity tokens) as plain text no wider than `width`; short of
@@ -351,7 +362,7 @@ def render_board(
 # --- players summary ----------------------------------------------------------------------------------------
 
 
-def _status(state: State, name: str) -> str:
+def _status(state: CastleState, name: str) -> str:
     # The same words as every board view's summary: waiting, in play, winner (and out for the loser).
     if state["phase"] == "setup":
         return "waiting"
@@ -360,7 +371,7 @@ def _status(state: State, name: str) -> str:
     return "in play"
 
 
-def players_summary(state: State) -> list[dict[str, Any]]:
+def players_summary(state: CastleState) -> list[dict[str, Any]]:
     """Returns one JSON-native dict per player: side, pile sizes, the tops of cellar and moat, and the hand's
     card ids only when this copy of the log shows that hand."""
     rows: list[dict[str, Any]] = []

@@ -23,7 +23,8 @@ from domain.events import (
     PlayerOut,
 )
 from domain.rulesets.dungeon.content import load_board, load_deck
-from domain.rulesets.dungeon.effects import GUARD
+from domain.rulesets.dungeon.encounters import GUARD
+from domain.rulesets.dungeon.state import BOARD, DECK, DungeonSheet, DungeonState, sheet_in
 from domain.rulesets.talisman.character import craft_bonus, strength_bonus
 from domain.rulesets.talisman.characters import load_characters
 from domain.rulesets.talisman.events import (
@@ -43,12 +44,13 @@ from domain.rulesets.talisman.events import (
     TurnLost,
     TurnSkipped,
 )
+from domain.rulesets.talisman.shapes import discard_pile
 from projections.spiral import render_spiral
 from projections.talisman_sheet import sheet_summary, with_bonus
 from projections.text_layout import fit, table_lines, wrap
 from projections.views import STOPPED_HEAD
 
-State = dict[str, Any]
+State = DungeonState
 
 
 SPIRAL_SIZE = 5
@@ -75,7 +77,7 @@ def character_name(character_id: str) -> str:
     return found.name if found else character_id.rsplit("/", 1)[-1]
 
 
-def _status(sheet: dict[str, Any]) -> str:
+def _status(sheet: DungeonSheet) -> str:
     if sheet["status"] == "playing":
         return "fleeing" if sheet["fleeing"] else "in play"
     return str(sheet["status"])
@@ -103,10 +105,10 @@ def players_summary(state: State) -> list[dict[str, Any]]:
     cards = load_deck().cards
     rows: list[dict[str, Any]] = []
     for name in state["order"]:
-        sheet = state["players"].get(name)
-        if sheet is None:
+        if name not in state["players"]:
             rows.append(_waiting_row(state, name))
             continue
+        sheet = sheet_in(state, name)
         rows.append(sheet_summary(name, sheet, cards, character_name, card_name, space_name, _status(sheet)))
     return rows
 
@@ -139,15 +141,16 @@ def _names_in_cell(names: list[str], lines: int = 2, width: int = CELL_WIDTH) ->
 
 def _marks(state: State, index: int, guard: int, draws: int) -> str:
     marks = []
-    lying = len(state["spaces"][index])
+    lying = len(state["cards"][BOARD][index])
     if guard:
         marks.append(f"Guard {guard}")
     if lying:
         marks.append(f"{lying} card{'s' if lying > 1 else ''}")
     elif draws > 1 and not guard:
         marks.append(f"draws {draws}")
-    if state["space_gold"][index]:
-        marks.append(f"{state['space_gold'][index]}g")
+    gold = state["gold"][BOARD][index]
+    if gold:
+        marks.append(f"{gold}g")
     return " ".join(marks)
 
 
@@ -185,8 +188,8 @@ def _tight_spiral_rows(state: State, width: int) -> list[str]:
 def _lying_rows(state: State) -> list[str]:
     rows = []
     for space in load_board().spaces:
-        lying = [card_name(c) for c in state["spaces"][space.index]]
-        gold = state["space_gold"][space.index]
+        lying = [card_name(c) for c in state["cards"][BOARD][space.index]]
+        gold = state["gold"][BOARD][space.index]
         if lying or gold:
             things = lying + ([f"{gold} gold"] if gold else [])
             rows.append(f"{space.index:>3}  {space.name}: {', '.join(things)}")
@@ -198,8 +201,8 @@ def _lying_paragraph(state: State, width: int, named: bool = True) -> list[str]:
     the spaces by number alone, as the spiral names them)."""
     rows = []
     for space in load_board().spaces:
-        lying = [card_name(c) for c in state["spaces"][space.index]]
-        gold = state["space_gold"][space.index]
+        lying = [card_name(c) for c in state["cards"][BOARD][space.index]]
+        gold = state["gold"][BOARD][space.index]
         if lying or gold:
             where = f"{space.index} {space.name}:" if named else str(space.index)
             rows.append(f"{where} {', '.join(lying + ([f'{gold} gold'] if gold else []))}")
@@ -220,10 +223,10 @@ def _sheets(state: State) -> list[list[str]]:
     cards = load_deck().cards
     rows = []
     for name in state["order"]:
-        sheet = state["players"].get(name)
-        if sheet is None:
+        if name not in state["players"]:
             rows.append([name, state["requested"].get(name, "") or "(to be dealt)"] + [""] * 8 + ["waiting"])
             continue
+        sheet = sheet_in(state, name)
         rows.append(
             [
                 name,
@@ -271,7 +274,8 @@ def _heading(state: State, stopped: bool) -> list[str]:
         head = "Waiting for the host to deal characters."
     else:
         head = f"{state['turn']} to act."
-    deck = f"Dungeon deck: {len(state['deck'])} left, {len(state['discard'])} discarded."
+    piles = state["piles"]
+    deck = f"Dungeon deck: {len(piles[DECK])} left, {len(piles[discard_pile(DECK)])} discarded."
     return ["The Dungeon (short game)", head, deck]
 
 

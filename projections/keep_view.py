@@ -18,14 +18,25 @@ from domain.rulesets.keep.content import (
     load_vault,
 )
 from domain.rulesets.keep.spaces import SENTRY
+from domain.rulesets.keep.state import (
+    BOARD,
+    COUNTERS,
+    KEEP_DECK,
+    SPELL_DECK,
+    VAULT_DECK,
+    KeepSheet,
+    KeepState,
+    sheet_in,
+)
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.character import craft_bonus, strength_bonus
 from domain.rulesets.talisman.characters import load_characters, resolve_character
+from domain.rulesets.talisman.shapes import discard_pile
 from projections.talisman_sheet import sheet_summary, with_bonus
 from projections.text_layout import fit, table_lines, wrap
 from projections.views import STOPPED_HEAD
 
-State = dict[str, Any]
+State = KeepState
 
 WIDTH = 110  # no line of the full layout is wider; given less room, render_board picks a compact one
 TILE_WIDTH = len("blank tile")
@@ -91,7 +102,7 @@ def who(ref: str) -> str:
 # --- the board ----------------------------------------------------------------------------------------------
 
 
-def _marks(sheet: dict[str, Any]) -> list[str]:
+def _marks(sheet: KeepSheet) -> list[str]:
     marks = []
     if sheet["status"] == "winner":
         marks.append("won")
@@ -109,8 +120,10 @@ def _marks(sheet: dict[str, Any]) -> list[str]:
 def _standing(state: State) -> dict[int, list[str]]:
     here: dict[int, list[str]] = {}
     for name in state["order"]:
-        sheet = state["players"].get(name)
-        if sheet is not None and sheet["status"] != "out":
+        if name not in state["players"]:
+            continue
+        sheet = sheet_in(state, name)
+        if sheet["status"] != "out":
             marks = _marks(sheet)
             here.setdefault(sheet["space"], []).append(f"{name} ({', '.join(marks)})" if marks else name)
     return here
@@ -121,15 +134,15 @@ def tile_mark(state: State, number: int) -> str:
     if state["tiles"][number]:
         return f"tile→{state['tiles'][number]}"
     cards = load_deck().cards
-    lying = state["spaces"][number]
+    lying = state["cards"][BOARD][number]
     return "blank tile" if any(c in cards and cards[c].kind == TILE for c in lying) else ""
 
 
 def face_up(state: State, number: int) -> list[str]:
     """Returns the names of what lies face up on a space (its tile is shown apart), gold last."""
     deck = load_deck().cards
-    names = [name_of(c) for c in state["spaces"][number] if c not in deck or deck[c].kind != TILE]
-    gold = state["space_gold"][number]
+    names = [name_of(c) for c in state["cards"][BOARD][number] if c not in deck or deck[c].kind != TILE]
+    gold = state["gold"][BOARD][number]
     return names + ([f"{gold} gold"] if gold else [])
 
 
@@ -173,12 +186,16 @@ def _table(rows: list[list[str]]) -> list[str]:
     return ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
 
-def status_words(sheet: dict[str, Any]) -> str:
+def status_words(sheet: KeepSheet) -> str:
     """Returns where a character stands in the run: outside, looping, at Obelisk, fleeing, in play, out…"""
     if sheet["status"] != "playing":
-        return str(sheet["status"])
-    for key, words in (("looping", "looping"), ("obelisk", "at Obelisk"), ("fleeing", "fleeing")):
-        if sheet[key]:
+        return sheet["status"]
+    for held, words in (
+        (sheet["looping"], "looping"),
+        (sheet["obelisk"], "at Obelisk"),
+        (sheet["fleeing"], "fleeing"),
+    ):
+        if held:
             return words
     return "in play" if sheet["entered"] else "outside"
 
@@ -197,10 +214,10 @@ def _sheet_rows(state: State, width: int = 0) -> list[str]:
     cards = items_in_play().cards
     rows = [SHEET_HEADERS]
     for name in state["order"]:
-        sheet = state["players"].get(name)
-        if sheet is None:
+        if name not in state["players"]:
             rows.append([name, requested_name(state, name) or "(to be dealt)", *[""] * 6, "waiting"])
             continue
+        sheet = sheet_in(state, name)
         rows.append(
             [
                 name,
@@ -223,18 +240,18 @@ def _sheet_rows(state: State, width: int = 0) -> list[str]:
 def _carried_rows(state: State, width: int = WIDTH) -> list[str]:
     rows = []
     for name in state["order"]:
-        sheet = state["players"].get(name)
-        if sheet is None:
+        if name not in state["players"]:
             continue
+        sheet = sheet_in(state, name)
         held = [
-            f"{label}: {', '.join(name_of(c) for c in sheet[key])}"
-            for label, key in (
-                ("objects", "objects"),
-                ("followers", "followers"),
-                ("spells", "spells"),
-                ("trophies", "trophies"),
+            f"{label}: {', '.join(name_of(c) for c in cards)}"
+            for label, cards in (
+                ("objects", sheet["objects"]),
+                ("followers", sheet["followers"]),
+                ("spells", sheet["spells"]),
+                ("trophies", sheet["trophies"]),
             )
-            if sheet[key]
+            if cards
         ]
         text = f"{name} carries " + ("; ".join(held) if held else "nothing") + "."
         rows.extend(wrap(text, width))
@@ -242,8 +259,9 @@ def _carried_rows(state: State, width: int = WIDTH) -> list[str]:
 
 
 def _vault_rows(state: State, width: int = WIDTH) -> list[str]:
-    met = [name_of(c) for c in state["vault_discard"]]
-    left, talismans = len(state["vault_deck"]), state["vault_talismans"]
+    piles = state["piles"]
+    met = [name_of(c) for c in piles[discard_pile(VAULT_DECK)]]
+    left, talismans = len(piles[VAULT_DECK]), state["vault_talismans"]
     notes = [
         f"{left} Vault card{'s' if left != 1 else ''} left" + (f" (met: {', '.join(met)})" if met else "")
     ]
@@ -254,11 +272,12 @@ def _vault_rows(state: State, width: int = WIDTH) -> list[str]:
 
 
 def _counts(state: State) -> str:
-    counters = len(load_board().counters)
+    counters, piles = len(load_board().counters), state["piles"]
+    keep, spells = (KEEP_DECK, discard_pile(KEEP_DECK)), (SPELL_DECK, discard_pile(SPELL_DECK))
     return (
-        f"Keep deck: {len(state['deck'])} left, {len(state['discard'])} discarded. "
-        f"Spells: {len(state['spell_deck'])} left, {len(state['spell_discard'])} discarded. "
-        f"Teleport counters: {len(state['counters'])} of {counters} left."
+        f"Keep deck: {len(piles[keep[0]])} left, {len(piles[keep[1]])} discarded. "
+        f"Spells: {len(piles[spells[0]])} left, {len(piles[spells[1]])} discarded. "
+        f"Teleport counters: {len(piles[COUNTERS])} of {counters} left."
     )
 
 
@@ -306,11 +325,11 @@ def render_board(
 # --- players summary ----------------------------------------------------------------------------------------
 
 
-def _summary_status(sheet: dict[str, Any]) -> str:
+def _summary_status(sheet: KeepSheet) -> str:
     # The same words as every board view's summary: in play, fleeing, out, winner (waiting before the deal).
     if sheet["status"] == "playing":
         return "fleeing" if sheet["fleeing"] else "in play"
-    return str(sheet["status"])
+    return sheet["status"]
 
 
 def _waiting_row(state: State, name: str) -> dict[str, Any]:
@@ -340,17 +359,17 @@ def players_summary(state: State) -> list[dict[str, Any]]:
     cards = items_in_play().cards
     rows: list[dict[str, Any]] = []
     for name in state["order"]:
-        sheet = state["players"].get(name)
-        if sheet is None:
+        if name not in state["players"]:
             rows.append(_waiting_row(state, name))
             continue
+        sheet = sheet_in(state, name)
         rows.append(
             {
                 **sheet_summary(name, sheet, cards, name_of, name_of, space_name, _summary_status(sheet)),
-                "entered": bool(sheet["entered"]),
-                "talisman": bool(sheet["talisman"]),
-                "looping": bool(sheet["looping"]),
-                "obelisk": bool(sheet["obelisk"]),
+                "entered": sheet["entered"],
+                "talisman": sheet["talisman"],
+                "looping": sheet["looping"],
+                "obelisk": sheet["obelisk"],
                 "spells": [name_of(s) for s in sheet["spells"]],
             }
         )

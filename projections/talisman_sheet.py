@@ -6,11 +6,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.rulesets.talisman.character import Item, craft_bonus, strength_bonus
+from domain.rulesets.talisman.shapes import Sheet
 
 
 def sheet_summary(
     name: str,
-    sheet: Mapping[str, Any],
+    sheet: Sheet,
     items: Mapping[str, Item],
     character_name: Callable[[str], str],
     card_name: Callable[[str], str],

@@ -197,7 +197,7 @@ EXTRA_CHARACTER = (
     '\n[[characters]]\nid = "castle/character/gardener"\nname = "Gardener"\nprofession = "servant"\n'
     "defence = 1\n"
 )
-EFFECT_LIST = ", ".join(castle.EFFECTS)
+EFFECT_LIST = ", ".join(sorted(castle.EFFECTS))
 
 MALFORMED = [
     pytest.param(
@@ -248,21 +248,24 @@ MALFORMED = [
         "human_deck.toml",
         replace('kind = "combat"\nprofessions = ["noble"]', 'kind = "curse"\nprofessions = ["noble"]'),
         load_human_deck,
-        "human_deck.toml: cards[0].kind: expected one of combat, holy-water, vampire, support, got 'curse'",
+        "human_deck.toml: cards[0].kind: invalid enum value 'curse' "
+        "(known: combat, holy-water, support, vampire)",
         id="unknown-kind",
     ),
     pytest.param(
         "human_deck.toml",
         replace('professions = ["clergy", "servant"]', 'professions = ["clergy", "knight"]'),
         load_human_deck,
-        "human_deck.toml: cards[20].professions[1]: expected one of noble, clergy, servant, got 'knight'",
+        "human_deck.toml: cards[20].professions[1]: invalid enum value 'knight' "
+        "(known: clergy, noble, servant)",
         id="unknown-profession-on-card",
     ),
     pytest.param(
         "characters.toml",
         replace('profession = "noble"', 'profession = "knight"'),
         load_characters,
-        "characters.toml: characters[0].profession: expected one of noble, clergy, servant, got 'knight'",
+        "characters.toml: characters[0].profession: invalid enum value 'knight' "
+        "(known: clergy, noble, servant)",
         id="unknown-profession-of-character",
     ),
     pytest.param(
@@ -313,14 +316,14 @@ MALFORMED = [
             'name = "Blood Frenzy"\nkind = "vampire"\nprofessions = []\nvalue = 4',
         ),
         load_vampire_deck,
-        "vampire_deck.toml: cards[27].value: expected at most 3, got 4",
+        "vampire_deck.toml: cards[27].value: expected `int` <= 3",
         id="value-4",
     ),
     pytest.param(
         "human_deck.toml",
         replace('professions = ["noble"]\nvalue = 1', 'professions = ["noble"]\nvalue = 0'),
         load_human_deck,
-        "human_deck.toml: cards[0].value: expected at least 1, got 0",
+        "human_deck.toml: cards[0].value: expected `int` >= 1",
         id="value-0",
     ),
     pytest.param(
@@ -332,9 +335,23 @@ MALFORMED = [
     ),
     pytest.param(
         "human_deck.toml",
+        replace('kind = "support"\neffect = "draw-2"', 'kind = "support"'),
+        load_human_deck,
+        "human_deck.toml: cards[32].effect: missing",
+        id="support-card-without-effect",
+    ),
+    pytest.param(
+        "human_deck.toml",
+        replace('professions = ["noble"]\nvalue = 1\n', 'professions = ["noble"]\n'),
+        load_human_deck,
+        "human_deck.toml: cards[0].value: missing",
+        id="combat-card-without-value",
+    ),
+    pytest.param(
+        "human_deck.toml",
         replace('effect = "take-from-moat"', 'effect = "heal"'),
         load_human_deck,
-        f"human_deck.toml: cards[36].effect: expected one of {EFFECT_LIST}, got 'heal'",
+        f"human_deck.toml: cards[36].effect: invalid enum value 'heal' (known: {EFFECT_LIST})",
         id="unknown-support-effect",
     ),
     pytest.param(
@@ -366,7 +383,7 @@ MALFORMED = [
         "human_deck.toml",
         replace('value = 1\ntext = "A flash', 'value = 1\nflavour = "shiny"\ntext = "A flash'),
         load_human_deck,
-        "human_deck.toml: cards[0].flavour: unknown key",
+        "human_deck.toml: cards[0].flavour: unknown field",
         id="unknown-card-key",
     ),
     pytest.param(
@@ -390,7 +407,7 @@ MALFORMED = [
             'name = "Lord"\nprofession = "noble"\ndefence = 4',
         ),
         load_characters,
-        "characters.toml: characters[1].defence: expected at most 3, got 4",
+        "characters.toml: characters[1].defence: expected `int` <= 3",
         id="defence-4",
     ),
     pytest.param(

@@ -95,7 +95,7 @@ def game_end_reveals(state: State) -> list[IdentityRevealed]:
     return [revealed(state, c.rsplit("/", 1)[-1], "game-end") for c in secret]
 
 
-# --- the seed's combat example (castle seed p. 6, RULES.md §4 Combat) ---------------------------------------
+# --- the seed's combat example (Vampire Empire III, RULES.md §4 Combat) -------------------------------------
 
 
 def seed_example() -> State:
@@ -124,7 +124,7 @@ def seed_example_round_one() -> tuple[list[Event], State]:
 
 
 def test_seed_combat_example_the_lady_survives_round_one_with_defence_4_against_attack_3():
-    """Castle seed p. 6: 3 of attack against 4 of defence after round 1 leaves the Lady alive."""
+    """Vampire Empire III, combat example: attack 3 against defence 4 in round 1 leaves the Lady alive."""
     assert "attack:bishop:lady" in ids(seed_example(), HANA)
     events, state = seed_example_round_one()
     assert events[0] == FightStarted(player=HANA, attacker=ch("bishop"), defender=ch("lady"), holy_water="")
@@ -146,7 +146,7 @@ def test_seed_combat_example_the_lady_survives_round_one_with_defence_4_against_
 
 
 def test_seed_combat_example_round_two_kills_the_lady_once_the_attack_exceeds_the_defence():
-    """Castle seed p. 6 and III: round-1 cards stay; 3 + 3 = 6 against 4 kills the Lady."""
+    """Vampire Empire III and its combat example: round-1 cards stay; 3 + 3 = 6 against 4 kills the Lady."""
     _, state = seed_example_round_one()
     events, state = play(state, "play:clergy-3-a", "done", "done")
     assert events[-6:] == [
@@ -162,7 +162,7 @@ def test_seed_combat_example_round_two_kills_the_lady_once_the_attack_exceeds_th
 
 
 def test_seed_combat_example_round_two_changes_nothing_when_the_defence_still_holds():
-    """Castle seed p. 6 and III: 3 + 1 = 4 against 4 after both rounds: both characters stay alive."""
+    """Vampire Empire III, combat example: 3 + 1 = 4 against 4 after both rounds: both stay alive."""
     _, state = seed_example_round_one()
     events, state = play(state, "play:clergy-1-b", "done", "done")
     assert events[-3:] == [

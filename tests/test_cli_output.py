@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from domain.rulesets.catalogue import describe_ruleset
 
-SHIPPED = ("dungeon-short", "keep-run", "vampire-empire")
+SHIPPED = ("dungeon-short", "keep-run", "vampire-empire", "talisman")
 
 
 @pytest.fixture

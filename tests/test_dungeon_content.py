@@ -107,7 +107,7 @@ def test_board_non_integer_draws_names_file_and_key(override):
     )
     with pytest.raises(ContentError) as err:
         load_board()
-    assert str(err.value) == "board.toml: spaces[6].draws: expected an integer, got 'x'"
+    assert str(err.value) == "board.toml: spaces[6].draws: expected `int`, got `str`"
 
 
 def test_board_indexes_must_be_contiguous(override):
@@ -125,7 +125,8 @@ def test_malformed_toml_names_the_file(override):
 def test_deck_unknown_effect_names_card_and_line(override):
     override("dungeon", "deck.toml", lambda t: t.replace('effect = "lose_turn"', 'effect = "explode"', 1))
     with pytest.raises(
-        ContentError, match=r"^deck.toml: cards\[\d+\]\.table\[\d\]\.effect: unknown effect 'explode'"
+        ContentError,
+        match=r"^deck.toml: cards\[\d+\]\.table\[\d\]\.effect: invalid enum value 'explode' \(known: ",
     ):
         load_deck()
 
@@ -152,7 +153,7 @@ def test_deck_encounter_number_must_match_kind(override):
         "deck.toml",
         lambda t: t.replace('kind = "monster"\nencounter = 2', 'kind = "monster"\nencounter = 7', 1),
     )
-    with pytest.raises(ContentError, match=r"^deck.toml: cards\[0\]\.encounter: expected at most 6, got 7"):
+    with pytest.raises(ContentError, match=r"^deck.toml: cards\[0\]\.encounter: expected `int` <= 6$"):
         load_deck()
 
 
@@ -162,10 +163,73 @@ def test_deck_table_must_cover_every_face(override):
         load_deck()
 
 
+def test_table_line_amount_and_text_default_by_effect(override):
+    # The content format: a line without an amount has 1 (0 for "nothing", "lose_turn"), its text the effect.
+    override(
+        "dungeon",
+        "deck.toml",
+        lambda t: t.replace(
+            'effect = "nothing", amount = 0, text = "The healer is busy with someone else." }',
+            'effect = "nothing" }',
+        ).replace(
+            '{ rolls = [3, 4, 5], effect = "gain_life", amount = 1, text = "Gain 1 life." }',
+            '{ rolls = [3, 4, 5], effect = "gain_life" }',
+        ),
+    )
+    healer = load_deck().cards["dungeon/card/wandering-healer"]
+    assert (healer.outcome(1).amount, healer.outcome(1).text) == (0, "nothing")
+    assert (healer.outcome(4).amount, healer.outcome(4).text) == (1, "gain_life")
+    assert healer.outcome(6).amount == 2
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        pytest.param(
+            'name = "Giant Rat"\n',
+            'name = "Giant Rat"\nflavour = "grey"\n',
+            "cards[0].flavour: unknown field",
+            id="unknown-key",
+        ),
+        pytest.param('name = "Giant Rat"\n', "", "cards[0].name: missing", id="missing-key"),
+        pytest.param(
+            "encounter = 2\nstrength = 1\n",
+            "encounter = 2\n",
+            "cards[0].strength: a monster needs a strength of 1-20, got 0",
+            id="monster-without-strength",
+        ),
+        pytest.param(
+            'kind = "spirit"\nencounter = 2\ncraft = 2\n',
+            'kind = "spirit"\nencounter = 2\ncraft = 2\nstrength = 3\n',
+            "cards[10].strength: only a monster has a strength, got 3",
+            id="spirit-with-strength",
+        ),
+        pytest.param(
+            "encounter = 2\nstrength = 1\n",
+            'encounter = 2\nstrength = 1\ntable = [{ rolls = [1, 2, 3, 4, 5, 6], effect = "nothing" }]\n',
+            "cards[0].table: a monster rolls no table",
+            id="monster-with-table",
+        ),
+        pytest.param(
+            'kind = "monster"',
+            'kind = "teleport-tile"',
+            "cards[0].kind: expected one of event, monster, spirit, stranger, object, magic-object, "
+            "follower, place, got 'teleport-tile'",
+            id="kind-of-another-board",
+        ),
+    ],
+)
+def test_deck_card_errors_name_the_card_and_the_key(override, old, new, message):
+    override("dungeon", "deck.toml", lambda t: t.replace(old, new, 1))
+    with pytest.raises(ContentError) as err:
+        load_deck()
+    assert str(err.value) == f"deck.toml: {message}"
+
+
 def test_characters_bad_strength_names_file_and_key(override):
     override("talisman", "characters.toml", lambda t: t.replace("strength = 3", 'strength = "x"', 1))
     with pytest.raises(
-        ContentError, match=r"^characters.toml: characters\[0\]\.strength: expected an integer"
+        ContentError, match=r"^characters.toml: characters\[0\]\.strength: expected `int`, got `str`$"
     ):
         load_characters()
 

@@ -17,12 +17,12 @@ from tests.test_dungeon_rules import created, fold
 
 dungeon = DungeonShort()
 
-ALL_CARDS = Counter(c for c in dungeon.initial_state(created(("A", ""), ("B", "")))["deck"])
+ALL_CARDS = Counter(c for c in dungeon.initial_state(created(("A", ""), ("B", "")))["piles"]["dungeon"])
 
 
 def cards_in_play(state: dict[str, Any]) -> Counter[str]:
-    found = Counter(state["deck"]) + Counter(state["discard"])
-    for cards in state["spaces"]:
+    found = Counter(state["piles"]["dungeon"]) + Counter(state["piles"]["discard:dungeon"])
+    for cards in state["cards"]["dungeon"]:
         found.update(cards)
     for sheet in state["players"].values():
         found.update(sheet["objects"] + sheet["followers"] + sheet["trophies"])

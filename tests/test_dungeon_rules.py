@@ -103,13 +103,13 @@ def place(state: dict[str, Any], player: str, space: int) -> None:
 def lay(state: dict[str, Any], space: int, *cards: str) -> None:
     """Lays cards face up on a space, as if drawn there earlier."""
     for card in cards:
-        state["deck"].remove(card)
-        state["spaces"][space].append(card)
+        state["piles"]["dungeon"].remove(card)
+        state["cards"]["dungeon"][space].append(card)
 
 
 def carry(state: dict[str, Any], player: str, *cards: str) -> None:
     for card in cards:
-        state["deck"].remove(card)
+        state["piles"]["dungeon"].remove(card)
         key = "followers" if card == MERCENARY else "objects"
         state["players"][player][key].append(card)
 
@@ -186,7 +186,7 @@ def test_decide_refuses_unknown_or_out_of_turn_actions():
 def test_dungeon_14_characters_start_together_on_the_entrance_of_the_spiral():
     state = started()
     assert [state["players"][n]["space"] for n in ("Ann", "Bo")] == [0, 0]
-    assert state["last"] == 24 and len(state["spaces"]) == 25
+    assert state["last"] == 24 and len(state["cards"]["dungeon"]) == 25
 
 
 def test_dungeon_6_2_roll_one_die_and_move_toward_the_centre():
@@ -198,7 +198,7 @@ def test_dungeon_6_2_roll_one_die_and_move_toward_the_centre():
         ObjectTaken(player="Ann", card=SWORD, space=2),
         TurnEnded(player="Ann", next_player="Bo"),
     ]
-    assert state["players"]["Ann"]["objects"] == [SWORD] and SWORD not in state["deck"]
+    assert state["players"]["Ann"]["objects"] == [SWORD] and SWORD not in state["piles"]["dungeon"]
 
 
 def test_dungeon_6_3_move_follows_the_spiral_space_by_space():
@@ -234,7 +234,7 @@ def test_dungeon_6_4_a_card_may_send_a_character_back():
     assert of(events, Moved)[1] == Moved(
         piece="Ann", board="dungeon", from_space=5, to_space=3, reason="card"
     )
-    assert state["spaces"][3] == [] and CAVE_IN in state["discard"]
+    assert state["cards"]["dungeon"][3] == [] and CAVE_IN in state["piles"]["discard:dungeon"]
 
 
 # --- 7: encounters ------------------------------------------------------------------------------------------
@@ -251,7 +251,7 @@ def test_dungeon_7_1_draw_two_space_lays_two_cards_and_meets_them():
         "ObjectTaken",
         "TurnEnded",
     ]
-    assert state["spaces"][3] == []
+    assert state["cards"]["dungeon"][3] == []
 
 
 def test_dungeon_12_5_ninja_may_not_evade_enemies_in_the_dungeon():
@@ -269,7 +269,7 @@ def test_dungeon_7_3_defeat_in_combat_marks_the_character_defeated_and_enemy_sta
     events, state = act(state, "roll", values=(4, 1, 6))
     assert of(events, CombatResolved)[0].outcome == "lost"
     assert of(events, LifeLost) == [LifeLost(player="Ann", amount=1, reason=OGRE)]
-    assert state["players"]["Ann"]["defeated"] and state["spaces"][4] == [OGRE]
+    assert state["players"]["Ann"]["defeated"] and state["cards"]["dungeon"][4] == [OGRE]
 
 
 def test_dungeon_7_3_defeated_character_moves_back_next_turn():
@@ -457,7 +457,7 @@ def test_combat_monster_beaten_becomes_a_trophy_and_leaves_the_space():
     assert of(events, TrophyTaken) == [
         TrophyTaken(player="Ann", card=GOBLIN, space=4, kind="monster", value=2)
     ]
-    assert state["spaces"][4] == [] and state["players"]["Ann"]["trophies"] == [GOBLIN]
+    assert state["cards"]["dungeon"][4] == [] and state["players"]["Ann"]["trophies"] == [GOBLIN]
 
 
 def test_combat_sword_adds_one_strength():
@@ -507,7 +507,7 @@ def test_armour_saves_armour_4_shield_5_helmet_6_one_roll_with_the_best(items, f
 
 def test_trophies_7_monster_strength_trade_for_one_strength():
     state = started()
-    state["deck"].remove(MINOTAUR)
+    state["piles"]["dungeon"].remove(MINOTAUR)
     state["players"]["Ann"]["trophies"].append(MINOTAUR)
     lay(state, 4, GOBLIN)
     events, state = act(state, "roll", values=(4, 6, 1))
@@ -515,12 +515,16 @@ def test_trophies_7_monster_strength_trade_for_one_strength():
         TrophiesTraded(player="Ann", cards=[MINOTAUR, GOBLIN], stat="strength", amount=1)
     ]
     sheet = state["players"]["Ann"]
-    assert sheet["strength"] == 5 and sheet["trophies"] == [] and {MINOTAUR, GOBLIN} <= set(state["discard"])
+    assert (
+        sheet["strength"] == 5
+        and sheet["trophies"] == []
+        and {MINOTAUR, GOBLIN} <= set(state["piles"]["discard:dungeon"])
+    )
 
 
 def test_trophies_7_spirit_craft_trade_for_one_craft():
     state = started()
-    state["deck"].remove(GHOST)
+    state["piles"]["dungeon"].remove(GHOST)
     state["players"]["Ann"]["trophies"].append(GHOST)
     lay(state, 4, SPECTRE)
     events, state = act(state, "roll", values=(4, 6, 1))  # Craft 3+6=9 against 4+1=5
@@ -543,7 +547,7 @@ def test_encounter_order_event_enemy_stranger_object():
     events, state = act(state, "roll", values=(4, 3, 6, 1, 1))
     met = [e.card for e in events if isinstance(e, CardEncountered | ObjectTaken)]
     assert met == [FOUL_AIR, GOBLIN, HEALER, SWORD]
-    assert state["spaces"][4] == [HEALER]  # the Event is discarded, the Stranger stays
+    assert state["cards"]["dungeon"][4] == [HEALER]  # the Event is discarded, the Stranger stays
 
 
 def test_objects_and_followers_are_taken_only_after_every_enemy_is_beaten():
@@ -551,7 +555,7 @@ def test_objects_and_followers_are_taken_only_after_every_enemy_is_beaten():
     lay(state, 4, SWORD, OGRE, MERCENARY)
     events, state = act(state, "roll", values=(4, 1, 6))
     assert not of(events, ObjectTaken) and not of(events, FollowerJoined)
-    assert state["spaces"][4] == [SWORD, OGRE, MERCENARY]
+    assert state["cards"]["dungeon"][4] == [SWORD, OGRE, MERCENARY]
 
 
 def test_stand_off_leaves_the_enemy_and_the_next_enemy_is_fought():
@@ -559,7 +563,7 @@ def test_stand_off_leaves_the_enemy_and_the_next_enemy_is_fought():
     lay(state, 4, OGRE, GOBLIN, SWORD)
     events, state = act(state, "roll", values=(4, 3, 3, 6, 1))
     assert [e.outcome for e in of(events, CombatResolved)] == ["standoff", "won"]
-    assert not of(events, ObjectTaken) and state["spaces"][4] == [OGRE, SWORD]
+    assert not of(events, ObjectTaken) and state["cards"]["dungeon"][4] == [OGRE, SWORD]
 
 
 def test_followers_join_once_enemies_are_beaten():
@@ -583,7 +587,7 @@ def test_carrying_limit_4_objects_excess_stays_on_the_space():
     carry(state, "Ann", SWORD, ARMOUR, SHIELD, HELMET)
     lay(state, 4, RUNE_SWORD)
     events, state = act(state, "roll", values=(4,))
-    assert not of(events, ObjectTaken) and state["spaces"][4] == [RUNE_SWORD]
+    assert not of(events, ObjectTaken) and state["cards"]["dungeon"][4] == [RUNE_SWORD]
 
 
 # --- lives, out, turn order ---------------------------------------------------------------------------------
@@ -600,11 +604,13 @@ def test_zero_lives_kills_the_character_and_its_belongings_stay_on_the_space():
         PlayerOut(player="Ann", reason="killed"),
         TurnEnded(player="Ann", next_player="Bo"),
     ]
-    assert state["spaces"][4] == [BRONZE_DRAGON, SWORD, MERCENARY] and state["space_gold"][4] == 1
+    assert (
+        state["cards"]["dungeon"][4] == [BRONZE_DRAGON, SWORD, MERCENARY] and state["gold"]["dungeon"][4] == 1
+    )
     assert state["players"]["Ann"]["status"] == "out"
     events, state = act(state, "roll", values=(4, 6, 1))  # Bo: Troll 6+6 beats the Dragon 6+1
     assert [type(e) for e in events[-4:]] == [ObjectTaken, FollowerJoined, GoldTaken, TurnEnded]
-    assert state["players"]["Bo"]["gold"] == 2 and state["space_gold"][4] == 0
+    assert state["players"]["Bo"]["gold"] == 2 and state["gold"]["dungeon"][4] == 0
     assert ids(state, "Bo") == ["roll", "flee"]  # Ann is skipped
 
 
@@ -649,24 +655,28 @@ def test_a_lost_turn_is_skipped_when_it_comes_round():
 
 def test_tunnel_is_removed_from_the_deck_in_the_short_game():
     state = started()
-    assert TUNNEL not in state["deck"] and len(state["deck"]) == 35 and state["deck"] == sorted(state["deck"])
+    assert (
+        TUNNEL not in state["piles"]["dungeon"]
+        and len(state["piles"]["dungeon"]) == 35
+        and state["piles"]["dungeon"] == sorted(state["piles"]["dungeon"])
+    )
 
 
 def test_empty_deck_takes_back_the_discard_pile():
     state = started()
-    state["discard"], state["deck"] = [SWORD], []
+    state["piles"]["discard:dungeon"], state["piles"]["dungeon"] = [SWORD], []
     events, state = act(state, "roll", values=(1,), cards=(SWORD,))
     assert events[2:4] == [
         DeckReshuffled(deck="dungeon", count=1, cards=[SWORD]),
         CardDrawn(player="Ann", deck="dungeon", card=SWORD, draw=1),
     ]
-    assert state["discard"] == [] and state["deck"] == []
+    assert state["piles"]["discard:dungeon"] == [] and state["piles"]["dungeon"] == []
 
 
 def test_cards_are_drawn_among_the_cards_left_in_sorted_order():
     state = started()
     events, _ = act(state, "roll", values=(1,))  # scripted dice pick the first option when none is scripted
-    assert of(events, CardDrawn)[0].card == sorted(state["deck"])[0]
+    assert of(events, CardDrawn)[0].card == sorted(state["piles"]["dungeon"])[0]
 
 
 def test_lives_never_fall_below_zero_when_a_card_takes_more_than_are_left():

@@ -14,8 +14,10 @@ from domain.errors import TamperedLog
 from domain.events import (
     GENESIS_CHAIN,
     DieRolled,
+    Event,
     canonical_bytes,
     event_from_fields,
+    event_type,
     field_type_problem,
     next_chain,
     registered_event_types,
@@ -121,3 +123,14 @@ def test_the_event_catalogue_is_up_to_date():
     assert DOC.read_text(encoding="utf-8") == catalogue_markdown(), (
         "docs/events.md is out of date: run python -m projections.event_catalogue"
     )
+
+
+def test_an_event_class_of_a_registered_name_from_another_module_is_refused() -> None:
+    # The log stores the class name alone: a second class of that name would silently take its place.
+    with pytest.raises(TypeError, match="registered twice"):
+
+        @event_type
+        class GameCreated(Event):
+            """A stand-in of another module's."""
+
+            note: str

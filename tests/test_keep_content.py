@@ -351,7 +351,7 @@ MALFORMED = [
         "board.toml",
         replace("19, 19, 20, 20,", "19, 19, 20, 22,"),
         load_board,
-        "board.toml: counters[39]: expected 1-21, got 22",
+        "board.toml: counters[39]: expected `int` <= 21",
         id="counter-22",
     ),
     pytest.param(
@@ -417,17 +417,34 @@ MALFORMED = [
     ),
     pytest.param(
         "vault.toml",
+        replace('test = "luck"\nvalue = 2\nlives = 1', 'test = "luck"\nvalue = 2'),
+        load_vault,
+        "vault.toml: cards[8].lives: a luck test costs 1-3 lives, got 0",
+        id="luck-without-lives",
+    ),
+    pytest.param(
+        "deck.toml",
+        replace(
+            'kind = "teleport-tile"\nencounter = 6',
+            'kind = "teleport-tile"\nencounter = 6\nleaves_dungeon = true',
+        ),
+        load_deck,
+        "deck.toml: cards[0].leaves_dungeon: unknown field",
+        id="dungeon-flag-in-the-keep",
+    ),
+    pytest.param(
+        "vault.toml",
         replace('name = "Stone Guardian"\ntest = "strength"', 'name = "Stone Guardian"\ntest = "charm"'),
         load_vault,
-        "vault.toml: cards[0].test: expected one of strength, craft, luck, got 'charm'",
+        "vault.toml: cards[0].test: invalid enum value 'charm' (known: craft, luck, strength)",
         id="unknown-test",
     ),
     pytest.param(
         "spells.toml",
         replace('effect = "lose_life"', 'effect = "explode"'),
         load_spells,
-        "spells.toml: spells[0].effect: unknown effect 'explode' (known: "
-        + ", ".join(keep.SPELL_EFFECTS)
+        "spells.toml: spells[0].effect: invalid enum value 'explode' (known: "
+        + ", ".join(sorted(keep.SPELL_EFFECTS))
         + ")",
         id="spell-unknown-effect",
     ),
@@ -463,23 +480,23 @@ MALFORMED = [
         "tables.toml",
         replace('rolls = [12], effect = "gain_choice"', 'rolls = [13], effect = "gain_choice"'),
         load_tables,
-        "tables.toml: tome[7].rolls[0]: expected 2-12, got 13",
+        "tables.toml: tome[7].rolls[0]: expected `int` <= 12",
         id="tome-total-13",
     ),
     pytest.param(
         "tables.toml",
         replace('effect = "take_object"', 'effect = "explode"'),
         load_tables,
-        "tables.toml: coffin[2].effect: unknown effect 'explode' "
-        "(known: lose_life, nothing, take_object, gain_gold)",
+        "tables.toml: coffin[2].effect: invalid enum value 'explode' "
+        "(known: gain_gold, lose_life, nothing, take_object)",
         id="coffin-unknown-effect",
     ),
     pytest.param(
         "tables.toml",
         replace('effect = "slip_past"', 'effect = "gain_gold"'),
         load_tables,
-        "tables.toml: sentry[0].effect: unknown effect 'gain_gold' "
-        "(known: slip_past, combat_rounds, psychic_rounds, give_up)",
+        "tables.toml: sentry[0].effect: invalid enum value 'gain_gold' "
+        "(known: combat_rounds, give_up, psychic_rounds, slip_past)",
         id="effect-of-another-table",
     ),
     pytest.param(
@@ -494,7 +511,7 @@ MALFORMED = [
         "tables.toml",
         replace('effect = "go_to", destination = "City"', 'effect = "go_to", amount = 3'),
         load_tables,
-        "tables.toml: exit[2].amount: unknown key",
+        "tables.toml: exit[2].amount: unknown field",
         id="exit-amount-instead-of-destination",
     ),
     pytest.param(

@@ -34,9 +34,9 @@ from domain.events import (
 )
 from domain.game import NIGHTKEEP_VERSION
 from domain.rulesets.keep.content import TILE, load_deck
-from domain.rulesets.keep.moves import CHART, ENTRANCE, OBELISK
+from domain.rulesets.keep.moves import CHART, OBELISK
 from domain.rulesets.keep.run import KeepRun
-from domain.rulesets.keep.state import LAST
+from domain.rulesets.keep.state import ENTRANCE, LAST
 
 keep = KeepRun()
 
@@ -153,9 +153,9 @@ def check_killed_are_out(state: dict[str, Any]) -> None:
 def check_tiles(state: dict[str, Any]) -> None:
     """Keep 6.2: one tile per space, and a space sends on (`tiles[n]`) exactly when its tile lies there."""
     for space in range(1, LAST + 1):
-        lying = sum(card in TILES for card in state["spaces"][space])
-        assert lying <= 1, (space, state["spaces"][space])
-        assert bool(state["tiles"][space]) == (lying == 1), (space, state["spaces"][space])
+        lying = sum(card in TILES for card in state["cards"]["keep"][space])
+        assert lying <= 1, (space, state["cards"]["keep"][space])
+        assert bool(state["tiles"][space]) == (lying == 1), (space, state["cards"]["keep"][space])
 
 
 def test_movement_positions_lives_and_tiles_hold_after_every_event(games):
@@ -174,7 +174,9 @@ def test_movement_positions_lives_and_tiles_hold_after_every_event(games):
                 check_sheets(state)
                 # A tile's counter is drawn, or a second tile discarded, right after the draw itself:
                 # within an action a space may hold a tile without its counter for one event or two.
-                assert all(not n or set(state["spaces"][i]) & TILES for i, n in enumerate(state["tiles"]))
+                assert all(
+                    not n or set(state["cards"]["keep"][i]) & TILES for i, n in enumerate(state["tiles"])
+                )
             check_killed_are_out(state)
             check_tiles(state)
 

@@ -165,8 +165,8 @@ def place(state: dict[str, Any], player: str, space: int) -> None:
 def lay(state: dict[str, Any], space: int, *cards: str) -> None:
     """Lays Keep cards face up on a space, as if drawn there earlier."""
     for card in cards:
-        state["deck"].remove(card)
-        state["spaces"][space].append(card)
+        state["piles"]["keep"].remove(card)
+        state["cards"]["keep"][space].append(card)
 
 
 def lay_tile(state: dict[str, Any], space: int, tile: str, destination: int) -> None:
@@ -183,7 +183,7 @@ def lay_tile(state: dict[str, Any], space: int, tile: str, destination: int) -> 
 def carry(state: dict[str, Any], player: str, *cards: str) -> None:
     deck = load_deck().cards
     for card in cards:
-        state["deck"].remove(card)
+        state["piles"]["keep"].remove(card)
         key = "followers" if deck[card].kind == "follower" else "objects"
         state["players"][player][key].append(card)
 
@@ -240,7 +240,11 @@ def test_keep_run_characters_start_on_the_keep_entrance_outside_the_keep():
         assert (sheet["space"], sheet["entered"], sheet["lives"], sheet["gold"]) == (1, False, 4, 1)
     assert ids(state) == ["enter"] and ids(state, "Bo") == []
     assert keep.status(state) == {"status": "running", "winner": "", "to_act": ["Ann"]}
-    assert len(state["deck"]) == 48 and len(state["counters"]) == 40 and len(state["vault_deck"]) == 12
+    assert (
+        len(state["piles"]["keep"]) == 48
+        and len(state["piles"]["counters"]) == 40
+        and len(state["piles"]["vault"]) == 12
+    )
 
 
 def test_keep_run_decide_refuses_illegal_out_of_turn_and_repeated_start():
@@ -412,8 +416,10 @@ def test_keep_6_1_seed_example_tile_drawn_on_corridor_11_with_counter_2_sends_to
         Teleported(piece="Ann", from_space=11, to_space=2, tile_space=11),
         TurnEnded(player="Ann", next_player="Bo"),
     ]
-    assert state["spaces"][11] == [TILE1] and state["tiles"][11] == 2
-    assert counter(2) not in state["counters"] and state["spaces"][2] == []  # Hallway 2 is not met
+    assert state["cards"]["keep"][11] == [TILE1] and state["tiles"][11] == 2
+    assert (
+        counter(2) not in state["piles"]["counters"] and state["cards"]["keep"][2] == []
+    )  # Hallway 2 is not met
     assert not state["players"]["Ann"]["looping"]  # no tile on Hallway 2: no loop
     # Any player that lands on Corridor 11 then moves at once to Hallway 2 (no card is drawn).
     place(state, "Bo", 9)
@@ -439,7 +445,11 @@ def test_keep_6_2_two_tiles_drawn_on_a_draw_2_space_one_is_discarded():
         Teleported(piece="Ann", from_space=9, to_space=4, tile_space=9),
         TurnEnded(player="Ann", next_player="Bo"),
     ]
-    assert state["spaces"][9] == [TILE1] and state["discard"] == [TILE2] and state["tiles"][9] == 4
+    assert (
+        state["cards"]["keep"][9] == [TILE1]
+        and state["piles"]["discard:keep"] == [TILE2]
+        and state["tiles"][9] == 4
+    )
 
 
 def test_keep_6_2_a_tile_drawn_where_a_tile_lies_is_discarded():
@@ -454,7 +464,7 @@ def test_keep_6_2_a_tile_drawn_where_a_tile_lies_is_discarded():
         Teleported(piece="Ann", from_space=9, to_space=2, tile_space=9),
         TurnEnded(player="Ann", next_player="Bo"),
     ]
-    assert state["spaces"][9] == [TILE1] and state["tiles"][9] == 2
+    assert state["cards"]["keep"][9] == [TILE1] and state["tiles"][9] == 2
 
 
 def test_keep_6_3_seed_example_torchlit_corridor_9_tile_alone_draws_a_vampire_warrior_then_teleports():
@@ -472,7 +482,7 @@ def test_keep_6_3_seed_example_torchlit_corridor_9_tile_alone_draws_a_vampire_wa
         Teleported(piece="Ann", from_space=9, to_space=2, tile_space=9),
         TurnEnded(player="Ann", next_player="Bo"),
     ]
-    assert state["spaces"][9] == [TILE1] and state["players"]["Ann"]["space"] == 2
+    assert state["cards"]["keep"][9] == [TILE1] and state["players"]["Ann"]["space"] == 2
 
 
 def test_keep_6_3_tile_is_met_when_the_combat_is_over_even_a_lost_one():
@@ -480,7 +490,7 @@ def test_keep_6_3_tile_is_met_when_the_combat_is_over_even_a_lost_one():
     lay_tile(state, 9, TILE1, 2)
     events, state = act(state, "roll", values=(1, 1, 6), cards=(VAMPIRE_WARRIOR,))
     assert names(events)[-4:] == ["CombatResolved", "LifeLost", "Teleported", "TurnEnded"]
-    assert state["spaces"][9] == [TILE1, VAMPIRE_WARRIOR]  # the Warrior stays face up with the tile
+    assert state["cards"]["keep"][9] == [TILE1, VAMPIRE_WARRIOR]  # the Warrior stays face up with the tile
     turn_to(state, "Bo")
     enter(state, "Bo")
     place(state, "Bo", 8)
@@ -721,7 +731,7 @@ def test_sentry_2_3_losing_both_combat_rounds_moves_back_to_hallway_3(face):
         moved(4, 3, "sentry"),
         TurnEnded(player="Ann", next_player="Bo"),
     ]
-    assert state["spaces"][3] == [] and state["players"]["Ann"]["lives"] == 2  # Hallway 3 is not met
+    assert state["cards"]["keep"][3] == [] and state["players"]["Ann"]["lives"] == 2  # Hallway 3 is not met
 
 
 @pytest.mark.parametrize(
@@ -795,7 +805,7 @@ def test_sentry_6_the_player_chooses_a_follower_a_magic_object_or_a_life(carried
         TurnEnded(player="Ann", next_player="Bo"),
     ]
     sheet = state["players"]["Ann"]
-    assert given not in sheet["objects"] + sheet["followers"] and state["discard"] == [given]
+    assert given not in sheet["objects"] + sheet["followers"] and state["piles"]["discard:keep"] == [given]
     assert sheet["lives"] == 4 and sheet["space"] == 4 and not state["choice"]
 
 
@@ -883,7 +893,7 @@ def test_tome_5_rolls_a_die_and_that_many_followers_leave():
         FollowerLeft(player="Ann", card=WOLFHOUND),
     ]
     assert state["players"]["Ann"]["followers"] == [TORCHBEARER]
-    assert state["discard"] == [HUNTER, WOLFHOUND]
+    assert state["piles"]["discard:keep"] == [HUNTER, WOLFHOUND]
     events, state = at_tome((4, 1, 6), followers=(HUNTER,))
     assert events == [rolled("tome-followers", [6], 3), FollowerLeft(player="Ann", card=HUNTER)]
     assert state["players"]["Ann"]["lives"] == 4
@@ -930,8 +940,8 @@ def test_vampire_wizard_casts_the_three_spells_drawn():
         TurnLost(player="Ann", reason=CHAINS),
         TurnEnded(player="Ann", next_player="Bo"),
     ]
-    assert state["spell_discard"] == [HEX, LEADEN_PURSE, CHAINS]
-    assert HEX not in state["spell_deck"] and state["players"]["Ann"]["skips"] == 1
+    assert state["piles"]["discard:spells"] == [HEX, LEADEN_PURSE, CHAINS]
+    assert HEX not in state["piles"]["spells"] and state["players"]["Ann"]["skips"] == 1
 
 
 def test_vampire_wizard_discards_spells_that_would_help_or_do_nothing():
@@ -946,7 +956,7 @@ def test_vampire_wizard_discards_spells_that_would_help_or_do_nothing():
         SpellDiscarded(player="Ann", spell=WITHERING, reason="would do nothing"),  # at starting Strength
         TurnEnded(player="Ann", next_player="Bo"),
     ]
-    assert state["spell_discard"] == [BLESSING, FIZZLE, WITHERING]
+    assert state["piles"]["discard:spells"] == [BLESSING, FIZZLE, WITHERING]
     state = inside(12)
     keep.evolve(state, GoldChanged(player="Ann", amount=-1, reason="given"))
     events, _ = at_wizard((LEADEN_PURSE, FOOLS_GOLD, MIND_FOG), state=state)
@@ -998,13 +1008,13 @@ def test_vampire_wizard_stops_casting_once_the_character_is_killed():
 def test_vampire_wizard_reshuffles_the_spell_discard_pile_when_the_deck_runs_out():
     """RULES.md §3 Vampire Wizard (Keep 8.4)."""
     state = inside(12)
-    state["spell_discard"], state["spell_deck"] = [FIZZLE, HEX, BLESSING], []
+    state["piles"]["discard:spells"], state["piles"]["spells"] = [FIZZLE, HEX, BLESSING], []
     events, state = at_wizard((HEX, FIZZLE, BLESSING), state=state)
     assert events[:2] == [
         DeckReshuffled(deck="spells", count=3, cards=sorted([FIZZLE, HEX, BLESSING])),
         drawn(HEX, 1),
     ]
-    assert state["spell_deck"] == [] and state["spell_discard"] == [HEX, FIZZLE, BLESSING]
+    assert state["piles"]["spells"] == [] and state["piles"]["discard:spells"] == [HEX, FIZZLE, BLESSING]
 
 
 # --- RULES.md §3 Ancient Coffin (17): one die ---------------------------------------------------------------
@@ -1046,10 +1056,12 @@ def test_ancient_coffin_5_takes_an_object_from_the_keep_decks_objects():
         CardDrawn(player="Ann", deck="keep", card=SILVERED_BLADE, draw=2, kinds=["magic-object", "object"]),
         ObjectTaken(player="Ann", card=SILVERED_BLADE, space=17),
     ]
-    assert state["players"]["Ann"]["objects"] == [SILVERED_BLADE] and state["spaces"][17] == []
+    assert state["players"]["Ann"]["objects"] == [SILVERED_BLADE] and state["cards"]["keep"][17] == []
     state = inside(15)
     deck = load_deck().cards
-    state["deck"] = [c for c in state["deck"] if deck[c].kind not in ("object", "magic-object")]
+    state["piles"]["keep"] = [
+        c for c in state["piles"]["keep"] if deck[c].kind not in ("object", "magic-object")
+    ]
     events, _ = at_coffin(5, state=state)
     assert events == []  # no Object left in the Keep deck: nothing
 
@@ -1200,7 +1212,7 @@ def test_keep_9_1_vault_take_a_talisman_meet_3_vault_cards_in_order_and_survive_
         GameWon(player="Ann", reason="survived the Talisman Vault with a Talisman"),
     ]
     assert state["players"]["Ann"]["talisman"] and state["players"]["Ann"]["status"] == "winner"
-    assert state["vault_discard"] == [STONE_GUARDIAN, PHANTOM_KEEPER, SPIKED_PIT]
+    assert state["piles"]["discard:vault"] == [STONE_GUARDIAN, PHANTOM_KEEPER, SPIKED_PIT]
     # Keep run: surviving the Vault wins; there is no Exit Table roll and no further action.
     assert keep.status(state) == {"status": "finished", "winner": "Ann", "to_act": []}
     assert keep.legal_actions(state) == []
@@ -1249,7 +1261,7 @@ def test_keep_9_1_death_leaves_the_talisman_objects_and_followers_on_the_vault_f
         TurnEnded(player="Ann", next_player="Bo"),  # no more Vault cards, no win
     ]
     assert state["vault_talismans"] == 1 and not state["players"]["Ann"]["talisman"]
-    assert state["spaces"][21] == [SWORD, HUNTER] and state["space_gold"][21] == 1
+    assert state["cards"]["keep"][21] == [SWORD, HUNTER] and state["gold"]["keep"][21] == 1
     place(state, "Bo", 20)
     events, state = act(
         state,
@@ -1267,7 +1279,9 @@ def test_keep_9_1_death_leaves_the_talisman_objects_and_followers_on_the_vault_f
     assert events[2] == TalismanTaken(player="Bo", from_vault=False)
     sheet = state["players"]["Bo"]
     assert sheet["objects"] == [SWORD] and sheet["followers"] == [HUNTER] and sheet["gold"] == 2
-    assert state["vault_talismans"] == 0 and state["spaces"][21] == [] and state["space_gold"][21] == 0
+    assert (
+        state["vault_talismans"] == 0 and state["cards"]["keep"][21] == [] and state["gold"]["keep"][21] == 0
+    )
 
 
 def test_keep_9_1_the_last_character_killed_in_the_vault_ends_the_run_with_no_winner():
@@ -1285,10 +1299,10 @@ def test_keep_9_1_the_last_character_killed_in_the_vault_ends_the_run_with_no_wi
 
 def test_keep_9_1_the_vault_deck_reshuffles_its_discard_pile_when_it_runs_out():
     state = inside(20)
-    state["vault_discard"] = [SPIKED_PIT, V + "poison-needle", V + "collapsing-ceiling"]
-    state["vault_deck"] = []
+    state["piles"]["discard:vault"] = [SPIKED_PIT, V + "poison-needle", V + "collapsing-ceiling"]
+    state["piles"]["vault"] = []
     events, _ = act(state, "roll", values=(1, 6, 6, 6))
-    reshuffled = DeckReshuffled(deck="vault", count=3, cards=sorted(state["vault_discard"]))
+    reshuffled = DeckReshuffled(deck="vault", count=3, cards=sorted(state["piles"]["discard:vault"]))
     assert events[3:5] == [reshuffled, vault_card(V + "collapsing-ceiling", 1)]
 
 
@@ -1357,7 +1371,9 @@ def test_keep_15_a_character_killed_after_the_hoard_leaves_its_treasure_on_the_v
         "TurnEnded",
     ]
     assert of(events, DieRolled)[-1] == rolled("armour", [1], 6)  # the Hoard's Armour fails to save
-    assert state["spaces"][21] == [ITEM_SWORD, ITEM_SHIELD, ITEM_ARMOUR] and state["vault_talismans"] == 0
+    assert (
+        state["cards"]["keep"][21] == [ITEM_SWORD, ITEM_SHIELD, ITEM_ARMOUR] and state["vault_talismans"] == 0
+    )
     place(state, "Bo", 20)
     events, _ = act(state, "roll", values=(1, 1, 1, 6, 6, 6), cards=ESCAPES)
     assert events[-5:] == [
@@ -1484,7 +1500,7 @@ def test_keep_15_hoard_spells_of_a_character_killed_in_the_vault_stay_there_for_
     keep.evolve(state, LifeLost(player="Ann", amount=3, reason="given"))
     events, state = act(state, "roll", values=(1, 1, 4, 1, 6), cards=(HEX, STONE_GUARDIAN))
     assert of(events, SpellGained) == [SpellGained(player="Ann", spell=HEX, from_vault=False)]
-    assert state["vault_spells"] == [HEX] and HEX not in state["spell_discard"]
+    assert state["vault_spells"] == [HEX] and HEX not in state["piles"]["discard:spells"]
     place(state, "Bo", 20)
     keep.evolve(
         state,

@@ -69,13 +69,13 @@ def check_board(state: dict, text: str) -> None:
             assert f"tile→{state['tiles'][number]}" in block
         else:
             assert "tile→" not in block
-        for card in state["spaces"][number]:
+        for card in state["cards"]["keep"][number]:
             if cards[card].kind != TILE:
                 assert cards[card].name in block
     for name, sheet in state["players"].items():
         where = [n for n, block in blocks.items() if standing_in(block, name)]
         assert where == ([] if sheet["status"] == "out" else [sheet["space"]])
-    left = len(state["counters"])
+    left = len(state["piles"]["counters"])
     assert f"Teleport counters: {left} of 40 left." in text
 
 
@@ -150,8 +150,8 @@ def test_a_tile_without_a_counter_is_shown_blank():
     service, (game,) = played([1])
     state = service.fold(game).state
     tile = next(c for c, card in load_deck().cards.items() if card.kind == TILE)
-    empty = next(n for n in range(2, 21) if not state["tiles"][n] and not state["spaces"][n])
-    state["spaces"][empty].append(tile)
+    empty = next(n for n in range(2, 21) if not state["tiles"][n] and not state["cards"]["keep"][n])
+    state["cards"]["keep"][empty].append(tile)
     block = space_blocks(view.render_board(state))[empty]
     assert "blank tile" in block and "tile→" not in block and "Teleport Tile" not in block
 
@@ -167,8 +167,8 @@ def test_the_sheets_show_talisman_spells_and_the_vault_notes():
         assert " yes " in row
         assert f"Game over: {winner} won." in text
         vault = " ".join(text[text.index("Talisman Vault:") :].split("\n\n")[0].split())  # unwrapped
-        assert f"{len(state['vault_deck'])} Vault card" in vault
-        for card in state["vault_discard"]:
+        assert f"{len(state['piles']['vault'])} Vault card" in vault
+        for card in state["piles"]["discard:vault"]:
             assert view.name_of(card) in vault
     state = won[0][1]
     state["players"]["Bo"]["spells"] = ["keep/spell/hex"]

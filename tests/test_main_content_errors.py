@@ -51,7 +51,7 @@ def one_line(exc: pytest.ExceptionInfo[ContentError]) -> str:
         (
             "draws = 3",
             "draws = 3\ncolour = 1",
-            "board.toml: boards[1].spaces[2]: object contains unknown field `colour`",
+            "board.toml: boards[1].spaces[2].colour: unknown field",
         ),
         (
             'id = "talisman/space/outer/fields-2"',
@@ -165,7 +165,7 @@ def test_a_teleport_to_no_space_is_refused(override):
             "adventure.toml",
             'effect = "strength-bonus"',
             'effect = "strength-bonus"\nsharpness = 2',
-            "adventure.toml: cards[66]: object contains unknown field `sharpness`",
+            "adventure.toml: cards[66].sharpness: unknown field",
         ),
         (
             "purchase.toml",

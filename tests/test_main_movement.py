@@ -66,6 +66,25 @@ def test_sentinel_is_fought_only_on_its_space():
     assert not game.is_legal(state, ANN, "cross:sentinel")
 
 
+def test_from_the_middle_regions_hills_a_character_crosses_back_past_the_sentinel_without_a_fight():
+    # RULES.md §5 leaves the way out open; house: the Sentinel bars only the way in.
+    game, state = new_game()
+    put(state, ANN, "middle", 15)
+    lay(state, "outer", 4)
+    assert "cross:back" in {a.id for a in game.legal_actions(state, ANN)}
+    events, after = act(game, state, "cross:back")
+    assert not of(events, CombatResolved)
+    crossed = of(events, RegionCrossed)[0]
+    assert (crossed.to_board, crossed.to_space) == ("outer", 4)
+    assert (after["players"][ANN]["board"], after["players"][ANN]["space"]) == ("outer", 4)
+
+
+def test_crossing_back_is_open_only_on_the_middle_regions_hills():
+    game, state = new_game()
+    put(state, ANN, "middle", 14)
+    assert not game.is_legal(state, ANN, "cross:back")
+
+
 def test_raft_crosses_to_the_middle_space_at_the_same_angle():
     # RULES.md §5: with a Raft from any Outer space; index * 16 // 24 (house).
     game, state = new_game()

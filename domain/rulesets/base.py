@@ -53,6 +53,9 @@ class Ruleset:
     # in place carries the private state the seals hide); a ruleset whose private events are recorded
     # beside its rules, not by them, cannot be re-decided so and says False.
     redecides_sealed: ClassVar[bool] = True
+    # The shape of the state `initial_state`/`evolve` build: a snapshot stamped with another one (or, for a
+    # version above 1, with none) is passed over and the game folded from its events (event_store.loading).
+    state_version: ClassVar[int] = 1
     # One evolve step per event type (events without one are facts only); `evolve` and every Resolution
     # use it. A ruleset whose evolve is more than a lookup overrides `evolve` and leaves this None.
     handlers: ClassVar[Mapping[type[Event], Evolver] | None] = None

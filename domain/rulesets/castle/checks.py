@@ -27,29 +27,41 @@ from domain.rulesets.castle.events import (
     ScoresCounted,
 )
 from domain.rulesets.castle.options import POINTS, valid_card
-from domain.rulesets.castle.state import ATTACK, DECK, HUMAN, VAMPIRE, State, alive, deck_count, side_of
+from domain.rulesets.castle.shapes import CastleState
+from domain.rulesets.castle.state import (
+    ATTACK,
+    CELLAR,
+    DECK,
+    HUMAN,
+    MOAT,
+    VAMPIRE,
+    alive,
+    deck_count,
+    pile,
+    side_of,
+)
 
 
-def verify(state: State, event: Event) -> str:
+def verify(state: CastleState, event: Event) -> str:
     """Returns what is wrong with an event given the state before it ("" when nothing is)."""
     check = _CHECKS.get(type(event))
     return check(state, event) if check is not None else ""
 
 
-def _identity_revealed(state: State, e: IdentityRevealed) -> str:
+def _identity_revealed(state: CastleState, e: IdentityRevealed) -> str:
     commitment = state["commitments"].get(e.character)
     if commitment is None or not reveal_matches(commitment, e.identity, e.salt):
         return f"the {e.identity} revealed for {e.character} does not open its commitment"
     return ""
 
 
-def _card_played(state: State, e: CardPlayed) -> str:
+def _card_played(state: CastleState, e: CardPlayed) -> str:
     if commit(e.card, e.salt) not in state["players"][e.player]["hand"]:
         return f"{e.player} showed {e.card}, which opens no commitment to their hand"
     return ""
 
 
-def _own_hand(state: State, player: str, commitments: list[bytes]) -> str:
+def _own_hand(state: CastleState, player: str, commitments: list[bytes]) -> str:
     """A copy holding the player's hand checks the public commitments are to exactly that hand."""
     hand = state["hands"].get(player)
     if hand is not None and commitments != sorted(commit(c, salt) for c, salt in hand.items()):
@@ -57,7 +69,7 @@ def _own_hand(state: State, player: str, commitments: list[bytes]) -> str:
     return ""
 
 
-def _cards_drawn(state: State, e: CardsDrawn) -> str:
+def _cards_drawn(state: CastleState, e: CardsDrawn) -> str:
     me = state["players"][e.player]
     if not 0 <= e.count <= deck_count(state, e.player):
         return f"{e.player} drew {e.count} cards from a deck of {deck_count(state, e.player)}"
@@ -66,14 +78,14 @@ def _cards_drawn(state: State, e: CardsDrawn) -> str:
     return _own_hand(state, e.player, e.commitments)
 
 
-def _card_taken(state: State, e: CardTaken) -> str:
+def _card_taken(state: CastleState, e: CardTaken) -> str:
     me = state["players"][e.player]
-    if e.pile != DECK and e.card not in me.get(e.pile, []):
+    if e.pile != DECK and (e.pile not in (CELLAR, MOAT) or e.card not in pile(me, e.pile)):
         return f"{e.player} took {e.card}, which is not in their {e.pile}"
     return _own_hand(state, e.player, e.commitments)
 
 
-def _fight_card(state: State, e: FightCardPlayed) -> str:
+def _fight_card(state: CastleState, e: FightCardPlayed) -> str:
     fight = state["fight"]
     if fight is None:
         return f"{e.player} played {e.card} with no fight under way"
@@ -90,7 +102,7 @@ def _fight_card(state: State, e: FightCardPlayed) -> str:
     return ""
 
 
-def _identities_committed(state: State, e: IdentitiesCommitted) -> str:
+def _identities_committed(state: CastleState, e: IdentitiesCommitted) -> str:
     for owner, tokens in state["tokens"].items():  # the vampire player's tokens, in a copy that has them
         for character, token in tokens.items():
             if e.commitments.get(character) != commit(token["identity"], token["salt"]):
@@ -98,7 +110,7 @@ def _identities_committed(state: State, e: IdentitiesCommitted) -> str:
     return ""
 
 
-def _tokens_drawn(state: State, e: IdentityTokensDrawn) -> str:
+def _tokens_drawn(state: CastleState, e: IdentityTokensDrawn) -> str:
     if not state["commitments"]:
         return ""  # the vampire player's tokens come before the commitments (checked there)
     for character in e.characters:
@@ -108,7 +120,7 @@ def _tokens_drawn(state: State, e: IdentityTokensDrawn) -> str:
     return ""
 
 
-def _castle_filled(state: State, e: CastleFilled) -> str:
+def _castle_filled(state: CastleState, e: CastleFilled) -> str:
     if e.draw >= 0 and e.character not in state["city"]:
         return f"{e.character} was drawn from the city, where it is not"
     if e.draw < 0 and (state["city"] or state["bottom"][:1] != [e.character]):
@@ -116,7 +128,7 @@ def _castle_filled(state: State, e: CastleFilled) -> str:
     return ""
 
 
-def _scores(state: State, e: ScoresCounted) -> str:
+def _scores(state: CastleState, e: ScoresCounted) -> str:
     scores = {HUMAN: 0, VAMPIRE: 0}
     for character in alive(state):
         identity = state["known"].get(character)
@@ -128,7 +140,7 @@ def _scores(state: State, e: ScoresCounted) -> str:
     return ""
 
 
-_CHECKS: dict[type, Callable[[State, Any], str]] = {
+_CHECKS: dict[type, Callable[[CastleState, Any], str]] = {
     IdentityRevealed: _identity_revealed,
     CardPlayed: _card_played,
     CardsDrawn: _cards_drawn,

@@ -1,7 +1,7 @@
 """Vampire Empire's content (RULES.md §4): the 9 characters and the human and vampire 40-card decks.
 
-Each file (`characters.toml`, `human_deck.toml`, `vampire_deck.toml`) is validated at load into frozen
-dataclasses; every error is one line naming the file and the key.
+Each file (`characters.toml`, `human_deck.toml`, `vampire_deck.toml`) is declared as a schema and checked at
+load; every error is one line naming the file and the key.
 """
 
 from __future__ import annotations
@@ -9,9 +9,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Literal, get_args
 
-from domain.content import ENV_VAR, Section, content_path, load_model, unique_ids
+from msgspec import Meta, Struct
+
+from domain.content import ENV_VAR, check_ids, content_path, fail, load_schema
 
 __all__ = [
     "CastleCard",
@@ -30,11 +32,11 @@ CHARACTERS_FILE = "characters.toml"
 HUMAN_FILE = "human_deck.toml"
 VAMPIRE_FILE = "vampire_deck.toml"
 
-PROFESSIONS = ("noble", "clergy", "servant")
+Profession = Literal["noble", "clergy", "servant"]
+PROFESSIONS: tuple[str, ...] = get_args(Profession)
 CHARACTER_COUNT = 9  # RULES.md §4: 9 characters, 3 of each profession
 PER_PROFESSION = 3
 CHARACTER_PREFIX = "castle/character/"
-DEFENCE_RANGE = (1, 3)  # house: a character's starting defence
 
 DECK_SIZE = 40  # RULES.md §4: each player has a 40-card deck
 COMBAT = "combat"
@@ -42,8 +44,8 @@ HOLY_WATER = "holy-water"
 VAMPIRE = "vampire"
 RED = VAMPIRE  # a red vampire combat card: the kind the vampire deck has of its own
 SUPPORT = "support"
-KINDS = (COMBAT, HOLY_WATER, VAMPIRE, SUPPORT)
-VALUE_RANGE = (1, 3)
+Kind = Literal["combat", "holy-water", "vampire", "support"]
+KINDS: tuple[str, ...] = get_args(Kind)
 # How many professions a card of each kind may name: a second colour on a combat card, or a first one on
 # holy water or a red vampire card, lets it also support characters of that profession.
 PROFESSION_COUNTS: dict[str, tuple[int, int]] = {
@@ -52,41 +54,56 @@ PROFESSION_COUNTS: dict[str, tuple[int, int]] = {
     VAMPIRE: (0, 1),
     SUPPORT: (0, 0),
 }
-EFFECTS = (
+Effect = Literal[
     "draw-2",
     "take-from-deck",
     "take-from-cellar",
     "take-from-moat",
     "attack-marker",
     "defence-marker",
-)
+]
+EFFECTS: tuple[str, ...] = get_args(Effect)
+Text = Annotated[str, Meta(min_length=1)]
+Value = Annotated[int, Meta(ge=1, le=3)]  # house: a character's starting defence, a card's value
 
 
-@dataclass(frozen=True, slots=True)
-class Character:
+class Character(Struct, frozen=True, forbid_unknown_fields=True):
     """One character card of the city: id, name, profession and starting defence."""
 
-    id: str
-    name: str
-    profession: str
-    defence: int
+    id: Text
+    name: Text
+    profession: Profession
+    defence: Value
 
 
-@dataclass(frozen=True, slots=True)
-class CastleCard:
+class CharactersFile(Struct, frozen=True, forbid_unknown_fields=True):
+    """The characters file."""
+
+    source: Text
+    characters: tuple[Character, ...]
+
+
+class CastleCard(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """One deck card: a combat, holy-water, vampire (red) or support card (value 0, with an effect)."""
 
-    id: str
-    name: str
-    kind: str
-    professions: tuple[str, ...]
-    value: int
-    effect: str
-    text: str
+    id: Text
+    name: Text
+    kind: Kind
+    professions: tuple[Profession, ...] = ()
+    value: Value = 0  # 0: not given (a support card)
+    effect: Effect | Literal[""] = ""
+    text: Text
 
     def supports(self, profession: str) -> bool:
         """Tells whether the card may be played for a character of `profession` (its colour or colours)."""
         return self.kind != SUPPORT and profession in self.professions
+
+
+class DeckFile(Struct, frozen=True, forbid_unknown_fields=True):
+    """One side's deck file."""
+
+    source: Text
+    cards: tuple[CastleCard, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,96 +141,69 @@ VAMPIRE_SPEC = DeckSpec("vampire", VAMPIRE, 12)  # RULES.md §4: exactly 12 red 
 # --- characters ---------------------------------------------------------------------------------------------
 
 
-def _character(entry: Section) -> Character:
-    entry.check_keys(["id", "name", "profession", "defence"])
-    low, high = DEFENCE_RANGE
-    return Character(
-        id=entry.text("id"),
-        name=entry.text("name"),
-        profession=entry.text("profession", choices=PROFESSIONS),
-        defence=entry.integer("defence", low=low, high=high),
-    )
-
-
-def build_characters(data: dict[str, Any], filename: str) -> dict[str, Character]:
-    """Validates a parsed characters file: 9 characters, 3 of each profession."""
-    top = Section(data, filename)
-    top.check_keys(["source", "characters"])
-    top.text("source")
-    entries = top.tables("characters")
-    if len(entries) != CHARACTER_COUNT:
-        top.fail("characters", f"expected {CHARACTER_COUNT} characters, got {len(entries)}")
-    unique_ids(entries, prefix=CHARACTER_PREFIX)
-    characters = {c.id: c for c in map(_character, entries)}
+def check_characters(content: CharactersFile, filename: str) -> dict[str, Character]:
+    """Returns the characters by id, in file order, once there are 9 of them, 3 of each profession."""
+    characters = content.characters
+    if len(characters) != CHARACTER_COUNT:
+        fail(filename, "characters", f"expected {CHARACTER_COUNT} characters, got {len(characters)}")
+    check_ids((c.id for c in characters), filename, "characters", CHARACTER_PREFIX)
     for profession in PROFESSIONS:
-        count = sum(c.profession == profession for c in characters.values())
+        count = sum(c.profession == profession for c in characters)
         if count != PER_PROFESSION:
-            top.fail("characters", f"expected {PER_PROFESSION} {profession} characters, got {count}")
-    return characters
+            fail(filename, "characters", f"expected {PER_PROFESSION} {profession} characters, got {count}")
+    return {c.id: c for c in characters}
 
 
 # --- decks --------------------------------------------------------------------------------------------------
 
 
-def _professions(entry: Section, kind: str) -> tuple[str, ...]:
-    value = entry.data.get("professions", [])
-    if not isinstance(value, list):
-        entry.fail("professions", f"expected a list of professions, got {type(value).__name__}")
-    for i, item in enumerate(value):
-        if item not in PROFESSIONS:
-            entry.fail(f"professions[{i}]", f"expected one of {', '.join(PROFESSIONS)}, got {item!r}")
-        if item in value[:i]:
-            entry.fail(f"professions[{i}]", f"{item!r} is listed twice")
-    low, high = PROFESSION_COUNTS[kind]
-    if not low <= len(value) <= high:
+def _check_professions(card: CastleCard, filename: str, where: str) -> None:
+    for i, profession in enumerate(card.professions):
+        if profession in card.professions[:i]:
+            fail(filename, f"{where}.professions[{i}]", f"{profession!r} is listed twice")
+    low, high = PROFESSION_COUNTS[card.kind]
+    if not low <= len(card.professions) <= high:
         wanted = str(low) if low == high else f"{low}-{high}"
-        entry.fail("professions", f"expected {wanted} professions for a {kind} card, got {len(value)}")
-    return tuple(value)
+        message = f"expected {wanted} professions for a {card.kind} card, got {len(card.professions)}"
+        fail(filename, f"{where}.professions", message)
 
 
-def _card(entry: Section, spec: DeckSpec) -> CastleCard:
-    entry.check_keys(["id", "name", "kind", "professions", "value", "effect", "text"])
-    kind = entry.text("kind", choices=KINDS)
-    if kind not in spec.kinds:
-        entry.fail("kind", f"a {spec.side} deck holds no {kind} cards (allowed: {', '.join(spec.kinds)})")
-    professions = _professions(entry, kind)
-    if kind == SUPPORT:
-        if "value" in entry.data:
-            entry.fail("value", "a support card has no value")
-        value, effect = 0, entry.text("effect", choices=EFFECTS)
-    else:
-        if entry.data.get("effect", ""):
-            entry.fail("effect", f"only a support card has an effect, not a {kind} card")
-        low, high = VALUE_RANGE
-        value, effect = entry.integer("value", low=low, high=high), ""
-    return CastleCard(
-        entry.text("id"), entry.text("name"), kind, professions, value, effect, entry.text("text")
-    )
+def _check_card(card: CastleCard, filename: str, where: str, spec: DeckSpec) -> None:
+    if card.kind not in spec.kinds:
+        allowed = ", ".join(spec.kinds)
+        fail(filename, f"{where}.kind", f"a {spec.side} deck holds no {card.kind} cards (allowed: {allowed})")
+    _check_professions(card, filename, where)
+    if card.kind == SUPPORT and card.value:
+        fail(filename, f"{where}.value", "a support card has no value")
+    if card.kind == SUPPORT and not card.effect:
+        fail(filename, f"{where}.effect", "missing")
+    if card.kind != SUPPORT and card.effect:
+        fail(filename, f"{where}.effect", f"only a support card has an effect, not a {card.kind} card")
+    if card.kind != SUPPORT and not card.value:
+        fail(filename, f"{where}.value", "missing")
 
 
-def _build_deck(data: dict[str, Any], filename: str, spec: DeckSpec) -> CastleDeck:
-    top = Section(data, filename)
-    top.check_keys(["source", "cards"])
-    source = top.text("source")
-    entries = top.tables("cards")
-    if len(entries) != DECK_SIZE:
-        top.fail("cards", f"expected {DECK_SIZE} cards, got {len(entries)}")
-    unique_ids(entries, prefix=spec.prefix)
-    cards = {card.id: card for card in (_card(entry, spec) for entry in entries)}
-    own = sum(card.kind == spec.own_kind for card in cards.values())
+def _check_deck(content: DeckFile, filename: str, spec: DeckSpec) -> CastleDeck:
+    cards = content.cards
+    if len(cards) != DECK_SIZE:
+        fail(filename, "cards", f"expected {DECK_SIZE} cards, got {len(cards)}")
+    check_ids((card.id for card in cards), filename, "cards", spec.prefix)
+    for i, card in enumerate(cards):
+        _check_card(card, filename, f"cards[{i}]", spec)
+    own = sum(card.kind == spec.own_kind for card in cards)
     if own != spec.own_count:
-        top.fail("cards", f"expected {spec.own_count} {spec.own_kind} cards, got {own}")
-    return CastleDeck(side=spec.side, cards=cards, source=source)
+        fail(filename, "cards", f"expected {spec.own_count} {spec.own_kind} cards, got {own}")
+    return CastleDeck(side=spec.side, cards={card.id: card for card in cards}, source=content.source)
 
 
-def build_human_deck(data: dict[str, Any], filename: str) -> CastleDeck:
-    """Validates a parsed human deck file: 40 cards, exactly 8 of them holy water, no vampire cards."""
-    return _build_deck(data, filename, HUMAN_SPEC)
+def check_human_deck(content: DeckFile, filename: str) -> CastleDeck:
+    """Returns the human deck once it holds 40 cards, exactly 8 of them holy water, no vampire cards."""
+    return _check_deck(content, filename, HUMAN_SPEC)
 
 
-def build_vampire_deck(data: dict[str, Any], filename: str) -> CastleDeck:
-    """Validates a parsed vampire deck file: 40 cards, exactly 12 of them red vampire cards, no holy water."""
-    return _build_deck(data, filename, VAMPIRE_SPEC)
+def check_vampire_deck(content: DeckFile, filename: str) -> CastleDeck:
+    """Returns the vampire deck once it holds 40 cards, exactly 12 of them red, no holy water."""
+    return _check_deck(content, filename, VAMPIRE_SPEC)
 
 
 # --- loading ------------------------------------------------------------------------------------------------
@@ -221,17 +211,17 @@ def build_vampire_deck(data: dict[str, Any], filename: str) -> CastleDeck:
 
 def load_characters() -> dict[str, Character]:
     """Returns the 9 characters in use by id, in file order, validated."""
-    return load_model(DIR, CHARACTERS_FILE, build_characters)
+    return load_schema(DIR, CHARACTERS_FILE, CharactersFile, check_characters)
 
 
 def load_human_deck() -> CastleDeck:
     """Returns the human player's 40-card deck in use, validated."""
-    return load_model(DIR, HUMAN_FILE, build_human_deck)
+    return load_schema(DIR, HUMAN_FILE, DeckFile, check_human_deck)
 
 
 def load_vampire_deck() -> CastleDeck:
     """Returns the vampire player's 40-card deck in use, validated."""
-    return load_model(DIR, VAMPIRE_FILE, build_vampire_deck)
+    return load_schema(DIR, VAMPIRE_FILE, DeckFile, check_vampire_deck)
 
 
 FILES = (CHARACTERS_FILE, HUMAN_FILE, VAMPIRE_FILE)

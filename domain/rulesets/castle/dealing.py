@@ -29,6 +29,7 @@ from domain.rulesets.castle.state import (
     hand_commitments,
     identity_salt,
     player_of,
+    state_of,
 )
 
 VAMPIRES = 3  # RULES.md §4: the vampire player draws 3 identity tokens
@@ -51,7 +52,7 @@ def picks(res: Resolution, left: list[str], count: int) -> tuple[list[str], list
 def draw_cards(res: Resolution, player: str, count: int) -> None:
     """Draws `count` cards (or what the deck holds): a private pick per card; the whole hand is then
     committed to afresh."""
-    state = res.state
+    state = state_of(res)
     count = min(count, deck_count(state, player))
     cards, draws = picks(res, deck_cards(state, player), count)
     commitments = receive_cards(res, player, cards, draws) if cards else state["players"][player]["hand"]
@@ -60,15 +61,16 @@ def draw_cards(res: Resolution, player: str, count: int) -> None:
 
 def receive_cards(res: Resolution, player: str, cards: list[str], draws: list[int]) -> list[bytes]:
     """Records privately the cards coming into a hand and returns the new commitments to the hand."""
-    hand = sorted([*res.state["hands"].get(player, {}), *cards])
+    hand = sorted([*state_of(res)["hands"].get(player, {}), *cards])
     salt, salt_draw = res.dice.salt()
     res.emit(CardsReceived(owner=player, cards=cards, draws=draws, hand=hand, salt=salt, salt_draw=salt_draw))
     return hand_commitments(salt, hand)
 
 
 def refill_castle(res: Resolution) -> None:
-    """RULES.md §4: the castle holds 3 while the city has cards; shuffled ones first, then the bottom."""
-    state = res.state
+    """Fills the castle up to 3 from the city: the shuffled cards first, then the bottom."""
+    # RULES.md §4: the castle always holds 3 while the city has cards.
+    state = state_of(res)
     while len(state["castle"]) < CASTLE_SIZE and (state["city"] or state["bottom"]):
         if state["city"]:
             character, draw = res.dice.pick(list(state["city"]))
@@ -78,9 +80,10 @@ def refill_castle(res: Resolution) -> None:
 
 
 def deal(res: Resolution) -> None:
-    """The host's start (RULES.md §4): the city and the castle, the identity tokens and their
-    commitments, both hands of 8; the vampire player begins."""
-    state = res.state
+    """Deals the host's start: the city and the castle, the identity tokens and their commitments, both
+    hands of 8; the vampire player begins."""
+    # RULES.md §4: the shuffled characters form the city, its top 3 the castle; 3 and 2 identity tokens.
+    state = state_of(res)
     characters = sorted(load_characters())
     res.emit(CityShuffled(characters=characters))
     refill_castle(res)

@@ -40,14 +40,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from domain.actions import HOST, Action
 from domain.errors import BadSetup
-from domain.events import GameCreated, GameEnded, TurnEnded
+from domain.events import Event, GameCreated, GameEnded, TurnEnded
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import Ruleset
+from domain.rulesets.base import Ruleset, State
 from domain.rulesets.castle.checks import verify
 from domain.rulesets.castle.content import (
     HOLY_WATER,
@@ -89,6 +89,7 @@ from domain.rulesets.castle.options import (
     lowest,
     to_act,
 )
+from domain.rulesets.castle.shapes import CastleState, Token
 from domain.rulesets.castle.state import (
     ATTACK,
     CELLAR,
@@ -98,16 +99,19 @@ from domain.rulesets.castle.state import (
     MOAT,
     SIDES,
     VAMPIRE,
-    State,
     alive,
     assign_sides,
     card,
-    evolve,
     new_state,
     opponent,
     out_of_cards,
+    plain_evolve,
     player_of,
     side_of,
+    state_of,
+    the_fight,
+    the_holy,
+    typed,
 )
 from domain.suggest import did_you_mean
 
@@ -117,26 +121,27 @@ SIDE_NAMES = {HUMAN: "the human player", VAMPIRE: "the vampire player"}
 # --- deciding -----------------------------------------------------------------------------------------------
 
 
-def _truth(state: State, character: str) -> dict[str, Any]:
+def _truth(state: CastleState, character: str) -> Token:
     """Returns a character's identity and salt as the vampire player's tokens hold them (host only)."""
-    return dict(state["tokens"][player_of(state, VAMPIRE)][character])
+    return state["tokens"][player_of(state, VAMPIRE)][character]
 
 
 def _reveal(res: Resolution, character: str, reason: str) -> None:
-    truth = _truth(res.state, character)
+    truth = _truth(state_of(res), character)
     res.emit(
         IdentityRevealed(character=character, identity=truth["identity"], salt=truth["salt"], reason=reason)
     )
 
 
 def _play_card(res: Resolution, player: str, card_id: str, use: str, pile: str = CELLAR) -> None:
-    salt = res.state["hands"][player][card_id]
+    salt = state_of(res)["hands"][player][card_id]
     res.emit(CardPlayed(player=player, card=card_id, salt=salt, use=use, pile=pile))
 
 
 def _end_if_won(res: Resolution) -> bool:
-    """Ends the game if a side has won (RULES.md §4); returns whether it ended."""
-    state = res.state
+    """Ends the game if a side has won; returns whether it ended."""
+    # RULES.md §4: all vampires dead, all humans dead, or three revealed vampires hold the castle.
+    state = state_of(res)
     known, dead = state["known"], state["dead"]
     dead_vampires = sum(known.get(c) == VAMPIRE for c in dead)
     dead_humans = sum(known.get(c) == HUMAN for c in dead)
@@ -155,23 +160,24 @@ def _end_if_won(res: Resolution) -> bool:
 def _end(res: Resolution, side: str, reason: str) -> None:
     """Reveals every identity still secret, then ends the game (`side` "" for a tie)."""
     _reveal_all(res)
-    winner = player_of(res.state, side) if side else ""
+    winner = player_of(state_of(res), side) if side else ""
     res.emit(GameEnded(winner=winner, reason=reason))
 
 
 def _reveal_all(res: Resolution) -> None:
-    for character in sorted(alive(res.state)):
-        if character not in res.state["known"]:
+    for character in sorted(alive(state_of(res))):
+        if character not in state_of(res)["known"]:
             _reveal(res, character, "game-end")
 
 
 def _score(res: Resolution) -> None:
-    """RULES.md §4: both players are out of cards. The identities are revealed first, so the scores
-    follow from public events alone."""
+    """Scores the survivors. The identities are revealed first, so the scores follow from public events
+    alone."""
+    # RULES.md §4: both players are out of cards: 1 point per surviving human, 2 per surviving vampire.
     _reveal_all(res)
     scores = {HUMAN: 0, VAMPIRE: 0}
-    for character in alive(res.state):
-        identity = res.state["known"][character]
+    for character in alive(state_of(res)):
+        identity = state_of(res)["known"][character]
         scores[identity] += POINTS[identity]
     res.emit(ScoresCounted(human=scores[HUMAN], vampire=scores[VAMPIRE]))
     best = max(scores.values())
@@ -181,7 +187,7 @@ def _score(res: Resolution) -> None:
 
 def _end_turn(res: Resolution, player: str) -> None:
     """Hands the turn over; a player out of cards passes, and when both are, the game is scored."""
-    state = res.state
+    state = state_of(res)
     other = opponent(state, player)
     if out_of_cards(state, other):
         if out_of_cards(state, player):
@@ -206,7 +212,7 @@ def _discard(res: Resolution, player: str, card_id: str) -> None:
 def _support(res: Resolution, player: str, card_short: str, target: str = "") -> None:
     """Plays a support card; its target (short id) is a castle character for a marker, a card for a
     take, nothing for a draw."""
-    side = side_of(res.state, player)
+    side = side_of(state_of(res), player)
     card_id = card_id_of(side, card_short)
     c = card(side, card_id)
     _play_card(res, player, card_id, "support")
@@ -221,7 +227,7 @@ def _support(res: Resolution, player: str, card_short: str, target: str = "") ->
 
 
 def _hide(res: Resolution, player: str, character: str) -> None:
-    for c in lowest(cards_in_hand(res.state, player, castle_content()), RED, HIDE_CARDS):
+    for c in lowest(cards_in_hand(state_of(res), player, castle_content()), RED, HIDE_CARDS):
         _play_card(res, player, c.id, "hide")
     res.emit(CharacterHidden(player=player, character=character))
     refill_castle(res)
@@ -229,12 +235,12 @@ def _hide(res: Resolution, player: str, character: str) -> None:
 
 
 def _holy_water(res: Resolution, player: str, character: str) -> None:
-    pair = lowest(cards_in_hand(res.state, player, castle_content()), HOLY_WATER, HOLY_WATER_CARDS)
+    pair = lowest(cards_in_hand(state_of(res), player, castle_content()), HOLY_WATER, HOLY_WATER_CARDS)
     for c in pair:
         _play_card(res, player, c.id, "holy-water")
     res.emit(HolyWaterAsked(player=player, character=character, card=pair[0].id))
     _reveal(res, character, "holy-water")
-    state = res.state
+    state = state_of(res)
     if _end_if_won(res):
         return
     if state["known"][character] == VAMPIRE and character in state["castle"]:
@@ -246,21 +252,22 @@ def _holy_water(res: Resolution, player: str, character: str) -> None:
 
 
 def _attack(res: Resolution, player: str, attacker: str, defender: str) -> None:
-    holy = res.state["holy"]["card"] if res.state["step"] == "holy-attack" else ""
+    state = state_of(res)
+    holy = the_holy(state)["card"] if state["step"] == "holy-attack" else ""
     res.emit(FightStarted(player=player, attacker=attacker, defender=defender, holy_water=holy))
 
 
 def _play(res: Resolution, player: str, card_id: str) -> None:
-    fight = res.state["fight"]
+    fight = the_fight(state_of(res))
     side = ATTACK if fight["stage"] == ATTACK else DEFENCE
     _play_card(res, player, card_id, side)
-    value = card(side_of(res.state, player), card_id).value
+    value = card(side_of(state_of(res), player), card_id).value
     res.emit(FightCardPlayed(player=player, side=side, card=card_id, value=value))
 
 
 def _done(res: Resolution, player: str) -> None:
-    state = res.state
-    fight = state["fight"]
+    state = state_of(res)
+    fight = the_fight(state)
     if fight["stage"] == ATTACK:
         res.emit(FightCardsDone(player=player, side=ATTACK))
         return
@@ -268,12 +275,14 @@ def _done(res: Resolution, player: str) -> None:
     attacker, defender, number = fight["attacker"], fight["defender"], fight["round"]
     attack, defence = fight["attack"], fight["defence"]
     res.emit(FightRoundEnded(round=number, attack=attack, defence=defence))
+    # Vampire Empire III: attack above defence at the end of either round kills the defender; a defence
+    # that holds through both rounds ends the fight with no effect.
     if attack > defence:
         res.emit(CharacterKilled(character=defender, attacker=attacker, round=number))
         if defender not in state["known"]:
-            _reveal(res, defender, "death")  # RULES.md §4: the vampire player must say what it was
+            _reveal(res, defender, "death")  # Vampire Empire III: the vampire player says what it was
         res.emit(FightEnded(attacker=attacker, defender=defender, killed=True))
-        refill_castle(res)
+        refill_castle(res)  # Vampire Empire III: the dead leave the game, the city refills the castle
         _after_action(res, fight["attacking"])
     elif number == 2:
         res.emit(FightEnded(attacker=attacker, defender=defender, killed=False))
@@ -303,7 +312,7 @@ _ARGUMENTS = {
 
 
 def _draw_up(res: Resolution, player: str) -> None:
-    draw_cards(res, player, max(0, HAND_SIZE - len(res.state["players"][player]["hand"])))
+    draw_cards(res, player, max(0, HAND_SIZE - len(state_of(res)["players"][player]["hand"])))
 
 
 _HANDLERS: dict[str, Callable[..., None]] = {
@@ -348,9 +357,15 @@ class VampireEmpire(Ruleset):
     # Each player's options (and the bots' weights) depend on their own secrets: the CLI lists a
     # player's actions only to that player.
     hidden_information = True
-    evolve = staticmethod(evolve)
-    verify = staticmethod(verify)  # the ruleset's check of recorded events
-    legal_actions = staticmethod(legal_actions)
+    evolve = staticmethod(plain_evolve)
+
+    def verify(self, state: State, event: Event) -> str:
+        """Returns what is wrong with a recorded event given the state before it ("" when nothing is)."""
+        return verify(typed(state), event)
+
+    def legal_actions(self, state: State, player: str | None = None) -> list[Action]:
+        """Returns the actions open now to the player who is to act (see `options.legal_actions`)."""
+        return legal_actions(typed(state), player)
 
     def content_paths(self) -> list[Path]:
         """Returns the characters and both decks this game is played with."""
@@ -390,7 +405,7 @@ class VampireEmpire(Ruleset):
 
     def initial_state(self, created: GameCreated) -> State:
         """Returns the state right after GameCreated (nothing dealt yet)."""
-        return new_state(created)
+        return cast(State, new_state(created))
 
     def start(self, res: Resolution) -> None:
         """Deals the city, the castle, the identities and both hands (RULES.md §4)."""
@@ -399,24 +414,26 @@ class VampireEmpire(Ruleset):
     def resolve(self, res: Resolution, action_id: str, player: str) -> None:
         """Resolves one action: its verb's handler, given the content ids its short ids name."""
         verb, *parts = action_id.split(":")
-        side = side_of(res.state, player)
+        side = side_of(state_of(res), player)
         kinds = _ARGUMENTS.get(verb)
         if kinds is not None:  # short ids to content ids
             resolve = {CARD: lambda short_id: card_id_of(side, short_id), CHARACTER: character_id_of}
             parts = [resolve[kind](p) for kind, p in zip(kinds, parts, strict=True)]
         _HANDLERS[verb](res, player, *parts)  # a legal action has a handler
 
-    def status(self, state: State) -> dict[str, Any]:
+    def status(self, plain: State) -> dict[str, Any]:
         """Returns running/finished, the winner ("" for none or a tie) and who is to act."""
+        state = typed(plain)
         if state["phase"] == "over":
             return {"status": "finished", "winner": state["winner"], "to_act": []}
         if state["phase"] == "setup":
             return {"status": "running", "winner": "", "to_act": [HOST]}
         return {"status": "running", "winner": "", "to_act": [to_act(state)]}
 
-    def bot_weight(self, state: State, action: Action) -> float:
+    def bot_weight(self, plain: State, action: Action) -> float:
         """Returns how likely a bot is to pick an action. It weighs only what the acting player may know:
         public facts and its own tokens (the human bot never peeks at the vampire player's)."""
+        state = typed(plain)
         verb, _, rest = action.id.partition(":")
         if verb == "reveal":
             castle = state["castle"]

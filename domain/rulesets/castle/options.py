@@ -18,6 +18,7 @@ from domain.rulesets.castle.content import (
     CastleContent,
     castle_content,
 )
+from domain.rulesets.castle.shapes import CastleState
 from domain.rulesets.castle.state import (
     ATTACK,
     CELLAR,
@@ -26,10 +27,12 @@ from domain.rulesets.castle.state import (
     HUMAN,
     MOAT,
     VAMPIRE,
-    State,
     alive,
     deck_cards,
+    pile,
     side_of,
+    the_fight,
+    the_holy,
 )
 
 CASTLE_SIZE = 3
@@ -56,9 +59,9 @@ def card_id_of(side: str, short_id: str) -> str:
     return f"castle/{side}/{short_id}"
 
 
-def starting_defence(state: State, character: str, cc: CastleContent) -> int:
+def starting_defence(state: CastleState, character: str, cc: CastleContent) -> int:
     """Returns a character's printed defence plus its defence markers (what an attack must beat)."""
-    markers: int = state["markers"][character][DEFENCE]
+    markers = state["markers"][character][DEFENCE]
     return cc.characters[character].defence + markers
 
 
@@ -66,9 +69,11 @@ def starting_defence(state: State, character: str, cc: CastleContent) -> int:
 
 
 def valid_card(
-    state: State, side: str, c: CastleCard, supported: str, opposed: str, cc: CastleContent
+    state: CastleState, side: str, c: CastleCard, supported: str, opposed: str, cc: CastleContent
 ) -> bool:
     """Tells whether a card may count for `supported` (fighting `opposed`) when played by `side`."""
+    # RULES.md §4: cards of the supported character's profession; holy water by the human player against
+    # a revealed vampire; red cards by the vampire player for a revealed vampire.
     if c.kind == SUPPORT:
         return False
     if c.supports(cc.characters[supported].profession):
@@ -80,12 +85,12 @@ def valid_card(
     return False
 
 
-def hand(state: State, player: str) -> list[str]:
+def hand(state: CastleState, player: str) -> list[str]:
     """Returns the cards in a player's hand, sorted (the host's state or the owner's own copy)."""
     return sorted(state["hands"].get(player, {}))
 
 
-def cards_in_hand(state: State, player: str, cc: CastleContent) -> list[CastleCard]:
+def cards_in_hand(state: CastleState, player: str, cc: CastleContent) -> list[CastleCard]:
     deck = cc.decks[side_of(state, player)]
     return [deck[c] for c in hand(state, player)]
 
@@ -95,11 +100,12 @@ def lowest(cards: list[CastleCard], kind: str, count: int) -> list[CastleCard]:
 
 
 def can_attack(
-    state: State, player: str, attacker: str, defender: str, cc: CastleContent, holy: str = ""
+    state: CastleState, player: str, attacker: str, defender: str, cc: CastleContent, holy: str = ""
 ) -> bool:
     """Tells whether a fight may start: the most the attacker could reach beats the starting defence."""
+    # RULES.md §4: a fight may only start if the attacker can beat the defender's starting defence.
     side = side_of(state, player)
-    reach: int = state["markers"][attacker][ATTACK] + (cc.decks[HUMAN][holy].value if holy else 0)
+    reach = state["markers"][attacker][ATTACK] + (cc.decks[HUMAN][holy].value if holy else 0)
     reach += sum(
         c.value
         for c in cards_in_hand(state, player, cc)
@@ -108,30 +114,30 @@ def can_attack(
     return reach > starting_defence(state, defender, cc)
 
 
-def may_attack_with(state: State, player: str, attacker: str) -> bool:
+def may_attack_with(state: CastleState, player: str, attacker: str) -> bool:
     known = state["known"]
     if side_of(state, player) == HUMAN:
-        return bool(known.get(attacker) != VAMPIRE)  # RULES.md §4: never with a revealed vampire
+        return known.get(attacker) != VAMPIRE  # RULES.md §4: never with a revealed vampire
     revealed = [c for c in state["castle"] if known.get(c) == VAMPIRE]
     return not revealed or attacker in revealed  # with a revealed vampire when the castle has one
 
 
-def _fighter(state: State) -> str:
-    fight = state["fight"]
-    return str(fight["attacking"] if fight["stage"] == ATTACK else fight["defending"])
+def _fighter(state: CastleState) -> str:
+    fight = the_fight(state)
+    return fight["attacking"] if fight["stage"] == ATTACK else fight["defending"]
 
 
-def to_act(state: State) -> str:
+def to_act(state: CastleState) -> str:
     """Returns who acts now ("" when nobody does)."""
     if state["phase"] != "turn":
         return ""
-    return _fighter(state) if state["step"] == "fight" else str(state["turn"])
+    return _fighter(state) if state["step"] == "fight" else state["turn"]
 
 
 # --- legal actions ------------------------------------------------------------------------------------------
 
 
-def legal_actions(state: State, player: str | None = None) -> list[Action]:
+def legal_actions(state: CastleState, player: str | None = None) -> list[Action]:
     """Returns the actions open now to the player who is to act. They depend only on what that player
     may know (public facts, their hand and their tokens), so they can be shown to that player."""
     actor = to_act(state)
@@ -148,7 +154,8 @@ def legal_actions(state: State, player: str | None = None) -> list[Action]:
         ]
         return [*actions, Action("draw", actor, "Draw back up to 8 cards")]
     if step == "holy-attack":
-        target, holy = state["holy"]["character"], state["holy"]["card"]
+        asked = the_holy(state)
+        target, holy = asked["character"], asked["card"]
         who = cc.characters
         actions = [
             Action(f"attack:{short(a)}:{short(target)}", actor, f"{who[a].name} attacks the unmasked vampire")
@@ -165,8 +172,8 @@ def _name(c: CastleCard) -> str:
     return f"{c.name} ({c.kind}{' ' + str(c.value) if c.value else ''})"
 
 
-def _fight_actions(state: State, actor: str, cc: CastleContent) -> list[Action]:
-    fight = state["fight"]
+def _fight_actions(state: CastleState, actor: str, cc: CastleContent) -> list[Action]:
+    fight = the_fight(state)
     stage = fight["stage"]
     supported, opposed = (
         (fight["attacker"], fight["defender"]) if stage == ATTACK else (fight["defender"], fight["attacker"])
@@ -181,7 +188,7 @@ def _fight_actions(state: State, actor: str, cc: CastleContent) -> list[Action]:
     return [*actions, Action("done", actor, f"Play no more cards in round {fight['round']}")]
 
 
-def _turn_actions(state: State, actor: str, cc: CastleContent) -> list[Action]:
+def _turn_actions(state: CastleState, actor: str, cc: CastleContent) -> list[Action]:
     side = side_of(state, actor)
     cards = cards_in_hand(state, actor, cc)
     castle = state["castle"]
@@ -192,7 +199,7 @@ def _turn_actions(state: State, actor: str, cc: CastleContent) -> list[Action]:
         actions += [
             Action(f"reveal:{short(c)}", actor, f"Unmask {who[c].name}, a vampire")
             for c in castle
-            if tokens.get(c, {}).get("identity") == VAMPIRE and c not in state["known"]
+            if (token := tokens.get(c)) and token["identity"] == VAMPIRE and c not in state["known"]
         ]
     for c in cards:
         if c.kind == SUPPORT:
@@ -217,11 +224,11 @@ def _turn_actions(state: State, actor: str, cc: CastleContent) -> list[Action]:
     return [*actions, Action("pass", actor, "End the turn without an action")]
 
 
-def _askable(state: State) -> list[str]:
+def _askable(state: CastleState) -> list[str]:
     return sorted(c for c in alive(state) if c not in state["known"])
 
 
-def _support_actions(state: State, actor: str, c: CastleCard, cc: CastleContent) -> list[Action]:
+def _support_actions(state: CastleState, actor: str, c: CastleCard, cc: CastleContent) -> list[Action]:
     sid = short(c.id)
     if c.effect == "draw-2":
         return [Action(f"support:{sid}", actor, f"{c.name}: draw 2 cards")]
@@ -233,11 +240,11 @@ def _support_actions(state: State, actor: str, c: CastleCard, cc: CastleContent)
             )
             for x in state["castle"]
         ]
-    pile = TAKE_PILES[c.effect]
+    taken_from = TAKE_PILES[c.effect]
     me = state["players"][actor]
     deck = cc.decks[me["side"]]
-    options = deck_cards(state, actor) if pile == DECK else sorted(set(me[pile]))
+    options = deck_cards(state, actor) if taken_from == DECK else sorted(set(pile(me, taken_from)))
     return [
-        Action(f"support:{sid}:{short(x)}", actor, f"{c.name}: take {_name(deck[x])} from the {pile}")
+        Action(f"support:{sid}:{short(x)}", actor, f"{c.name}: take {_name(deck[x])} from the {taken_from}")
         for x in options
     ]

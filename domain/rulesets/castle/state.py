@@ -1,36 +1,22 @@
-"""Vampire Empire's state (plain data) and `evolve`, the only code that changes it.
+"""Vampire Empire's state (typed in `shapes`), what the rules read of it, and `evolve`, the only code that
+changes it.
 
 `evolve` trusts its events (STYLE.md habit 3); `checks.verify` is what refuses a forged one. Every copy of
 the log folds to a state: the host's full log, a player's copy (their own private events,
 the rest sealed) or the public copy. The public part of the state depends on public events only, so it
-is the same in every copy. What a copy's private events add sits apart: `hands` ({player: {card: salt}}
-for the hands this copy may see) and `tokens` ({player: {character: {"identity", "salt"}}}, the identity
-tokens each player drew, for the players this copy may see).
-
-    phase       setup | turn | over
-    sides       {"human": name, "vampire": name}
-    turn        whose turn it is;  step: discard | act | holy-attack | fight | done (the action is over)
-    unmasked    whether the vampire player has revealed a vampire this turn
-    city        characters in the shuffled city (sorted: its order is never known);  bottom: the hidden
-                characters under it, in the order they went there
-    castle      the characters in the castle;  dead: the killed, in order
-    known       {character: identity} made public;  commitments: {character: sha256}
-    markers     {character: {"attack": n, "defence": n}}
-    players     {name: {"side", "hand": [commitments], "cellar": [..], "moat": [..]}}; every other card
-                of the side is in the deck (`deck_count`)
-    holy        after holy water: {"card": the lower holy water card, "character": who was asked}, else None
-    fight       None, or the fight under way (see FightStarted)
-    winner, reason, scores
+is the same in every copy. What a copy's private events add sits apart: `hands` and `tokens`, for the
+players this copy may see.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 from domain.events import Event, GameCreated, GameEnded, TurnEnded
 from domain.hidden import commit
+from domain.resolution import Resolution
 from domain.rulesets.castle.content import CastleCard, castle_content
 from domain.rulesets.castle.events import (
     CardPlayed,
@@ -55,18 +41,49 @@ from domain.rulesets.castle.events import (
     ScoresCounted,
     TurnPassed,
 )
+from domain.rulesets.castle.shapes import CastleState, Fight, Holy, Player
 
-State = dict[str, Any]
-
-HUMAN = "human"
-VAMPIRE = "vampire"
+HUMAN: Final = "human"
+VAMPIRE: Final = "vampire"
 SIDES = (HUMAN, VAMPIRE)
 HAND_SIZE = 8  # RULES.md §4: draw back up to 8
-CELLAR = "cellar"
-MOAT = "moat"
-DECK = "deck"
-ATTACK = "attack"
-DEFENCE = "defence"
+CELLAR: Final = "cellar"
+MOAT: Final = "moat"
+DECK: Final = "deck"
+ATTACK: Final = "attack"
+DEFENCE: Final = "defence"
+
+
+# The rules read the state on nearly every step: these skip `typing.cast`'s call (as the main board's do).
+def typed(plain: dict[str, Any]) -> CastleState:
+    """Returns a state this ruleset folded (a plain dict, as every ruleset's) as the castle's typed state."""
+    state: CastleState = plain  # type: ignore[assignment]
+    return state
+
+
+def state_of(res: Resolution) -> CastleState:
+    """Returns a resolution's working state as the castle's typed state."""
+    state: CastleState = res.state  # type: ignore[assignment]
+    return state
+
+
+def the_fight(state: CastleState) -> Fight:
+    """Returns the fight under way (callers know there is one: the step is fight)."""
+    fight = state["fight"]
+    assert fight is not None, "no fight is under way"
+    return fight
+
+
+def the_holy(state: CastleState) -> Holy:
+    """Returns what holy water asked (callers know it did: the step is holy-attack)."""
+    holy = state["holy"]
+    assert holy is not None, "holy water asked nothing"
+    return holy
+
+
+def pile(me: Player, name: str) -> list[str]:
+    """Returns a player's cellar or moat by the name an event gives it."""
+    return me["cellar"] if name == CELLAR else me["moat"]
 
 
 def other_side(side: str) -> str:
@@ -111,10 +128,12 @@ def assign_sides(seats: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     return sides
 
 
-def new_state(created: GameCreated) -> State:
+def new_state(created: GameCreated) -> CastleState:
     """Returns the state right after GameCreated: sides taken from the seats, nothing dealt."""
     sides = assign_sides(created.players)
-    players = {name: {"side": side, "hand": [], CELLAR: [], MOAT: []} for side, name in sides.items()}
+    players: dict[str, Player] = {
+        name: {"side": side, "hand": [], CELLAR: [], MOAT: []} for side, name in sides.items()
+    }
     return {
         "phase": "setup",
         "sides": sides,
@@ -139,39 +158,39 @@ def new_state(created: GameCreated) -> State:
     }
 
 
-def side_of(state: State, player: str) -> str:
+def side_of(state: CastleState, player: str) -> str:
     """Returns a player's side."""
-    return str(state["players"][player]["side"])
+    return state["players"][player]["side"]
 
 
-def player_of(state: State, side: str) -> str:
+def player_of(state: CastleState, side: str) -> str:
     """Returns the player on a side."""
-    return str(state["sides"][side])
+    return state["sides"][side]
 
 
-def opponent(state: State, player: str) -> str:
+def opponent(state: CastleState, player: str) -> str:
     """Returns the other player."""
     return player_of(state, other_side(side_of(state, player)))
 
 
-def alive(state: State) -> list[str]:
+def alive(state: CastleState) -> list[str]:
     """Returns the living characters: in the castle, then the city, then under it."""
     return [*state["castle"], *state["city"], *state["bottom"]]
 
 
-def deck_count(state: State, player: str) -> int:
+def deck_count(state: CastleState, player: str) -> int:
     """Returns how many cards are left in a player's deck: the side's cards not in the hand, the cellar
     or the moat (public: counts only)."""
     me = state["players"][player]
     return len(deck_of(me["side"])) - len(me["hand"]) - len(me[CELLAR]) - len(me[MOAT])
 
 
-def out_of_cards(state: State, player: str) -> bool:
+def out_of_cards(state: CastleState, player: str) -> bool:
     """Tells whether a player has no card left in deck or hand (public: counts only)."""
     return not state["players"][player]["hand"] and deck_count(state, player) == 0
 
 
-def deck_cards(state: State, player: str) -> list[str]:
+def deck_cards(state: CastleState, player: str) -> list[str]:
     """Returns the cards left in a player's deck, sorted: every card of the side not in the hand (this
     copy must see the hand: the host or the owner) nor in the cellar or the moat."""
     me = state["players"][player]
@@ -182,18 +201,18 @@ def deck_cards(state: State, player: str) -> list[str]:
 # --- evolve -------------------------------------------------------------------------------------------------
 
 
-def _city_shuffled(state: State, e: CityShuffled) -> None:
+def _city_shuffled(state: CastleState, e: CityShuffled) -> None:
     state["city"] = sorted(e.characters)
     state["markers"] = {c: {ATTACK: 0, DEFENCE: 0} for c in e.characters}
 
 
-def _castle_filled(state: State, e: CastleFilled) -> None:
+def _castle_filled(state: CastleState, e: CastleFilled) -> None:
     source = state["city"] if e.character in state["city"] else state["bottom"]
     source.remove(e.character)
     state["castle"].append(e.character)
 
 
-def _tokens_drawn(state: State, e: IdentityTokensDrawn) -> None:
+def _tokens_drawn(state: CastleState, e: IdentityTokensDrawn) -> None:
     other = other_side(e.identity)
     tokens = state["tokens"].setdefault(e.owner, {})
     for character, salt in e.salts.items():
@@ -201,58 +220,62 @@ def _tokens_drawn(state: State, e: IdentityTokensDrawn) -> None:
         tokens[character] = {"identity": identity, "salt": salt}
 
 
-def _committed(state: State, e: IdentitiesCommitted) -> None:
+def _committed(state: CastleState, e: IdentitiesCommitted) -> None:
     state["commitments"] = dict(e.commitments)
 
 
-def _cards_drawn(state: State, e: CardsDrawn) -> None:
+def _cards_drawn(state: CastleState, e: CardsDrawn) -> None:
     me = state["players"][e.player]
     me["hand"] = list(e.commitments)
     if state["step"] == "discard" and state["turn"] == e.player:
         state["step"] = "act"  # drawing back up to 8 ends the discard step
 
 
-def _cards_received(state: State, e: CardsReceived) -> None:
+def _cards_received(state: CastleState, e: CardsReceived) -> None:
     state["hands"][e.owner] = {c: card_salt(e.salt, c) for c in e.hand}
 
 
-def _card_taken(state: State, e: CardTaken) -> None:
+def _card_taken(state: CastleState, e: CardTaken) -> None:
     me = state["players"][e.player]
     if e.pile != DECK:  # a card from the deck leaves it by joining the hand
-        me[e.pile].remove(e.card)
+        pile(me, e.pile).remove(e.card)
     me["hand"] = list(e.commitments)
 
 
-def _card_played(state: State, e: CardPlayed) -> None:
+def _card_played(state: CastleState, e: CardPlayed) -> None:
     me = state["players"][e.player]
     commitment = commit(e.card, e.salt)
     if commitment in me["hand"]:  # `checks.verify` refuses a card that opens no commitment
         me["hand"].remove(commitment)
     state["hands"].get(e.player, {}).pop(e.card, None)
-    me[e.pile].append(e.card)
+    pile(me, e.pile).append(e.card)
 
 
-def _identity_revealed(state: State, e: IdentityRevealed) -> None:
+def _identity_revealed(state: CastleState, e: IdentityRevealed) -> None:
     state["known"][e.character] = e.identity
     if e.reason == "unmasked":
         state["unmasked"] = True
 
 
-def _hidden(state: State, e: CharacterHidden) -> None:
+def _hidden(state: CastleState, e: CharacterHidden) -> None:
     state["castle"].remove(e.character)
     state["bottom"].append(e.character)
 
 
-def _holy_water(state: State, e: HolyWaterAsked) -> None:
+def _holy_water(state: CastleState, e: HolyWaterAsked) -> None:
     state["step"] = "holy-attack"  # the turn's end clears it if no attack follows
     state["holy"] = {"card": e.card, "character": e.character}
 
 
-def _marker(state: State, e: MarkerPlaced) -> None:
-    state["markers"][e.character][e.kind] += 1
+def _marker(state: CastleState, e: MarkerPlaced) -> None:
+    markers = state["markers"][e.character]
+    if e.kind == ATTACK:
+        markers[ATTACK] += 1
+    else:
+        markers[DEFENCE] += 1
 
 
-def _fight_started(state: State, e: FightStarted) -> None:
+def _fight_started(state: CastleState, e: FightStarted) -> None:
     attacking = e.player
     attack = state["markers"][e.attacker][ATTACK]
     if e.holy_water:
@@ -272,37 +295,42 @@ def _fight_started(state: State, e: FightStarted) -> None:
     }
 
 
-def _fight_card(state: State, e: FightCardPlayed) -> None:
-    fight = state["fight"]
-    fight[e.side] += e.value
-    fight["cards"][e.side].append(e.card)
+def _fight_card(state: CastleState, e: FightCardPlayed) -> None:
+    fight = the_fight(state)
+    if e.side == ATTACK:
+        fight[ATTACK] += e.value
+        fight["cards"][ATTACK].append(e.card)
+    else:
+        fight[DEFENCE] += e.value
+        fight["cards"][DEFENCE].append(e.card)
 
 
-def _cards_done(state: State, e: FightCardsDone) -> None:
-    state["fight"]["stage"] = DEFENCE if e.side == ATTACK else "over"
+def _cards_done(state: CastleState, e: FightCardsDone) -> None:
+    fight = the_fight(state)
+    fight["stage"] = DEFENCE if e.side == ATTACK else "over"
 
 
-def _round_ended(state: State, e: FightRoundEnded) -> None:
-    fight = state["fight"]
+def _round_ended(state: CastleState, e: FightRoundEnded) -> None:
+    fight = the_fight(state)
     fight["round"] = e.round + 1
     fight["stage"] = ATTACK
 
 
-def _killed(state: State, e: CharacterKilled) -> None:
+def _killed(state: CastleState, e: CharacterKilled) -> None:
     state["castle"].remove(e.character)
     state["dead"].append(e.character)
 
 
-def _fight_ended(state: State, e: FightEnded) -> None:
+def _fight_ended(state: CastleState, e: FightEnded) -> None:
     state["fight"] = None
     state["step"] = "done"  # the turn's action is over: the turn (or the game) ends next
 
 
-def _turn_passed(state: State, e: TurnPassed) -> None:
+def _turn_passed(state: CastleState, e: TurnPassed) -> None:
     state["holy"] = None
 
 
-def _turn_ended(state: State, e: TurnEnded) -> None:
+def _turn_ended(state: CastleState, e: TurnEnded) -> None:
     state["turn"] = e.next_player
     state["step"] = "discard"
     state["unmasked"] = False
@@ -310,17 +338,17 @@ def _turn_ended(state: State, e: TurnEnded) -> None:
     state["fight"] = None
 
 
-def _play_began(state: State, e: PlayBegan) -> None:
+def _play_began(state: CastleState, e: PlayBegan) -> None:
     state["phase"] = "turn"
     state["turn"] = e.player
     state["step"] = "discard"
 
 
-def _scores(state: State, e: ScoresCounted) -> None:
+def _scores(state: CastleState, e: ScoresCounted) -> None:
     state["scores"] = {HUMAN: e.human, VAMPIRE: e.vampire}
 
 
-def _game_ended(state: State, e: GameEnded) -> None:
+def _game_ended(state: CastleState, e: GameEnded) -> None:
     state["phase"] = "over"
     state["winner"] = e.winner
     state["reason"] = e.reason
@@ -328,7 +356,7 @@ def _game_ended(state: State, e: GameEnded) -> None:
     state["fight"] = None
 
 
-_EVOLVERS: dict[type, Any] = {
+_EVOLVERS: dict[type[Event], Callable[[CastleState, Any], None]] = {
     CityShuffled: _city_shuffled,
     CastleFilled: _castle_filled,
     IdentityTokensDrawn: _tokens_drawn,
@@ -355,9 +383,18 @@ _EVOLVERS: dict[type, Any] = {
 }
 
 
-def evolve(state: State, event: Event) -> State:
+def evolve(state: CastleState, event: Event) -> CastleState:
     """Applies one event to the state in place and returns it; events it does not know change nothing."""
     handler = _EVOLVERS.get(type(event))
     if handler is not None:
         handler(state, event)
     return state
+
+
+if TYPE_CHECKING:  # `evolve` as the engine calls it, on the plain dict every ruleset's state is
+
+    def plain_evolve(state: dict[str, Any], event: Event) -> dict[str, Any]:
+        """Applies one event to the state in place and returns it (`evolve`, typed for the engine)."""
+
+else:
+    plain_evolve = evolve  # the same function: the fold calls it once per event, with nothing in between

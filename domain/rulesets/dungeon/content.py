@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Literal
 
-from domain.content import Section, content_path, load_model, unique_ids
-from domain.rulesets.talisman.cards import Card, Deck, Outcome, parse_deck
+from msgspec import Meta, Struct
+
+from domain.content import check_ids, content_path, fail, load_schema
+from domain.rulesets.talisman.cards import Card, Deck, DeckFile, Outcome, Text, check_deck
 
 __all__ = ["Board", "Card", "Deck", "Outcome", "Space", "load_board", "load_deck"]
 
@@ -18,27 +19,26 @@ DECK_SIZE = 36  # Dungeon 2: the box holds 36 Dungeon cards
 CARD_PREFIX = "dungeon/card/"
 SPACE_PREFIX = "dungeon/space/"
 
-SPACE_KINDS = ("entrance", "chamber", "guard-room", "treasure-chamber")
+SpaceKind = Literal["entrance", "chamber", "guard-room", "treasure-chamber"]
+ENDS = ("entrance", "treasure-chamber")
 
 
-@dataclass(frozen=True, slots=True)
-class Space:
+class Space(Struct, frozen=True, forbid_unknown_fields=True):
     """One space of the spiral: index from the Entrance (0), name, kind and how many cards it draws."""
 
     index: int
-    id: str
-    name: str
-    kind: str
-    draws: int
-    guard_strength: int = 0
+    id: Text
+    name: Text
+    kind: SpaceKind
+    draws: Annotated[int, Meta(ge=0, le=3)]
+    guard_strength: Annotated[int, Meta(ge=0, le=12)] = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
+class Board(Struct, frozen=True, forbid_unknown_fields=True):
     """The Dungeon spiral, Entrance first and Treasure Chamber last."""
 
     spaces: tuple[Space, ...]
-    source: str
+    source: Text
 
     @property
     def last(self) -> int:
@@ -46,52 +46,48 @@ class Board:
         return len(self.spaces) - 1
 
 
-def _space(entry: Section, index: int, last: int) -> Space:
-    entry.check_keys(["index", "id", "name", "kind", "draws", "guard_strength"])
-    if entry.integer("index") != index:
-        entry.fail(
-            "index", f"expected {index} (indexes must run 0, 1, 2, … in order), got {entry.data['index']}"
+def _check_space(space: Space, filename: str, index: int, last: int) -> None:
+    where = f"spaces[{index}]"
+    if space.index != index:
+        fail(
+            filename,
+            f"{where}.index",
+            f"expected {index} (indexes must run 0, 1, 2, … in order), got {space.index}",
         )
-    kind = entry.text("kind", choices=SPACE_KINDS)
     wanted = "entrance" if index == 0 else "treasure-chamber" if index == last else ""
-    if wanted and kind != wanted:
-        entry.fail("kind", f"expected {wanted!r} for space {index}, got {kind!r}")
-    if not wanted and kind in ("entrance", "treasure-chamber"):
-        entry.fail("kind", f"{kind!r} may only be the first or last space")
-    draws = entry.integer("draws", low=0, high=3)
-    if kind != "chamber" and draws:
-        entry.fail("draws", f"a {kind} draws no cards, got {draws}")
-    guard = entry.integer("guard_strength", default=0, low=0, high=12)
-    if kind == "guard-room" and guard < 1:
-        entry.fail("guard_strength", "a guard-room needs a guard_strength of at least 1")
-    return Space(index, entry.text("id"), entry.text("name"), kind, draws, guard)
+    if wanted and space.kind != wanted:
+        fail(filename, f"{where}.kind", f"expected {wanted!r} for space {index}, got {space.kind!r}")
+    if not wanted and space.kind in ENDS:
+        fail(filename, f"{where}.kind", f"{space.kind!r} may only be the first or last space")
+    if space.kind != "chamber" and space.draws:
+        fail(filename, f"{where}.draws", f"a {space.kind} draws no cards, got {space.draws}")
+    if space.kind == "guard-room" and space.guard_strength < 1:
+        fail(filename, f"{where}.guard_strength", "a guard-room needs a guard_strength of at least 1")
 
 
-def build_board(data: dict[str, Any], filename: str) -> Board:
-    """Validates a parsed board file into a Board."""
-    top = Section(data, filename)
-    top.check_keys(["source", "spaces"])
-    entries = top.tables("spaces")
-    if len(entries) < 3:
-        top.fail("spaces", f"expected at least 3 spaces, got {len(entries)}")
-    unique_ids(entries, prefix=SPACE_PREFIX)
-    spaces = tuple(_space(entry, i, len(entries) - 1) for i, entry in enumerate(entries))
-    return Board(spaces=spaces, source=top.text("source"))
+def check_board(board: Board, filename: str) -> Board:
+    """Returns the board once its spaces run Entrance to Treasure Chamber with unique ids (Dungeon 3)."""
+    if len(board.spaces) < 3:
+        fail(filename, "spaces", f"expected at least 3 spaces, got {len(board.spaces)}")
+    check_ids((space.id for space in board.spaces), filename, "spaces", SPACE_PREFIX)
+    for index, space in enumerate(board.spaces):
+        _check_space(space, filename, index, board.last)
+    return board
 
 
-def build_deck(data: dict[str, Any], filename: str) -> Deck:
-    """Validates a parsed deck file into a Deck."""
-    return parse_deck(data, filename, DECK_SIZE, CARD_PREFIX, leaves_key="leaves_dungeon")
+def check_dungeon_deck(deck: DeckFile, filename: str) -> Deck:
+    """Returns the deck once it holds the 36 cards of Dungeon 2, each checked."""
+    return check_deck(deck, filename, DECK_SIZE, CARD_PREFIX)
 
 
 def load_board() -> Board:
     """Returns the Dungeon board in use, validated."""
-    return load_model(DIR, BOARD_FILE, build_board)
+    return load_schema(DIR, BOARD_FILE, Board, check_board)
 
 
 def load_deck() -> Deck:
     """Returns the Dungeon deck in use, validated."""
-    return load_model(DIR, DECK_FILE, build_deck)
+    return load_schema(DIR, DECK_FILE, DeckFile, check_dungeon_deck)
 
 
 def content_paths() -> list[Path]:

@@ -10,39 +10,29 @@ the house decisions). The Dungeon adds, in nightkeep's words:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from domain.resolution import Resolution
-from domain.rulesets.dungeon.content import load_board, load_deck
-from domain.rulesets.dungeon.effects import GUARD, move_back
+from domain.rulesets.dungeon.content import load_board
+from domain.rulesets.dungeon.state import DECK
 from domain.rulesets.talisman.combat import COMBAT, WON
-from domain.rulesets.talisman.effects import sheet_of
-from domain.rulesets.talisman.encounters import Encounter, draw_cards, encounter_cards, fight
+from domain.rulesets.talisman.effects import cards_at
+from domain.rulesets.talisman.encounters import draw_cards, encounter_cards, fight
 
-DECK = "dungeon"
+if TYPE_CHECKING:  # the board's hooks call this module: only their type is needed here
+    from domain.rulesets.dungeon.effects import DungeonBoard
 
-
-def encounter_rules() -> Encounter:
-    """Returns what the shared encounter rules need to know about the Dungeon."""
-    # Made once per deck in use (a frozen dataclass costs microseconds, and nearly every roll asks):
-    # the deck is the content model itself, so another content folder gives another one.
-    deck = load_deck()
-    rules = _RULES.get(id(deck))
-    if rules is None or rules.deck is not deck:
-        rules = _RULES[id(deck)] = Encounter(deck_name=DECK, deck=deck, move_back=move_back)
-    return rules
+GUARD = "dungeon/guard"
 
 
-_RULES: dict[int, Encounter] = {}
-
-
-def encounter_space(res: Resolution, player: str) -> None:
-    """Encounters the player's space: the Guard first on the Guard Room, then the cards in order."""
-    index = sheet_of(res, player)["space"]
+def encounter_space(res: Resolution, player: str, index: int, board: DungeonBoard) -> None:
+    """Encounters space `index`: the Guard first on the Guard Room, then the cards in order."""
     space = load_board().spaces[index]
-    enc = encounter_rules()
+    enc = board.encounter_rules()
     if space.kind == "guard-room":
         # RULES.md §2: every character who lands on the Guard Room fights the Guard (a defeat counts, 7.3).
         if fight(res, player, GUARD, space.guard_strength, COMBAT, enc.deck) != WON:
             return
-    elif not res.state["spaces"][index]:
+    elif not cards_at(res, player, index):
         draw_cards(res, DECK, player, space.draws)
     encounter_cards(enc, res, player, index)

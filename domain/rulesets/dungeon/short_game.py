@@ -12,30 +12,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, cast
 
 from domain.actions import Action
 from domain.events import GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import Ruleset
+from domain.rulesets.base import State
 from domain.rulesets.dungeon import turns
 from domain.rulesets.dungeon.content import content_paths, load_board, load_deck
-from domain.rulesets.dungeon.state import EVOLVERS, evolve, new_state
+from domain.rulesets.dungeon.effects import DungeonBoard, board_hooks
+from domain.rulesets.dungeon.state import EVOLVERS, DungeonSheet, DungeonState, evolve, new_state, sheet_in
 from domain.rulesets.talisman.characters import (
     canonical_seats,
-    character_choices,
     characters_path,
-    check_seats,
     load_characters,
 )
-from domain.rulesets.talisman.state import State
-from domain.rulesets.talisman.turns import deal_characters, race_status
+from domain.rulesets.talisman.hooks import WinOnArrival
+from domain.rulesets.talisman.state import STATE_VERSION
+from domain.rulesets.talisman.turns import TalismanRace, deal_characters, race_status
 
 FLEE_WEIGHT = 0.02  # bots flee rarely, so bot games usually end with a winner
 
 
-def _roll_label(sheet: dict[str, Any]) -> str:
+def _roll_label(sheet: DungeonSheet) -> str:
     if sheet["fleeing"]:
         return "Roll and flee toward the Entrance"
     if sheet["defeated"]:
@@ -43,14 +43,46 @@ def _roll_label(sheet: dict[str, Any]) -> str:
     return "Roll and move toward the Treasure Chamber"
 
 
-_HANDLERS: dict[str, Callable[[Resolution, str], None]] = {
+def _legal_actions(state: DungeonState, player: str | None) -> list[Action]:
+    if state["phase"] != "turn":
+        return []
+    current = state["turn"]
+    if player not in (None, current):
+        return []
+    sheet = sheet_in(state, current)
+    if state["moved"]:
+        space_name = load_board().spaces[sheet["space"]].name
+        actions = [Action("encounter-space", current, f"Encounter the {space_name}")]
+        actions += [Action(f"attack:{o}", current, f"Attack {o}") for o in turns.others_here(state, current)]
+        return actions
+    actions = [Action("roll", current, _roll_label(sheet))]
+    if sheet["space"] > 0 and not sheet["fleeing"]:
+        # Dungeon 9.1: fleeing may be declared any time after leaving the Entrance.
+        actions.append(Action("flee", current, "Flee the Dungeon (irrevocable)"))
+    return actions
+
+
+def _is_legal(state: DungeonState, player: str, action_id: str) -> bool:
+    if state["phase"] != "turn" or player != state["turn"]:
+        return False
+    if state["moved"]:
+        if action_id.startswith("attack:"):
+            return action_id.removeprefix("attack:") in turns.others_here(state, player)
+        return action_id == "encounter-space"
+    if action_id == "flee":
+        sheet = sheet_in(state, player)
+        return sheet["space"] > 0 and not sheet["fleeing"]
+    return action_id == "roll"
+
+
+# The actions that move on or meet the board, by id (given the board's hooks).
+_ON_BOARD: dict[str, Callable[[Resolution, str, DungeonBoard], None]] = {
     "roll": turns.roll,
-    "flee": turns.flee,
     "encounter-space": turns.encounter,
 }
 
 
-class DungeonShort(Ruleset):
+class DungeonShort(TalismanRace):
     """The short Dungeon game: a race from the Entrance to the Treasure Chamber (Dungeon 14)."""
 
     name = "dungeon-short"
@@ -58,20 +90,17 @@ class DungeonShort(Ruleset):
     min_players = 2
     max_players = 6
     handlers = EVOLVERS
+    # Dungeon 14: reaching the Treasure Chamber first wins the short game.
+    arrival: ClassVar[WinOnArrival] = WinOnArrival("reached the Treasure Chamber")
+    state_version = STATE_VERSION
     evolve = staticmethod(evolve)
 
     def content_paths(self) -> list[Path]:
         """Returns the characters, the board and the deck this game is played with."""
         return [characters_path(), *content_paths()]
 
-    def character_choices(self) -> list[tuple[str, str]]:
-        """Returns the characters `--player NAME:CHARACTER` may name."""
-        return character_choices()
-
-    def validate_setup(self, players: list[dict[str, Any]], options: Any) -> None:
-        """Raises BadSetup/UnknownCharacter for an unplayable setup (ContentError for bad data)."""
-        self.check_options(options)
-        check_seats(self.name, players, self.min_players, self.max_players)
+    def load_content(self) -> None:
+        """Loads (and so checks) the characters, the board and the deck."""
         load_characters(), load_board(), load_deck()
 
     def canonical_setup(
@@ -85,41 +114,16 @@ class DungeonShort(Ruleset):
         board = load_board()
         # Dungeon 14 plays without the main board, so the Tunnel (8.3) has nowhere to lead.
         deck = [c.id for c in load_deck().cards.values() if not c.leaves_board]
-        return new_state(created, len(board.spaces), deck)
+        return cast(State, new_state(created, len(board.spaces), deck))
 
     def legal_actions(self, state: State, player: str | None = None) -> list[Action]:
         """Returns the actions open now: roll/flee before moving, or the encounter choice after landing."""
-        if state["phase"] != "turn":
-            return []
-        current = state["turn"]
-        if player not in (None, current):
-            return []
-        sheet = state["players"][current]
-        if state["moved"]:
-            space_name = load_board().spaces[sheet["space"]].name
-            actions = [Action("encounter-space", current, f"Encounter the {space_name}")]
-            others = turns.others_here(state, current)
-            actions += [Action(f"attack:{o}", current, f"Attack {o}") for o in others]
-            return actions
-        actions = [Action("roll", current, _roll_label(sheet))]
-        if sheet["space"] > 0 and not sheet["fleeing"]:
-            # Dungeon 9.1: fleeing may be declared any time after leaving the Entrance.
-            actions.append(Action("flee", current, "Flee the Dungeon (irrevocable)"))
-        return actions
+        return _legal_actions(cast(DungeonState, state), player)
 
     def is_legal(self, state: State, player: str, action_id: str) -> bool:
         """Tells whether `action_id` is among legal_actions(state, player), without labelling any (an
         audit asks once per action); a game in its turn phase is not finished."""
-        if state["phase"] != "turn" or player != state["turn"]:
-            return False
-        if state["moved"]:
-            if action_id.startswith("attack:"):
-                return action_id.removeprefix("attack:") in turns.others_here(state, player)
-            return action_id == "encounter-space"
-        if action_id == "flee":
-            sheet = state["players"][player]
-            return bool(sheet["space"] > 0 and not sheet["fleeing"])
-        return action_id == "roll"
+        return _is_legal(cast(DungeonState, state), player, action_id)
 
     def start(self, res: Resolution) -> None:
         """Deals characters (RULES.md §1) and opens play."""
@@ -129,12 +133,18 @@ class DungeonShort(Ruleset):
         """Resolves a roll, a flight, an encounter or an attack on another character."""
         if action_id.startswith("attack:"):
             turns.attack(res, player, action_id.removeprefix("attack:"))
+        elif action_id == "flee":
+            turns.flee(res, player)
         else:
-            _HANDLERS[action_id](res, player)
+            _ON_BOARD[action_id](res, player, self.board())
+
+    def board(self) -> DungeonBoard:
+        """Returns the Dungeon board's hooks, with this game's ending installed on the Treasure Chamber."""
+        return board_hooks(load_board(), self.arrival)
 
     def status(self, state: State) -> dict[str, Any]:
         """Returns running/finished, the winner ("" for none) and who is to act."""
-        return race_status(state)
+        return race_status(cast(DungeonState, state))
 
     def bot_weight(self, state: State, action: Action) -> float:
         """Returns how likely a bot is to pick an action: fleeing is rare, attacks a little less likely."""

@@ -16,42 +16,37 @@ House decisions, in nightkeep's words:
 
 from __future__ import annotations
 
-from domain.dice import Dice
-from domain.events import DieRolled, Event
+from domain.events import DieRolled
 from domain.resolution import Resolution
 from domain.rulesets.dungeon.content import load_board, load_deck
-from domain.rulesets.dungeon.effects import move_piece
-from domain.rulesets.dungeon.encounters import encounter_space
-from domain.rulesets.dungeon.state import EVOLVERS, evolve
+from domain.rulesets.dungeon.effects import DungeonBoard
+from domain.rulesets.dungeon.state import (
+    DungeonState,
+    dungeon_sheet,
+    dungeon_state,
+)
 from domain.rulesets.talisman.character import PLAYING, effective_strength
 from domain.rulesets.talisman.combat import COMBAT, LOST, WON, lose_combat_life, resolve_combat
 from domain.rulesets.talisman.effects import check_killed, in_play, is_over, sheet_of
 from domain.rulesets.talisman.events import FleeingDeclared
-from domain.rulesets.talisman.state import State
-from domain.rulesets.talisman.turns import deal_characters, end_turn
+from domain.rulesets.talisman.turns import end_turn
 
 
-def deal(state: State, dice: Dice, in_place: bool = False) -> list[Event]:
-    """Deals characters (RULES.md §1) and opens play."""
-    res = Resolution(state, dice, evolve, in_place, EVOLVERS)
-    deal_characters(res)
-    return res.events
-
-
-def others_here(state: State, player: str) -> list[str]:
+def others_here(state: DungeonState, player: str) -> list[str]:
     """Returns the other characters in the race on the player's space, in seating order."""
-    space = state["players"][player]["space"]
+    players = state["players"]
+    space = players[player]["space"]
     return [
         name
         for name in state["order"]
         if name != player
-        and name in state["players"]
-        and state["players"][name]["status"] == PLAYING
-        and state["players"][name]["space"] == space
+        and name in players
+        and players[name]["status"] == PLAYING
+        and players[name]["space"] == space
     ]
 
 
-def can_choose(state: State, player: str) -> bool:
+def can_choose(state: DungeonState, player: str) -> bool:
     """Tells whether landing here offers a choice between the space and the characters on it."""
     space = state["players"][player]["space"]
     if space in (0, state["last"]) or load_board().spaces[space].kind == "guard-room":
@@ -59,30 +54,31 @@ def can_choose(state: State, player: str) -> bool:
     return bool(others_here(state, player))
 
 
-def roll(res: Resolution, player: str) -> None:
+def roll(res: Resolution, player: str, board: DungeonBoard) -> None:
     """Rolls one die and moves: toward the centre, or back after a defeat (7.3) or while fleeing (9)."""
-    sheet = sheet_of(res, player)
+    sheet = dungeon_sheet(res, player)
     backwards = sheet["fleeing"] or sheet["defeated"]
     reason = "flight" if sheet["fleeing"] else "retreat" if sheet["defeated"] else "roll"
     (face,), draws = res.dice.roll(6)
     res.emit(DieRolled(player=player, purpose="movement", sides=6, values=[face], draws=draws))
     here = sheet["space"]
     # Dungeon 6.2/8.1: forward, stopping on the Treasure Chamber; 7.3/9: back, stopping on the Entrance.
-    there = max(0, here - face) if backwards else min(res.state["last"], here + face)
-    move_piece(res, player, there, reason)
+    last = dungeon_state(res)["last"]
+    there = max(0, here - face) if backwards else min(last, here + face)
+    board.move(res, player, there, reason)
     if is_over(res) or not in_play(res, player):
         end_turn(res, player)
         return
-    if can_choose(res.state, player):
+    if can_choose(dungeon_state(res), player):
         return  # the player now chooses: encounter-space or attack:<name>
-    if there not in (0, res.state["last"]):
-        encounter_space(res, player)
+    if there not in (0, last):
+        board.encounter(res, player, there)
     end_turn(res, player)
 
 
-def encounter(res: Resolution, player: str) -> None:
+def encounter(res: Resolution, player: str, board: DungeonBoard) -> None:
     """Encounters the space after choosing it over the characters standing there."""
-    encounter_space(res, player)
+    board.encounter(res, player, sheet_of(res, player)["space"])
     end_turn(res, player)
 
 

@@ -1,17 +1,26 @@
 """The Vampire's Keep's content (RULES.md §3): board, Keep deck, Vault deck, Spells and die tables.
 
-Each file (`board.toml`, `deck.toml`, `vault.toml`, `spells.toml`, `tables.toml`) is validated at load
-into frozen dataclasses; every error is one line naming the file and the key.
+Each file (`board.toml`, `deck.toml`, `vault.toml`, `spells.toml`, `tables.toml`) is declared as a
+schema and checked at load; every error is one line naming the file and the key.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Literal, get_args
 
-from domain.content import Section, content_path, load_model, unique_ids
-from domain.rulesets.talisman.cards import KIND_NUMBERS, Card, Deck, parse_card, parse_deck
+from msgspec import Meta, Struct
+
+from domain.content import check_ids, content_path, fail, load_schema
+from domain.rulesets.keep.tables import Amount, TableLine, Tables, TablesFile, check_tables
+from domain.rulesets.talisman.cards import (
+    KIND_NUMBERS,
+    Card,
+    Deck,
+    DeckFile,
+    Text,
+    check_deck,
+)
 
 __all__ = [
     "Board",
@@ -58,9 +67,12 @@ FIXED_KINDS = {
     20: "fountain",
     21: "vault",
 }
-SPACE_KINDS = ("hall", *FIXED_KINDS.values())
+SpaceKind = Literal[
+    "hall", "entrance", "sentry", "tome", "vampire-wizard", "coffin", "obelisk", "fountain", "vault"
+]
+VaultTest = Literal["strength", "craft", "luck"]
 VAULT_TESTS = {"strength": 12, "craft": 12, "luck": 5}  # test -> highest value
-SPELL_EFFECTS = (
+SpellEffect = Literal[
     "lose_life",
     "lose_gold",
     "lose_turn",
@@ -70,30 +82,33 @@ SPELL_EFFECTS = (
     "gain_life",
     "gain_gold",
     "nothing",
-)
+]
+SPELL_EFFECTS: tuple[str, ...] = get_args(SpellEffect)
 
 
-@dataclass(frozen=True, slots=True)
-class Space:
+class Space(Struct, frozen=True, forbid_unknown_fields=True):
     """One Keep space: number 1-21, id, name, kind, Keep cards drawn when empty, and level 1-3."""
 
     number: int
-    id: str
-    name: str
-    kind: str
+    id: Text
+    name: Text
+    kind: SpaceKind
     draws: int
-    level: int
+
+    @property
+    def level(self) -> int:
+        """Returns the level (1-3) the space lies on, seven spaces a level (Keep 3)."""
+        return (self.number - 1) // LEVEL_SIZE + 1
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
+class Board(Struct, frozen=True, forbid_unknown_fields=True):
     """The Keep's 21 spaces (Entrance first, Talisman Vault last), the Sentry and the Teleport counters."""
 
     spaces: tuple[Space, ...]
-    sentry_strength: int
-    sentry_craft: int
-    counters: tuple[int, ...]
-    source: str
+    sentry_strength: Annotated[int, Meta(ge=1, le=12)]
+    sentry_craft: Annotated[int, Meta(ge=1, le=12)]
+    counters: tuple[Annotated[int, Meta(ge=1, le=SPACE_COUNT)], ...]
+    source: Text
 
     def space(self, number: int) -> Space:
         """Returns the space with this number (1 is the Keep Entrance)."""
@@ -107,273 +122,130 @@ class Board:
         return len(self.spaces)
 
 
-@dataclass(frozen=True, slots=True)
-class VaultCard:
+class VaultCard(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """One Vault card: a Strength, Craft or luck test against `value` (`lives` lost to a luck trap)."""
 
-    id: str
-    name: str
-    test: str
-    value: int
-    lives: int
-    text: str
+    id: Text
+    name: Text
+    test: VaultTest
+    value: Annotated[int, Meta(ge=1, le=12)]
+    lives: Annotated[int, Meta(ge=0, le=3)] = 0
+    text: Text
 
 
-@dataclass(frozen=True, slots=True)
-class Spell:
+class VaultFile(Struct, frozen=True, forbid_unknown_fields=True):
+    """The Vault deck file."""
+
+    source: Text
+    cards: tuple[VaultCard, ...]
+
+
+class Spell(Struct, frozen=True, forbid_unknown_fields=True):
     """One Spell of the house deck the Vampire Wizard casts: an effect and its amount."""
 
-    id: str
-    name: str
-    effect: str
-    amount: int
-    text: str
+    id: Text
+    name: Text
+    effect: SpellEffect
+    amount: Amount
+    text: Text
 
 
-@dataclass(frozen=True, slots=True)
-class TableLine:
-    """One line of a die table: the totals it covers, its effect, and what the effect needs."""
+class SpellsFile(Struct, frozen=True, forbid_unknown_fields=True):
+    """The house Spell deck file."""
 
-    rolls: tuple[int, ...]
-    effect: str
-    amount: int
-    text: str
-    destination: str = ""
-    gold: int = 0
-    spells: int = 0
-    items: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class TableSpec:
-    """How one table of `tables.toml` is rolled and which effects its lines may name."""
-
-    name: str
-    low: int
-    high: int
-    effects: tuple[str, ...]
-    keys: tuple[str, ...] = ("amount",)
-
-
-TABLE_SPECS = (
-    TableSpec(
-        "tome",
-        2,
-        12,
-        (
-            "lose_life",
-            "lose_strength",
-            "lose_craft",
-            "followers_leave",
-            "heal",
-            "gain_strength",
-            "gain_craft",
-            "gain_choice",
-        ),
-    ),
-    TableSpec("sentry", 1, 6, ("slip_past", "combat_rounds", "psychic_rounds", "give_up")),
-    TableSpec("coffin", 1, 6, ("lose_life", "nothing", "take_object", "gain_gold")),
-    TableSpec("fountain", 1, 6, ("lose_life", "nothing", "gain_life")),
-    TableSpec("exit", 1, 6, ("go_to",), keys=("destination",)),
-    TableSpec("hoard", 2, 12, ("treasure",), keys=("gold", "spells", "items")),
-)
-TABLE_NAMES = tuple(spec.name for spec in TABLE_SPECS)
-
-
-@dataclass(frozen=True, slots=True)
-class Tables:
-    """The Keep's die tables and the Objects the Treasure Hoard gives."""
-
-    tome: tuple[TableLine, ...]
-    sentry: tuple[TableLine, ...]
-    coffin: tuple[TableLine, ...]
-    fountain: tuple[TableLine, ...]
-    exit: tuple[TableLine, ...]
-    hoard: tuple[TableLine, ...]
-    items: dict[str, Card]
-    source: str = "house"
-
-    def line(self, table: str, total: int) -> TableLine:
-        """Returns the line of `table` (e.g. "tome") for a die total; tables cover every total at load."""
-        if table not in TABLE_NAMES:
-            raise ValueError(f"unknown Keep table {table!r} (known: {', '.join(TABLE_NAMES)})")
-        lines: tuple[TableLine, ...] = getattr(self, table)
-        for line in lines:
-            if total in line.rolls:
-                return line
-        raise ValueError(f"no line of the {table} table covers {total}")
+    source: Text
+    spells: tuple[Spell, ...]
 
 
 # --- board --------------------------------------------------------------------------------------------------
 
 
-def _space(entry: Section, number: int) -> Space:
-    entry.check_keys(["number", "id", "name", "kind", "draws"])
-    if entry.integer("number") != number:
-        entry.fail(
-            "number", f"expected {number} (numbers must run 1, 2, 3, … in order), got {entry.data['number']}"
+def _check_space(space: Space, filename: str, number: int) -> None:
+    where = f"spaces[{number - 1}]"
+    if space.number != number:
+        fail(
+            filename,
+            f"{where}.number",
+            f"expected {number} (numbers must run 1, 2, 3, … in order), got {space.number}",
         )
-    kind = entry.text("kind", choices=SPACE_KINDS)
     wanted = FIXED_KINDS.get(number, "hall")
-    if kind != wanted:
-        entry.fail("kind", f"expected {wanted!r} for space {number}, got {kind!r}")
-    draws = entry.integer("draws")
-    if kind == "hall" and draws not in (1, 2):
-        entry.fail("draws", f"a hall draws 1 or 2 cards, got {draws}")
-    if kind != "hall" and draws != 0:
-        entry.fail("draws", f"a {kind} space draws no cards, got {draws}")
-    level = (number - 1) // LEVEL_SIZE + 1
-    return Space(number, entry.text("id"), entry.text("name"), kind, draws, level)
+    if space.kind != wanted:
+        fail(filename, f"{where}.kind", f"expected {wanted!r} for space {number}, got {space.kind!r}")
+    if space.kind == "hall" and space.draws not in (1, 2):
+        fail(filename, f"{where}.draws", f"a hall draws 1 or 2 cards, got {space.draws}")
+    if space.kind != "hall" and space.draws != 0:
+        fail(filename, f"{where}.draws", f"a {space.kind} space draws no cards, got {space.draws}")
 
 
-def build_board(data: dict[str, Any], filename: str) -> Board:
-    """Validates a parsed board file into a Board."""
-    top = Section(data, filename)
-    top.check_keys(["source", "sentry_strength", "sentry_craft", "counters", "spaces"])
-    entries = top.tables("spaces")
-    if len(entries) != SPACE_COUNT:
-        top.fail("spaces", f"expected {SPACE_COUNT} spaces, got {len(entries)}")
-    unique_ids(entries, prefix="keep/space/")
-    spaces = tuple(_space(entry, i + 1) for i, entry in enumerate(entries))
-    counters = top.integers("counters", low=1, high=SPACE_COUNT)
-    if len(counters) != COUNTER_COUNT:
-        top.fail("counters", f"expected {COUNTER_COUNT} Teleport counters, got {len(counters)}")
-    return Board(
-        spaces=spaces,
-        sentry_strength=top.integer("sentry_strength", low=1, high=12),
-        sentry_craft=top.integer("sentry_craft", low=1, high=12),
-        counters=tuple(counters),
-        source=top.text("source"),
-    )
+def check_board(board: Board, filename: str) -> Board:
+    """Returns the board once it has 21 spaces numbered in order, the fixed spaces where the rules put
+    them (Keep 8) and 40 Teleport counters."""
+    if len(board.spaces) != SPACE_COUNT:
+        fail(filename, "spaces", f"expected {SPACE_COUNT} spaces, got {len(board.spaces)}")
+    check_ids((space.id for space in board.spaces), filename, "spaces", "keep/space/")
+    for number, space in enumerate(board.spaces, start=1):
+        _check_space(space, filename, number)
+    if len(board.counters) != COUNTER_COUNT:
+        fail(filename, "counters", f"expected {COUNTER_COUNT} Teleport counters, got {len(board.counters)}")
+    return board
 
 
 # --- decks --------------------------------------------------------------------------------------------------
 
+_TILE_STATS = ("strength", "craft", "strength_bonus", "craft_bonus", "armour_save", "table")
 
-def build_deck(data: dict[str, Any], filename: str) -> Deck:
-    """Validates a parsed Keep deck file: 48 cards, exactly 6 of them plain Teleport Tiles."""
-    deck = parse_deck(data, filename, DECK_SIZE, "keep/card/", kinds=KEEP_KINDS)
-    top = Section(data, filename)
-    tiles = [entry for entry in top.tables("cards") if entry.data.get("kind") == TILE]
-    for entry in tiles:
+
+def check_keep_deck(deck: DeckFile, filename: str) -> Deck:
+    """Returns the Keep deck once it holds 48 cards, exactly 6 of them plain Teleport Tiles."""
+    checked = check_deck(deck, filename, DECK_SIZE, "keep/card/", kinds=KEEP_KINDS)
+    for i, card in enumerate(deck.cards):
+        if card.leaves_board:
+            fail(filename, f"cards[{i}].leaves_dungeon", "unknown field")
         # A tile's only effect is its Teleport counter (Keep 6.1): stats or a table would be ignored.
-        for key in entry.data:
-            if key not in ("id", "name", "kind", "encounter", "text"):
-                entry.fail(key, f"a {TILE} has no stats or table")
-    if len(tiles) != TILE_COUNT:
-        top.fail("cards", f"expected {TILE_COUNT} {TILE} cards, got {len(tiles)}")
-    return deck
+        given = [stat for stat in _TILE_STATS if getattr(card, stat)] if card.kind == TILE else []
+        if given:
+            fail(filename, f"cards[{i}].{given[0]}", f"a {TILE} has no stats or table")
+    tiles = sum(card.kind == TILE for card in deck.cards)
+    if tiles != TILE_COUNT:
+        fail(filename, "cards", f"expected {TILE_COUNT} {TILE} cards, got {tiles}")
+    return checked
 
 
-def _vault_card(entry: Section) -> VaultCard:
-    entry.check_keys(["id", "name", "test", "value", "lives", "text"])
-    test = entry.text("test", choices=tuple(VAULT_TESTS))
-    value = entry.integer("value", low=1, high=VAULT_TESTS[test])
-    if test == "luck":
-        lives = entry.integer("lives", low=1, high=3)
-    elif "lives" in entry.data:
-        entry.fail("lives", f"only a luck test costs a set number of lives, not a {test} test")
-    else:
-        lives = 0
-    return VaultCard(entry.text("id"), entry.text("name"), test, value, lives, entry.text("text"))
+def _check_vault_card(card: VaultCard, filename: str, where: str) -> None:
+    if card.value > VAULT_TESTS[card.test]:
+        fail(filename, f"{where}.value", f"expected at most {VAULT_TESTS[card.test]}, got {card.value}")
+    if card.test == "luck" and not card.lives:
+        fail(filename, f"{where}.lives", "a luck test costs 1-3 lives, got 0")
+    if card.test != "luck" and card.lives:
+        fail(
+            filename,
+            f"{where}.lives",
+            f"only a luck test costs a set number of lives, not a {card.test} test",
+        )
 
 
-def build_vault(data: dict[str, Any], filename: str) -> dict[str, VaultCard]:
-    """Validates a parsed Vault deck file of exactly 12 cards."""
-    top = Section(data, filename)
-    top.check_keys(["source", "cards"])
-    top.text("source")
-    entries = top.tables("cards")
-    if len(entries) != VAULT_SIZE:
-        top.fail("cards", f"expected {VAULT_SIZE} cards, got {len(entries)}")
-    unique_ids(entries, prefix="keep/vault/")
-    return {card.id: card for card in map(_vault_card, entries)}
+def check_vault(vault: VaultFile, filename: str) -> dict[str, VaultCard]:
+    """Returns the Vault deck by id, in file order, once it holds exactly 12 cards (Keep 2)."""
+    if len(vault.cards) != VAULT_SIZE:
+        fail(filename, "cards", f"expected {VAULT_SIZE} cards, got {len(vault.cards)}")
+    check_ids((card.id for card in vault.cards), filename, "cards", "keep/vault/")
+    for i, card in enumerate(vault.cards):
+        _check_vault_card(card, filename, f"cards[{i}]")
+    return {card.id: card for card in vault.cards}
 
 
-def _spell(entry: Section) -> Spell:
-    entry.check_keys(["id", "name", "effect", "amount", "text"])
-    effect = entry.text("effect")
-    if effect not in SPELL_EFFECTS:
-        entry.fail("effect", f"unknown effect {effect!r} (known: {', '.join(SPELL_EFFECTS)})")
-    amount = entry.integer("amount", low=0, high=6)
-    if (effect == "nothing") != (amount == 0):
-        entry.fail("amount", f"expected {'0' if effect == 'nothing' else '1-6'} for {effect}, got {amount}")
-    return Spell(entry.text("id"), entry.text("name"), effect, amount, entry.text("text"))
-
-
-def build_spells(data: dict[str, Any], filename: str) -> dict[str, Spell]:
-    """Validates a parsed Spell deck file of 12-16 spells."""
-    top = Section(data, filename)
-    top.check_keys(["source", "spells"])
-    top.text("source")
-    entries = top.tables("spells")
+def check_spells(content: SpellsFile, filename: str) -> dict[str, Spell]:
+    """Returns the Spell deck by id, in file order, once it holds 12-16 spells, an amount exactly for
+    those that do something."""
     low, high = SPELL_COUNT
-    if not low <= len(entries) <= high:
-        top.fail("spells", f"expected {low}-{high} spells, got {len(entries)}")
-    unique_ids(entries, prefix="keep/spell/")
-    return {spell.id: spell for spell in map(_spell, entries)}
-
-
-# --- tables -------------------------------------------------------------------------------------------------
-
-
-def _hoard_items(line: Section, items: dict[str, Card]) -> tuple[str, ...]:
-    value = line.data.get("items", [])
-    if not isinstance(value, list):
-        line.fail("items", f"expected a list of item ids, got {type(value).__name__}")
-    for i, item in enumerate(value):
-        if not isinstance(item, str) or item not in items:
-            line.fail(f"items[{i}]", f"unknown item {item!r} (known: {', '.join(items)})")
-    return tuple(value)
-
-
-def _table_line(line: Section, spec: TableSpec, items: dict[str, Card]) -> TableLine:
-    line.check_keys(["rolls", "effect", "text", *spec.keys])
-    rolls = tuple(line.integers("rolls", low=spec.low, high=spec.high))
-    effect = line.text("effect")
-    if effect not in spec.effects:
-        line.fail("effect", f"unknown effect {effect!r} (known: {', '.join(spec.effects)})")
-    text = line.text("text")
-    if spec.name == "exit":
-        return TableLine(rolls, effect, 0, text, destination=line.text("destination"))
-    if spec.name == "hoard":
-        gold = line.integer("gold", default=0, low=0, high=20)
-        spells = line.integer("spells", default=0, low=0, high=3)
-        return TableLine(rolls, effect, 0, text, gold=gold, spells=spells, items=_hoard_items(line, items))
-    return TableLine(rolls, effect, line.integer("amount", low=0, high=6), text)
-
-
-def _table(top: Section, spec: TableSpec, items: dict[str, Card]) -> tuple[TableLine, ...]:
-    lines: list[TableLine] = []
-    covered: set[int] = set()
-    for entry in top.tables(spec.name):
-        line = _table_line(entry, spec, items)
-        for face in line.rolls:
-            if face in covered:
-                entry.fail("rolls", f"total {face} is already covered")
-            covered.add(face)
-        lines.append(line)
-    missing = [face for face in range(spec.low, spec.high + 1) if face not in covered]
-    if missing:
-        top.fail(spec.name, f"faces {missing} are not covered")
-    return tuple(lines)
-
-
-def _items(top: Section) -> dict[str, Card]:
-    entries = top.tables("items")
-    if not entries:
-        top.fail("items", "expected at least one item")
-    unique_ids(entries, prefix="keep/item/")
-    return {card.id: card for card in (parse_card(entry, {"object": 4}) for entry in entries)}
-
-
-def build_tables(data: dict[str, Any], filename: str) -> Tables:
-    """Validates a parsed tables file into Tables (items first: the hoard names them)."""
-    top = Section(data, filename)
-    top.check_keys(["source", "items", *TABLE_NAMES])
-    items = _items(top)
-    tome, sentry, coffin, fountain, exit_, hoard = (_table(top, spec, items) for spec in TABLE_SPECS)
-    return Tables(tome, sentry, coffin, fountain, exit_, hoard, items, source=top.text("source"))
+    if not low <= len(content.spells) <= high:
+        fail(filename, "spells", f"expected {low}-{high} spells, got {len(content.spells)}")
+    check_ids((spell.id for spell in content.spells), filename, "spells", "keep/spell/")
+    for i, spell in enumerate(content.spells):
+        if (spell.effect == "nothing") != (spell.amount == 0):
+            wanted = "0" if spell.effect == "nothing" else "1-6"
+            fail(filename, f"spells[{i}].amount", f"expected {wanted} for {spell.effect}, got {spell.amount}")
+    return {spell.id: spell for spell in content.spells}
 
 
 # --- loading ------------------------------------------------------------------------------------------------
@@ -381,27 +253,27 @@ def build_tables(data: dict[str, Any], filename: str) -> Tables:
 
 def load_board() -> Board:
     """Returns the Keep board in use, validated."""
-    return load_model(DIR, BOARD_FILE, build_board)
+    return load_schema(DIR, BOARD_FILE, Board, check_board)
 
 
 def load_deck() -> Deck:
     """Returns the 48-card Keep deck in use, validated."""
-    return load_model(DIR, DECK_FILE, build_deck)
+    return load_schema(DIR, DECK_FILE, DeckFile, check_keep_deck)
 
 
 def load_vault() -> dict[str, VaultCard]:
     """Returns the Vault deck in use by id, in file order, validated."""
-    return load_model(DIR, VAULT_FILE, build_vault)
+    return load_schema(DIR, VAULT_FILE, VaultFile, check_vault)
 
 
 def load_spells() -> dict[str, Spell]:
     """Returns the house Spell deck in use by id, in file order, validated."""
-    return load_model(DIR, SPELLS_FILE, build_spells)
+    return load_schema(DIR, SPELLS_FILE, SpellsFile, check_spells)
 
 
 def load_tables() -> Tables:
     """Returns the Keep's die tables in use, validated."""
-    return load_model(DIR, TABLES_FILE, build_tables)
+    return load_schema(DIR, TABLES_FILE, TablesFile, check_tables)
 
 
 FILES = (BOARD_FILE, DECK_FILE, VAULT_FILE, SPELLS_FILE, TABLES_FILE)

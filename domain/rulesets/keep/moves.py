@@ -1,16 +1,14 @@
-"""Moving in the Keep: the movement chart, teleports and the end of a turn (Keep 5, 6, RULES.md §3)."""
+"""Moving in the Keep: the movement chart, counters and teleports (Keep 5, 6, RULES.md §3); moves along
+the spaces are the board's (`board.KeepBoard`)."""
 
 from __future__ import annotations
 
-from domain.events import Moved
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_board
 from domain.rulesets.keep.events import Teleported
-from domain.rulesets.keep.state import LAST
+from domain.rulesets.keep.state import keep_state
 from domain.rulesets.talisman.effects import sheet_of
 
-BOARD = "keep"
-ENTRANCE = 1
 OBELISK = 19  # the Sacred Obelisk bars the way to the Fountain and the Vault (Keep 8.6)
 SENTRY_RETREAT = 3  # RULES.md §3: a character who loses both rounds against the Sentry goes back to Hallway 3
 
@@ -33,22 +31,9 @@ def spaces_for(face: int) -> int:
     return CHART[face]
 
 
-def move_to(res: Resolution, player: str, to_space: int, reason: str) -> None:
-    """Moves a character along the Keep's spaces (1–21)."""
-    here = sheet_of(res, player)["space"]
-    to_space = max(ENTRANCE, min(LAST, to_space))
-    if to_space != here:
-        res.emit(Moved(piece=player, board=BOARD, from_space=here, to_space=to_space, reason=reason))
-
-
-def move_back(res: Resolution, player: str, amount: int, card: str) -> None:
-    """A card or spell moves the character back (Keep 5.3): not a movement roll, nothing is encountered."""
-    move_to(res, player, sheet_of(res, player)["space"] - amount, "card")
-
-
 def teleport(res: Resolution, player: str, tile_space: int) -> None:
     """Sends a character by the tile on `tile_space` to the tile's destination (Keep 6.1)."""
-    destination = res.state["tiles"][tile_space]
+    destination = keep_state(res)["tiles"][tile_space]
     here = sheet_of(res, player)["space"]
     if destination and destination != here:
         res.emit(Teleported(piece=player, from_space=here, to_space=destination, tile_space=tile_space))

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from domain.actions import Action
 from domain.events import DieRolled, GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import OptionSpec, Ruleset
+from domain.rulesets.base import OptionSpec, State
+from domain.rulesets.keep.board import KeepBoard
 from domain.rulesets.keep.content import (
     content_paths,
     load_board,
@@ -34,27 +35,34 @@ from domain.rulesets.keep.content import (
     load_vault,
 )
 from domain.rulesets.keep.events import EntryTested, FlightEnded, LoopEscaped, LoopFailed
-from domain.rulesets.keep.moves import ENTRANCE, OBELISK, counter_ids, move_to, spaces_for
-from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, land, make_choice, obelisk_test, teleport_from
-from domain.rulesets.keep.state import evolve, new_state, sheet
+from domain.rulesets.keep.moves import OBELISK, counter_ids, spaces_for
+from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, make_choice, obelisk_test, teleport_from
+from domain.rulesets.keep.state import (
+    ENTRANCE,
+    KeepSheet,
+    KeepState,
+    evolve,
+    keep_sheet,
+    keep_state,
+    new_state,
+    sheet_in,
+)
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.characters import (
     canonical_seats,
-    character_choices,
     characters_path,
-    check_seats,
     load_characters,
 )
-from domain.rulesets.talisman.effects import sheet_of
 from domain.rulesets.talisman.events import FleeingDeclared, TurnLost
-from domain.rulesets.talisman.state import State
-from domain.rulesets.talisman.turns import deal_characters, end_turn, race_status
+from domain.rulesets.talisman.hooks import WinOnArrival
+from domain.rulesets.talisman.state import STATE_VERSION
+from domain.rulesets.talisman.turns import TalismanRace, deal_characters, end_turn, race_status
 
 FLEE_WEIGHT = 0.02  # bots flee rarely
 LOOP_TURNS = 3  # Keep 6.3: freed automatically after 3 failed turns
 
 
-def _roll_label(me: dict[str, Any]) -> str:
+def _roll_label(me: KeepSheet) -> str:
     if me["looping"]:
         return "Roll to break free of the teleport loop (1 die, at most Craft)"
     if me["obelisk"]:
@@ -75,7 +83,7 @@ def _choice_label(kind: str, option: str) -> str:
 
 def _enter(res: Resolution, player: str) -> None:
     """The entry test (RULES.md §3): pass and go in next turn; fail and lose the next turn (Keep run)."""
-    me = sheet_of(res, player)
+    me = keep_sheet(res, player)
     faces, draws = res.dice.roll(6, 3)
     res.emit(DieRolled(player=player, purpose="entry", sides=6, values=faces, draws=draws))
     target = me["strength"] + me["craft"] + me["lives"]
@@ -86,15 +94,15 @@ def _enter(res: Resolution, player: str) -> None:
     end_turn(res, player)
 
 
-def _movement(res: Resolution, player: str) -> None:
+def _movement(res: Resolution, player: str, board: KeepBoard) -> None:
     (face,), draws = res.dice.roll(6)
     res.emit(DieRolled(player=player, purpose="movement", sides=6, values=[face], draws=draws))
-    me = sheet_of(res, player)
+    me = keep_sheet(res, player)
     steps = spaces_for(face)
     if me["fleeing"]:
         # Keep 10: back toward the Entrance by the chart; the spaces on the way are not met (house).
-        move_to(res, player, me["space"] - steps, "flight")
-        if sheet_of(res, player)["space"] == ENTRANCE:
+        board.move(res, player, me["space"] - steps, "flight")
+        if keep_sheet(res, player)["space"] == ENTRANCE:
             res.emit(FlightEnded(player=player))
             res.emit(TurnLost(player=player, reason="fled the Keep"))
         return
@@ -102,14 +110,14 @@ def _movement(res: Resolution, player: str) -> None:
     if me["space"] < OBELISK < target:
         # Keep 8.6: the Obelisk is a barrier only the strong of will pass, so a roll stops on it (house).
         target = OBELISK
-    move_to(res, player, target, "roll")
-    land(res, player)
+    board.move(res, player, target, "roll")
+    board.encounter(res, player, keep_sheet(res, player)["space"])
 
 
-def _roll(res: Resolution, player: str) -> None:
-    me = sheet_of(res, player)
+def _roll(res: Resolution, player: str, board: KeepBoard) -> None:
+    me = keep_sheet(res, player)
     if me["fleeing"]:
-        _movement(res, player)  # a flight (declared on a loop or at the Obelisk too) just runs
+        _movement(res, player, board)  # a flight (declared on a loop or at the Obelisk too) just runs
     elif me["looping"]:
         if me["loop_fails"] >= LOOP_TURNS:
             res.emit(LoopEscaped(player=player, automatic=True))
@@ -122,12 +130,12 @@ def _roll(res: Resolution, player: str) -> None:
                 end_turn(res, player)
                 return
             res.emit(LoopEscaped(player=player, automatic=False))
-        _movement(res, player)
+        _movement(res, player, board)
     elif me["obelisk"]:
         obelisk_test(res, player, me["space"])
     else:
-        _movement(res, player)
-    if not res.state["choice"]:
+        _movement(res, player, board)
+    if not keep_state(res)["choice"]:
         end_turn(res, player)  # a space that asked for a choice waits for it
 
 
@@ -141,10 +149,16 @@ def _flee(res: Resolution, player: str) -> None:
     res.emit(FleeingDeclared(player=player))
 
 
-_HANDLERS: dict[str, Callable[[Resolution, str], None]] = {"enter": _enter, "roll": _roll, "flee": _flee}
+_HANDLERS: dict[str, Callable[[Resolution, str], None]] = {"enter": _enter, "flee": _flee}
+# Keep run (RULES.md §3): the first character to survive the Talisman Vault wins; its board's hooks by
+# the Treasure Hoard option (Keep 15), each with that win installed on the Vault.
+_BOARDS = {
+    hoard: KeepBoard(WinOnArrival(f"survived the Talisman Vault with {prize}"))
+    for hoard, prize in ((False, "a Talisman"), (True, "the Treasure Hoard"))
+}
 
 
-class KeepRun(Ruleset):
+class KeepRun(TalismanRace):
     """The Vampire's Keep on its own (RULES.md §3): the first to survive the Talisman Vault wins."""
 
     name = "keep-run"
@@ -155,19 +169,14 @@ class KeepRun(Ruleset):
         "hoard": OptionSpec(("true", "false"), "false", "the Treasure Hoard is rolled in the Vault (Keep 15)")
     }
     evolve = staticmethod(evolve)
+    state_version = STATE_VERSION
 
     def content_paths(self) -> list[Path]:
         """Returns the characters and the Keep's files this game is played with."""
         return [characters_path(), *content_paths()]
 
-    def character_choices(self) -> list[tuple[str, str]]:
-        """Returns the characters `--player NAME:CHARACTER` may name."""
-        return character_choices()
-
-    def validate_setup(self, players: list[dict[str, Any]], options: Any) -> None:
-        """Raises BadSetup/UnknownCharacter for an unplayable setup (ContentError for bad data)."""
-        self.check_options(options)
-        check_seats(self.name, players, self.min_players, self.max_players)
+    def load_content(self) -> None:
+        """Loads (and so checks) the characters and every file of the Keep."""
         load_characters(), load_board(), load_deck(), load_vault(), load_spells(), load_tables()
 
     def canonical_setup(
@@ -179,23 +188,25 @@ class KeepRun(Ruleset):
 
     def initial_state(self, created: GameCreated) -> State:
         """Returns the state right after GameCreated (characters not dealt yet)."""
-        return new_state(
+        state = new_state(
             created,
             list(load_deck().cards),
             counter_ids(),
             list(load_vault()),
             list(load_spells()),
         )
+        return cast(State, state)
 
     def legal_actions(self, state: State, player: str | None = None) -> list[Action]:
         """Returns the actions open now to the player whose turn it is."""
-        if state["phase"] != "turn":
+        keep = cast(KeepState, state)
+        if keep["phase"] != "turn":
             return []
-        current = state["turn"]
+        current = keep["turn"]
         if player not in (None, current):
             return []
-        me = sheet(state, current)
-        choice = state["choice"]
+        me = sheet_in(keep, current)
+        choice = keep["choice"]
         if choice:
             return [
                 Action(f"choose:{option}", current, _choice_label(choice["kind"], option))
@@ -212,16 +223,17 @@ class KeepRun(Ruleset):
     def is_legal(self, state: State, player: str, action_id: str) -> bool:
         """Tells whether `action_id` is among legal_actions(state, player), without labelling any (an
         audit asks once per action); a game in its turn phase is not finished."""
-        if state["phase"] != "turn" or player != state["turn"]:
+        keep = cast(KeepState, state)
+        if keep["phase"] != "turn" or player != keep["turn"]:
             return False
-        choice = state["choice"]
+        choice = keep["choice"]
         if choice:
             return action_id.startswith("choose:") and action_id.removeprefix("choose:") in choice["options"]
-        me = sheet(state, player)
+        me = sheet_in(keep, player)
         if not me["entered"]:
             return action_id == "enter"
         if action_id == "flee":
-            return bool(me["space"] > ENTRANCE and not me["fleeing"])
+            return me["space"] > ENTRANCE and not me["fleeing"]
         return action_id == "roll"
 
     def start(self, res: Resolution) -> None:
@@ -232,12 +244,18 @@ class KeepRun(Ruleset):
         """Resolves the entry test, a roll, a flight or a choice a space asked for."""
         if action_id.startswith("choose:"):
             _choose(res, player, action_id.removeprefix("choose:"))
+        elif action_id == "roll":
+            _roll(res, player, self.board(keep_state(res)))
         else:
             _HANDLERS[action_id](res, player)
 
+    def board(self, state: KeepState) -> KeepBoard:
+        """Returns the Keep's hooks, with this game's win installed on the Talisman Vault."""
+        return _BOARDS[state["hoard"]]
+
     def status(self, state: State) -> dict[str, Any]:
         """Returns running/finished, the winner ("" for none) and who is to act."""
-        return race_status(state)
+        return race_status(cast(KeepState, state))
 
     def bot_weight(self, state: State, action: Action) -> float:
         """Returns how likely a bot is to pick an action: fleeing is rare."""

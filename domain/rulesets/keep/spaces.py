@@ -30,6 +30,7 @@ House decisions, in nightkeep's words:
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from domain.events import DieRolled, LifeGained
 from domain.resolution import Resolution
@@ -44,13 +45,13 @@ from domain.rulesets.keep.events import (
     SpellDiscarded,
     TeleportCounterDrawn,
 )
-from domain.rulesets.keep.moves import OBELISK, SENTRY_RETREAT, counter_value, move_back, move_to, teleport
-from domain.rulesets.keep.state import KEEP_DECK, SPELL_DECK
-from domain.rulesets.keep.vault import enter_vault, items_in_play
+from domain.rulesets.keep.moves import OBELISK, SENTRY_RETREAT, counter_value, teleport
+from domain.rulesets.keep.state import COUNTERS, KEEP_DECK, SPELL_DECK, keep_state
+from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.cards import Card
 from domain.rulesets.talisman.character import STARTING_LIVES, room_to_carry
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC, WON
-from domain.rulesets.talisman.effects import in_play, lose_lives, sheet_of, still_on
+from domain.rulesets.talisman.effects import cards_at, in_play, lose_lives, sheet_of, stat_of, still_on
 from domain.rulesets.talisman.encounters import (
     Encounter,
     draw_card,
@@ -67,6 +68,9 @@ from domain.rulesets.talisman.events import (
     TurnLost,
 )
 
+if TYPE_CHECKING:  # the board's hooks call this module: only their type is needed here
+    from domain.rulesets.keep.board import KeepBoard
+
 SENTRY = "keep/sentry"
 SENTRY_TOLL, TOME_GIFT, LIFE = "sentry-toll", "tome-gift", "life"
 TOME_GIFT_AMOUNT = 2  # RULES.md §3 Tome 12: +2 Strength, Craft or Lives (choose)
@@ -74,7 +78,7 @@ TOME_GIFT_AMOUNT = 2  # RULES.md §3 Tome 12: +2 Strength, Craft or Lives (choos
 
 def make_choice(res: Resolution, player: str, option: str) -> None:
     """Carries out the choice a space asked for (RULES.md §3: the Sentry's 6, the Tome's 12)."""
-    kind = res.state["choice"]["kind"]
+    kind = keep_state(res)["choice"]["kind"]
     res.emit(ChoiceMade(player=player, kind=kind, option=option))
     if kind == SENTRY_TOLL:
         if option == LIFE:
@@ -87,10 +91,10 @@ def make_choice(res: Resolution, player: str, option: str) -> None:
         res.emit(StatChanged(player=player, stat=option, amount=TOME_GIFT_AMOUNT, reason="keep/space/tome"))
 
 
-def encounter_rules() -> Encounter:
+def encounter_rules(hooks: KeepBoard) -> Encounter:
     """Returns what the shared encounter rules need to know about the Keep (tiles are met apart, last)."""
     return Encounter(
-        deck_name=KEEP_DECK, deck=items_in_play(), move_back=move_back, handlers={TILE: _skip_tile}
+        deck_name=KEEP_DECK, deck=items_in_play(), move_back=hooks.move_back, handlers={TILE: _skip_tile}
     )
 
 
@@ -104,43 +108,44 @@ def _roll(res: Resolution, player: str, purpose: str, count: int) -> list[int]:
     return faces
 
 
-def land(res: Resolution, player: str) -> None:
+def land(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     """Encounters the space the character landed on by a movement roll."""
-    space = sheet_of(res, player)["space"]
     kind = load_board().space(space).kind
-    _BY_KIND.get(kind, _nothing)(res, player, space)
+    _BY_KIND.get(kind, _nothing)(res, player, space, hooks)
 
 
-def _nothing(res: Resolution, player: str, space: int) -> None:
+def _nothing(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     return None
 
 
 # --- halls, cards and tiles ----------------------------------------------------------------------------
 
 
-def _tile_here(res: Resolution, space: int) -> str:
+def _tile_here(res: Resolution, player: str, space: int) -> str:
     cards = load_deck().cards
-    return next((c for c in res.state["spaces"][space] if c in cards and cards[c].kind == TILE), "")
+    return next((c for c in cards_at(res, player, space) if c in cards and cards[c].kind == TILE), "")
 
 
 def _draw_onto(res: Resolution, player: str, space: int, count: int) -> None:
     """Draws Keep cards onto the space; a tile gets its counter, a second tile is discarded (6.1, 6.2)."""
-    before = len(res.state["spaces"][space])
+    lying = cards_at(res, player, space)
+    before = len(lying)
     draw_cards(res, KEEP_DECK, player, count)
     cards = load_deck().cards
-    for card_id in list(res.state["spaces"][space][before:]):
+    for card_id in list(lying[before:]):
         if cards[card_id].kind != TILE:
             continue
-        if res.state["tiles"][space]:
+        if keep_state(res)["tiles"][space]:
             res.emit(CardDiscarded(player=player, card=card_id, space=space))
         else:
             _lay_tile(res, player, space)
 
 
 def _lay_tile(res: Resolution, player: str, space: int) -> None:
-    if not res.state["counters"]:
+    counters = keep_state(res)["piles"][COUNTERS]
+    if not counters:
         return  # all 40 counters are on tiles: the tile stays blank (house) and sends nowhere
-    counter, draw = res.dice.pick(list(res.state["counters"]))
+    counter, draw = res.dice.pick(list(counters))
     res.emit(
         TeleportCounterDrawn(
             player=player, space=space, counter=counter, destination=counter_value(counter), draw=draw
@@ -148,17 +153,17 @@ def _lay_tile(res: Resolution, player: str, space: int) -> None:
     )
 
 
-def land_on_hall(res: Resolution, player: str, space: int) -> None:
+def land_on_hall(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     """Draws onto an empty hall, meets its cards in order, then its Teleport Tile last (6.1–6.3)."""
     draws = load_board().space(space).draws
-    lying = res.state["spaces"][space]
-    tile = _tile_here(res, space)
+    lying = cards_at(res, player, space)
+    tile = _tile_here(res, player, space)
     if not lying:
         _draw_onto(res, player, space, draws)
     elif tile and len(lying) == 1 and draws > 1:
         _draw_onto(res, player, space, draws - 1)  # Keep 6.3: a tile alone on a draw-2 space
-    encounter_cards(encounter_rules(), res, player, space)
-    if still_on(res, player, space) and res.state["tiles"][space]:
+    encounter_cards(encounter_rules(hooks), res, player, space)
+    if still_on(res, player, space) and keep_state(res)["tiles"][space]:
         teleport_from(res, player, space)
 
 
@@ -172,7 +177,7 @@ def teleport_from(res: Resolution, player: str, tile_space: int) -> None:
 # --- the special spaces --------------------------------------------------------------------------------
 
 
-def _sentry(res: Resolution, player: str, space: int) -> None:
+def _sentry(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     (face,) = _roll(res, player, "sentry", 1)
     line = load_tables().line("sentry", face)
     board = load_board()
@@ -198,10 +203,10 @@ def _sentry(res: Resolution, player: str, space: int) -> None:
         if not in_play(res, player):
             return
     if WON not in outcomes and all(o == LOST for o in outcomes):
-        move_to(res, player, SENTRY_RETREAT, "sentry")
+        hooks.move(res, player, SENTRY_RETREAT, "sentry")
 
 
-def _tome(res: Resolution, player: str, space: int) -> None:
+def _tome(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     total = sum(_roll(res, player, "tome", 2))
     line = load_tables().line("tome", total)
     sheet = sheet_of(res, player)
@@ -211,7 +216,7 @@ def _tome(res: Resolution, player: str, space: int) -> None:
     elif line.effect in ("lose_strength", "lose_craft"):
         stat = line.effect.removeprefix("lose_")
         # RULES.md §3: the Tome may take Strength and Craft below their starting values (not below 1).
-        amount = min(line.amount, sheet[stat] - 1)
+        amount = min(line.amount, stat_of(sheet, stat) - 1)
         if amount > 0:
             res.emit(StatChanged(player=player, stat=stat, amount=-amount, reason=reason))
     elif line.effect == "followers_leave":
@@ -235,7 +240,7 @@ def _tome(res: Resolution, player: str, space: int) -> None:
 
 
 def _draw_spell(res: Resolution, player: str) -> str:
-    return draw_card(res, SPELL_DECK, player, "spell_deck", "spell_discard")
+    return draw_card(res, SPELL_DECK, player)
 
 
 def spell_would_harm(res: Resolution, player: str, effect: str, amount: int) -> bool:
@@ -252,7 +257,7 @@ def spell_would_harm(res: Resolution, player: str, effect: str, amount: int) -> 
     return harms.get(effect, lambda: False)()
 
 
-def _wizard(res: Resolution, player: str, space: int) -> None:
+def _wizard(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     spells = load_spells()
     for _ in range(3):
         spell_id = _draw_spell(res, player)
@@ -264,12 +269,14 @@ def _wizard(res: Resolution, player: str, space: int) -> None:
             res.emit(SpellDiscarded(player=player, spell=spell_id, reason=reason))
             continue
         res.emit(SpellCast(player=player, spell=spell_id))
-        _spell_effect(res, player, spell.effect, spell.amount, spell_id)
+        _spell_effect(res, player, spell.effect, spell.amount, spell_id, hooks)
         if not in_play(res, player):
             return
 
 
-def _spell_effect(res: Resolution, player: str, effect: str, amount: int, spell: str) -> None:
+def _spell_effect(
+    res: Resolution, player: str, effect: str, amount: int, spell: str, hooks: KeepBoard
+) -> None:
     sheet = sheet_of(res, player)
     if effect == "lose_life":
         lose_lives(res, player, amount, spell)
@@ -278,14 +285,14 @@ def _spell_effect(res: Resolution, player: str, effect: str, amount: int, spell:
     elif effect == "lose_turn":
         res.emit(TurnLost(player=player, reason=spell))
     elif effect == "move_back":
-        move_back(res, player, amount, spell)
+        hooks.move_back(res, player, amount, spell)
     elif effect in ("lose_strength", "lose_craft"):
         stat = effect.removeprefix("lose_")
-        lost = min(amount, sheet[stat] - sheet[f"base_{stat}"])
+        lost = min(amount, stat_of(sheet, stat) - stat_of(sheet, f"base_{stat}"))
         res.emit(StatChanged(player=player, stat=stat, amount=-lost, reason=spell))
 
 
-def _coffin(res: Resolution, player: str, space: int) -> None:
+def _coffin(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     (face,) = _roll(res, player, "coffin", 1)
     line = load_tables().line("coffin", face)
     reason = "keep/space/ancient-coffin"
@@ -300,7 +307,7 @@ def _coffin(res: Resolution, player: str, space: int) -> None:
             res.emit(ObjectTaken(player=player, card=card, space=space))
 
 
-def _fountain(res: Resolution, player: str, space: int) -> None:
+def _fountain(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     (face,) = _roll(res, player, "fountain", 1)
     line = load_tables().line("fountain", face)
     reason = "keep/space/fountain-of-blood"
@@ -322,17 +329,17 @@ def obelisk_test(res: Resolution, player: str, space: int) -> None:
         lose_lives(res, player, 1, "keep/space/sacred-obelisk")
 
 
-def _vault(res: Resolution, player: str, space: int) -> None:
-    enter_vault(res, player)
+def _obelisk(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
+    obelisk_test(res, player, space)
 
 
-_BY_KIND: dict[str, Callable[[Resolution, str, int], None]] = {
+_BY_KIND: dict[str, Callable[[Resolution, str, int, KeepBoard], None]] = {
     "hall": land_on_hall,
     "sentry": _sentry,
     "tome": _tome,
     "vampire-wizard": _wizard,
     "coffin": _coffin,
-    "obelisk": obelisk_test,
+    "obelisk": _obelisk,
     "fountain": _fountain,
-    "vault": _vault,
+    # The Vault (21) is the board's centre: reaching it runs the board's hook (board.KeepBoard).
 }

@@ -1,26 +1,25 @@
 """The Keep run's state and `evolve`: the shared Talisman handlers plus the Keep's own (no validation).
 
-State (a plain dict, msgpack-native, str keys); lists indexed by space number have 22 entries (index 0
-unused, spaces are numbered 1–21 as in the rule book):
-- `order`, `requested` as in every short game; `last` = 21 (the Talisman Vault); `hoard` the Treasure
-  Hoard option (Keep 15);
-- `players` name → sheet: the Talisman sheet plus `space`, `status`, `skips`, `entered` (passed the
-  Entrance test), `fleeing`, `looping` (stands on a tile it was teleported to: must roll to break
-  free, Keep 6.3), `loop_fails`, `obelisk` (held at the Sacred Obelisk), `talisman`, `spells`;
-- `turn`, `phase` setup/turn/over, `winner`;
-- `spaces` face-up cards per space, `space_gold`, `tiles` the destination of the tile on each space
-  (0 = no tile); `deck`/`discard` the Keep deck; `counters` the Teleport counters left;
-  `vault_deck`/`vault_discard`; `spell_deck`/`spell_discard`; `vault_talismans` and `vault_spells`, the
-  Talismans and Hoard spells left on the Vault by characters killed there; `choice` the choice a space
-  asked the player to make (`player`, `kind`, `options`), which the turn waits for, or {}.
-Decks are kept sorted: every draw is a numbered pick among what is left (a lazy shuffle).
+The state is the typed Talisman shape (`talisman.shapes`) on the one board `keep`; lists indexed by
+space number have 22 entries (index 0 unused, spaces are numbered 1–21 as in the rule book). Every deck
+and pile is named in `piles`, as the replay format's ledger names them: `keep`, `vault`, `spells`,
+`counters` and the discard piles `discard:keep`, `discard:vault`, `discard:spells` (decks are kept
+sorted: every draw is a numbered pick among what is left, a lazy shuffle). The Keep adds `last` = 21
+(the Talisman Vault), `hoard` (the Treasure Hoard option, Keep 15), `tiles` (the destination of the
+tile on each space, 0 = no tile), `vault_talismans` and `vault_spells` (what characters killed in the
+Vault left there) and `choice` (the choice a space asked the player to make, which the turn waits for,
+or {}). A sheet adds `entered` (passed the Entrance test), `fleeing`, `looping` (stands on a tile it
+was teleported to: must roll to break free, Keep 6.3), `loop_fails`, `obelisk` (held at the Sacred
+Obelisk), `talisman` and `spells`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from domain.events import CardDrawn, CharacterDealt, Event, GameCreated, PlayerOut, TurnEnded
+from domain.resolution import Resolution
+from domain.rulesets.base import Evolver
 from domain.rulesets.keep.events import (
     ChoiceMade,
     ChoiceOffered,
@@ -40,20 +39,56 @@ from domain.rulesets.keep.events import (
     Teleported,
     VaultCardMet,
 )
-from domain.rulesets.talisman.character import PLAYING, new_sheet
+from domain.rulesets.talisman.character import new_sheet
 from domain.rulesets.talisman.characters import character_or_stand_in
-from domain.rulesets.talisman.events import DeckReshuffled, FleeingDeclared, PlayOpened
-from domain.rulesets.talisman.state import SHARED_EVOLVERS, Evolver, State
+from domain.rulesets.talisman.events import FleeingDeclared, PlayOpened
+from domain.rulesets.talisman.shapes import Sheet, TalismanState, discard_pile
+from domain.rulesets.talisman.state import board_evolvers
 
-KEEP_DECK, VAULT_DECK, SPELL_DECK = "keep", "vault", "spells"
+BOARD = KEEP_DECK = "keep"
+VAULT_DECK, SPELL_DECK, COUNTERS = "vault", "spells", "counters"
 LAST = 21
-_PILES = {VAULT_DECK: ("vault_deck", "vault_discard"), SPELL_DECK: ("spell_deck", "spell_discard")}
+ENTRANCE = 1
+_LAID = board_evolvers(KEEP_DECK)
+
+
+class KeepSheet(Sheet):
+    """A Keep character's sheet: the Talisman sheet and where it stands in the run."""
+
+    entered: bool
+    fleeing: bool
+    looping: bool
+    loop_fails: int
+    obelisk: bool
+    talisman: bool
+    spells: list[str]
+
+
+class Choice(TypedDict, total=False):
+    """A choice a space asked a player to make (RULES.md §3: the Sentry's toll, the Tome's gift)."""
+
+    player: str
+    kind: str
+    options: list[str]
+
+
+class KeepState(TalismanState):
+    """The Keep run's state: the Talisman state (its sheets are KeepSheets: read them with `sheet`),
+    the Vault, the tiles and the choice waited for."""
+
+    last: int
+    hoard: bool
+    tiles: list[int]
+    vault_talismans: int
+    vault_spells: list[str]
+    choice: Choice
 
 
 def new_state(
     created: GameCreated, deck: list[str], counters: list[str], vault: list[str], spells: list[str]
-) -> State:
+) -> KeepState:
     """Returns the state right after GameCreated: nobody dealt yet, every deck unshuffled."""
+    piles = {KEEP_DECK: deck, COUNTERS: counters, VAULT_DECK: vault, SPELL_DECK: spells}
     return {
         "order": [p["name"] for p in created.players],
         "requested": {p["name"]: p.get("character", "") or "" for p in created.players},
@@ -63,177 +98,181 @@ def new_state(
         "turn": "",
         "phase": "setup",
         "winner": "",
-        "spaces": [[] for _ in range(LAST + 1)],
-        "space_gold": [0] * (LAST + 1),
+        "cards": {BOARD: [[] for _ in range(LAST + 1)]},
+        "gold": {BOARD: [0] * (LAST + 1)},
         "tiles": [0] * (LAST + 1),
-        "deck": sorted(deck),
-        "discard": [],
-        "counters": sorted(counters),
-        "vault_deck": sorted(vault),
-        "vault_discard": [],
-        "spell_deck": sorted(spells),
-        "spell_discard": [],
+        "piles": {
+            **{name: sorted(cards) for name, cards in piles.items()},
+            **{discard_pile(name): [] for name in (KEEP_DECK, VAULT_DECK, SPELL_DECK)},
+        },
         "vault_talismans": 0,
         "vault_spells": [],
         "choice": {},
     }
 
 
-def _dealt(state: State, e: CharacterDealt) -> None:
-    sheet = new_sheet(character_or_stand_in(e.character))
+def keep_state(res: Resolution) -> KeepState:
+    """Returns the working state of a Keep resolution, typed."""
+    return cast(KeepState, res.state)
+
+
+def keep_sheet(res: Resolution, player: str) -> KeepSheet:
+    """Returns a player's Keep sheet in the working state."""
+    found: KeepSheet = res.state["players"][player]
+    return found
+
+
+def _dealt(state: KeepState, e: CharacterDealt) -> None:
     # Keep run (RULES.md §3): everyone starts on the Keep Entrance, outside until the entry test passes.
-    sheet.update(
-        space=1,
-        status=PLAYING,
-        skips=0,
-        entered=False,
-        fleeing=False,
-        looping=False,
-        loop_fails=0,
-        obelisk=False,
-        talisman=False,
-        spells=[],
-    )
+    sheet: KeepSheet = {
+        **new_sheet(character_or_stand_in(e.character), BOARD, ENTRANCE),
+        "entered": False,
+        "fleeing": False,
+        "looping": False,
+        "loop_fails": 0,
+        "obelisk": False,
+        "talisman": False,
+        "spells": [],
+    }
     state["players"][e.player] = sheet
 
 
-def _opened(state: State, e: PlayOpened) -> None:
+def _opened(state: KeepState, e: PlayOpened) -> None:
     state["turn"] = e.player
     state["phase"] = "turn"
 
 
-def _turn_ended(state: State, e: TurnEnded) -> None:
+def _turn_ended(state: KeepState, e: TurnEnded) -> None:
     state["turn"] = e.next_player
 
 
-def _drawn(state: State, e: CardDrawn) -> None:
-    pile = _PILES.get(e.deck)
-    if pile is None:
-        SHARED_EVOLVERS[CardDrawn](state, e)  # a Keep card: laid on the drawer's space
+def _drawn(state: KeepState, e: CardDrawn) -> None:
+    if e.deck == KEEP_DECK:
+        _LAID[CardDrawn](state, e)  # a Keep card: laid on the drawer's space
         return
-    left = state[pile[0]]
+    left = state["piles"][e.deck]  # a Vault card or a spell: met or held, not laid
     if e.card in left:
         left.remove(e.card)
 
 
-def _reshuffled(state: State, e: DeckReshuffled) -> None:
-    deck, discard = _PILES.get(e.deck, ("deck", "discard"))
-    state[deck] = sorted(state[deck] + state[discard])
-    state[discard] = []
+def sheet_in(state: TalismanState, player: str) -> KeepSheet:
+    """Returns a player's Keep sheet."""
+    return cast(KeepSheet, state["players"][player])
 
 
-def _choice_offered(state: State, e: ChoiceOffered) -> None:
+def _choice_offered(state: KeepState, e: ChoiceOffered) -> None:
     state["choice"] = {"player": e.player, "kind": e.kind, "options": list(e.options)}
 
 
-def _choice_made(state: State, e: ChoiceMade) -> None:
+def _choice_made(state: KeepState, e: ChoiceMade) -> None:
     state["choice"] = {}
 
 
-def _fleeing(state: State, e: FleeingDeclared) -> None:
+def _fleeing(state: KeepState, e: FleeingDeclared) -> None:
     # Keep 10: a flight may start at any point, even on a loop or held at the Obelisk; it ends both.
-    state["players"][e.player].update(fleeing=True, looping=False, loop_fails=0, obelisk=False)
+    sheet = sheet_in(state, e.player)
+    sheet["fleeing"], sheet["looping"], sheet["loop_fails"], sheet["obelisk"] = True, False, 0, False
 
 
-def _entry(state: State, e: EntryTested) -> None:
-    state["players"][e.player]["entered"] = e.passed
+def _entry(state: KeepState, e: EntryTested) -> None:
+    sheet_in(state, e.player)["entered"] = e.passed
 
 
-def _flight_ended(state: State, e: FlightEnded) -> None:
-    state["players"][e.player].update(entered=False, fleeing=False)
+def _flight_ended(state: KeepState, e: FlightEnded) -> None:
+    sheet = sheet_in(state, e.player)
+    sheet["entered"], sheet["fleeing"] = False, False
 
 
-def _counter(state: State, e: TeleportCounterDrawn) -> None:
-    if e.counter in state["counters"]:
-        state["counters"].remove(e.counter)
+def _counter(state: KeepState, e: TeleportCounterDrawn) -> None:
+    counters = state["piles"][COUNTERS]
+    if e.counter in counters:
+        counters.remove(e.counter)
     state["tiles"][e.space] = e.destination
 
 
-def _teleported(state: State, e: Teleported) -> None:
-    sheet = state["players"][e.piece]
+def _teleported(state: KeepState, e: Teleported) -> None:
+    sheet = sheet_in(state, e.piece)
     sheet["space"] = e.to_space
     was_looping = sheet["looping"]
     # Keep 6.3: a character sent onto another tile is caught in a loop until it breaks free; each new
-    # loop gives it three turns before the automatic release.
-    sheet["looping"] = state["tiles"][e.to_space] not in (
-        0,
-        e.to_space,
-    )  # a tile naming its own space is inert
+    # loop gives it three turns before the automatic release. A tile naming its own space is inert.
+    sheet["looping"] = state["tiles"][e.to_space] not in (0, e.to_space)
     if not (was_looping and sheet["looping"]):
         sheet["loop_fails"] = 0
 
 
-def _loop_failed(state: State, e: LoopFailed) -> None:
-    state["players"][e.player]["loop_fails"] += 1
+def _loop_failed(state: KeepState, e: LoopFailed) -> None:
+    sheet_in(state, e.player)["loop_fails"] += 1
 
 
-def _loop_escaped(state: State, e: LoopEscaped) -> None:
-    state["players"][e.player].update(looping=False, loop_fails=0)
+def _loop_escaped(state: KeepState, e: LoopEscaped) -> None:
+    sheet = sheet_in(state, e.player)
+    sheet["looping"], sheet["loop_fails"] = False, 0
 
 
-def _given_up(state: State, e: ItemGivenUp) -> None:
+def _given_up(state: KeepState, e: ItemGivenUp) -> None:
     sheet = state["players"][e.player]
-    for key in ("followers", "objects"):
-        if e.card in sheet[key]:
-            sheet[key].remove(e.card)
+    for held in (sheet["followers"], sheet["objects"]):
+        if e.card in held:
+            held.remove(e.card)
             break
-    state["discard"].append(e.card)
+    state["piles"][discard_pile(KEEP_DECK)].append(e.card)
 
 
-def _follower_left(state: State, e: FollowerLeft) -> None:
+def _follower_left(state: KeepState, e: FollowerLeft) -> None:
     followers = state["players"][e.player]["followers"]
     if e.card in followers:
         followers.remove(e.card)
-    state["discard"].append(e.card)
+    state["piles"][discard_pile(KEEP_DECK)].append(e.card)
 
 
-def _obelisk(state: State, e: ObeliskTested) -> None:
-    state["players"][e.player]["obelisk"] = not e.passed
+def _obelisk(state: KeepState, e: ObeliskTested) -> None:
+    sheet_in(state, e.player)["obelisk"] = not e.passed
 
 
-def _spell_used(state: State, e: SpellCast | SpellDiscarded) -> None:
-    state["spell_discard"].append(e.spell)
+def _spell_used(state: KeepState, e: SpellCast | SpellDiscarded) -> None:
+    state["piles"][discard_pile(SPELL_DECK)].append(e.spell)
 
 
-def _talisman(state: State, e: TalismanTaken) -> None:
-    state["players"][e.player]["talisman"] = True
+def _talisman(state: KeepState, e: TalismanTaken) -> None:
+    sheet_in(state, e.player)["talisman"] = True
     if e.from_vault:
         state["vault_talismans"] = max(0, state["vault_talismans"] - 1)
 
 
-def _item(state: State, e: ItemGained) -> None:
+def _item(state: KeepState, e: ItemGained) -> None:
     state["players"][e.player]["objects"].append(e.item)
 
 
-def _spell_gained(state: State, e: SpellGained) -> None:
-    state["players"][e.player]["spells"].append(e.spell)
+def _spell_gained(state: KeepState, e: SpellGained) -> None:
+    sheet_in(state, e.player)["spells"].append(e.spell)
     if e.from_vault and e.spell in state["vault_spells"]:
         state["vault_spells"].remove(e.spell)
 
 
-def _vault_card(state: State, e: VaultCardMet) -> None:
-    state["vault_discard"].append(e.card)
+def _vault_card(state: KeepState, e: VaultCardMet) -> None:
+    state["piles"][discard_pile(VAULT_DECK)].append(e.card)
 
 
-def _out(state: State, e: PlayerOut) -> None:
-    sheet = state["players"][e.player]
+def _out(state: KeepState, e: PlayerOut) -> None:
+    sheet = sheet_in(state, e.player)
     # Keep 9.1: a character killed in the Vault leaves its Talisman there, with its Objects and Followers.
     if sheet["talisman"] and sheet["lives"] <= 0:
         state["vault_talismans"] += 1
         sheet["talisman"] = False
     # Keep 15: Hoard spells stay in the Vault with the rest of the treasure; elsewhere they are discarded.
-    state["vault_spells" if sheet["space"] == LAST else "spell_discard"].extend(sheet["spells"])
+    kept = state["vault_spells"] if sheet["space"] == LAST else state["piles"][discard_pile(SPELL_DECK)]
+    kept.extend(sheet["spells"])
     sheet["spells"] = []
-    SHARED_EVOLVERS[PlayerOut](state, e)
+    _LAID[PlayerOut](state, e)
 
 
 _EVOLVERS: dict[type[Event], Evolver] = {
-    **SHARED_EVOLVERS,
+    **_LAID,
     CharacterDealt: _dealt,
     PlayOpened: _opened,
     TurnEnded: _turn_ended,
     CardDrawn: _drawn,
-    DeckReshuffled: _reshuffled,
     FleeingDeclared: _fleeing,
     PlayerOut: _out,
     EntryTested: _entry,
@@ -256,16 +295,10 @@ _EVOLVERS: dict[type[Event], Evolver] = {
 }
 
 
-def evolve(state: State, event: Event) -> State:
+def evolve(state: dict[str, Any], event: Event) -> dict[str, Any]:
     """Applies one recorded event to the state in place and returns it; other events are facts only."""
     # One lookup, no helper call: every fold and every re-decided consequence comes here.
     apply = _EVOLVERS.get(type(event))
     if apply is not None:
         apply(state, event)
     return state
-
-
-def sheet(state: State, player: str) -> dict[str, Any]:
-    """Returns a player's sheet."""
-    found: dict[str, Any] = state["players"][player]
-    return found

@@ -6,8 +6,8 @@ House decisions, in nightkeep's words:
   Psychic Combat; a loss costs a life (armour may save it in Combat). A luck card rolls one die and its
   trap costs its lives on a face at or under its value. All three cards are met in order unless the
   character dies; each goes to the Vault discard pile.
-- A survivor takes what killed characters left on the Vault (Talismans, Objects, Followers, gold),
-  then wins the Keep run.
+- A survivor takes what killed characters left on the Vault (Talismans, Objects, Followers, gold);
+  what it gains beyond is what the game installs on the board's centre (the Keep run: its win).
 - Treasure Hoard spells are drawn from the Spell deck, as many as the character's Craft lets it hold
   (RULES.md §1); its Objects are the Keep's item cards, as many as it can carry. A character killed in
   the Vault leaves its Hoard spells there too (Keep 15), for the next survivor.
@@ -15,15 +15,15 @@ House decisions, in nightkeep's words:
 
 from __future__ import annotations
 
-from domain.events import DieRolled, GameWon
+from domain.events import DieRolled
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_deck, load_tables, load_vault
 from domain.rulesets.keep.events import ItemGained, SpellGained, TalismanTaken, VaultCardMet
-from domain.rulesets.keep.state import SPELL_DECK, VAULT_DECK
+from domain.rulesets.keep.state import LAST, SPELL_DECK, VAULT_DECK, keep_sheet, keep_state
 from domain.rulesets.talisman.cards import Deck
 from domain.rulesets.talisman.character import room_for_spells, room_to_carry
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC
-from domain.rulesets.talisman.effects import in_play, lose_lives, sheet_of
+from domain.rulesets.talisman.effects import cards_at, gold_at, in_play, lose_lives, sheet_of
 from domain.rulesets.talisman.encounters import draw_card, fight
 from domain.rulesets.talisman.events import (
     FollowerJoined,
@@ -32,7 +32,7 @@ from domain.rulesets.talisman.events import (
     ObjectTaken,
 )
 
-VAULT = 21
+VAULT = LAST
 VAULT_CARDS = 3  # Keep 9.1
 
 
@@ -57,8 +57,8 @@ def _hoard(res: Resolution, player: str) -> None:
         res.emit(GoldChanged(player=player, amount=line.gold, reason="keep/hoard"))
     for item in line.items[: room_to_carry(sheet_of(res, player))]:
         res.emit(ItemGained(player=player, item=item))  # gear beyond the carrying limit is left behind
-    for _ in range(min(line.spells, room_for_spells(sheet_of(res, player)))):
-        spell = draw_card(res, SPELL_DECK, player, "spell_deck", "spell_discard")
+    for _ in range(min(line.spells, room_for_spells(keep_sheet(res, player)))):
+        spell = draw_card(res, SPELL_DECK, player)
         if spell:
             res.emit(SpellGained(player=player, spell=spell, from_vault=False))
 
@@ -78,34 +78,35 @@ def _meet(res: Resolution, player: str, card_id: str) -> None:
 
 
 def _collect_left_behind(res: Resolution, player: str) -> None:
-    for _ in range(res.state["vault_talismans"]):
+    state = keep_state(res)
+    for _ in range(state["vault_talismans"]):
         res.emit(TalismanTaken(player=player, from_vault=True))
-    for spell in list(res.state["vault_spells"])[: room_for_spells(sheet_of(res, player))]:
+    for spell in list(state["vault_spells"])[: room_for_spells(keep_sheet(res, player))]:
         res.emit(SpellGained(player=player, spell=spell, from_vault=True))
     cards = items_in_play().cards
-    for card in list(res.state["spaces"][VAULT]):
+    for card in list(cards_at(res, player, VAULT)):
         if card in cards and cards[card].kind == "follower":
             res.emit(FollowerJoined(player=player, card=card, space=VAULT))
         elif room_to_carry(sheet_of(res, player)):
             res.emit(ObjectTaken(player=player, card=card, space=VAULT))
-    gold = res.state["space_gold"][VAULT]
+    gold = gold_at(res, player, VAULT)
     if gold:
         res.emit(GoldTaken(player=player, space=VAULT, amount=gold))
 
 
-def enter_vault(res: Resolution, player: str) -> None:
-    """Takes a Talisman (or rolls the Hoard), meets 3 Vault cards in order; a survivor wins the run."""
-    if res.state["hoard"]:
+def enter_vault(res: Resolution, player: str) -> bool:
+    """Takes a Talisman (or rolls the Hoard), meets 3 Vault cards in order; a survivor takes what the
+    fallen left there. Tells whether the character survived."""
+    if keep_state(res)["hoard"]:
         _hoard(res, player)
     else:
         res.emit(TalismanTaken(player=player, from_vault=False))
     for _ in range(VAULT_CARDS):
-        card = draw_card(res, VAULT_DECK, player, "vault_deck", "vault_discard")
+        card = draw_card(res, VAULT_DECK, player)
         if not card:
             break
         _meet(res, player, card)
         if not in_play(res, player):
-            return  # killed: the Talisman, Objects, Followers and gold stay on the Vault (9.1)
+            return False  # killed: the Talisman, Objects, Followers and gold stay on the Vault (9.1)
     _collect_left_behind(res, player)
-    prize = "the Treasure Hoard" if res.state["hoard"] else "a Talisman"
-    res.emit(GameWon(player=player, reason=f"survived the Talisman Vault with {prize}"))
+    return True

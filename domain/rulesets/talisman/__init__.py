@@ -4,8 +4,11 @@
 - `character` — character sheets, effective Strength/Craft, items, encounter order, carrying limit;
 - `combat` — combat and psychic combat, armour saves, trophies (RULES.md §1);
 - `resolution` — the working copy a ruleset's `decide` evolves while it resolves an action;
-- `events` — the Talisman facts shared by those rulesets (ObjectTaken, TrophyTaken, …).
-Nothing here knows a board; rulesets pass values and item lookups in.
+- `events` — the Talisman facts shared by those rulesets (ObjectTaken, TrophyTaken, …);
+- `shapes` — the typed state: positions (board, space), cards and gold per board, named piles;
+- `state` — the evolve steps every board shares (`board_evolvers(deck)`);
+- `hooks` — what a board plugs in (entering, leaving, reaching its centre) and `WinOnArrival`.
+Nothing here knows a particular board; rulesets pass values, item lookups and their board's hooks in.
 
 House decisions: only the best Object bonus counts (one weapon in hand) while every Follower's bonus
 adds; trophies are traded automatically, spending the cheapest set worth 7 or more points.

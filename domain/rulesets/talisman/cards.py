@@ -1,4 +1,4 @@
-"""Talisman cards shared by every board's deck (RULES.md §1): the card model, die tables, validation.
+"""Talisman cards shared by every board's deck (RULES.md §1): the card schema, die tables, deck checks.
 
 A board's deck file lists cards with an id, name, kind, encounter number and text; enemies carry
 Strength (monsters) or Craft (spirits); items carry bonuses and armour saves; Events, Strangers and
@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Literal, get_args
 
-from domain.content import Section, unique_ids
+from msgspec import Meta, Struct
+from msgspec import field as renamed
+from msgspec.structs import force_setattr
+
+from domain.content import check_ids, fail
 
 # RULES.md §1: encounter numbers by card kind (1 Event, 2 Enemy, 3 Stranger, 4 Object, 5 Follower, 6 Place).
 KIND_NUMBERS = {
@@ -26,7 +30,7 @@ KIND_NUMBERS = {
     "place": 6,
 }
 TABLE_KINDS = ("event", "stranger", "place")
-EFFECTS = (
+Effect = Literal[
     "lose_life",
     "gain_life",
     "gain_gold",
@@ -36,34 +40,46 @@ EFFECTS = (
     "lose_turn",
     "move_back",
     "nothing",
-)
+]
+EFFECTS: tuple[str, ...] = get_args(Effect)
+NO_AMOUNT = ("nothing", "lose_turn")  # the effects whose amount is 0 unless the line says otherwise
+
+Text = Annotated[str, Meta(min_length=1)]
+Face = Annotated[int, Meta(ge=1, le=6)]
+Bonus = Annotated[int, Meta(ge=0, le=6)]
+Stat = Annotated[int, Meta(ge=0, le=20)]
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(Struct, frozen=True, forbid_unknown_fields=True):
     """One line of a die table: the faces it covers, its effect and amount, and its text."""
 
-    rolls: tuple[int, ...]
-    effect: str
-    amount: int
-    text: str
+    rolls: Annotated[tuple[Face, ...], Meta(min_length=1)]
+    effect: Effect
+    amount: Annotated[int, Meta(ge=0, le=10)] = -1  # -1: not given, 1 (0 for NO_AMOUNT effects)
+    text: str = ""  # "": not given, the effect's name
+
+    def __post_init__(self) -> None:
+        if self.amount < 0:
+            force_setattr(self, "amount", 0 if self.effect in NO_AMOUNT else 1)
+        if not self.text:
+            force_setattr(self, "text", self.effect)
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(Struct, frozen=True, forbid_unknown_fields=True):
     """One card; enemies have Strength (monster) or Craft (spirit), items have bonuses."""
 
-    id: str
-    name: str
-    kind: str
-    encounter: int
-    text: str
-    strength: int = 0
-    craft: int = 0
-    strength_bonus: int = 0
-    craft_bonus: int = 0
-    armour_save: int = 0
-    leaves_board: bool = False
+    id: Text
+    name: Text
+    kind: Text
+    encounter: Face
+    text: Text
+    strength: Stat = 0
+    craft: Stat = 0
+    strength_bonus: Bonus = 0
+    craft_bonus: Bonus = 0
+    armour_save: Bonus = 0
+    # Dungeon 8.3: the Tunnel leads out of the Dungeon; the deck file calls the flag `leaves_dungeon`.
+    leaves_board: bool = renamed(default=False, name="leaves_dungeon")
     table: tuple[Outcome, ...] = ()
 
     @property
@@ -82,11 +98,18 @@ class Card:
         return self.strength if self.kind == "monster" else self.craft
 
     def outcome(self, face: int) -> Outcome:
-        """Returns the table line for a die face (tables are validated to cover 1-6)."""
+        """Returns the table line for a die face (tables are checked to cover 1-6)."""
         for line in self.table:
             if face in line.rolls:
                 return line
         return Outcome((face,), "nothing", 0, "")
+
+
+class DeckFile(Struct, frozen=True, forbid_unknown_fields=True):
+    """A deck file: where its cards come from and the cards, in order."""
+
+    source: Text
+    cards: tuple[Card, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,88 +125,49 @@ class Deck:
         object.__setattr__(self, "numbers", {cid: card.encounter for cid, card in self.cards.items()})
 
 
-def parse_table(entry: Section) -> tuple[Outcome, ...]:
-    lines: list[Outcome] = []
-    covered: dict[int, int] = {}
-    for line in entry.tables("table"):
-        line.check_keys(["rolls", "effect", "amount", "text"])
-        rolls = line.integers("rolls", low=1, high=6)
-        effect = line.text("effect")
-        if effect not in EFFECTS:
-            line.fail("effect", f"unknown effect {effect!r} (known: {', '.join(EFFECTS)})")
-        amount = line.integer(
-            "amount", default=0 if effect in ("nothing", "lose_turn") else 1, low=0, high=10
-        )
-        for face in rolls:
+def check_table(card: Card, filename: str, where: str) -> None:
+    """Fails unless the card's table lines cover each die face exactly once."""
+    covered: set[int] = set()
+    for i, line in enumerate(card.table):
+        for face in line.rolls:
             if face in covered:
-                line.fail("rolls", f"face {face} is already covered")
-            covered[face] = 1
-        lines.append(Outcome(tuple(rolls), effect, amount, line.text("text", default=effect)))
+                fail(filename, f"{where}.table[{i}].rolls", f"face {face} is already covered")
+            covered.add(face)
     missing = [face for face in range(1, 7) if face not in covered]
     if missing:
-        entry.fail("table", f"faces {missing} are not covered")
-    return tuple(lines)
+        fail(filename, f"{where}.table", f"faces {missing} are not covered")
 
 
-def parse_card(
-    entry: Section,
-    kinds: Mapping[str, int] = KIND_NUMBERS,
-    leaves_key: str = "",
-    extra_keys: tuple[str, ...] = (),
-) -> Card:
-    """Validates one card entry; `kinds` maps the kinds this deck allows to their encounter numbers,
-    `leaves_key` names the flag of cards that lead off the board (if the board has such cards)."""
-    keys = [
-        "id",
-        "name",
-        "kind",
-        "encounter",
-        "text",
-        "strength",
-        "craft",
-        "strength_bonus",
-        "craft_bonus",
-        "armour_save",
-        "table",
-        *extra_keys,
-    ]
-    entry.check_keys([*keys, leaves_key] if leaves_key else keys)
-    kind = entry.text("kind", choices=tuple(kinds))
-    number = entry.integer("encounter", low=1, high=6)
-    if number != kinds[kind]:
-        entry.fail("encounter", f"a {kind} has encounter number {kinds[kind]}, got {number}")
-    leaves = entry.flag(leaves_key) if leaves_key else False
-    needs_table = kind in TABLE_KINDS and not leaves
-    return Card(
-        id=entry.text("id"),
-        name=entry.text("name"),
-        kind=kind,
-        encounter=number,
-        text=entry.text("text"),
-        strength=entry.integer("strength", low=1, high=20) if kind == "monster" else 0,
-        craft=entry.integer("craft", low=1, high=20) if kind == "spirit" else 0,
-        strength_bonus=entry.integer("strength_bonus", default=0, low=0, high=6),
-        craft_bonus=entry.integer("craft_bonus", default=0, low=0, high=6),
-        armour_save=entry.integer("armour_save", default=0, low=0, high=6),
-        leaves_board=leaves,
-        table=parse_table(entry) if needs_table else (),
-    )
+def check_card(card: Card, filename: str, where: str, kinds: Mapping[str, int] = KIND_NUMBERS) -> None:
+    """Fails unless the card's kind is one `kinds` allows, with its encounter number, the stats of its
+    kind (Strength for a monster, Craft for a spirit) and a table exactly when its kind rolls one."""
+    if card.kind not in kinds:
+        fail(filename, f"{where}.kind", f"expected one of {', '.join(kinds)}, got {card.kind!r}")
+    if card.encounter != kinds[card.kind]:
+        fail(
+            filename,
+            f"{where}.encounter",
+            f"a {card.kind} has encounter number {kinds[card.kind]}, got {card.encounter}",
+        )
+    for stat, kind in (("strength", "monster"), ("craft", "spirit")):
+        given = getattr(card, stat)
+        if card.kind == kind and not given:
+            fail(filename, f"{where}.{stat}", f"a {kind} needs a {stat} of 1-20, got 0")
+        if card.kind != kind and given:
+            fail(filename, f"{where}.{stat}", f"only a {kind} has a {stat}, got {given}")
+    if card.kind in TABLE_KINDS and not card.leaves_board:
+        check_table(card, filename, where)
+    elif card.table:
+        fail(filename, f"{where}.table", f"a {card.kind} rolls no table")
 
 
-def parse_deck(
-    data: dict[str, Any],
-    filename: str,
-    size: int,
-    prefix: str,
-    kinds: Mapping[str, int] = KIND_NUMBERS,
-    leaves_key: str = "",
+def check_deck(
+    deck: DeckFile, filename: str, size: int, prefix: str, kinds: Mapping[str, int] = KIND_NUMBERS
 ) -> Deck:
-    """Validates a parsed deck file of exactly `size` cards whose ids start with `prefix`."""
-    top = Section(data, filename)
-    top.check_keys(["source", "cards"])
-    entries = top.tables("cards")
-    if len(entries) != size:
-        top.fail("cards", f"expected {size} cards, got {len(entries)}")
-    unique_ids(entries, prefix=prefix)
-    cards = {card.id: card for card in (parse_card(entry, kinds, leaves_key) for entry in entries)}
-    return Deck(cards=cards, source=top.text("source"))
+    """Returns the deck of exactly `size` cards whose ids start with `prefix`, each checked."""
+    if len(deck.cards) != size:
+        fail(filename, "cards", f"expected {size} cards, got {len(deck.cards)}")
+    check_ids((card.id for card in deck.cards), filename, "cards", prefix)
+    for i, card in enumerate(deck.cards):
+        check_card(card, filename, f"cards[{i}]", kinds)
+    return Deck(cards={card.id: card for card in deck.cards}, source=deck.source)

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from domain.rulesets.talisman.characters import Character
+from domain.rulesets.talisman.shapes import Sheet
 
 # A sheet's status in a short game's race.
 PLAYING, OUT, WINNER = "playing", "out", "winner"
@@ -31,8 +32,9 @@ class Item(Protocol):
     def armour_save(self) -> int: ...
 
 
-def new_sheet(character: Character) -> dict[str, Any]:
-    """Returns a fresh character sheet: starting stats, 4 lives, 1 gold, nothing carried."""
+def new_sheet(character: Character, board: str = "", space: int = 0) -> Sheet:
+    """Returns a fresh character sheet in play on (board, space) (board "": not placed yet): starting
+    stats, 4 lives, 1 gold, nothing carried, no turn to miss."""
     return {
         "character": character.id,
         "strength": character.strength,
@@ -44,10 +46,14 @@ def new_sheet(character: Character) -> dict[str, Any]:
         "objects": [],
         "followers": [],
         "trophies": [],
+        "board": board,
+        "space": space,
+        "status": PLAYING,
+        "skips": 0,
     }
 
 
-def _bonus(sheet: Mapping[str, Any], items: Mapping[str, Item], stat: str) -> int:
+def _bonus(sheet: Sheet, items: Mapping[str, Item], stat: str) -> int:
     attr = f"{stat}_bonus"
     carried: list[int] = [getattr(items[c], attr) for c in sheet["objects"] if c in items]
     # House: only one weapon is wielded, so only the best Object bonus counts; Followers all help.
@@ -56,27 +62,27 @@ def _bonus(sheet: Mapping[str, Any], items: Mapping[str, Item], stat: str) -> in
     return max(0, best) + helpers
 
 
-def strength_bonus(sheet: Mapping[str, Any], items: Mapping[str, Item]) -> int:
+def strength_bonus(sheet: Sheet, items: Mapping[str, Item]) -> int:
     """Returns the Strength that Objects and Followers add in combat."""
     return _bonus(sheet, items, "strength")
 
 
-def craft_bonus(sheet: Mapping[str, Any], items: Mapping[str, Item]) -> int:
+def craft_bonus(sheet: Sheet, items: Mapping[str, Item]) -> int:
     """Returns the Craft that Objects and Followers add in psychic combat."""
     return _bonus(sheet, items, "craft")
 
 
-def effective_strength(sheet: Mapping[str, Any], items: Mapping[str, Item]) -> int:
+def effective_strength(sheet: Sheet, items: Mapping[str, Item]) -> int:
     """Returns Strength with Object and Follower bonuses."""
-    return int(sheet["strength"]) + strength_bonus(sheet, items)
+    return sheet["strength"] + strength_bonus(sheet, items)
 
 
-def effective_craft(sheet: Mapping[str, Any], items: Mapping[str, Item]) -> int:
+def effective_craft(sheet: Sheet, items: Mapping[str, Item]) -> int:
     """Returns Craft with Object and Follower bonuses."""
-    return int(sheet["craft"]) + craft_bonus(sheet, items)
+    return sheet["craft"] + craft_bonus(sheet, items)
 
 
-def best_armour(sheet: Mapping[str, Any], items: Mapping[str, Item]) -> tuple[str, int]:
+def best_armour(sheet: Sheet, items: Mapping[str, Item]) -> tuple[str, int]:
     """Returns the carried item that saves a life most often and its lowest saving face, or ("", 0)."""
     best = ("", 0)
     for card in sheet["objects"]:
@@ -92,11 +98,11 @@ def spell_limit(craft: int) -> int:
 
 
 def room_for_spells(sheet: Mapping[str, Any]) -> int:
-    """Returns how many more spells the character may hold."""
+    """Returns how many more spells the character may hold (a sheet without `spells` holds none)."""
     return max(0, spell_limit(int(sheet["craft"])) - len(sheet.get("spells", ())))
 
 
-def room_to_carry(sheet: Mapping[str, Any]) -> int:
+def room_to_carry(sheet: Sheet) -> int:
     """Returns how many more Objects the character can carry."""
     return max(0, CARRY_LIMIT - len(sheet["objects"]))
 

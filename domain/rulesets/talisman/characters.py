@@ -2,31 +2,34 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
 
-from domain.content import Section, content_path, load_model, unique_ids
+from msgspec import Meta, Struct
+
+from domain.content import check_ids, content_path, load_schema
 from domain.errors import BadSetup, UnknownCharacter
 from domain.field_types import Seat
+from domain.rulesets.talisman.cards import Text
 from domain.suggest import did_you_mean
 
 DIR = "talisman"
 FILE = "characters.toml"
 PREFIX = "talisman/character/"
-ALIGNMENTS = ("good", "neutral", "evil")
+Alignment = Literal["good", "neutral", "evil"]
+ALIGNMENTS: tuple[str, ...] = get_args(Alignment)
+StartingStat = Annotated[int, Meta(ge=1, le=12)]
 
 
-@dataclass(frozen=True, slots=True)
-class Character:
+class Character(Struct, frozen=True, forbid_unknown_fields=True):
     """One character card: its stable id, name, starting Strength and Craft, alignment and start."""
 
-    id: str
-    name: str
-    strength: int
-    craft: int
-    alignment: str
-    start: str
-    source: str
+    id: Text
+    name: Text
+    strength: StartingStat
+    craft: StartingStat
+    alignment: Alignment
+    start: Text = "-"
+    source: Text = "house"
 
     @property
     def short_name(self) -> str:
@@ -34,33 +37,22 @@ class Character:
         return self.id.removeprefix(PREFIX)
 
 
-def _build(data: dict[str, Any], filename: str) -> dict[str, Character]:
-    top = Section(data, filename)
-    top.check_keys(["source", "characters"])
-    top.text("source")
-    entries = top.tables("characters")
-    if not entries:
-        top.fail("characters", "expected at least one character")
-    unique_ids(entries, prefix=PREFIX)
-    characters: dict[str, Character] = {}
-    for entry in entries:
-        entry.check_keys(["id", "name", "strength", "craft", "alignment", "start", "source"])
-        character = Character(
-            id=entry.text("id"),
-            name=entry.text("name"),
-            strength=entry.integer("strength", low=1, high=12),
-            craft=entry.integer("craft", low=1, high=12),
-            alignment=entry.text("alignment", choices=ALIGNMENTS),
-            start=entry.text("start", default="-"),
-            source=entry.text("source", default="house"),
-        )
-        characters[character.id] = character
-    return characters
+class CharactersFile(Struct, frozen=True, forbid_unknown_fields=True):
+    """The characters file: where it comes from and at least one character."""
+
+    source: Text
+    characters: Annotated[tuple[Character, ...], Meta(min_length=1)]
+
+
+def check_characters(content: CharactersFile, filename: str) -> dict[str, Character]:
+    """Returns the characters by id, in file order, once each id is unique and well prefixed."""
+    check_ids((c.id for c in content.characters), filename, "characters", PREFIX)
+    return {character.id: character for character in content.characters}
 
 
 def load_characters() -> dict[str, Character]:
     """Returns every character by id, validated (cached per file version)."""
-    return load_model(DIR, FILE, _build)
+    return load_schema(DIR, FILE, CharactersFile, check_characters)
 
 
 def characters_path() -> Any:

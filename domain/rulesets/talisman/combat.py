@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any, Protocol
+from typing import Protocol
 
 from domain.dice import Dice
 from domain.events import CombatResolved, DieRolled, Event, LifeLost
 from domain.rulesets.talisman.character import Item, best_armour
 from domain.rulesets.talisman.events import LifeSaved, TrophiesTraded, TrophyTaken
+from domain.rulesets.talisman.shapes import Sheet
 
 COMBAT = "combat"
 PSYCHIC = "psychic"
@@ -32,30 +33,43 @@ def resolve_combat(
     player: str, player_value: int, opponent: str, opponent_value: int, kind: str, dice: Dice
 ) -> tuple[str, list[Event]]:
     """Rolls one die for each side and compares totals; returns the outcome for `player` and the events."""
-    (mine, theirs), draws = dice.roll(6, 2)
-    mine_total, theirs_total = player_value + mine, opponent_value + theirs
-    if mine_total > theirs_total:
-        outcome = WON
-    elif mine_total < theirs_total:
-        outcome = LOST
-    else:
-        outcome = STANDOFF  # a tie is a stand-off: nobody loses
+    values, draws = dice.roll(6, 2)
+    mine_total, theirs_total = player_value + values[0], opponent_value + values[1]
+    outcome = compare_totals(mine_total, theirs_total)
+    return outcome, fight_events(player, opponent, kind, (mine_total, theirs_total), outcome, values, draws)
+
+
+def compare_totals(mine: int, theirs: int) -> str:
+    """Returns the outcome of a fight for the side whose total is `mine` (a tie is a stand-off)."""
+    return WON if mine > theirs else LOST if mine < theirs else STANDOFF
+
+
+def fight_events(
+    player: str,
+    opponent: str,
+    kind: str,
+    totals: tuple[int, int],
+    outcome: str,
+    values: list[int],
+    draws: list[int],
+) -> list[Event]:
+    """Returns a fight as recorded: the dice rolled (`values`, `draws`), then the totals and outcome."""
     purpose = COMBAT if kind == COMBAT else "psychic-combat"
-    return outcome, [
-        DieRolled(player=player, purpose=purpose, sides=6, values=[mine, theirs], draws=draws),
+    return [
+        DieRolled(player=player, purpose=purpose, sides=6, values=values, draws=draws),
         CombatResolved(
             player=player,
             opponent=opponent,
             kind=kind,
-            player_total=mine_total,
-            opponent_total=theirs_total,
+            player_total=totals[0],
+            opponent_total=totals[1],
             outcome=outcome,
         ),
     ]
 
 
 def lose_combat_life(
-    player: str, sheet: Mapping[str, Any], kind: str, items: Mapping[str, Item], dice: Dice, reason: str
+    player: str, sheet: Sheet, kind: str, items: Mapping[str, Item], dice: Dice, reason: str
 ) -> list[Event]:
     """Returns the events of a lost combat's life: one save roll with the best armour, else LifeLost."""
     item, save_on = best_armour(sheet, items)
@@ -81,9 +95,7 @@ def _cheapest_trade(values: Sequence[tuple[str, int]]) -> list[str]:
     return best[2] if best else []
 
 
-def take_trophy(
-    player: str, sheet: Mapping[str, Any], card: str, space: int, cards: Mapping[str, Trophy]
-) -> list[Event]:
+def take_trophy(player: str, sheet: Sheet, card: str, space: int, cards: Mapping[str, Trophy]) -> list[Event]:
     """Returns TrophyTaken for a killed enemy, then TrophiesTraded when that kind reaches 7 points."""
     enemy = cards[card]
     events: list[Event] = [

@@ -4,27 +4,54 @@ die-table effects of Events, Strangers and Places (RULES.md §1)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import cast
 
 from domain.events import LifeGained, LifeLost, PlayerOut
 from domain.resolution import Resolution
 from domain.rulesets.talisman.cards import Outcome
 from domain.rulesets.talisman.character import PLAYING
 from domain.rulesets.talisman.events import GoldChanged, StatChanged, TurnLost
+from domain.rulesets.talisman.shapes import Sheet, TalismanState
 
 # How a board moves a character back a number of spaces for a card (the board knows its first space).
 MoveBack = Callable[[Resolution, str, int, str], None]
 
 
-def sheet_of(res: Resolution, player: str) -> dict[str, Any]:
+def state_of(res: Resolution) -> TalismanState:
+    """Returns the working state, typed."""
+    return cast(TalismanState, res.state)
+
+
+def sheet_of(res: Resolution, player: str) -> Sheet:
     """Returns a player's sheet in the working state."""
-    sheet: dict[str, Any] = res.state["players"][player]
+    sheet: Sheet = res.state["players"][player]
     return sheet
+
+
+def stat_of(sheet: Sheet, stat: str) -> int:
+    """Returns a sheet's Strength or Craft, current (`strength`) or starting (`base_strength`), by name."""
+    stats = {
+        "strength": sheet["strength"],
+        "craft": sheet["craft"],
+        "base_strength": sheet["base_strength"],
+        "base_craft": sheet["base_craft"],
+    }
+    return stats[stat]
+
+
+def cards_at(res: Resolution, player: str, space: int) -> list[str]:
+    """Returns the face-up cards on `space` of the board the player stands on."""
+    return state_of(res)["cards"][sheet_of(res, player)["board"]][space]
+
+
+def gold_at(res: Resolution, player: str, space: int) -> int:
+    """Returns the gold lying on `space` of the board the player stands on."""
+    return state_of(res)["gold"][sheet_of(res, player)["board"]][space]
 
 
 def is_over(res: Resolution) -> bool:
     """Tells whether the game ended while resolving."""
-    return bool(res.state["phase"] == "over")
+    return state_of(res)["phase"] == "over"
 
 
 def in_play(res: Resolution, player: str) -> bool:

@@ -35,7 +35,16 @@ from domain.rulesets.talisman.combat import (
     resolve_combat,
     take_trophy,
 )
-from domain.rulesets.talisman.effects import MoveBack, apply_outcome, check_killed, sheet_of, still_on
+from domain.rulesets.talisman.effects import (
+    MoveBack,
+    apply_outcome,
+    cards_at,
+    check_killed,
+    gold_at,
+    sheet_of,
+    state_of,
+    still_on,
+)
 from domain.rulesets.talisman.events import (
     CardDiscarded,
     CardEncountered,
@@ -44,6 +53,7 @@ from domain.rulesets.talisman.events import (
     GoldTaken,
     ObjectTaken,
 )
+from domain.rulesets.talisman.shapes import discard_pile
 
 # A board's own card kinds (the Keep's Teleport Tiles) are met by handlers it passes in; a handler
 # returns False when the encounter must stop there.
@@ -67,29 +77,26 @@ def draw_cards(res: Resolution, deck_name: str, player: str, count: int) -> None
             return
 
 
-def draw_card(
-    res: Resolution, deck_name: str, player: str, left: str = "deck", discard: str = "discard"
-) -> str:
-    """Draws one card from a deck (the state keys `left` and `discard` hold its piles): a numbered pick
-    among the cards left, after reshuffling the discard pile in (listed, so the pile ledger follows) if
-    the deck ran out. Returns the card, or "" when both piles are empty."""
-    if not res.state[left]:
-        if not res.state[discard]:
+def draw_card(res: Resolution, deck_name: str, player: str) -> str:
+    """Draws one card from a named deck: a numbered pick among the cards left, after reshuffling its
+    discard pile in (listed, so the pile ledger follows) if the deck ran out. Returns the card, or ""
+    when both piles are empty."""
+    piles = state_of(res)["piles"]
+    if not piles[deck_name]:
+        discarded = piles[discard_pile(deck_name)]
+        if not discarded:
             return ""
-        cards = sorted(res.state[discard])
+        cards = sorted(discarded)
         res.emit(DeckReshuffled(deck=deck_name, count=len(cards), cards=cards))
-    card, draw = res.dice.pick(list(res.state[left]))
+    card, draw = res.dice.pick(list(piles[deck_name]))
     res.emit(CardDrawn(player=player, deck=deck_name, card=card, draw=draw))
     return card
 
 
-def draw_card_of_kinds(
-    res: Resolution, deck_name: str, player: str, deck: Deck, kinds: list[str], left: str = "deck"
-) -> str:
-    """Draws one card among those of the given kinds left in a deck (the state key `left` holds it; no
-    reshuffle): the restriction is recorded in the pick (`CardDrawn.kinds`). Returns the card, or ""
-    when none is left."""
-    options = sorted(c for c in res.state[left] if deck.cards[c].kind in kinds)
+def draw_card_of_kinds(res: Resolution, deck_name: str, player: str, deck: Deck, kinds: list[str]) -> str:
+    """Draws one card among those of the given kinds left in a named deck (no reshuffle): the
+    restriction is recorded in the pick (`CardDrawn.kinds`). Returns the card, or "" when none is left."""
+    options = sorted(c for c in state_of(res)["piles"][deck_name] if deck.cards[c].kind in kinds)
     if not options:
         return ""
     card, draw = res.dice.pick(options)
@@ -139,20 +146,20 @@ def _enemy(enc: Encounter, res: Resolution, player: str, card: Card, space: int)
     return outcome != LOST
 
 
-def enemies_left(res: Resolution, deck: Deck, space: int) -> bool:
-    """Tells whether an enemy card still lies on the space."""
+def enemies_left(res: Resolution, deck: Deck, player: str, space: int) -> bool:
+    """Tells whether an enemy card still lies on the space (of the board the player stands on)."""
     cards = deck.cards
-    return any(c in cards and cards[c].is_enemy for c in res.state["spaces"][space])
+    return any(c in cards and cards[c].is_enemy for c in cards_at(res, player, space))
 
 
 def _object(enc: Encounter, res: Resolution, player: str, card: Card, space: int) -> bool:
-    if not enemies_left(res, enc.deck, space) and room_to_carry(sheet_of(res, player)):
+    if not enemies_left(res, enc.deck, player, space) and room_to_carry(sheet_of(res, player)):
         res.emit(ObjectTaken(player=player, card=card.id, space=space))
     return True
 
 
 def _follower(enc: Encounter, res: Resolution, player: str, card: Card, space: int) -> bool:
-    if not enemies_left(res, enc.deck, space):
+    if not enemies_left(res, enc.deck, player, space):
         res.emit(FollowerJoined(player=player, card=card.id, space=space))
     return True
 
@@ -172,13 +179,14 @@ _BY_KIND: dict[str, KindHandler] = {
 def encounter_cards(enc: Encounter, res: Resolution, player: str, index: int) -> None:
     """Encounters the cards lying on space `index` in order, then picks up the gold if no enemy is left."""
     deck = enc.deck
-    for card_id in in_encounter_order(list(res.state["spaces"][index]), deck.numbers):
+    lying = cards_at(res, player, index)
+    for card_id in in_encounter_order(list(lying), deck.numbers):
         card = deck.cards.get(card_id)
-        if card is None or card_id not in res.state["spaces"][index]:
+        if card is None or card_id not in lying:
             continue
         handler = enc.handlers.get(card.kind) or _BY_KIND[card.kind]
         if not handler(enc, res, player, card, index) or not still_on(res, player, index):
             return
-    gold = res.state["space_gold"][index]
-    if gold and not enemies_left(res, deck, index):
+    gold = gold_at(res, player, index)
+    if gold and not enemies_left(res, deck, player, index):
         res.emit(GoldTaken(player=player, space=index, amount=gold))

@@ -1,8 +1,9 @@
 """Evolving the parts of a Talisman board game's state that every board shares (RULES.md §1).
 
-The state is a plain dict with `players` (name → sheet with `space`, `status`, `skips`, stats and
-possessions), `spaces` (the face-up cards per space), `space_gold`, `deck` (cards left, sorted: a lazy
-shuffle), `discard`, `phase` and `winner`. A board's own `evolve` adds its handlers to these.
+The state has the typed shape of `talisman.shapes`: sheets stand on (board, space), face-up cards and
+gold lie per board and space, and every deck and pile is named in `piles` as the replay format's pile
+ledger names it. `board_evolvers(deck)` gives the handlers of a board whose face-up cards come from
+`deck`; a board's own `evolve` adds its handlers to these.
 """
 
 from __future__ import annotations
@@ -34,137 +35,155 @@ from domain.rulesets.talisman.events import (
     TurnLost,
     TurnSkipped,
 )
+from domain.rulesets.talisman.shapes import Sheet, TalismanState, discard_pile
 
-State = dict[str, Any]
-Evolver = Callable[[State, Any], None]
+# The shapes a recorded state has had: a snapshot of another shape is passed over (event_store.loading).
+STATE_VERSION = 2  # 2: positions (board, space), cards and gold per board, named piles
 
-
-def _drawn(state: State, e: CardDrawn) -> None:
-    if e.card in state["deck"]:
-        state["deck"].remove(e.card)
-    state["spaces"][state["players"][e.player]["space"]].append(e.card)
+Evolver = Callable[[TalismanState, Any], None]
 
 
-def _reshuffled(state: State, e: DeckReshuffled) -> None:
-    state["deck"] = sorted(state["deck"] + state["discard"])
-    state["discard"] = []
+def lying(state: TalismanState, sheet: Sheet) -> list[str]:
+    """Returns the face-up cards of the space a sheet stands on."""
+    return state["cards"][sheet["board"]][sheet["space"]]
 
 
-def _off_space(state: State, space: int, card: str) -> None:
-    cards = state["spaces"][space]
+def _drawn(state: TalismanState, e: CardDrawn) -> None:
+    pile = state["piles"][e.deck]
+    if e.card in pile:
+        pile.remove(e.card)
+    lying(state, state["players"][e.player]).append(e.card)
+
+
+def _reshuffled(state: TalismanState, e: DeckReshuffled) -> None:
+    piles, discard = state["piles"], discard_pile(e.deck)
+    piles[e.deck] = sorted(piles[e.deck] + piles[discard])
+    piles[discard] = []
+
+
+def _off_space(state: TalismanState, player: str, space: int, card: str) -> None:
+    cards = state["cards"][state["players"][player]["board"]][space]
     if card in cards:
         cards.remove(card)
 
 
-def _discarded(state: State, e: CardDiscarded) -> None:
-    _off_space(state, e.space, e.card)
-    state["discard"].append(e.card)
+def _moved(state: TalismanState, e: Moved) -> None:
+    sheet = state["players"][e.piece]
+    sheet["board"] = e.board
+    sheet["space"] = e.to_space
 
 
-def _object_taken(state: State, e: ObjectTaken) -> None:
-    _off_space(state, e.space, e.card)
-    state["players"][e.player]["objects"].append(e.card)
-
-
-def _follower_joined(state: State, e: FollowerJoined) -> None:
-    _off_space(state, e.space, e.card)
-    state["players"][e.player]["followers"].append(e.card)
-
-
-def _trophy(state: State, e: TrophyTaken) -> None:
-    _off_space(state, e.space, e.card)
-    state["players"][e.player]["trophies"].append(e.card)
-
-
-def _traded(state: State, e: TrophiesTraded) -> None:
-    sheet = state["players"][e.player]
-    for card in e.cards:
-        if card in sheet["trophies"]:
-            sheet["trophies"].remove(card)
-    state["discard"].extend(e.cards)
-    sheet[e.stat] += e.amount
-
-
-def _out(state: State, e: PlayerOut) -> None:
-    sheet = state["players"][e.player]
-    sheet["status"] = OUT
-    if sheet["lives"] <= 0:
-        # RULES.md §1: a killed character's Objects, Followers and Gold stay on its space.
-        space = sheet["space"]
-        state["spaces"][space].extend(sheet["objects"] + sheet["followers"])
-        state["space_gold"][space] += sheet["gold"]
-        state["discard"].extend(sheet["trophies"])
-        sheet.update(objects=[], followers=[], trophies=[], gold=0)
-
-
-def _won(state: State, e: GameWon) -> None:
+def _won(state: TalismanState, e: GameWon) -> None:
     state["winner"] = e.player
     state["phase"] = "over"
     state["players"][e.player]["status"] = WINNER
 
 
-def _ended(state: State, e: GameEnded) -> None:
+def _ended(state: TalismanState, e: GameEnded) -> None:
     state["winner"] = e.winner
     state["phase"] = "over"
 
 
-def _gold_taken(state: State, e: GoldTaken) -> None:
-    state["space_gold"][e.space] -= e.amount
+def _gold_taken(state: TalismanState, e: GoldTaken) -> None:
+    sheet = state["players"][e.player]
+    state["gold"][sheet["board"]][e.space] -= e.amount
+    sheet["gold"] += e.amount
+
+
+def _gold_changed(state: TalismanState, e: GoldChanged) -> None:
     state["players"][e.player]["gold"] += e.amount
 
 
-def _sheet_add(key: str) -> Callable[[State, Any], None]:
-    def apply(state: State, e: Any) -> None:
-        state["players"][e.player][key] += e.amount
-
-    return apply
-
-
-def sheet_set(key: str, value: Any) -> Callable[[State, Any], None]:
-    def apply(state: State, e: Any) -> None:
-        state["players"][e.player][key] = value
-
-    return apply
-
-
-def _moved(state: State, e: Moved) -> None:
-    state["players"][e.piece]["space"] = e.to_space
-
-
-def _lost(state: State, e: LifeLost) -> None:
+def _life_lost(state: TalismanState, e: LifeLost) -> None:
     state["players"][e.player]["lives"] -= e.amount
 
 
-def _stat(state: State, e: StatChanged) -> None:
-    state["players"][e.player][e.stat] += e.amount
+def _life_gained(state: TalismanState, e: LifeGained) -> None:
+    state["players"][e.player]["lives"] += e.amount
 
 
-def _skipped(state: State, e: TurnSkipped) -> None:
+def _turn_lost(state: TalismanState, e: TurnLost) -> None:
+    state["players"][e.player]["skips"] += 1
+
+
+def add_to_stat(sheet: Sheet, stat: str, amount: int) -> None:
+    """Adds to a sheet's Strength or Craft (the two stats events change)."""
+    if stat == "strength":
+        sheet["strength"] += amount
+    elif stat == "craft":
+        sheet["craft"] += amount
+    else:
+        raise KeyError(stat)
+
+
+def _stat(state: TalismanState, e: StatChanged) -> None:
+    add_to_stat(state["players"][e.player], e.stat, e.amount)
+
+
+def _skipped(state: TalismanState, e: TurnSkipped) -> None:
     sheet = state["players"][e.player]
     sheet["skips"] = max(0, sheet["skips"] - 1)
 
 
-def _turn_lost(state: State, e: TurnLost) -> None:
-    state["players"][e.player]["skips"] += 1
+def _object_taken(state: TalismanState, e: ObjectTaken) -> None:
+    _off_space(state, e.player, e.space, e.card)
+    state["players"][e.player]["objects"].append(e.card)
 
 
-SHARED_EVOLVERS: dict[type[Event], Evolver] = {
-    CardDrawn: _drawn,
-    DeckReshuffled: _reshuffled,
-    Moved: _moved,
-    CardDiscarded: _discarded,
-    ObjectTaken: _object_taken,
-    FollowerJoined: _follower_joined,
-    TrophyTaken: _trophy,
-    TrophiesTraded: _traded,
-    StatChanged: _stat,
-    GoldChanged: _sheet_add("gold"),
-    GoldTaken: _gold_taken,
-    LifeLost: _lost,
-    LifeGained: _sheet_add("lives"),
-    TurnLost: _turn_lost,
-    TurnSkipped: _skipped,
-    PlayerOut: _out,
-    GameWon: _won,
-    GameEnded: _ended,
-}
+def _follower_joined(state: TalismanState, e: FollowerJoined) -> None:
+    _off_space(state, e.player, e.space, e.card)
+    state["players"][e.player]["followers"].append(e.card)
+
+
+def _trophy(state: TalismanState, e: TrophyTaken) -> None:
+    _off_space(state, e.player, e.space, e.card)
+    state["players"][e.player]["trophies"].append(e.card)
+
+
+def board_evolvers(deck: str) -> dict[type[Event], Evolver]:
+    """Returns the shared handlers for a board whose face-up cards come from `deck` (and are discarded
+    to its discard pile)."""
+    discard = discard_pile(deck)
+
+    def discarded(state: TalismanState, e: CardDiscarded) -> None:
+        _off_space(state, e.player, e.space, e.card)
+        state["piles"][discard].append(e.card)
+
+    def traded(state: TalismanState, e: TrophiesTraded) -> None:
+        sheet = state["players"][e.player]
+        for card in e.cards:
+            if card in sheet["trophies"]:
+                sheet["trophies"].remove(card)
+        state["piles"][discard].extend(e.cards)
+        add_to_stat(sheet, e.stat, e.amount)
+
+    def out(state: TalismanState, e: PlayerOut) -> None:
+        sheet = state["players"][e.player]
+        sheet["status"] = OUT
+        if sheet["lives"] <= 0:
+            # RULES.md §1: a killed character's Objects, Followers and Gold stay on its space.
+            lying(state, sheet).extend(sheet["objects"] + sheet["followers"])
+            state["gold"][sheet["board"]][sheet["space"]] += sheet["gold"]
+            state["piles"][discard].extend(sheet["trophies"])
+            sheet["objects"], sheet["followers"], sheet["trophies"], sheet["gold"] = [], [], [], 0
+
+    return {
+        CardDrawn: _drawn,
+        DeckReshuffled: _reshuffled,
+        Moved: _moved,
+        CardDiscarded: discarded,
+        ObjectTaken: _object_taken,
+        FollowerJoined: _follower_joined,
+        TrophyTaken: _trophy,
+        TrophiesTraded: traded,
+        StatChanged: _stat,
+        GoldChanged: _gold_changed,
+        GoldTaken: _gold_taken,
+        LifeLost: _life_lost,
+        LifeGained: _life_gained,
+        TurnLost: _turn_lost,
+        TurnSkipped: _skipped,
+        PlayerOut: out,
+        GameWon: _won,
+        GameEnded: _ended,
+    }

@@ -28,11 +28,12 @@ from domain.rulesets.talisman.events import (
     ObjectTaken,
 )
 from domain.rulesets.talisman.main.choices import waiting
+from domain.rulesets.talisman.main.content_decks import HELD_EFFECTS
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import in_play
 from domain.rulesets.talisman.main.events import SpiritsEmpowered
 from domain.rulesets.talisman.main.fights import fight
-from domain.rulesets.talisman.main.items import HELD_EFFECTS, may_hold, room_to_carry
+from domain.rulesets.talisman.main.items import may_hold, room_to_carry
 from domain.rulesets.talisman.main.outcomes import apply_outcome
 from domain.rulesets.talisman.main.piles import draw_from
 from domain.rulesets.talisman.main.state import ADVENTURE

@@ -3,19 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal, NoReturn
+from typing import Literal
 
-from domain.errors import ContentError
+from domain.content import fail as fail  # the one-line ContentError every content file raises
 
 DIR = "talisman"
 
 # Where a fact comes from: the printed game (as far as it is known) or nightkeep's own content.
 Source = Literal["house", "rulebook"]
 
-
-def fail(filename: str, key: str, message: str) -> NoReturn:
-    """Raises the one-line ContentError naming the file and the key."""
-    raise ContentError(f"{filename}: {key}: {message}")
+# What a card, a place's die-table row and a service may all do (`outcomes.OUTCOMES` applies each).
+Effect = Literal[
+    "nothing",
+    "lose-life",
+    "gain-life",
+    "heal",
+    "gain-gold",
+    "lose-gold",
+    "gain-strength",
+    "lose-strength",
+    "gain-craft",
+    "lose-craft",
+    "lose-turn",
+    "gain-spell",
+    "teleport",
+]
 
 
 def check_ids(filename: str, entries: Iterable[tuple[str, str]], prefix: str) -> None:

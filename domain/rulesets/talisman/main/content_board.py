@@ -6,7 +6,7 @@ from typing import Literal
 
 import msgspec
 
-from domain.rulesets.talisman.main.content_base import Source, check_ids, fail
+from domain.rulesets.talisman.main.content_base import Effect, Source, check_ids, fail
 
 BOARD_FILE = "board.toml"
 PLACES_FILE = "places.toml"
@@ -47,19 +47,7 @@ KINDS: tuple[str, ...] = Kind.__args__  # type: ignore[attr-defined]
 
 # What a row, a fixed outcome or a service does (places.toml's header says each in words).
 Outcome = Literal[
-    "nothing",
-    "lose-life",
-    "gain-life",
-    "heal",
-    "gain-gold",
-    "lose-gold",
-    "gain-strength",
-    "lose-strength",
-    "gain-craft",
-    "lose-craft",
-    "lose-turn",
-    "gain-spell",
-    "teleport",
+    Effect,
     "quest",
     "fight",
     "fight-psychic",

@@ -6,7 +6,8 @@ from typing import Literal
 
 import msgspec
 
-from domain.rulesets.talisman.main.content_base import Source, check_ids, fail
+from domain.rulesets.talisman.cards import KIND_NUMBERS
+from domain.rulesets.talisman.main.content_base import Effect, Source, check_ids, fail
 from domain.rulesets.talisman.main.content_board import Alignment, Row, check_bands
 
 ADVENTURE_FILE = "adventure.toml"
@@ -16,35 +17,9 @@ TALISMANS_FILE = "talismans.toml"
 
 # RULES.md §1: encounter numbers 1 Event, 2 Enemy, 3 Stranger, 4 Object, 5 Follower, 6 Place.
 CardType = Literal["event", "monster", "spirit", "stranger", "object", "magic-object", "follower", "place"]
-NUMBERS: dict[str, int] = {
-    "event": 1,
-    "monster": 2,
-    "spirit": 2,
-    "stranger": 3,
-    "object": 4,
-    "magic-object": 4,
-    "follower": 5,
-    "place": 6,
-}
-# What a card does (adventure.toml's header says each in words).
-CardEffect = Literal[
-    "nothing",
-    "lose-life",
-    "gain-life",
-    "heal",
-    "gain-gold",
-    "lose-gold",
-    "gain-strength",
-    "lose-strength",
-    "gain-craft",
-    "lose-craft",
-    "lose-turn",
-    "gain-spell",
-    "teleport",
-    "lose-follower",
-    "change-alignment",
-    "gain-talisman",
-    "roll-table",
+NUMBERS: dict[str, int] = KIND_NUMBERS  # the same numbers as the short games' cards
+# What an Object or a Follower does while it is held (`items`); its other effects apply once, when found.
+HeldEffect = Literal[
     "strength-bonus",
     "craft-bonus",
     "armour",
@@ -55,6 +30,16 @@ CardEffect = Literal[
     "heal-each-turn",
     "gold-each-turn",
     "spell-ward",
+]
+HELD_EFFECTS: frozenset[str] = frozenset({"nothing", *HeldEffect.__args__})  # type: ignore[attr-defined]
+# What a card does (adventure.toml's header says each in words).
+CardEffect = Literal[
+    Effect,
+    "lose-follower",
+    "change-alignment",
+    "gain-talisman",
+    "roll-table",
+    HeldEffect,
     "spirits-stronger",
     "ethereal-portal",
 ]

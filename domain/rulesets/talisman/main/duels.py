@@ -5,9 +5,9 @@ enemy, Iron Skin's save; Raise the Dead's servant)."""
 
 from __future__ import annotations
 
-from domain.events import CombatResolved, DieRolled
+from domain.events import DieRolled
 from domain.resolution import Resolution
-from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC, STANDOFF, WON
+from domain.rulesets.talisman.combat import COMBAT, PSYCHIC, STANDOFF, WON, compare_totals, fight_events
 from domain.rulesets.talisman.events import LifeSaved
 from domain.rulesets.talisman.main.ability_hooks import CombatDice
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
@@ -67,22 +67,11 @@ def roll_fight(
     values, draws = res.dice.roll(6, dice.mine + dice.theirs)
     kept = max(values[: dice.mine])
     theirs = max(values[dice.mine :], default=0)  # the other side's best die, if it rolls
-    mine_total, theirs_total = mine + kept, value + theirs
-    outcome = WON if mine_total > theirs_total else LOST if mine_total < theirs_total else STANDOFF
+    totals = (mine + kept, value + theirs)
+    outcome = compare_totals(*totals)
     if dice.killer and kept == KILLER_FACE:
         outcome = WON  # Killer Blow
-    purpose = COMBAT if kind == COMBAT else "psychic-combat"
-    res.emit(
-        DieRolled(player=player, purpose=purpose, sides=6, values=values, draws=draws),
-        CombatResolved(
-            player=player,
-            opponent=opponent,
-            kind=kind,
-            player_total=mine_total,
-            opponent_total=theirs_total,
-            outcome=outcome,
-        ),
-    )
+    res.emit(*fight_events(player, opponent, kind, totals, outcome, values, draws))
     return outcome
 
 

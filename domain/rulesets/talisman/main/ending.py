@@ -1,11 +1,13 @@
 """How a main-board game ends, and how a killed character's player goes on (RULES.md §1, §5).
 
 - A character at 0 lives is killed: what it carried stays on its space; its player is dealt a new
-  character at random (a pick from `characters`) on that character's starting space. House: once a
+  character at random (a pick from `characters`) on that character's starting space. House: the killed
+  character goes back into the `characters` pile at once (it may be dealt again, to anyone); once a
   character stands on the Crown of Command, a killed character's player is out instead.
 - The Crown (2nd edition): the character on it casts the Command Spell each turn (`command`: 1 die,
   4–6 → every other character loses 1 life); the last character alive wins. `ending=first` (the
   original rule): the first character to reach the Crown wins.
+- House: characters on the Crown do not attack each other there; the Command Spell is the Crown's fight.
 - House round cap for bot games (`bot_round_cap`): after that many rounds the game ends drawn.
 """
 
@@ -44,8 +46,10 @@ def check_killed(ctx: MainContext, res: Resolution, player: str) -> bool:
     )
     state = state_of(res)
     if state["crown_reached"] or not state["piles"][CHARACTERS]:
-        # RULES.md §5: once someone stands on the Crown, a killed character's player is out (house).
-        res.emit(PlayerOut(player=player, reason="killed after the Crown of Command was reached"))
+        # RULES.md §5: once someone stands on the Crown, a killed character's player is out (house);
+        # so is one with no character left to deal (cannot happen today: killed ones go back to the pile).
+        reason = "killed after the Crown of Command was reached" if state["crown_reached"] else ""
+        res.emit(PlayerOut(player=player, reason=reason or "killed, and no character is left to deal"))
         check_last_alive(res)
         return True
     restart(ctx, res, player, sheet["character"])

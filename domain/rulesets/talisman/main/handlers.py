@@ -8,7 +8,7 @@ replay format's ledger.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from domain.events import (
     CardDrawn,
@@ -24,7 +24,7 @@ from domain.events import (
     TurnEnded,
 )
 from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered, FollowerLeft
-from domain.rulesets.talisman.character import OUT, WINNER
+from domain.rulesets.talisman.character import OUT
 from domain.rulesets.talisman.events import (
     CardDiscarded,
     DeckReshuffled,
@@ -69,8 +69,13 @@ from domain.rulesets.talisman.main.state import (
     fresh_sheet,
 )
 from domain.rulesets.talisman.shapes import discard_pile
+from domain.rulesets.talisman.state import board_evolvers
 
 Evolver = Callable[[MainState, Any], None]
+
+# The shared steps whose meaning is the same on the main board (its face-up cards are Adventure cards).
+# A MainState is a TalismanState whose sheets carry more (mypy sees the narrower `players` as another type).
+_SHARED = cast(dict[type[Event], Evolver], board_evolvers(ADVENTURE))
 
 
 def _take(cards: list[str], card: str) -> None:
@@ -101,12 +106,6 @@ def _rolled(state: MainState, e: DieRolled) -> None:
         state["rolled"] = e.values[0]
 
 
-def _moved(state: MainState, e: Moved) -> None:
-    sheet = state["players"][e.piece]
-    sheet["board"] = e.board
-    sheet["space"] = e.to_space
-
-
 def _crossed(state: MainState, e: RegionCrossed) -> None:
     sheet = state["players"][e.player]
     sheet["board"] = e.to_board
@@ -116,6 +115,7 @@ def _crossed(state: MainState, e: RegionCrossed) -> None:
 
 
 def _drawn(state: MainState, e: CardDrawn) -> None:
+    # Not the shared step: a Spell or a Talisman goes onto the drawer's sheet, not onto its space.
     _take(state["piles"][e.deck], e.card)
     if e.deck == SPELLS:
         state["players"][e.player]["spells"].append(e.card)
@@ -126,6 +126,7 @@ def _drawn(state: MainState, e: CardDrawn) -> None:
 
 
 def _reshuffled(state: MainState, e: DeckReshuffled) -> None:
+    # Not the shared step: only the cards the event names leave the discard pile, not all of it.
     discard = state["piles"][discard_pile(e.deck)]
     for card in e.cards:
         _take(discard, card)
@@ -133,11 +134,13 @@ def _reshuffled(state: MainState, e: DeckReshuffled) -> None:
 
 
 def _discarded(state: MainState, e: CardDiscarded) -> None:
+    # Not the shared step: each card goes to its own deck's discard pile (one board, several decks).
     _take(_here(state, e.player), e.card)
     state["piles"][discard_pile(deck_of(e.card))].append(e.card)
 
 
 def _into(key: str) -> Evolver:
+    # Not the shared steps: the card leaves the taker's own space and a Talisman is kept apart.
     def apply(state: MainState, e: Any) -> None:
         _take(_here(state, e.player), e.card)
         sheet: Any = state["players"][e.player]
@@ -150,44 +153,10 @@ def _into(key: str) -> Evolver:
 _INTO_TROPHIES = _into("trophies")
 
 
-def _traded(state: MainState, e: TrophiesTraded) -> None:
-    sheet: Any = state["players"][e.player]
-    for card in e.cards:
-        _take(sheet["trophies"], card)
-    state["piles"][discard_pile(ADVENTURE)].extend(e.cards)
-    sheet[e.stat] += e.amount
-
-
 def _stat(state: MainState, e: StatChanged) -> None:
+    # Not the shared step (Strength or Craft only): any stat a card names, in one step.
     sheet: Any = state["players"][e.player]
     sheet[e.stat] += e.amount
-
-
-def _gold(state: MainState, e: GoldChanged) -> None:
-    state["players"][e.player]["gold"] += e.amount
-
-
-def _gold_taken(state: MainState, e: GoldTaken) -> None:
-    sheet = state["players"][e.player]
-    state["gold"][sheet["board"]][e.space] -= e.amount
-    sheet["gold"] += e.amount
-
-
-def _lost(state: MainState, e: LifeLost) -> None:
-    state["players"][e.player]["lives"] -= e.amount
-
-
-def _gained(state: MainState, e: LifeGained) -> None:
-    state["players"][e.player]["lives"] += e.amount
-
-
-def _turn_lost(state: MainState, e: TurnLost) -> None:
-    state["players"][e.player]["skips"] += 1
-
-
-def _skipped(state: MainState, e: TurnSkipped) -> None:
-    sheet = state["players"][e.player]
-    sheet["skips"] = max(0, sheet["skips"] - 1)
 
 
 def _killed(state: MainState, e: CharacterDied) -> None:
@@ -211,18 +180,8 @@ def _restarted(state: MainState, e: CharacterRestarted) -> None:
 
 
 def _out(state: MainState, e: PlayerOut) -> None:
+    # Not the shared step: a killed character's things were left on its space by CharacterDied.
     state["players"][e.player]["status"] = OUT
-
-
-def _won(state: MainState, e: GameWon) -> None:
-    state["winner"] = e.player
-    state["phase"] = "over"
-    state["players"][e.player]["status"] = WINNER
-
-
-def _ended(state: MainState, e: GameEnded) -> None:
-    state["winner"] = e.winner
-    state["phase"] = "over"
 
 
 def _turn_ended(state: MainState, e: TurnEnded) -> None:
@@ -285,6 +244,7 @@ def _quest_done(state: MainState, e: QuestCompleted) -> None:
 
 
 def _trophy(state: MainState, e: TrophyTaken) -> None:
+    # Not the shared step: a kill also counts towards the Warlock's quest.
     _INTO_TROPHIES(state, e)
     quest = state["players"][e.player]["quest"]
     if quest is not None and quest["goal"] == f"kill-{e.kind}":
@@ -299,7 +259,7 @@ HANDLERS: dict[type[Event], Evolver] = {
     CharacterDealt: _dealt,
     PlayOpened: _opened,
     DieRolled: _rolled,
-    Moved: _moved,
+    Moved: _SHARED[Moved],
     RegionCrossed: _crossed,
     CardDrawn: _drawn,
     DeckReshuffled: _reshuffled,
@@ -307,19 +267,19 @@ HANDLERS: dict[type[Event], Evolver] = {
     ObjectTaken: _into("objects"),
     FollowerJoined: _into("followers"),
     TrophyTaken: _trophy,
-    TrophiesTraded: _traded,
+    TrophiesTraded: _SHARED[TrophiesTraded],
     StatChanged: _stat,
-    GoldChanged: _gold,
-    GoldTaken: _gold_taken,
-    LifeLost: _lost,
-    LifeGained: _gained,
-    TurnLost: _turn_lost,
-    TurnSkipped: _skipped,
+    GoldChanged: _SHARED[GoldChanged],
+    GoldTaken: _SHARED[GoldTaken],
+    LifeLost: _SHARED[LifeLost],
+    LifeGained: _SHARED[LifeGained],
+    TurnLost: _SHARED[TurnLost],
+    TurnSkipped: _SHARED[TurnSkipped],
     CharacterDied: _killed,
     CharacterRestarted: _restarted,
     PlayerOut: _out,
-    GameWon: _won,
-    GameEnded: _ended,
+    GameWon: _SHARED[GameWon],
+    GameEnded: _SHARED[GameEnded],
     TurnEnded: _turn_ended,
     ChoiceOffered: _offered,
     ChoiceMade: _made,

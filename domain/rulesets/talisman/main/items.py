@@ -21,22 +21,6 @@ from domain.rulesets.talisman.main.events import AlignmentChanged, ItemDropped
 from domain.rulesets.talisman.main.state import MainSheet
 
 CURSED_GLADE = "cursed-glade"
-# Effects an item has while held; any other effect of an Object is applied once, when it is found.
-HELD_EFFECTS = frozenset(
-    {
-        "nothing",
-        "strength-bonus",
-        "craft-bonus",
-        "armour",
-        "carry",
-        "water",
-        "raft",
-        "extra-movement",
-        "heal-each-turn",
-        "gold-each-turn",
-        "spell-ward",
-    }
-)
 
 
 def working_items(ctx: MainContext, sheet: MainSheet) -> Mapping[str, ItemStats]:

@@ -9,10 +9,11 @@
   from it `advance` reaches the Crown. `retreat` goes one space back toward the Plain of Peril, and
   from it back to the Portal of Power (house: a character without a Talisman is never stuck).
 - Crossings: `cross:sentinel` (on the Sentinel: Combat with the Sentinel, its guard Strength; a win
-  crosses to the Middle Region's Hills), `cross:raft` (holding a Raft on an Outer space: to the Middle
-  space at the same angle, index * 16 // 24, house), `portal:strength` / `portal:craft` (on the Portal
-  of Power: 2 dice ≤ the ability → the Plain of Peril, else stay and lose 1 of it, never under its
-  starting value, RULES.md §1).
+  crosses to the Middle Region's Hills; from those Hills `cross:back` returns to the Sentinel without
+  a fight, house: the Sentinel bars only the way in), `cross:raft` (holding a Raft on an Outer space:
+  to the Middle space at the same angle, index * 16 // 24, house), `portal:strength` /
+  `portal:craft` (on the Portal of Power: 2 dice ≤ the ability → the Plain of Peril, else stay and
+  lose 1 of it, never under its starting value, RULES.md §1).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ Regions = dict[str, Region]
 Step = Callable[[MainContext, Regions, Resolution, str, str], None]
 # RULES.md §5: the Sentinel guards the crossing to the Hills (house)
 SENTINEL_LEADS_TO = "talisman/space/middle/hills"
+SENTINEL = "talisman/space/outer/sentinel"
 
 
 def destinations(ctx: MainContext, board: str, space: int, steps: int) -> list[tuple[str, int]]:
@@ -84,15 +86,20 @@ def move_actions(ctx: MainContext, state: MainState, player: str) -> list[Action
     sheet = state["players"][player]
     if sheet["board"] == INNER:
         actions = []
-        if inner_step(sheet) is not None:
-            actions.append(Action("advance", player, "Advance one space toward the Crown"))
+        step = inner_step(sheet)
+        if step is not None:
+            actions.append(Action("advance", player, f"Advance to the {ctx.space(*step).name}"))
         if sheet["space"] == PLAIN_OF_PERIL:
             actions.append(Action("advance:crypt", player, "Advance the other way round, to the Crypt"))
-        return [*actions, Action("retreat", player, "Go back one space toward the Plain of Peril")]
+        board, space = retreat_step(sheet)
+        back = f"Go back to the {ctx.space(board, space).name}"
+        return [*actions, Action("retreat", player, back)]
     actions = [Action("roll", player, "Roll the die to move")]
     kind = ctx.space(sheet["board"], sheet["space"]).kind
     if kind == SENTINEL_KIND:
         actions.append(Action("cross:sentinel", player, "Fight the Sentinel to cross to the Middle Region"))
+    if (sheet["board"], sheet["space"]) == ctx.position(SENTINEL_LEADS_TO):
+        actions.append(Action("cross:back", player, "Cross back past the Sentinel to the Outer Region"))
     if sheet["board"] == OUTER and ctx.holds(sheet, RAFT):
         actions.append(Action("cross:raft", player, "Cross the river on the Raft to the Middle Region"))
     if kind == PORTAL_KIND:
@@ -149,6 +156,12 @@ def cross_sentinel(ctx: MainContext, regions: Regions, res: Resolution, player: 
         go_to(regions, res, player, board, space, "sentinel")
 
 
+def cross_back(ctx: MainContext, regions: Regions, res: Resolution, player: str, action_id: str) -> None:
+    """Crosses from the Middle Region's Hills back to the Sentinel (house: no fight on the way out)."""
+    board, space = ctx.position(SENTINEL)
+    go_to(regions, res, player, board, space, "sentinel")
+
+
 def cross_raft(ctx: MainContext, regions: Regions, res: Resolution, player: str, action_id: str) -> None:
     """Crosses on a Raft to the Middle space at the same angle (house: index * 16 // 24)."""
     space = sheet_of(res, player)["space"] * ctx.sizes[MIDDLE] // ctx.sizes[OUTER]
@@ -180,6 +193,7 @@ STEPS: dict[str, Step] = {
     "advance": advance,
     "retreat": retreat,
     "cross:sentinel": cross_sentinel,
+    "cross:back": cross_back,
     "cross:raft": cross_raft,
     "portal": portal,
     "command": command,

@@ -22,6 +22,7 @@ from domain.rulesets.talisman.character import STARTING_LIVES
 from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.adventure import Here, draw_and_meet
 from domain.rulesets.talisman.main.choices import offer
+from domain.rulesets.talisman.main.content_board import KINDS
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import lose_lives
 from domain.rulesets.talisman.main.outcomes import apply_outcome
@@ -128,33 +129,11 @@ def roll_rows(ctx: MainContext, res: Resolution, player: str, table: Table) -> N
     apply_outcome(ctx, res, player, row.outcome, row.amount, row.target, table.name)
 
 
-_TABLE_KINDS = (
-    "village",
-    "city",
-    "chapel",
-    "graveyard",
-    "tavern",
-    "temple",
-    "castle",
-    "forest",
-    "crags",
-    "warlocks-cave",
-    "crypt",
-    "mines",
-    "vampires-tower",
-    "pits",
-    "werewolf-den",
-    "dice-with-death",
-    "draw",
-    "sentinel",
-    "portal-of-power",
-    "cursed-glade",
-)
-PLACES: dict[str, SpaceRule] = {
-    **{kind: _draw_then_table for kind in _TABLE_KINDS},
+# Every other kind of space draws its Adventure cards (if any), then rolls on its table (if any).
+_OWN_RULES: dict[str, SpaceRule] = {
     "desert": _desert,
     "black-knight": _black_knight,
-    "plain-of-peril": _draw_then_table,
     "valley-of-fire": _nothing,
     "crown": _nothing,
 }
+PLACES: dict[str, SpaceRule] = {kind: _OWN_RULES.get(kind, _draw_then_table) for kind in KINDS}

@@ -6,8 +6,8 @@ may, or, on the Crown of Command, casts the Command Spell; the space it lands on
 (`places`). The last character alive wins (or, with `ending=first`, the first to reach the Crown).
 
 Action ids: `roll`, `go:<board>:<space>`, `advance`, `advance:crypt`, `retreat`, `cross:sentinel`,
-`cross:raft`, `portal:strength`, `portal:craft`, `command`, `choose:<option>`, the abilities' and
-spells' own (`abilities.Abilities`), and the host's `start`.
+`cross:back`, `cross:raft`, `portal:strength`, `portal:craft`, `command`, `choose:<option>`, the
+abilities' and spells' own (`abilities.Abilities`), and the host's `start`.
 Issue 14 adds the expansions as options (`dungeon`, `keep`); this ruleset takes none of them yet.
 """
 
@@ -21,9 +21,8 @@ from domain.actions import HOST, Action
 from domain.events import GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import OptionSpec, Ruleset, State
-from domain.rulesets.talisman.characters import canonical_seats, check_seats, load_characters
-from domain.rulesets.talisman.characters import character_choices as talisman_characters
+from domain.rulesets.base import OptionSpec, State
+from domain.rulesets.talisman.characters import canonical_seats, load_characters
 from domain.rulesets.talisman.main import movement
 from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.choices import CHOOSE, option_label
@@ -46,7 +45,7 @@ from domain.rulesets.talisman.main.state import (
 )
 from domain.rulesets.talisman.main.turns import finish_action
 from domain.rulesets.talisman.shapes import discard_pile
-from domain.rulesets.talisman.turns import deal_characters
+from domain.rulesets.talisman.turns import TalismanRace, deal_characters
 
 ENDING_HELP = (
     "crown: the Crown's Command Spell, the last character alive wins; first: the first character to reach "
@@ -56,9 +55,10 @@ CAP_HELP = "house round cap for bot games: after that many rounds the game ends 
 # Bots lean toward the Crown: moving on, crossing and casting the Command Spell over going back.
 BOT_WEIGHTS = {"advance": 4.0, "advance:crypt": 1.0, "retreat": 0.3, "cross:sentinel": 2.0, "cross:raft": 2.0}
 BOT_WEIGHTS |= {"portal:strength": 3.0, "portal:craft": 3.0, "command": 1.0, "choose:leave": 0.3}
+BOT_WEIGHTS |= {"cross:back": 0.2}  # bots head for the Crown
 
 
-class TalismanGame(Ruleset):
+class TalismanGame(TalismanRace):
     """The `talisman` game on the main board, built from its options."""
 
     name = "talisman"
@@ -84,14 +84,8 @@ class TalismanGame(Ruleset):
 
         return content_paths(self.options)
 
-    def character_choices(self) -> list[tuple[str, str]]:
-        """Returns the characters a player may name."""
-        return talisman_characters()
-
-    def validate_setup(self, players: list[dict[str, Any]], options: Mapping[str, Any]) -> None:
-        """Raises BadSetup/UnknownCharacter for an unplayable setup (ContentError for bad data)."""
-        self.check_options(options)
-        check_seats(self.name, players, self.min_players, self.max_players)
+    def load_content(self) -> None:
+        """Loads (and so checks) every content file the options put in play."""
         self.ctx.load_all()
 
     def canonical_setup(

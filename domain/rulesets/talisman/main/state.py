@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
-from domain.rulesets.talisman.character import PLAYING, new_sheet
+from domain.rulesets.talisman.character import new_sheet
 from domain.rulesets.talisman.characters import character_or_stand_in
 from domain.rulesets.talisman.shapes import Sheet, TalismanState
 
@@ -118,22 +118,8 @@ def new_state(
 def fresh_sheet(character: str, board: str, space: int) -> MainSheet:
     """Returns a new character's sheet on its starting space (RULES.md §1: 4 lives, 1 gold)."""
     card = character_or_stand_in(character)
-    base = new_sheet(card)
     sheet: MainSheet = {
-        "character": card.id,
-        "strength": base["strength"],
-        "craft": base["craft"],
-        "base_strength": base["base_strength"],
-        "base_craft": base["base_craft"],
-        "lives": base["lives"],
-        "gold": base["gold"],
-        "objects": [],
-        "followers": [],
-        "trophies": [],
-        "board": board,
-        "space": space,
-        "status": PLAYING,
-        "skips": 0,
+        **new_sheet(card, board, space),
         "alignment": card.alignment,
         "spells": [],
         "talismans": [],
