@@ -171,8 +171,7 @@ def _change(player: str, amount: int, what: str, reason: str) -> str:
 
 
 def _offered(e: ChoiceOffered) -> str:
-    kind, _, arg = e.kind.partition(":")
-    what = f"{kind.replace('-', ' ')}{' ' + arg if arg else ''}"
+    what = e.kind.replace(":", " ").replace("-", " ")  # `service:village`: service village
     return f"{e.player} must choose ({what}): {', '.join(option_words(o) for o in e.options)}."
 
 

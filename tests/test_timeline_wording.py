@@ -38,14 +38,7 @@ def test_every_registered_ruleset_is_covered():
     assert set(ruleset_names()) - {"toy-race"} <= set(SEATS)
 
 
-# The main board's choice labels (`choices.option_label`) call a landing's `attack:Bo` option "Give up
-# the attack:Bo": a label of the rules, reported to their owners.
-LABEL_BUG = pytest.mark.xfail(reason="talisman labels a landing's attack option by its id", strict=True)
-
-
-@pytest.mark.parametrize(
-    "ruleset", [pytest.param(r, marks=LABEL_BUG) if r == "talisman" else r for r in sorted(SEATS)]
-)
+@pytest.mark.parametrize("ruleset", sorted(SEATS))
 @pytest.mark.parametrize("viewer", [HOST, "", "Ann"])
 def test_no_line_shows_an_action_id_and_every_actor_is_named(memory_service, ruleset, viewer):
     for seed in SEEDS:
