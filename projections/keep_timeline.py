@@ -153,12 +153,24 @@ def _option(option: str) -> str:
     return "a life" if option == "life" else name_of(option) if "/" in option else f"+2 {option}"
 
 
+def _listed(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
+
+
 def _offered(e: ChoiceOffered) -> str:
+    if e.kind == "wizard-target":
+        # Keep 8.4 (house): the spell just drawn waits for its aim; the victim is the one it was drawn for.
+        targets = _listed([o for o in e.options if o != "discard"])
+        return f"{e.player} plays the Vampire Wizard and must aim the spell: at {targets}, or discard it."
     asked = "what to give the Sentry" if e.kind == "sentry-toll" else "the Tome's gift"
     return f"{e.player} must choose {asked}: {', '.join(_option(o) for o in e.options)}."
 
 
 def _made(e: ChoiceMade) -> str:
+    if e.kind == "wizard-target":
+        if e.option == "discard":
+            return f"{e.player} has the Vampire Wizard discard the spell."
+        return f"{e.player} aims the Vampire Wizard's spell at {e.option}."
     return f"{e.player} chose {_option(e.option)}."
 
 
