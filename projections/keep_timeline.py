@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from domain.events import (
     CardDrawn,
@@ -54,6 +54,9 @@ from domain.rulesets.talisman.events import (
     TurnSkipped,
 )
 from projections.keep_view import DECK_NAMES, name_of, where, who
+
+if TYPE_CHECKING:  # the timeline hands its runs of stored events over
+    from event_store.recorded import RecordedEvent
 
 
 def _lives(n: int) -> str:
@@ -254,6 +257,31 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     PlayerOut: _out,
     GameWon: lambda e: f"{e.player} won the Keep run: {e.reason}!",
 }
+
+
+def describe_at(events: Sequence[RecordedEvent], index: int) -> str | None:
+    """Tells the Vampire Wizard's offer or aim with the name of the spell drawn just before it (Keep
+    8.4); None for any other event, or when the run does not hold that draw."""
+    event = events[index].event
+    if not isinstance(event, ChoiceOffered | ChoiceMade) or event.kind != "wizard-target":
+        return None
+    spell = next(
+        (
+            earlier.card
+            for earlier in (events[i].event for i in range(index - 1, -1, -1))
+            if isinstance(earlier, CardDrawn) and earlier.deck == "spells"
+        ),
+        "",
+    )
+    if not spell:
+        return None
+    if isinstance(event, ChoiceOffered):
+        targets = _listed([o for o in event.options if o != "discard"])
+        aim = f"must aim {name_of(spell)}: at {targets}, or discard it"
+        return f"{event.player} plays the Vampire Wizard and {aim}."
+    if event.option == "discard":
+        return f"{event.player} has the Vampire Wizard discard {name_of(spell)}."
+    return f"{event.player} aims the Vampire Wizard's {name_of(spell)} at {event.option}."
 
 
 def opponent_name(ref: str) -> str:

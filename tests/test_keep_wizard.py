@@ -25,12 +25,14 @@ from domain.events import (
     TurnEnded,
 )
 from domain.rulesets import build_ruleset
+from domain.rulesets.keep.content import load_spells
 from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered, EntryTested, SpellCast, SpellDiscarded
 from domain.rulesets.keep.run import KeepRun
 from domain.rulesets.talisman.events import GoldChanged, StatChanged, TurnLost, TurnSkipped
 from event_store.service import GameService, play_with_bots
 from projections.keep_timeline import describe
 from projections.keep_view import render_board
+from projections.timeline import describe_events
 from tests import decider_helpers as helpers
 
 aimed = KeepRun({"wizard": "choose"})
@@ -301,3 +303,20 @@ def test_the_timeline_and_the_board_tell_the_wizards_choice():
     board = render_board(state)
     assert max(len(line) for line in render_board(state, width=80).splitlines()) <= 80
     assert "Bo must aim the Vampire Wizard's Hex: Ann, Bo, Cy or discard it" in board, board
+
+
+def test_a_games_story_names_the_spell_each_time_the_wizards_player_aims_it():
+    """Keep 8.4: told in a run, the offer and the aim name the spell drawn just before them."""
+    service = GameService.open(":memory:")
+    lines: list[str] = []
+    for seed in range(40):
+        game_id = service.create_game("keep-run", [("Ann", "warrior"), ("Bo", "troll"), ("Cy", "wizard")])
+        play_with_bots(service, game_id, seed=seed)
+        events = service.recorded_events(game_id)
+        told = describe_events("keep-run", events)
+        lines += [line for r, line in zip(events, told, strict=True) if isinstance(r.event, ChoiceMade)]
+        if any(" aims the Vampire Wizard's " in line for line in lines):
+            break
+    spells = {spell.name for spell in load_spells().values()}
+    aims = [line for line in lines if " aims the Vampire Wizard's " in line]
+    assert aims and all(any(f"Wizard's {name} at " in line for name in spells) for line in aims), aims
