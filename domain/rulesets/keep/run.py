@@ -14,7 +14,7 @@ a Follower or Magic Object id, or `life`; the Tome's gift: `strength`, `craft` o
 Wizard's target, taken by the player on the victim's left: a player's name, or `discard`), and the
 host's `start`.
 
-The option `wizard` says who aims the Vampire Wizard's spells (Keep 8.4, `spaces`): `choose` (a new
+The option `wizard` says who aims the Vampire Wizard's spells (Keep 8.4, `wizard`): `choose` (a new
 game's default, recorded) or `auto` (the rules, as every game recorded before the option was played).
 """
 
@@ -41,15 +41,7 @@ from domain.rulesets.keep.content import (
 )
 from domain.rulesets.keep.events import EntryTested, FlightEnded, LoopEscaped, LoopFailed
 from domain.rulesets.keep.moves import OBELISK, counter_ids, spaces_for
-from domain.rulesets.keep.spaces import (
-    DISCARD,
-    LIFE,
-    TOME_GIFT,
-    WIZARD_TARGET,
-    make_choice,
-    obelisk_test,
-    teleport_from,
-)
+from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, make_choice, obelisk_test, teleport_from
 from domain.rulesets.keep.state import (
     ENTRANCE,
     KEEP_STATE_VERSION,
@@ -63,6 +55,7 @@ from domain.rulesets.keep.state import (
     sheet_in,
 )
 from domain.rulesets.keep.vault import items_in_play
+from domain.rulesets.keep.wizard import DISCARD, WIZARD_TARGET
 from domain.rulesets.talisman.characters import (
     canonical_seats,
     character_choices,

@@ -17,17 +17,7 @@ House decisions, in nightkeep's words:
   restores lives up to 4.
 - A choice a space asks for is the next action of the player it names (`choose:<option>`); the turn
   ends once it is made.
-- The Vampire Wizard (14) draws three spells, one at a time, and stops casting if the character who
-  landed (the victim) is killed; cast or not, each goes to the spell discard pile, and the victim's turn
-  ends after the third. Under `wizard=choose` (what a new game gets) the Wizard is played by the player
-  on the victim's left: the next character in seating order still in the race. For each spell that
-  would hurt somebody, that player aims it (`choose:<name>`) at any character in the race that has
-  entered the Keep, the victim and itself included, or has it discarded (`choose:discard`); a spell that
-  would hurt nobody is discarded without asking. Aimed at a character it would not hurt (it would do
-  nothing or help), the spell is discarded unused. With nobody else left in the race, and in a game
-  recorded before the option (`wizard=auto`), the rules aim every spell at the victim and discard those
-  that would do nothing or help it. (RULES.md §3 gives the choice to the player on the right; nightkeep's
-  seating runs to the left, so the next player in turn order aims.)
+- The Vampire Wizard (14) casts three spells, aimed by a player or by the rules (Keep 8.4, `wizard`).
 - The Ancient Coffin (17) on a 5 gives the first Object left in the Keep deck, as a numbered pick among
   the Objects left; with none left it gives nothing.
 - The Fountain of Blood (20) on a 6 heals 1 life, never above 4.
@@ -44,27 +34,25 @@ from typing import TYPE_CHECKING
 
 from domain.events import DieRolled, LifeGained
 from domain.resolution import Resolution
-from domain.rulesets.keep.content import TILE, load_board, load_deck, load_spells, load_tables
+from domain.rulesets.keep.content import TILE, load_board, load_deck, load_tables
 from domain.rulesets.keep.events import (
     ChoiceMade,
     ChoiceOffered,
     FollowerLeft,
     ItemGivenUp,
     ObeliskTested,
-    SpellCast,
-    SpellDiscarded,
     TeleportCounterDrawn,
 )
 from domain.rulesets.keep.moves import OBELISK, SENTRY_RETREAT, counter_value, teleport
-from domain.rulesets.keep.state import COUNTERS, KEEP_DECK, SPELL_DECK, KeepState, keep_state, sheet_in
+from domain.rulesets.keep.state import COUNTERS, KEEP_DECK, keep_state
 from domain.rulesets.keep.vault import items_in_play
+from domain.rulesets.keep.wizard import WIZARD_TARGET, aim, land_on_wizard
 from domain.rulesets.talisman.cards import Card
-from domain.rulesets.talisman.character import PLAYING, STARTING_LIVES, room_to_carry
+from domain.rulesets.talisman.character import STARTING_LIVES, room_to_carry
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC, WON
 from domain.rulesets.talisman.effects import cards_at, in_play, lose_lives, sheet_of, stat_of, still_on
 from domain.rulesets.talisman.encounters import (
     Encounter,
-    draw_card,
     draw_card_of_kinds,
     draw_cards,
     encounter_cards,
@@ -75,19 +63,14 @@ from domain.rulesets.talisman.events import (
     GoldChanged,
     ObjectTaken,
     StatChanged,
-    TurnLost,
 )
-from domain.rulesets.talisman.turns import next_in_play
 
 if TYPE_CHECKING:  # the board's hooks call this module: only their type is needed here
     from domain.rulesets.keep.board import KeepBoard
 
 SENTRY = "keep/sentry"
-SENTRY_TOLL, TOME_GIFT, WIZARD_TARGET = "sentry-toll", "tome-gift", "wizard-target"
-LIFE, DISCARD = "life", "discard"
+SENTRY_TOLL, TOME_GIFT, LIFE = "sentry-toll", "tome-gift", "life"
 TOME_GIFT_AMOUNT = 2  # RULES.md §3 Tome 12: +2 Strength, Craft or Lives (choose)
-WIZARD_SPELLS = 3  # Keep 8.4: the Vampire Wizard unleashes three spells
-AIMED_AT_NOBODY = "was aimed at nobody"  # the SpellDiscarded reason of `choose:discard`
 
 
 def make_choice(res: Resolution, player: str, option: str, hooks: KeepBoard) -> None:
@@ -96,7 +79,7 @@ def make_choice(res: Resolution, player: str, option: str, hooks: KeepBoard) -> 
     kind = keep_state(res)["choice"]["kind"]
     res.emit(ChoiceMade(player=player, kind=kind, option=option))
     if kind == WIZARD_TARGET:
-        _aim(res, player, option, hooks)
+        aim(res, player, option, hooks)
     elif kind == SENTRY_TOLL:
         if option == LIFE:
             lose_lives(res, player, 1, SENTRY)
@@ -256,106 +239,6 @@ def _tome(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
         res.emit(ChoiceOffered(player=player, kind=TOME_GIFT, options=["strength", "craft", "lives"]))
 
 
-def _draw_spell(res: Resolution, player: str) -> str:
-    return draw_card(res, SPELL_DECK, player)
-
-
-def spell_would_harm(res: Resolution, player: str, effect: str, amount: int) -> bool:
-    """Tells whether a spell's effect would hurt the victim now (else the Wizard discards it, 8.4)."""
-    sheet = sheet_of(res, player)
-    harms: dict[str, Callable[[], bool]] = {
-        "lose_life": lambda: amount > 0,
-        "lose_gold": lambda: amount > 0 and sheet["gold"] > 0,
-        "lose_turn": lambda: True,
-        "move_back": lambda: amount > 0 and sheet["space"] > 1,
-        "lose_strength": lambda: amount > 0 and sheet["strength"] > sheet["base_strength"],
-        "lose_craft": lambda: amount > 0 and sheet["craft"] > sheet["base_craft"],
-    }
-    return harms.get(effect, lambda: False)()
-
-
-def wizard_player(state: KeepState, victim: str) -> str:
-    """Returns who plays the Vampire Wizard against `victim`: the next character on its left still in
-    the race ("" when nobody else is left, Keep 8.4)."""
-    chooser = next_in_play(state, victim)
-    return "" if chooser == victim else chooser
-
-
-def wizard_targets(state: KeepState) -> list[str]:
-    """Returns who the Wizard's spells may be aimed at: the characters in the race inside the Keep."""
-    return [
-        name
-        for name in state["order"]
-        if state["players"][name]["status"] == PLAYING and sheet_in(state, name)["entered"]
-    ]
-
-
-def _wizard(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
-    _cast_spells(res, player, hooks, 0)
-
-
-def _cast_spells(res: Resolution, victim: str, hooks: KeepBoard, drawn: int) -> None:
-    """Draws the Wizard's spells after the first `drawn`, casting each, until one waits for its aim."""
-    spells = load_spells()
-    for _ in range(drawn, WIZARD_SPELLS):
-        spell_id = _draw_spell(res, victim)
-        if not spell_id:
-            return
-        spell = spells[spell_id]
-        state = keep_state(res)
-        chooser = wizard_player(state, victim) if hooks.wizard_aimed else ""
-        targets = wizard_targets(state) if chooser else []
-        if any(spell_would_harm(res, target, spell.effect, spell.amount) for target in targets):
-            # Keep 8.4: the player on the victim's left aims the spell (house).
-            res.emit(ChoiceOffered(player=chooser, kind=WIZARD_TARGET, options=[*targets, DISCARD]))
-            return
-        _cast_at(res, victim, spell_id, hooks)
-        if not in_play(res, victim):
-            return  # Keep 8.4: casting stops once the victim is killed
-
-
-def _cast_at(res: Resolution, target: str, spell_id: str, hooks: KeepBoard) -> None:
-    """Casts a spell at a character, or discards it if it would do nothing or help it (Keep 8.4)."""
-    spell = load_spells()[spell_id]
-    if not spell_would_harm(res, target, spell.effect, spell.amount):
-        reason = "would help" if spell.effect.startswith("gain_") else "would do nothing"
-        res.emit(SpellDiscarded(player=target, spell=spell_id, reason=reason))
-        return
-    res.emit(SpellCast(player=target, spell=spell_id))
-    _spell_effect(res, target, spell.effect, spell.amount, spell_id, hooks)
-
-
-def _aim(res: Resolution, chooser: str, option: str, hooks: KeepBoard) -> None:
-    """Casts the spell waiting for its aim at the chosen character (or discards it), then goes on."""
-    state = keep_state(res)
-    victim, spell_id = state["turn"], state["wizard"]["spell"]
-    drawn = state["wizard"].get("drawn", WIZARD_SPELLS)
-    if option == DISCARD:
-        res.emit(SpellDiscarded(player=victim, spell=spell_id, reason=AIMED_AT_NOBODY))
-    else:
-        _cast_at(res, option, spell_id, hooks)
-    if in_play(res, victim):
-        _cast_spells(res, victim, hooks, drawn)
-
-
-def _spell_effect(
-    res: Resolution, player: str, effect: str, amount: int, spell: str, hooks: KeepBoard
-) -> None:
-    sheet = sheet_of(res, player)
-    if effect == "lose_life":
-        lose_lives(res, player, amount, spell)
-    elif effect == "lose_gold":
-        res.emit(GoldChanged(player=player, amount=-min(amount, sheet["gold"]), reason=spell))
-    elif effect == "lose_turn":
-        res.emit(TurnLost(player=player, reason=spell))
-    elif effect == "move_back":
-        hooks.move_back(res, player, amount, spell)
-    elif effect in ("lose_strength", "lose_craft"):
-        stat = effect.removeprefix("lose_")
-        lost = min(amount, stat_of(sheet, stat) - stat_of(sheet, f"base_{stat}"))
-        res.emit(StatChanged(player=player, stat=stat, amount=-lost, reason=spell))
-
-
 def _coffin(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     (face,) = _roll(res, player, "coffin", 1)
     line = load_tables().line("coffin", face)
@@ -401,7 +284,7 @@ _BY_KIND: dict[str, Callable[[Resolution, str, int, KeepBoard], None]] = {
     "hall": land_on_hall,
     "sentry": _sentry,
     "tome": _tome,
-    "vampire-wizard": _wizard,
+    "vampire-wizard": land_on_wizard,
     "coffin": _coffin,
     "obelisk": _obelisk,
     "fountain": _fountain,
