@@ -47,8 +47,15 @@ def test_rulesets_json_lists_players_options_with_defaults_and_characters():
     keep = listed["keep-run"]
     assert keep["players"] == {"min": 2, "max": 6}
     assert keep["options"] == [
-        {"key": "hoard", "values": ["true", "false"], "default": "false", "help": keep["options"][0]["help"]}
+        {"key": "hoard", "values": ["true", "false"], "default": "false", "help": keep["options"][0]["help"]},
+        {
+            "key": "wizard",
+            "values": ["choose", "auto"],
+            "default": "choose",
+            "help": keep["options"][1]["help"],
+        },
     ]
+    assert "Vampire Wizard" in keep["options"][1]["help"] and "Keep 8.4" in keep["options"][1]["help"]
     assert {"id": "warrior", "name": "Warrior"} in keep["characters"]
     castle = listed["vampire-empire"]
     assert castle["players"] == {"min": 2, "max": 2}
@@ -64,6 +71,7 @@ def test_rulesets_text_fits_80_columns_and_names_every_option_and_character():
     for name in SHIPPED:
         assert f"{name} (" in text
     assert "--option hoard=true|false (default false)" in text
+    assert "--option wizard=choose|auto (default choose)" in text
     assert "martial-artist" in text and "sides (--player NAME:SIDE): human, vampire" in text
 
 

@@ -106,8 +106,9 @@ class DungeonShort(TalismanRace):
     def canonical_setup(
         self, players: list[Seat], options: dict[str, str]
     ) -> tuple[list[Seat], dict[str, str]]:
-        """Returns the setup as the game records it: each character asked for as its full id (no options)."""
-        return canonical_seats(players), dict(options)
+        """Returns the setup as the game records it: each character asked for as its full id, every
+        option (it takes none)."""
+        return canonical_seats(players), self.record_options(options)
 
     def initial_state(self, created: GameCreated) -> State:
         """Returns the state right after GameCreated (nothing dealt, the Tunnel out of the deck)."""

@@ -91,8 +91,8 @@ class TalismanGame(TalismanRace):
     def canonical_setup(
         self, players: list[Seat], options: dict[str, str]
     ) -> tuple[list[Seat], dict[str, str]]:
-        """Returns the seats with full character ids and each option given in lower case."""
-        return canonical_seats(players), {key: value.lower() for key, value in options.items()}
+        """Returns the seats with full character ids and every option, in lower case."""
+        return canonical_seats(players), self.record_options(options)
 
     def initial_state(self, created: GameCreated) -> State:
         """Returns the state right after GameCreated: nobody dealt yet, every pile full and sorted."""
