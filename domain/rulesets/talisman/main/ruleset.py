@@ -188,5 +188,14 @@ class TalismanGame(TalismanRace):
             finish_action(self.ctx, res)
 
     def bot_weight(self, state: State, action: Action) -> float:
-        """Returns how likely a bot is to pick an action: toward the Crown, rarely back or away."""
+        """Returns how likely a bot is to pick an action: toward the Crown, rarely back or away; without a
+        Talisman (the Valley of Fire's key) it seeks the Warlock's Cave and leaves the Portal alone."""
+        sheet = cast(MainState, state)["players"].get(action.player)
+        if sheet is None or sheet["talismans"]:
+            return BOT_WEIGHTS.get(action.id, 1.0)
+        if action.id.startswith("portal:"):
+            return 0.2
+        if action.id.startswith("go:"):
+            _, board, space = action.id.split(":")
+            return 4.0 if self.ctx.space(board, int(space)).kind == "warlocks-cave" else 1.0
         return BOT_WEIGHTS.get(action.id, 1.0)
