@@ -70,7 +70,7 @@ def created_for(index: int) -> GameCreated:
     seats = [{"name": f"P{i}", "character": CHARACTERS[i] if index % 2 else ""} for i in range(count)]
     options = {"hoard": "true"} if index % 3 == 0 else {}  # Keep 15: every third game with the Hoard
     if index % 4 < 2:
-        options["wizard"] = "choose"  # Keep 8.4: the player on the victim's left aims the spells
+        options["wizard"] = "choose"  # Keep 8.4: the player on the victim's right aims the spells
     return GameCreated(
         ruleset=keep.name,
         players=seats,

@@ -1,5 +1,5 @@
 """The Vampire Wizard's targets as a player's decision (Keep 8.4, RULES.md §3; house: the player on the
-victim's left aims each spell), and the `wizard` option that keeps recorded games as they were played.
+victim's right aims each spell), and the `wizard` option that keeps recorded games as they were played.
 
 Each test: Ann (the Warrior) stands on Portrait Hall 12 with Bo (the Troll) and Cy (the Wizard) inside the
 Keep, rolls a 3 and lands on the Vampire Wizard 14; the spells drawn are scripted.
@@ -28,7 +28,7 @@ from domain.rulesets import build_ruleset
 from domain.rulesets.keep.content import load_spells
 from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered, EntryTested, SpellCast, SpellDiscarded
 from domain.rulesets.keep.run import KeepRun
-from domain.rulesets.talisman.events import GoldChanged, StatChanged, TurnLost, TurnSkipped
+from domain.rulesets.talisman.events import GoldChanged, StatChanged, TurnLost
 from event_store.service import GameService, play_with_bots
 from projections.keep_timeline import describe
 from projections.keep_view import render_board
@@ -42,7 +42,8 @@ S = "keep/spell/"
 HEX, BLOOD_CURSE, CHAINS, FIZZLE = S + "hex", S + "blood-curse", S + "binding-chains", S + "fizzle"
 LEADEN_PURSE, WITHERING, BLESSING = S + "leaden-purse", S + "withering-touch", S + "misplaced-blessing"
 TARGET = "wizard-target"
-SEATS = (("Ann", "warrior"), ("Bo", "troll"), ("Cy", "wizard"))
+# Seated Ann, Cy, Bo: Bo sits on Ann's right (before her in seating order), Cy on his right.
+SEATS = (("Ann", "warrior"), ("Cy", "wizard"), ("Bo", "troll"))
 
 
 def created(options: dict[str, str], seats: tuple[tuple[str, str], ...] = SEATS) -> GameCreated:
@@ -88,7 +89,7 @@ def drawn(spell: str, draw: int) -> CardDrawn:
     return CardDrawn(player="Ann", deck="spells", card=spell, draw=draw)
 
 
-def offered(chooser: str = "Bo", targets: tuple[str, ...] = ("Ann", "Bo", "Cy")) -> ChoiceOffered:
+def offered(chooser: str = "Bo", targets: tuple[str, ...] = ("Ann", "Cy", "Bo")) -> ChoiceOffered:
     return ChoiceOffered(player=chooser, kind=TARGET, options=[*targets, "discard"])
 
 
@@ -98,18 +99,18 @@ def out(state: dict[str, Any], player: str) -> None:
     aimed.evolve(state, PlayerOut(player=player, reason="killed"))
 
 
-def test_the_player_on_the_victims_left_aims_each_spell_one_at_a_time():
+def test_the_player_on_the_victims_right_aims_each_spell_one_at_a_time():
     """Keep 8.4 (house): Bo, next after Ann in seating order, aims the three spells one by one."""
     events, state = land(at_twelve(), HEX)
     assert events == [drawn(HEX, 1), offered()]
     assert aimed.status(state)["to_act"] == ["Bo"] and aimed.legal_actions(state, "Ann") == []
     assert [a.id for a in aimed.legal_actions(state)] == [
         "choose:Ann",
-        "choose:Bo",
         "choose:Cy",
+        "choose:Bo",
         "choose:discard",
     ]
-    assert aimed.legal_actions(state)[1] == Action(
+    assert aimed.legal_actions(state)[2] == Action(
         "choose:Bo", "Bo", "Aim the Vampire Wizard's Hex at yourself"
     )
     assert not aimed.is_legal(state, "Ann", "choose:Ann") and not aimed.is_legal(state, "Bo", "roll")
@@ -134,9 +135,7 @@ def test_the_player_on_the_victims_left_aims_each_spell_one_at_a_time():
         ChoiceMade(player="Bo", kind=TARGET, option="Bo"),
         SpellCast(player="Bo", spell=CHAINS),
         TurnLost(player="Bo", reason=CHAINS),
-        TurnEnded(player="Ann", next_player="Bo"),  # Keep 8.4: Ann's turn ends after the third spell
-        TurnSkipped(player="Bo"),  # Bo's own Binding Chains
-        TurnEnded(player="Bo", next_player="Cy"),
+        TurnEnded(player="Ann", next_player="Cy"),  # Keep 8.4: Ann's turn ends after the third spell
     ]
     assert state["piles"]["discard:spells"] == [HEX, LEADEN_PURSE, CHAINS]
     assert state["turn"] == "Cy" and not state["choice"] and state["wizard"] == {}
@@ -155,7 +154,7 @@ def test_the_wizards_player_may_discard_a_spell():
         SpellDiscarded(player="Ann", spell=FIZZLE, reason="would do nothing"),
         drawn(BLESSING, 1),
         SpellDiscarded(player="Ann", spell=BLESSING, reason="would help"),
-        TurnEnded(player="Ann", next_player="Bo"),
+        TurnEnded(player="Ann", next_player="Cy"),
     ]
     assert state["piles"]["discard:spells"] == [HEX, FIZZLE, BLESSING]
     assert state["players"]["Ann"]["lives"] == 4
@@ -186,13 +185,13 @@ def test_casting_stops_once_the_victim_is_killed():
         SpellCast(player="Ann", spell=BLOOD_CURSE),
         LifeLost(player="Ann", amount=2, reason=BLOOD_CURSE),
         PlayerOut(player="Ann", reason="killed"),
-        TurnEnded(player="Ann", next_player="Bo"),
+        TurnEnded(player="Ann", next_player="Cy"),
     ]
-    assert state["players"]["Ann"]["status"] == "out" and state["turn"] == "Bo"
+    assert state["players"]["Ann"]["status"] == "out" and state["turn"] == "Cy"
 
 
 def test_a_wizards_player_killed_by_its_own_spell_passes_the_wizard_on():
-    """Keep 8.4 (house): each spell is aimed by whoever is then next on the victim's left."""
+    """Keep 8.4 (house): each spell is aimed by whoever is then on the victim's right."""
     state = at_twelve()
     aimed.evolve(state, LifeLost(player="Bo", amount=2, reason="given"))
     _, state = land(state, BLOOD_CURSE)
@@ -247,7 +246,7 @@ def test_an_auto_game_casts_every_spell_at_the_victim_as_before():
         drawn(CHAINS, 3),
         SpellCast(player="Ann", spell=CHAINS),
         TurnLost(player="Ann", reason=CHAINS),
-        TurnEnded(player="Ann", next_player="Bo"),
+        TurnEnded(player="Ann", next_player="Cy"),
     ]
 
 
@@ -289,7 +288,7 @@ def test_the_timeline_and_the_board_tell_the_wizards_choice():
     """Keep 8.4: the offer, the choice and the discard are told in plain words; the view shows who aims."""
     _, state = land(at_twelve(), HEX)
     assert describe(offered()) == (
-        "Bo plays the Vampire Wizard and must aim the spell: at Ann, Bo or Cy, or discard it."
+        "Bo plays the Vampire Wizard and must aim the spell: at Ann, Cy or Bo, or discard it."
     )
     assert describe(ChoiceMade(player="Bo", kind=TARGET, option="Cy")) == (
         "Bo aims the Vampire Wizard's spell at Cy."
@@ -302,7 +301,7 @@ def test_the_timeline_and_the_board_tell_the_wizards_choice():
     )
     board = render_board(state)
     assert max(len(line) for line in render_board(state, width=80).splitlines()) <= 80
-    assert "Bo must aim the Vampire Wizard's Hex: Ann, Bo, Cy or discard it" in board, board
+    assert "Bo must aim the Vampire Wizard's Hex: Ann, Cy, Bo or discard it" in board, board
 
 
 def test_a_games_story_names_the_spell_each_time_the_wizards_player_aims_it():

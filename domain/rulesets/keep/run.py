@@ -11,7 +11,7 @@ Spaces are in `spaces`, the Vault in `vault`, moves and teleports in `moves`, th
 Action ids: `enter` (the entry test), `roll` (move; or break free of a teleport loop, or face the
 Sacred Obelisk again), `flee`, `choose:<option>` when a space asked for a choice (the Sentry's toll:
 a Follower or Magic Object id, or `life`; the Tome's gift: `strength`, `craft` or `lives`; the Vampire
-Wizard's target, taken by the player on the victim's left: a player's name, or `discard`), and the
+Wizard's target, taken by the player on the victim's right: a player's name, or `discard`), and the
 host's `start`.
 
 The option `wizard` says who aims the Vampire Wizard's spells (Keep 8.4, `wizard`): `choose` (a new
@@ -68,7 +68,9 @@ from domain.rulesets.talisman.turns import TalismanRace, deal_characters, end_tu
 FLEE_WEIGHT = 0.02  # bots flee rarely
 SELF_AIM_WEIGHT = 0.1  # a bot playing the Vampire Wizard rarely aims a spell at itself
 HOARD_HELP = "the Treasure Hoard is rolled in the Vault (Keep 15)"
-WIZARD_HELP = "who aims the Vampire Wizard's spells (Keep 8.4): the player on the victim's left, or the rules"
+WIZARD_HELP = (
+    "who aims the Vampire Wizard's spells (Keep 8.4): the player on the victim's right, or the rules"
+)
 LOOP_TURNS = 3  # Keep 6.3: freed automatically after 3 failed turns
 
 

@@ -5,8 +5,9 @@ House decisions, in nightkeep's words:
   cast or not, each goes to the spell discard pile. Casting stops once the character who landed (the
   victim) is killed; otherwise the victim's turn ends after the third spell.
 - Who decides is the game's option `wizard`. Under `choose` (what a new game gets) the Wizard is played
-  by the player on the victim's left: the next character in seating order still in the race, worked out
-  again for each spell (a Wizard's player killed by its own spell hands the Wizard on). For each spell
+  by the player on the victim's right (RULES.md §3): the character before it in seating order still
+  in the race (turns pass the other way), worked out again for each spell (a Wizard's player killed
+  by its own spell hands the Wizard on). For each spell
   that would hurt somebody, that player aims it with `choose:<name>` at any character in the race that
   has entered the Keep, the victim and itself included, or sends it to the discard pile with
   `choose:discard` (so no seat may be named `discard`). A spell that would hurt nobody is discarded
@@ -14,8 +15,6 @@ House decisions, in nightkeep's words:
   discarded unused.
 - With nobody else left in the race, and under `auto` (how every game recorded before the option was
   played), the rules aim each spell at the victim and discard those that would do nothing or help it.
-- RULES.md §3 names the player on the victim's right; nightkeep's house choice is the next player in
-  seating order, the one on the left.
 """
 
 from __future__ import annotations
@@ -60,9 +59,9 @@ def spell_would_harm(res: Resolution, player: str, effect: str, amount: int) -> 
 
 
 def wizard_player(state: KeepState, victim: str) -> str:
-    """Returns who plays the Vampire Wizard against `victim`: the next character on its left still in
-    the race ("" when nobody else is left, Keep 8.4)."""
-    chooser = next_in_play(state, victim)
+    """Returns who plays the Vampire Wizard against `victim`: the character on its right still in the
+    race, the one before it in seating order ("" when nobody else is left, Keep 8.4, RULES.md §3)."""
+    chooser = next_in_play(state, victim, way=-1)
     return "" if chooser == victim else chooser
 
 
@@ -92,7 +91,7 @@ def _cast_spells(res: Resolution, victim: str, hooks: KeepBoard, drawn: int) -> 
         chooser = wizard_player(state, victim) if hooks.wizard_aimed else ""
         targets = wizard_targets(state) if chooser else []
         if any(spell_would_harm(res, target, spell.effect, spell.amount) for target in targets):
-            # Keep 8.4: the player on the victim's left aims the spell (house).
+            # Keep 8.4, RULES.md §3: the player on the victim's right aims the spell.
             res.emit(ChoiceOffered(player=chooser, kind=WIZARD_TARGET, options=[*targets, DISCARD]))
             return
         _cast_at(res, victim, spell_id, hooks)
