@@ -113,7 +113,7 @@ class DungeonShort(TalismanRace):
     def initial_state(self, created: GameCreated) -> State:
         """Returns the state right after GameCreated (nothing dealt, the Tunnel out of the deck)."""
         board = load_board()
-        # Dungeon 14 plays without the main board, so the Tunnel (8.3) has nowhere to lead.
+        # Dungeon 14 plays without the main board, so the Tunnel (Dungeon 8.3) has nowhere to lead.
         deck = [c.id for c in load_deck().cards.values() if not c.leaves_board]
         return cast(State, new_state(created, len(board.spaces), deck))
 

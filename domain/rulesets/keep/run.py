@@ -2,7 +2,7 @@
 
 2-6 characters start on the Keep Entrance, outside the Keep: each must pass the entry test (three dice
 under Strength + Craft + Lives) before it rolls to move; a failure costs its next turn. Movement follows
-the Keep chart (5.2). The first character to survive the Talisman Vault with a Talisman wins (with the
+the Keep chart (Keep 5.2). The first character to survive the Talisman Vault with a Talisman wins (with the
 Treasure Hoard under the option `hoard=true`, Keep 15); a killed character is out; if everyone is out
 nobody wins. Fleeing (Keep 10) takes the character back to the Entrance by the chart, spaces passed
 unmet; there it is outside again, loses its next turn and must pass the entry test again.

@@ -4,11 +4,11 @@ House decisions, in nightkeep's words:
 - A hall that holds no face-up card draws as many Keep cards as the board says; a hall whose only
   face-up card is its Teleport Tile draws one card fewer (so a draw-2 hall draws 1 more, Keep 6.3, and a
   draw-1 hall none); a hall with other face-up cards draws none. Cards are met as on every board
-  (`talisman.encounters`), the tile always last (6.3).
+  (`talisman.encounters`), the tile always last (Keep 6.3).
 - A Teleport Tile drawn where a tile already lies (or the second of two drawn together) is discarded
-  (6.2). A new tile gets a counter at once; meeting a tile teleports the character to its counter's
-  space, which is not encountered, and the turn ends there (6.1, 6.3). A tile whose counter names its
-  own space does nothing.
+  (Keep 6.2). A new tile gets a counter at once; meeting a tile teleports the character to its
+  counter's space, which is not encountered, and the turn ends there (Keep 6.1, Keep 6.3). A tile
+  whose counter names its own space does nothing.
 - The Sentry (4): on a 6 the player chooses what to give up among its Followers, its Magic Objects and
   a life (with neither Followers nor Magic Objects, the life goes without asking). Winning at least
   one of the two rounds, or holding both to a stand-off, lets it go on next turn; losing both sends it
@@ -21,7 +21,7 @@ House decisions, in nightkeep's words:
 - The Ancient Coffin (17) on a 5 gives the first Object left in the Keep deck, as a numbered pick among
   the Objects left; with none left it gives nothing.
 - The Fountain of Blood (20) on a 6 heals 1 life, never above 4.
-- The Sacred Obelisk (19) is a barrier (8.6): a movement roll that would carry a character past it
+- The Sacred Obelisk (19) is a barrier (Keep 8.6): a movement roll that would carry a character past it
   stops on it. A failed test costs a life and holds the character; on its next turn it tries again
   instead of rolling to move. A tile that sends a character onto the Obelisk makes it take the test
   there; one that sends it beyond (to the Fountain) carries it past by magic.
@@ -127,7 +127,7 @@ def _tile_here(res: Resolution, player: str, space: int) -> str:
 
 
 def _draw_onto(res: Resolution, player: str, space: int, count: int) -> None:
-    """Draws Keep cards onto the space; a tile gets its counter, a second tile is discarded (6.1, 6.2)."""
+    """Draws Keep cards onto the space: a tile gets its counter, a second is discarded (Keep 6.1, Keep 6.2)."""
     lying = cards_at(res, player, space)
     before = len(lying)
     draw_cards(res, KEEP_DECK, player, count)
@@ -154,7 +154,7 @@ def _lay_tile(res: Resolution, player: str, space: int) -> None:
 
 
 def land_on_hall(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
-    """Draws onto an empty hall, meets its cards in order, then its Teleport Tile last (6.1–6.3)."""
+    """Draws onto an empty hall and meets its cards, its Teleport Tile last (Keep 6.1, Keep 6.3)."""
     draws = load_board().space(space).draws
     lying = cards_at(res, player, space)
     tile = _tile_here(res, player, space)
