@@ -127,7 +127,7 @@ def _tile_here(res: Resolution, player: str, space: int) -> str:
 
 
 def _draw_onto(res: Resolution, player: str, space: int, count: int) -> None:
-    """Draws Keep cards onto the space: a tile gets its counter, a second is discarded (Keep 6.1, Keep 6.2)."""
+    """Draws Keep cards onto a space; a tile gets a counter, a second is discarded (Keep 6.1, Keep 6.2)."""
     lying = cards_at(res, player, space)
     before = len(lying)
     draw_cards(res, KEEP_DECK, player, count)
