@@ -63,6 +63,18 @@ def parse_option(text: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
+def refuse_bot_options(ruleset: str, options: dict[str, str]) -> None:
+    """Raises UsageError for an option only bot games take (RULES.md §5: the round cap is for bots only)."""
+    from domain.rulesets import check_ruleset_name, get_ruleset
+
+    check_ruleset_name(ruleset)
+    specs = get_ruleset(ruleset).option_specs
+    for key in options:
+        spec = specs.get(key)
+        if spec is not None and spec.for_bots:
+            raise UsageError(f"option {key} is for bot games only: `nightkeep simulate` and `demo` set it")
+
+
 def parse_entropy(text: str) -> tuple[str, bytes]:
     """Parses `NAME=TEXT` from --entropy; the text is used byte for byte, unstripped."""
     name, sep, value = text.partition("=")
@@ -146,6 +158,7 @@ def new(
     """
     seats = [parse_player(p) for p in players]
     opts = dict(parse_option(o) for o in options)
+    refuse_bot_options(ruleset, opts)
     script = parse_dice(dice) if dice is not None else None
     mixed = [parse_entropy(e) for e in entropy]
     if is_hosted(hosting):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from domain.events import (
     CardDrawn,
@@ -54,6 +54,9 @@ from domain.rulesets.talisman.events import (
     TurnSkipped,
 )
 from projections.keep_view import DECK_NAMES, name_of, where, who
+
+if TYPE_CHECKING:  # the timeline hands its runs of stored events over
+    from event_store.recorded import RecordedEvent
 
 
 def _lives(n: int) -> str:
@@ -153,12 +156,24 @@ def _option(option: str) -> str:
     return "a life" if option == "life" else name_of(option) if "/" in option else f"+2 {option}"
 
 
+def _listed(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
+
+
 def _offered(e: ChoiceOffered) -> str:
+    if e.kind == "wizard-target":
+        # Keep 8.4 (house): the spell just drawn waits for its aim; the victim is the one it was drawn for.
+        targets = _listed([o for o in e.options if o != "discard"])
+        return f"{e.player} plays the Vampire Wizard and must aim the spell: at {targets}, or discard it."
     asked = "what to give the Sentry" if e.kind == "sentry-toll" else "the Tome's gift"
     return f"{e.player} must choose {asked}: {', '.join(_option(o) for o in e.options)}."
 
 
 def _made(e: ChoiceMade) -> str:
+    if e.kind == "wizard-target":
+        if e.option == "discard":
+            return f"{e.player} has the Vampire Wizard discard the spell."
+        return f"{e.player} aims the Vampire Wizard's spell at {e.option}."
     return f"{e.player} chose {_option(e.option)}."
 
 
@@ -242,6 +257,31 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     PlayerOut: _out,
     GameWon: lambda e: f"{e.player} won the Keep run: {e.reason}!",
 }
+
+
+def describe_at(events: Sequence[RecordedEvent], index: int) -> str | None:
+    """Tells the Vampire Wizard's offer or aim with the name of the spell drawn just before it (Keep
+    8.4); None for any other event, or when the run does not hold that draw."""
+    event = events[index].event
+    if not isinstance(event, ChoiceOffered | ChoiceMade) or event.kind != "wizard-target":
+        return None
+    spell = next(
+        (
+            earlier.card
+            for earlier in (events[i].event for i in range(index - 1, -1, -1))
+            if isinstance(earlier, CardDrawn) and earlier.deck == "spells"
+        ),
+        "",
+    )
+    if not spell:
+        return None
+    if isinstance(event, ChoiceOffered):
+        targets = _listed([o for o in event.options if o != "discard"])
+        aim = f"must aim {name_of(spell)}: at {targets}, or discard it"
+        return f"{event.player} plays the Vampire Wizard and {aim}."
+    if event.option == "discard":
+        return f"{event.player} has the Vampire Wizard discard {name_of(spell)}."
+    return f"{event.player} aims the Vampire Wizard's {name_of(spell)} at {event.option}."
 
 
 def opponent_name(ref: str) -> str:

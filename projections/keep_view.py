@@ -24,6 +24,7 @@ from domain.rulesets.keep.state import (
     KEEP_DECK,
     SPELL_DECK,
     VAULT_DECK,
+    Choice,
     KeepSheet,
     KeepState,
     sheet_in,
@@ -288,7 +289,33 @@ def _head(state: State, stopped: bool) -> str:
         return f"Game over: {state['winner']} won." if state["winner"] else "Game over: nobody won."
     if state["phase"] == "setup":
         return "Waiting for the host to deal characters."
+    choice = state["choice"]
+    if choice:
+        return _pending(state, choice)
     return f"{state['turn']} to act."
+
+
+_CHOICES = {"sentry-toll": "pay the Sentry", "tome-gift": "choose the Tome's gift"}
+
+
+def _pending(state: State, choice: Choice) -> str:
+    """Says who must make a pending choice and its options (Keep 8.2–8.4: Sentry, Tome, Wizard)."""
+    kind = choice["kind"]
+    if kind == "wizard-target":
+        what = f"aim the Vampire Wizard's {name_of(state['wizard'].get('spell', 'spell'))}"
+    else:
+        what = _CHOICES.get(kind, "choose")
+    words = [_option_words(kind, option) for option in choice["options"]]
+    listed = ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
+    return f"{choice['player']} must {what}: {listed}."
+
+
+def _option_words(kind: str, option: str) -> str:
+    if kind == "tome-gift":
+        return f"+2 {option.capitalize()}"
+    if option in ("life", "discard"):
+        return "a life" if option == "life" else "discard it"
+    return name_of(option)
 
 
 def render_board(
@@ -300,7 +327,7 @@ def render_board(
 
     def full(width: int) -> list[str]:
         return [
-            title, head, _counts(state), "", *_level_rows(state), *_vault_rows(state), "",
+            title, *wrap(head, width), _counts(state), "", *_level_rows(state), *_vault_rows(state), "",
             *_sheet_rows(state), *_carried_rows(state),
         ]  # fmt: skip
 

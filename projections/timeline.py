@@ -144,10 +144,14 @@ def describe_events(
     or given by version in `labels`), and each combat roll with the name of who rolled each die."""
     known = {**action_labels(events), **(labels or {})}
     sides = _sides(events)
+    # A ruleset's wording may need what came before an event (`describe_at(events, index)`, or None).
+    in_run = getattr(_describer_module(ruleset), "describe_at", None)
     lines = []
     for index, recorded in enumerate(events):
         event = recorded.event
-        if isinstance(event, ActionTaken):
+        if in_run is not None and (told := in_run(events, index)) is not None:
+            lines.append(told)
+        elif isinstance(event, ActionTaken):
             side = sides.get(event.player, "")
             lines.append(describe_action(ruleset, event, known.get(recorded.version), side))
         elif isinstance(event, DieRolled) and event.purpose in COMBAT_ROLLS and len(event.values) == 2:

@@ -47,8 +47,15 @@ def test_rulesets_json_lists_players_options_with_defaults_and_characters():
     keep = listed["keep-run"]
     assert keep["players"] == {"min": 2, "max": 6}
     assert keep["options"] == [
-        {"key": "hoard", "values": ["true", "false"], "default": "false", "help": keep["options"][0]["help"]}
+        {"key": "hoard", "values": ["true", "false"], "default": "false", "help": keep["options"][0]["help"]},
+        {
+            "key": "wizard",
+            "values": ["choose", "auto"],
+            "default": "choose",
+            "help": keep["options"][1]["help"],
+        },
     ]
+    assert "Vampire Wizard" in keep["options"][1]["help"] and "Keep 8.4" in keep["options"][1]["help"]
     assert {"id": "warrior", "name": "Warrior"} in keep["characters"]
     castle = listed["vampire-empire"]
     assert castle["players"] == {"min": 2, "max": 2}
@@ -64,6 +71,7 @@ def test_rulesets_text_fits_80_columns_and_names_every_option_and_character():
     for name in SHIPPED:
         assert f"{name} (" in text
     assert "--option hoard=true|false (default false)" in text
+    assert "--option wizard=choose|auto (default choose)" in text
     assert "martial-artist" in text and "sides (--player NAME:SIDE): human, vampire" in text
 
 
@@ -282,3 +290,12 @@ def test_fork_prints_only_the_new_id_on_stdout_and_the_sentence_on_stderr(db):
     assert shown["game"] == fork_id
     as_json = json.loads(run(db, "fork", game, "--at", "2", "--json").stdout)
     assert UUID(as_json["game"]) and as_json["forked_from"]["game"] == game
+
+
+def test_new_refuses_the_bot_round_cap_a_game_between_people_may_not_have(tmp_path):
+    # RULES.md §5: the house round cap is for bot games only; simulate and demo set it.
+    db = str(tmp_path / "games.sqlite")
+    result = run(db, "new", "talisman", "--player", "Ann", "--player", "Bo", "--option", "bot_round_cap=400")
+    assert result.exit_code == 2
+    assert "for bot games only" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "games.sqlite").exists() or run(db, "games", "--json").stdout.strip() == "[]"

@@ -55,7 +55,8 @@ def test_ruleset_names_complete():
 
 
 def test_option_keys_then_values_complete_for_the_ruleset_named_earlier():
-    assert complete("nightkeep new keep-run --option ", shell="zsh") == ["hoard="]
+    assert complete("nightkeep new keep-run --option ", shell="zsh") == ["hoard=", "wizard="]
+    assert complete("nightkeep new keep-run --option w", shell="zsh") == ["wizard="]
     assert complete("nightkeep new keep-run --option hoard=", shell="zsh") == ["hoard=true", "hoard=false"]
     assert complete("nightkeep new dungeon-short --option ", shell="zsh") == []
 

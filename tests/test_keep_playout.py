@@ -4,7 +4,9 @@ The games are played with the decider directly (no store): `domain.bots.Bot` cho
 game rolls. After every event: a movement roll moves by the chart (Keep 5.2), a flight moves back by it
 (Keep 10), positions stay on the Keep's spaces and lives never go negative. After every action: no space
 holds two Teleport Tiles and `tiles[n]` is set exactly where one lies (Keep 6.1, 6.2). A sample of games is
-turned into a chained log and audited with every draw recomputed from the revealed seed.
+turned into a chained log and audited with every draw recomputed from the revealed seed. Every other game
+aims the Vampire Wizard's spells by its players' choices (`wizard=choose`, Keep 8.4), the others as a game
+recorded before that option (no `wizard` key: the rules aim them).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from domain.events import (
 )
 from domain.game import NIGHTKEEP_VERSION
 from domain.rulesets.keep.content import TILE, load_deck
+from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered
 from domain.rulesets.keep.moves import CHART, OBELISK
 from domain.rulesets.keep.run import KeepRun
 from domain.rulesets.keep.state import ENTRANCE, LAST
@@ -65,10 +68,13 @@ class Played:
 def created_for(index: int) -> GameCreated:
     count = 2 + index % 5
     seats = [{"name": f"P{i}", "character": CHARACTERS[i] if index % 2 else ""} for i in range(count)]
+    options = {"hoard": "true"} if index % 3 == 0 else {}  # Keep 15: every third game with the Hoard
+    if index % 4 < 2:
+        options["wizard"] = "choose"  # Keep 8.4: the player on the victim's right aims the spells
     return GameCreated(
         ruleset=keep.name,
         players=seats,
-        options={"hoard": "true"} if index % 3 == 0 else {},  # Keep 15: every third game with the Hoard
+        options=options,
         content_hash=keep.content_hash(),
         scripted=False,
         dice_script=[],
@@ -81,10 +87,11 @@ def play(index: int) -> Played:
     seed = hashlib.sha256(f"keep-playout-{index}".encode()).digest()
     game = Played(seed, created, keep.initial_state(created))
     dice, bot = HmacDice(seed), Bot(index)
+    ruleset = KeepRun(created.options)  # who aims the Vampire Wizard's spells is the game's option
     state = copy.deepcopy(game.initial)
     player, action = HOST, START
     for _ in range(MAX_ACTIONS):
-        events = keep.decide(state, action, player, dice)
+        events = ruleset.decide(state, action, player, dice)
         game.steps.append((player, action, events))
         for event in events:
             keep.evolve(state, event)
@@ -216,6 +223,8 @@ def test_the_playouts_reach_the_rules_they_check(games):
         for _, _, events in game.steps:
             seen.update(e.type_name for e in events)
             seen.update(f"Moved:{e.reason}" for e in events if isinstance(e, Moved))
+            choices = (e for e in events if isinstance(e, ChoiceOffered | ChoiceMade))
+            seen.update(f"{e.type_name}:{e.kind}" for e in choices)
     wanted = [
         "Moved:roll",
         "Moved:flight",
@@ -228,6 +237,9 @@ def test_the_playouts_reach_the_rules_they_check(games):
         "LoopEscaped",
         "ObeliskTested",
         "SpellCast",
+        "SpellDiscarded",
+        "ChoiceOffered:wizard-target",
+        "ChoiceMade:wizard-target",
         "TalismanTaken",
         "ItemGained",
         "VaultCardMet",

@@ -268,7 +268,7 @@ def test_keep_15_hoard_is_a_game_option_taking_true_or_false():
             keep.validate_setup([{"name": "Ann"}, {"name": "Bo"}], {"hoard": wrong})
     # Any case is read, and a game records the one spelling (so a log says the choice one way).
     keep.validate_setup([{"name": "Ann"}, {"name": "Bo"}], {"hoard": "True"})
-    assert keep.canonical_setup([], {"hoard": "TRUE"}) == ([], {"hoard": "true"})
+    assert keep.canonical_setup([], {"hoard": "TRUE"}) == ([], {"hoard": "true", "wizard": "choose"})
     with pytest.raises(BadSetup):
         keep.validate_setup([{"name": "Ann"}, {"name": "Bo"}], {"talismans": "true"})
     assert started(hoard=True)["hoard"] and not started()["hoard"]

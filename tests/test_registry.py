@@ -64,7 +64,9 @@ def test_every_entry_honours_the_ruleset_contract(name):
     # An evolve that is a lookup gives its table to every Resolution; otherwise evolve is its own.
     assert cls.handlers is not None or cls.evolve is not Ruleset.evolve
     built = get_ruleset(name)
-    assert isinstance(built, cls) and built.options == {k: s.default for k, s in cls.option_specs.items()}
+    # With no options, a ruleset plays as a recorded game that names none (a new game records them all).
+    assert isinstance(built, cls) and built.options == {k: s.absent() for k, s in cls.option_specs.items()}
+    assert built.canonical_setup([], {})[1] == {k: s.default for k, s in cls.option_specs.items()}
 
 
 def test_an_unknown_name_is_refused_with_the_closest_one():
@@ -77,9 +79,9 @@ def test_an_unknown_name_is_refused_with_the_closest_one():
 def test_options_are_canonical_and_each_set_is_built_once():
     hoard = build_ruleset("keep-run", {"hoard": "TRUE"})
     assert hoard is build_ruleset("keep-run", {"hoard": "true"})
-    assert hoard.options == {"hoard": "true"}
+    assert hoard.options == {"hoard": "true", "wizard": "auto"}  # Keep 8.4: a game from before the option
     assert get_ruleset("keep-run") is build_ruleset("keep-run", {})
-    assert get_ruleset("keep-run").options == {"hoard": "false"}
+    assert get_ruleset("keep-run").options == {"hoard": "false", "wizard": "auto"}
     assert hoard is not get_ruleset("keep-run")
 
 
@@ -101,8 +103,9 @@ def test_the_registry_lists_every_entry_and_has_hidden_information_reads_the_cla
 def test_a_holder_builds_its_ruleset_from_the_game_created_options():
     service = GameService.open(":memory:")
     game_id = service.create_game("keep-run", SEATS["keep-run"], {"hoard": "True"})
-    assert service.fold(game_id).ruleset is build_ruleset("keep-run", {"hoard": "true"})
-    assert service.get_game(game_id).ruleset is build_ruleset("keep-run", {"hoard": "true"})
+    recorded = {"hoard": "true", "wizard": "choose"}  # a new game records every option
+    assert service.fold(game_id).ruleset is build_ruleset("keep-run", recorded)
+    assert service.get_game(game_id).ruleset is build_ruleset("keep-run", recorded)
 
 
 # --- the decide skeleton -------------------------------------------------------------------------------
@@ -179,7 +182,8 @@ def test_a_snapshot_leaves_the_ruleset_out_and_rebuilds_it_from_the_options():
     service = GameService.open(":memory:")
     game = service.get_game(service.create_game("keep-run", SEATS["keep-run"], {"hoard": "true"}))
     snapshot = Game.Snapshot.take(game)
-    assert "ruleset" not in snapshot.state and snapshot.state["meta"]["options"] == {"hoard": "true"}
+    options = snapshot.state["meta"]["options"]
+    assert "ruleset" not in snapshot.state and options == {"hoard": "true", "wizard": "choose"}
     assert snapshot.mutate(None).ruleset is game.ruleset
 
 

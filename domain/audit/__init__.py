@@ -155,7 +155,9 @@ def check_content(created: GameCreated, version: int, report: AuditReport) -> bo
         report.add(version, "rules", "the game is marked scripted if and only if it has a dice script")
     try:
         check_setup(ruleset, created.players, created.options, created.dice_script)
-        setup = ruleset.canonical_setup(list(created.players), dict(created.options))
+        seats, options = ruleset.canonical_setup(list(created.players), dict(created.options))
+        # A game recorded before an option existed leaves it out (it is played at its recorded default).
+        setup = (seats, {key: value for key, value in options.items() if key in created.options})
         if canonical and setup != (created.players, created.options):
             report.add(version, "rules", f"the setup is not written as games record it: {setup}")
     except NightkeepError as exc:

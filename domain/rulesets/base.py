@@ -30,12 +30,21 @@ Evolver = Callable[[Any, Any], None]
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """One `--option KEY=VALUE` a ruleset takes: the values allowed, the default, one line of help
-    (citing the rule it switches, e.g. "the Treasure Hoard is rolled in the Vault (Keep 15)")."""
+    """One `--option KEY=VALUE` a ruleset takes: the values allowed, the default (what a new game gets and
+    `nightkeep rulesets` shows), one line of help (citing the rule it switches, e.g. "the Treasure Hoard
+    is rolled in the Vault (Keep 15)") and, for an option added after games were recorded without it,
+    the value a recorded game that predates the option is played with (None: the default)."""
 
     values: tuple[str, ...]
     default: str
     help: str
+    recorded_default: str | None = None
+    # Set only by the commands that make bot games (`simulate`, `demo`), never by `nightkeep new`.
+    for_bots: bool = False
+
+    def absent(self) -> str:
+        """Returns the value a game whose options do not name this one is played with."""
+        return self.default if self.recorded_default is None else self.recorded_default
 
 
 class Ruleset:
@@ -63,7 +72,8 @@ class Ruleset:
     def __init__(self, options: Mapping[str, str] | None = None) -> None:
         given = dict(options or {})
         self.check_options(given)
-        self.options: dict[str, str] = {k: spec.default for k, spec in self.option_specs.items()}
+        # A key the options leave out is a recorded game's that predates it (a new game records them all).
+        self.options: dict[str, str] = {k: spec.absent() for k, spec in self.option_specs.items()}
         self.options.update({k: v.lower() for k, v in given.items()})
 
     # -- setup and content ------------------------------------------------------------------------
@@ -84,6 +94,13 @@ class Ruleset:
                 hint = did_you_mean(str(value).lower(), spec.values)
                 raise BadSetup(f"option {key} must be one of {allowed} (got {value!r}){hint}")
 
+    @classmethod
+    def record_options(cls, options: Mapping[str, str]) -> dict[str, str]:
+        """Returns every option as a new game records it: each given one in lower case, the others at
+        their default (so a later option's absence marks a game recorded before it)."""
+        given = {key: str(value).lower() for key, value in options.items()}
+        return {key: given.get(key, spec.default) for key, spec in cls.option_specs.items()} | given
+
     def content_paths(self) -> list[Path]:
         """Returns the content files this ruleset plays with, under its options."""
         raise NotImplementedError
@@ -103,9 +120,9 @@ class Ruleset:
     def canonical_setup(
         self, players: list[Seat], options: dict[str, str]
     ) -> tuple[list[Seat], dict[str, str]]:
-        """Returns a valid setup as a game records it (each seat's character and each option written
+        """Returns a valid setup as a game records it (each seat's character and every option written
         the one way the ruleset reads them)."""
-        return players, dict(options)
+        return players, self.record_options(options)
 
     def initial_state(self, created: GameCreated) -> State:
         """Returns the state right after GameCreated (msgpack-encodable)."""

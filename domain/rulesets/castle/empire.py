@@ -398,10 +398,10 @@ class VampireEmpire(Ruleset):
         self, players: list[Seat], options: dict[str, str]
     ) -> tuple[list[Seat], dict[str, str]]:
         """Returns the setup as the game records it: every seat with its side, those who named none
-        given the sides left (human first); no options."""
+        given the sides left (human first); every option (it takes none)."""
         by_name = {name: side for side, name in assign_sides(players).items()}
         seats: list[Seat] = [{"name": seat["name"], "character": by_name[seat["name"]]} for seat in players]
-        return seats, dict(options)
+        return seats, self.record_options(options)
 
     def initial_state(self, created: GameCreated) -> State:
         """Returns the state right after GameCreated (nothing dealt yet)."""

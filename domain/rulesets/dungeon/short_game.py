@@ -106,13 +106,14 @@ class DungeonShort(TalismanRace):
     def canonical_setup(
         self, players: list[Seat], options: dict[str, str]
     ) -> tuple[list[Seat], dict[str, str]]:
-        """Returns the setup as the game records it: each character asked for as its full id (no options)."""
-        return canonical_seats(players), dict(options)
+        """Returns the setup as the game records it: each character asked for as its full id, every
+        option (it takes none)."""
+        return canonical_seats(players), self.record_options(options)
 
     def initial_state(self, created: GameCreated) -> State:
         """Returns the state right after GameCreated (nothing dealt, the Tunnel out of the deck)."""
         board = load_board()
-        # Dungeon 14 plays without the main board, so the Tunnel (8.3) has nowhere to lead.
+        # Dungeon 14 plays without the main board, so the Tunnel (Dungeon 8.3) has nowhere to lead.
         deck = [c.id for c in load_deck().cards.values() if not c.leaves_board]
         return cast(State, new_state(created, len(board.spaces), deck))
 

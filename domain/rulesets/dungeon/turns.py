@@ -2,8 +2,9 @@
 
 House decisions, in nightkeep's words:
 - Fleeing (Dungeon 9.1) is declared on your own turn before you roll; it never ends the turn.
-- The move back after a defeat (7.3) and every move while fleeing (9) are movement rolls: the space
-  reached is encountered like any other. Fleeing wins over the defeat rule (9.2): both go backwards.
+- The move back after a defeat (Dungeon 7.3) and every move while fleeing (Dungeon 9) are movement
+  rolls: the space reached is encountered like any other. Fleeing wins over the defeat rule
+  (Dungeon 9.2): both go backwards.
 - Landing on a space (not the Entrance, Dungeon 14) where other characters in the race stand, the player
   chooses: encounter the space, or attack one of them. On the Guard Room the Guard must be fought, so
   there is no choice there.
@@ -55,7 +56,7 @@ def can_choose(state: DungeonState, player: str) -> bool:
 
 
 def roll(res: Resolution, player: str, board: DungeonBoard) -> None:
-    """Rolls one die and moves: toward the centre, or back after a defeat (7.3) or while fleeing (9)."""
+    """Rolls one die and moves: to the centre, or back when defeated (Dungeon 7.3) or fleeing (Dungeon 9)."""
     sheet = dungeon_sheet(res, player)
     backwards = sheet["fleeing"] or sheet["defeated"]
     reason = "flight" if sheet["fleeing"] else "retreat" if sheet["defeated"] else "roll"
@@ -88,7 +89,7 @@ def flee(res: Resolution, player: str) -> None:
 
 
 def attack(res: Resolution, player: str, target: str) -> None:
-    """Fights another character on the same space; the loser loses a life and is defeated (7.3)."""
+    """Fights another character on the same space; the loser loses a life and is defeated (Dungeon 7.3)."""
     cards = load_deck().cards
     mine = effective_strength(sheet_of(res, player), cards)
     theirs = effective_strength(sheet_of(res, target), cards)

@@ -22,8 +22,9 @@ class KeepBoard(BoardHooks):
     board = BOARD
     centre = VAULT
 
-    def __init__(self, arrival: Arrival) -> None:
+    def __init__(self, arrival: Arrival, wizard_aimed: bool = False) -> None:
         self.arrival = arrival
+        self.wizard_aimed = wizard_aimed  # Keep 8.4: a player aims the Vampire Wizard's spells (spaces)
 
     def reached_centre(self, res: Resolution, player: str) -> None:
         """Meets the Vault (Keep 9.1); a survivor gets what the game installed on it."""

@@ -4,24 +4,24 @@ House decisions, in nightkeep's words:
 - A hall that holds no face-up card draws as many Keep cards as the board says; a hall whose only
   face-up card is its Teleport Tile draws one card fewer (so a draw-2 hall draws 1 more, Keep 6.3, and a
   draw-1 hall none); a hall with other face-up cards draws none. Cards are met as on every board
-  (`talisman.encounters`), the tile always last (6.3).
+  (`talisman.encounters`), the tile always last (Keep 6.3).
 - A Teleport Tile drawn where a tile already lies (or the second of two drawn together) is discarded
-  (6.2). A new tile gets a counter at once; meeting a tile teleports the character to its counter's
-  space, which is not encountered, and the turn ends there (6.1, 6.3). A tile whose counter names its
-  own space does nothing.
+  (Keep 6.2). A new tile gets a counter at once; meeting a tile teleports the character to its
+  counter's space, which is not encountered, and the turn ends there (Keep 6.1, Keep 6.3). A tile
+  whose counter names its own space does nothing.
 - The Sentry (4): on a 6 the player chooses what to give up among its Followers, its Magic Objects and
   a life (with neither Followers nor Magic Objects, the life goes without asking). Winning at least
   one of the two rounds, or holding both to a stand-off, lets it go on next turn; losing both sends it
   back to Hallway 3 (RULES.md §3). Rounds stop if the character is killed.
 - The Tome of the Undead (10): on a 12 the player chooses +2 Strength, +2 Craft or +2 lives. "Heal"
   restores lives up to 4.
-- A choice a space asks for is the player's next action (`choose:<option>`); the turn ends once it is made.
-- The Vampire Wizard (14): three spells are drawn and each is cast unless it would do nothing or help
-  the victim; cast or not, it goes to the spell discard pile. Casting stops if the character dies.
+- A choice a space asks for is the next action of the player it names (`choose:<option>`); the turn
+  ends once it is made.
+- The Vampire Wizard (14) casts three spells, aimed by a player or by the rules (Keep 8.4, `wizard`).
 - The Ancient Coffin (17) on a 5 gives the first Object left in the Keep deck, as a numbered pick among
   the Objects left; with none left it gives nothing.
 - The Fountain of Blood (20) on a 6 heals 1 life, never above 4.
-- The Sacred Obelisk (19) is a barrier (8.6): a movement roll that would carry a character past it
+- The Sacred Obelisk (19) is a barrier (Keep 8.6): a movement roll that would carry a character past it
   stops on it. A failed test costs a life and holds the character; on its next turn it tries again
   instead of rolling to move. A tile that sends a character onto the Obelisk makes it take the test
   there; one that sends it beyond (to the Fountain) carries it past by magic.
@@ -34,27 +34,25 @@ from typing import TYPE_CHECKING
 
 from domain.events import DieRolled, LifeGained
 from domain.resolution import Resolution
-from domain.rulesets.keep.content import TILE, load_board, load_deck, load_spells, load_tables
+from domain.rulesets.keep.content import TILE, load_board, load_deck, load_tables
 from domain.rulesets.keep.events import (
     ChoiceMade,
     ChoiceOffered,
     FollowerLeft,
     ItemGivenUp,
     ObeliskTested,
-    SpellCast,
-    SpellDiscarded,
     TeleportCounterDrawn,
 )
 from domain.rulesets.keep.moves import OBELISK, SENTRY_RETREAT, counter_value, teleport
-from domain.rulesets.keep.state import COUNTERS, KEEP_DECK, SPELL_DECK, keep_state
+from domain.rulesets.keep.state import COUNTERS, KEEP_DECK, keep_state
 from domain.rulesets.keep.vault import items_in_play
+from domain.rulesets.keep.wizard import WIZARD_TARGET, aim, land_on_wizard
 from domain.rulesets.talisman.cards import Card
 from domain.rulesets.talisman.character import STARTING_LIVES, room_to_carry
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC, WON
 from domain.rulesets.talisman.effects import cards_at, in_play, lose_lives, sheet_of, stat_of, still_on
 from domain.rulesets.talisman.encounters import (
     Encounter,
-    draw_card,
     draw_card_of_kinds,
     draw_cards,
     encounter_cards,
@@ -65,7 +63,6 @@ from domain.rulesets.talisman.events import (
     GoldChanged,
     ObjectTaken,
     StatChanged,
-    TurnLost,
 )
 
 if TYPE_CHECKING:  # the board's hooks call this module: only their type is needed here
@@ -76,11 +73,14 @@ SENTRY_TOLL, TOME_GIFT, LIFE = "sentry-toll", "tome-gift", "life"
 TOME_GIFT_AMOUNT = 2  # RULES.md §3 Tome 12: +2 Strength, Craft or Lives (choose)
 
 
-def make_choice(res: Resolution, player: str, option: str) -> None:
-    """Carries out the choice a space asked for (RULES.md §3: the Sentry's 6, the Tome's 12)."""
+def make_choice(res: Resolution, player: str, option: str, hooks: KeepBoard) -> None:
+    """Carries out the choice a space asked for (RULES.md §3: the Sentry's 6, the Tome's 12; Keep 8.4:
+    the Vampire Wizard's target)."""
     kind = keep_state(res)["choice"]["kind"]
     res.emit(ChoiceMade(player=player, kind=kind, option=option))
-    if kind == SENTRY_TOLL:
+    if kind == WIZARD_TARGET:
+        aim(res, player, option, hooks)
+    elif kind == SENTRY_TOLL:
         if option == LIFE:
             lose_lives(res, player, 1, SENTRY)
         else:
@@ -127,7 +127,7 @@ def _tile_here(res: Resolution, player: str, space: int) -> str:
 
 
 def _draw_onto(res: Resolution, player: str, space: int, count: int) -> None:
-    """Draws Keep cards onto the space; a tile gets its counter, a second tile is discarded (6.1, 6.2)."""
+    """Draws Keep cards onto a space; a tile gets a counter, a second is discarded (Keep 6.1, Keep 6.2)."""
     lying = cards_at(res, player, space)
     before = len(lying)
     draw_cards(res, KEEP_DECK, player, count)
@@ -154,7 +154,7 @@ def _lay_tile(res: Resolution, player: str, space: int) -> None:
 
 
 def land_on_hall(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
-    """Draws onto an empty hall, meets its cards in order, then its Teleport Tile last (6.1–6.3)."""
+    """Draws onto an empty hall and meets its cards, its Teleport Tile last (Keep 6.1, Keep 6.3)."""
     draws = load_board().space(space).draws
     lying = cards_at(res, player, space)
     tile = _tile_here(res, player, space)
@@ -239,59 +239,6 @@ def _tome(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
         res.emit(ChoiceOffered(player=player, kind=TOME_GIFT, options=["strength", "craft", "lives"]))
 
 
-def _draw_spell(res: Resolution, player: str) -> str:
-    return draw_card(res, SPELL_DECK, player)
-
-
-def spell_would_harm(res: Resolution, player: str, effect: str, amount: int) -> bool:
-    """Tells whether a spell's effect would hurt the victim now (else the Wizard discards it, 8.4)."""
-    sheet = sheet_of(res, player)
-    harms: dict[str, Callable[[], bool]] = {
-        "lose_life": lambda: amount > 0,
-        "lose_gold": lambda: amount > 0 and sheet["gold"] > 0,
-        "lose_turn": lambda: True,
-        "move_back": lambda: amount > 0 and sheet["space"] > 1,
-        "lose_strength": lambda: amount > 0 and sheet["strength"] > sheet["base_strength"],
-        "lose_craft": lambda: amount > 0 and sheet["craft"] > sheet["base_craft"],
-    }
-    return harms.get(effect, lambda: False)()
-
-
-def _wizard(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
-    spells = load_spells()
-    for _ in range(3):
-        spell_id = _draw_spell(res, player)
-        if not spell_id:
-            return
-        spell = spells[spell_id]
-        if not spell_would_harm(res, player, spell.effect, spell.amount):
-            reason = "would help" if spell.effect.startswith("gain_") else "would do nothing"
-            res.emit(SpellDiscarded(player=player, spell=spell_id, reason=reason))
-            continue
-        res.emit(SpellCast(player=player, spell=spell_id))
-        _spell_effect(res, player, spell.effect, spell.amount, spell_id, hooks)
-        if not in_play(res, player):
-            return
-
-
-def _spell_effect(
-    res: Resolution, player: str, effect: str, amount: int, spell: str, hooks: KeepBoard
-) -> None:
-    sheet = sheet_of(res, player)
-    if effect == "lose_life":
-        lose_lives(res, player, amount, spell)
-    elif effect == "lose_gold":
-        res.emit(GoldChanged(player=player, amount=-min(amount, sheet["gold"]), reason=spell))
-    elif effect == "lose_turn":
-        res.emit(TurnLost(player=player, reason=spell))
-    elif effect == "move_back":
-        hooks.move_back(res, player, amount, spell)
-    elif effect in ("lose_strength", "lose_craft"):
-        stat = effect.removeprefix("lose_")
-        lost = min(amount, stat_of(sheet, stat) - stat_of(sheet, f"base_{stat}"))
-        res.emit(StatChanged(player=player, stat=stat, amount=-lost, reason=spell))
-
-
 def _coffin(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     (face,) = _roll(res, player, "coffin", 1)
     line = load_tables().line("coffin", face)
@@ -337,7 +284,7 @@ _BY_KIND: dict[str, Callable[[Resolution, str, int, KeepBoard], None]] = {
     "hall": land_on_hall,
     "sentry": _sentry,
     "tome": _tome,
-    "vampire-wizard": _wizard,
+    "vampire-wizard": land_on_wizard,
     "coffin": _coffin,
     "obelisk": _obelisk,
     "fountain": _fountain,

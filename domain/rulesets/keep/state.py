@@ -7,10 +7,11 @@ and pile is named in `piles`, as the replay format's ledger names them: `keep`, 
 sorted: every draw is a numbered pick among what is left, a lazy shuffle). The Keep adds `last` = 21
 (the Talisman Vault), `hoard` (the Treasure Hoard option, Keep 15), `tiles` (the destination of the
 tile on each space, 0 = no tile), `vault_talismans` and `vault_spells` (what characters killed in the
-Vault left there) and `choice` (the choice a space asked the player to make, which the turn waits for,
-or {}). A sheet adds `entered` (passed the Entrance test), `fleeing`, `looping` (stands on a tile it
-was teleported to: must roll to break free, Keep 6.3), `loop_fails`, `obelisk` (held at the Sacred
-Obelisk), `talisman` and `spells`.
+Vault left there), `choice` (the choice a space asked a player to make, which the turn waits for,
+or {}) and `wizard` (the Vampire Wizard's spells this turn: the one last drawn and how many, Keep 8.4;
+{} once the turn ends). A sheet adds `entered` (passed the Entrance test), `fleeing`, `looping`
+(stands on a tile it was teleported to: must roll to break free, Keep 6.3), `loop_fails`, `obelisk`
+(held at the Sacred Obelisk), `talisman` and `spells`.
 """
 
 from __future__ import annotations
@@ -43,13 +44,14 @@ from domain.rulesets.talisman.character import new_sheet
 from domain.rulesets.talisman.characters import character_or_stand_in
 from domain.rulesets.talisman.events import FleeingDeclared, PlayOpened
 from domain.rulesets.talisman.shapes import Sheet, TalismanState, discard_pile
-from domain.rulesets.talisman.state import board_evolvers
+from domain.rulesets.talisman.state import STATE_VERSION, board_evolvers
 
 BOARD = KEEP_DECK = "keep"
 VAULT_DECK, SPELL_DECK, COUNTERS = "vault", "spells", "counters"
 LAST = 21
 ENTRANCE = 1
 _LAID = board_evolvers(KEEP_DECK)
+KEEP_STATE_VERSION = STATE_VERSION + 1  # the Talisman shape, and `wizard` (the Vampire Wizard's casting)
 
 
 class KeepSheet(Sheet):
@@ -65,11 +67,19 @@ class KeepSheet(Sheet):
 
 
 class Choice(TypedDict, total=False):
-    """A choice a space asked a player to make (RULES.md §3: the Sentry's toll, the Tome's gift)."""
+    """A choice a space asked a player to make (RULES.md §3: the Sentry's toll, the Tome's gift, the
+    Vampire Wizard's target, Keep 8.4): who makes it, its kind and the options."""
 
     player: str
     kind: str
     options: list[str]
+
+
+class Casting(TypedDict, total=False):
+    """The Vampire Wizard's spells this turn (Keep 8.4): the one last drawn, and how many were drawn."""
+
+    spell: str
+    drawn: int
 
 
 class KeepState(TalismanState):
@@ -82,6 +92,7 @@ class KeepState(TalismanState):
     vault_talismans: int
     vault_spells: list[str]
     choice: Choice
+    wizard: Casting
 
 
 def new_state(
@@ -108,6 +119,7 @@ def new_state(
         "vault_talismans": 0,
         "vault_spells": [],
         "choice": {},
+        "wizard": {},
     }
 
 
@@ -144,6 +156,8 @@ def _opened(state: KeepState, e: PlayOpened) -> None:
 
 def _turn_ended(state: KeepState, e: TurnEnded) -> None:
     state["turn"] = e.next_player
+    if state["wizard"]:
+        state["wizard"] = {}
 
 
 def _drawn(state: KeepState, e: CardDrawn) -> None:
@@ -153,6 +167,9 @@ def _drawn(state: KeepState, e: CardDrawn) -> None:
     left = state["piles"][e.deck]  # a Vault card or a spell: met or held, not laid
     if e.card in left:
         left.remove(e.card)
+    if e.deck == SPELL_DECK:  # Keep 8.4: the spell the Wizard's player aims is the one last drawn
+        casting = state["wizard"]
+        casting["spell"], casting["drawn"] = e.card, casting.get("drawn", 0) + 1
 
 
 def sheet_in(state: TalismanState, player: str) -> KeepSheet:

@@ -107,6 +107,6 @@ def enter_vault(res: Resolution, player: str) -> bool:
             break
         _meet(res, player, card)
         if not in_play(res, player):
-            return False  # killed: the Talisman, Objects, Followers and gold stay on the Vault (9.1)
+            return False  # killed: the Talisman, Objects, Followers and gold stay on the Vault (Keep 9.1)
     _collect_left_behind(res, player)
     return True

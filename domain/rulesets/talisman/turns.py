@@ -22,12 +22,13 @@ from domain.rulesets.talisman.events import PlayOpened, TurnSkipped
 from domain.rulesets.talisman.shapes import TalismanState
 
 
-def next_in_play(state: TalismanState, player: str) -> str:
-    """Returns the next player in seating order still in the race (possibly `player` itself)."""
+def next_in_play(state: TalismanState, player: str, way: int = 1) -> str:
+    """Returns the next player in seating order still in the race (possibly `player` itself); `way=-1`
+    looks the other way round the table (the player on the right, turns passing to the left)."""
     order = state["order"]
     start = order.index(player)
     for step in range(1, len(order) + 1):
-        name = order[(start + step) % len(order)]
+        name = order[(start + way * step) % len(order)]
         if state["players"][name]["status"] == PLAYING:
             return name
     return ""

@@ -67,7 +67,7 @@ class TalismanGame(TalismanRace):
     max_players = 6
     option_specs = {
         "ending": OptionSpec(("crown", "first"), "crown", ENDING_HELP),
-        "bot_round_cap": OptionSpec(("0", "400"), "0", CAP_HELP),
+        "bot_round_cap": OptionSpec(("0", "400"), "0", CAP_HELP, for_bots=True),
     }
     handlers = HANDLERS
 
@@ -91,8 +91,8 @@ class TalismanGame(TalismanRace):
     def canonical_setup(
         self, players: list[Seat], options: dict[str, str]
     ) -> tuple[list[Seat], dict[str, str]]:
-        """Returns the seats with full character ids and each option given in lower case."""
-        return canonical_seats(players), {key: value.lower() for key, value in options.items()}
+        """Returns the seats with full character ids and every option, in lower case."""
+        return canonical_seats(players), self.record_options(options)
 
     def initial_state(self, created: GameCreated) -> State:
         """Returns the state right after GameCreated: nobody dealt yet, every pile full and sorted."""
@@ -188,5 +188,14 @@ class TalismanGame(TalismanRace):
             finish_action(self.ctx, res)
 
     def bot_weight(self, state: State, action: Action) -> float:
-        """Returns how likely a bot is to pick an action: toward the Crown, rarely back or away."""
+        """Returns how likely a bot is to pick an action: toward the Crown, rarely back or away; without a
+        Talisman (the Valley of Fire's key) it seeks the Warlock's Cave and leaves the Portal alone."""
+        sheet = cast(MainState, state)["players"].get(action.player)
+        if sheet is None or sheet["talismans"]:
+            return BOT_WEIGHTS.get(action.id, 1.0)
+        if action.id.startswith("portal:"):
+            return 0.2
+        if action.id.startswith("go:"):
+            _, board, space = action.id.split(":")
+            return 4.0 if self.ctx.space(board, int(space)).kind == "warlocks-cave" else 1.0
         return BOT_WEIGHTS.get(action.id, 1.0)
