@@ -3,7 +3,7 @@ nobody left, and the status the service asks for."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.actions import HOST
@@ -34,8 +34,9 @@ def next_in_play(state: TalismanState, player: str, way: int = 1) -> str:
     return ""
 
 
-def end_turn(res: Resolution, player: str) -> None:
-    """Passes the turn on, skipping lost turns; ends the game with no winner when everyone is out."""
+def end_turn(res: Resolution, player: str, ended: Callable[[], bool] | None = None) -> None:
+    """Passes the turn on, skipping lost turns; ends the game with no winner when everyone is out.
+    `ended`, asked after each turn passed, ends the passing when it says the game is over."""
     if is_over(res):
         return
     following = next_in_play(state_of(res), player)
@@ -43,7 +44,7 @@ def end_turn(res: Resolution, player: str) -> None:
         res.emit(GameEnded(winner="", reason="every character is out"))
         return
     res.emit(TurnEnded(player=player, next_player=following))
-    while sheet_of(res, following)["skips"] > 0:
+    while sheet_of(res, following)["skips"] > 0 and not (ended is not None and ended()):
         res.emit(TurnSkipped(player=following))
         after = next_in_play(state_of(res), following)
         res.emit(TurnEnded(player=following, next_player=after))

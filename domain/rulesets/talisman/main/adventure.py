@@ -106,7 +106,8 @@ def _event(ctx: MainContext, res: Resolution, player: str, card: Any, space: int
         # Dungeon 11.1: the Astral Conjunction's power lasts until the next Event.
         res.emit(SpiritsEmpowered(player=player, card=card.id, amount=0))
     _apply_card(ctx, res, player, card)
-    if card.id in lying_here(res, player):
+    # A card whose effect ended the game stays where it lies: nothing happens after the end.
+    if card.id in lying_here(res, player) and not is_over(res):
         res.emit(CardDiscarded(player=player, card=card.id, space=space))
     return True
 
@@ -115,7 +116,7 @@ def _lasting(ctx: MainContext, res: Resolution, player: str, card: Any, space: i
     res.emit(CardEncountered(player=player, card=card.id, space=space))
     here = Here(res, player)
     _apply_card(ctx, res, player, card)
-    if not card.stays and here.still(res, player):
+    if not card.stays and here.still(res, player) and not is_over(res):
         res.emit(CardDiscarded(player=player, card=card.id, space=space))
     return True
 

@@ -102,9 +102,10 @@ def on_crown(res: Resolution, player: str) -> bool:
     return sheet_of(res, player)["board"] == CROWN
 
 
-def check_round_cap(ctx: MainContext, res: Resolution) -> None:
-    """Ends a bot game drawn once its round cap is passed (house, RULES.md §5)."""
+def check_round_cap(ctx: MainContext, res: Resolution) -> bool:
+    """Ends a bot game drawn once its round cap is passed (house, RULES.md §5); tells whether it is over."""
     cap = ctx.round_cap
     if cap and not is_over(res) and state_of(res)["round"] > cap:
         reason = f"house round cap for bot games (RULES.md §5): {cap} rounds played"
         res.emit(GameEnded(winner="", reason=reason))
+    return is_over(res)
