@@ -108,17 +108,24 @@ def move_actions(ctx: MainContext, state: MainState, player: str) -> list[Action
     return actions
 
 
-def go_actions(ctx: MainContext, state: MainState, player: str) -> list[Action]:
-    """Returns the `go:` actions after the movement roll."""
+def _spots(ctx: MainContext, state: MainState, player: str) -> list[tuple[str, int]]:
     sheet = state["players"][player]
     steps = state["rolled"] + extra_steps(ctx, sheet)
-    spots = ABILITIES.destinations(
-        ctx, state, player, destinations(ctx, sheet["board"], sheet["space"], steps)
-    )
+    reached = destinations(ctx, sheet["board"], sheet["space"], steps)
+    return ABILITIES.destinations(ctx, state, player, reached)
+
+
+def go_actions(ctx: MainContext, state: MainState, player: str) -> list[Action]:
+    """Returns the `go:` actions after the movement roll."""
     return [
         Action(f"go:{board}:{space}", player, f"Move to the {ctx.space(board, space).name} ({board} {space})")
-        for board, space in spots
+        for board, space in _spots(ctx, state, player)
     ]
+
+
+def go_ids(ctx: MainContext, state: MainState, player: str) -> set[str]:
+    """Returns the ids of the `go:` actions after the movement roll (no labels: a legality check)."""
+    return {f"go:{board}:{space}" for board, space in _spots(ctx, state, player)}
 
 
 def roll(ctx: MainContext, regions: Regions, res: Resolution, player: str, action_id: str) -> None:

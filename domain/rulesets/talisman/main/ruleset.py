@@ -157,6 +157,29 @@ class TalismanGame(TalismanRace):
         )
         return movement.move_actions(self.ctx, main, current) + extra
 
+    def is_legal(self, state: State, player: str, action_id: str) -> bool:
+        """Tells whether `action_id` is among legal_actions(state, player), without labelling them: a
+        choice's options, the Crown's spell, the roll and where it leads are answered directly (the
+        audit asks once per action); anything else asks `legal_actions`."""
+        main = cast(MainState, state)
+        if main["phase"] != "turn":
+            return False
+        choice = main["choice"]
+        if choice is not None:
+            chosen = action_id.startswith(CHOOSE) and action_id[len(CHOOSE) :] in choice["options"]
+            return player == choice["player"] and chosen
+        if player != main["turn"]:
+            return False
+        board = main["players"][player]["board"]
+        if board == CROWN:
+            return action_id == "command"
+        rolled = main["step"] == ROLLED
+        if action_id == "roll" and not rolled and board in movement.RING_BOARDS:
+            return True
+        if action_id.startswith("go:") and rolled:
+            return action_id in movement.go_ids(self.ctx, main, player)
+        return super().is_legal(state, player, action_id)
+
     def status(self, state: State) -> dict[str, Any]:
         """Returns running/finished, the winner ("" for none) and who is to act."""
         main = cast(MainState, state)
