@@ -195,9 +195,19 @@ class MainContext:
         """Returns each board's number of spaces."""
         return {b.id: len(b.spaces) for b in self.board.boards}
 
+    @cached_property
+    def spaces(self) -> dict[str, tuple[Space, ...]]:
+        """Returns each board's spaces by board id (the rules ask for a space on nearly every step)."""
+        return {b.id: b.spaces for b in self.board.boards}
+
+    @cached_property
+    def positions(self) -> dict[str, tuple[str, int]]:
+        """Returns the (board, index) of every space id."""
+        return {s.id: (b.id, i) for b in self.board.boards for i, s in enumerate(b.spaces)}
+
     def space(self, board: str, index: int) -> Space:
         """Returns the space at (board, index)."""
-        return self.board.space(board, index)
+        return self.spaces[board][index]
 
     def here(self, res: Resolution, player: str) -> Space:
         """Returns the space a player stands on."""
@@ -206,7 +216,8 @@ class MainContext:
 
     def position(self, space_id: str) -> tuple[str, int]:
         """Returns the (board, index) of a space id."""
-        return self.board.position(space_id)
+        found = self.positions.get(space_id)
+        return found if found is not None else self.board.position(space_id)  # (which says what is wrong)
 
     def table(self, table_id: str) -> Table:
         """Returns a place's die table."""

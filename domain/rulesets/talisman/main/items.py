@@ -61,6 +61,8 @@ def may_hold(ctx: MainContext, sheet: MainSheet, card: str) -> bool:
 def items_at_turn_start(ctx: MainContext, res: Resolution, player: str) -> None:
     """Heals and pays what the character's items give at the start of each of its turns."""
     sheet = sheet_of(res, player)
+    if not sheet["objects"] and not sheet["followers"]:
+        return  # nothing carried gives anything (every turn of every game asks)
     heal = min(sum(_held(ctx, sheet, "heal-each-turn")), STARTING_LIVES - sheet["lives"])
     if heal > 0:
         res.emit(LifeGained(player=player, amount=heal, reason="an item's healing"))
