@@ -37,8 +37,12 @@ def effective(ctx: MainContext, sheet: MainSheet, kind: str) -> int:
 
 
 def _held(ctx: MainContext, sheet: MainSheet, effect: str) -> list[int]:
+    effects, amounts = ctx.effects, ctx.amounts
     return [
-        ctx.amounts.get(c, 0) for c in sheet["objects"] + sheet["followers"] if ctx.effects.get(c) == effect
+        amounts.get(c, 0)
+        for held in (sheet["objects"], sheet["followers"])
+        for c in held
+        if effects.get(c) == effect
     ]
 
 

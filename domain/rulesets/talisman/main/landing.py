@@ -154,7 +154,10 @@ ORDER = list(STEPS)
 
 def run_steps(ctx: MainContext, res: Resolution, player: str, first: int = 0) -> bool:
     """Runs the landing steps from `first`; True when the space is to be met now."""
-    return all(STEPS[step](ctx, res, player) for step in ORDER[first:])
+    for step in ORDER[first:]:  # (a loop, not all() over a generator: every landing runs it)
+        if not STEPS[step](ctx, res, player):
+            return False
+    return True
 
 
 def meet_space(ctx: MainContext, res: Resolution, player: str) -> None:
