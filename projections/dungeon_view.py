@@ -46,7 +46,7 @@ from domain.rulesets.talisman.events import (
 )
 from domain.rulesets.talisman.shapes import discard_pile
 from projections.spiral import render_spiral
-from projections.talisman_sheet import sheet_summary, with_bonus
+from projections.talisman_sheet import sheet_summary, waiting_row, with_bonus
 from projections.text_layout import fit, table_lines, wrap
 from projections.views import STOPPED_HEAD
 
@@ -84,20 +84,7 @@ def _status(sheet: DungeonSheet) -> str:
 
 
 def _waiting_row(state: State, name: str) -> dict[str, Any]:
-    return {
-        "name": name,
-        "character": state["requested"].get(name, ""),
-        "space": 0,
-        "space_name": space_name(0),
-        "lives": 0,
-        "strength": 0,
-        "craft": 0,
-        "gold": 0,
-        "objects": [],
-        "followers": [],
-        "trophies": 0,
-        "status": "waiting",
-    }
+    return waiting_row(name, state["requested"].get(name, ""), 0, space_name(0))
 
 
 def players_summary(state: State) -> list[dict[str, Any]]:

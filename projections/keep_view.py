@@ -33,7 +33,7 @@ from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.character import craft_bonus, strength_bonus
 from domain.rulesets.talisman.characters import load_characters, resolve_character
 from domain.rulesets.talisman.shapes import discard_pile
-from projections.talisman_sheet import sheet_summary, with_bonus
+from projections.talisman_sheet import sheet_summary, waiting_row, with_bonus
 from projections.text_layout import fit, table_lines, wrap
 from projections.views import STOPPED_HEAD
 
@@ -360,25 +360,8 @@ def _summary_status(sheet: KeepSheet) -> str:
 
 
 def _waiting_row(state: State, name: str) -> dict[str, Any]:
-    return {
-        "name": name,
-        "character": requested_name(state, name),
-        "space": 1,
-        "space_name": space_name(1),
-        "lives": 0,
-        "strength": 0,
-        "craft": 0,
-        "gold": 0,
-        "objects": [],
-        "followers": [],
-        "trophies": 0,
-        "status": "waiting",
-        "entered": False,
-        "talisman": False,
-        "looping": False,
-        "obelisk": False,
-        "spells": [],
-    }
+    own = {"entered": False, "talisman": False, "looping": False, "obelisk": False, "spells": []}
+    return waiting_row(name, requested_name(state, name), 1, space_name(1), **own)
 
 
 def players_summary(state: State) -> list[dict[str, Any]]:

@@ -38,3 +38,12 @@ def sheet_summary(
 def with_bonus(base: int, bonus: int) -> str:
     """Shows a stat with its Object and Follower bonus: `5 (4+1)`, or just `4`."""
     return f"{base + bonus} ({base}+{bonus})" if bonus else str(base)
+
+
+def waiting_row(name: str, character: str, space: int, space_name: str, **own: Any) -> dict[str, Any]:
+    """Returns the `show --json` row of a seat not dealt its character yet: the shared keys, nothing
+    held, then the board's own keys (`own`) with their empty values."""
+    row: dict[str, Any] = {"name": name, "character": character, "space": space, "space_name": space_name}
+    row.update(lives=0, strength=0, craft=0, gold=0, objects=[], followers=[], trophies=0, status="waiting")
+    row.update(own)
+    return row

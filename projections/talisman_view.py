@@ -28,7 +28,7 @@ from domain.rulesets.talisman.main.state import (
     MainState,
 )
 from domain.rulesets.talisman.shapes import discard_pile
-from projections.talisman_sheet import sheet_summary, with_bonus
+from projections.talisman_sheet import sheet_summary, waiting_row, with_bonus
 from projections.text_layout import NARROW, fit, table_lines, wrap
 from projections.views import STOPPED_HEAD
 
@@ -348,22 +348,5 @@ def players_summary(state: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _waiting_row(state: MainState, name: str) -> dict[str, Any]:
-    return {
-        "name": name,
-        "character": requested_name(state, name),
-        "space": 0,
-        "space_name": "",
-        "lives": 0,
-        "strength": 0,
-        "craft": 0,
-        "gold": 0,
-        "objects": [],
-        "followers": [],
-        "trophies": 0,
-        "status": "waiting",
-        "board": "",
-        "alignment": "",
-        "spells": [],
-        "talismans": 0,
-        "quest": "",
-    }
+    own = {"board": "", "alignment": "", "spells": [], "talismans": 0, "quest": ""}
+    return waiting_row(name, requested_name(state, name), 0, "", **own)
