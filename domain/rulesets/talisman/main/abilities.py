@@ -121,9 +121,12 @@ class Abilities:
     ) -> list[tuple[str, int]]:
         """Returns the (board, space) a movement roll may end on, with the abilities' other step counts."""
         sheet = state["players"][player]
+        found = at(ctx, sheet, STEPS)
+        if not found:
+            return spots  # most characters count no other steps (every `go` asks)
         rolled = state["rolled"] + extra_steps(ctx, sheet)  # a mount's steps are the roll's (items)
         steps: set[int] = set()
-        for ability, hook in at(ctx, sheet, STEPS):
+        for ability, hook in found:
             steps |= hook.run(ability, rolled, sheet)
         more = ring_spots(ctx.sizes[sheet["board"]], sheet["board"], sheet["space"], steps)
         return spots + [spot for spot in more if spot not in spots]
