@@ -32,21 +32,16 @@ from domain.rulesets.talisman.events import (
     CardEncountered,
     DeckReshuffled,
     FleeingDeclared,
-    FollowerJoined,
     GoldChanged,
     GoldTaken,
-    LifeSaved,
-    ObjectTaken,
     PlayOpened,
     StatChanged,
-    TrophiesTraded,
-    TrophyTaken,
     TurnLost,
     TurnSkipped,
 )
 from domain.rulesets.talisman.shapes import discard_pile
 from projections.spiral import render_spiral
-from projections.talisman_sheet import sheet_summary, waiting_row, with_bonus
+from projections.talisman_sheet import card_sentences, sheet_summary, waiting_row, with_bonus
 from projections.text_layout import fit, table_lines, wrap
 from projections.views import STOPPED_HEAD
 
@@ -343,18 +338,12 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     CombatResolved: _combat,
     LifeLost: lambda e: f"{e.player} lost {_lives(e.amount)} to {_who(e.reason)}.",
     LifeGained: lambda e: f"{e.player} gained {_lives(e.amount)} from {_who(e.reason)}.",
-    LifeSaved: lambda e: f"{e.player}'s {card_name(e.item)} saved a life.",
     FleeingDeclared: lambda e: f"{e.player} is fleeing the Dungeon.",
     CardEncountered: lambda e: (
         f"{e.player} encountered the {card_name(e.card)} in the {space_name(e.space)}."
     ),
     CardDiscarded: lambda e: f"The {card_name(e.card)} was discarded.",
-    ObjectTaken: lambda e: f"{e.player} took the {card_name(e.card)}.",
-    FollowerJoined: lambda e: f"The {card_name(e.card)} joined {e.player}.",
-    TrophyTaken: lambda e: f"{e.player} killed the {card_name(e.card)} and kept it as a trophy.",
-    TrophiesTraded: lambda e: (
-        f"{e.player} traded in {', '.join(card_name(c) for c in e.cards)} for +{e.amount} {e.stat.title()}."
-    ),
+    **card_sentences(card_name),
     StatChanged: lambda e: (
         f"{e.player} {'gained' if e.amount > 0 else 'lost'} {abs(e.amount)} "
         f"{e.stat.title()} ({_who(e.reason)})."

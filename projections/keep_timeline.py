@@ -41,19 +41,15 @@ from domain.rulesets.talisman.events import (
     CardEncountered,
     DeckReshuffled,
     FleeingDeclared,
-    FollowerJoined,
     GoldChanged,
     GoldTaken,
-    LifeSaved,
-    ObjectTaken,
     PlayOpened,
     StatChanged,
-    TrophiesTraded,
-    TrophyTaken,
     TurnLost,
     TurnSkipped,
 )
 from projections.keep_view import DECK_NAMES, name_of, where, who
+from projections.talisman_sheet import card_sentences
 
 if TYPE_CHECKING:  # the timeline hands its runs of stored events over
     from event_store.recorded import RecordedEvent
@@ -235,16 +231,10 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     CombatResolved: _combat,
     LifeLost: lambda e: f"{e.player} lost {_lives(e.amount)} to {who(e.reason)}.",
     LifeGained: lambda e: f"{e.player} gained {_lives(e.amount)} from {who(e.reason)}.",
-    LifeSaved: lambda e: f"{e.player}'s {name_of(e.item)} saved a life.",
     FleeingDeclared: lambda e: f"{e.player} is fleeing the Keep.",
     CardEncountered: lambda e: f"{e.player} encountered the {name_of(e.card)} on {where(e.space)}.",
     CardDiscarded: lambda e: f"The {name_of(e.card)} on {where(e.space)} was discarded.",
-    ObjectTaken: lambda e: f"{e.player} took the {name_of(e.card)}.",
-    FollowerJoined: lambda e: f"The {name_of(e.card)} joined {e.player}.",
-    TrophyTaken: lambda e: f"{e.player} killed the {name_of(e.card)} and kept it as a trophy.",
-    TrophiesTraded: lambda e: (
-        f"{e.player} traded in {', '.join(name_of(c) for c in e.cards)} for +{e.amount} {e.stat.title()}."
-    ),
+    **card_sentences(name_of),
     StatChanged: _stat,
     GoldChanged: _gold,
     GoldTaken: lambda e: f"{e.player} picked up {e.amount} gold on {where(e.space)}.",

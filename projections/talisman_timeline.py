@@ -25,15 +25,10 @@ from domain.rulesets.talisman.events import (
     CardDiscarded,
     CardEncountered,
     DeckReshuffled,
-    FollowerJoined,
     GoldChanged,
     GoldTaken,
-    LifeSaved,
-    ObjectTaken,
     PlayOpened,
     StatChanged,
-    TrophiesTraded,
-    TrophyTaken,
     TurnLost,
     TurnSkipped,
 )
@@ -65,6 +60,7 @@ from domain.rulesets.talisman.main.events_abilities import (
     SpellTaken,
     SpoilsTaken,
 )
+from projections.talisman_sheet import card_sentences
 from projections.talisman_view import name_of, option_words, where
 
 DECKS = {
@@ -281,16 +277,10 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     CombatResolved: _combat,
     LifeLost: lambda e: f"{e.player} lost {_lives(e.amount)} ({_reason(e.reason)}).",
     LifeGained: lambda e: f"{e.player} gained {_lives(e.amount)} ({_reason(e.reason)}).",
-    LifeSaved: lambda e: f"{e.player}'s {name_of(e.item)} saved a life.",
     CardEncountered: lambda e: f"{e.player} met the {name_of(e.card)}.",
     CardDiscarded: lambda e: f"The {name_of(e.card)} was discarded.",
-    ObjectTaken: lambda e: f"{e.player} took the {name_of(e.card)}.",
-    FollowerJoined: lambda e: f"The {name_of(e.card)} joined {e.player}.",
     FollowerLeft: lambda e: f"The {name_of(e.card)} left {e.player}.",
-    TrophyTaken: lambda e: f"{e.player} killed the {name_of(e.card)} and kept it as a trophy.",
-    TrophiesTraded: lambda e: (
-        f"{e.player} traded in {', '.join(name_of(c) for c in e.cards)} for +{e.amount} {e.stat.title()}."
-    ),
+    **card_sentences(name_of),
     StatChanged: lambda e: _change(e.player, e.amount, e.stat.title(), e.reason),
     GoldChanged: lambda e: _change(e.player, e.amount, "gold", e.reason),
     GoldTaken: lambda e: f"{e.player} picked up {e.amount} gold.",
