@@ -189,7 +189,7 @@ def test_the_compact_board_shows_only_spaces_with_something_on_them():
     text = render_board("talisman", state, width=80, height=24)
     assert len(text.splitlines()) <= 24 and max(map(len, text.splitlines())) <= 80
     assert "   3 Woods            Ann, Bo" in text
-    assert "Middle Region (16 of 16 empty, not shown)" not in text or "Middle Region" in text
+    assert "Middle Region (empty)" in text and "Outer Region (23 of 24 empty, not shown)" in text
     wide = render_board("talisman", state, width=120)
     assert 80 < max(map(len, wide.splitlines())) <= 120  # the Outer Region beside the others
 
