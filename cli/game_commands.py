@@ -40,6 +40,7 @@ from cli.rendering import (
 )
 from domain.actions import HOST
 from domain.errors import UsageError
+from event_store.bot_games import refuse_bot_only_options
 from event_store.recorded import created_of, fold_recorded, redacted
 from event_store.seats import AS_ENV, find_action, pick_actor, refuse_if_secret, who_acts
 from event_store.service import GameService, play_with_bots
@@ -61,18 +62,6 @@ def parse_option(text: str) -> tuple[str, str]:
     if not sep or not key.strip():
         raise UsageError(f"malformed --option {text!r}: expected KEY=VALUE")
     return key.strip(), value.strip()
-
-
-def refuse_bot_options(ruleset: str, options: dict[str, str]) -> None:
-    """Raises UsageError for an option only bot games take (RULES.md §5: the round cap is for bots only)."""
-    from domain.rulesets import check_ruleset_name, get_ruleset
-
-    check_ruleset_name(ruleset)
-    specs = get_ruleset(ruleset).option_specs
-    for key in options:
-        spec = specs.get(key)
-        if spec is not None and spec.for_bots:
-            raise UsageError(f"option {key} is for bot games only: `nightkeep simulate` and `demo` set it")
 
 
 def parse_entropy(text: str) -> tuple[str, bytes]:
@@ -158,7 +147,7 @@ def new(
     """
     seats = [parse_player(p) for p in players]
     opts = dict(parse_option(o) for o in options)
-    refuse_bot_options(ruleset, opts)
+    refuse_bot_only_options(ruleset, opts)
     script = parse_dice(dice) if dice is not None else None
     mixed = [parse_entropy(e) for e in entropy]
     if is_hosted(hosting):

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.rulesets import get_ruleset
+from domain.errors import UsageError
+from domain.rulesets import check_ruleset_name, get_ruleset
 from event_store.lazy_log import get_logger
 
 log = get_logger("nightkeep.bots")
@@ -28,6 +29,15 @@ def bot_game_options(ruleset_name: str, options: Mapping[str, str] | None = None
         chosen[BOT_ROUND_CAP] = cap
         log.info("bot_round_cap_set", ruleset=ruleset_name, rounds=int(cap), why="house cap for bot games")
     return chosen
+
+
+def refuse_bot_only_options(ruleset_name: str, options: Mapping[str, str]) -> None:
+    """Raises UsageError for a game people create with the bot round cap (RULES.md §5: bots only)."""
+    check_ruleset_name(ruleset_name)
+    if BOT_ROUND_CAP in options and BOT_ROUND_CAP in get_ruleset(ruleset_name).option_specs:
+        raise UsageError(
+            f"option {BOT_ROUND_CAP} is for bot games only: `nightkeep simulate` and `demo` set it"
+        )
 
 
 def is_uncapped_bot_play(ruleset_name: str, options: Mapping[str, str]) -> bool:

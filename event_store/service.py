@@ -488,6 +488,7 @@ def play_with_bots(
     `on_action` sees the game after each action, the action the bot chose and the events it recorded.
     """
     from domain.bots import Bot
+    from event_store.bot_games import is_uncapped_bot_play
 
     bot = Bot(seed if seed is not None else str(game_id))
     taken = 0
@@ -496,7 +497,7 @@ def play_with_bots(
         raise IllegalAction("the game has not started yet: the host starts it (nightkeep start GAME)")
     if game.status["status"] == STOPPED:
         raise GameOver(STOPPED_MESSAGE)
-    if game.ruleset.options.get("bot_round_cap") == "0":
+    if is_uncapped_bot_play(game.ruleset_name, game.ruleset.options):
         # RULES.md §5: the house round cap is a game option, fixed when the game was created.
         log.warning("bots_play_without_round_cap", game=str(game_id), ruleset=game.ruleset_name)
     while not game.is_finished and taken < max_actions:

@@ -39,8 +39,6 @@ class OptionSpec:
     default: str
     help: str
     recorded_default: str | None = None
-    # Set only by the commands that make bot games (`simulate`, `demo`), never by `nightkeep new`.
-    for_bots: bool = False
 
     def absent(self) -> str:
         """Returns the value a game whose options do not name this one is played with."""

@@ -67,7 +67,7 @@ class TalismanGame(TalismanRace):
     max_players = 6
     option_specs = {
         "ending": OptionSpec(("crown", "first"), "crown", ENDING_HELP),
-        "bot_round_cap": OptionSpec(("0", "400"), "0", CAP_HELP, for_bots=True),
+        "bot_round_cap": OptionSpec(("0", "400"), "0", CAP_HELP),
     }
     handlers = HANDLERS
 
