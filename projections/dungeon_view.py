@@ -41,7 +41,14 @@ from domain.rulesets.talisman.events import (
 )
 from domain.rulesets.talisman.shapes import discard_pile
 from projections.spiral import render_spiral
-from projections.talisman_sheet import card_sentences, sheet_summary, waiting_row, with_bonus
+from projections.talisman_sheet import (
+    card_sentences,
+    combat_sentence,
+    lives,
+    sheet_summary,
+    waiting_row,
+    with_bonus,
+)
 from projections.text_layout import fit, table_lines, wrap
 from projections.views import STOPPED_HEAD
 
@@ -292,10 +299,6 @@ def _who(opponent: str) -> str:
     return f"the {card_name(opponent)}" if "/" in opponent else opponent
 
 
-def _lives(n: int) -> str:
-    return f"{n} {'life' if abs(n) == 1 else 'lives'}"
-
-
 def _die(e: DieRolled) -> str:
     faces = ", ".join(map(str, e.values))
     if e.purpose in ("combat", "psychic-combat") and len(e.values) == 2:
@@ -316,12 +319,7 @@ def _moved(e: Moved) -> str:
 
 def _combat(e: CombatResolved) -> str:
     kind = "psychic combat" if e.kind == "psychic" else "combat"
-    foe = _who(e.opponent)
-    if e.outcome == "won":
-        return f"{e.player} ({e.player_total}) beat {foe} ({e.opponent_total}) in {kind}."
-    if e.outcome == "lost":
-        return f"{e.player} ({e.player_total}) was defeated by {foe} ({e.opponent_total}) in {kind}."
-    return f"{e.player} ({e.player_total}) and {foe} ({e.opponent_total}) fought to a stand-off in {kind}."
+    return combat_sentence(e, _who(e.opponent), kind)
 
 
 def _dealt(e: CharacterDealt) -> str:
@@ -336,8 +334,8 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     CardDrawn: lambda e: f"{e.player} drew the {card_name(e.card)} from the Dungeon deck.",
     Moved: _moved,
     CombatResolved: _combat,
-    LifeLost: lambda e: f"{e.player} lost {_lives(e.amount)} to {_who(e.reason)}.",
-    LifeGained: lambda e: f"{e.player} gained {_lives(e.amount)} from {_who(e.reason)}.",
+    LifeLost: lambda e: f"{e.player} lost {lives(e.amount)} to {_who(e.reason)}.",
+    LifeGained: lambda e: f"{e.player} gained {lives(e.amount)} from {_who(e.reason)}.",
     FleeingDeclared: lambda e: f"{e.player} is fleeing the Dungeon.",
     CardEncountered: lambda e: (
         f"{e.player} encountered the {card_name(e.card)} in the {space_name(e.space)}."

@@ -49,14 +49,10 @@ from domain.rulesets.talisman.events import (
     TurnSkipped,
 )
 from projections.keep_view import DECK_NAMES, name_of, where, who
-from projections.talisman_sheet import card_sentences
+from projections.talisman_sheet import card_sentences, combat_sentence, lives
 
 if TYPE_CHECKING:  # the timeline hands its runs of stored events over
     from event_store.recorded import RecordedEvent
-
-
-def _lives(n: int) -> str:
-    return f"{n} {'life' if abs(n) == 1 else 'lives'}"
 
 
 _DIE_PURPOSES = {
@@ -103,12 +99,7 @@ def _moved(e: Moved) -> str:
 
 def _combat(e: CombatResolved) -> str:
     kind = "psychic combat" if e.kind == "psychic" else "combat"
-    foe = who(e.opponent)
-    if e.outcome == "won":
-        return f"{e.player} ({e.player_total}) beat {foe} ({e.opponent_total}) in {kind}."
-    if e.outcome == "lost":
-        return f"{e.player} ({e.player_total}) was defeated by {foe} ({e.opponent_total}) in {kind}."
-    return f"{e.player} ({e.player_total}) and {foe} ({e.opponent_total}) fought to a stand-off in {kind}."
+    return combat_sentence(e, who(e.opponent), kind)
 
 
 def _entry(e: EntryTested) -> str:
@@ -229,8 +220,8 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     CardDrawn: _drawn,
     Moved: _moved,
     CombatResolved: _combat,
-    LifeLost: lambda e: f"{e.player} lost {_lives(e.amount)} to {who(e.reason)}.",
-    LifeGained: lambda e: f"{e.player} gained {_lives(e.amount)} from {who(e.reason)}.",
+    LifeLost: lambda e: f"{e.player} lost {lives(e.amount)} to {who(e.reason)}.",
+    LifeGained: lambda e: f"{e.player} gained {lives(e.amount)} from {who(e.reason)}.",
     FleeingDeclared: lambda e: f"{e.player} is fleeing the Keep.",
     CardEncountered: lambda e: f"{e.player} encountered the {name_of(e.card)} on {where(e.space)}.",
     CardDiscarded: lambda e: f"The {name_of(e.card)} on {where(e.space)} was discarded.",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.events import Event
+from domain.events import CombatResolved, Event
 from domain.rulesets.talisman.character import Item, craft_bonus, strength_bonus
 from domain.rulesets.talisman.events import (
     FollowerJoined,
@@ -70,3 +70,18 @@ def card_sentences(card_name: Callable[[str], str]) -> dict[type[Event], Callabl
             f"for +{e.amount} {e.stat.title()}."
         ),
     }
+
+
+def lives(n: int) -> str:
+    """Returns `n lives` (or `1 life`) for a sentence."""
+    return f"{n} {'life' if abs(n) == 1 else 'lives'}"
+
+
+def combat_sentence(e: CombatResolved, foe: str, kind: str) -> str:
+    """Returns how a combat ended, each side's total by its name (`foe`, `kind` in the board's words)."""
+    mine, theirs = f"{e.player} ({e.player_total})", f"{foe} ({e.opponent_total})"
+    if e.outcome == "won":
+        return f"{mine} beat {theirs} in {kind}."
+    if e.outcome == "lost":
+        return f"{mine} was defeated by {theirs} in {kind}."
+    return f"{mine} and {theirs} fought to a stand-off in {kind}."

@@ -60,7 +60,7 @@ from domain.rulesets.talisman.main.events_abilities import (
     SpellTaken,
     SpoilsTaken,
 )
-from projections.talisman_sheet import card_sentences
+from projections.talisman_sheet import card_sentences, combat_sentence, lives
 from projections.talisman_view import name_of, option_words, where
 
 DECKS = {
@@ -101,10 +101,6 @@ _QUESTS = {
     "pay-gold": "pay gold",
     "visit-space": "visit a space",
 }
-
-
-def _lives(n: int) -> str:
-    return f"{n} {'life' if abs(n) == 1 else 'lives'}"
 
 
 def _reason(ref: str) -> str:
@@ -153,12 +149,7 @@ def _crossed(e: RegionCrossed) -> str:
 
 def _combat(e: CombatResolved) -> str:
     kind = _kind(e.kind)
-    foe = opponent_name(e.opponent)
-    if e.outcome == "won":
-        return f"{e.player} ({e.player_total}) beat {foe} ({e.opponent_total}) in {kind}."
-    if e.outcome == "lost":
-        return f"{e.player} ({e.player_total}) was defeated by {foe} ({e.opponent_total}) in {kind}."
-    return f"{e.player} ({e.player_total}) and {foe} ({e.opponent_total}) fought to a stand-off in {kind}."
+    return combat_sentence(e, opponent_name(e.opponent), kind)
 
 
 def _change(player: str, amount: int, what: str, reason: str) -> str:
@@ -275,8 +266,8 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     CardDrawn: _drawn,
     Moved: _moved,
     CombatResolved: _combat,
-    LifeLost: lambda e: f"{e.player} lost {_lives(e.amount)} ({_reason(e.reason)}).",
-    LifeGained: lambda e: f"{e.player} gained {_lives(e.amount)} ({_reason(e.reason)}).",
+    LifeLost: lambda e: f"{e.player} lost {lives(e.amount)} ({_reason(e.reason)}).",
+    LifeGained: lambda e: f"{e.player} gained {lives(e.amount)} ({_reason(e.reason)}).",
     CardEncountered: lambda e: f"{e.player} met the {name_of(e.card)}.",
     CardDiscarded: lambda e: f"The {name_of(e.card)} was discarded.",
     FollowerLeft: lambda e: f"The {name_of(e.card)} left {e.player}.",
