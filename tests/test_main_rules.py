@@ -11,13 +11,20 @@ from projections import talisman_view
 from tests.main_helpers import ANN, BO, act, land, new_game, put
 
 
-def test_options_are_the_ending_and_the_bot_round_cap():
+def test_options_are_the_ending_the_bot_round_cap_and_the_expansions():
     game, _ = new_game({"ending": "first", "bot_round_cap": "400"})
-    assert game.options == {"ending": "first", "bot_round_cap": "400"}
+    assert {k: game.options[k] for k in ("ending", "bot_round_cap")} == {
+        "ending": "first",
+        "bot_round_cap": "400",
+    }
+    # RULES.md §5: every option is recorded, the expansions off unless asked for.
+    assert game.options["dungeon"] == game.options["keep"] == "false"
     with pytest.raises(BadSetup):
         new_game({"ending": "never"})
-    with pytest.raises(BadSetup):
-        new_game({"keep": "true"})  # the expansions come with issue 14
+    with pytest.raises(BadSetup, match="needs its expansion"):
+        new_game({"keep.hoard": "true"})  # an expansion's option without the expansion
+    with pytest.raises(BadSetup, match="alternatives"):
+        new_game({"dungeon": "true", "dungeon.talisman_exit": "true", "dungeon.crown_exit": "true"})
 
 
 def test_the_deal_puts_each_character_on_its_starting_space():

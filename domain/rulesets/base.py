@@ -64,8 +64,9 @@ class Ruleset:
     # version above 1, with none) is passed over and the game folded from its events (event_store.loading).
     state_version: ClassVar[int] = 1
     # One evolve step per event type (events without one are facts only); `evolve` and every Resolution
-    # use it. A ruleset whose evolve is more than a lookup overrides `evolve` and leaves this None.
-    handlers: ClassVar[Mapping[type[Event], Evolver] | None] = None
+    # use it. A ruleset whose evolve is more than a lookup overrides `evolve` and leaves this None; an
+    # instance may set its own (the main board's steps with its expansions' added).
+    handlers: Mapping[type[Event], Evolver] | None = None
 
     def __init__(self, options: Mapping[str, str] | None = None) -> None:
         given = dict(options or {})

@@ -4,6 +4,8 @@ die-table effects of Events, Strangers and Places (RULES.md §1)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import cast
 
 from domain.events import LifeGained, LifeLost, PlayerOut
@@ -15,6 +17,22 @@ from domain.rulesets.talisman.shapes import Sheet, TalismanState
 
 # How a board moves a character back a number of spaces for a card (the board knows its first space).
 MoveBack = Callable[[Resolution, str, int, str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRules:
+    """How a game whose rules differ from the short games' replaces two shared steps while it resolves
+    an action on a board of theirs: the main board (RULES.md §5) kills a character at 0 lives by its own
+    rule (a new character, not out of the race) and fights with its items, abilities and readied Spells.
+    `fight(res, player, opponent, value, kind)` returns the outcome."""
+
+    kill: Callable[[Resolution, str], None]
+    fight: Callable[[Resolution, str, str, int, str], str]
+
+
+# Set by the game resolving an action (the `talisman` ruleset, with an expansion in play); None: the short
+# games' own steps.
+GAME_RULES: ContextVar[GameRules | None] = ContextVar("game_rules", default=None)
 
 
 def state_of(res: Resolution) -> TalismanState:
@@ -65,8 +83,13 @@ def still_on(res: Resolution, player: str, space: int) -> bool:
 
 
 def check_killed(res: Resolution, player: str) -> None:
-    """Takes a character at 0 lives out of the race (short games: no new character)."""
+    """Takes a character at 0 lives out of the race (short games: no new character; a game that set
+    `GAME_RULES` kills by its own rule)."""
     if in_play(res, player) and sheet_of(res, player)["lives"] <= 0:
+        rules = GAME_RULES.get()
+        if rules is not None:
+            rules.kill(res, player)
+            return
         res.emit(PlayerOut(player=player, reason="killed"))
 
 

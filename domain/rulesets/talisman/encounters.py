@@ -36,6 +36,7 @@ from domain.rulesets.talisman.combat import (
     take_trophy,
 )
 from domain.rulesets.talisman.effects import (
+    GAME_RULES,
     MoveBack,
     apply_outcome,
     cards_at,
@@ -105,7 +106,11 @@ def draw_card_of_kinds(res: Resolution, deck_name: str, player: str, deck: Deck,
 
 
 def fight(res: Resolution, player: str, opponent: str, value: int, kind: str, deck: Deck) -> str:
-    """Fights one enemy (combat or psychic combat); on a loss takes the life (armour may save it)."""
+    """Fights one enemy (combat or psychic combat); on a loss takes the life (armour may save it). A game
+    that set `GAME_RULES` (the main board) fights by its own rules."""
+    rules = GAME_RULES.get()
+    if rules is not None:
+        return rules.fight(res, player, opponent, value, kind)
     cards = deck.cards
     sheet = sheet_of(res, player)
     mine = effective_strength(sheet, cards) if kind == COMBAT else effective_craft(sheet, cards)

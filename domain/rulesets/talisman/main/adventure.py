@@ -53,8 +53,11 @@ def lying_here(res: Resolution, player: str) -> list[str]:
 def fill_space(ctx: MainContext, res: Resolution, player: str, draws: int) -> None:
     """Draws Adventure cards onto the player's space until it holds `draws` cards (RULES.md §5)."""
     while len(lying_here(res, player)) < draws:
-        if not draw_from(res, ADVENTURE, player):
+        card = draw_from(res, ADVENTURE, player)
+        if not card:
             return
+        for exp in ctx.expansions:  # an expansion may discard it (a third Doorway, Dungeon 4.1): draw again
+            exp.card_drawn(res, player, card)
 
 
 def enemies_left(ctx: MainContext, res: Resolution, player: str) -> bool:

@@ -67,6 +67,7 @@ __all__ = [
     "content_paths",
     "load_abilities",
     "load_adventure",
+    "load_adventure_extra",
     "load_board",
     "load_places",
     "load_purchase",
@@ -145,6 +146,11 @@ def load_adventure() -> AdventureFile:
     return load_schema(DIR, ADVENTURE_FILE, AdventureFile, check_adventure)
 
 
+def load_adventure_extra(filename: str) -> AdventureFile:
+    """Returns the Adventure cards an expansion shuffles into the deck (its own file), validated."""
+    return load_schema(DIR, filename, AdventureFile, check_adventure)
+
+
 def load_purchase() -> PurchaseFile:
     """Returns the Purchase deck in use, validated."""
     return load_schema(DIR, PURCHASE_FILE, PurchaseFile, check_purchase)
@@ -207,11 +213,17 @@ def content_paths(options: Mapping[str, str] | None = None) -> list[Path]:
     """Returns the content files a main-board game plays with: its own, and each expansion's it turns on."""
     from domain.rulesets.dungeon import content as dungeon
     from domain.rulesets.keep import content as keep
+    from domain.rulesets.talisman.main.expansion import NAMES, expansion_class
 
     given = options or {}
     paths = [content_path(DIR, name) for name in (CHARACTERS_FILE, *MAIN_FILES)]
     # RULES.md §5: `--option dungeon=true` / `keep=true` put that expansion's board and decks in play.
-    for option, expansion in (("dungeon", dungeon.content_paths), ("keep", keep.content_paths)):
+    shared = {"dungeon": dungeon.content_paths, "keep": keep.content_paths}
+    for option in NAMES:
         if given.get(option, "false").lower() == "true":
-            paths += expansion()
+            paths += shared[option]()
+            cls = expansion_class(option)
+            if cls.adventure_file:
+                paths.append(content_path(DIR, cls.adventure_file))
+            paths += [p for p in cls.own_content_paths() if p not in paths]
     return paths

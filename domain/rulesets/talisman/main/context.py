@@ -15,6 +15,8 @@ from domain.rulesets.talisman.main.state import MainSheet, MainState
 
 if TYPE_CHECKING:
     from domain.rulesets.talisman.main.content_board import BoardFile, PlacesFile, Space, Table
+    from domain.rulesets.talisman.main.expansion import Expansion
+    from domain.rulesets.talisman.main.outcomes import OutcomeRule
 
 
 # The rules read the working state on nearly every step: these skip `typing.cast`'s call.
@@ -81,11 +83,43 @@ class MainContext:
         return load_places()
 
     @cached_property
-    def adventure(self) -> Any:
-        """Returns the Adventure deck."""
-        from domain.rulesets.talisman.main.content import load_adventure
+    def expansions(self) -> tuple[Expansion, ...]:
+        """Returns the expansions the options put in play (`expansion`), built once."""
+        from domain.rulesets.talisman.main.expansion import build_expansions
 
-        return load_adventure()
+        return build_expansions(self, self.options)
+
+    @cached_property
+    def board_expansions(self) -> dict[str, Expansion]:
+        """Returns the expansion each of the expansions' boards belongs to, by board id."""
+        return {board: exp for exp in self.expansions for board in exp.boards}
+
+    def expansion_on(self, board: str) -> Expansion | None:
+        """Returns the expansion whose board this is (None for the main board's own boards)."""
+        return self.board_expansions.get(board)
+
+    @cached_property
+    def outcome_rules(self) -> dict[str, OutcomeRule]:
+        """Returns every outcome rule in play: the main board's, and those the expansions own."""
+        from domain.rulesets.talisman.main.outcomes import OUTCOMES
+
+        found = dict(OUTCOMES)
+        for exp in self.expansions:
+            found.update(exp.outcomes())
+        return found
+
+    @cached_property
+    def adventure(self) -> Any:
+        """Returns the Adventure deck: the main board's cards and those the expansions in play shuffle in."""
+        import msgspec
+
+        from domain.rulesets.talisman.main.content import load_adventure, load_adventure_extra
+
+        deck = load_adventure()
+        extra = [load_adventure_extra(exp.adventure_file) for exp in self.expansions if exp.adventure_file]
+        if not extra:
+            return deck
+        return msgspec.structs.replace(deck, cards=deck.cards + tuple(c for f in extra for c in f.cards))
 
     @cached_property
     def purchase(self) -> Any:
@@ -125,16 +159,21 @@ class MainContext:
         """Returns what every Adventure and Purchase card adds in a fight, by id."""
         found = {c.id: _stats(c.effect, c.amount, c.save) for c in self.adventure.cards}
         found.update({i.id: _stats(i.effect, i.amount, i.save) for i in self.purchase.items})
+        for exp in self.expansions:
+            found.update(exp.items())
         return found
 
     @cached_property
     def trophies(self) -> dict[str, TrophyValue]:
         """Returns what each enemy of the Adventure deck is worth as a trophy, by id."""
-        return {
+        found = {
             c.id: TrophyValue(c.type, c.strength if c.type == "monster" else c.craft)
             for c in self.adventure.cards
             if c.type in ("monster", "spirit")
         }
+        for exp in self.expansions:
+            found.update(exp.trophies())
+        return found
 
     @cached_property
     def prices(self) -> dict[str, int]:
@@ -170,6 +209,8 @@ class MainContext:
         found = {c.id: c.name for c in self.adventure.cards}
         found.update({i.id: i.name for i in self.purchase.items})
         found.update({t.id: t.name for t in self.talismans.talismans})
+        for exp in self.expansions:
+            found.update(exp.names())
         return found
 
     def card_name(self, card: str) -> str:
@@ -179,7 +220,9 @@ class MainContext:
     def is_magic(self, card: str) -> bool:
         """Tells whether a card is a Magic Object."""
         found = self.cards.get(card)
-        return found is not None and found.type == "magic-object"
+        if found is not None:
+            return bool(found.type == "magic-object")
+        return any(card in exp.magic() for exp in self.expansions)
 
     def price(self, card: str) -> int:
         """Returns a Purchase item's price."""
@@ -189,11 +232,16 @@ class MainContext:
         """Loads (and so validates) every content file the rules read."""
         for name in ("board", "places", "adventure", "purchase", "spells", "talismans", "abilities"):
             getattr(self, name)
+        for exp in self.expansions:
+            exp.load_content()
 
     @cached_property
     def sizes(self) -> dict[str, int]:
-        """Returns each board's number of spaces."""
-        return {b.id: len(b.spaces) for b in self.board.boards}
+        """Returns each board's number of spaces, the expansions' boards included."""
+        found = {b.id: len(b.spaces) for b in self.board.boards}
+        for exp in self.expansions:
+            found.update(exp.sizes())
+        return found
 
     @cached_property
     def spaces(self) -> dict[str, tuple[Space, ...]]:

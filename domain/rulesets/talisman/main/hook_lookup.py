@@ -14,9 +14,9 @@ if TYPE_CHECKING:
     from domain.rulesets.talisman.main.content_abilities import Ability
 
 ABILITY_HOOKS: dict[str, Hook] = {**TURN_HOOKS, **ENCOUNTER_HOOKS}
-# The expansion a board belongs to (issue 14 adds the Dungeon's and the Keep's boards); the main
-# board's own boards are in none, so no expansion's limit applies on them.
-EXPANSION_OF: dict[str, str] = {}
+# The expansion a board belongs to (its board id is the expansion's name); the main board's own boards
+# are in none, so no expansion's limit applies on them (Dungeon 12, Keep 7.2, 13).
+EXPANSION_OF: dict[str, str] = {"dungeon": "dungeon", "keep": "keep"}
 
 
 def works_on(ability: Ability, board: str) -> bool:

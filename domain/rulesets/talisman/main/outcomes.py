@@ -86,7 +86,9 @@ def _gain_spell(
 def _gain_talisman(
     ctx: MainContext, res: Resolution, player: str, amount: int, target: str, reason: str
 ) -> None:
-    draw_from(res, TALISMANS, player)  # none left: nothing
+    # Keep 4.5: with the Keep in play a Talisman's gain may send the character to the Keep instead.
+    if not any(exp.gains_talisman(res, player) for exp in ctx.expansions):
+        draw_from(res, TALISMANS, player)  # none left: nothing
 
 
 def _teleport(ctx: MainContext, res: Resolution, player: str, amount: int, target: str, reason: str) -> None:
@@ -224,7 +226,7 @@ OUTCOMES: dict[str, OutcomeRule] = {
     "buy": _buy,
     "sell-object": _sell,
     "spirits-stronger": _spirits,
-    # Issue 14 brings the Keep onto the main board; until then these lead nowhere.
+    # The Keep's ways in (Keep 4): nothing without the Keep; its expansion owns them (`ctx.outcome_rules`).
     "enter-keep": _nothing,
     "enter-keep-test": _nothing,
 }
@@ -234,4 +236,4 @@ def apply_outcome(
     ctx: MainContext, res: Resolution, player: str, outcome: str, amount: int, target: str, reason: str
 ) -> None:
     """Applies one outcome of a place's table to the player (outcome ids are checked at load)."""
-    OUTCOMES.get(outcome, _nothing)(ctx, res, player, amount, target, reason)
+    ctx.outcome_rules.get(outcome, _nothing)(ctx, res, player, amount, target, reason)

@@ -36,4 +36,6 @@ def check_quest(ctx: MainContext, res: Resolution, player: str) -> None:
     if quest is None or not in_play(res, player) or not _met(ctx, res, player, quest):
         return
     res.emit(QuestCompleted(player=player, quest=quest["id"]))
-    draw_from(res, TALISMANS, player)  # none left: the quest goes unrewarded
+    # Keep 4.5: with the Keep in play the reward may send the character to the Keep instead.
+    if not any(exp.gains_talisman(res, player) for exp in ctx.expansions):
+        draw_from(res, TALISMANS, player)  # none left: the quest goes unrewarded

@@ -8,26 +8,37 @@ may, or, on the Crown of Command, casts the Command Spell; the space it lands on
 Action ids: `roll`, `go:<board>:<space>`, `advance`, `advance:crypt`, `retreat`, `cross:sentinel`,
 `cross:back`, `cross:raft`, `portal:strength`, `portal:craft`, `command`, `choose:<option>`, the
 abilities' and spells' own (`abilities.Abilities`), and the host's `start`.
-Issue 14 adds the expansions as options (`dungeon`, `keep`); this ruleset takes none of them yet.
+The expansions are options (`dungeon=true`, `keep=true`, both allowed, RULES.md §5), each an
+`expansion.Expansion` the ruleset asks at fixed points: a character on an expansion's board plays its
+turn by that expansion's rules; on the main board the expansions add actions, outcomes and draws.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import copy
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, cast
 
 from domain.actions import HOST, Action
-from domain.events import GameCreated
+from domain.errors import BadSetup
+from domain.events import CharacterDealt, Event, GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import OptionSpec, State
+from domain.rulesets.base import Evolver, OptionSpec, State
+from domain.rulesets.keep.events import ChoiceMade
 from domain.rulesets.talisman.characters import canonical_seats, load_characters
+from domain.rulesets.talisman.effects import GAME_RULES, GameRules
 from domain.rulesets.talisman.main import movement
 from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.choices import CHOOSE, option_label
 from domain.rulesets.talisman.main.context import MainContext
 from domain.rulesets.talisman.main.decisions import make_choice
+from domain.rulesets.talisman.main.ending import check_killed
+from domain.rulesets.talisman.main.events import CharacterRestarted
+from domain.rulesets.talisman.main.expansion import NAMES, Expansion
+from domain.rulesets.talisman.main.fights import fight
 from domain.rulesets.talisman.main.handlers import HANDLERS
 from domain.rulesets.talisman.main.items import items_at_turn_start
 from domain.rulesets.talisman.main.regions import build_regions
@@ -56,6 +67,34 @@ CAP_HELP = "house round cap for bot games: after that many rounds the game ends 
 BOT_WEIGHTS = {"advance": 4.0, "advance:crypt": 1.0, "retreat": 0.3, "cross:sentinel": 2.0, "cross:raft": 2.0}
 BOT_WEIGHTS |= {"portal:strength": 3.0, "portal:craft": 3.0, "command": 1.0, "choose:leave": 0.3}
 BOT_WEIGHTS |= {"cross:back": 0.2}  # bots head for the Crown
+EXPANSION_HELP = {
+    "dungeon": "the Dungeon expansion: Doorways in the Adventure deck lead into it (RULES.md §2, Dungeon 3)",
+    "keep": "the Vampire's Keep expansion: the Talismans are won in its Vault (RULES.md §3, Keep 3-15)",
+}
+# Each expansion's own options keep their rule numbers in their help (RULES.md §5); each needs its expansion.
+EXPANSION_OPTIONS = {
+    "dungeon.talisman_exit": (
+        "dungeon",
+        "Dungeon 13.1: the Treasure Chamber gives a Talisman and leads to the Portal of Power (no table)",
+    ),
+    "dungeon.crown_exit": (
+        "dungeon",
+        "Dungeon 13.2: once someone reaches the Crown, the Treasure Chamber leads to the Crown",
+    ),
+    "keep.talismans_in_deck": (
+        "keep",
+        "Keep 15.1: the Talismans stay in play outside the Keep; only the Mystic, the Enchantress and the "
+        "Ethereal Portals lead in",
+    ),
+    "keep.hoard": ("keep", "Keep 15.2: the Vault gives the Treasure Hoard instead of a Talisman"),
+    "keep.crown_exit": (
+        "keep",
+        "Keep 15.3: a character who survives the Vault with a Talisman goes straight to the Crown",
+    ),
+}
+WIZARD_HELP = (
+    "who aims the Vampire Wizard's spells (Keep 8.4): the player on the victim's right, or the rules"
+)
 
 
 class TalismanGame(TalismanRace):
@@ -68,6 +107,9 @@ class TalismanGame(TalismanRace):
     option_specs = {
         "ending": OptionSpec(("crown", "first"), "crown", ENDING_HELP),
         "bot_round_cap": OptionSpec(("0", "400"), "0", CAP_HELP),
+        **{name: OptionSpec(("true", "false"), "false", EXPANSION_HELP[name]) for name in NAMES},
+        **{key: OptionSpec(("true", "false"), "false", text) for key, (_, text) in EXPANSION_OPTIONS.items()},
+        "keep.wizard": OptionSpec(("choose", "auto"), "choose", WIZARD_HELP),
     }
     handlers = HANDLERS
 
@@ -75,6 +117,31 @@ class TalismanGame(TalismanRace):
         super().__init__(options)
         self.ctx = MainContext(dict(self.options))
         self.regions = build_regions(self.ctx)
+        self.expansions: tuple[Expansion, ...] = self.ctx.expansions
+        if self.expansions:
+            self.handlers = merged_handlers(self.expansions)
+            self.game_rules: GameRules | None = GameRules(kill=self._kill, fight=self._fight)
+        else:
+            self.game_rules = None
+
+    def _kill(self, res: Resolution, player: str) -> None:
+        check_killed(self.ctx, res, player)
+
+    def _fight(self, res: Resolution, player: str, opponent: str, value: int, kind: str) -> str:
+        return fight(self.ctx, res, player, opponent, value, kind)
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> None:
+        """Raises BadSetup for an option not taken or not allowed, an expansion's option without its
+        expansion, and both of the Dungeon's alternatives together (Dungeon 13: either one replaces the
+        Treasure Chamber's table)."""
+        super().check_options(options)
+        given = {str(k): str(v).lower() for k, v in options.items()}
+        for key, (expansion, _) in EXPANSION_OPTIONS.items():
+            if given.get(key) == "true" and given.get(expansion) != "true":
+                raise BadSetup(f"option {key}=true needs its expansion: add --option {expansion}=true")
+        if given.get("dungeon.talisman_exit") == given.get("dungeon.crown_exit") == "true":
+            raise BadSetup("dungeon.talisman_exit and dungeon.crown_exit are alternatives (Dungeon 13)")
 
     # -- setup and content ------------------------------------------------------------------------
 
@@ -97,16 +164,17 @@ class TalismanGame(TalismanRace):
     def initial_state(self, created: GameCreated) -> State:
         """Returns the state right after GameCreated: nobody dealt yet, every pile full and sorted."""
         requested = {p["name"]: p.get("character", "") or "" for p in created.players}
-        return cast(
-            State,
-            new_state(
-                [p["name"] for p in created.players],
-                requested,
-                self.ctx.sizes,
-                self._piles(requested),
-                self._starts(),
-            ),
+        state = new_state(
+            [p["name"] for p in created.players],
+            requested,
+            self.ctx.sizes,
+            self._piles(requested),
+            self._starts(),
         )
+        for exp in self.expansions:
+            state["piles"].update({name: sorted(cards) for name, cards in exp.piles().items()})
+            state.update(exp.state_keys())  # type: ignore[typeddict-item]
+        return cast(State, state)
 
     def _piles(self, requested: Mapping[str, str]) -> dict[str, list[str]]:
         ctx = self.ctx
@@ -148,6 +216,9 @@ class TalismanGame(TalismanRace):
         if player not in (None, current):
             return []
         sheet = main["players"][current]
+        expansion = self.ctx.expansion_on(sheet["board"])
+        if expansion is not None:
+            return expansion.legal_actions(main, current) + ABILITIES.castable(self.ctx, main, current)
         if sheet["board"] == CROWN:
             return [Action("command", current, "Cast the Command Spell")]
         if main["step"] == ROLLED:
@@ -155,6 +226,8 @@ class TalismanGame(TalismanRace):
         extra = ABILITIES.castable(self.ctx, main, current) + ABILITIES.encounter_choices(
             self.ctx, main, current
         )
+        for exp in self.expansions:
+            extra += exp.main_actions(main, current)
         return movement.move_actions(self.ctx, main, current) + extra
 
     def is_legal(self, state: State, player: str, action_id: str) -> bool:
@@ -171,6 +244,9 @@ class TalismanGame(TalismanRace):
         if player != main["turn"]:
             return False
         board = main["players"][player]["board"]
+        expansion = self.ctx.expansion_on(board)
+        if expansion is not None and not action_id.startswith("cast:"):
+            return expansion.is_legal(main, player, action_id)
         if board == CROWN:
             return action_id == "command"
         rolled = main["step"] == ROLLED
@@ -196,12 +272,39 @@ class TalismanGame(TalismanRace):
 
     def resolve(self, res: Resolution, action_id: str, player: str) -> None:
         """Resolves one legal action, then closes it (the turn passes unless a choice waits)."""
+        if self.game_rules is None:
+            self._resolve(res, action_id, player)
+            return
+        with self._game_rules():
+            self._resolve(res, action_id, player)
+
+    @contextmanager
+    def _game_rules(self) -> Iterator[None]:
+        # The short games' steps run on the expansions' boards: they kill and fight by the main board's rules.
+        token = GAME_RULES.set(self.game_rules)
+        try:
+            yield
+        finally:
+            GAME_RULES.reset(token)
+
+    def _resolve(self, res: Resolution, action_id: str, player: str) -> None:
         if action_id.startswith(CHOOSE):
-            make_choice(self.ctx, res, player, action_id.removeprefix(CHOOSE))
+            option = action_id.removeprefix(CHOOSE)
+            kind = res.state["choice"]["kind"]
+            expansion = self._chooser(kind)
+            if expansion is not None:
+                res.emit(ChoiceMade(player=player, kind=kind, option=option))
+                again = expansion.make_choice(res, player, kind, option)
+                if not again:
+                    finish_action(self.ctx, res)
+                return
+            make_choice(self.ctx, res, player, option)
         else:
             if res.state["step"] == START:
                 items_at_turn_start(self.ctx, res, player)
                 ABILITIES.turn_started(self.ctx, res, player)
+            if self._resolve_expansion(res, action_id, player):
+                return
             step = movement.STEPS.get(action_id) or movement.STEPS.get(action_id.split(":", 1)[0])
             if step is not None:
                 step(self.ctx, self.regions, res, player, action_id)
@@ -209,6 +312,30 @@ class TalismanGame(TalismanRace):
                 ABILITIES.cast(self.ctx, res, player, action_id.removeprefix("cast:"))
         if action_id != "roll" and not ABILITIES.keeps_turn(res, action_id):
             finish_action(self.ctx, res)
+
+    def _chooser(self, kind: str) -> Expansion | None:
+        head = kind.partition(":")[0]
+        return next((exp for exp in self.expansions if head in exp.choice_kinds), None)
+
+    def _resolve_expansion(self, res: Resolution, action_id: str, player: str) -> bool:
+        """Resolves an action an expansion owns (any on its boards but a Spell; its main-board ones) and
+        closes it; False when the action is the main board's."""
+        if not self.expansions or action_id.startswith("cast:"):
+            return False
+        expansion = self.ctx.expansion_on(res.state["players"][player]["board"])
+        again: bool | None
+        if expansion is not None:
+            again = expansion.resolve(res, action_id, player)
+        else:
+            again = next(
+                (r for exp in self.expansions if (r := exp.resolve_main(res, action_id, player)) is not None),
+                None,
+            )
+            if again is None:
+                return False
+        if not again:
+            finish_action(self.ctx, res)
+        return True
 
     def bot_weight(self, state: State, action: Action) -> float:
         """Returns how likely a bot is to pick an action: toward the Crown, rarely back or away; without a
@@ -222,3 +349,34 @@ class TalismanGame(TalismanRace):
             _, board, space = action.id.split(":")
             return 4.0 if self.ctx.space(board, int(space)).kind == "warlocks-cave" else 1.0
         return BOT_WEIGHTS.get(action.id, 1.0)
+
+
+def merged_handlers(expansions: tuple[Expansion, ...]) -> dict[type[Event], Evolver]:
+    """Returns the main board's evolve steps with each expansion's run after them for the same event; a new
+    character's sheet (dealt or restarted) gets every expansion's sheet keys."""
+    steps: dict[type[Event], list[Evolver]] = {kind: [step] for kind, step in HANDLERS.items()}
+    for exp in expansions:
+        for kind, step in exp.handlers.items():
+            steps.setdefault(kind, []).append(step)
+    sheet_keys: dict[str, Any] = {}
+    for exp in expansions:
+        sheet_keys.update(exp.sheet_keys())
+    if sheet_keys:
+        for kind in (CharacterDealt, CharacterRestarted):
+            steps.setdefault(kind, []).insert(1, _sheet_keys_step(sheet_keys))
+    return {kind: found[0] if len(found) == 1 else _chain(found) for kind, found in steps.items()}
+
+
+def _chain(steps: list[Evolver]) -> Evolver:
+    def apply(state: Any, event: Any) -> None:
+        for step in steps:
+            step(state, event)
+
+    return apply
+
+
+def _sheet_keys_step(keys: Mapping[str, Any]) -> Callable[[Any, Any], None]:
+    def apply(state: Any, event: Any) -> None:
+        state["players"][event.player].update(copy.deepcopy(dict(keys)))
+
+    return apply

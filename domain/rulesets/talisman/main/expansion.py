@@ -1,0 +1,164 @@
+"""The main board's expansions (RULES.md §5: `--option dungeon=true`, `--option keep=true`): each is an
+`Expansion` object the `talisman` ruleset builds when its option is true, and asks at fixed points.
+
+- **Its boards.** A character standing on one of the expansion's boards (`boards`) plays its whole turn
+  by the expansion's rules: `legal_actions`, `is_legal` and `resolve` (Spells stay the main board's:
+  `cast:` ids go to `abilities`, which asks where the caster stands).
+- **The main board.** On the main board each expansion in play may add actions (`main_actions`,
+  `resolve_main`: enter the Dungeon from a Doorway…), own outcomes of cards and places (`outcomes`:
+  `doorway`, `ethereal-portal`, `enter-keep`…), take a card as it is drawn (`card_drawn`: a third
+  Doorway is discarded, Dungeon 4.1) and take over a Talisman's gain (`gains_talisman`: Keep 4.5).
+- **Its content.** Its short game's files and its own (`own_content_paths`), the Adventure cards it
+  shuffles in (`adventure_file`, merged into the Adventure deck by `MainContext`), its decks
+  (`piles`), its boards' sizes (`sizes`), and what its cards are worth once carried or killed
+  (`items`, `trophies`, `names`, `magic`).
+- **Its state** lives in the main state's own keys (`state_keys`, added by `initial_state`) and in every
+  sheet's (`sheet_keys`, added by `fresh_sheet`), as the short games keep them, so the short games' steps
+  run on the main state unchanged; its evolve steps (`handlers`) run after the main board's for the same
+  event type.
+- **Its choices.** A choice whose kind's first part is in `choice_kinds` is labelled and made by it.
+
+A turn it resolves is closed by the ruleset (`finish_action`: the turn passes unless a choice waits);
+`resolve` returns True when the same player acts again (a Dungeon landing that offers a choice of
+encounter, say). The expansions in play are built once per ruleset object, in the order of `NAMES`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from domain.actions import Action
+from domain.events import Event
+from domain.resolution import Resolution
+from domain.rulesets.base import Evolver
+
+if TYPE_CHECKING:
+    from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue
+    from domain.rulesets.talisman.main.outcomes import OutcomeRule
+    from domain.rulesets.talisman.main.state import MainState
+
+# The expansions, by the option that brings each in (RULES.md §5), in the order they are asked.
+NAMES: dict[str, str] = {
+    "dungeon": "domain.rulesets.talisman.main.dungeon.expansion:DungeonExpansion",
+    "keep": "domain.rulesets.talisman.main.keep.expansion:KeepExpansion",
+}
+
+
+class Expansion:
+    """One expansion of the main board; every default adds nothing."""
+
+    name: ClassVar[str]  # the option that brings it in: `dungeon`, `keep`
+    boards: ClassVar[tuple[str, ...]] = ()  # the boards it adds (a sheet's `board`)
+    adventure_file: ClassVar[str] = ""  # its Adventure cards' file in the talisman content folder ("": none)
+    choice_kinds: ClassVar[frozenset[str]] = frozenset()  # the choice kinds (first part) it makes
+    handlers: ClassVar[Mapping[type[Event], Evolver]] = {}  # run after the main board's step
+
+    def __init__(self, ctx: MainContext) -> None:
+        self.ctx = ctx
+
+    # -- content and setup ------------------------------------------------------------------------
+
+    @classmethod
+    def own_content_paths(cls) -> list[Path]:
+        """Returns the content files it adds beyond its short game's files and its Adventure file (both
+        in every game it is in, `main.content.content_paths`)."""
+        return []
+
+    def load_content(self) -> None:
+        """Loads (and so checks) its content."""
+
+    def sizes(self) -> dict[str, int]:
+        """Returns the number of spaces of each board it adds (the state's `cards` and `gold` lists)."""
+        return {}
+
+    def piles(self) -> dict[str, list[str]]:
+        """Returns its decks and piles by ledger name (discard piles included, empty)."""
+        return {}
+
+    def state_keys(self) -> dict[str, Any]:
+        """Returns its keys of the main state, with their values at GameCreated."""
+        return {}
+
+    def sheet_keys(self) -> dict[str, Any]:
+        """Returns its keys of every character's sheet, with a new character's values."""
+        return {}
+
+    def items(self) -> dict[str, ItemStats]:
+        """Returns what its decks' Objects and Followers add in a fight, by card id."""
+        return {}
+
+    def trophies(self) -> dict[str, TrophyValue]:
+        """Returns what its decks' enemies are worth as trophies, by card id."""
+        return {}
+
+    def names(self) -> dict[str, str]:
+        """Returns the names of its cards, by id."""
+        return {}
+
+    def magic(self) -> frozenset[str]:
+        """Returns the ids of its Magic Objects."""
+        return frozenset()
+
+    # -- a turn on its boards -----------------------------------------------------------------------
+
+    def legal_actions(self, state: MainState, player: str) -> list[Action]:
+        """Returns the actions of a character on one of its boards whose turn it is (no choice waits)."""
+        return []
+
+    def is_legal(self, state: MainState, player: str, action_id: str) -> bool:
+        """Tells whether `action_id` is among `legal_actions(state, player)`."""
+        return any(action.id == action_id for action in self.legal_actions(state, player))
+
+    def resolve(self, res: Resolution, action_id: str, player: str) -> bool:
+        """Resolves one legal action of a character on its boards; True when the same player acts again."""
+        return False
+
+    # -- on the main board --------------------------------------------------------------------------
+
+    def main_actions(self, state: MainState, player: str) -> list[Action]:
+        """Returns the actions it adds for a character on the main board whose turn it is."""
+        return []
+
+    def resolve_main(self, res: Resolution, action_id: str, player: str) -> bool | None:
+        """Resolves one of its `main_actions` (True: the same player acts again); None when not its own."""
+        return None
+
+    def outcomes(self) -> dict[str, OutcomeRule]:
+        """Returns the outcomes of cards and places it owns, by outcome (or card effect) id."""
+        return {}
+
+    def card_drawn(self, res: Resolution, player: str, card: str) -> None:
+        """Runs after a card is drawn onto a main-board space (it may discard it: another is drawn)."""
+
+    def gains_talisman(self, res: Resolution, player: str) -> bool:
+        """Takes over a Talisman the player is about to gain; True when it did (none is drawn)."""
+        return False
+
+    # -- its choices ----------------------------------------------------------------------------------
+
+    def choice_label(self, kind: str, option: str) -> str:
+        """Returns one option of one of its choices in words."""
+        return option
+
+    def make_choice(self, res: Resolution, player: str, kind: str, option: str) -> bool:
+        """Carries out one of its choices (ChoiceMade is already emitted); True: the player acts again."""
+        return False
+
+
+def expansion_class(name: str) -> type[Expansion]:
+    """Returns the class of the expansion an option names (imported on first use)."""
+    module, _, cls = NAMES[name].partition(":")
+    found: type[Expansion] = getattr(importlib.import_module(module), cls)
+    return found
+
+
+def build_expansions(ctx: MainContext, options: Mapping[str, str]) -> tuple[Expansion, ...]:
+    """Returns the expansions the options turn on, built for this context, in the order of `NAMES`."""
+    built: list[Expansion] = []
+    for name in NAMES:
+        if options.get(name, "false") == "true":
+            built.append(expansion_class(name)(ctx))
+    return tuple(built)
