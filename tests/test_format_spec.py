@@ -250,6 +250,21 @@ FILES = {
     ],
 }
 TALISMAN_ENTRIES = ("cards", "characters", "spells", "items", "talismans")
+# Rulesets, `talisman`: an expansion's option adds its short game's files (all but the characters) and
+# the Adventure cards it shuffles into the main board's deck.
+EXPANSION_FILES = {
+    "dungeon": [*FILES["dungeon-short"][1:]],
+    "keep": [*FILES["keep-run"][1:]],
+}
+
+
+def files_of(ruleset: str, options: dict[str, str]) -> list[str]:
+    """The content files of a game (Rulesets): its ruleset's, and on the main board its expansions'."""
+    names = list(FILES[ruleset])
+    if ruleset == "talisman":
+        for option, files in EXPANSION_FILES.items():
+            names += [f for f in files if options.get(option) == "true" and f not in names]
+    return names
 
 
 def content(name: str) -> dict:
@@ -266,9 +281,9 @@ def ids(name: str) -> list[str]:
     return [entry["id"] for entry in entries(name)]
 
 
-def content_hash(ruleset: str) -> str:
+def content_hash(ruleset: str, options: dict[str, str]) -> str:
     digest = hashlib.sha256()
-    for name in sorted(FILES[ruleset]):
+    for name in sorted(files_of(ruleset, options)):
         digest.update(name.encode() + b"\0" + (CONTENT / name).read_bytes() + b"\0")
     return digest.hexdigest()
 
@@ -302,11 +317,24 @@ def talisman_piles(options: dict[str, str]) -> dict[str, Counter]:
     }
 
 
+def expansion_piles(options: dict[str, str]) -> dict[str, Counter]:
+    """Rulesets, `talisman`: the decks an expansion in play lays beside the main board."""
+    piles: dict[str, Counter] = {}
+    if options.get("dungeon") == "true":  # the whole Dungeon deck, the Tunnel in it (Dungeon 8.3)
+        piles["dungeon"] = Counter(ids("dungeon/deck.toml"))
+    if options.get("keep") == "true":
+        piles["keep"] = Counter(ids("keep/deck.toml"))
+        piles["vault"] = Counter(ids("keep/vault.toml"))
+        counters = content("keep/board.toml")["counters"]
+        piles["counters"] = Counter(f"keep/counter/{i:02d}" for i in range(len(counters)))
+    return piles
+
+
 def starting_piles(ruleset: str, seats: list[dict], options: dict[str, str]) -> dict[str, Counter]:
     if ruleset == "talisman":
         named = {character_id(seat["character"]) for seat in seats if seat["character"]}
         piles = {"characters": Counter(c for c in ids("talisman/characters.toml") if c not in named)}
-        return piles | talisman_piles(options)
+        return piles | talisman_piles(options) | expansion_piles(options)
     if ruleset in ("dungeon-short", "keep-run"):
         named = {character_id(seat["character"]) for seat in seats if seat["character"]}
         piles = {"characters": Counter(c for c in ids("talisman/characters.toml") if c not in named)}
@@ -329,9 +357,9 @@ def starting_piles(ruleset: str, seats: list[dict], options: dict[str, str]) -> 
     return piles
 
 
-def kinds_of(ruleset: str) -> dict[str, str]:
+def kinds_of(ruleset: str, options: dict[str, str]) -> dict[str, str]:
     found: dict[str, str] = {}
-    for name in FILES[ruleset]:
+    for name in files_of(ruleset, options):
         data = content(name)
         for entry in data.get("cards", []):
             found[entry["id"]] = entry.get("kind", "")
@@ -415,14 +443,16 @@ class Verifier:
         if kind == "GameCreated":
             self.check_setup(fields)
             self.ruleset = fields["ruleset"]
-            assert fields["content_hash"] == content_hash(self.ruleset), f"{self.path.name}: content hash"
+            assert fields["content_hash"] == content_hash(self.ruleset, fields["options"]), (
+                f"{self.path.name}: content hash"
+            )
             self.script = list(fields["dice_script"])
             self.piles = starting_piles(self.ruleset, fields["players"], fields["options"])
             if self.ruleset != "vampire-empire":
                 self.named = {
                     s["name"]: character_id(s["character"]) for s in fields["players"] if s["character"]
                 }
-            self.kinds = kinds_of(self.ruleset)
+            self.kinds = kinds_of(self.ruleset, fields["options"])
             self.sides = sides(fields["players"]) if self.ruleset == "vampire-empire" else {}
         elif kind == "SeedCommitted":
             self.commitment = fields["commitment"]
