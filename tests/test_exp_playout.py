@@ -58,8 +58,7 @@ class ExpansionGame(CheckedGame):
 
     def check_sheet(self, state: dict[str, Any], sheet: dict[str, Any], where: tuple[Any, ...]) -> None:
         super().check_sheet(state, sheet, where)
-        assert sheet["board"] in BOARDS, where
-        assert sheet["board"] != "keep" or sheet["space"] >= 1, where
+        assert sheet["board"] in BOARDS and (sheet["space"] >= 1 or sheet["board"] != "keep"), (*where, sheet)
 
 
 def test_the_options_are_all_accepted_and_mixed():
