@@ -6,6 +6,7 @@ directly (no store)."""
 from __future__ import annotations
 
 import itertools
+import operator
 import random
 from collections import Counter
 from collections.abc import Mapping
@@ -45,6 +46,7 @@ from domain.rulesets.talisman.main.ruleset import TalismanGame
 
 MAX_ACTIONS = 20_000  # far above what 400 rounds of six characters take
 CARRIED = ("objects", "followers", "trophies", "spells", "talismans")
+_carried = operator.itemgetter(*CARRIED)
 # Lists of cards an expansion keeps in the main state outside piles, spaces and sheets (what characters
 # killed in the Keep's Vault left there, Keep 9.1), read when the state has them.
 KEPT = ("vault_spells", "vault_talismans")
@@ -75,7 +77,7 @@ def card_count(state: Mapping[str, Any]) -> int:
     for spaces in state["cards"].values():
         total += sum(map(len, spaces))
     for sheet in state["players"].values():
-        total += 1 + sum(len(sheet[key]) for key in CARRIED)
+        total += 1 + sum(map(len, _carried(sheet)))
     return total + sum(len(state[key]) for key in KEPT if isinstance(state.get(key), list))
 
 
