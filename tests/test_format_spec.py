@@ -250,10 +250,11 @@ FILES = {
     ],
 }
 TALISMAN_ENTRIES = ("cards", "characters", "spells", "items", "talismans")
-# Rulesets, `talisman`: an expansion's option adds its short game's files (all but the characters) and
-# the Adventure cards it shuffles into the main board's deck.
+# Rulesets, `talisman`: an expansion's option adds its short game's files (all but the characters), the
+# Adventure cards it shuffles into the main board's deck and its own files.
+EXPANSION_ADVENTURE = {"dungeon": "talisman/adventure-dungeon.toml"}
 EXPANSION_FILES = {
-    "dungeon": [*FILES["dungeon-short"][1:]],
+    "dungeon": [*FILES["dungeon-short"][1:], EXPANSION_ADVENTURE["dungeon"], "talisman/dungeon-exits.toml"],
     "keep": [*FILES["keep-run"][1:]],
 }
 
@@ -309,6 +310,8 @@ def in_play(option: str, options: dict[str, str]) -> bool:
 def talisman_piles(options: dict[str, str]) -> dict[str, Counter]:
     """Rulesets, `talisman`: the main board's decks (an Adventure card of an option only when it is on)."""
     adventure = entries("talisman/adventure.toml")
+    for option, name in EXPANSION_ADVENTURE.items():
+        adventure += entries(name) if options.get(option) == "true" else []
     return {
         "adventure": Counter(c["id"] for c in adventure if in_play(c.get("option", ""), options)),
         "purchase": Counter({i["id"]: i["copies"] for i in entries("talisman/purchase.toml")}),
@@ -373,6 +376,7 @@ def kinds_of(ruleset: str, options: dict[str, str]) -> dict[str, str]:
 class Verified:
     dice: int = 0
     picks: Counter = field(default_factory=Counter)  # by event type
+    piles: Counter = field(default_factory=Counter)  # picks by the pile they drew from
     salts: int = 0
     rebuilt: Counter = field(default_factory=Counter)  # sealed events rebuilt, by type
     opened: int = 0  # reveals opened against their commitments
@@ -557,6 +561,7 @@ class Verifier:
         )
         self.piles[pile(d.pile, fields)][outcome] -= 1
         self.done.picks[kind] += 1
+        self.done.piles[pile(d.pile, fields)] += 1
 
     def check_not_drawn(self, index: int, kind: str, fields: dict, outcome: str) -> None:
         """An outcome with draw -1: a character its seat named, or the city's bottom card (Rulesets)."""
