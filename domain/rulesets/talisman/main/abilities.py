@@ -40,6 +40,7 @@ from domain.rulesets.talisman.main.ability_hooks import (
 )
 from domain.rulesets.talisman.main.choices import pending
 from domain.rulesets.talisman.main.duels import fight_dice, iron_skin
+from domain.rulesets.talisman.main.events_abilities import EffectSpent
 from domain.rulesets.talisman.main.hook_lookup import ABILITY_HOOKS, at
 from domain.rulesets.talisman.main.items import extra_steps
 from domain.rulesets.talisman.main.landing import LANDING_DECISIONS, run_steps, skips_table
@@ -121,6 +122,8 @@ class Abilities:
     ) -> list[tuple[str, int]]:
         """Returns the (board, space) a movement roll may end on, with the abilities' other step counts."""
         sheet = state["players"][player]
+        if sheet["ready"] and spells.misdirected(sheet):
+            return [spot for spot in spots if spot == spots[-1]]  # Dungeon 10.3: only anticlockwise
         found = at(ctx, sheet, STEPS)
         if not found:
             return spots  # most characters count no other steps (every `go` asks)
@@ -136,7 +139,10 @@ class Abilities:
         return 0
 
     def meets_space(self, ctx: MainContext, res: Resolution, player: str) -> bool:
-        """Runs the landing steps; tells whether the space is to be met now."""
+        """Runs the landing steps; tells whether the space is to be met now (a Misdirection is spent)."""
+        sheet = res.state["players"][player]
+        if sheet["ready"] and spells.misdirected(sheet):
+            res.emit(EffectSpent(player=player, name="Misdirection", effect=spells.MISDIRECT))
         return run_steps(ctx, res, player)
 
     def ignores_table(self, ctx: MainContext, res: Resolution, player: str) -> bool:
