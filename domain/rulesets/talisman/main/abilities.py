@@ -122,7 +122,7 @@ class Abilities:
     ) -> list[tuple[str, int]]:
         """Returns the (board, space) a movement roll may end on, with the abilities' other step counts."""
         sheet = state["players"][player]
-        if sheet["ready"] and spells.misdirected(sheet):
+        if sheet["ready"] and sheet["board"] != spells.KEEP and spells.misdirected(sheet):
             return [spot for spot in spots if spot == spots[-1]]  # Dungeon 10.3: only anticlockwise
         found = at(ctx, sheet, STEPS)
         if not found:
