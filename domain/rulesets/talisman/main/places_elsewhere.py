@@ -1,0 +1,43 @@
+"""The spaces of the expansions' boards as the main board's choices name them (by space id), for the
+choices that send a character somewhere on them (a Rout in the Dungeon, Dungeon 12.10)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from domain.rulesets.talisman.main.context import MainContext
+
+DUNGEON = "dungeon"
+DUNGEON_SPACE = "dungeon/space/"
+
+
+@cache
+def dungeon_ids() -> tuple[str, ...]:
+    """Returns the Dungeon's space ids, the Entrance (0) to the Treasure Chamber (last)."""
+    from domain.rulesets.dungeon.content import load_board
+
+    return tuple(space.id for space in load_board().spaces)
+
+
+def dungeon_spots(space: int, steps: int, either: bool) -> list[str]:
+    """Returns the Dungeon spaces a character is driven to: `steps` back toward the Entrance, or also as
+    far on when `either` (Dungeon 12.10); house: never onto the Treasure Chamber, never off the board."""
+    last = len(dungeon_ids()) - 1
+    spots = {max(0, space - steps)} | ({min(last - 1, space + steps)} if either else set())
+    return [dungeon_ids()[i] for i in sorted(spots - {space})]
+
+
+def place_of(ctx: MainContext, space_id: str) -> tuple[str, int]:
+    """Returns the (board, index) of a space id of the main board or the Dungeon."""
+    if space_id.startswith(DUNGEON_SPACE):
+        return DUNGEON, dungeon_ids().index(space_id)
+    return ctx.position(space_id)
+
+
+def space_name(ctx: MainContext, board: str, index: int) -> str:
+    """Returns the name of a space of the main board or the Dungeon."""
+    if board == DUNGEON:
+        from domain.rulesets.dungeon.content import load_board
+
+        return load_board().spaces[index].name
+    return ctx.space(board, index).name
