@@ -7,11 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from domain.dice import ScriptedDice
-from domain.events import LifeGained, LifeLost
+from domain.events import CombatResolved, LifeGained, LifeLost
 from domain.resolution import Resolution
+from domain.rulesets.talisman.combat import PSYCHIC
 from domain.rulesets.talisman.events import TurnLost
 from domain.rulesets.talisman.main.adventure import meet_cards, spirit_bonus, struck
 from domain.rulesets.talisman.main.events_abilities import CardDestroyed
+from domain.rulesets.talisman.main.fights import fight
 from domain.rulesets.talisman.main.ruleset import TalismanGame
 from tests.decider_helpers import of
 from tests.main_helpers import ANN, BO, land, lay, new_game, put
@@ -25,6 +27,7 @@ EARTHQUAKE = "talisman/card/earthquake"
 DIVINE = "talisman/card/divine-intervention"
 GOBLIN = "talisman/card/goblin-1"
 RAT = "dungeon/card/giant-rat"
+GHOST = "dungeon/card/ghost"  # a Dungeon Spirit of Craft 3
 BOTH = {"dungeon": "true", "keep": "true"}
 
 
@@ -77,6 +80,20 @@ def test_the_astral_conjunction_strengthens_spirits_in_the_dungeon_but_not_in_th
     state["spirit_bonus"] = 1
     assert spirit_bonus(state, "dungeon") == 1 and spirit_bonus(state, "outer") == 1
     assert spirit_bonus(state, "keep") == 0
+
+
+def test_a_dungeon_spirit_fights_with_the_astral_conjunctions_craft_in_the_dungeon():
+    # Dungeon 11.3: the Astral Conjunction does affect spirits in the Dungeon (+1 Craft until the next Event).
+    game, state = three()
+    state["spirit_bonus"] = 1
+    put(state, ANN, "dungeon", 5)
+    res = Resolution(state, ScriptedDice([1, 1]), game.evolve)
+    fight(game.ctx, res, ANN, GHOST, 3, PSYCHIC)
+    assert of(res.events, CombatResolved)[0].opponent_total == 3 + 1 + 1
+    state["spirit_bonus"] = 0
+    res = Resolution(state, ScriptedDice([1, 1]), game.evolve)
+    fight(game.ctx, res, ANN, GHOST, 3, PSYCHIC)
+    assert of(res.events, CombatResolved)[0].opponent_total == 3 + 1
 
 
 def test_an_event_of_your_region_drawn_in_the_dungeon_strikes_those_in_the_dungeon():

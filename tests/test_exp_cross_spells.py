@@ -275,3 +275,28 @@ def test_a_misdirection_on_a_character_who_then_enters_the_keep_does_not_alter_i
     from domain.rulesets.talisman.main.abilities import ABILITIES
 
     assert ABILITIES.destinations(game.ctx, after, BO, spots) == spots
+
+
+def test_the_spells_on_cards_and_spaces_do_not_act_on_the_keep():
+    # Keep 11.1 and RULES.md §3 (house): the Keep's seed names no Spell on its cards or spaces.
+    game, state = holding("destruction", "hex", "barrier", "displacement", board="keep", space=3)
+    lay(state, "keep", 5, "keep/card/test")
+    assert casts(game, state) == []
+
+
+def test_the_quick_legality_check_agrees_on_every_cast_on_every_board():
+    # Dungeon 10, Keep 11: `is_legal` answers what `legal_actions` lists, for every Spell and target.
+    slugs = [s.id.removeprefix("talisman/spell/") for s in new_game(BOTH)[0].ctx.spells.spells]
+    boards = (("outer", 0), ("middle", 2), ("inner", 3), ("dungeon", 5), ("keep", 3))
+    for board, space in boards:
+        for other, at in boards:
+            game, state = holding(*slugs[:3], board=board, space=space)
+            state["players"][ANN]["spells"] = [spell(s) for s in slugs]
+            put(state, BO, other, at)
+            if board != "keep":
+                lay(state, board, space, GOBLIN)  # something for the card Spells to pick
+            listed = {a.id for a in game.legal_actions(state, ANN)}
+            for slug in slugs:
+                for suffix in ("", f":{BO}"):
+                    action_id = f"cast:{spell(slug)}{suffix}"
+                    assert game.is_legal(state, ANN, action_id) == (action_id in listed), action_id

@@ -5,7 +5,8 @@ The rules call these hook points; each asks the abilities of the character (abil
 rules:
 - `combat_bonus(ctx, state, player, kind, opponent)` → Strength or Craft added in a fight;
 - `resolve_combat(ctx, res, player, mine, opponent, value, kind)` → a fight's dice and outcome
-  (`duels`: Weapon Master, Assassinate, Killer Blow, readied Spells), then Raise the Dead;
+  (`duels`: Weapon Master, Assassinate, Killer Blow, readied Spells), then Raise the Dead; a Dungeon
+  Spirit fights with the Astral Conjunction's Craft (Dungeon 11.3);
 - `life_saved(ctx, res, player, kind)` → a readied Iron Skin saves a life lost in Combat;
 - `turn_started(ctx, res, player)` → before the player's first action of a turn;
 - `encounter_choices(ctx, state, player)` → moves in place of rolling (`ability:<hook>:<board>:<space>`);
@@ -44,6 +45,7 @@ from domain.rulesets.talisman.main.events_abilities import EffectSpent
 from domain.rulesets.talisman.main.hook_lookup import ABILITY_HOOKS, at, at_against
 from domain.rulesets.talisman.main.items import extra_steps
 from domain.rulesets.talisman.main.landing import LANDING_DECISIONS, run_steps, skips_table
+from domain.rulesets.talisman.main.places_elsewhere import astral_bonus
 from domain.rulesets.talisman.main.pvp import PVP_DECISIONS
 from domain.rulesets.talisman.main.spells import SPELL_DECISIONS, SPELL_EFFECTS
 from domain.rulesets.talisman.main.state import BEGUN, CROWN, MainState
@@ -89,6 +91,7 @@ class Abilities:
     ) -> str:
         """Resolves a fight with an enemy: readied effects, then the dice as the abilities say."""
         sheet = res.state["players"][player]
+        value += astral_bonus(res.state, sheet["board"], opponent, kind)  # Dungeon 11.3
         dice = CombatDice()
         for ability, hook in at_against(
             ctx, sheet, DICE, opponent

@@ -1,14 +1,33 @@
 """The spaces of the expansions' boards as the main board's choices name them (by space id), for the
-choices that send a character somewhere on them (a Rout in the Dungeon, Dungeon 12.10)."""
+choices that send a character somewhere on them (a Rout in the Dungeon, Dungeon 12.10); the Dungeon's
+Spirits for the Astral Conjunction (Dungeon 11.3)."""
 
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
+from domain.rulesets.talisman.combat import PSYCHIC
 from domain.rulesets.talisman.main.context import MainContext
 
 DUNGEON = "dungeon"
 DUNGEON_SPACE = "dungeon/space/"
+
+
+@cache
+def dungeon_spirits() -> frozenset[str]:
+    """Returns the ids of the Dungeon deck's Spirits."""
+    from domain.rulesets.dungeon.content import load_deck
+
+    return frozenset(card.id for card in load_deck().cards.values() if card.kind == "spirit")
+
+
+def astral_bonus(state: Any, board: str, opponent: str, kind: str) -> int:
+    """Returns the Astral Conjunction's Craft for a Dungeon Spirit fought in the Dungeon (Dungeon 11.3;
+    a main-deck Spirit has it already, `adventure`)."""
+    if kind != PSYCHIC or board != DUNGEON or opponent not in dungeon_spirits():
+        return 0
+    return int(state["spirit_bonus"])
 
 
 @cache

@@ -12,7 +12,9 @@ Across the boards: the Dungeon is a region like any other (Dungeon 10: its cards
 picked from inside it, a character in it may be a target and cast at others; Teleport and the Spells
 that move a character work only on the Outer and Middle Regions, so not in it, 10.4); Misdirection at
 a character readies `misdirect` on its sheet (its next move may go only anticlockwise, 10.3); no Spell
-crosses the Keep's border either way and none that moves or alters movement is cast in it (Keep 11).
+crosses the Keep's border either way and none that moves or alters movement is cast in it (Keep 11);
+house: the Spells on cards and spaces act on the main board and the Dungeon only (Dungeon 10.1-10.2
+name the Dungeon; the Keep's seed names none), not on the Keep's cards and spaces.
 """
 
 from __future__ import annotations
@@ -39,7 +41,15 @@ from domain.rulesets.talisman.main.events_abilities import (
 )
 from domain.rulesets.talisman.main.items import CURSED_GLADE, change_alignment
 from domain.rulesets.talisman.main.positions import relocate
-from domain.rulesets.talisman.main.spells_cards import CARD_DECISIONS, PICKS, face_up, lay_spell, pick_card
+from domain.rulesets.talisman.main.spells_cards import (
+    CARD_DECISIONS,
+    ON_SPACES,
+    PICKS,
+    face_up,
+    lay_spell,
+    pick_card,
+    spaces_of,
+)
 from domain.rulesets.talisman.main.state import (
     BEGUN,
     INNER,
@@ -90,8 +100,10 @@ def _useful(ctx: MainContext, state: MainState, player: str, spell: Any, target:
         return False  # Keep 11.1: no Spell moves or alters movement in the Keep, no Teleport
     if other is not None and crosses(state, player, target):
         return False  # Keep 11.1, 11.2
+    if spell.effect in ON_SPACES:
+        return sheet["board"] != KEEP and bool(spaces_of(state, sheet["board"]))  # house: not the Keep's
     if spell.effect in PICKS:
-        return bool(face_up(ctx, state, sheet["board"]))
+        return sheet["board"] != KEEP and bool(face_up(ctx, state, sheet["board"]))
     if spell.effect == "heal":
         return sheet["lives"] < STARTING_LIVES
     if spell.effect == "teleport":
@@ -272,8 +284,7 @@ SPELL_EFFECTS: dict[str, Effect] = {
     "change-alignment": _neutral,
     "cancel-spell": _nothing,
     **dict.fromkeys(PICKS, pick_card),
-    "hex-space": lay_spell,
-    "barrier-space": lay_spell,
+    **dict.fromkeys(ON_SPACES, lay_spell),
     MISDIRECT: _misdirect,
 }
 # Choices a Spell leaves: the target's answer, where a character is sent. The caster's turn goes on.

@@ -26,6 +26,7 @@ from domain.rulesets.talisman.main.events_abilities import (
 from domain.rulesets.talisman.main.state import ADVENTURE, SPELLS, deck_of
 
 HEX, BARRIER = "hex-space", "barrier-space"
+ON_SPACES = (HEX, BARRIER)
 # The choice each card Spell leaves, by its effect.
 PICKS = {"destroy-card": "destroy", "move-card": "displace", "change-card": "metamorph"}
 
