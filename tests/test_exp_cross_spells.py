@@ -300,3 +300,19 @@ def test_the_quick_legality_check_agrees_on_every_cast_on_every_board():
                 for suffix in ("", f":{BO}"):
                     action_id = f"cast:{spell(slug)}{suffix}"
                     assert game.is_legal(state, ANN, action_id) == (action_id in listed), action_id
+
+
+def test_the_card_and_space_spells_choices_say_what_each_option_does():
+    # RULES.md §5: the choices the rules give a player are labelled so the player can follow them.
+    from domain.rulesets.talisman.main.choices import option_label
+
+    ctx = new_game(BOTH)[0].ctx
+    assert option_label(ctx, "destroy:outer", f"3:{GOBLIN}") == "Destroy the Goblin on the Woods (outer 3)"
+    assert option_label(ctx, "displace:outer", f"3:{GOBLIN}") == "Move the Goblin on the Woods (outer 3)"
+    assert option_label(ctx, f"displace-to:outer:3:{GOBLIN}", "5") == "Move the Goblin to the Hills (outer 5)"
+    assert option_label(ctx, "metamorph:outer", f"3:{GOBLIN}") == (
+        "Send the Goblin on the Woods (outer 3) back into its deck"
+    )
+    assert (
+        option_label(ctx, f"lay:dungeon:{spell('hex')}", "6") == "Lay the Hex on the Guard Room (dungeon 6)"
+    )

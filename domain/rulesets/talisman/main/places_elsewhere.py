@@ -1,6 +1,6 @@
 """The spaces of the expansions' boards as the main board's choices name them (by space id), for the
 choices that send a character somewhere on them (a Rout in the Dungeon, Dungeon 12.10); the Dungeon's
-Spirits for the Astral Conjunction (Dungeon 11.3)."""
+Spirits for the Astral Conjunction (Dungeon 11.3); the mounts that stay outside (Dungeon 5.3, Keep 5.5)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from functools import cache
 from typing import Any
 
 from domain.rulesets.talisman.combat import PSYCHIC
+from domain.rulesets.talisman.main.content_decks import HORSE
 from domain.rulesets.talisman.main.context import MainContext
 
 DUNGEON = "dungeon"
@@ -60,3 +61,10 @@ def space_name(ctx: MainContext, board: str, index: int) -> str:
 
         return load_board().spaces[index].name
     return ctx.space(board, index).name
+
+
+def horses(ctx: MainContext, sheet: Any) -> list[str]:
+    """Returns the mounts a character has (`family = "horse"`: the Horse, the Warhorse, the Horse and
+    Cart), which may not go into the Dungeon nor the Keep (Dungeon 5.3, Keep 5.5; a Mule may)."""
+    held = [*sheet["objects"], *sheet["followers"]]
+    return [card for card in held if card in ctx.cards and ctx.cards[card].family == HORSE]
