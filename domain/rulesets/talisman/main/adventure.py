@@ -9,6 +9,10 @@
 - Objects, Followers and Gold lying there are taken only once no enemy is left (Objects within the
   carrying limit of 4). House: an effect that moves the character, kills it or asks it to choose ends
   its encounter; the cards left are met by whoever lands there.
+- Spells laid on the space (Hex, Barrier) are met first (`spells_cards.meet_laid`).
+- Across the boards (`struck`, `spirit_bonus`): the Dungeon is a region like any other (Dungeon 11), the
+  Blizzard spares it (11.2, its `spares`), its Spirits have the Astral Conjunction's Craft too (11.3);
+  no Event reaches the Keep but one striking `all-boards`, Divine Intervention (Keep 12).
 """
 
 from __future__ import annotations
