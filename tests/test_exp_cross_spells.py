@@ -316,3 +316,17 @@ def test_the_card_and_space_spells_choices_say_what_each_option_does():
     assert (
         option_label(ctx, f"lay:dungeon:{spell('hex')}", "6") == "Lay the Hex on the Guard Room (dungeon 6)"
     )
+
+
+def test_a_barrier_keeps_a_place_without_cards_from_being_met_and_a_hex_strikes_there_too():
+    # RULES.md §5 (house): a laid Spell acts on whoever lands on its space, whatever the space does.
+    game, state = holding("barrier", "hex", options={})
+    _, after = act(game, state, f"cast:{spell('barrier')}")
+    _, after = choose(game, after, "0")  # the Village: its services, no cards; Ann stands there
+    events, after = land(game, after, "outer", 0, player=BO)
+    assert of(events, ChoiceOffered) == [] and after["cards"]["outer"][0] == []  # not even Ann is met
+    _, after = act(game, after | {"turn": ANN, "step": "start"}, f"cast:{spell('hex')}")
+    _, after = choose(game, after, "0")
+    put(after, ANN, "outer", 12)
+    events, after = land(game, after, "outer", 0, player=BO)
+    assert of(events, LifeLost)[0].player == BO and of(events, ChoiceOffered)[0].kind.startswith("service")

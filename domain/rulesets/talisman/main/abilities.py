@@ -48,6 +48,7 @@ from domain.rulesets.talisman.main.landing import LANDING_DECISIONS, run_steps, 
 from domain.rulesets.talisman.main.places_elsewhere import astral_bonus
 from domain.rulesets.talisman.main.pvp import PVP_DECISIONS
 from domain.rulesets.talisman.main.spells import SPELL_DECISIONS, SPELL_EFFECTS
+from domain.rulesets.talisman.main.spells_cards import laid_here, meet_laid
 from domain.rulesets.talisman.main.state import BEGUN, CROWN, MainState
 from domain.rulesets.talisman.main.state import START as TURN_START
 
@@ -153,10 +154,13 @@ class Abilities:
         return 0
 
     def meets_space(self, ctx: MainContext, res: Resolution, player: str) -> bool:
-        """Runs the landing steps; tells whether the space is to be met now (a Misdirection is spent)."""
+        """Runs the landing steps; tells whether the space is to be met now (a Misdirection is spent; a
+        Hex laid there strikes, a Barrier keeps the space from being met at all)."""
         sheet = res.state["players"][player]
         if sheet["ready"] and spells.misdirected(sheet):
             res.emit(EffectSpent(player=player, name="Misdirection", effect=spells.MISDIRECT))
+        if laid_here(ctx, res, player) and not meet_laid(ctx, res, player):
+            return False
         return run_steps(ctx, res, player)
 
     def ignores_table(self, ctx: MainContext, res: Resolution, player: str) -> bool:

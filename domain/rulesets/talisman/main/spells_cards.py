@@ -16,7 +16,7 @@ from domain.resolution import Resolution
 from domain.rulesets.talisman.events import CardDiscarded
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
-from domain.rulesets.talisman.main.ending import lose_lives
+from domain.rulesets.talisman.main.ending import in_play, lose_lives
 from domain.rulesets.talisman.main.events_abilities import (
     CardDestroyed,
     CardDisplaced,
@@ -128,16 +128,16 @@ def laid_here(ctx: MainContext, res: Resolution, player: str) -> list[str]:
 
 def meet_laid(ctx: MainContext, res: Resolution, player: str) -> bool:
     """Meets the Spells laid on the player's space (each is then discarded); False when a Barrier stops
-    the player meeting anything else there this turn."""
-    goes_on = True
-    space = sheet_of(res, player)["space"]
+    the player meeting anything else there this turn, or a Hex killed it."""
+    sheet = sheet_of(res, player)
+    goes_on, space, who = True, sheet["space"], sheet["character"]
     for spell_id in laid_here(ctx, res, player):
         spell = next(s for s in ctx.spells.spells if s.id == spell_id)
         res.emit(CardDiscarded(player=player, card=spell_id, space=space))
         if spell.effect == HEX:
             lose_lives(ctx, res, player, max(1, spell.amount), spell.name)
         goes_on = goes_on and spell.effect != BARRIER
-    return goes_on
+    return goes_on and in_play(res, player) and sheet_of(res, player)["character"] == who
 
 
 CARD_DECISIONS = {
