@@ -217,3 +217,11 @@ def test_abilities_naming_main_board_spaces_do_nothing_on_the_expansions_boards(
         assert res.events == []
         game, state = playing("centaur", board=board, space=3)
         assert ABILITIES.combat_bonus(game.ctx, state, ANN, COMBAT, DUNGEON_OGRE) == 0
+
+
+def test_a_rout_drives_no_one_in_the_keep():
+    # Keep 5.4 (house): no ability moves a character in the Keep, so a Rout there offers no space.
+    from domain.rulesets.talisman.main.ability_encounters import rout_options
+
+    game, state = playing("zulu", board="keep", space=8)
+    assert rout_options(game.ctx, state["players"][ANN], 1) == []
