@@ -42,6 +42,7 @@ CardEffect = Literal[
     HeldEffect,
     "spirits-stronger",
     "ethereal-portal",
+    "doorway",
 ]
 CARD_EFFECTS: tuple[str, ...] = CardEffect.__args__  # type: ignore[attr-defined]
 Scope = Literal["you", "region", "everyone"]

@@ -35,6 +35,7 @@ from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.choices import CHOOSE, option_label
 from domain.rulesets.talisman.main.context import MainContext
 from domain.rulesets.talisman.main.decisions import make_choice
+from domain.rulesets.talisman.main.dungeon import events as dungeon_events  # noqa: F401  (registers them)
 from domain.rulesets.talisman.main.ending import check_killed
 from domain.rulesets.talisman.main.events import CharacterRestarted
 from domain.rulesets.talisman.main.expansion import NAMES, Expansion
@@ -340,7 +341,12 @@ class TalismanGame(TalismanRace):
     def bot_weight(self, state: State, action: Action) -> float:
         """Returns how likely a bot is to pick an action: toward the Crown, rarely back or away; without a
         Talisman (the Valley of Fire's key) it seeks the Warlock's Cave and leaves the Portal alone."""
-        sheet = cast(MainState, state)["players"].get(action.player)
+        main = cast(MainState, state)
+        for exp in self.expansions:
+            weight = exp.bot_weight(main, action)
+            if weight is not None:
+                return weight
+        sheet = main["players"].get(action.player)
         if sheet is None or sheet["talismans"]:
             return BOT_WEIGHTS.get(action.id, 1.0)
         if action.id.startswith("portal:"):
