@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -210,9 +211,9 @@ class TalismanGame(TalismanRace):
             if player not in (None, choice["player"]):
                 return []
             kind, chooser = choice["kind"], choice["player"]
-            return [
-                Action(f"{CHOOSE}{o}", chooser, option_label(self.ctx, kind, o)) for o in choice["options"]
-            ]
+            owner = self._chooser(kind)  # an expansion's choice is labelled by it
+            label = owner.choice_label if owner is not None else partial(option_label, self.ctx)
+            return [Action(f"{CHOOSE}{o}", chooser, label(kind, o)) for o in choice["options"]]
         current = main["turn"]
         if player not in (None, current):
             return []
