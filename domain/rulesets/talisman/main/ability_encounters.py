@@ -98,9 +98,11 @@ def rout_options(ctx: MainContext, sheet: MainSheet, steps: int) -> list[str]:
     """Returns the space ids `steps` either way of a character in the Outer or Middle Region."""
     if sheet["board"] == INNER or sheet["board"] not in ctx.sizes or ctx.sizes[sheet["board"]] < 2:
         return []
-    size, board = ctx.sizes[sheet["board"]], ctx.board.board(sheet["board"])
+    size, spaces = ctx.sizes[sheet["board"]], ctx.spaces[sheet["board"]]
     spots = {(sheet["space"] + steps) % size, (sheet["space"] - steps) % size}
-    return sorted(board.spaces[i].id for i in spots)
+    if ctx.expansion_on(sheet["board"]) is not None:  # an expansion's board is a path, not a ring
+        spots = {max(0, sheet["space"] - steps), min(size - 1, sheet["space"] + steps)} - {sheet["space"]}
+    return sorted(spaces[i].id for i in spots)
 
 
 def _rout(ctx: MainContext, res: Resolution, player: str, ability: Ability, loser: str) -> None:

@@ -254,8 +254,8 @@ class MainContext:
 
     @cached_property
     def positions(self) -> dict[str, tuple[str, int]]:
-        """Returns the (board, index) of every space id."""
-        return {s.id: (b.id, i) for b in self.board.boards for i, s in enumerate(b.spaces)}
+        """Returns the (board, index) of every space id, the expansions' boards included."""
+        return {s.id: (board, i) for board, spaces in self.spaces.items() for i, s in enumerate(spaces)}
 
     def space(self, board: str, index: int) -> Space:
         """Returns the space at (board, index)."""
