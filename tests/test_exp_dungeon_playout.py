@@ -18,6 +18,8 @@ from domain.events import Event, GameCreated
 from domain.resolution import Resolution
 from domain.rulesets.talisman.main.events import RegionCrossed
 from domain.rulesets.talisman.main.ruleset import TalismanGame
+from event_store.bot_games import bot_game_options
+from event_store.service import GameService, play_with_bots
 
 GAMES = 20
 CAP = "400"
@@ -113,3 +115,14 @@ def test_bot_characters_go_down_into_the_dungeon_and_come_out_again(played):
     crossings = [e for _, log in played for e in log if isinstance(e, RegionCrossed)]
     assert any(e.to_board == "dungeon" for e in crossings)
     assert any(e.from_board == "dungeon" for e in crossings)
+
+
+def test_a_bot_game_with_the_dungeon_played_through_the_store_audits_clean():
+    """RULES.md §2: a stored game with the Dungeon re-folds and re-decides to the very events recorded."""
+    service = GameService.open(":memory:")
+    options = bot_game_options("talisman", {"dungeon": "true"})
+    game_id = service.create_game("talisman", [("Ann", None), ("Bo", None)], options)
+    play_with_bots(service, game_id, seed=5, max_actions=1500)
+    report = service.audit(game_id)
+    assert report.ok, report.findings[:3]
+    assert any(isinstance(e, RegionCrossed) and e.to_board == "dungeon" for e in report.decoded)

@@ -6,7 +6,9 @@ Entrance; irrevocable), after landing where other characters stand `dungeon:spac
 encounter (`attack:<player>`… as on the main board, RULES.md §5), the ways out (`exits`): `dungeon:door:
 <board>:<space>` from the Entrance or by the Tunnel, `dungeon:chamber` from the Treasure Chamber.
 House, as in the short game: no character encounters on the Entrance, the Treasure Chamber or the Guard
-Room (its Guard must be fought); a space reached by a move back or a flight is met like any other.
+Room (its Guard must be fought); a space reached by a move back or a flight is met like any other. House:
+the Tunnel is no way out for a fleeing character (9.1: it goes all the way to the Entrance) nor on the
+turn after a defeat (7.3: that turn it moves back).
 """
 
 from __future__ import annotations
@@ -75,10 +77,11 @@ def legal_actions(ctx: MainContext, state: MainState, player: str) -> list[Actio
         if sheet[FRESH]:
             return [roll]  # Dungeon 8.2: not the turn after coming down
         return [roll, *exits.door_actions(ctx, state, player, "Leave the Dungeon")]
-    actions = [roll]
-    if not sheet[FLEEING]:
-        actions.append(Action(FLEE, player, "Flee the Dungeon (irrevocable)"))
-    if any(card in tunnel_cards() for card in state["cards"][sheet["board"]][space]):
+    if sheet[FLEEING]:
+        return [roll]  # Dungeon 9.1: all the way to the Entrance
+    actions = [roll, Action(FLEE, player, "Flee the Dungeon (irrevocable)")]
+    # Dungeon 8.3; house: not the turn after a defeat, which must move back (7.3)
+    if not sheet[DEFEATED] and any(card in tunnel_cards() for card in state["cards"][BOARD][space]):
         actions += exits.tunnel_actions(ctx, state, player)
     return actions
 
