@@ -47,6 +47,9 @@ EXPANSION_GAMES: dict[str, tuple[Seats, dict[str, str]]] = {
     "talisman-dungeon-keep-3p-001": (THREE, {"dungeon": "true", "keep": "true"}),
 }
 EXPANSION_EVENTS = 4_000  # a game that visits the expansions and comes out is longer
+TRIPS = 2  # each expansion entered and left alive at least this often
+# What a trip through each expansion must show: the Treasure Chamber's table read (Dungeon 8.1).
+SHOWN = {"dungeon": ("TreasureChamberRolled",), "keep": ()}
 Wanted = Callable[[list[RecordedEvent]], bool]
 
 
@@ -75,11 +78,15 @@ def visits(recorded: list[RecordedEvent]) -> dict[str, tuple[int, int]]:
 
 
 def in_and_out(boards: tuple[str, ...]) -> Wanted:
-    """Wants a won game in which characters went into each of `boards` and came out again."""
+    """Wants a won game in which characters went into each of `boards` and came out again (TRIPS times),
+    showing what SHOWN asks of each."""
 
     def wanted(recorded: list[RecordedEvent]) -> bool:
-        seen = visits(recorded)
-        return is_won(recorded) and all(min(seen.get(b, (0, 0))) > 0 for b in boards)
+        if not is_won(recorded):
+            return False
+        seen, types = visits(recorded), {r.type_name for r in recorded}
+        trips = all(min(seen.get(b, (0, 0))) >= TRIPS for b in boards)
+        return trips and all(set(SHOWN[b]) <= types for b in boards)
 
     return wanted
 
