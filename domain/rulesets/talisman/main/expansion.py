@@ -147,6 +147,12 @@ class Expansion:
         """Carries out one of its choices (ChoiceMade is already emitted); True: the player acts again."""
         return False
 
+    # -- bots -----------------------------------------------------------------------------------------
+
+    def bot_weight(self, state: MainState, action: Action) -> float | None:
+        """Returns how likely a bot is to pick an action it knows (None: the main board's weight)."""
+        return None
+
 
 def expansion_class(name: str) -> type[Expansion]:
     """Returns the class of the expansion an option names (imported on first use)."""

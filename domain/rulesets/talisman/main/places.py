@@ -38,8 +38,11 @@ ROLL, LEAVE, PAY, FIGHT = "roll", "leave", "pay", "fight"
 
 def resolve_space(ctx: MainContext, res: Resolution, player: str) -> None:
     """Resolves the space the player has just landed on (unless an ability keeps it from meeting it)."""
+    here = Here(res, player)
     check_quest(ctx, res, player)
-    if ABILITIES.meets_space(ctx, res, player):
+    if here.still(res, player) and ABILITIES.meets_space(
+        ctx, res, player
+    ):  # (a reward may move it, Keep 4.5)
         meet_space(ctx, res, player)
 
 

@@ -340,6 +340,10 @@ class TalismanGame(TalismanRace):
     def bot_weight(self, state: State, action: Action) -> float:
         """Returns how likely a bot is to pick an action: toward the Crown, rarely back or away; without a
         Talisman (the Valley of Fire's key) it seeks the Warlock's Cave and leaves the Portal alone."""
+        for exp in self.expansions:  # an expansion weighs its own actions and choices first
+            weight = exp.bot_weight(cast(MainState, state), action)
+            if weight is not None:
+                return weight
         sheet = cast(MainState, state)["players"].get(action.player)
         if sheet is None or sheet["talismans"]:
             return BOT_WEIGHTS.get(action.id, 1.0)
