@@ -37,6 +37,7 @@ from domain.rulesets.keep.events import (
 from domain.rulesets.keep.state import BOARD, COUNTERS, KEEP_DECK, LAST, VAULT_DECK
 from domain.rulesets.talisman.events import CardDiscarded, FleeingDeclared, TrophiesTraded
 from domain.rulesets.talisman.main.events import CharacterDied, ItemSold, RegionCrossed
+from domain.rulesets.talisman.main.events_abilities import EnemyDestroyed
 from domain.rulesets.talisman.main.state import ADVENTURE, BEGUN, SPELLS, deck_of
 from domain.rulesets.talisman.shapes import discard_pile
 
@@ -44,7 +45,9 @@ WIZARD_SPACE = 14  # Keep 8.4
 FAILED_WAIT = 2  # RULES.md §3: a failed entry test: the turn it failed in, then one whole turn outside
 FLED_WAIT = 1  # Keep 10: the turn after the flight is played outside
 FLIGHT_RETURN = "fled the Keep (Keep 10)"  # the reason of the move back to the space of entry
-KEEP_CARD, HOARD_ITEM = "keep/card/", "keep/item/"
+KEEP_CARD = "keep/card/"
+# Where a discarded card of the Keep goes, by its id's prefix ("": out of the game, a Hoard item).
+KEEP_CARDS = {KEEP_CARD: discard_pile(KEEP_DECK), "keep/vault/": discard_pile(VAULT_DECK), "keep/item/": ""}
 
 SHEET_KEYS: dict[str, Any] = {
     "entered": False,
@@ -162,9 +165,9 @@ def _spell_used(state: Any, e: SpellCast | SpellDiscarded) -> None:
 
 def _vault_card(state: Any, e: VaultCardMet) -> None:
     lying = state["cards"][BOARD][LAST]
-    if e.card in lying:
+    if e.card in lying:  # (a Vault card destroyed by a Spell is in the Vault's discards already)
         lying.remove(e.card)
-    state["piles"][discard_pile(VAULT_DECK)].append(e.card)
+        state["piles"][discard_pile(VAULT_DECK)].append(e.card)
 
 
 def _item(state: Any, e: ItemGained) -> None:
@@ -182,13 +185,24 @@ def _given_up(state: Any, e: ItemGivenUp) -> None:
 
 
 def _rehome(state: Any, e: Event) -> None:
-    """Moves Keep cards the main board's steps discarded as Adventure cards to the Keep's discards."""
+    """Moves the Keep's and the Vault's cards the main board's steps discarded as Adventure cards to their
+    own discard piles (a Treasure Hoard item leaves the game)."""
     discards = state["piles"][discard_pile(ADVENTURE)]
-    strays = [card for card in discards if card.startswith((KEEP_CARD, HOARD_ITEM))]
+    strays = [card for card in discards if card.startswith(tuple(KEEP_CARDS))]
     for card in strays:
         discards.remove(card)
-        if card.startswith(KEEP_CARD):
-            state["piles"][discard_pile(KEEP_DECK)].append(card)
+        home = KEEP_CARDS.get(card.rsplit("/", 1)[0] + "/", "")
+        if home:
+            state["piles"][home].append(card)
+
+
+def _discarded(state: Any, e: CardDiscarded) -> None:
+    # The main board's step takes the card from the discarder's space: a Keep card's effect may have
+    # moved it (a card that sends it back), so the card is taken from the space the event names.
+    lying = state["cards"][BOARD][e.space] if e.card.startswith(KEEP_CARD) else []
+    if e.card in lying:
+        lying.remove(e.card)
+    _rehome(state, e)
 
 
 HANDLERS: Mapping[type[Event], Evolver] = {
@@ -208,9 +222,10 @@ HANDLERS: Mapping[type[Event], Evolver] = {
     VaultCardMet: _vault_card,
     ItemGained: _item,
     ItemGivenUp: _given_up,
-    CardDiscarded: _rehome,
+    CardDiscarded: _discarded,
     CharacterDied: _rehome,
     TrophiesTraded: _rehome,
     ItemSold: _rehome,
     FollowerLeft: _rehome,
+    EnemyDestroyed: _rehome,
 }
