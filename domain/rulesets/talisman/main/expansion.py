@@ -78,6 +78,11 @@ class Expansion:
         """Returns its decks and piles by ledger name (discard piles included, empty)."""
         return {}
 
+    def spaces(self) -> dict[str, tuple[Any, ...]]:
+        """Returns the spaces of each board it adds, by board id (the main board's rules read a space's
+        `id`, `name` and `kind` wherever a character stands: `MainContext.space`)."""
+        return {}
+
     def state_keys(self) -> dict[str, Any]:
         """Returns its keys of the main state, with their values at GameCreated."""
         return {}
@@ -137,6 +142,10 @@ class Expansion:
         """Takes over a Talisman the player is about to gain; True when it did (none is drawn)."""
         return False
 
+    def bot_weight(self, state: MainState, action: Action) -> float | None:
+        """Returns how likely a bot is to pick one of its actions (None: the ruleset's own weight)."""
+        return None
+
     # -- its choices ----------------------------------------------------------------------------------
 
     def choice_label(self, kind: str, option: str) -> str:
@@ -146,12 +155,6 @@ class Expansion:
     def make_choice(self, res: Resolution, player: str, kind: str, option: str) -> bool:
         """Carries out one of its choices (ChoiceMade is already emitted); True: the player acts again."""
         return False
-
-    # -- bots -----------------------------------------------------------------------------------------
-
-    def bot_weight(self, state: MainState, action: Action) -> float | None:
-        """Returns how likely a bot is to pick an action it knows (None: the main board's weight)."""
-        return None
 
 
 def expansion_class(name: str) -> type[Expansion]:

@@ -39,10 +39,8 @@ ROLL, LEAVE, PAY, FIGHT = "roll", "leave", "pay", "fight"
 def resolve_space(ctx: MainContext, res: Resolution, player: str) -> None:
     """Resolves the space the player has just landed on (unless an ability keeps it from meeting it)."""
     here = Here(res, player)
-    check_quest(ctx, res, player)
-    if here.still(res, player) and ABILITIES.meets_space(
-        ctx, res, player
-    ):  # (a reward may move it, Keep 4.5)
+    check_quest(ctx, res, player)  # its reward may send the character away (to the Keep, Keep 4.5)
+    if here.still(res, player) and ABILITIES.meets_space(ctx, res, player):
         meet_space(ctx, res, player)
 
 

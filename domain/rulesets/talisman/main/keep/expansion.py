@@ -24,7 +24,6 @@ from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.keep.wizard import DISCARD, WIZARD_TARGET
 from domain.rulesets.talisman.effects import lose_lives
 from domain.rulesets.talisman.events import StatChanged
-from domain.rulesets.talisman.main.content_board import Space
 from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue
 from domain.rulesets.talisman.main.expansion import Expansion
 from domain.rulesets.talisman.main.keep import entry, turn, wizard
@@ -53,10 +52,6 @@ class KeepExpansion(Expansion):
     def __init__(self, ctx: MainContext) -> None:
         super().__init__(ctx)
         self.board = MainKeep(ctx, ctx.options.get("keep.wizard", "choose") == "choose")
-        # The main board's rules ask for the space a character stands on (its name, its kind): the
-        # Keep's spaces answer as spaces of their own kinds.
-        keep_spaces = tuple(Space(id=s.id, name=s.name, kind=s.kind) for s in load_board().spaces)  # type: ignore[arg-type]
-        ctx.__dict__["spaces"] = {**ctx.spaces, BOARD: (keep_spaces[0], *keep_spaces)}
 
     # -- content and setup ------------------------------------------------------------------------
 
@@ -67,6 +62,11 @@ class KeepExpansion(Expansion):
     def sizes(self) -> dict[str, int]:
         """Returns the Keep's spaces: 1-21, index 0 unused (RULES.md §3)."""
         return {BOARD: LAST + 1}
+
+    def spaces(self) -> dict[str, tuple[Any, ...]]:
+        """Returns the Keep's spaces as the main board's rules read them (index 0 unused: space 1 again)."""
+        keep = load_board().spaces
+        return {BOARD: (keep[0], *keep)}
 
     def piles(self) -> dict[str, list[str]]:
         """Returns the Keep deck, the Vault deck and the Teleport counters, with their discard piles."""
