@@ -160,3 +160,11 @@ def test_keep_4_a_way_in_ends_the_turn_and_the_entry_test_comes_next():
     assert [a.id for a in game.legal_actions(after)] == ["enter"]
     events, _ = act(game, after, "enter", values=[1, 1, 1])
     assert of(events, EntryTested)[0].passed
+
+
+def test_keep_15_2_with_the_treasure_hoard_talismans_are_gained_outside_the_keep():
+    """Keep 15.2 (house): the Hoard replaces the Vault's Talisman, so the Talismans stay in play outside the
+    Keep as under Keep 15.1 (else nobody could ever hold one)."""
+    game, state = new_game({**KEEP, "keep.hoard": "true"})
+    _, after = land(game, state, *TEMPLE, values=[6, 6])
+    assert len(after["players"][ANN]["talismans"]) == 1 and after["players"][ANN]["board"] == "middle"

@@ -166,3 +166,12 @@ def test_keep_15_3_a_survivor_with_a_talisman_goes_straight_to_the_crown():
     inside(state, 20, lives=4)
     events, hurt = act(game, state, "roll", values=[1, 1, 6, 6], cards=[TALISMAN, *TRAPS])
     assert of(events, LifeLost) and where(hurt) == ("crown", 0)  # wounded, alive: it still goes
+
+
+def test_keep_9_1_with_no_talisman_left_the_vault_gives_none_and_its_cards_are_still_met():
+    """Keep 9.1 (house): with the Talisman deck empty the Vault gives no Talisman; its 3 cards are met."""
+    game, state = new_game(KEEP)
+    state["piles"]["talismans"] = []
+    inside(state, 20)
+    events, after = act(game, state, "roll", values=[1, 6, 6, 6], cards=TRAPS)
+    assert after["players"][ANN]["talismans"] == [] and len(of(events, VaultCardMet)) == 3

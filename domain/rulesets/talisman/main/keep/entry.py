@@ -9,8 +9,10 @@ House decisions, in nightkeep's words:
   Enchantress and the Portals lead in.
 - Any gain of a Talisman outside the Keep (Keep 4.5: a card's or a place's, the Warlock's quest
   reward) sends the character to the Keep Entrance instead, and no Talisman is drawn, unless
-  `keep.talismans_in_deck`. A character already inside, or one that must still spend a turn outside
-  (Keep 10), gets nothing from such a gain.
+  `keep.talismans_in_deck`. With the Treasure Hoard (`keep.hoard`, Keep 15.2) the Vault gives no
+  Talisman, so the Talismans stay in play outside the Keep as under Keep 15.1 (else nobody could ever
+  hold one, and the Crown would be out of reach). A character already inside, or one that must still
+  spend a turn outside (Keep 10), gets nothing from such a gain.
 - A character that must still spend a turn outside is refused at every door: the Mystic's Gold and
   the Enchantress's Magic Object, once paid, are not given back.
 - Keep 5.5: the Horses, Warhorses and Horses and Carts a character carries (a card of the family
@@ -33,7 +35,12 @@ from domain.rulesets.talisman.main.state import MainSheet
 PORTAL = "keep-portal"
 GO, STAY = "go", "stay"
 HORSE = "horse"
-IN_DECK = "keep.talismans_in_deck"
+IN_DECK, HOARD = "keep.talismans_in_deck", "keep.hoard"
+
+
+def talismans_outside(ctx: MainContext) -> bool:
+    """Tells whether Talismans are gained outside the Keep as on the plain board (Keep 15.1, or 15.2)."""
+    return ctx.options.get(IN_DECK) == "true" or ctx.options.get(HOARD) == "true"
 
 
 def may_enter(sheet: MainSheet) -> bool:
@@ -72,7 +79,7 @@ def _enter_test(
 ) -> None:
     # Keep 4.2: the Warlock's portal opens to a roll at most Strength + Craft (not under Keep 15.1).
     sheet = sheet_of(res, player)
-    if ctx.options.get(IN_DECK) == "true" or not may_enter(sheet):
+    if talismans_outside(ctx) or not may_enter(sheet):
         return
     values, draws = res.dice.roll(6, max(1, amount))
     res.emit(DieRolled(player=player, purpose="warlock-keep", sides=6, values=values, draws=draws))
@@ -98,7 +105,7 @@ def through_portal(ctx: MainContext, res: Resolution, player: str, kind: str, op
 
 def gains_talisman(ctx: MainContext, res: Resolution, player: str) -> bool:
     """Keep 4.5: a Talisman gained outside the Keep leads to the Keep Entrance instead (not under 15.1)."""
-    if ctx.options.get(IN_DECK) == "true":
+    if talismans_outside(ctx):
         return False
     send_to_entrance(ctx, res, player, "a Talisman's gain leads to the Keep (Keep 4.5)")
     return True
