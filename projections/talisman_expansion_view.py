@@ -21,7 +21,7 @@ from domain.rulesets.keep.content import LEVEL_SIZE, TILE
 from domain.rulesets.keep.content import load_board as load_keep
 from domain.rulesets.keep.content import load_deck as load_keep_deck
 from domain.rulesets.keep.state import BOARD as KEEP
-from domain.rulesets.keep.state import COUNTERS, KEEP_DECK, LAST, VAULT_DECK, KeepState
+from domain.rulesets.keep.state import COUNTERS, ENTRANCE, KEEP_DECK, LAST, VAULT_DECK, KeepState
 from domain.rulesets.talisman.main.state import MainSheet, MainState
 from domain.rulesets.talisman.shapes import discard_pile
 from projections import dungeon_view, keep_view
@@ -59,10 +59,11 @@ def _on_board(state: MainState, board: str) -> list[tuple[str, MainSheet]]:
 
 
 def _keep_marks(sheet: MainSheet) -> list[str]:
-    # The Keep's own sheet keys (Keep 6.3, 8.5, 10), read only where the Keep's rules set them.
+    # The Keep's own sheet keys (Keep 6.3, 8.6, 10), as the Keep run keeps them; a character still on the
+    # Entrance that has not passed its test (Keep 8.1) stands outside the door.
     flags = cast(dict[str, Any], sheet)
-    marks = ["outside"] if flags.get("entered") is False else []
-    return marks + [word for key, word in _KEEP_MARKS.items() if flags.get(key)]
+    outside = flags.get("entered") is False and sheet["space"] == ENTRANCE
+    return ["outside"] * outside + [word for key, word in _KEEP_MARKS.items() if flags.get(key)]
 
 
 def standing(state: MainState, board: str) -> dict[int, list[str]]:

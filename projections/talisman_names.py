@@ -24,6 +24,7 @@ from projections import dungeon_view, keep_view
 # The expansions' boards, in the order the view shows them, with the name a sentence gives each.
 EXPANSION_BOARDS = {DUNGEON: "the Dungeon", KEEP: "the Keep"}
 _SHORT_NAMES = {DUNGEON: "Dungeon", KEEP: "Keep"}
+_BOARD_NAMES = {DUNGEON: "Dungeon", KEEP: "Vampire's Keep"}
 
 
 @cache
@@ -124,6 +125,11 @@ def where(board: str, space: int) -> str:
 def keep_level(space: int) -> int:
     """Returns the Keep level a space is on (spaces 1-7 are level 1, Keep 3)."""
     return (space - 1) // keep_content.LEVEL_SIZE + 1
+
+
+def board_name(board: str) -> str:
+    """Returns a board's name: `Outer Region`, `Dungeon`, `Vampire's Keep`."""
+    return _BOARD_NAMES.get(board) or name_of(board)
 
 
 def board_words(board: str, space: int) -> str:

@@ -36,6 +36,7 @@ from projections.talisman_expansion_view import (
     title_words,
 )
 from projections.talisman_names import (
+    board_name,
     board_words,
     items,
     name_of,
@@ -321,11 +322,21 @@ def players_summary(state: dict[str, Any]) -> list[dict[str, Any]]:
                 "spells": [name_of(s) for s in sheet["spells"]],
                 "talismans": len(sheet["talismans"]),
                 "quest": sheet["quest"]["goal"] if sheet["quest"] else "",
+                **_placed(main, board, sheet["space"]),
             }
         )
     return rows
 
 
+def _placed(state: MainState, board: str, space: int) -> dict[str, str]:
+    """Returns, in a game with an expansion, the board's name and where the character stands in words
+    (`board_name`, `where`); nothing in a game of the main board alone, whose rows stay as they were."""
+    if not boards_in_play(state):
+        return {}
+    return {"board_name": board_name(board), "where": board_words(board, space)}
+
+
 def _waiting_row(state: MainState, name: str) -> dict[str, Any]:
     own = {"board": "", "alignment": "", "spells": [], "talismans": 0, "quest": ""}
-    return waiting_row(name, requested_name(state, name), 0, "", **own)
+    extra = {"board_name": "", "where": ""} if boards_in_play(state) else {}
+    return waiting_row(name, requested_name(state, name), 0, "", **own, **extra)
