@@ -121,6 +121,27 @@ def _discarded(e: SpellDiscarded) -> str:
     return f"The Vampire Wizard discarded {name_of(e.spell)} unused ({why})."
 
 
+def _option(option: str) -> str:
+    return "a life" if option == "life" else name_of(option) if "/" in option else f"+2 {option}"
+
+
+def _offered(e: ChoiceOffered) -> str:
+    options = [_option(o) for o in e.options if o != "discard"]
+    if e.kind == "wizard-target":  # Keep 8.4 (house): the spell just drawn waits for its aim
+        aims = ", ".join(options)
+        return f"{e.player} plays the Vampire Wizard and must aim the spell: at {aims}, or discard it."
+    asked = "what to give the Sentry" if e.kind == "sentry-toll" else "the Tome's gift"
+    return f"{e.player} must choose {asked}: {', '.join(options)}."
+
+
+def _made(e: ChoiceMade) -> str:
+    if e.kind != "wizard-target":
+        return f"{e.player} chose {_option(e.option)}."
+    if e.option == "discard":
+        return f"{e.player} has the Vampire Wizard discard the spell."
+    return f"{e.player} aims the Vampire Wizard's spell at {e.option}."
+
+
 def _drawn(e: CardDrawn) -> str | None:
     if e.deck == VAULT_DECK:
         return keep_timeline.describe(e)
@@ -132,6 +153,8 @@ _OWN: dict[type[Event], Callable[[Any], str | None]] = {
     TeleportCounterDrawn: _counter,
     FleeingDeclared: lambda e: f"{e.player} is fleeing, back the way they came in.",
     CardDrawn: _drawn,
+    ChoiceOffered: lambda e: _offered(e) if e.kind in KEEP_CHOICES else None,
+    ChoiceMade: lambda e: _made(e) if e.kind in KEEP_CHOICES else None,
     # The Keep run's sentences, with the main board's cards named too (a Spell, an Object from outside).
     ItemGivenUp: lambda e: f"{e.player} gave the {name_of(e.card)} up to the Sentry.",
     SpellCast: lambda e: f"The Vampire Wizard cast {name_of(e.spell)} on {e.player}.",
@@ -149,7 +172,7 @@ def _short_game_words(event: Event) -> str | None:
     if own is not None:
         return own(event)
     is_keeps = type(event).__module__ == keep_events.__name__ and not isinstance(event, _MAIN_WORDED)
-    return keep_timeline.describe(event) if is_keeps or _keep_choice(event) else None
+    return keep_timeline.describe(event) if is_keeps else None
 
 
 def describe_expansion(event: Event) -> str | None:

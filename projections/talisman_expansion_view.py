@@ -129,8 +129,8 @@ def _dungeon_view_state(state: MainState) -> dungeon_view.State:
 
 
 def _dungeon_grid(state: MainState, width: int) -> list[str]:
-    title = "The Dungeon (spiral from the Entrance to the Treasure Chamber)"
-    head = wrap(f"{title}: {_dungeon_counts(state)}.", width)
+    title = "The Dungeon (a spiral from the Entrance to the Treasure Chamber in its centre)"
+    head = [*wrap(title, width), *wrap(f"{_dungeon_counts(state)}.", width)]
     spiral = dungeon_view.spiral_rows(_dungeon_view_state(state), width)
     rows = []
     for space in load_dungeon().spaces:
@@ -201,7 +201,8 @@ def _keep_vault(state: MainState, width: int) -> list[str]:
 
 
 def _keep_block(state: MainState, width: int, detail: str) -> list[str]:
-    head = wrap(f"The Vampire's Keep (three levels, 1-21): {_keep_counts(state)}.", width)
+    title = "The Vampire's Keep (three levels, from the Entrance up to the Talisman Vault)"
+    head = [*wrap(title, width), *wrap(f"{_keep_counts(state)}.", width)]
     return [*head, *_keep_levels(state, width, detail), *_keep_vault(state, width)]
 
 
