@@ -11,9 +11,9 @@ timeline, whose wording names the expansions' boards, decks and cards through `t
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.events import CardDrawn, DieRolled, Event, Moved
 from domain.rulesets.dungeon.state import DECK as DUNGEON_DECK
@@ -36,6 +36,9 @@ from domain.rulesets.talisman.events import FleeingDeclared
 from domain.rulesets.talisman.main.events import RegionCrossed
 from projections import keep_timeline
 from projections.talisman_names import EXPANSION_BOARDS, name_of, where
+
+if TYPE_CHECKING:  # the timeline hands its runs of stored events over
+    from event_store.recorded import RecordedEvent
 
 Describer = Callable[[Event], "str | None"]
 
@@ -173,6 +176,25 @@ def _short_game_words(event: Event) -> str | None:
         return own(event)
     is_keeps = type(event).__module__ == keep_events.__name__ and not isinstance(event, _MAIN_WORDED)
     return keep_timeline.describe(event) if is_keeps else None
+
+
+def describe_at(events: Sequence[RecordedEvent], index: int) -> str | None:
+    """Tells the Vampire Wizard's offer or aim with the name of the spell drawn just before it (Keep 8.4);
+    None for any other event, or when the run does not hold that draw."""
+    event = events[index].event
+    if not isinstance(event, ChoiceOffered | ChoiceMade) or event.kind != "wizard-target":
+        return None
+    earlier = (events[i].event for i in range(index - 1, -1, -1))
+    spell = next((e.card for e in earlier if isinstance(e, CardDrawn) and e.deck == "spells"), "")
+    if not spell:
+        return None
+    if isinstance(event, ChoiceOffered):
+        targets = ", ".join(o for o in event.options if o != "discard")
+        aim = f"must aim {name_of(spell)}: at {targets}, or discard it"
+        return f"{event.player} plays the Vampire Wizard and {aim}."
+    if event.option == "discard":
+        return f"{event.player} has the Vampire Wizard discard {name_of(spell)}."
+    return f"{event.player} aims the Vampire Wizard's {name_of(spell)} at {event.option}."
 
 
 def describe_expansion(event: Event) -> str | None:

@@ -60,7 +60,6 @@ from domain.rulesets.talisman.main.events_abilities import (
     SpellTaken,
     SpoilsTaken,
 )
-from projections import keep_timeline
 from projections.talisman_expansion_timeline import DECKS as EXPANSION_DECKS
 from projections.talisman_expansion_timeline import (
     concerns_expansion,
@@ -69,6 +68,7 @@ from projections.talisman_expansion_timeline import (
     die_purpose,
     moved_on,
 )
+from projections.talisman_expansion_timeline import describe_at as describe_at  # Keep 8.4, in a run
 from projections.talisman_names import name_of, option_words, where
 from projections.talisman_sheet import card_sentences, combat_sentence, lives
 
@@ -312,7 +312,3 @@ def describe(event: Event) -> str | None:
         return told
     describer = _DESCRIBERS.get(type(event))
     return describer(event) if describer else None
-
-
-# Keep 8.4: the Vampire Wizard's offer and aim name the spell drawn just before (None for anything else).
-describe_at = keep_timeline.describe_at

@@ -449,3 +449,27 @@ def test_a_missing_wording_module_is_skipped_and_a_broken_one_is_an_error(monkey
     monkeypatch.setattr(words.importlib, "import_module", broken)
     with pytest.raises(ModuleNotFoundError, match="domain.gone"):
         words.words_describers()
+
+
+def test_the_vampire_wizards_aim_names_the_spell_drawn_just_before_it():
+    """Keep 8.4: the Vampire Wizard's spells are drawn from the main board's Spell deck and aimed by a player;
+    the timeline names the spell waiting for its aim."""
+    from datetime import UTC, datetime
+
+    from event_store.recorded import RecordedEvent
+    from projections.timeline import describe_events
+
+    run = [
+        CardDrawn(player=BO, deck="spells", card="talisman/spell/healing", draw=5),
+        ChoiceOffered(player=ANN, kind="wizard-target", options=[BO, "discard"]),
+        ChoiceMade(player=ANN, kind="wizard-target", option=BO),
+    ]
+    recorded = [
+        RecordedEvent(n, e, e.type_name, e.class_version, e.to_fields(), b"", datetime(2026, 1, 1, tzinfo=UTC))
+        for n, e in enumerate(run, start=5)
+    ]
+    told = describe_events("talisman", recorded)
+    assert told[1:] == [
+        "Ann plays the Vampire Wizard and must aim Healing: at Bo, or discard it.",
+        "Ann aims the Vampire Wizard's Healing at Bo.",
+    ]
