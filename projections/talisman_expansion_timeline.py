@@ -92,8 +92,14 @@ def words_describers() -> tuple[Describer, ...]:
     return tuple(found)
 
 
+def _keep_kind(kind: str) -> str:
+    """Returns a Keep choice's kind as the Keep run names it (`keep:sentry-toll` → `sentry-toll`), or ""."""
+    last = kind.rsplit(":", 1)[-1]
+    return last if last in KEEP_CHOICES else ""
+
+
 def _keep_choice(event: Event) -> bool:
-    return isinstance(event, ChoiceOffered | ChoiceMade) and event.kind in KEEP_CHOICES
+    return isinstance(event, ChoiceOffered | ChoiceMade) and bool(_keep_kind(event.kind))
 
 
 def concerns_expansion(event: Event, main_types: frozenset[type[Event]]) -> bool:
@@ -125,20 +131,21 @@ def _discarded(e: SpellDiscarded) -> str:
 
 
 def _option(option: str) -> str:
-    return "a life" if option == "life" else name_of(option) if "/" in option else f"+2 {option}"
+    return "a life" if option == "life" else name_of(option) if "/" in option else f"+2 {option.title()}"
 
 
 def _offered(e: ChoiceOffered) -> str:
     options = [_option(o) for o in e.options if o != "discard"]
-    if e.kind == "wizard-target":  # Keep 8.4 (house): the spell just drawn waits for its aim
+    kind = _keep_kind(e.kind)
+    if kind == "wizard-target":  # Keep 8.4 (house): the spell just drawn waits for its aim
         aims = ", ".join(options)
         return f"{e.player} plays the Vampire Wizard and must aim the spell: at {aims}, or discard it."
-    asked = "what to give the Sentry" if e.kind == "sentry-toll" else "the Tome's gift"
+    asked = "what to give the Sentry" if kind == "sentry-toll" else "the Tome's gift"
     return f"{e.player} must choose {asked}: {', '.join(options)}."
 
 
 def _made(e: ChoiceMade) -> str:
-    if e.kind != "wizard-target":
+    if _keep_kind(e.kind) != "wizard-target":
         return f"{e.player} chose {_option(e.option)}."
     if e.option == "discard":
         return f"{e.player} has the Vampire Wizard discard the spell."
@@ -156,8 +163,8 @@ _OWN: dict[type[Event], Callable[[Any], str | None]] = {
     TeleportCounterDrawn: _counter,
     FleeingDeclared: lambda e: f"{e.player} is fleeing, back the way they came in.",
     CardDrawn: _drawn,
-    ChoiceOffered: lambda e: _offered(e) if e.kind in KEEP_CHOICES else None,
-    ChoiceMade: lambda e: _made(e) if e.kind in KEEP_CHOICES else None,
+    ChoiceOffered: lambda e: _offered(e) if _keep_kind(e.kind) else None,
+    ChoiceMade: lambda e: _made(e) if _keep_kind(e.kind) else None,
     # The Keep run's sentences, with the main board's cards named too (a Spell, an Object from outside).
     ItemGivenUp: lambda e: f"{e.player} gave the {name_of(e.card)} up to the Sentry.",
     SpellCast: lambda e: f"The Vampire Wizard cast {name_of(e.spell)} on {e.player}.",
@@ -182,7 +189,7 @@ def describe_at(events: Sequence[RecordedEvent], index: int) -> str | None:
     """Tells the Vampire Wizard's offer or aim with the name of the spell drawn just before it (Keep 8.4);
     None for any other event, or when the run does not hold that draw."""
     event = events[index].event
-    if not isinstance(event, ChoiceOffered | ChoiceMade) or event.kind != "wizard-target":
+    if not isinstance(event, ChoiceOffered | ChoiceMade) or _keep_kind(event.kind) != "wizard-target":
         return None
     earlier = (events[i].event for i in range(index - 1, -1, -1))
     spell = next((e.card for e in earlier if isinstance(e, CardDrawn) and e.deck == "spells"), "")

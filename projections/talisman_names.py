@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from functools import cache
 
 from domain.rulesets.dungeon import content as dungeon_content
+from domain.rulesets.dungeon.encounters import GUARD
 from domain.rulesets.dungeon.state import BOARD as DUNGEON
 from domain.rulesets.keep import content as keep_content
 from domain.rulesets.keep.state import BOARD as KEEP
@@ -57,6 +58,7 @@ def _names() -> dict[str, str]:
 def _expansion_names() -> dict[str, str]:
     found = {s.id: s.name for s in dungeon_content.load_board().spaces}
     found |= {card_id: dungeon_view.card_name(card_id) for card_id in dungeon_content.load_deck().cards}
+    found[GUARD] = dungeon_view.card_name(GUARD)  # the Guard Room's guard, fought like a card
     found |= {s.id: s.name for s in keep_content.load_board().spaces}
     return found | _expansions_context().names
 

@@ -351,6 +351,21 @@ SAMPLES: list[tuple[Event, str]] = [
         "Bo must choose what to give the Sentry: a life, Squire.",
     ),
     (ChoiceMade(player=BO, kind="sentry-toll", option="life"), "Bo chose a life."),
+    (
+        ChoiceOffered(player=BO, kind="keep:tome-gift", options=["strength", "craft", "life"]),
+        "Bo must choose the Tome's gift: +2 Strength, +2 Craft, a life.",
+    ),
+    (
+        CombatResolved(
+            player=ANN,
+            opponent="dungeon/guard",
+            kind="combat",
+            player_total=8,
+            opponent_total=8,
+            outcome="standoff",
+        ),
+        "Ann (8) and the Guard (8) fought to a stand-off in combat.",
+    ),
 ]
 
 
@@ -464,8 +479,9 @@ def test_the_vampire_wizards_aim_names_the_spell_drawn_just_before_it():
         ChoiceOffered(player=ANN, kind="wizard-target", options=[BO, "discard"]),
         ChoiceMade(player=ANN, kind="wizard-target", option=BO),
     ]
+    when = datetime(2026, 1, 1, tzinfo=UTC)
     recorded = [
-        RecordedEvent(n, e, e.type_name, e.class_version, e.to_fields(), b"", datetime(2026, 1, 1, tzinfo=UTC))
+        RecordedEvent(n, e, e.type_name, e.class_version, e.to_fields(), b"", when)
         for n, e in enumerate(run, start=5)
     ]
     told = describe_events("talisman", recorded)
