@@ -35,6 +35,7 @@ _TILE_WIDTH = len("blank tile")
 # The spiral with its cells at their widest (a 5×5 grid of cells and rules).
 _SPIRAL_WIDTH = dungeon_view.SPIRAL_SIZE * (dungeon_view.CELL_WIDTH + 3) + 1
 _SIDE_BY_SIDE_KEEP = 56  # the narrowest Keep column worth putting beside the Dungeon's spiral
+_DUNGEON_MARKS = {"fleeing": "fleeing", "defeated": "beaten"}
 _KEEP_MARKS = {"looping": "looping", "obelisk": "held", "fleeing": "fleeing"}
 _BOARD_TITLES = {DUNGEON: "The Dungeon", KEEP: "The Vampire's Keep"}
 
@@ -66,11 +67,18 @@ def _keep_marks(sheet: MainSheet) -> list[str]:
     return ["outside"] * outside + [word for key, word in _KEEP_MARKS.items() if flags.get(key)]
 
 
+def _dungeon_marks(sheet: MainSheet) -> list[str]:
+    # The Dungeon's sheet keys, as the short game keeps them: fleeing (Dungeon 9), beaten (7.3: it moves
+    # back towards the Entrance on its next turn).
+    flags = cast(dict[str, Any], sheet)
+    return [word for key, word in _DUNGEON_MARKS.items() if flags.get(key)]
+
+
 def standing(state: MainState, board: str) -> dict[int, list[str]]:
-    """Returns who stands on each space of an expansion's board (a Keep character with its marks)."""
+    """Returns who stands on each space of an expansion's board, each with its marks (`Ann (fleeing)`)."""
     here: dict[int, list[str]] = {}
     for name, sheet in _on_board(state, board):
-        marks = _keep_marks(sheet) if board == KEEP else []
+        marks = _keep_marks(sheet) if board == KEEP else _dungeon_marks(sheet)
         here.setdefault(sheet["space"], []).append(f"{name} ({', '.join(marks)})" if marks else name)
     return here
 
@@ -138,7 +146,10 @@ def _dungeon_grid(state: MainState, width: int) -> list[str]:
         if things:
             rows.append(f"{space.index} {space.name}: {', '.join(things)}")
     face_up = wrap(f"Face up in the Dungeon: {'; '.join(rows)}.", width) if rows else []
-    return [*head, *spiral, *face_up]
+    # The spiral's cells have room for names only: the marks of who is fleeing or beaten come after it.
+    marked = [who for people in standing(state, DUNGEON).values() for who in people if "(" in who]
+    marks = wrap(f"In the Dungeon: {', '.join(marked)}.", width) if marked else []
+    return [*head, *spiral, *face_up, *marks]
 
 
 def _dungeon_list(state: MainState, width: int, brief: bool) -> list[str]:

@@ -489,3 +489,14 @@ def test_the_vampire_wizards_aim_names_the_spell_drawn_just_before_it():
         "Ann plays the Vampire Wizard and must aim Healing: at Bo, or discard it.",
         "Ann aims the Vampire Wizard's Healing at Bo.",
     ]
+
+
+def test_a_character_fleeing_or_beaten_in_the_dungeon_is_marked():
+    """Dungeon 9.1: a fleeing character heads for the Entrance; Dungeon 7.3: a beaten one moves back on
+    its next turn."""
+    state = _mixed_state()
+    put(state, ANN, "dungeon", 7, fleeing=True, defeated=False)
+    put(state, CY, "dungeon", 9, fleeing=False, defeated=True)
+    assert "In the Dungeon: Ann (fleeing), Cy (beaten)." in render_board("talisman", state)
+    compact = _lines(render_board("talisman", state, width=80, height=40))
+    assert "   7 Well Room        Ann (fleeing)" in compact and "   9 Hall of Bones    Cy (beaten)" in compact
