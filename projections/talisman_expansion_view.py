@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable
+from functools import cache
 from typing import Any, cast
 
 from domain.rulesets.dungeon.content import load_board as load_dungeon
@@ -30,7 +31,6 @@ from projections.text_layout import wrap
 
 GRID, COMPACT, BRIEF = "grid", "compact", "brief"
 NUMBER = 4  # the column of a space's number, as the main board's regions have it
-_KEEP_NAME_WIDTH = max(len(s.name) for s in load_keep().spaces)
 _TILE_WIDTH = len("blank tile")
 # The spiral with its cells at their widest (a 5×5 grid of cells and rules).
 _SPIRAL_WIDTH = dungeon_view.SPIRAL_SIZE * (dungeon_view.CELL_WIDTH + 3) + 1
@@ -181,6 +181,11 @@ def _keep_counts(state: MainState) -> str:
     return f"{keep}, {vault}, {counters}"
 
 
+@cache
+def _keep_name_width() -> int:
+    return max(len(space.name) for space in load_keep().spaces)
+
+
 def _keep_levels(state: MainState, width: int, detail: str) -> list[str]:
     here = standing(state, KEEP)
     bare, brief = detail == GRID, detail == BRIEF
@@ -196,7 +201,7 @@ def _keep_levels(state: MainState, width: int, detail: str) -> list[str]:
         rows.append(f"Level {level} (spaces {first}-{last}{note})")
         for number in numbers:
             name, tile = space_name(KEEP, number), tile_mark(state, number)
-            prefix = f"{number:>{NUMBER}} {name:<{_KEEP_NAME_WIDTH}} {tile:<{_TILE_WIDTH}} "
+            prefix = f"{number:>{NUMBER}} {name:<{_keep_name_width()}} {tile:<{_TILE_WIDTH}} "
             rows += _space_line(prefix, here.get(number, []), lying(state, KEEP, number, brief), width)
     return rows
 
@@ -206,6 +211,8 @@ def _keep_vault(state: MainState, width: int) -> list[str]:
     notes = []
     if flags.get("vault_talismans"):
         notes.append(f"{flags['vault_talismans']} Talisman(s) left on it by the fallen")
+    if flags.get("vault_spells"):  # Keep 9.1: what a character killed in the Vault leaves there
+        notes.append(f"spells left there: {', '.join(name_of(s) for s in flags['vault_spells'])}")
     if flags.get("hoard"):
         notes.append("the Treasure Hoard is played")
     return wrap(f"Talisman Vault: {'; '.join(notes)}.", width) if notes else []

@@ -500,3 +500,11 @@ def test_a_character_fleeing_or_beaten_in_the_dungeon_is_marked():
     assert "In the Dungeon: Ann (fleeing), Cy (beaten)." in render_board("talisman", state)
     compact = _lines(render_board("talisman", state, width=80, height=40))
     assert "   7 Well Room        Ann (fleeing)" in compact and "   9 Hall of Bones    Cy (beaten)" in compact
+
+
+def test_the_talisman_vault_shows_what_the_fallen_left_there():
+    """Keep 9.1: a character killed in the Vault leaves its Talisman (and its spells) on the Vault space."""
+    state = _mixed_state()
+    state.update(vault_talismans=1, vault_spells=["talisman/spell/healing"])
+    text = " ".join(render_board("talisman", state).split())
+    assert "Talisman Vault: 1 Talisman(s) left on it by the fallen; spells left there: Healing." in text
