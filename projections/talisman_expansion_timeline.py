@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from domain import events as core_events
 from domain.events import CardDrawn, DieRolled, Event, Moved
 from domain.rulesets.dungeon.state import DECK as DUNGEON_DECK
 from domain.rulesets.keep import events as keep_events
@@ -105,7 +106,10 @@ def _keep_choice(event: Event) -> bool:
 def concerns_expansion(event: Event, main_types: frozenset[type[Event]]) -> bool:
     """Tells whether an event is an expansion's: a type the main board does not tell, or one of its own
     types on an expansion's board, deck or choice."""
-    if type(event) not in main_types or _keep_choice(event):
+    if type(event) not in main_types:
+        # The game's own facts (GameCreated, SeedCommitted…) are the generic timeline's, in every game.
+        return type(event).__module__ != core_events.__name__
+    if _keep_choice(event):
         return True
     fields = event.to_fields()
     boards = {fields.get(key) for key in ("board", "from_board", "to_board")}

@@ -508,3 +508,13 @@ def test_the_talisman_vault_shows_what_the_fallen_left_there():
     state.update(vault_talismans=1, vault_spells=["talisman/spell/healing"])
     text = " ".join(render_board("talisman", state).split())
     assert "Talisman Vault: 1 Talisman(s) left on it by the fallen; spells left there: Healing." in text
+
+
+def test_the_games_own_facts_are_never_handed_to_an_expansions_wording(monkeypatch, fresh_words):
+    """RULES.md §5: a game without the expansions is told as before: its set-up and seed stay generic."""
+    from domain.events import SeedCommitted
+
+    asked = _stand_in(monkeypatch, "projections.talisman_dungeon_words", "something else")
+    committed = SeedCommitted(commitment=bytes(32))
+    assert describe_event("talisman", committed).startswith("The host committed to a secret dice seed")
+    assert asked == []
