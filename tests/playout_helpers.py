@@ -5,6 +5,7 @@ directly (no store)."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import operator
 import random
@@ -25,7 +26,10 @@ from domain.events import (
     TurnEnded,
 )
 from domain.resolution import Resolution
+from domain.rulesets.keep.content import load_tables
 from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered
+from domain.rulesets.keep.moves import counter_ids, counter_value
+from domain.rulesets.keep.state import COUNTERS, LAST
 from domain.rulesets.talisman.events import (
     GoldChanged,
     GoldTaken,
@@ -72,18 +76,46 @@ def every_card(state: Mapping[str, Any]) -> list[list[str]]:
 
 
 def card_count(state: Mapping[str, Any]) -> int:
-    """Counts the cards of `every_card` without listing them (after each quiet event: it must be quick)."""
+    """Counts the cards of `every_card` without listing them (after each quiet event: it must be quick;
+    a Teleport counter drawn is counted on its tile)."""
     total = sum(map(len, state["piles"].values()))
     for spaces in state["cards"].values():
         total += sum(map(len, spaces))
     for sheet in state["players"].values():
         total += 1 + sum(map(len, _carried(sheet)))
-    return total + sum(len(state[key]) for key in KEPT if isinstance(state.get(key), list))
+    total += sum(len(state[key]) for key in KEPT if isinstance(state.get(key), list))
+    return total + (len(state["tiles"]) - state["tiles"].count(0) if "tiles" in state else 0)
 
 
 def ledger(state: Mapping[str, Any]) -> Counter[str]:
-    """Counts every card wherever it lies."""
-    return Counter(itertools.chain.from_iterable(every_card(state)))
+    """Counts every card wherever it lies. With the Keep in play (RULES.md §3), a Teleport counter drawn
+    lies on its tile, which the state knows only by the space it sends to (`tiles`), so every counter is
+    counted by that space; the Treasure Hoard's items come from a bank, not a deck (Keep 15.2), and are
+    not counted."""
+    if "tiles" not in state:
+        return Counter(itertools.chain.from_iterable(every_card(state)))
+    left = state["piles"][COUNTERS]
+    found = Counter(itertools.chain.from_iterable(cards for cards in every_card(state) if cards is not left))
+    names = counter_names()
+    found.update(names[card] for card in left)
+    found.update(names[space] for space in state["tiles"] if space)
+    if state.get("hoard"):
+        for card in hoard_items():
+            found.pop(card, None)
+    return found
+
+
+@functools.cache
+def hoard_items() -> tuple[str, ...]:
+    """Returns the ids of the Treasure Hoard's items (Keep 15.2)."""
+    return tuple(load_tables().items)
+
+
+@functools.cache
+def counter_names() -> dict[str | int, str]:
+    """Names each Teleport counter, and each space a tile sends to, by that space (see `ledger`)."""
+    names: dict[str | int, str] = {card: f"counter-to:{counter_value(card)}" for card in counter_ids()}
+    return names | {space: f"counter-to:{space}" for space in range(1, LAST + 1)}
 
 
 class CheckedGame(TalismanGame):
@@ -93,7 +125,8 @@ class CheckedGame(TalismanGame):
 
     def __init__(self, options: dict[str, str], universe: Counter[str]) -> None:
         super().__init__(options)
-        self.universe, self.total = universe, universe.total()
+        self.universe = universe
+        self.count = -1  # the cards counted at the last whole check (-1: none yet)
         self.sizes = self.ctx.sizes
         self.checked = 0
 
@@ -106,17 +139,22 @@ class CheckedGame(TalismanGame):
         return state
 
     def check(self, state: dict[str, Any], event: Event) -> None:
-        """Checks every sheet, then the cards: their count after a quiet event, else the whole ledger."""
+        """Checks every sheet, then the cards: after a quiet event (or one the ruleset has no evolve step
+        for) that none moved (their count is the same), after any other the whole ledger against the cards
+        the game began with."""
         self.checked += 1
         for name, sheet in state["players"].items():
             self.check_sheet(state, sheet, (name, event.type_name))
         if state["phase"] == "setup":
             return
-        if type(event) in QUIET:
-            assert card_count(state) == self.total, event
-        elif not dict.__eq__(ledger(state), self.universe):  # (a dict's == runs in C, a Counter's not)
+        kind = type(event)
+        if (kind in QUIET or kind not in self.handlers) and self.count >= 0:  # no step: nothing changes
+            assert card_count(state) == self.count, event
+            return
+        if not dict.__eq__(ledger(state), self.universe):  # (a dict's == runs in C, a Counter's not)
             found = ledger(state)
             raise AssertionError(f"{event}: {found - self.universe} more, {self.universe - found} fewer")
+        self.count = card_count(state)
 
     def check_sheet(self, state: dict[str, Any], sheet: dict[str, Any], where: tuple[Any, ...]) -> None:
         """Checks one character: on a space of its board, lives never negative (and its base stats)."""

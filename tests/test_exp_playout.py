@@ -23,7 +23,7 @@ import pytest
 from domain.events import Event, GameEnded, GameWon
 from domain.rulesets.talisman.main.ruleset import TalismanGame
 from projections.views import render_board
-from tests.playout_helpers import CheckedGame, every_card, play, rebuilt
+from tests.playout_helpers import CheckedGame, card_count, play, rebuilt
 
 GAMES = 300
 CAP = "400"
@@ -104,10 +104,18 @@ def test_nothing_happens_after_the_game_ended(played):
     assert [seed for seed, (*_, ended_last, _) in played.items() if not ended_last] == []
 
 
-def test_the_games_use_every_deck_and_board():
-    # The ledger is over every deck of both expansions: a game's universe holds each of them.
+def test_the_games_go_into_both_expansions(played):
+    # RULES.md §2, §3: the bots go down into the Dungeon and into the Keep, so their rules are played.
+    moves = sum((boards for *_, boards in played.values()), Counter())
+    assert moves["dungeon"] > 0 and moves["keep"] > 0, moves
+
+
+def test_the_ledger_holds_every_deck_of_both_expansions():
     game, initial, _, _ = play(0, options_for(0), ExpansionGame)
-    piles = set(initial["piles"])
-    assert {"adventure", "purchase", "spells", "talismans", "characters"} <= piles
-    assert {"dungeon", "keep", "vault", "counters"} <= piles
-    assert sum(map(len, every_card(initial))) == game.total
+    assert {"adventure", "purchase", "spells", "talismans", "characters"} <= set(initial["piles"])
+    assert {"dungeon", "keep", "vault", "counters", "discard:dungeon", "discard:keep"} <= set(
+        initial["piles"]
+    )
+    decks = ("adventure", "purchase", "spells", "talismans", "characters", "dungeon", "keep", "vault")
+    assert all(set(initial["piles"][deck]) <= set(game.universe) for deck in decks)
+    assert game.universe.total() == card_count(initial)  # every counter too, by the space it names
