@@ -48,8 +48,9 @@ EXPANSION_GAMES: dict[str, tuple[Seats, dict[str, str]]] = {
 }
 EXPANSION_EVENTS = 4_000  # a game that visits the expansions and comes out is longer
 TRIPS = 2  # each expansion entered and left alive at least this often
-# What a trip through each expansion must show: the Treasure Chamber's table read (Dungeon 8.1).
-SHOWN = {"dungeon": ("TreasureChamberRolled",), "keep": ()}
+# What a trip through each expansion must show: the Treasure Chamber's table read (Dungeon 8.1); the Vault
+# met (Keep 9.1) and a Teleport counter drawn (Keep 6.1).
+SHOWN = {"dungeon": ("TreasureChamberRolled",), "keep": ("VaultCardMet", "TeleportCounterDrawn")}
 Wanted = Callable[[list[RecordedEvent]], bool]
 
 

@@ -252,10 +252,10 @@ FILES = {
 TALISMAN_ENTRIES = ("cards", "characters", "spells", "items", "talismans")
 # Rulesets, `talisman`: an expansion's option adds its short game's files (all but the characters), the
 # Adventure cards it shuffles into the main board's deck and its own files.
-EXPANSION_ADVENTURE = {"dungeon": "talisman/adventure-dungeon.toml"}
+EXPANSION_ADVENTURE = {"dungeon": "talisman/adventure-dungeon.toml", "keep": "talisman/adventure-keep.toml"}
 EXPANSION_FILES = {
     "dungeon": [*FILES["dungeon-short"][1:], EXPANSION_ADVENTURE["dungeon"], "talisman/dungeon-exits.toml"],
-    "keep": [*FILES["keep-run"][1:]],
+    "keep": [*FILES["keep-run"][1:], EXPANSION_ADVENTURE["keep"]],
 }
 
 
@@ -733,10 +733,32 @@ def test_every_fresh_game_in_every_copy_follows_from_the_documents(fresh_copies)
 def test_the_talisman_replays_meet_every_pick_of_the_main_board():
     # Rulesets, `talisman`: the deal, the decks' draws, a restart's pick (and its putting back), a reshuffle.
     total = Verified()
-    for path in (p for p in REPLAYS if p.name.startswith("talisman-")):
+    plain = [p for p in REPLAYS if p.name.startswith("talisman-") and not expansions_of(p)]
+    for path in plain:
         done = Verifier(path).run()
         total.picks += done.picks
         total.reshuffled += done.reshuffled
         total.dice += done.dice
     assert set(total.picks) == {"CharacterDealt", "CardDrawn", "CharacterRestarted"}
     assert total.reshuffled and total.dice
+
+
+def expansions_of(path: Path) -> tuple[str, ...]:
+    """The expansions a recorded `talisman` game was played with (its `GameCreated.options`)."""
+    document = msgpack.unpackb(path.read_bytes(), raw=False, timestamp=3)
+    (created,) = [e["fields"] for e in document["events"] if e["type"] == "GameCreated"]
+    return tuple(name for name in EXPANSION_FILES if created["options"].get(name) == "true")
+
+
+def test_the_expansion_replays_meet_every_pick_of_their_decks():
+    # Rulesets, `talisman`: a game with the Dungeon draws from its deck, with the Keep from the Keep's
+    # and the Vault's decks and the Teleport counters; recorded with each expansion alone and both.
+    decks = {"dungeon": {"dungeon"}, "keep": {"keep", "vault", "counters"}}
+    seen: dict[tuple[str, ...], Counter] = {}
+    for path in (p for p in REPLAYS if p.name.startswith("talisman-")):
+        if expansions := expansions_of(path):
+            seen.setdefault(expansions, Counter()).update(Verifier(path).run().piles)
+    assert set(seen) == {("dungeon",), ("keep",), ("dungeon", "keep")}
+    for expansions, piles in seen.items():
+        for name in expansions:
+            assert decks[name] <= set(piles), f"{expansions}: no pick from {decks[name] - set(piles)}"
