@@ -20,10 +20,11 @@ from typing import Any
 
 import pytest
 
+from domain.errors import BadSetup
 from domain.events import Event, GameEnded, GameWon
 from domain.rulesets.talisman.main.ruleset import TalismanGame
 from projections.views import render_board
-from tests.playout_helpers import CheckedGame, card_count, play, rebuilt
+from tests.playout_helpers import CheckedGame, card_count, created_for, play, rebuilt
 
 GAMES = 300
 CAP = "400"
@@ -62,11 +63,46 @@ class ExpansionGame(CheckedGame):
 
 
 def test_the_options_are_all_accepted_and_mixed():
+    """Dungeon 13: either alternative may replace the Treasure Chamber's table, never both at once."""
     every = [options_for(seed) for seed in range(GAMES)]
     for options in every:
         TalismanGame.check_options(options)
     mixed = Counter(key for options in every for key, value in options.items() if value == "true")
     assert all(mixed[key] >= GAMES // 8 for key, *_ in MIXED), mixed
+    with pytest.raises(BadSetup, match="alternatives"):
+        TalismanGame.check_options(
+            options_for(0) | {"dungeon.talisman_exit": "true", "dungeon.crown_exit": "true"}
+        )
+
+
+def test_both_expansions_are_set_up_beside_the_main_board():
+    """Keep 3.1: the main game and the other expansion are set up as normal; Keep 3.2 and Dungeon 3.2: each
+    expansion's board lies beside the main board (the Dungeon's 25 spaces, the Keep's 1-21)."""
+    players = [{"name": "Ann", "character": ""}, {"name": "Bo", "character": ""}]
+    plain = TalismanGame({}).initial_state(created_for(players, {}))
+    both = TalismanGame(options_for(0)).initial_state(created_for(players, options_for(0)))
+    assert {board: len(spaces) for board, spaces in both["cards"].items()} == {
+        **{board: len(spaces) for board, spaces in plain["cards"].items()},
+        "dungeon": 25,
+        "keep": 22,  # index 0 unused
+    }
+    assert all(both["piles"][name] == cards for name, cards in plain["piles"].items() if name != "adventure")
+    # Dungeon 2, 3.1: the four Doorways; Keep 2, 3.3 (second): 24 new Adventure cards, 8 of them Portals.
+    added = Counter(both["piles"]["adventure"]) - Counter(plain["piles"]["adventure"])
+    doorways = [card for card in added if "doorway" in card]
+    assert len(doorways) == 4 and added.total() == 4 + 24
+    assert sum("ethereal-portal" in card for card in added) == 8
+
+
+def test_the_expansions_decks_are_laid_out_whole():
+    """Dungeon 2, 3.3: the 36 Dungeon cards; Keep 2: its decks and counters, the Keep deck of 48 cards as
+    Keep 14.1 says (house: not the 60 its list of components names), Keep 14.2: the 12 Vault cards;
+    Keep 3.4-3.6: each shuffled (a lazy shuffle: sorted, each draw a pick among what is left)."""
+    players = [{"name": "Ann", "character": ""}, {"name": "Bo", "character": ""}]
+    piles = TalismanGame(options_for(0)).initial_state(created_for(players, options_for(0)))["piles"]
+    sizes = {name: len(piles[name]) for name in ("dungeon", "keep", "vault", "counters")}
+    assert sizes == {"dungeon": 36, "keep": 48, "vault": 12, "counters": 40}
+    assert all(piles[name] == sorted(piles[name]) for name in sizes)
 
 
 @pytest.fixture(scope="module")
