@@ -48,6 +48,9 @@ from domain.rulesets.talisman.main.events import (
 )
 from domain.rulesets.talisman.main.events_abilities import (
     AbilityUsed,
+    CardDestroyed,
+    CardDisplaced,
+    CardReturned,
     CharacterAttacked,
     EffectReadied,
     EffectSpent,
@@ -57,6 +60,7 @@ from domain.rulesets.talisman.main.events_abilities import (
     GoldStolen,
     SpellCountered,
     SpellInvoked,
+    SpellLaid,
     SpellTaken,
     SpoilsTaken,
 )
@@ -260,6 +264,14 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     AbilityUsed: _ability,
     EnemyEvaded: lambda e: f"{e.player} evaded the {name_of(e.card)}; it stays face up.",
     EnemyDestroyed: lambda e: f"{e.player} destroyed the {name_of(e.card)} with a Spell (no trophy).",
+    CardDestroyed: lambda e: f"The {name_of(e.card)} on {where(e.board, e.space)} was destroyed.",
+    CardDisplaced: lambda e: (
+        f"The {name_of(e.card)} moved from {where(e.board, e.from_space)} to {where(e.board, e.to_space)}."
+    ),
+    CardReturned: lambda e: (
+        f"The {name_of(e.card)} on {where(e.board, e.space)} went back into its deck; the space draws anew."
+    ),
+    SpellLaid: lambda e: f"{e.player} laid the {name_of(e.spell)} on {where(e.board, e.space)}.",
     CharacterAttacked: lambda e: f"{e.player} attacked {e.victim} in {_kind(e.kind)}.",
     SpoilsTaken: _spoils,
     GoldStolen: lambda e: f"{e.player} took {e.amount} gold from {e.victim} ({_reason(e.reason)}).",
