@@ -469,22 +469,12 @@ def test_a_missing_wording_module_is_skipped_and_a_broken_one_is_an_error(monkey
 def test_the_vampire_wizards_aim_names_the_spell_drawn_just_before_it():
     """Keep 8.4: the Vampire Wizard's spells are drawn from the main board's Spell deck and aimed by a player;
     the timeline names the spell waiting for its aim."""
-    from datetime import UTC, datetime
-
-    from event_store.recorded import RecordedEvent
-    from projections.timeline import describe_events
-
     run = [
         CardDrawn(player=BO, deck="spells", card="talisman/spell/healing", draw=5),
         ChoiceOffered(player=ANN, kind="wizard-target", options=[BO, "discard"]),
         ChoiceMade(player=ANN, kind="wizard-target", option=BO),
     ]
-    when = datetime(2026, 1, 1, tzinfo=UTC)
-    recorded = [
-        RecordedEvent(n, e, e.type_name, e.class_version, e.to_fields(), b"", when)
-        for n, e in enumerate(run, start=5)
-    ]
-    told = describe_events("talisman", recorded)
+    told = _told(run)
     assert told[1:] == [
         "Ann plays the Vampire Wizard and must aim Healing: at Bo, or discard it.",
         "Ann aims the Vampire Wizard's Healing at Bo.",
@@ -518,3 +508,35 @@ def test_the_games_own_facts_are_never_handed_to_an_expansions_wording(monkeypat
     committed = SeedCommitted(commitment=bytes(32))
     assert describe_event("talisman", committed).startswith("The host committed to a secret dice seed")
     assert asked == []
+
+
+def _told(run: list[Event]) -> list[str]:
+    """Tells a run of events as `log` does (each event with the run around it)."""
+    from datetime import UTC, datetime
+
+    from event_store.recorded import RecordedEvent
+    from projections.timeline import describe_events
+
+    when = datetime(2026, 1, 1, tzinfo=UTC)
+    recorded = [
+        RecordedEvent(n, e, e.type_name, e.class_version, e.to_fields(), b"", when)
+        for n, e in enumerate(run, start=5)
+    ]
+    return describe_events("talisman", recorded)
+
+
+def test_a_flight_is_told_with_the_board_it_leaves():
+    """Dungeon 9.1: a flight from the Dungeon heads for its Entrance; Keep 10: one from the Keep for its
+    door. Both record the same event, so the run before it tells whose board it is."""
+    down = RegionCrossed(
+        player=ANN, from_board="outer", from_space=5, to_board="dungeon", to_space=0, reason="d"
+    )
+    inside = Moved(piece=BO, board="keep", from_space=1, to_space=3, reason="roll")
+    told = _told([down, inside, FleeingDeclared(player=ANN), FleeingDeclared(player=BO)])
+    assert told[2:] == [
+        "Ann is fleeing the Dungeon, back to its Entrance.",
+        "Bo is fleeing the Vampire's Keep, back to its door.",
+    ]
+    assert (
+        describe_event("talisman", FleeingDeclared(player=CY)) == "Cy is fleeing, back the way they came in."
+    )
