@@ -540,3 +540,42 @@ def test_a_flight_is_told_with_the_board_it_leaves():
     assert (
         describe_event("talisman", FleeingDeclared(player=CY)) == "Cy is fleeing, back the way they came in."
     )
+
+
+@pytest.mark.parametrize("seed", [2, 7])
+def test_seeded_bot_games_with_both_expansions_are_told_and_shown_in_80_columns(fresh_words, seed):
+    """RULES.md §5 (both expansions in one game): every event of a seeded bot game has a sentence of its own
+    (not the generic `Type: field=value`), and every board along the way fits 80 columns, or the width
+    given, in every layout."""
+    import random
+
+    from domain.actions import HOST, START
+    from domain.dice import HmacDice
+    from domain.events import GameCreated
+    from domain.rulesets.talisman.main.ruleset import TalismanGame
+
+    rng, game = random.Random(seed), TalismanGame({**BOTH, "bot_round_cap": "400"})
+    seats = [{"name": name, "character": ""} for name in (ANN, BO, CY)]
+    created = GameCreated(
+        ruleset="talisman", players=seats, options=game.options, content_hash="", scripted=False,
+        dice_script=[], nightkeep_version="0.3.0",
+    )  # fmt: skip
+    state = game.initial_state(created)
+    dice = HmacDice(seed.to_bytes(32, "big"))
+    log = game.decide_in_place(state, START, HOST, dice)
+    for step in range(600):
+        if state["phase"] == "over":
+            break
+        actions = game.legal_actions(state)
+        action = rng.choices(actions, [game.bot_weight(state, a) for a in actions])[0]
+        log += game.decide_in_place(state, action.id, action.player, dice)
+        if step % 60 == 0:
+            for width, height in ((None, None), (80, None), (80, 24), (170, None)):
+                lines = _lines(render_board("talisman", state, width=width, height=height))
+                assert max(map(len, lines)) <= (width or 80)
+                assert height is None or len(lines) <= height
+    untold = {
+        type(e).__name__ for e in log if describe_event("talisman", e).startswith(type(e).__name__ + ":")
+    }
+    assert not untold
+    assert any(e.board in ("dungeon", "keep") for e in log if isinstance(e, Moved))
