@@ -266,7 +266,7 @@ def render_board(
         half = (width - 3) // 2
         left = _region_lines(main, boards[0], half, bare) if boards else []
         right = [line for b in boards[1:] for line in _region_lines(main, b, half, bare)]
-        # The Keep beside the Dungeon's spiral when there is room for both (Dungeon 6.1, Keep 3).
+        # The Keep beside the Dungeon's spiral when there is room for both (Dungeon 3.2, Keep 3.2).
         more = expansion_lines(main, width, GRID if bare else COMPACT, side_by_side=bare)
         return around(width, [*_side_by_side(left, right), *more])
 
