@@ -330,3 +330,18 @@ def test_a_barrier_keeps_a_place_without_cards_from_being_met_and_a_hex_strikes_
     put(after, ANN, "outer", 12)
     events, after = land(game, after, "outer", 0, player=BO)
     assert of(events, LifeLost)[0].player == BO and of(events, ChoiceOffered)[0].kind.startswith("service")
+
+
+def test_a_spell_that_destroys_an_enemy_sends_a_dungeon_card_to_the_dungeon_discards():
+    # Dungeon 10.1: Spells work on Dungeon cards; Destroy Magic's enemy goes to its own deck's discards.
+    from domain.dice import ScriptedDice
+    from domain.resolution import Resolution
+    from domain.rulesets.talisman.combat import COMBAT
+    from domain.rulesets.talisman.main.fights import fight
+
+    game, state = holding("destroy-magic", board="dungeon", space=5)
+    lay(state, "dungeon", 5, RAT)
+    _, after = act(game, state, f"cast:{spell('destroy-magic')}")
+    res = Resolution(after, ScriptedDice(), game.evolve)
+    fight(game.ctx, res, ANN, RAT, 1, COMBAT)
+    assert of(res.events, CardDestroyed)[0].deck == "dungeon" and RAT in res.state["piles"]["discard:dungeon"]
