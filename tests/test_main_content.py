@@ -105,6 +105,9 @@ def test_content_paths_add_each_expansion_turned_on():
         "keep/spells.toml",
         "keep/tables.toml",
         "keep/vault.toml",
+        "talisman/adventure-keep.toml",  # the Keep's 16 house Adventure cards (Keep 3.3)
+        "talisman/adventure-dungeon.toml",  # Dungeon 3.1: the Doorways
+        "talisman/dungeon-exits.toml",  # Dungeon 8.1, 8.3, 5.3 (house)
     }
     assert {p.parent.name for p in content_paths({"dungeon": "false"})} == {"talisman"}
 

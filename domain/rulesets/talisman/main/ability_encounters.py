@@ -103,11 +103,12 @@ def rout_options(ctx: MainContext, sheet: MainSheet, steps: int, either: bool = 
     Dungeon, `steps` back toward the Entrance, or either way when `either` (Dungeon 12.10)."""
     if sheet["board"] == DUNGEON:
         return dungeon_spots(sheet["space"], steps, either)
-    if sheet["board"] not in ctx.spaces or sheet["board"] == INNER or ctx.sizes[sheet["board"]] < 2:
+    ring = ctx.expansion_on(sheet["board"]) is None and sheet["board"] != INNER
+    if not ring or ctx.sizes[sheet["board"]] < 2:
         return []  # house: nobody is routed in the Inner Region, nor in the Keep (Keep 5.4)
-    size, board = ctx.sizes[sheet["board"]], ctx.board.board(sheet["board"])
+    size, spaces = ctx.sizes[sheet["board"]], ctx.spaces[sheet["board"]]
     spots = {(sheet["space"] + steps) % size, (sheet["space"] - steps) % size}
-    return sorted(board.spaces[i].id for i in spots)
+    return sorted(spaces[i].id for i in spots)
 
 
 def _rout(ctx: MainContext, res: Resolution, player: str, ability: Ability, loser: str) -> None:

@@ -43,6 +43,7 @@ CardEffect = Literal[
     "spirits-stronger",
     "ethereal-portal",
     "destroy-cards",
+    "doorway",
 ]
 CARD_EFFECTS: tuple[str, ...] = CardEffect.__args__  # type: ignore[attr-defined]
 # Whom an Event strikes: `everyone` spares the Keep (Keep 12), `all-boards` does not (Divine Intervention).

@@ -245,13 +245,17 @@ class MainContext:
 
     @cached_property
     def spaces(self) -> dict[str, tuple[Space, ...]]:
-        """Returns each board's spaces by board id (the rules ask for a space on nearly every step)."""
-        return {b.id: b.spaces for b in self.board.boards}
+        """Returns each board's spaces by board id (the rules ask for a space on nearly every step), the
+        expansions' boards included (their spaces have the `id`, `name` and `kind` the rules read)."""
+        found: dict[str, tuple[Any, ...]] = {b.id: b.spaces for b in self.board.boards}
+        for exp in self.expansions:
+            found.update(exp.spaces())
+        return found
 
     @cached_property
     def positions(self) -> dict[str, tuple[str, int]]:
-        """Returns the (board, index) of every space id."""
-        return {s.id: (b.id, i) for b in self.board.boards for i, s in enumerate(b.spaces)}
+        """Returns the (board, index) of every space id, the expansions' boards included."""
+        return {s.id: (board, i) for board, spaces in self.spaces.items() for i, s in enumerate(spaces)}
 
     def space(self, board: str, index: int) -> Space:
         """Returns the space at (board, index)."""

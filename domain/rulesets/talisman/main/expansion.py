@@ -78,6 +78,11 @@ class Expansion:
         """Returns its decks and piles by ledger name (discard piles included, empty)."""
         return {}
 
+    def spaces(self) -> dict[str, tuple[Any, ...]]:
+        """Returns the spaces of each board it adds, by board id (the main board's rules read a space's
+        `id`, `name` and `kind` wherever a character stands: `MainContext.space`)."""
+        return {}
+
     def state_keys(self) -> dict[str, Any]:
         """Returns its keys of the main state, with their values at GameCreated."""
         return {}
@@ -136,6 +141,10 @@ class Expansion:
     def gains_talisman(self, res: Resolution, player: str) -> bool:
         """Takes over a Talisman the player is about to gain; True when it did (none is drawn)."""
         return False
+
+    def bot_weight(self, state: MainState, action: Action) -> float | None:
+        """Returns how likely a bot is to pick one of its actions (None: the ruleset's own weight)."""
+        return None
 
     # -- its choices ----------------------------------------------------------------------------------
 

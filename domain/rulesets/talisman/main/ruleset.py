@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -35,6 +36,7 @@ from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.choices import CHOOSE, option_label
 from domain.rulesets.talisman.main.context import MainContext
 from domain.rulesets.talisman.main.decisions import make_choice
+from domain.rulesets.talisman.main.dungeon import events as dungeon_events  # noqa: F401  (registers them)
 from domain.rulesets.talisman.main.ending import check_killed
 from domain.rulesets.talisman.main.events import CharacterRestarted
 from domain.rulesets.talisman.main.expansion import NAMES, Expansion
@@ -209,9 +211,9 @@ class TalismanGame(TalismanRace):
             if player not in (None, choice["player"]):
                 return []
             kind, chooser = choice["kind"], choice["player"]
-            return [
-                Action(f"{CHOOSE}{o}", chooser, option_label(self.ctx, kind, o)) for o in choice["options"]
-            ]
+            owner = self._chooser(kind)  # an expansion's choice is labelled by it
+            label = owner.choice_label if owner is not None else partial(option_label, self.ctx)
+            return [Action(f"{CHOOSE}{o}", chooser, label(kind, o)) for o in choice["options"]]
         current = main["turn"]
         if player not in (None, current):
             return []
@@ -340,7 +342,12 @@ class TalismanGame(TalismanRace):
     def bot_weight(self, state: State, action: Action) -> float:
         """Returns how likely a bot is to pick an action: toward the Crown, rarely back or away; without a
         Talisman (the Valley of Fire's key) it seeks the Warlock's Cave and leaves the Portal alone."""
-        sheet = cast(MainState, state)["players"].get(action.player)
+        main = cast(MainState, state)
+        for exp in self.expansions:
+            weight = exp.bot_weight(main, action)
+            if weight is not None:
+                return weight
+        sheet = main["players"].get(action.player)
         if sheet is None or sheet["talismans"]:
             return BOT_WEIGHTS.get(action.id, 1.0)
         if action.id.startswith("portal:"):

@@ -1,13 +1,37 @@
-"""The Dungeon expansion (`--option dungeon=true`): its board beside the main board (Dungeon 3-13)."""
+"""The Dungeon expansion (`--option dungeon=true`): its board beside the main board (Dungeon 3-13).
+
+Set-up (3): the four Doorways are shuffled into the Adventure deck (`adventure-dungeon.toml`), the
+Dungeon deck lies beside its board with the Tunnel in it (8.3; only the short game removes it). The rules
+are in `entering` (Doorways, 4-5), `turn` (inside, 6-9, by the short game's board and encounters) and
+`exits` (leaving, 8-9, 13); the state and its evolve steps in `state`.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from pathlib import Path
+from typing import Any, ClassVar
 
+from domain.actions import Action
+from domain.events import Event
+from domain.resolution import Resolution
+from domain.rulesets.base import Evolver
 from domain.rulesets.dungeon.content import load_board, load_deck
 from domain.rulesets.dungeon.state import BOARD, DECK
+from domain.rulesets.talisman.main.context import ItemStats, TrophyValue
+from domain.rulesets.talisman.main.dungeon import entering, exits, turn
+from domain.rulesets.talisman.main.dungeon.board import MainDungeonBoard, dungeon_hooks
+from domain.rulesets.talisman.main.dungeon.bots import bot_weight
+from domain.rulesets.talisman.main.dungeon.content import ADVENTURE_FILE, exits_path, load_exits
+from domain.rulesets.talisman.main.dungeon.state import SHEET_KEYS, handlers
 from domain.rulesets.talisman.main.expansion import Expansion
+from domain.rulesets.talisman.main.outcomes import OutcomeRule, apply_outcome
+from domain.rulesets.talisman.main.state import MainState
 from domain.rulesets.talisman.shapes import discard_pile
+
+
+def _doorway(ctx: Any, res: Resolution, player: str, amount: int, target: str, reason: str) -> None:
+    # Dungeon 5.1: landing on a Doorway does nothing now; the way down is the next turn's `dungeon:enter`.
+    return None
 
 
 class DungeonExpansion(Expansion):
@@ -15,15 +39,118 @@ class DungeonExpansion(Expansion):
 
     name: ClassVar[str] = "dungeon"
     boards: ClassVar[tuple[str, ...]] = (BOARD,)
+    adventure_file: ClassVar[str] = ADVENTURE_FILE
+    choice_kinds: ClassVar[frozenset[str]] = frozenset({exits.DOOR_CHOICE})
+    handlers: ClassVar[dict[type[Event], Evolver]] = handlers()
+
+    @classmethod
+    def own_content_paths(cls) -> list[Path]:
+        """Returns the ways out of the Dungeon (the Treasure Chamber table, the Tunnel, the horses)."""
+        return [exits_path()]
 
     def load_content(self) -> None:
-        """Loads (and so checks) the Dungeon's board and deck."""
+        """Loads (and so checks) the Dungeon's board, deck and ways out, whose spaces must be the board's."""
         load_board(), load_deck()
+        found = load_exits()
+        for row in found.chamber:
+            if row.to != "doorway":
+                self.ctx.position(row.to)
+        self.ctx.position(found.fallback)
 
     def sizes(self) -> dict[str, int]:
         """Returns the Dungeon board's number of spaces."""
         return {BOARD: len(load_board().spaces)}
 
+    def spaces(self) -> dict[str, tuple[Any, ...]]:
+        """Returns the Dungeon board's spaces."""
+        return {BOARD: load_board().spaces}
+
     def piles(self) -> dict[str, list[str]]:
         """Returns the Dungeon deck (the Tunnel in it: it leads to the main board, Dungeon 8.3)."""
         return {DECK: list(load_deck().cards), discard_pile(DECK): []}
+
+    def sheet_keys(self) -> dict[str, Any]:
+        """Returns a new character's Dungeon flags (none set)."""
+        return dict(SHEET_KEYS)
+
+    def items(self) -> dict[str, ItemStats]:
+        """Returns what the Dungeon's Objects and Followers add in a fight, by card id."""
+        return {
+            c.id: ItemStats(c.strength_bonus, c.craft_bonus, c.armour_save)
+            for c in load_deck().cards.values()
+            if c.kind in ("object", "magic-object", "follower")
+        }
+
+    def trophies(self) -> dict[str, TrophyValue]:
+        """Returns what the Dungeon's enemies are worth as trophies, by card id."""
+        return {
+            c.id: TrophyValue(c.trophy_kind, c.trophy_value) for c in load_deck().cards.values() if c.is_enemy
+        }
+
+    def names(self) -> dict[str, str]:
+        """Returns the names of the Dungeon's cards, by id."""
+        return {c.id: c.name for c in load_deck().cards.values()}
+
+    def magic(self) -> frozenset[str]:
+        """Returns the ids of the Dungeon's Magic Objects."""
+        return frozenset(c.id for c in load_deck().cards.values() if c.kind == "magic-object")
+
+    # -- a turn in the Dungeon --------------------------------------------------------------------
+
+    def board_hooks(self) -> MainDungeonBoard:
+        """Returns the Dungeon board's hooks, with the main game's arrival on the Treasure Chamber."""
+        return dungeon_hooks(load_board(), self._arrival)
+
+    def _arrival(self, res: Resolution, player: str) -> None:
+        # Dungeon 13.1: reaching the Treasure Chamber gives a Talisman to one who holds none.
+        if (
+            self.ctx.options.get("dungeon.talisman_exit") == "true"
+            and not res.state["players"][player]["talismans"]
+        ):
+            apply_outcome(
+                self.ctx, res, player, "gain-talisman", 1, "", "the Treasure Chamber (Dungeon 13.1)"
+            )
+
+    def legal_actions(self, state: MainState, player: str) -> list[Action]:
+        """Returns the actions of a character in the Dungeon whose turn it is."""
+        return turn.legal_actions(self.ctx, state, player)
+
+    def resolve(self, res: Resolution, action_id: str, player: str) -> bool:
+        """Resolves one action in the Dungeon; True when the same player acts again."""
+        return turn.resolve(self.ctx, res, self.board_hooks(), action_id, player)
+
+    # -- on the main board ------------------------------------------------------------------------
+
+    def main_actions(self, state: MainState, player: str) -> list[Action]:
+        """Returns `dungeon:enter` for a character on a Doorway (Dungeon 5)."""
+        return entering.main_actions(self.ctx, state, player)
+
+    def resolve_main(self, res: Resolution, action_id: str, player: str) -> bool | None:
+        """Goes down a Doorway (`dungeon:enter`); None for any other action."""
+        if action_id != entering.ENTER:
+            return None
+        entering.enter(self.ctx, res, player)
+        return False
+
+    def outcomes(self) -> dict[str, OutcomeRule]:
+        """Returns the Doorway's outcome (it does nothing when met: the way down is the next turn's)."""
+        return {"doorway": _doorway}
+
+    def card_drawn(self, res: Resolution, player: str, card: str) -> None:
+        """Discards a third Doorway drawn (Dungeon 4.1)."""
+        entering.card_drawn(self.ctx, res, player, card)
+
+    # -- its choices and its bots -------------------------------------------------------------------
+
+    def choice_label(self, kind: str, option: str) -> str:
+        """Returns a Doorway to come out at, in words."""
+        return exits.door_label(self.ctx, option)
+
+    def make_choice(self, res: Resolution, player: str, kind: str, option: str) -> bool:
+        """Comes out at the Doorway chosen (the Treasure Chamber's 1)."""
+        exits.door_chosen(self.ctx, res, player, option)
+        return False
+
+    def bot_weight(self, state: MainState, action: Action) -> float | None:
+        """Returns how likely a bot is to pick one of the Dungeon's actions (None: not one of them)."""
+        return bot_weight(self.ctx, state, action)

@@ -1,0 +1,27 @@
+"""How bots weigh the Dungeon's actions: they often go down a Doorway, seldom flee, and leave from the
+Entrance now and then (so bot games go in and come out); the main board's weights do the rest."""
+
+from __future__ import annotations
+
+from domain.actions import Action
+from domain.rulesets.talisman.main.context import MainContext
+from domain.rulesets.talisman.main.dungeon.exits import CHAMBER, DOOR
+from domain.rulesets.talisman.main.dungeon.state import in_dungeon
+from domain.rulesets.talisman.main.dungeon.turn import FLEE, ROLL, SPACE
+from domain.rulesets.talisman.main.state import MainState
+
+ENTER_WEIGHT = 3.0  # against the roll's 1: a Doorway is usually taken
+FLEE_WEIGHT = 0.05
+LEAVE_WEIGHT = 0.5  # from the Entrance or by the Tunnel, against rolling on in
+WEIGHTS = {"dungeon:enter": ENTER_WEIGHT, FLEE: FLEE_WEIGHT, CHAMBER: 1.0, SPACE: 1.0}
+
+
+def bot_weight(ctx: MainContext, state: MainState, action: Action) -> float | None:
+    """Returns a bot's weight for a Dungeon action, or None for the main board's own."""
+    if action.id in WEIGHTS:
+        return WEIGHTS[action.id]
+    if action.id.startswith(DOOR):
+        return LEAVE_WEIGHT
+    if action.id == ROLL and in_dungeon(state, action.player):
+        return 1.0
+    return None
