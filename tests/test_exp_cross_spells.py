@@ -8,6 +8,7 @@ from typing import Any
 from domain.events import LifeLost, Moved
 from domain.rulesets.keep.events import ChoiceOffered
 from domain.rulesets.talisman.events import CardDiscarded
+from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.events_abilities import (
     CardDestroyed,
     CardDisplaced,
@@ -268,9 +269,6 @@ def test_a_misdirection_on_a_character_who_then_enters_the_keep_does_not_alter_i
     _, after = act(game, state, f"cast:{spell('misdirection')}:{BO}")
     put(after, BO, "keep", 4)
     spots = [("keep", 6), ("keep", 2)]
-    assert game.ctx.abilities is not None
-    from domain.rulesets.talisman.main.abilities import ABILITIES
-
     assert ABILITIES.destinations(game.ctx, after, BO, spots) == spots
 
 
