@@ -70,7 +70,7 @@ def _crossed(e: RegionCrossed) -> str | None:
         door = space_name(e.from_board, e.from_space)
         return f"{e.player} went down the Doorway on {door} to the Dungeon's Entrance."
     if e.from_board == BOARD:
-        how = f"by {e.reason}" if e.reason.startswith("the ") else "up to the surface"
+        how = f"by {e.reason}" if e.reason.startswith("the ") else f"({e.reason})"
         return f"{e.player} came out of the Dungeon {how}, onto {space_name(e.to_board, e.to_space)}."
     return None
 
