@@ -105,6 +105,7 @@ def test_content_paths_add_each_expansion_turned_on():
         "keep/spells.toml",
         "keep/tables.toml",
         "keep/vault.toml",
+        "talisman/adventure-keep.toml",  # the Keep's 16 house Adventure cards (Keep 3.3)
         "talisman/adventure-dungeon.toml",  # Dungeon 3.1: the Doorways
         "talisman/dungeon-exits.toml",  # Dungeon 8.1, 8.3, 5.3 (house)
     }
@@ -257,7 +258,7 @@ def test_dungeon_12_turns_these_abilities_off_in_the_dungeon(character, hook, ru
     [("assassin", "assassinate", "Dungeon 12.2"), ("martial-artist", "killer-blow", "Dungeon 12.7")],
 )
 def test_dungeon_12_spares_the_guard(character, hook, rule):
-    assert limits(character, hook)["dungeon"] == ("not-against", rule, "dungeon/space/guard-room")
+    assert limits(character, hook)["dungeon"] == ("not-against", rule, "dungeon/guard")
 
 
 def test_philosopher_sees_one_card_and_zulu_routs_either_way():

@@ -229,9 +229,9 @@ def test_a_teleport_to_no_space_is_refused(override):
         ),
         (
             "abilities.toml",
-            'target = "dungeon/space/guard-room"',
-            'target = "dungeon/space/guard-house"',
-            "abilities.toml: characters[0].abilities[0].limits[0].target: no dungeon space has the id",
+            'target = "dungeon/guard"',
+            'target = "dungeon/guard-dog"',
+            "abilities.toml: characters[0].abilities[0].limits[0].target: no dungeon foe has the id",
         ),
     ],
 )

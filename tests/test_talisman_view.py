@@ -25,6 +25,9 @@ from domain.rulesets.talisman.main.events import (
 )
 from domain.rulesets.talisman.main.events_abilities import (
     AbilityUsed,
+    CardDestroyed,
+    CardDisplaced,
+    CardReturned,
     CharacterAttacked,
     EffectReadied,
     EffectSpent,
@@ -34,6 +37,7 @@ from domain.rulesets.talisman.main.events_abilities import (
     GoldStolen,
     SpellCountered,
     SpellInvoked,
+    SpellLaid,
     SpellTaken,
     SpoilsTaken,
 )
@@ -142,6 +146,22 @@ SAMPLES: dict[type[Event], tuple[Event, str]] = {
     SpellTaken: (
         SpellTaken(player=ANN, victim=BO, spell="talisman/spell/healing", face=1),
         "Ann took Bo's spell Healing (die 1).",
+    ),
+    CardDestroyed: (
+        CardDestroyed(player=ANN, card="talisman/card/goblin-1", deck="adventure", board="outer", space=3),
+        "The Goblin on the Woods (Outer 3) was destroyed.",
+    ),
+    CardDisplaced: (
+        CardDisplaced(player=ANN, card="talisman/card/goblin-1", board="outer", from_space=3, to_space=5),
+        "The Goblin moved from the Woods (Outer 3) to the Hills (Outer 5).",
+    ),
+    CardReturned: (
+        CardReturned(player=ANN, card="talisman/card/goblin-1", deck="adventure", board="outer", space=3),
+        "The Goblin on the Woods (Outer 3) went back into its deck; the space draws anew.",
+    ),
+    SpellLaid: (
+        SpellLaid(player=ANN, spell="talisman/spell/hex", board="outer", space=3),
+        "Ann laid the Hex on the Woods (Outer 3).",
     ),
 }
 

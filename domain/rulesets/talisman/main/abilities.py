@@ -5,7 +5,8 @@ The rules call these hook points; each asks the abilities of the character (abil
 rules:
 - `combat_bonus(ctx, state, player, kind, opponent)` → Strength or Craft added in a fight;
 - `resolve_combat(ctx, res, player, mine, opponent, value, kind)` → a fight's dice and outcome
-  (`duels`: Weapon Master, Assassinate, Killer Blow, readied Spells), then Raise the Dead;
+  (`duels`: Weapon Master, Assassinate, Killer Blow, readied Spells), then Raise the Dead; a Dungeon
+  Spirit fights with the Astral Conjunction's Craft (Dungeon 11.3);
 - `life_saved(ctx, res, player, kind)` → a readied Iron Skin saves a life lost in Combat;
 - `turn_started(ctx, res, player)` → before the player's first action of a turn;
 - `encounter_choices(ctx, state, player)` → moves in place of rolling (`ability:<hook>:<board>:<space>`);
@@ -28,7 +29,7 @@ from domain.resolution import Resolution
 from domain.rulesets.keep.events import ChoiceMade
 from domain.rulesets.talisman.combat import WON
 from domain.rulesets.talisman.main import spells
-from domain.rulesets.talisman.main.ability_encounters import KILLED
+from domain.rulesets.talisman.main.ability_encounters import KILLED, routed
 from domain.rulesets.talisman.main.ability_hooks import (
     ABILITY,
     ACTIONS,
@@ -40,11 +41,14 @@ from domain.rulesets.talisman.main.ability_hooks import (
 )
 from domain.rulesets.talisman.main.choices import pending
 from domain.rulesets.talisman.main.duels import fight_dice, iron_skin
-from domain.rulesets.talisman.main.hook_lookup import ABILITY_HOOKS, at
+from domain.rulesets.talisman.main.events_abilities import EffectSpent
+from domain.rulesets.talisman.main.hook_lookup import ABILITY_HOOKS, at, at_against
 from domain.rulesets.talisman.main.items import extra_steps
 from domain.rulesets.talisman.main.landing import LANDING_DECISIONS, run_steps, skips_table
+from domain.rulesets.talisman.main.places_elsewhere import astral_bonus
 from domain.rulesets.talisman.main.pvp import PVP_DECISIONS
 from domain.rulesets.talisman.main.spells import SPELL_DECISIONS, SPELL_EFFECTS
+from domain.rulesets.talisman.main.spells_cards import laid_here, meet_laid
 from domain.rulesets.talisman.main.state import BEGUN, CROWN, MainState
 from domain.rulesets.talisman.main.state import START as TURN_START
 
@@ -52,7 +56,13 @@ if TYPE_CHECKING:
     from domain.rulesets.talisman.main.context import MainContext
 
 Decision = Callable[["MainContext", Resolution, str, str, str], None]
-ABILITY_DECISIONS: dict[str, Decision] = {**LANDING_DECISIONS, **PVP_DECISIONS, **SPELL_DECISIONS}
+# A Rout may drive its loser across the Dungeon too (Dungeon 12.10): `routed` places it on either board.
+ABILITY_DECISIONS: dict[str, Decision] = {
+    **LANDING_DECISIONS,
+    **PVP_DECISIONS,
+    **SPELL_DECISIONS,
+    "rout": routed,
+}
 # The choices of a Spell cast before moving: once made, the caster's turn goes on.
 CONTINUING = frozenset(SPELL_DECISIONS)
 __all__ = ["ABILITIES", "ABILITY_DECISIONS", "ABILITY_HOOKS", "SPELL_EFFECTS", "Abilities"]
@@ -74,19 +84,23 @@ class Abilities:
     def combat_bonus(self, ctx: MainContext, state: MainState, player: str, kind: str, opponent: str) -> int:
         """Returns what the player's abilities add to its Strength (combat) or Craft (psychic)."""
         sheet = state["players"][player]
-        return sum(int(hook.run(ctx, state, player, a, kind, opponent)) for a, hook in at(ctx, sheet, BONUS))
+        found = at_against(ctx, sheet, BONUS, opponent)
+        return sum(int(hook.run(ctx, state, player, a, kind, opponent)) for a, hook in found)
 
     def resolve_combat(
         self, ctx: MainContext, res: Resolution, player: str, mine: int, opponent: str, value: int, kind: str
     ) -> str:
         """Resolves a fight with an enemy: readied effects, then the dice as the abilities say."""
         sheet = res.state["players"][player]
+        value += astral_bonus(res.state, sheet["board"], opponent, kind)  # Dungeon 11.3
         dice = CombatDice()
-        for ability, hook in at(ctx, sheet, DICE):
+        for ability, hook in at_against(
+            ctx, sheet, DICE, opponent
+        ):  # not against the Guard (Dungeon 12.2, 12.7)
             dice = hook.run(ability, kind, dice)
         outcome = fight_dice(ctx, res, player, mine, opponent, value, kind, dice)
         if outcome == WON:
-            for ability, hook in at(ctx, res.state["players"][player], KILLED):
+            for ability, hook in at_against(ctx, res.state["players"][player], KILLED, opponent):
                 hook.run(ctx, res, player, ability, opponent)
         return outcome
 
@@ -121,6 +135,10 @@ class Abilities:
     ) -> list[tuple[str, int]]:
         """Returns the (board, space) a movement roll may end on, with the abilities' other step counts."""
         sheet = state["players"][player]
+        if sheet["board"] == spells.KEEP:
+            return spots  # Keep 5.4, 13: nothing alters movement in the Keep (its chart rules it)
+        if sheet["ready"] and spells.misdirected(sheet):
+            return [spot for spot in spots if spot == spots[-1]]  # Dungeon 10.3: only anticlockwise
         found = at(ctx, sheet, STEPS)
         if not found:
             return spots  # most characters count no other steps (every `go` asks)
@@ -136,7 +154,13 @@ class Abilities:
         return 0
 
     def meets_space(self, ctx: MainContext, res: Resolution, player: str) -> bool:
-        """Runs the landing steps; tells whether the space is to be met now."""
+        """Runs the landing steps; tells whether the space is to be met now (a Misdirection is spent; a
+        Hex laid there strikes, a Barrier keeps the space from being met at all)."""
+        sheet = res.state["players"][player]
+        if sheet["ready"] and spells.misdirected(sheet):
+            res.emit(EffectSpent(player=player, name="Misdirection", effect=spells.MISDIRECT))
+        if laid_here(ctx, res, player) and not meet_laid(ctx, res, player):
+            return False
         return run_steps(ctx, res, player)
 
     def ignores_table(self, ctx: MainContext, res: Resolution, player: str) -> bool:

@@ -23,10 +23,13 @@ from domain.rulesets.talisman.character import room_for_spells
 from domain.rulesets.talisman.combat import COMBAT
 from domain.rulesets.talisman.events import TurnLost
 from domain.rulesets.talisman.main.ability_hooks import Hook, here_name
+from domain.rulesets.talisman.main.ability_limits import amount_on, either_way
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, sheet_of
 from domain.rulesets.talisman.main.events_abilities import EffectReadied
 from domain.rulesets.talisman.main.piles import draw_from
+from domain.rulesets.talisman.main.places_elsewhere import DUNGEON, dungeon_spots, place_of
+from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import INNER, SPELLS, MainSheet, MainState
 
 if TYPE_CHECKING:
@@ -46,8 +49,9 @@ def _spell_on_space(ctx: MainContext, res: Resolution, player: str, ability: Abi
 
 
 def _extra_card(ctx: MainContext, state: MainState, player: str, ability: Ability) -> int:
-    # RULES.md §5: draw `amount` more, then discard as many (Prophetess, Philosopher; house).
-    return ability.amount
+    # RULES.md §5: draw `amount` more, then discard as many (Prophetess, Philosopher; house); an amount
+    # limit sets it on an expansion's board (Dungeon 12.8: the Philosopher sees only the next card).
+    return amount_on(ability, state["players"][player]["board"])
 
 
 def _may_pass(ctx: MainContext, state: MainState, player: str, ability: Ability) -> bool:
@@ -94,21 +98,30 @@ def _imprison(ctx: MainContext, res: Resolution, player: str, ability: Ability, 
         res.emit(TurnLost(player=loser, reason=ability.name))
 
 
-def rout_options(ctx: MainContext, sheet: MainSheet, steps: int) -> list[str]:
-    """Returns the space ids `steps` either way of a character in the Outer or Middle Region."""
-    if sheet["board"] == INNER or sheet["board"] not in ctx.sizes or ctx.sizes[sheet["board"]] < 2:
-        return []
+def rout_options(ctx: MainContext, sheet: MainSheet, steps: int, either: bool = True) -> list[str]:
+    """Returns the space ids `steps` either way of a character in the Outer or Middle Region; in the
+    Dungeon, `steps` back toward the Entrance, or either way when `either` (Dungeon 12.10)."""
+    if sheet["board"] == DUNGEON:
+        return dungeon_spots(sheet["space"], steps, either)
+    ring = ctx.expansion_on(sheet["board"]) is None and sheet["board"] != INNER
+    if not ring or ctx.sizes[sheet["board"]] < 2:
+        return []  # house: nobody is routed in the Inner Region, nor in the Keep (Keep 5.4)
     size, spaces = ctx.sizes[sheet["board"]], ctx.spaces[sheet["board"]]
     spots = {(sheet["space"] + steps) % size, (sheet["space"] - steps) % size}
-    if ctx.expansion_on(sheet["board"]) is not None:  # an expansion's board is a path, not a ring
-        spots = {max(0, sheet["space"] - steps), min(size - 1, sheet["space"] + steps)} - {sheet["space"]}
     return sorted(spaces[i].id for i in spots)
 
 
 def _rout(ctx: MainContext, res: Resolution, player: str, ability: Ability, loser: str) -> None:
     # RULES.md §5: a character beaten in Combat is driven back, the winner's choice of way (Zulu; house).
-    options = rout_options(ctx, sheet_of(res, loser), max(1, ability.amount))
+    board = sheet_of(res, player)["board"]
+    options = rout_options(ctx, sheet_of(res, loser), max(1, ability.amount), either_way(ability, board))
     offer(res, player, f"rout:{loser}", options)
+
+
+def routed(ctx: MainContext, res: Resolution, player: str, option: str, arg: str) -> None:
+    """Drives the beaten character to the space chosen (the main board's or the Dungeon's)."""
+    board, space = place_of(ctx, option)
+    relocate(res, arg, board, space, "rout")
 
 
 def _psychic(ctx: MainContext, state: MainState, player: str, ability: Ability, victim: str) -> list[str]:

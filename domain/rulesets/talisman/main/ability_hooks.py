@@ -52,8 +52,10 @@ class Hook:
 
 
 def here_name(ctx: MainContext, sheet: MainSheet) -> str:
-    """Returns the name of the space a character stands on."""
-    return ctx.space(sheet["board"], sheet["space"]).name
+    """Returns the name of the main-board space a character stands on ("" on an expansion's board: the
+    abilities name main-board spaces, Dungeon 12, Keep 7.2)."""
+    spaces = ctx.spaces.get(sheet["board"])
+    return spaces[sheet["space"]].name if spaces is not None else ""
 
 
 def heal(res: Resolution, player: str, amount: int, reason: str) -> None:
@@ -81,8 +83,8 @@ def _vs_spirits(
     ctx: MainContext, state: MainState, player: str, ability: Ability, kind: str, opp: str
 ) -> int:
     # RULES.md §5: more Craft in Psychic Combat against Spirits (Monk, Priest, Inquisitor; house).
-    card = ctx.cards.get(opp)
-    return ability.amount if kind == PSYCHIC and card is not None and card.type == "spirit" else 0
+    trophy = ctx.trophies.get(opp)  # the expansions' Spirits too (Keep 7.2: abilities work in the Keep)
+    return ability.amount if kind == PSYCHIC and trophy is not None and trophy.trophy_kind == "spirit" else 0
 
 
 def _vs_characters(

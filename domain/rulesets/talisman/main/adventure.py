@@ -9,6 +9,10 @@
 - Objects, Followers and Gold lying there are taken only once no enemy is left (Objects within the
   carrying limit of 4). House: an effect that moves the character, kills it or asks it to choose ends
   its encounter; the cards left are met by whoever lands there.
+- Spells laid on the space (Hex, Barrier) are met first (`spells_cards.meet_laid`).
+- Across the boards (`struck`, `spirit_bonus`): the Dungeon is a region like any other (Dungeon 11), the
+  Blizzard spares it (11.2, its `spares`), its Spirits have the Astral Conjunction's Craft too (11.3);
+  no Event reaches the Keep but one striking `all-boards`, Divine Intervention (Keep 12).
 """
 
 from __future__ import annotations
@@ -36,10 +40,12 @@ from domain.rulesets.talisman.main.fights import fight
 from domain.rulesets.talisman.main.items import may_hold, room_to_carry
 from domain.rulesets.talisman.main.outcomes import apply_outcome
 from domain.rulesets.talisman.main.piles import draw_from
+from domain.rulesets.talisman.main.spells_cards import earthquake, laid_here, meet_laid
 from domain.rulesets.talisman.main.state import ADVENTURE
 
 OBJECT_NUMBER = 4
 ENEMIES = ("monster", "spirit")
+KEEP, ALL_BOARDS, EARTHQUAKE = "keep", "all-boards", "destroy-cards"
 # A card's meeting: returns False when the encounter stops there.
 Meeting = Callable[[MainContext, Resolution, str, Any, int], bool]
 
@@ -81,18 +87,36 @@ class Here:
         return here == self.where and in_play(res, player) and not is_over(res) and not waiting(res)
 
 
-def struck(res: Resolution, player: str, scope: str) -> list[str]:
-    """Returns whom an Event strikes: the player, everyone on its region (board), or everyone in play."""
-    if scope == "you":
-        return [player]
+def struck(res: Resolution, player: str, scope: str, spares: tuple[str, ...] = ()) -> list[str]:
+    """Returns whom an Event strikes: the player, everyone on its region (board), or everyone in play;
+    never those on a board it spares, nor in the Keep unless it strikes `all-boards` (Keep 12). The
+    Dungeon is a region (Dungeon 11: an Event drawn there strikes those in it)."""
     board = sheet_of(res, player)["board"]
-    others = [name for name in state_of(res)["order"] if name != player and in_play(res, name)]
-    return [player, *(n for n in others if scope == "everyone" or sheet_of(res, n)["board"] == board)]
+    spared = set(spares) | (set() if scope == ALL_BOARDS else {KEEP})
+    if scope == "you":
+        return [player] if board not in spared else []
+    names = [player, *(n for n in state_of(res)["order"] if n != player and in_play(res, n))]
+    wide = scope in ("everyone", ALL_BOARDS)
+    return [
+        n
+        for n in names
+        if (wide or sheet_of(res, n)["board"] == board) and sheet_of(res, n)["board"] not in spared
+    ]
+
+
+def spirit_bonus(state: Any, board: str) -> int:
+    """Returns the Craft every Spirit on a board has more: the Astral Conjunction's, in the Dungeon too
+    (Dungeon 11.3), never in the Keep (Keep 12)."""
+    return 0 if board == KEEP else int(state["spirit_bonus"])
 
 
 def _apply_card(ctx: MainContext, res: Resolution, player: str, card: Any) -> None:
+    if card.effect == EARTHQUAKE:
+        if sheet_of(res, player)["board"] != KEEP:  # Keep 12
+            earthquake(ctx, res, player, card.id)
+        return
     if card.effect != "roll-table":
-        for name in struck(res, player, card.scope):
+        for name in struck(res, player, card.scope, getattr(card, "spares", ())):
             if not is_over(res):
                 apply_outcome(ctx, res, name, card.effect, card.amount, card.target, card.id)
         return
@@ -127,7 +151,11 @@ def _lasting(ctx: MainContext, res: Resolution, player: str, card: Any, space: i
 def _enemy(ctx: MainContext, res: Resolution, player: str, card: Any, space: int) -> bool:
     res.emit(CardEncountered(player=player, card=card.id, space=space))
     kind = COMBAT if card.type == "monster" else PSYCHIC
-    value = card.strength if kind == COMBAT else card.craft + state_of(res)["spirit_bonus"]
+    value = (
+        card.strength
+        if kind == COMBAT
+        else card.craft + spirit_bonus(state_of(res), sheet_of(res, player)["board"])
+    )
     outcome = fight(ctx, res, player, card.id, value, kind)
     if outcome == WON:
         res.emit(*take_trophy(player, sheet_of(res, player), card.id, space, ctx.trophies))
@@ -173,6 +201,8 @@ def meet_cards(ctx: MainContext, res: Resolution, player: str) -> None:
     """Meets the cards lying on the player's space in order, then takes the Gold if no enemy is left."""
     here = Here(res, player)
     space = sheet_of(res, player)["space"]
+    if laid_here(ctx, res, player) and (not meet_laid(ctx, res, player) or not here.still(res, player)):
+        return  # a Barrier (or a Hex that killed): nothing else is met (spells_cards)
     numbers = {c: ctx.cards[c].number if c in ctx.cards else OBJECT_NUMBER for c in lying_here(res, player)}
     for card_id in in_encounter_order(list(lying_here(res, player)), numbers):
         if card_id not in lying_here(res, player) or card_id in sheet_of(res, player)["evaded"]:

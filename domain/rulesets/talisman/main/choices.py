@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from domain.resolution import Resolution
 from domain.rulesets.keep.events import ChoiceOffered
+from domain.rulesets.talisman.main import spell_labels
 from domain.rulesets.talisman.main.context import MainContext, state_of
+from domain.rulesets.talisman.main.places_elsewhere import place_of, space_name
 from domain.rulesets.talisman.main.state import MainState
 
 CHOOSE = "choose:"
@@ -52,10 +54,12 @@ def option_label(ctx: MainContext, kind: str, option: str) -> str:
         table = ctx.table(arg)
         service = next((s for s in table.services if s.id == option), None)
         return f"Go to the {service.name}" if service else f"Roll on the {table.name} table"
+    if head in spell_labels.KINDS:
+        return spell_labels.card_spell_label(ctx, head, arg, option)
     if head in _SENT:
-        board, space = ctx.position(option)
+        board, space = place_of(ctx, option)  # a Rout in the Dungeon names a Dungeon space (Dungeon 12.10)
         who = arg.partition(":")[0]
-        return f"{_SENT[head].format(who)} the {ctx.space(board, space).name} ({board} {space})"
+        return f"{_SENT[head].format(who)} the {space_name(ctx, board, space)} ({board} {space})"
     if head == "black-knight":
         return "Pay the Black Knight's toll" if option == "pay" else "Fight the Black Knight"
     if head == "alignment":

@@ -194,19 +194,13 @@ def _check_abilities(abilities: AbilitiesFile, filename: str) -> AbilitiesFile:
 
 
 def _check_limit_targets(ability: Ability, filename: str, key: str) -> None:
-    # Dungeon 12.2, 12.7: a not-against limit names a space of that expansion's board (the Guard Room).
-    from domain.rulesets.dungeon.content import load_board as dungeon_board
-    from domain.rulesets.keep.content import load_board as keep_board
+    # Dungeon 12.2, 12.7: a not-against limit names a foe of that expansion's board (the Guard).
+    from domain.rulesets.dungeon.encounters import GUARD
 
+    foes = {"dungeon": {GUARD}, "keep": set()}
     for k, limit in enumerate(ability.limits):
-        if limit.limit == "not-against":
-            board = dungeon_board() if limit.where == "dungeon" else keep_board()
-            if limit.target not in {s.id for s in board.spaces}:
-                fail(
-                    filename,
-                    f"{key}.limits[{k}].target",
-                    f"no {limit.where} space has the id {limit.target!r}",
-                )
+        if limit.limit == "not-against" and limit.target not in foes[limit.where]:
+            fail(filename, f"{key}.limits[{k}].target", f"no {limit.where} foe has the id {limit.target!r}")
 
 
 def content_paths(options: Mapping[str, str] | None = None) -> list[Path]:

@@ -42,11 +42,15 @@ CardEffect = Literal[
     HeldEffect,
     "spirits-stronger",
     "ethereal-portal",
+    "destroy-cards",
     "doorway",
 ]
 CARD_EFFECTS: tuple[str, ...] = CardEffect.__args__  # type: ignore[attr-defined]
-Scope = Literal["you", "region", "everyone"]
-Family = Literal["", "animal", "dragon", "undead", "human", "beast"]
+# Whom an Event strikes: `everyone` spares the Keep (Keep 12), `all-boards` does not (Divine Intervention).
+Scope = Literal["you", "region", "everyone", "all-boards"]
+# `horse`: a mount that may not go into the Dungeon or the Keep (Dungeon 5.3, Keep 5.5).
+Family = Literal["", "animal", "dragon", "undead", "human", "beast", "horse"]
+HORSE = "horse"
 Option = Literal["", "keep", "dungeon"]
 # When a spell may be cast, and what it does (spells.toml's header says each in words).
 When = Literal["own-turn", "combat", "psychic-combat", "any-combat", "any-time"]
@@ -70,6 +74,12 @@ SpellEffect = Literal[
     "change-alignment",
     "gain-craft",
     "armour",
+    "destroy-card",
+    "move-card",
+    "change-card",
+    "hex-space",
+    "barrier-space",
+    "misdirect",
 ]
 SPELL_EFFECTS: tuple[str, ...] = SpellEffect.__args__  # type: ignore[attr-defined]
 SpellTarget = Literal["self", "other", "enemy"]
@@ -90,6 +100,7 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     amount: int = 0
     target: str = ""
     scope: Scope = "you"
+    spares: tuple[Literal["dungeon", "keep"], ...] = ()
     save: int = 0
     alignment: Alignment | Literal[""] = ""
     stays: bool = False

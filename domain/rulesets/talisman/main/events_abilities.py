@@ -4,7 +4,7 @@ does not follow, docs/replay-format.md)."""
 
 from __future__ import annotations
 
-from domain.events import Event, event_type
+from domain.events import Event, Move, event_type
 
 
 @event_type
@@ -118,3 +118,47 @@ class SpellTaken(Event):
     victim: str
     spell: str
     face: int
+
+
+@event_type
+class CardDestroyed(Event):
+    """A card lying face up on a space was destroyed (Destruction, the Earthquake): to `deck`'s discards."""
+
+    player: str
+    card: str
+    deck: str
+    board: str
+    space: int
+
+
+@event_type
+class CardDisplaced(Event):
+    """A card lying face up on a space moved to another space of the same board (Displacement)."""
+
+    player: str
+    card: str
+    board: str
+    from_space: int
+    to_space: int
+
+
+@event_type
+class CardReturned(Event):
+    """A card lying face up on a space went back into its deck (Metamorph): the space draws anew."""
+
+    moves = (Move("card", target="{deck}"),)
+    player: str
+    card: str
+    deck: str
+    board: str
+    space: int
+
+
+@event_type
+class SpellLaid(Event):
+    """A Spell just cast was laid face up on a space (Hex, Barrier), out of the Spell discards."""
+
+    player: str
+    spell: str
+    board: str
+    space: int

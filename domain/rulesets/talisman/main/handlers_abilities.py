@@ -3,11 +3,15 @@ main board's `handlers`); one cheap step per event type, no checks."""
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable
 from typing import Any
 
 from domain.events import Event
 from domain.rulesets.talisman.main.events_abilities import (
+    CardDestroyed,
+    CardDisplaced,
+    CardReturned,
     EffectReadied,
     EffectSpent,
     EnemyDestroyed,
@@ -15,6 +19,7 @@ from domain.rulesets.talisman.main.events_abilities import (
     FollowerTaken,
     GoldStolen,
     SpellInvoked,
+    SpellLaid,
     SpellTaken,
     SpoilsTaken,
 )
@@ -87,6 +92,26 @@ def _spell_taken(state: MainState, e: SpellTaken) -> None:
     state["players"][e.player]["spells"].append(e.spell)
 
 
+def _card_destroyed(state: MainState, e: CardDestroyed) -> None:
+    _take(state["cards"][e.board][e.space], e.card)
+    state["piles"][discard_pile(e.deck)].append(e.card)
+
+
+def _card_displaced(state: MainState, e: CardDisplaced) -> None:
+    _take(state["cards"][e.board][e.from_space], e.card)
+    state["cards"][e.board][e.to_space].append(e.card)
+
+
+def _card_returned(state: MainState, e: CardReturned) -> None:
+    _take(state["cards"][e.board][e.space], e.card)
+    insort(state["piles"][e.deck], e.card)  # a pile stays sorted (a lazy shuffle)
+
+
+def _spell_laid(state: MainState, e: SpellLaid) -> None:
+    _take(state["piles"][discard_pile(SPELLS)], e.spell)
+    state["cards"][e.board][e.space].append(e.spell)
+
+
 def end_of_turn(sheet: MainSheet) -> None:
     """Clears what lasts only for the turn: evaded enemies and effects readied for this turn."""
     sheet["evaded"] = []
@@ -103,4 +128,8 @@ ABILITY_HANDLERS: dict[type[Event], Callable[[MainState, Any], None]] = {
     GoldStolen: _stolen,
     FollowerTaken: _follower,
     SpellTaken: _spell_taken,
+    CardDestroyed: _card_destroyed,
+    CardDisplaced: _card_displaced,
+    CardReturned: _card_returned,
+    SpellLaid: _spell_laid,
 }

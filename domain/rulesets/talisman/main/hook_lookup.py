@@ -1,5 +1,7 @@
 """Finding a character's abilities and their hooks (`ABILITY_HOOKS`: every hook name of
-abilities.toml → its point and function), with the expansions' limits (Dungeon 12, Keep 7.2, 13)."""
+abilities.toml → its point and function), with the expansions' limits (Dungeon 12, Keep 7.2, 13): `off`
+(`works_on`, so `at` never finds it there), `not-against` (`works_against`, `at_against`), `amount`
+(`amount_on`) and `either-direction` (`either_way`)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from domain.rulesets.talisman.main.ability_encounters import ENCOUNTER_HOOKS
 from domain.rulesets.talisman.main.ability_hooks import TURN_HOOKS, Hook
+from domain.rulesets.talisman.main.ability_limits import EXPANSION_OF, works_against
 from domain.rulesets.talisman.main.context import MainContext
 from domain.rulesets.talisman.main.state import MainSheet
 
@@ -14,15 +17,21 @@ if TYPE_CHECKING:
     from domain.rulesets.talisman.main.content_abilities import Ability
 
 ABILITY_HOOKS: dict[str, Hook] = {**TURN_HOOKS, **ENCOUNTER_HOOKS}
-# The expansion a board belongs to (its board id is the expansion's name); the main board's own boards
-# are in none, so no expansion's limit applies on them (Dungeon 12, Keep 7.2, 13).
-EXPANSION_OF: dict[str, str] = {"dungeon": "dungeon", "keep": "keep"}
+__all__ = ["ABILITY_HOOKS", "EXPANSION_OF", "at", "at_against", "has", "works_on"]
 
 
 def works_on(ability: Ability, board: str) -> bool:
     """Tells whether an ability works on a board (an expansion's `off` limit turns it off there)."""
     where = EXPANSION_OF.get(board, "")
     return not any(limit.where == where and limit.limit == "off" for limit in ability.limits)
+
+
+def at_against(ctx: MainContext, sheet: MainSheet, point: str, opponent: str) -> list[tuple[Ability, Hook]]:
+    """Returns the character's abilities acting at `point` that work against that foe where it stands."""
+    found = at(ctx, sheet, point)
+    if not found or sheet["board"] not in EXPANSION_OF:
+        return found
+    return [(a, hook) for a, hook in found if works_against(a, sheet["board"], opponent)]
 
 
 # The rules ask on every fight and move: (content, character, point, board) → the abilities found.

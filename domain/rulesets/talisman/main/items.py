@@ -25,7 +25,8 @@ CURSED_GLADE = "cursed-glade"
 
 def working_items(ctx: MainContext, sheet: MainSheet) -> Mapping[str, ItemStats]:
     """Returns the items that work where the character stands (no Magic Object on the Cursed Glade)."""
-    if ctx.space(sheet["board"], sheet["space"]).kind != CURSED_GLADE:
+    spaces = ctx.spaces.get(sheet["board"])  # an expansion's board has no Cursed Glade
+    if spaces is None or spaces[sheet["space"]].kind != CURSED_GLADE:
         return ctx.items
     return {card: stats for card, stats in ctx.items.items() if not ctx.is_magic(card)}
 

@@ -38,8 +38,9 @@ ROLL, LEAVE, PAY, FIGHT = "roll", "leave", "pay", "fight"
 
 def resolve_space(ctx: MainContext, res: Resolution, player: str) -> None:
     """Resolves the space the player has just landed on (unless an ability keeps it from meeting it)."""
-    check_quest(ctx, res, player)
-    if ABILITIES.meets_space(ctx, res, player):
+    here = Here(res, player)
+    check_quest(ctx, res, player)  # its reward may send the character away (to the Keep, Keep 4.5)
+    if here.still(res, player) and ABILITIES.meets_space(ctx, res, player):
         meet_space(ctx, res, player)
 
 

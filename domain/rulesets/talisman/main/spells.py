@@ -7,7 +7,14 @@ player's next fight of that kind this turn) and `any-time` ones; after the movem
 ones (Fortune rolls the movement die again). Counterspell answers a Spell cast at its holder: the
 target chooses `counterspell` or `allow`. House: no Spell works on the Cursed Glade; Divination sees
 one more card than is kept at the next space this turn (the deck is shuffled lazily, it has no top);
-Sharpen Wits is +1 Craft in Psychic Combat this turn.
+Sharpen Wits is +1 Craft in Psychic Combat this turn. The Spells on cards and spaces are `spells_cards`'.
+Across the boards: the Dungeon is a region like any other (Dungeon 10: its cards and spaces may be
+picked from inside it, a character in it may be a target and cast at others; Teleport and the Spells
+that move a character work only on the Outer and Middle Regions, so not in it, 10.4); Misdirection at
+a character readies `misdirect` on its sheet (its next move may go only anticlockwise, 10.3); no Spell
+crosses the Keep's border either way and none that moves or alters movement is cast in it (Keep 11);
+house: the Spells on cards and spaces act on the main board and the Dungeon only (Dungeon 10.1-10.2
+name the Dungeon; the Keep's seed names none), not on the Keep's cards and spaces.
 """
 
 from __future__ import annotations
@@ -34,6 +41,15 @@ from domain.rulesets.talisman.main.events_abilities import (
 )
 from domain.rulesets.talisman.main.items import CURSED_GLADE, change_alignment
 from domain.rulesets.talisman.main.positions import relocate
+from domain.rulesets.talisman.main.spells_cards import (
+    CARD_DECISIONS,
+    ON_SPACES,
+    PICKS,
+    face_up,
+    lay_spell,
+    pick_card,
+    spaces_of,
+)
 from domain.rulesets.talisman.main.state import (
     BEGUN,
     INNER,
@@ -49,6 +65,10 @@ CAST = "cast:"
 COUNTERSPELL, ALLOW = "counterspell", "allow"
 RINGS = (OUTER, MIDDLE)
 FIGHTS = ("combat", "psychic-combat", "any-combat")
+KEEP = "keep"
+# Keep 11.1: the Spells that move a character or alter its movement (none is cast in the Keep).
+MOVING = frozenset({"teleport", "move-other", "reroll", "misdirect"})
+MISDIRECT = "misdirect"
 READIED = ("strength-bonus", "craft-bonus", "evade", "destroy-enemy", "armour")
 Effect = Callable[[MainContext, Resolution, str, Any, str], None]
 Decision = Callable[[MainContext, Resolution, str, str, str], None]
@@ -67,8 +87,23 @@ def _fits(spell: Any, step: str) -> bool:
     return step in (START, BEGUN) and spell.effect != "reroll"
 
 
+def crosses(state: MainState, player: str, target: str) -> bool:
+    """Tells whether a Spell at `target` would cross the Keep's border, either way (Keep 11.1, 11.2); the
+    Dungeon counts as a region like any other (Dungeon 10)."""
+    players = state["players"]
+    return (players[player]["board"] == KEEP) != (players[target]["board"] == KEEP)
+
+
 def _useful(ctx: MainContext, state: MainState, player: str, spell: Any, target: str) -> bool:
     sheet, other = state["players"][player], state["players"].get(target)
+    if sheet["board"] == KEEP and spell.effect in MOVING:
+        return False  # Keep 11.1: no Spell moves or alters movement in the Keep, no Teleport
+    if other is not None and crosses(state, player, target):
+        return False  # Keep 11.1, 11.2
+    if spell.effect in ON_SPACES:
+        return sheet["board"] != KEEP and bool(spaces_of(state, sheet["board"]))  # house: not the Keep's
+    if spell.effect in PICKS:
+        return sheet["board"] != KEEP and bool(face_up(ctx, state, sheet["board"]))
     if spell.effect == "heal":
         return sheet["lives"] < STARTING_LIVES
     if spell.effect == "teleport":
@@ -82,6 +117,7 @@ def _useful(ctx: MainContext, state: MainState, player: str, spell: Any, target:
         "take-spell": bool(other["spells"]),
         "move-other": other["board"] in RINGS,
         "change-alignment": other["alignment"] != "neutral",
+        MISDIRECT: not misdirected(other),
     }.get(spell.effect, True)
 
 
@@ -94,7 +130,7 @@ def targets(state: MainState, player: str) -> list[str]:
 def castable(ctx: MainContext, state: MainState, player: str) -> list[Action]:
     """Returns the `cast:` actions open to the player now."""
     sheet = state["players"][player]
-    if not sheet["spells"] or ctx.space(sheet["board"], sheet["space"]).kind == CURSED_GLADE:
+    if not sheet["spells"] or _in_glade(ctx, sheet):
         return []
     actions = []
     for spell_id in sorted(set(sheet["spells"])):
@@ -120,9 +156,19 @@ def cast(ctx: MainContext, res: Resolution, player: str, rest: str) -> None:
     SPELL_EFFECTS[spell.effect](ctx, res, player, spell, target)
 
 
+def _in_glade(ctx: MainContext, sheet: Any) -> bool:
+    spaces = ctx.spaces.get(sheet["board"])  # an expansion's board has no Cursed Glade
+    return spaces is not None and spaces[sheet["space"]].kind == CURSED_GLADE
+
+
+def misdirected(sheet: Any) -> bool:
+    """Tells whether a Misdirection waits on the character's next move (Dungeon 10.3)."""
+    return any(r["effect"] == MISDIRECT for r in sheet["ready"])
+
+
 def _counter_of(ctx: MainContext, res: Resolution, player: str) -> str:
     sheet = sheet_of(res, player)
-    if ctx.space(sheet["board"], sheet["space"]).kind == CURSED_GLADE:
+    if _in_glade(ctx, sheet):
         return ""
     return next((s for s in sheet["spells"] if spell_of(ctx, s).effect == "cancel-spell"), "")
 
@@ -204,6 +250,13 @@ def _neutral(ctx: MainContext, res: Resolution, player: str, spell: Any, target:
     change_alignment(ctx, res, target, "neutral", spell.name)
 
 
+def _misdirect(ctx: MainContext, res: Resolution, player: str, spell: Any, target: str) -> None:
+    ready = EffectReadied(
+        player=target, name=spell.name, effect=MISDIRECT, amount=1, when="movement", lasting=True
+    )
+    res.emit(ready)
+
+
 def _nothing(ctx: MainContext, res: Resolution, player: str, spell: Any, target: str) -> None:
     return None
 
@@ -230,6 +283,14 @@ SPELL_EFFECTS: dict[str, Effect] = {
     "move-other": _push,
     "change-alignment": _neutral,
     "cancel-spell": _nothing,
+    **dict.fromkeys(PICKS, pick_card),
+    **dict.fromkeys(ON_SPACES, lay_spell),
+    MISDIRECT: _misdirect,
 }
 # Choices a Spell leaves: the target's answer, where a character is sent. The caster's turn goes on.
-SPELL_DECISIONS: dict[str, Decision] = {"counter": _countered, "banish": _placed, "push": _placed}
+SPELL_DECISIONS: dict[str, Decision] = {
+    "counter": _countered,
+    "banish": _placed,
+    "push": _placed,
+    **CARD_DECISIONS,
+}

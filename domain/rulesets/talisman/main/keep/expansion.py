@@ -1,14 +1,43 @@
-"""The Vampire's Keep expansion (`--option keep=true`): its board beside the main board (Keep 3-15)."""
+"""The Vampire's Keep expansion (`--option keep=true`): its board beside the main board (Keep 3-15).
+
+Set-up (Keep 3): the Keep's 16 house Adventure cards (`adventure-keep.toml`) and the 8 Ethereal
+Portals of the main deck are shuffled in; the Talismans are out of reach outside the Keep (Keep 3.3,
+4.5: `entry`), unless `keep.talismans_in_deck` (Keep 15.1). The Keep deck, the Vault deck and the
+Teleport counters are piles of the main state. Ways in are in `entry`, a turn on the Keep in `turn`,
+its spaces in `hooks` (the Keep run's, with the main board's Sentry, Wizard and Vault), the Vault and
+the Exit Table in `vault`, the main state's Keep keys and their evolve steps in `state`.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from domain.rulesets.keep.content import load_board, load_deck, load_vault
+from domain.actions import Action
+from domain.events import LifeGained
+from domain.resolution import Resolution
+from domain.rulesets.keep.content import load_board, load_deck, load_spells, load_tables, load_vault
+from domain.rulesets.keep.events import ItemGivenUp
 from domain.rulesets.keep.moves import counter_ids
+from domain.rulesets.keep.spaces import LIFE, SENTRY, SENTRY_TOLL, TOME_GIFT, TOME_GIFT_AMOUNT
 from domain.rulesets.keep.state import BOARD, COUNTERS, KEEP_DECK, LAST, VAULT_DECK
+from domain.rulesets.keep.vault import items_in_play
+from domain.rulesets.keep.wizard import DISCARD, WIZARD_TARGET
+from domain.rulesets.talisman.effects import lose_lives
+from domain.rulesets.talisman.events import StatChanged
+from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue
 from domain.rulesets.talisman.main.expansion import Expansion
+from domain.rulesets.talisman.main.keep import entry, turn, wizard
+from domain.rulesets.talisman.main.keep.hooks import MainKeep
+from domain.rulesets.talisman.main.keep.state import HANDLERS, SHEET_KEYS, state_keys
 from domain.rulesets.talisman.shapes import discard_pile
+
+if TYPE_CHECKING:
+    from domain.rulesets.talisman.main.outcomes import OutcomeRule
+    from domain.rulesets.talisman.main.state import MainState
+
+# Bots go in when a way opens and leave the Keep's door alone rarely; they flee rarely.
+BOT_WEIGHTS = {"choose:go": 4.0, "choose:stay": 0.5, "flee": 0.02, "choose:warlock-keep": 3.0}
+BOT_WEIGHTS |= {"choose:mystic-keep": 3.0, "choose:enchantress-keep": 3.0}
 
 
 class KeepExpansion(Expansion):
@@ -16,16 +45,129 @@ class KeepExpansion(Expansion):
 
     name: ClassVar[str] = "keep"
     boards: ClassVar[tuple[str, ...]] = (BOARD,)
+    adventure_file: ClassVar[str] = "adventure-keep.toml"
+    choice_kinds: ClassVar[frozenset[str]] = frozenset({entry.PORTAL, WIZARD_TARGET, SENTRY_TOLL, TOME_GIFT})
+    handlers = HANDLERS
+
+    def __init__(self, ctx: MainContext) -> None:
+        super().__init__(ctx)
+        self.board = MainKeep(ctx, ctx.options.get("keep.wizard", "choose") == "choose")
+
+    # -- content and setup ------------------------------------------------------------------------
 
     def load_content(self) -> None:
-        """Loads (and so checks) the Keep's board and decks."""
-        load_board(), load_deck(), load_vault()
+        """Loads (and so checks) the Keep's board, decks and tables."""
+        load_board(), load_deck(), load_vault(), load_spells(), load_tables()
 
     def sizes(self) -> dict[str, int]:
         """Returns the Keep's spaces: 1-21, index 0 unused (RULES.md §3)."""
         return {BOARD: LAST + 1}
 
+    def spaces(self) -> dict[str, tuple[Any, ...]]:
+        """Returns the Keep's spaces as the main board's rules read them (index 0 unused: space 1 again)."""
+        keep = load_board().spaces
+        return {BOARD: (keep[0], *keep)}
+
     def piles(self) -> dict[str, list[str]]:
         """Returns the Keep deck, the Vault deck and the Teleport counters, with their discard piles."""
         piles = {KEEP_DECK: list(load_deck().cards), VAULT_DECK: list(load_vault()), COUNTERS: counter_ids()}
         return piles | {discard_pile(KEEP_DECK): [], discard_pile(VAULT_DECK): []}
+
+    def state_keys(self) -> dict[str, Any]:
+        """Returns the Keep run's keys of the state (tiles, Vault, Wizard, the Hoard option, Keep 15.2)."""
+        return state_keys(self.ctx.options.get("keep.hoard") == "true")
+
+    def sheet_keys(self) -> dict[str, Any]:
+        """Returns the Keep's keys of every sheet (inside or not, fleeing, looping, where it came from)."""
+        return dict(SHEET_KEYS)
+
+    def items(self) -> dict[str, ItemStats]:
+        """Returns what the Keep's and the Treasure Hoard's Objects and Followers add in a fight."""
+        return {
+            card.id: ItemStats(card.strength_bonus, card.craft_bonus, card.armour_save)
+            for card in items_in_play().cards.values()
+            if not card.is_enemy
+        }
+
+    def trophies(self) -> dict[str, TrophyValue]:
+        """Returns what the Keep's enemies are worth as trophies."""
+        cards = items_in_play().cards.values()
+        return {card.id: TrophyValue(card.trophy_kind, card.trophy_value) for card in cards if card.is_enemy}
+
+    def names(self) -> dict[str, str]:
+        """Returns the names of the Keep's cards, the Vault's and the Hoard's items."""
+        found = {card.id: card.name for card in items_in_play().cards.values()}
+        found.update({card.id: card.name for card in load_vault().values()})
+        return found
+
+    def magic(self) -> frozenset[str]:
+        """Returns the ids of the Keep's Magic Objects."""
+        return frozenset(c.id for c in items_in_play().cards.values() if c.kind == "magic-object")
+
+    # -- a turn on the Keep ---------------------------------------------------------------------------
+
+    def legal_actions(self, state: MainState, player: str) -> list[Action]:
+        """Returns the actions of a character on the Keep whose turn it is."""
+        return turn.actions(state, player)
+
+    def is_legal(self, state: MainState, player: str, action_id: str) -> bool:
+        """Tells whether `action_id` is open to a character on the Keep (unlabelled)."""
+        return action_id in turn.action_ids(state, player)
+
+    def resolve(self, res: Resolution, action_id: str, player: str) -> bool:
+        """Resolves one action on the Keep; True when the player steps out and plays on."""
+        return turn.resolve(self.ctx, res, action_id, player, self.board)
+
+    # -- on the main board ------------------------------------------------------------------------------
+
+    def outcomes(self) -> dict[str, OutcomeRule]:
+        """Returns the Keep's ways in: the Mystic's, the Enchantress's, the Warlock's and the Portals."""
+        return dict(entry.OUTCOMES)
+
+    def gains_talisman(self, res: Resolution, player: str) -> bool:
+        """Keep 4.5: a Talisman's gain leads to the Keep Entrance instead (not under Keep 15.1)."""
+        return entry.gains_talisman(self.ctx, res, player)
+
+    # -- its choices ----------------------------------------------------------------------------------
+
+    def choice_label(self, kind: str, option: str) -> str:
+        """Returns one option of the Keep's choices in words."""
+        head = kind.partition(":")[0]
+        if head == entry.PORTAL:
+            go = "Step through the Ethereal Portal to the Keep Entrance"
+            return go if option == entry.GO else "Leave the Ethereal Portal be"
+        if head == TOME_GIFT:
+            return f"Take +2 {option.capitalize()} from the Tome"
+        if head == SENTRY_TOLL:
+            return (
+                "Give the Sentry a life"
+                if option == LIFE
+                else f"Give the Sentry your {self.ctx.card_name(option)}"
+            )
+        if option == DISCARD:
+            return "Have the Vampire Wizard discard his Spell"
+        return f"Aim the Vampire Wizard's Spell at {option}"
+
+    def make_choice(self, res: Resolution, player: str, kind: str, option: str) -> bool:
+        """Carries out one of the Keep's choices."""
+        head = kind.partition(":")[0]
+        if head == entry.PORTAL:
+            entry.through_portal(self.ctx, res, player, kind, option)
+        elif head == WIZARD_TARGET:
+            wizard.aim(self.ctx, res, option, self.board)
+        elif head == SENTRY_TOLL:
+            if option == LIFE:
+                lose_lives(res, player, 1, SENTRY)
+            else:
+                res.emit(ItemGivenUp(player=player, card=option))
+        elif option == "lives":
+            res.emit(LifeGained(player=player, amount=TOME_GIFT_AMOUNT, reason="keep/space/tome"))
+        else:
+            res.emit(
+                StatChanged(player=player, stat=option, amount=TOME_GIFT_AMOUNT, reason="keep/space/tome")
+            )
+        return False
+
+    def bot_weight(self, state: MainState, action: Action) -> float | None:
+        """Returns how likely a bot is to take one of the Keep's actions (None: not the Keep's to say)."""
+        return BOT_WEIGHTS.get(action.id)

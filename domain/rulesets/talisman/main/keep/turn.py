@@ -1,0 +1,140 @@
+"""A turn on the Keep in a main-board game (Keep 5-10, RULES.md §3): the entry test, moving by the chart,
+breaking free of a loop, the Sacred Obelisk, fleeing, and the ways out.
+
+Action ids: `enter` (the entry test at the Keep Entrance), `roll` (move; break free of a teleport
+loop; face the Obelisk again), `flee`, `leave` (after a flight: step out onto the space of entry and
+play the turn there, Keep 10) and `exit` (a survivor of the Vault rolls on the Exit Table, Keep 9.1).
+
+House decisions, in nightkeep's words:
+- The entry test (RULES.md §3): 3 dice under Strength + Craft + Lives lets the character in (it rolls
+  to move on its next turn); otherwise it goes back at once to the space it came from, and must spend
+  its next whole turn outside before it may go in again.
+- Fleeing (Keep 10) runs as in the Keep run: back by the chart, the spaces on the way not met; the
+  turn ends on the Entrance; on its next turn the character steps out onto the space it entered from
+  (`leave`) and plays that turn on the main board (the turn outside it owes before going in again).
+"""
+
+from __future__ import annotations
+
+from domain.actions import Action
+from domain.events import DieRolled
+from domain.resolution import Resolution
+from domain.rulesets.keep.events import EntryTested, FlightEnded, LoopEscaped, LoopFailed
+from domain.rulesets.keep.moves import OBELISK, spaces_for
+from domain.rulesets.keep.spaces import obelisk_test, teleport_from
+from domain.rulesets.keep.state import BOARD, ENTRANCE, LAST
+from domain.rulesets.talisman.events import FleeingDeclared
+from domain.rulesets.talisman.main.context import MainContext, sheet_of
+from domain.rulesets.talisman.main.keep.hooks import MainKeep
+from domain.rulesets.talisman.main.keep.state import FLIGHT_RETURN
+from domain.rulesets.talisman.main.keep.vault import leave as exit_by_table
+from domain.rulesets.talisman.main.positions import relocate
+from domain.rulesets.talisman.main.state import MainState
+
+LOOP_TURNS = 3  # Keep 6.3: freed automatically after 3 failed turns
+ENTER, ROLL, FLEE, LEAVE, EXIT = "enter", "roll", "flee", "leave", "exit"
+
+
+def _roll_label(sheet: dict[str, object]) -> str:
+    if sheet["looping"]:
+        return "Roll to break free of the teleport loop (1 die, at most Craft)"
+    if sheet["obelisk"]:
+        return "Face the Sacred Obelisk again (2 dice, at most Strength + Craft)"
+    if sheet["fleeing"]:
+        return "Roll and flee toward the Keep Entrance"
+    return "Roll and move deeper into the Keep"
+
+
+def action_ids(state: MainState, player: str) -> list[str]:
+    """Returns the ids of the actions open to a character on the Keep whose turn it is."""
+    sheet: dict[str, object] = state["players"][player]  # type: ignore[assignment]
+    if sheet["space"] == LAST:
+        return [EXIT]
+    if not sheet["entered"]:
+        return [LEAVE] if sheet["keep_wait"] else [ENTER]
+    if sheet["space"] != ENTRANCE and not sheet["fleeing"]:
+        return [ROLL, FLEE]
+    return [ROLL]
+
+
+def actions(state: MainState, player: str) -> list[Action]:
+    """Returns the actions open to a character on the Keep, labelled."""
+    sheet: dict[str, object] = state["players"][player]  # type: ignore[assignment]
+    labels = {
+        ENTER: "Try to open the Keep's door (3 dice under Strength + Craft + Lives)",
+        FLEE: "Flee the Keep (irrevocable)",
+        LEAVE: "Step out of the Keep onto the space you entered from",
+        EXIT: "Roll on the Exit Table to leave the Keep",
+    }
+    return [Action(i, player, labels.get(i) or _roll_label(sheet)) for i in action_ids(state, player)]
+
+
+def resolve(ctx: MainContext, res: Resolution, action_id: str, player: str, board: MainKeep) -> bool:
+    """Resolves one action on the Keep; True when the same player acts again (after stepping out)."""
+    if action_id == ENTER:
+        _enter(res, player)
+    elif action_id == FLEE:
+        res.emit(FleeingDeclared(player=player))  # Keep 10: irrevocable
+    elif action_id == LEAVE:
+        target_board, space = sheet_of(res, player)["keep_from"]  # type: ignore[typeddict-item]
+        relocate(res, player, target_board, space, FLIGHT_RETURN)
+        return True
+    elif action_id == EXIT:
+        exit_by_table(ctx, res, player)
+    else:
+        _roll(res, player, board)
+    return False
+
+
+def _enter(res: Resolution, player: str) -> None:
+    """The entry test (RULES.md §3): pass and go in next turn; fail and go back to the space of entry."""
+    sheet = sheet_of(res, player)
+    faces, draws = res.dice.roll(6, 3)
+    res.emit(DieRolled(player=player, purpose="entry", sides=6, values=faces, draws=draws))
+    target = sheet["strength"] + sheet["craft"] + sheet["lives"]
+    passed = sum(faces) < target
+    res.emit(EntryTested(player=player, total=sum(faces), target=target, passed=passed))
+    if not passed:
+        back_board, space = sheet_of(res, player)["keep_from"]  # type: ignore[typeddict-item]
+        relocate(res, player, back_board, space, "the Keep's door held (RULES.md §3)")
+
+
+def _roll(res: Resolution, player: str, board: MainKeep) -> None:
+    sheet: dict[str, object] = sheet_of(res, player)  # type: ignore[assignment]
+    if sheet["fleeing"]:
+        _movement(res, player, board)
+    elif sheet["looping"]:
+        if int(sheet["loop_fails"]) >= LOOP_TURNS:  # type: ignore[call-overload]
+            res.emit(LoopEscaped(player=player, automatic=True))
+        else:
+            (face,), draws = res.dice.roll(6)
+            res.emit(DieRolled(player=player, purpose="loop-escape", sides=6, values=[face], draws=draws))
+            if face > sheet_of(res, player)["craft"]:
+                res.emit(LoopFailed(player=player))
+                teleport_from(res, player, sheet_of(res, player)["space"])
+                return
+            res.emit(LoopEscaped(player=player, automatic=False))
+        _movement(res, player, board)
+    elif sheet["obelisk"]:
+        obelisk_test(res, player, OBELISK)
+    else:
+        _movement(res, player, board)
+
+
+def _movement(res: Resolution, player: str, board: MainKeep) -> None:
+    """Moves by the Keep's chart (Keep 5.2): deeper, or back to the Entrance while fleeing (Keep 10)."""
+    (face,), draws = res.dice.roll(6)
+    res.emit(DieRolled(player=player, purpose="keep-movement", sides=6, values=[face], draws=draws))
+    sheet = sheet_of(res, player)
+    steps = spaces_for(face)
+    if sheet["fleeing"]:  # type: ignore[typeddict-item]
+        board.move(res, player, sheet["space"] - steps, "flight")
+        if sheet_of(res, player)["space"] == ENTRANCE:
+            res.emit(FlightEnded(player=player))
+        return
+    target = sheet["space"] + steps
+    if sheet["space"] < OBELISK < target:
+        target = OBELISK  # Keep 8.6: a roll stops on the Obelisk (house, as the Keep run)
+    board.move(res, player, target, "roll")
+    if sheet_of(res, player)["board"] == BOARD:
+        board.encounter(res, player, sheet_of(res, player)["space"])
