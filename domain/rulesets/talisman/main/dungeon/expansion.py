@@ -45,7 +45,7 @@ class DungeonExpansion(Expansion):
 
     @classmethod
     def own_content_paths(cls) -> list[Path]:
-        """Returns the ways out of the Dungeon (the Treasure Chamber table, the Tunnel, the horses)."""
+        """Returns the ways out of the Dungeon (the Treasure Chamber table, the Tunnel)."""
         return [exits_path()]
 
     def load_content(self) -> None:
