@@ -123,6 +123,11 @@ def test_keep_8_4_the_wizard_casts_the_main_spell_deck_aimed_by_the_player_on_th
     events, waiting = act(game, state, "roll", values=[1], cards=[LIGHTNING])
     assert of(events, ChoiceOffered)[0].player == BO and waiting["choice"]["options"] == [ANN, "discard"]
     assert LIGHTNING in waiting["players"][ANN]["spells"]  # held by its victim until it is cast
+    labels = [a.label for a in game.legal_actions(waiting)]
+    assert labels == [
+        "Aim the Vampire Wizard's Lightning at Ann",
+        "Have the Vampire Wizard discard Lightning",
+    ]
     events, next_one = act(game, waiting, f"choose:{ANN}", player=BO, cards=[HEALING, CURSE])
     assert of(events, SpellCast) == [SpellCast(player=ANN, spell=LIGHTNING)] and of(events, LifeLost)
     assert of(events, SpellDiscarded)[0].spell == HEALING  # it would help: no aim asked

@@ -29,6 +29,7 @@ from domain.rulesets.talisman.main.expansion import Expansion
 from domain.rulesets.talisman.main.keep import entry, turn, wizard
 from domain.rulesets.talisman.main.keep.hooks import MainKeep
 from domain.rulesets.talisman.main.keep.state import HANDLERS, SHEET_KEYS, state_keys
+from domain.rulesets.talisman.main.spells import spell_of
 from domain.rulesets.talisman.shapes import discard_pile
 
 if TYPE_CHECKING:
@@ -144,9 +145,10 @@ class KeepExpansion(Expansion):
                 if option == LIFE
                 else f"Give the Sentry your {self.ctx.card_name(option)}"
             )
+        spell = spell_of(self.ctx, kind.partition(":")[2]).name
         if option == DISCARD:
-            return "Have the Vampire Wizard discard his Spell"
-        return f"Aim the Vampire Wizard's Spell at {option}"
+            return f"Have the Vampire Wizard discard {spell}"
+        return f"Aim the Vampire Wizard's {spell} at {option}"
 
     def make_choice(self, res: Resolution, player: str, kind: str, option: str) -> bool:
         """Carries out one of the Keep's choices."""

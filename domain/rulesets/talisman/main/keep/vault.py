@@ -76,11 +76,19 @@ def _keep_follower(card: str) -> bool:
     return found is not None and found.kind == "follower"
 
 
+def entered_from(res: Resolution, player: str) -> tuple[str, int]:
+    """Returns the space the character entered the Keep from (Keep 10; its starting space if none is
+    recorded: a character stood on the Keep by hand)."""
+    sheet = sheet_of(res, player)
+    found = sheet["keep_from"] or state_of(res)["starts"].get(sheet["character"], [])  # type: ignore[typeddict-item]
+    board, space = found or ["outer", 0]
+    return str(board), int(space)
+
+
 def exit_space(ctx: MainContext, res: Resolution, player: str, destination: str) -> tuple[str, int]:
     """Returns where an Exit Table line leads: the space of entry, or the main-board space it names."""
     if destination == ENTERED_FROM:
-        board, space = sheet_of(res, player)["keep_from"]  # type: ignore[typeddict-item]
-        return str(board), int(space)
+        return entered_from(res, player)
     for region in ctx.board.boards:
         for index, found in enumerate(region.spaces):
             if found.name == destination:
