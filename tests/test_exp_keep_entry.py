@@ -25,8 +25,9 @@ def at_entrance(state: dict[str, Any], player: str = ANN) -> bool:
 
 
 def test_keep_3_3_the_keeps_adventure_cards_and_piles_join_only_with_the_option():
-    """Keep 3.3, 3.4-3.6: 24 new Adventure cards (8 Ethereal Portals, 16 house cards) are shuffled in; the
-    Keep deck, the Vault deck and the Teleport counters are piles beside the main board."""
+    """Keep 3.1, 3.2, 3.3 (second), 3.4-3.6: the main game is set up with the Keep's board beside it; 24 new
+    Adventure cards (8 Ethereal Portals, 16 house cards) are shuffled in; the Keep deck, the Vault deck
+    and the Teleport counters are piles beside the Keep (Keep 2: 48 + 12 cards, 40 counters)."""
     _, plain = new_game()
     _, state = new_game(KEEP)
     added = set(state["piles"]["adventure"]) - set(plain["piles"]["adventure"])
@@ -34,6 +35,7 @@ def test_keep_3_3_the_keeps_adventure_cards_and_piles_join_only_with_the_option(
     assert sum(card.startswith("talisman/card/ethereal-portal") for card in added) == 8
     assert len(state["piles"]["keep"]) == 48 and len(state["piles"]["vault"]) == 12
     assert len(state["piles"]["counters"]) == 40
+    assert len(state["cards"]["keep"]) == 22  # Keep 5.1: spaces 1-21 (index 0 unused)
     assert "keep" not in plain["piles"] and "keep" not in plain["cards"]
 
 
@@ -150,8 +152,8 @@ def test_keep_5_5_horses_stay_outside_and_mules_go_in():
 
 
 def test_keep_4_a_way_in_ends_the_turn_and_the_entry_test_comes_next():
-    """Keep 4, 8.1: whoever reaches the Keep starts on the Keep Entrance and follows its instructions: on
-    its next turn its only action is the entry test."""
+    """Keep 4, 8.1, 5.1: whoever reaches the Keep starts on the Keep Entrance, the only way in, and follows
+    its instructions: on its next turn its only action is the entry test."""
     game, state = new_game(KEEP)
     state["players"][ANN]["gold"] = 5
     events, after = _serve(game, state, VILLAGE, "mystic-keep")

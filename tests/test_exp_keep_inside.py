@@ -28,7 +28,7 @@ def where(state: dict[str, Any], player: str = ANN) -> tuple[str, int]:
 
 
 def test_rules_3_the_entry_test_lets_in_a_character_whose_3_dice_are_under_strength_craft_and_lives():
-    """RULES.md §3 (Keep 8.1): at the Keep Entrance 3 dice under Strength + Craft + Lives (Ann: 4 + 3 + 4)
+    """Keep 8.1 (RULES.md §3): at the Keep Entrance 3 dice under Strength + Craft + Lives (Ann: 4 + 3 + 4)
     let the character in; it rolls to move on its next turn."""
     game, state = new_game(KEEP)
     put(state, ANN, "keep", 1, keep_from=["outer", 1])
@@ -70,8 +70,8 @@ def test_keep_5_2_movement_in_the_keep_follows_the_chart():
 
 
 def test_keep_9_1_the_vault_gives_a_talisman_and_three_vault_cards_and_the_turn_ends():
-    """Keep 9.1: reaching the Talisman Vault, take a Talisman and meet 3 Vault cards in order; the turn
-    then ends."""
+    """Keep 9.1, 8.8, 14.2: reaching the Talisman Vault, take a Talisman and meet 3 cards of the Vault deck
+    in order; the turn then ends."""
     game, state = new_game(KEEP)
     inside(state, 20)
     events, after = act(game, state, "roll", values=[1, 6, 6, 6], cards=[TALISMAN, *TRAPS])
@@ -82,8 +82,8 @@ def test_keep_9_1_the_vault_gives_a_talisman_and_three_vault_cards_and_the_turn_
 
 
 def test_keep_9_1_a_survivor_leaves_on_a_later_turn_by_the_exit_table():
-    """Keep 9.1 (RULES.md §3's house Exit Table): 1 the space it entered from, 2 Village, 3 City,
-    4 Warlock's Cave, 5 Portal of Power, 6 Plain of Peril."""
+    """Keep 9.1, 5.1 (RULES.md §3's house Exit Table): the Vault is the other way out: 1 the space it
+    entered from, 2 Village, 3 City, 4 Warlock's Cave, 5 Portal of Power, 6 Plain of Peril."""
     game, state = new_game(KEEP)
     inside(state, 21)
     assert [a.id for a in game.legal_actions(state)] == ["exit"]

@@ -4,7 +4,7 @@ turn outside after a flight (10), a barred Portal (4.1) and the Keep's events in
 
 from __future__ import annotations
 
-from domain.events import CardDrawn, GameWon, LifeGained, LifeLost
+from domain.events import CardDrawn, CombatResolved, GameWon, LifeGained, LifeLost
 from domain.rulesets.keep.events import (
     FollowerLeft,
     ObeliskTested,
@@ -127,3 +127,25 @@ def test_rules_3_the_keeps_events_read_in_plain_words_beside_the_main_board():
     )
     assert "Ann" in (describe(ObeliskTested(player=ANN, total=9, target=7, passed=False)) or "")
     assert describe(GoldChanged(player=ANN, amount=1, reason="x")) is None
+
+
+def test_keep_8_2_losing_both_rounds_to_the_sentry_sends_the_character_back_to_hallway_3():
+    """Keep 8.2, 5.3 (RULES.md §3): 2-3 on the Sentry's die is two rounds of Combat against Strength 5;
+    losing both sends the character back (a space's instruction), to Hallway 3."""
+    game, state = new_game(KEEP)
+    inside(state, 3)
+    events, after = act(game, state, "roll", values=[1, 2, 1, 6, 1, 6])
+    assert [e.outcome for e in of(events, CombatResolved)] == ["lost", "lost"]
+    assert after["players"][ANN]["space"] == 3 and after["players"][ANN]["lives"] == 2
+    events, won = act(game, state, "roll", values=[1, 2, 6, 1, 1, 6])
+    assert won["players"][ANN]["space"] == 4  # one round won: it goes on next turn
+
+
+def test_keep_5_3_the_wizards_push_moves_its_victim_back_and_his_casting_ends():
+    """Keep 5.3, 8.4: a Spell the Wizard casts may move a character back toward the Entrance (the Push: 1
+    space); once moved off his space, its victim meets no more of his Spells (house)."""
+    game, state = new_game({**KEEP, "keep.wizard": "auto"})
+    inside(state, 13)
+    events, after = act(game, state, "roll", values=[1], cards=["talisman/spell/push"])
+    assert of(events, SpellCast) and after["players"][ANN]["space"] == 13
+    assert len([e for e in of(events, CardDrawn) if e.deck == "spells"]) == 1
