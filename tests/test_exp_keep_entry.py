@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.dice import ScriptedDice
 from domain.rulesets.keep.events import ChoiceOffered, EntryTested
 from domain.rulesets.talisman.events import CardDiscarded
 from domain.rulesets.talisman.main.events import ItemDropped, QuestCompleted, RegionCrossed
+from domain.rulesets.talisman.main.outcomes import apply_outcome
 from domain.rulesets.talisman.main.ruleset import TalismanGame
 from tests.decider_helpers import names, of
 from tests.main_helpers import ANN, BO, act, land, lay, new_game, put
@@ -170,3 +172,14 @@ def test_keep_15_2_with_the_treasure_hoard_talismans_are_gained_outside_the_keep
     game, state = new_game({**KEEP, "keep.hoard": "true"})
     _, after = land(game, state, *TEMPLE, values=[6, 6])
     assert len(after["players"][ANN]["talismans"]) == 1 and after["players"][ANN]["board"] == "middle"
+
+
+def test_keep_4_5_a_talisman_given_on_another_board_leads_to_the_keep_too():
+    """Keep 4.5: a location on any board that gives a Talisman (the Dungeon's Treasure Chamber under
+    Dungeon 13.1) sends the character to the Keep Entrance; it will come out where it went in from."""
+    game, state = new_game({**KEEP, "dungeon": "true", "dungeon.talisman_exit": "true"})
+    put(state, ANN, "dungeon", 3)
+    res = game.resolution(state, ScriptedDice(), in_place=False)
+    apply_outcome(game.ctx, res, ANN, "gain-talisman", 1, "", "the Treasure Chamber (Dungeon 13.1)")
+    assert at_entrance(res.state) and res.state["players"][ANN]["talismans"] == []
+    assert res.state["players"][ANN]["keep_from"] == ["dungeon", 3]
