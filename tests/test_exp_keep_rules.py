@@ -15,7 +15,7 @@ from domain.rulesets.keep.events import (
 from domain.rulesets.talisman.events import CardDiscarded, GoldChanged, ObjectTaken, StatChanged
 from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted
 from projections.talisman_keep_words import describe
-from tests.decider_helpers import of
+from tests.decider_helpers import names, of
 from tests.main_helpers import ANN, act, land, lay, new_game, put
 from tests.test_exp_keep_spaces import TILE1, TILE2, counter, inside
 
@@ -149,3 +149,17 @@ def test_keep_5_3_the_wizards_push_moves_its_victim_back_and_his_casting_ends():
     events, after = act(game, state, "roll", values=[1], cards=["talisman/spell/push"])
     assert of(events, SpellCast) and after["players"][ANN]["space"] == 13
     assert len([e for e in of(events, CardDrawn) if e.deck == "spells"]) == 1
+
+
+def test_keep_8_3_a_12_on_the_tome_gives_the_reader_its_choice_of_gift():
+    """Keep 8.3 (RULES.md §3): a 12 on the Tome gives +2 Strength, Craft or lives, the reader's choice."""
+    game, state = new_game(KEEP)
+    inside(state, 9)
+    _, asked = act(game, state, "roll", values=[1, 6, 6])
+    assert [a.label for a in game.legal_actions(asked)] == [
+        "Take +2 Strength from the Tome",
+        "Take +2 Craft from the Tome",
+        "Take +2 Lives from the Tome",
+    ]
+    events, after = act(game, asked, "choose:craft")
+    assert after["players"][ANN]["craft"] == 5 and names(events)[-1] == "TurnEnded"
