@@ -148,7 +148,9 @@ def _grid_size(cells: int) -> int:
     return max(SPIRAL_SIZE, math.isqrt(cells - 1) + 1)
 
 
-def _spiral_rows(state: State, width: int = 0) -> list[str]:
+def spiral_rows(state: State, width: int = 0) -> list[str]:
+    """Returns the spiral as a boxed grid of spaces (name, who stands there, guard, cards, gold), its
+    cells narrowed to fit `width` when given."""
     # The house board is a 5×5 spiral: the Entrance in the top-left corner, the Treasure Chamber
     # in the centre (Dungeon 6.1).
     here = _standing(state)
@@ -276,12 +278,12 @@ def render_board(
     title, head, deck = _heading(state, stopped)
 
     def full(width: int) -> list[str]:
-        return [title, head, deck, *_spiral_rows(state), *_lying_rows(state), "", *_sheet_rows(state)]
+        return [title, head, deck, *spiral_rows(state), *_lying_rows(state), "", *_sheet_rows(state)]
 
     def compact(width: int) -> list[str]:
         top = [*wrap(f"{title}: {head}", width), deck]
         sheets = _compact_sheets(state, width)
-        return [*top, *_spiral_rows(state, width), *_lying_paragraph(state, width), *sheets]
+        return [*top, *spiral_rows(state, width), *_lying_paragraph(state, width), *sheets]
 
     def tight(width: int) -> list[str]:
         top = wrap(f"{title}: {head} {deck}", width)

@@ -64,14 +64,24 @@ from domain.rulesets.talisman.main.events_abilities import (
     SpellTaken,
     SpoilsTaken,
 )
+from projections.talisman_expansion_timeline import DECKS as EXPANSION_DECKS
+from projections.talisman_expansion_timeline import (
+    concerns_expansion,
+    crossing,
+    describe_expansion,
+    die_purpose,
+    moved_on,
+)
+from projections.talisman_expansion_timeline import describe_at as describe_at  # Keep 8.4, in a run
+from projections.talisman_names import name_of, option_words, where
 from projections.talisman_sheet import card_sentences, combat_sentence, lives
-from projections.talisman_view import name_of, option_words, where
 
 DECKS = {
     "adventure": "Adventure deck",
     "spells": "Spell deck",
     "talismans": "Talismans",
     "purchase": "Purchase deck",
+    **EXPANSION_DECKS,
 }
 _DIE_PURPOSES = {
     "movement": "to move",
@@ -125,7 +135,7 @@ def _faces(values: list[int]) -> str:
 def _die(e: DieRolled) -> str:
     place = _places().get(e.purpose)
     purpose = _DIE_PURPOSES.get(e.purpose) or (
-        f"at the {place}" if place else f"for {e.purpose.replace('-', ' ')}"
+        f"at the {place}" if place else die_purpose(e) or f"for {e.purpose.replace('-', ' ')}"
     )
     if e.purpose in ("combat", "psychic-combat") and len(e.values) == 2:
         return f"{e.player} rolled {e.values[0]} and their opponent {e.values[1]} {purpose}."
@@ -141,12 +151,12 @@ def _drawn(e: CardDrawn) -> str:
 
 
 def _moved(e: Moved) -> str:
-    how = _MOVES.get(e.reason) or f"was sent by {_reason(e.reason)}"
+    how = moved_on(e) or _MOVES.get(e.reason) or f"was sent by {_reason(e.reason)}"
     return f"{e.piece} {how} from {where(e.board, e.from_space)} to {where(e.board, e.to_space)}."
 
 
 def _crossed(e: RegionCrossed) -> str:
-    how = _CROSSINGS.get(e.reason) or f"was sent by {_reason(e.reason)}"
+    how = crossing(e) or _CROSSINGS.get(e.reason) or f"was sent by {_reason(e.reason)}"
     start, end = where(e.from_board, e.from_space), where(e.to_board, e.to_space)
     return f"{e.player} {how}: from {start} to {end}."
 
@@ -304,7 +314,13 @@ def opponent_name(ref: str) -> str:
     return _reason(ref) if "/" in ref else ref
 
 
+_MAIN_TYPES = frozenset(_DESCRIBERS)
+
+
 def describe(event: Event) -> str | None:
-    """Tells a main-board event in plain words, or returns None to leave it to the generic timeline."""
+    """Tells a main-board event in plain words (an expansion's in its own words first), or returns None
+    to leave it to the generic timeline."""
+    if concerns_expansion(event, _MAIN_TYPES) and (told := describe_expansion(event)):
+        return told
     describer = _DESCRIBERS.get(type(event))
     return describer(event) if describer else None

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from functools import cache
+from collections.abc import Mapping
 from typing import Any, cast
 
-from domain.rulesets.talisman.character import craft_bonus, strength_bonus
-from domain.rulesets.talisman.characters import load_characters, resolve_character
+from domain.rulesets.talisman.character import Item, craft_bonus, strength_bonus
+from domain.rulesets.talisman.characters import resolve_character
 from domain.rulesets.talisman.main.content import load_board
-from domain.rulesets.talisman.main.context import ItemStats, MainContext
 from domain.rulesets.talisman.main.state import (
     ADVENTURE,
     CROWN,
@@ -28,13 +27,29 @@ from domain.rulesets.talisman.main.state import (
     MainState,
 )
 from domain.rulesets.talisman.shapes import discard_pile
+from projections.talisman_expansion_view import (
+    BRIEF,
+    COMPACT,
+    GRID,
+    boards_in_play,
+    expansion_lines,
+    title_words,
+)
+from projections.talisman_names import (
+    board_name,
+    board_words,
+    items,
+    name_of,
+    option_words,
+    space_name,
+)
 from projections.talisman_sheet import sheet_summary, waiting_row, with_bonus
 from projections.text_layout import NARROW, fit, table_lines, wrap
 from projections.views import STOPPED_HEAD
 
 TITLE = "Talisman: the main board"
 NUMBER = 4  # the column of a space's number ("  17")
-SHORT = {"outer": "O", "middle": "M", "inner": "I", "crown": "C"}
+SHORT = {"outer": "O", "middle": "M", "inner": "I", "crown": "C", "dungeon": "D", "keep": "K"}
 _REGION_NOTES = {
     "outer": "clockwise from the Village",
     "middle": "clockwise from the Portal of Power",
@@ -42,54 +57,11 @@ _REGION_NOTES = {
 }
 
 
-# --- names --------------------------------------------------------------------------------------------------
+# --- names (on every board: `talisman_names`) ---------------------------------------------------------------
 
 
-@cache
-def _context() -> MainContext:
-    return MainContext({})
-
-
-@cache
-def _names() -> dict[str, str]:
-    ctx = _context()
-    found = {c.id: c.name for c in ctx.adventure.cards}
-    found |= {i.id: i.name for i in ctx.purchase.items}
-    found |= {s.id: s.name for s in ctx.spells.spells}
-    found |= {t.id: t.name for t in ctx.talismans.talismans}
-    found |= {c.id: c.name for c in load_characters().values()}
-    found |= {s.id: s.name for b in ctx.board.boards for s in b.spaces}
-    found |= {b.id: b.name for b in ctx.board.boards}
-    found |= {a.id: a.name for c in ctx.abilities.characters for a in c.abilities}
-    return found
-
-
-def name_of(ref: str) -> str:
-    """Returns the name behind a content id (card, item, spell, Talisman, character, space, region,
-    ability)."""
-    return _names().get(ref) or ref.rsplit("/", 1)[-1].replace("-", " ")
-
-
-def option_words(option: str) -> str:
-    """Returns a pending choice's option in words: a content id by its name, else as written."""
-    parts = option.split(":")  # `attack:Bo`: attack Bo
-    return " ".join(name_of(part) if "/" in part else part.replace("-", " ") for part in parts)
-
-
-def space_name(board: str, space: int) -> str:
-    """Returns a space's name, or `space N` off the board."""
-    spaces = load_board().board(board).spaces
-    return spaces[space].name if 0 <= space < len(spaces) else f"space {space}"
-
-
-def where(board: str, space: int) -> str:
-    """Returns a position in words: `the Village (Outer 0)`."""
-    region = name_of(board).split()[0]
-    return f"the {space_name(board, space)} ({region} {space})"
-
-
-def _items() -> dict[str, ItemStats]:
-    return _context().items
+def _items(state: MainState) -> Mapping[str, Item]:
+    return items(expansions=bool(boards_in_play(state)))
 
 
 # --- the regions --------------------------------------------------------------------------------------------
@@ -198,7 +170,7 @@ SHEET_HEADERS = ["player", "character", "at", "str", "craft", "lives", "gold", "
 
 def _sheet_rows(state: MainState, width: int) -> list[str]:
     """Returns the character sheets as a table no wider than `width`."""
-    items, rows = _items(), []
+    items, rows = _items(state), []
     for name in state["order"]:
         sheet = state["players"].get(name)
         if sheet is None:
@@ -243,13 +215,15 @@ def _carried(sheet: MainSheet) -> list[str]:
 
 def _carried_rows(state: MainState, width: int, tight: bool = False) -> list[str]:
     rows = []
+    placed = bool(boards_in_play(state))  # with an expansion, each line says which board it is on
     for name in state["order"]:
         sheet = state["players"].get(name)
         if sheet is None:
             continue
         held = _carried(sheet)
         if held or not tight:
-            rows += wrap(f"{name} carries " + ("; ".join(held) if held else "nothing") + ".", width)
+            who = f"{name} ({board_words(sheet['board'], sheet['space'])})" if placed else name
+            rows += wrap(f"{who} carries " + ("; ".join(held) if held else "nothing") + ".", width)
     return rows
 
 
@@ -267,11 +241,15 @@ def render_board(
     """Renders the regions (who stands where, what lies face up), the decks and the sheets as text no
     wider than `width` (80 columns with no width; a game stopped by an early reveal has nobody to act)."""
     main = cast(MainState, state)
-    boards = _boards(main)
+    boards, named = _boards(main), TITLE + title_words(main)
 
     def title(width: int, tight: bool) -> list[str]:
         head = _head(main, stopped)
-        return wrap(f"{TITLE}. {head}", width) if tight else [TITLE, *wrap(head, width)]
+        return wrap(f"{named}. {head}", width) if tight else [*wrap(named, width), *wrap(head, width)]
+
+    def regions(width: int, bare: bool = True, brief: bool = False, detail: str = GRID) -> list[str]:
+        lines = [line for b in boards for line in _region_lines(main, b, width, bare, brief)]
+        return [*lines, *expansion_lines(main, width, detail)]
 
     def around(width: int, regions: list[str], tight: bool = False) -> list[str]:
         return [
@@ -280,30 +258,32 @@ def render_board(
         ]  # fmt: skip
 
     def full(width: int) -> list[str]:
-        return around(width, [line for b in boards for line in _region_lines(main, b, width)])
+        return around(width, regions(width))
 
     def wide(width: int, bare: bool = True) -> list[str]:
         half = (width - 3) // 2
         left = _region_lines(main, boards[0], half, bare) if boards else []
         right = [line for b in boards[1:] for line in _region_lines(main, b, half, bare)]
-        return around(width, _side_by_side(left, right))
+        # The Keep beside the Dungeon's spiral when there is room for both (Dungeon 6.1, Keep 3).
+        more = expansion_lines(main, width, GRID if bare else COMPACT, side_by_side=bare)
+        return around(width, [*_side_by_side(left, right), *more])
 
     def wide_compact(width: int) -> list[str]:
         return wide(width, bare=False)
 
     def compact(width: int) -> list[str]:
-        return around(width, [line for b in boards for line in _region_lines(main, b, width, bare=False)])
+        return around(width, regions(width, bare=False, detail=COMPACT))
 
     def tight(width: int) -> list[str]:
-        regions = [line for b in boards for line in _region_lines(main, b, width, bare=False)]
-        return around(width, [line for line in regions if not line.endswith("(empty)")], tight=True)
+        lines = regions(width, bare=False, detail=BRIEF)
+        return around(width, [line for line in lines if not line.endswith("(empty)")], tight=True)
 
     def tightest(width: int) -> list[str]:
         # The sheets first: their `at` column tells where everyone stands, the regions only add cards.
-        regions = [line for b in boards for line in _region_lines(main, b, width, False, True)]
+        lines = regions(width, False, True, BRIEF)
         return [
             *title(width, True), *_sheet_rows(main, width),
-            *[line for line in regions if not line.endswith("(empty)")],
+            *[line for line in lines if not line.endswith("(empty)")],
             *wrap(_decks(main), width), *_carried_rows(main, width, True),
         ]  # fmt: skip
 
@@ -333,7 +313,7 @@ def players_summary(state: dict[str, Any]) -> list[dict[str, Any]]:
         def named(space: int, board: str = board) -> str:
             return space_name(board, space)
 
-        row = sheet_summary(name, sheet, _items(), name_of, name_of, named, status_words(sheet))
+        row = sheet_summary(name, sheet, _items(main), name_of, name_of, named, status_words(sheet))
         rows.append(
             {
                 **row,
@@ -342,11 +322,21 @@ def players_summary(state: dict[str, Any]) -> list[dict[str, Any]]:
                 "spells": [name_of(s) for s in sheet["spells"]],
                 "talismans": len(sheet["talismans"]),
                 "quest": sheet["quest"]["goal"] if sheet["quest"] else "",
+                **_placed(main, board, sheet["space"]),
             }
         )
     return rows
 
 
+def _placed(state: MainState, board: str, space: int) -> dict[str, str]:
+    """Returns, in a game with an expansion, the board's name and where the character stands in words
+    (`board_name`, `where`); nothing in a game of the main board alone, whose rows stay as they were."""
+    if not boards_in_play(state):
+        return {}
+    return {"board_name": board_name(board), "where": board_words(board, space)}
+
+
 def _waiting_row(state: MainState, name: str) -> dict[str, Any]:
     own = {"board": "", "alignment": "", "spells": [], "talismans": 0, "quest": ""}
-    return waiting_row(name, requested_name(state, name), 0, "", **own)
+    extra = {"board_name": "", "where": ""} if boards_in_play(state) else {}
+    return waiting_row(name, requested_name(state, name), 0, "", **own, **extra)

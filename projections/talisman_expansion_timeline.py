@@ -1,0 +1,237 @@
+"""The expansions' events in a `talisman` game told in plain words (RULES.md §5: the Dungeon and the Keep
+beside the main board).
+
+Each expansion may tell its own new events in a module of its own (`talisman_dungeon_words`,
+`talisman_keep_words`, each with `describe(event) -> str | None`), asked first when it exists; the
+events the short games already have keep the short games' words (the Keep run's timeline), with
+positions named board and all (`the Sentry (Keep 4)`). Anything else is left to the main board's
+timeline, whose wording names the expansions' boards, decks and cards through `talisman_names`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from domain import events as core_events
+from domain.events import CardDrawn, DieRolled, Event, Moved
+from domain.rulesets.dungeon.state import DECK as DUNGEON_DECK
+from domain.rulesets.keep import events as keep_events
+from domain.rulesets.keep.events import (
+    ChoiceMade,
+    ChoiceOffered,
+    FollowerLeft,
+    ItemGained,
+    ItemGivenUp,
+    SpellCast,
+    SpellDiscarded,
+    SpellGained,
+    TeleportCounterDrawn,
+    Teleported,
+)
+from domain.rulesets.keep.state import BOARD as KEEP
+from domain.rulesets.keep.state import KEEP_DECK, VAULT_DECK
+from domain.rulesets.talisman.events import FleeingDeclared
+from domain.rulesets.talisman.main.events import RegionCrossed
+from projections import keep_timeline
+from projections.talisman_names import EXPANSION_BOARDS, name_of, where
+
+if TYPE_CHECKING:  # the timeline hands its runs of stored events over
+    from event_store.recorded import RecordedEvent
+
+Describer = Callable[[Event], "str | None"]
+
+# The expansions' own wording modules, by the expansion whose events they tell (asked in this order).
+WORDS_MODULES = ("projections.talisman_dungeon_words", "projections.talisman_keep_words")
+
+# The expansions' decks, as a sentence names them (the main board's timeline adds them to its own).
+DECKS = {DUNGEON_DECK: "Dungeon deck", KEEP_DECK: "Keep deck", VAULT_DECK: "Vault deck"}
+
+# What a die is rolled for on the expansions' boards (Keep 5-9), after the main board's purposes.
+DIE_PURPOSES = {
+    "entry": "at the Keep's door",
+    "sentry": "against the Sentry",
+    "tome": "at the Tome of the Undead",
+    "tome-followers": "for how many Followers the Tome drives off",
+    "obelisk": "at the Sacred Obelisk",
+    "loop-escape": "to break free of the teleport loop",
+    "hoard": "on the Treasure Hoard table",
+    "vault-trap": "against a Vault trap",
+    "coffin": "at the Ancient Coffin",
+    "fountain": "at the Fountain of Blood",
+}
+
+# How a character moves on the expansions' boards (Dungeon 7.3, 9; Keep 8.2, 10), by the move's reason.
+MOVES = {
+    "roll": "moved",
+    "retreat": "fell back",
+    "flight": "fled",
+    "card": "was sent back",
+    "sentry": "was driven back by the Sentry",
+}
+
+# The Keep's choices (Keep 8.2-8.4), told as the Keep run tells them.
+KEEP_CHOICES = frozenset({"sentry-toll", "tome-gift", "wizard-target"})
+
+
+@cache
+def words_describers() -> tuple[Describer, ...]:
+    """Returns the `describe` of each expansion wording module that exists, in `WORDS_MODULES` order."""
+    found: list[Describer] = []
+    for name in WORDS_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as missing:
+            if missing.name != name:
+                raise  # the module is there but something it imports is not: a real error
+            continue
+        describer = getattr(module, "describe", None)
+        if describer is not None:
+            found.append(describer)
+    return tuple(found)
+
+
+def _keep_kind(kind: str) -> str:
+    """Returns a Keep choice's kind as the Keep run names it (`keep:sentry-toll` → `sentry-toll`), or ""."""
+    last = kind.rsplit(":", 1)[-1]
+    return last if last in KEEP_CHOICES else ""
+
+
+def _keep_choice(event: Event) -> bool:
+    return isinstance(event, ChoiceOffered | ChoiceMade) and bool(_keep_kind(event.kind))
+
+
+def concerns_expansion(event: Event, main_types: frozenset[type[Event]]) -> bool:
+    """Tells whether an event is an expansion's: a type the main board does not tell, or one of its own
+    types on an expansion's board, deck or choice."""
+    if type(event) not in main_types:
+        # The game's own facts (GameCreated, SeedCommitted…) are the generic timeline's, in every game.
+        return type(event).__module__ != core_events.__name__
+    if _keep_choice(event):
+        return True
+    fields = event.to_fields()
+    boards = {fields.get(key) for key in ("board", "from_board", "to_board")}
+    return bool(boards & set(EXPANSION_BOARDS)) or fields.get("deck") in DECKS
+
+
+def _teleported(e: Teleported) -> str:
+    start = f" from {where(KEEP, e.from_space)}" if e.from_space != e.tile_space else ""
+    tile, to = where(KEEP, e.tile_space), where(KEEP, e.to_space)
+    return f"The Teleport Tile on {tile} sent {e.piece}{start} to {to}."
+
+
+def _counter(e: TeleportCounterDrawn) -> str:
+    tile = f"A Teleport Tile was laid on {where(KEEP, e.space)}"
+    if e.destination == e.space:
+        return f"{tile}; its counter names that space: it does nothing."
+    return f"{tile}; its counter sends to {where(KEEP, e.destination)}."
+
+
+def _discarded(e: SpellDiscarded) -> str:
+    why = f"it {e.reason} {e.player}" if e.reason == "would help" else f"it {e.reason}"
+    return f"The Vampire Wizard discarded {name_of(e.spell)} unused ({why})."
+
+
+def _option(option: str) -> str:
+    return "a life" if option == "life" else name_of(option) if "/" in option else f"+2 {option.title()}"
+
+
+def _offered(e: ChoiceOffered) -> str:
+    options = [_option(o) for o in e.options if o != "discard"]
+    kind = _keep_kind(e.kind)
+    if kind == "wizard-target":  # Keep 8.4 (house): the spell just drawn waits for its aim
+        aims = ", ".join(options)
+        return f"{e.player} plays the Vampire Wizard and must aim the spell: at {aims}, or discard it."
+    asked = "what to give the Sentry" if kind == "sentry-toll" else "the Tome's gift"
+    return f"{e.player} must choose {asked}: {', '.join(options)}."
+
+
+def _made(e: ChoiceMade) -> str:
+    if _keep_kind(e.kind) != "wizard-target":
+        return f"{e.player} chose {_option(e.option)}."
+    if e.option == "discard":
+        return f"{e.player} has the Vampire Wizard discard the spell."
+    return f"{e.player} aims the Vampire Wizard's spell at {e.option}."
+
+
+def _drawn(e: CardDrawn) -> str | None:
+    if e.deck == VAULT_DECK:
+        return keep_timeline.describe(e)
+    return None  # the main board's sentence, with the deck's name
+
+
+_OWN: dict[type[Event], Callable[[Any], str | None]] = {
+    Teleported: _teleported,
+    TeleportCounterDrawn: _counter,
+    FleeingDeclared: lambda e: f"{e.player} is fleeing, back the way they came in.",
+    CardDrawn: _drawn,
+    ChoiceOffered: lambda e: _offered(e) if _keep_kind(e.kind) else None,
+    ChoiceMade: lambda e: _made(e) if _keep_kind(e.kind) else None,
+    # The Keep run's sentences, with the main board's cards named too (a Spell, an Object from outside).
+    ItemGivenUp: lambda e: f"{e.player} gave the {name_of(e.card)} up to the Sentry.",
+    SpellCast: lambda e: f"The Vampire Wizard cast {name_of(e.spell)} on {e.player}.",
+    SpellDiscarded: _discarded,
+    ItemGained: lambda e: f"{e.player} found the {name_of(e.item)} in the Treasure Hoard.",
+    SpellGained: lambda e: f"{e.player} gained the spell {name_of(e.spell)} from the Treasure Hoard.",
+}
+# The main board has its own sentences for these (a Follower leaving, its choices).
+_MAIN_WORDED = (ChoiceOffered, ChoiceMade, FollowerLeft)
+
+
+def _short_game_words(event: Event) -> str | None:
+    """Tells an event the Keep run has, in its words (positions named board and all)."""
+    own = _OWN.get(type(event))
+    if own is not None:
+        return own(event)
+    is_keeps = type(event).__module__ == keep_events.__name__ and not isinstance(event, _MAIN_WORDED)
+    return keep_timeline.describe(event) if is_keeps else None
+
+
+def describe_at(events: Sequence[RecordedEvent], index: int) -> str | None:
+    """Tells the Vampire Wizard's offer or aim with the name of the spell drawn just before it (Keep 8.4);
+    None for any other event, or when the run does not hold that draw."""
+    event = events[index].event
+    if not isinstance(event, ChoiceOffered | ChoiceMade) or _keep_kind(event.kind) != "wizard-target":
+        return None
+    earlier = (events[i].event for i in range(index - 1, -1, -1))
+    spell = next((e.card for e in earlier if isinstance(e, CardDrawn) and e.deck == "spells"), "")
+    if not spell:
+        return None
+    if isinstance(event, ChoiceOffered):
+        targets = ", ".join(o for o in event.options if o != "discard")
+        aim = f"must aim {name_of(spell)}: at {targets}, or discard it"
+        return f"{event.player} plays the Vampire Wizard and {aim}."
+    if event.option == "discard":
+        return f"{event.player} has the Vampire Wizard discard {name_of(spell)}."
+    return f"{event.player} aims the Vampire Wizard's {name_of(spell)} at {event.option}."
+
+
+def describe_expansion(event: Event) -> str | None:
+    """Tells an expansion's event: by its own wording module first, then as its short game does; None
+    to leave it to the main board's timeline."""
+    for describer in words_describers():
+        told = describer(event)
+        if told:
+            return told
+    return _short_game_words(event)
+
+
+def moved_on(e: Moved) -> str | None:
+    """Returns how a character moved on an expansion's board (None on the main board's regions)."""
+    return MOVES.get(e.reason, "moved") if e.board in EXPANSION_BOARDS else None
+
+
+def crossing(e: RegionCrossed) -> str | None:
+    """Returns how a character went into or out of an expansion's board (None between the regions)."""
+    if e.to_board in EXPANSION_BOARDS:
+        return f"went into {EXPANSION_BOARDS[e.to_board]}"
+    if e.from_board in EXPANSION_BOARDS:
+        return f"came out of {EXPANSION_BOARDS[e.from_board]}"
+    return None
+
+
+def die_purpose(e: DieRolled) -> str | None:
+    """Returns what a die was rolled for on an expansion's board, or None."""
+    return DIE_PURPOSES.get(e.purpose)
