@@ -4,8 +4,9 @@ turn outside after a flight (10), a barred Portal (4.1) and the Keep's events in
 
 from __future__ import annotations
 
-from domain.events import CardDrawn, CombatResolved, GameWon, LifeGained, LifeLost
+from domain.events import CardDrawn, CombatResolved, DieRolled, GameWon, LifeGained, LifeLost
 from domain.rulesets.keep.events import (
+    ChoiceOffered,
     FollowerLeft,
     ObeliskTested,
     SpellCast,
@@ -14,6 +15,7 @@ from domain.rulesets.keep.events import (
 )
 from domain.rulesets.talisman.events import CardDiscarded, GoldChanged, ObjectTaken, StatChanged
 from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted
+from projections.talisman_expansion_timeline import describe_expansion as expansion_words
 from projections.talisman_keep_words import describe
 from tests.decider_helpers import names, of
 from tests.main_helpers import ANN, act, land, lay, new_game, put
@@ -120,13 +122,16 @@ def test_keep_8_4_a_spell_the_wizard_casts_can_kill_and_casting_stops():
     assert lightning in after["piles"]["discard:spells"]
 
 
-def test_rules_3_the_keeps_events_read_in_plain_words_beside_the_main_board():
-    """RULES.md §3: the Keep's events in a main-board game are told in words (the main Spells by name)."""
-    assert describe(SpellCast(player=ANN, spell="talisman/spell/lightning")) == (
-        "The Vampire Wizard cast Lightning on Ann."
-    )
-    assert "Ann" in (describe(ObeliskTested(player=ANN, total=9, target=7, passed=False)) or "")
+def test_rules_3_the_keeps_own_facts_read_in_plain_words_beside_the_main_board():
+    """RULES.md §3, Keep 4.1: the Portal's choice and the Keep's own dice are told in words; the Wizard's
+    aim is told with its Spell (the main board's timeline)."""
+    offered = ChoiceOffered(player=ANN, kind=f"keep-portal:{PORTAL}", options=["go", "stay"])
+    assert describe(offered) == "Ann found an Ethereal Portal and may step through it to the Keep Entrance."
+    rolled = DieRolled(player=ANN, purpose="keep-exit", sides=6, values=[4], draws=[0])
+    assert describe(rolled) == "Ann rolled 4 on the Keep's Exit Table."
     assert describe(GoldChanged(player=ANN, amount=1, reason="x")) is None
+    aim = ChoiceOffered(player=ANN, kind="wizard-target:talisman/spell/lightning", options=[ANN, "discard"])
+    assert "Vampire Wizard" in (expansion_words(aim) or "")
 
 
 def test_keep_8_2_losing_both_rounds_to_the_sentry_sends_the_character_back_to_hallway_3():
