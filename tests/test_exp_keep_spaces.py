@@ -171,3 +171,14 @@ def test_keep_14_1_a_keep_object_carried_out_still_works_on_the_main_board():
     events, _ = act(game, state, "go:outer:1", values=[1, 6])
     (fight,) = of(events, CombatResolved)
     assert fight.player_total == 4 + 1 + 1  # Strength 4, the die, the Keep's Sword
+
+
+def test_keep_8_4_a_bot_playing_the_wizard_rarely_aims_at_itself():
+    """Keep 8.4 (bots): the player on the victim's right, a bot, leans toward aiming at the victim."""
+    game, state = new_game(KEEP)
+    inside(state, 13)
+    inside(state, 12, player=BO)
+    state["turn"] = ANN
+    _, waiting = act(game, state, "roll", values=[1], cards=[LIGHTNING])
+    weights = {a.id: game.bot_weight(waiting, a) for a in game.legal_actions(waiting)}
+    assert weights[f"choose:{BO}"] < weights[f"choose:{ANN}"]

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 # Bots go in when a way opens and leave the Keep's door alone rarely; they flee rarely.
 BOT_WEIGHTS = {"choose:go": 4.0, "choose:stay": 0.5, "flee": 0.02, "choose:warlock-keep": 3.0}
 BOT_WEIGHTS |= {"choose:mystic-keep": 3.0, "choose:enchantress-keep": 3.0}
+SELF_AIM_WEIGHT = 0.1
 
 
 class KeepExpansion(Expansion):
@@ -171,5 +172,9 @@ class KeepExpansion(Expansion):
         return False
 
     def bot_weight(self, state: MainState, action: Action) -> float | None:
-        """Returns how likely a bot is to take one of the Keep's actions (None: not the Keep's to say)."""
+        """Returns how likely a bot is to take one of the Keep's actions (None: not the Keep's to say); a
+        bot playing the Vampire Wizard rarely aims his Spell at itself."""
+        choice = state["choice"]
+        if choice is not None and choice["kind"].partition(":")[0] == WIZARD_TARGET:
+            return SELF_AIM_WEIGHT if action.id == f"choose:{action.player}" else 1.0
         return BOT_WEIGHTS.get(action.id)
