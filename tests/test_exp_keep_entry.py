@@ -140,17 +140,17 @@ def test_keep_15_1_with_the_talismans_in_the_deck_they_are_gained_as_before():
 
 
 def test_keep_5_5_horses_stay_outside_and_mules_go_in():
-    """Keep 5.5: a Horse is left on the space the character goes in from; a Mule goes in with it."""
+    """Keep 5.5: a Horse and a Horse and Cart are left on the space the character goes in from; a Mule goes
+    in with it."""
     game, state = new_game(KEEP)
-    put(
-        state, ANN, "outer", 22, gold=5, followers=["talisman/card/horse"], objects=["talisman/purchase/mule"]
-    )
+    horse, cart, mule = "talisman/card/horse", "talisman/card/horse-and-cart", "talisman/purchase/mule"
+    put(state, ANN, "outer", 22, gold=5, followers=[horse], objects=[cart, mule])
     state.update(step="rolled", rolled=1)  # the Horse adds 1: two spaces to the Village
     _, there = act(game, state, "go:outer:0")
     events, after = act(game, there, "choose:mystic-keep")
-    assert [e.card for e in of(events, ItemDropped)] == ["talisman/card/horse"]
-    assert at_entrance(after) and after["players"][ANN]["objects"] == ["talisman/purchase/mule"]
-    assert "talisman/card/horse" in after["cards"]["outer"][0]
+    assert [e.card for e in of(events, ItemDropped)] == [horse, cart]
+    assert at_entrance(after) and after["players"][ANN]["objects"] == [mule]
+    assert {horse, cart} <= set(after["cards"]["outer"][0])
 
 
 def test_keep_4_a_way_in_ends_the_turn_and_the_entry_test_comes_next():
