@@ -164,7 +164,8 @@ def test_keep_14_1_a_keep_object_carried_out_still_works_on_the_main_board():
     game, state = new_game(KEEP)
     put(state, ANN, "outer", 0, objects=[SWORD], trophies=[WARRIOR])
     assert game.ctx.items[SWORD].strength_bonus == 1 and game.ctx.trophies[WARRIOR].trophy_value == 4
-    assert game.ctx.card_name(SWORD) == "Sword"
+    assert game.ctx.card_name(SWORD) == "Sword" and game.ctx.is_magic("keep/card/moonstone-wand")
+    assert not game.ctx.is_magic(SWORD)
     state["cards"]["outer"][1] = ["talisman/card/goblin-1"]
     state["piles"]["adventure"].remove("talisman/card/goblin-1")
     state.update(step="rolled", rolled=1)
