@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.events import LifeLost, Moved
-from domain.rulesets.keep.events import EntryTested, FlightEnded, ItemGained, VaultCardMet
-from domain.rulesets.talisman.main.events import CharacterDied, RegionCrossed
+from domain.rulesets.keep.events import EntryTested, FlightEnded, VaultCardMet
+from domain.rulesets.talisman.main.events import CharacterDied, ItemBought, RegionCrossed
 from tests.decider_helpers import names, of
 from tests.main_helpers import ANN, BO, act, land, new_game, put
 
@@ -141,16 +141,14 @@ def test_keep_10_fleeing_goes_back_by_the_chart_then_out_onto_the_space_of_entry
 
 def test_keep_15_2_the_treasure_hoard_replaces_the_talisman():
     """Keep 15.2: with `keep.hoard` the Vault rolls the Treasure Hoard (2 dice: 11 → Sword, Shield and
-    Armour) instead of giving a Talisman, then its 3 Vault cards."""
+    Armour, house: from the Purchase deck) instead of giving a Talisman, then its 3 Vault cards."""
     game, state = new_game({**KEEP, "keep.hoard": "true"})
     inside(state, 20)
     events, after = act(game, state, "roll", values=[1, 5, 6, 6, 6, 6], cards=TRAPS)
     assert after["players"][ANN]["talismans"] == []
-    assert [e.item for e in of(events, ItemGained)] == [
-        "keep/item/sword",
-        "keep/item/shield",
-        "keep/item/armour",
-    ]
+    gear = ["talisman/purchase/sword", "talisman/purchase/shield", "talisman/purchase/armour"]
+    assert [(e.card, e.price) for e in of(events, ItemBought)] == [(card, 0) for card in gear]
+    assert after["players"][ANN]["objects"] == gear
     assert len(of(events, VaultCardMet)) == 3
 
 
