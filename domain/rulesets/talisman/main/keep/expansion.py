@@ -62,7 +62,7 @@ class KeepExpansion(Expansion):
         load_board(), load_deck(), load_vault(), load_spells(), load_tables()
 
     def sizes(self) -> dict[str, int]:
-        """Returns the Keep's spaces: 1-21, index 0 unused (RULES.md §3)."""
+        """Returns the Keep's spaces: 1-21 on 3 levels, index 0 unused (Keep 3.2, 5.1, RULES.md §3)."""
         return {BOARD: LAST + 1}
 
     def spaces(self) -> dict[str, tuple[Any, ...]]:
@@ -71,7 +71,8 @@ class KeepExpansion(Expansion):
         return {BOARD: (keep[0], *keep)}
 
     def piles(self) -> dict[str, list[str]]:
-        """Returns the Keep deck, the Vault deck and the Teleport counters, with their discard piles."""
+        """Returns the Keep deck, the Vault deck and the Teleport counters, with their discard piles (Keep
+        3.4-3.6, 14.1, 14.2)."""
         piles = {KEEP_DECK: list(load_deck().cards), VAULT_DECK: list(load_vault()), COUNTERS: counter_ids()}
         return piles | {discard_pile(KEEP_DECK): [], discard_pile(VAULT_DECK): []}
 

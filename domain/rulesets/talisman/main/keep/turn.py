@@ -87,7 +87,7 @@ def resolve(ctx: MainContext, res: Resolution, action_id: str, player: str, boar
 
 
 def _enter(res: Resolution, player: str) -> None:
-    """The entry test (RULES.md §3): pass and go in next turn; fail and go back to the space of entry."""
+    """The entry test (Keep 8.1, RULES.md §3): pass and go in next turn; fail and go back outside."""
     sheet = sheet_of(res, player)
     faces, draws = res.dice.roll(6, 3)
     res.emit(DieRolled(player=player, purpose="entry", sides=6, values=faces, draws=draws))

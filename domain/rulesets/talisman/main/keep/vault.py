@@ -43,7 +43,8 @@ EXIT_REASON = "the Exit Table (Keep 9.1)"
 
 
 def enter(ctx: MainContext, res: Resolution, player: str) -> None:
-    """Takes a Talisman (or rolls the Hoard), meets 3 Vault cards; a survivor takes what lies there."""
+    """Meets the Talisman Vault (Keep 8.8, 9.1): a Talisman (or the Hoard), 3 Vault cards; a survivor takes
+    what lies there."""
     inside = Inside(res, player)
     if state_of(res)["hoard"]:  # type: ignore[typeddict-item]
         _hoard(ctx, res, player)
