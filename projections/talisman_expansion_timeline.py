@@ -76,9 +76,9 @@ MOVES = {
     "sentry": "was driven back by the Sentry",
 }
 
-# The Keep's choices (Keep 8.2-8.4), told as the Keep run tells them.
-KEEP_CHOICES = frozenset({"sentry-toll", "tome-gift", "wizard-target", "keep-portal"})  # (the Portal's:
-# talisman_keep_words)
+# The Keep's choices (Keep 8.2-8.4), told as the Keep run tells them; the Ethereal Portal's (Keep 4.1)
+# by talisman_keep_words.
+KEEP_CHOICES = frozenset({"sentry-toll", "tome-gift", "wizard-target", "keep-portal"})
 
 
 @cache
