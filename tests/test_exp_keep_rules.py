@@ -18,7 +18,7 @@ from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestart
 from projections.talisman_expansion_timeline import describe_expansion as expansion_words
 from projections.talisman_keep_words import describe
 from tests.decider_helpers import names, of
-from tests.main_helpers import ANN, act, land, lay, new_game, put
+from tests.main_helpers import ANN, BO, act, land, lay, new_game, put
 from tests.test_exp_keep_spaces import TILE1, TILE2, counter, inside
 
 KEEP = {"keep": "true"}
@@ -168,3 +168,18 @@ def test_keep_8_3_a_12_on_the_tome_gives_the_reader_its_choice_of_gift():
     ]
     events, after = act(game, asked, "choose:craft")
     assert after["players"][ANN]["craft"] == 5 and names(events)[-1] == "TurnEnded"
+
+
+def test_keep_7_1_a_character_landing_where_another_stands_may_attack_it_instead():
+    """Keep 7.1 (RULES.md §5): encounters in the Keep are as on the main board: landing where another
+    character stands, the player may attack it in place of meeting the space, or meet the space."""
+    game, state = new_game(KEEP)
+    inside(state, 6, player=BO)
+    inside(state, 5)
+    _, asked = act(game, state, "roll", values=[1])
+    assert [a.id for a in game.legal_actions(asked)] == ["choose:space", f"choose:attack:{BO}"]
+    assert game.legal_actions(asked)[1].label == f"Attack {BO} in Combat"
+    events, fought = act(game, asked, f"choose:attack:{BO}", values=[6, 1])
+    assert of(events, CombatResolved)[0].outcome == "won" and fought["choice"]["kind"].startswith("spoils")
+    events, met = act(game, asked, "choose:space", cards=["keep/card/sword"])
+    assert "keep/card/sword" in met["players"][ANN]["objects"]

@@ -24,11 +24,14 @@ from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.keep.wizard import DISCARD, WIZARD_TARGET
 from domain.rulesets.talisman.effects import lose_lives
 from domain.rulesets.talisman.events import StatChanged
-from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue
+from domain.rulesets.talisman.main.choices import option_label
+from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue, sheet_of
 from domain.rulesets.talisman.main.expansion import Expansion
 from domain.rulesets.talisman.main.keep import entry, turn, wizard
-from domain.rulesets.talisman.main.keep.hooks import MainKeep
+from domain.rulesets.talisman.main.keep.hooks import MEET, MainKeep
 from domain.rulesets.talisman.main.keep.state import HANDLERS, SHEET_KEYS, state_keys
+from domain.rulesets.talisman.main.landing import SPACE
+from domain.rulesets.talisman.main.pvp import encounter_character
 from domain.rulesets.talisman.main.spells import spell_of
 from domain.rulesets.talisman.shapes import discard_pile
 
@@ -48,7 +51,9 @@ class KeepExpansion(Expansion):
     name: ClassVar[str] = "keep"
     boards: ClassVar[tuple[str, ...]] = (BOARD,)
     adventure_file: ClassVar[str] = "adventure-keep.toml"
-    choice_kinds: ClassVar[frozenset[str]] = frozenset({entry.PORTAL, WIZARD_TARGET, SENTRY_TOLL, TOME_GIFT})
+    choice_kinds: ClassVar[frozenset[str]] = frozenset(
+        {entry.PORTAL, WIZARD_TARGET, SENTRY_TOLL, TOME_GIFT, MEET}
+    )
     handlers = HANDLERS
 
     def __init__(self, ctx: MainContext) -> None:
@@ -136,6 +141,8 @@ class KeepExpansion(Expansion):
     def choice_label(self, kind: str, option: str) -> str:
         """Returns one option of the Keep's choices in words."""
         head = kind.partition(":")[0]
+        if head == MEET:
+            return option_label(self.ctx, "landing:encounter", option)
         if head == entry.PORTAL:
             go = "Step through the Ethereal Portal to the Keep Entrance"
             return go if option == entry.GO else "Leave the Ethereal Portal be"
@@ -155,7 +162,9 @@ class KeepExpansion(Expansion):
     def make_choice(self, res: Resolution, player: str, kind: str, option: str) -> bool:
         """Carries out one of the Keep's choices."""
         head = kind.partition(":")[0]
-        if head == entry.PORTAL:
+        if head == MEET:
+            self._meet(res, player, option)
+        elif head == entry.PORTAL:
             entry.through_portal(self.ctx, res, player, kind, option)
         elif head == WIZARD_TARGET:
             wizard.aim(self.ctx, res, option, self.board)
@@ -171,6 +180,13 @@ class KeepExpansion(Expansion):
                 StatChanged(player=player, stat=option, amount=TOME_GIFT_AMOUNT, reason="keep/space/tome")
             )
         return False
+
+    def _meet(self, res: Resolution, player: str, option: str) -> None:
+        """Meets the space landed on, or attacks a character standing there (Keep 7.1)."""
+        if option == SPACE:
+            self.board.meet(res, player, sheet_of(res, player)["space"])
+        else:
+            encounter_character(self.ctx, res, player, option)
 
     def bot_weight(self, state: MainState, action: Action) -> float | None:
         """Returns how likely a bot is to take one of the Keep's actions (None: not the Keep's to say); a
