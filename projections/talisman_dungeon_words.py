@@ -70,9 +70,14 @@ def _crossed(e: RegionCrossed) -> str | None:
         door = space_name(e.from_board, e.from_space)
         return f"{e.player} went down the Doorway on {door} to the Dungeon's Entrance."
     if e.from_board == BOARD:
-        how = f"by {e.reason}" if e.reason.startswith("the ") else "up to the surface"
+        how = f"by {e.reason}" if e.reason.startswith("the ") else _way_out(e.from_space)
         return f"{e.player} came out of the Dungeon {how}, onto {space_name(e.to_board, e.to_space)}."
     return None
+
+
+def _way_out(space: int) -> str:
+    # Dungeon 8.2, 8.3: from the Entrance, else by the Tunnel where it lies.
+    return "by the Entrance" if space == 0 else "by the Tunnel"
 
 
 def describe(event: Event) -> str | None:

@@ -62,6 +62,9 @@ DIE_PURPOSES = {
     "vault-trap": "against a Vault trap",
     "coffin": "at the Ancient Coffin",
     "fountain": "at the Fountain of Blood",
+    "keep-movement": "to move through the Keep",
+    "warlock-keep": "at the Warlock's door to the Keep",
+    "keep-exit": "on the Keep's Exit Table",
 }
 
 # How a character moves on the expansions' boards (Dungeon 7.3, 9; Keep 8.2, 10), by the move's reason.
@@ -73,8 +76,9 @@ MOVES = {
     "sentry": "was driven back by the Sentry",
 }
 
-# The Keep's choices (Keep 8.2-8.4), told as the Keep run tells them.
-KEEP_CHOICES = frozenset({"sentry-toll", "tome-gift", "wizard-target"})
+# The Keep's choices (Keep 8.2-8.4), told as the Keep run tells them; the Ethereal Portal's (Keep 4.1)
+# by talisman_keep_words.
+KEEP_CHOICES = frozenset({"sentry-toll", "tome-gift", "wizard-target", "keep-portal"})
 
 
 @cache
@@ -96,8 +100,7 @@ def words_describers() -> tuple[Describer, ...]:
 
 def _keep_kind(kind: str) -> str:
     """Returns a Keep choice's kind as the Keep run names it (`keep:sentry-toll` → `sentry-toll`), or ""."""
-    last = kind.rsplit(":", 1)[-1]
-    return last if last in KEEP_CHOICES else ""
+    return next((part for part in kind.split(":") if part in KEEP_CHOICES), "")  # (`wizard-target:<spell>`)
 
 
 def _keep_choice(event: Event) -> bool:

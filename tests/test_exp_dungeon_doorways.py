@@ -6,7 +6,7 @@ from __future__ import annotations
 from domain.events import CardDrawn
 from domain.rulesets.dungeon.content import load_deck
 from domain.rulesets.talisman.events import CardDiscarded, CardEncountered
-from domain.rulesets.talisman.main.dungeon.content import is_doorway, load_exits
+from domain.rulesets.talisman.main.dungeon.content import is_doorway
 from domain.rulesets.talisman.main.dungeon.events import HorseDiscarded
 from domain.rulesets.talisman.main.events import RegionCrossed
 from tests.decider_helpers import names, of
@@ -126,16 +126,14 @@ def test_the_horse_is_discarded_on_going_down():
     assert HORSE in after["piles"]["discard:adventure"]
 
 
-def test_every_horse_the_rules_name_is_left_behind_by_its_name():
-    """Dungeon 5.3: the Horse, the Warhorse and the Horse and Cart are the horses (data, by name)."""
-    assert set(load_exits().horses) == {"Horse", "Warhorse", "Horse and Cart"}
+def test_every_mount_of_the_horse_family_is_left_behind():
+    """Dungeon 5.3: the Horse and Cart goes too (any card of the `horse` family); a Mule may go down."""
     game, state = new_game(DUNGEON)
     on_doorway(state)
-    game.ctx.__dict__["names"] = {**game.ctx.names, "talisman/purchase/cart": "Horse and Cart"}
-    state["players"][ANN]["objects"] = ["talisman/purchase/cart"]
+    state["players"][ANN]["objects"] = ["talisman/card/horse-and-cart", "talisman/purchase/mule"]
     events, after = act(game, state, "dungeon:enter")
-    assert [(e.card, e.pile) for e in of(events, HorseDiscarded)] == [("talisman/purchase/cart", "purchase")]
-    assert "talisman/purchase/cart" in after["piles"]["purchase"]
+    assert [(e.card, e.pile) for e in of(events, HorseDiscarded)] == [("talisman/card/horse-and-cart", "")]
+    assert after["players"][ANN]["objects"] == ["talisman/purchase/mule"]
 
 
 def test_games_without_the_dungeon_offer_no_way_down():

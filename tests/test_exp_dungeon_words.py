@@ -49,6 +49,15 @@ def test_going_down_and_coming_out_are_told_and_other_crossings_left_to_the_main
         describe(out)
         == "Ann came out of the Dungeon by the Treasure Chamber's table, onto the Village (outer 0)."
     )
+    tunnel = RegionCrossed(
+        player="Ann",
+        from_board="dungeon",
+        from_space=13,
+        to_board="outer",
+        to_space=3,
+        reason="left the Dungeon by a Doorway",
+    )
+    assert describe(tunnel) == "Ann came out of the Dungeon by the Tunnel, onto the Woods (outer 3)."
     across = RegionCrossed(
         player="Ann", from_board="outer", from_space=5, to_board="middle", to_space=0, reason="sentinel"
     )

@@ -22,18 +22,11 @@ class MainDungeonBoard(DungeonBoard):
         """Does nothing: a fleeing character on the Entrance leaves on its next turn (Dungeon 9.1)."""
 
 
-_MADE: dict[tuple[int, int], tuple[Board, MainDungeonBoard]] = {}
-
-
 def dungeon_hooks(board: Board, arrival: Arrival) -> MainDungeonBoard:
     """Returns the hooks of a Dungeon board's content whose centre is its Treasure Chamber (a replaced
-    board may be longer than the house one), with `arrival` on it; made once per pair."""
-    key = (id(board), id(arrival))
-    made = _MADE.get(key)
-    if made is None or made[0] is not board:
+    board may be longer than the house one), with `arrival` on it."""
 
-        class Spiral(MainDungeonBoard):
-            centre = board.last
+    class Spiral(MainDungeonBoard):
+        centre = board.last
 
-        made = _MADE[key] = (board, Spiral(arrival))
-    return made[1]
+    return Spiral(arrival)

@@ -1,6 +1,6 @@
 """The Dungeon expansion's own content (house, RULES.md §2): `dungeon-exits.toml`, the ways out of the
-Dungeon onto the main board (the Treasure Chamber table, Dungeon 8.1; the Tunnel, 8.3) and the horses
-left behind on entering (5.3); and `is_doorway`, what tells a Doorway card (Dungeon 4)."""
+Dungeon onto the main board (the Treasure Chamber table, Dungeon 8.1; the Tunnel, 8.3); and
+`is_doorway`, what tells a Doorway card (Dungeon 4)."""
 
 from __future__ import annotations
 
@@ -30,12 +30,11 @@ class Row(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class ExitsFile(Struct, frozen=True, forbid_unknown_fields=True):
-    """The ways out of the Dungeon and the horses it refuses."""
+    """The ways out of the Dungeon."""
 
     source: Source
     tunnel: str
     fallback: str
-    horses: tuple[str, ...]
     chamber: tuple[Row, ...]
 
     def row(self, total: int) -> Row:

@@ -5,7 +5,8 @@
 - A character who starts its turn on a space where a Doorway lies (it landed there) may, instead of
   moving, go down to the Dungeon's Entrance (`dungeon:enter`, 5.1-5.2): that is its move; it goes on
   into the Dungeon on its next turn. Not on the turn after coming out of the Dungeon (8.2).
-- Going down, it discards its horses: the cards whose names `dungeon-exits.toml` lists (5.3).
+- Going down, it discards its horses: the cards of the `horse` family (5.3: the Horse, the Warhorse, the
+  Horse and Cart; `places_elsewhere.horses`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from domain.resolution import Resolution
 from domain.rulesets.dungeon.state import BOARD
 from domain.rulesets.talisman.events import CardDiscarded
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
-from domain.rulesets.talisman.main.dungeon.content import is_doorway, load_exits
+from domain.rulesets.talisman.main.dungeon.content import is_doorway
 from domain.rulesets.talisman.main.dungeon.events import HorseDiscarded
 from domain.rulesets.talisman.main.dungeon.exits import doorways
 from domain.rulesets.talisman.main.dungeon.state import BARRED, flags
+from domain.rulesets.talisman.main.places_elsewhere import horses
 from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import PURCHASE, MainState, deck_of
 
@@ -55,16 +57,9 @@ def main_actions(ctx: MainContext, state: MainState, player: str) -> list[Action
     return [Action(ENTER, player, "Go down the Doorway to the Dungeon's Entrance")]
 
 
-def horses(ctx: MainContext, res: Resolution, player: str) -> list[str]:
-    """Returns the horses a character holds (Dungeon 5.3: by the names the exits file lists)."""
-    names = set(load_exits().horses)
-    sheet = sheet_of(res, player)
-    return [card for card in [*sheet["objects"], *sheet["followers"]] if ctx.card_name(card) in names]
-
-
 def enter(ctx: MainContext, res: Resolution, player: str) -> None:
     """Goes down to the Dungeon's Entrance, leaving the horses behind (Dungeon 5.2, 5.3)."""
-    for card in horses(ctx, res, player):
+    for card in horses(ctx, sheet_of(res, player)):
         pile = PURCHASE if deck_of(card) == PURCHASE else ""
         res.emit(HorseDiscarded(player=player, card=card, pile=pile))
     relocate(res, player, BOARD, ENTRANCE, "went down a Doorway")

@@ -29,6 +29,7 @@ from domain.rulesets.talisman.main.state import CROWN, MainState
 
 DOOR = "dungeon:door:"
 CHAMBER = "dungeon:chamber"
+BY_DOOR = "left the Dungeon by a Doorway"  # the crossing's reason from the Entrance or by the Tunnel
 DOOR_CHOICE = "dungeon-door"  # the Treasure Chamber's 1: a Doorway of the player's choice
 PORTAL = "talisman/space/middle/portal-of-power"
 CROWN_SPACE = "talisman/space/crown/crown-of-command"
@@ -73,7 +74,7 @@ def leave_to(ctx: MainContext, res: Resolution, player: str, board: str, space: 
 def leave_by_door(ctx: MainContext, res: Resolution, player: str, action_id: str) -> None:
     """Leaves by the Entrance or the Tunnel to the Doorway an action names (Dungeon 8.2, 8.3)."""
     board, _, space = action_id.removeprefix(DOOR).partition(":")
-    leave_to(ctx, res, player, board, int(space), "left the Dungeon by a Doorway")
+    leave_to(ctx, res, player, board, int(space), BY_DOOR)
 
 
 def chamber_label(ctx: MainContext, state: MainState) -> str:

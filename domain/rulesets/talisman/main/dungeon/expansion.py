@@ -15,9 +15,9 @@ from domain.actions import Action
 from domain.events import Event
 from domain.resolution import Resolution
 from domain.rulesets.base import Evolver
-from domain.rulesets.dungeon.content import load_board, load_deck
+from domain.rulesets.dungeon.content import Board, load_board, load_deck
 from domain.rulesets.dungeon.state import BOARD, DECK
-from domain.rulesets.talisman.main.context import ItemStats, TrophyValue
+from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue
 from domain.rulesets.talisman.main.dungeon import entering, exits, turn
 from domain.rulesets.talisman.main.dungeon.board import MainDungeonBoard, dungeon_hooks
 from domain.rulesets.talisman.main.dungeon.bots import bot_weight
@@ -43,9 +43,13 @@ class DungeonExpansion(Expansion):
     choice_kinds: ClassVar[frozenset[str]] = frozenset({exits.DOOR_CHOICE})
     handlers: ClassVar[dict[type[Event], Evolver]] = handlers()
 
+    def __init__(self, ctx: MainContext) -> None:
+        super().__init__(ctx)
+        self._hooks: tuple[Board, MainDungeonBoard] | None = None
+
     @classmethod
     def own_content_paths(cls) -> list[Path]:
-        """Returns the ways out of the Dungeon (the Treasure Chamber table, the Tunnel, the horses)."""
+        """Returns the ways out of the Dungeon (the Treasure Chamber table, the Tunnel)."""
         return [exits_path()]
 
     def load_content(self) -> None:
@@ -98,8 +102,12 @@ class DungeonExpansion(Expansion):
     # -- a turn in the Dungeon --------------------------------------------------------------------
 
     def board_hooks(self) -> MainDungeonBoard:
-        """Returns the Dungeon board's hooks, with the main game's arrival on the Treasure Chamber."""
-        return dungeon_hooks(load_board(), self._arrival)
+        """Returns the Dungeon board's hooks, with the main game's arrival on the Treasure Chamber (made
+        once per board content in use)."""
+        board = load_board()
+        if self._hooks is None or self._hooks[0] is not board:
+            self._hooks = (board, dungeon_hooks(board, self._arrival))
+        return self._hooks[1]
 
     def _arrival(self, res: Resolution, player: str) -> None:
         # Dungeon 13.1: reaching the Treasure Chamber gives a Talisman to one who holds none.

@@ -59,7 +59,8 @@ def _combat(state: Any, e: CombatResolved) -> None:
 
 
 def _fleeing(state: Any, e: FleeingDeclared) -> None:
-    state["players"][e.player][FLEEING] = True
+    if in_dungeon(state, e.player):  # (the Keep's flight is the Keep's)
+        state["players"][e.player][FLEEING] = True
 
 
 def _crossed(state: Any, e: RegionCrossed) -> None:
