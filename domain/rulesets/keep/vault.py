@@ -23,7 +23,7 @@ from domain.rulesets.keep.state import LAST, SPELL_DECK, VAULT_DECK, keep_sheet,
 from domain.rulesets.talisman.cards import Deck
 from domain.rulesets.talisman.character import room_for_spells, room_to_carry
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC
-from domain.rulesets.talisman.effects import cards_at, gold_at, in_play, lose_lives, sheet_of
+from domain.rulesets.talisman.effects import cards_at, gold_at, in_play, is_over, lose_lives, sheet_of
 from domain.rulesets.talisman.encounters import draw_card, fight
 from domain.rulesets.talisman.events import (
     FollowerJoined,
@@ -74,7 +74,8 @@ def _meet(res: Resolution, player: str, card_id: str) -> None:
         outcome = LOST if faces[0] <= card.value else "escaped"
         if outcome == LOST:
             lose_lives(res, player, card.lives, card_id)
-    res.emit(VaultCardMet(player=player, card=card_id, outcome=outcome))
+    if not is_over(res):  # a kill that left one character alive on the main board ended the game
+        res.emit(VaultCardMet(player=player, card=card_id, outcome=outcome))
 
 
 def _collect_left_behind(res: Resolution, player: str) -> None:
