@@ -22,14 +22,11 @@ from __future__ import annotations
 
 from domain.events import DieRolled
 from domain.resolution import Resolution
-from domain.rulesets.keep.content import load_tables, load_vault
-from domain.rulesets.keep.events import VaultCardMet
+from domain.rulesets.keep.content import load_tables
 from domain.rulesets.keep.state import BOARD, LAST, VAULT_DECK
-from domain.rulesets.keep.vault import VAULT_CARDS, items_in_play
+from domain.rulesets.keep.vault import VAULT_CARDS, _meet, items_in_play
 from domain.rulesets.talisman.character import room_for_spells
-from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC
-from domain.rulesets.talisman.effects import lose_lives
-from domain.rulesets.talisman.encounters import draw_card, fight
+from domain.rulesets.talisman.encounters import draw_card
 from domain.rulesets.talisman.events import FollowerJoined, GoldChanged, GoldTaken, ObjectTaken
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import reach_crown
@@ -64,23 +61,6 @@ def enter(ctx: MainContext, res: Resolution, player: str) -> None:
     if ctx.options.get(CROWN_EXIT) == "true" and sheet_of(res, player)["talismans"]:
         relocate(res, player, CROWN, 0, "survived the Keep with a Talisman (Keep 15.3)")
         reach_crown(ctx, res, player)
-
-
-def _meet(res: Resolution, player: str, card_id: str) -> None:
-    """Meets one Vault card as the Keep run does (Keep 9.1); nothing more once the game is over (a kill
-    there may leave the last character alive: the card then stays on the Vault)."""
-    card = load_vault()[card_id]
-    if card.test in ("strength", "craft"):
-        kind = COMBAT if card.test == "strength" else PSYCHIC
-        outcome = fight(res, player, card_id, card.value, kind, items_in_play())
-    else:
-        faces, draws = res.dice.roll(6)
-        res.emit(DieRolled(player=player, purpose="vault-trap", sides=6, values=faces, draws=draws))
-        outcome = LOST if faces[0] <= card.value else "escaped"
-        if outcome == LOST:
-            lose_lives(res, player, card.lives, card_id)
-    if res.state["phase"] != "over":
-        res.emit(VaultCardMet(player=player, card=card_id, outcome=outcome))
 
 
 def _hoard(ctx: MainContext, res: Resolution, player: str) -> None:
