@@ -2,10 +2,11 @@
 beside the main board).
 
 Each expansion may tell its own new events in a module of its own (`talisman_dungeon_words`,
-`talisman_keep_words`, each with `describe(event) -> str | None`), asked first when it exists; the
-events the short games already have keep the short games' words (the Keep run's timeline), with
-positions named board and all (`the Sentry (Keep 4)`). Anything else is left to the main board's
-timeline, whose wording names the expansions' boards, decks and cards through `talisman_names`.
+`talisman_keep_words`, each with `describe(event) -> str | None`), asked first when it exists (but for
+a flight, which either expansion records, and a teleport, whose spaces are named here board and all:
+`the Sentry (Keep 4)`); the events the short games already have keep the short games' words (the Keep
+run's timeline). Anything else is left to the main board's timeline, whose wording names the
+expansions' boards, decks and cards through `talisman_names`.
 """
 
 from __future__ import annotations
@@ -61,6 +62,9 @@ DIE_PURPOSES = {
     "vault-trap": "against a Vault trap",
     "coffin": "at the Ancient Coffin",
     "fountain": "at the Fountain of Blood",
+    "keep-movement": "to move through the Keep",
+    "warlock-keep": "at the Warlock's door to the Keep",
+    "keep-exit": "on the Keep's Exit Table",
 }
 
 # How a character moves on the expansions' boards (Dungeon 7.3, 9; Keep 8.2, 10), by the move's reason.
@@ -72,8 +76,9 @@ MOVES = {
     "sentry": "was driven back by the Sentry",
 }
 
-# The Keep's choices (Keep 8.2-8.4), told as the Keep run tells them.
-KEEP_CHOICES = frozenset({"sentry-toll", "tome-gift", "wizard-target"})
+# The Keep's choices (Keep 8.2-8.4), told as the Keep run tells them; the Ethereal Portal's (Keep 4.1)
+# by talisman_keep_words.
+KEEP_CHOICES = frozenset({"sentry-toll", "tome-gift", "wizard-target", "keep-portal"})
 
 
 @cache
@@ -95,8 +100,7 @@ def words_describers() -> tuple[Describer, ...]:
 
 def _keep_kind(kind: str) -> str:
     """Returns a Keep choice's kind as the Keep run names it (`keep:sentry-toll` → `sentry-toll`), or ""."""
-    last = kind.rsplit(":", 1)[-1]
-    return last if last in KEEP_CHOICES else ""
+    return next((part for part in kind.split(":") if part in KEEP_CHOICES), "")  # (`wizard-target:<spell>`)
 
 
 def _keep_choice(event: Event) -> bool:
@@ -176,6 +180,9 @@ _OWN: dict[type[Event], Callable[[Any], str | None]] = {
     ItemGained: lambda e: f"{e.player} found the {name_of(e.item)} in the Treasure Hoard.",
     SpellGained: lambda e: f"{e.player} gained the spell {name_of(e.spell)} from the Treasure Hoard.",
 }
+# Told here before any wording module: a flight is either expansion's (the run tells whose, describe_at),
+# and a teleport's spaces are named board and all, as every other position in a main-board game.
+_TOLD_HERE = (FleeingDeclared, Teleported, TeleportCounterDrawn)
 # The main board has its own sentences for these (a Follower leaving, its choices).
 _MAIN_WORDED = (ChoiceOffered, ChoiceMade, FollowerLeft)
 
@@ -189,12 +196,29 @@ def _short_game_words(event: Event) -> str | None:
     return keep_timeline.describe(event) if is_keeps else None
 
 
-def describe_at(events: Sequence[RecordedEvent], index: int) -> str | None:
-    """Tells the Vampire Wizard's offer or aim with the name of the spell drawn just before it (Keep 8.4);
-    None for any other event, or when the run does not hold that draw."""
-    event = events[index].event
-    if not isinstance(event, ChoiceOffered | ChoiceMade) or _keep_kind(event.kind) != "wizard-target":
-        return None
+# How a flight is told once the run says which board it is on (Dungeon 9.1, Keep 10).
+_FLIGHTS = {
+    "dungeon": "is fleeing the Dungeon, back to its Entrance",
+    "keep": "is fleeing the Vampire's Keep, back to its door",
+}
+
+
+def _board_of(events: Sequence[RecordedEvent], index: int, player: str) -> str:
+    """Returns the board the run last put a player on (a move or a crossing before `index`), or ""."""
+    for earlier in (events[i].event for i in range(index - 1, -1, -1)):
+        if isinstance(earlier, Moved) and earlier.piece == player:
+            return earlier.board
+        if isinstance(earlier, RegionCrossed) and earlier.player == player:
+            return earlier.to_board
+    return ""
+
+
+def _flight_at(events: Sequence[RecordedEvent], index: int, e: FleeingDeclared) -> str | None:
+    flight = _FLIGHTS.get(_board_of(events, index, e.player))
+    return f"{e.player} {flight}." if flight else None
+
+
+def _wizard_at(events: Sequence[RecordedEvent], index: int, event: ChoiceOffered | ChoiceMade) -> str | None:
     earlier = (events[i].event for i in range(index - 1, -1, -1))
     spell = next((e.card for e in earlier if isinstance(e, CardDrawn) and e.deck == "spells"), "")
     if not spell:
@@ -208,9 +232,22 @@ def describe_at(events: Sequence[RecordedEvent], index: int) -> str | None:
     return f"{event.player} aims the Vampire Wizard's {name_of(spell)} at {event.option}."
 
 
+def describe_at(events: Sequence[RecordedEvent], index: int) -> str | None:
+    """Tells what only the run around an event makes clear: whose board a flight leaves (Dungeon 9.1, Keep
+    10), the spell the Vampire Wizard's offer or aim is about (Keep 8.4); None for anything else."""
+    event = events[index].event
+    if isinstance(event, FleeingDeclared):
+        return _flight_at(events, index, event)
+    if isinstance(event, ChoiceOffered | ChoiceMade) and _keep_kind(event.kind) == "wizard-target":
+        return _wizard_at(events, index, event)
+    return None
+
+
 def describe_expansion(event: Event) -> str | None:
     """Tells an expansion's event: by its own wording module first, then as its short game does; None
     to leave it to the main board's timeline."""
+    if isinstance(event, _TOLD_HERE):
+        return _short_game_words(event)
     for describer in words_describers():
         told = describer(event)
         if told:

@@ -1,6 +1,6 @@
-"""The expansions' boards inside a `talisman` game (RULES.md §5, Dungeon 6.1, Keep 3): the Dungeon's
-spiral and the Keep's three levels, with who stands where, what lies face up and where each Teleport
-Tile sends, as lines the main board's view puts under (or, given room, beside) its regions.
+"""The expansions' boards inside a `talisman` game (RULES.md §5, Dungeon 3.2, 6.1, Keep 3.2, 5.1): the
+Dungeon's spiral and the Keep's three levels, with who stands where, what lies face up and where each
+Teleport Tile sends, as lines the main board's view puts under (or, given room, beside) its regions.
 
 Three levels of detail: `grid` (the spiral, every Keep space), `compact` (only the spaces with something
 on them) and `brief` (as compact, counting the cards face up instead of naming them). Only what every

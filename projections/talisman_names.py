@@ -125,7 +125,7 @@ def where(board: str, space: int) -> str:
 
 
 def keep_level(space: int) -> int:
-    """Returns the Keep level a space is on (spaces 1-7 are level 1, Keep 3)."""
+    """Returns the Keep level a space is on (spaces 1-7 are level 1, Keep 5.1)."""
     return (space - 1) // keep_content.LEVEL_SIZE + 1
 
 

@@ -1,9 +1,11 @@
 """The `talisman` main board as text (RULES.md §5): each region's spaces with who stands there and what
-lies face up, the decks, whose turn or which choice the game waits on, and each character's sheet.
+lies face up, the decks, whose turn or which choice the game waits on, and each character's sheet; with
+an expansion in play, its board under the regions (`talisman_expansion_view`) and, on each character's
+line, the board it stands on in words.
 
-The full layout fits 80 columns; a wider terminal gets the Outer Region beside the others, a narrower
-or shorter one only the spaces with something on them. Reads the typed `MainState` and the content
-files only.
+The full layout fits 80 columns; a wider terminal gets the Outer Region beside the others (and the Keep
+beside the Dungeon's spiral), a narrower or shorter one only the spaces with something on them. Reads
+the typed `MainState` and the content files only.
 """
 
 from __future__ import annotations
@@ -264,7 +266,7 @@ def render_board(
         half = (width - 3) // 2
         left = _region_lines(main, boards[0], half, bare) if boards else []
         right = [line for b in boards[1:] for line in _region_lines(main, b, half, bare)]
-        # The Keep beside the Dungeon's spiral when there is room for both (Dungeon 6.1, Keep 3).
+        # The Keep beside the Dungeon's spiral when there is room for both (Dungeon 3.2, Keep 3.2).
         more = expansion_lines(main, width, GRID if bare else COMPACT, side_by_side=bare)
         return around(width, [*_side_by_side(left, right), *more])
 

@@ -180,10 +180,7 @@ def test_the_earthquake_destroys_every_card_lying_in_its_region():
 def test_the_earthquake_spares_a_doorway():
     # Dungeon 4.2: the Doorways are immune to the Earthquake.
     game, state = three(options={"dungeon": "true"})
-    doorway = game.ctx.cards[GOBLIN].__class__(
-        id="talisman/card/doorway-test", name="Doorway", number=6, type="place", text="-", option="dungeon"
-    )
-    game.ctx.cards[doorway.id] = doorway
+    doorway = game.ctx.cards["talisman/card/doorway-1"]
     lay(state, "outer", 9, doorway.id)
     lay(state, "outer", 3, EARTHQUAKE)
     events, after = land(game, state, "outer", 3)

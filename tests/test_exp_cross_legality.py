@@ -11,6 +11,7 @@ from event_store.bot_games import bot_game_options
 from event_store.service import GameService, play_with_bots
 
 BOTH = {"dungeon": "true", "keep": "true"}
+SEED = 7
 
 
 def test_is_legal_agrees_on_every_cast_and_choice_in_a_bot_game_with_both_expansions() -> None:
@@ -18,7 +19,7 @@ def test_is_legal_agrees_on_every_cast_and_choice_in_a_bot_game_with_both_expans
     service = GameService.open(":memory:")
     seats: list[tuple[str, str | None]] = [("Ann", None), ("Bo", None), ("Cy", None)]
     game_id = service.create_game("talisman", seats, bot_game_options("talisman", BOTH))
-    checked = [0]
+    checked, elsewhere = [0], [0]
 
     def compare(game: Any, action: Any, recorded: Any) -> None:
         ruleset: TalismanGame = game.ruleset
@@ -30,6 +31,8 @@ def test_is_legal_agrees_on_every_cast_and_choice_in_a_bot_game_with_both_expans
             for action_id in [*candidates, *listed]:
                 assert ruleset.is_legal(state, name, action_id) == (action_id in listed), (name, action_id)
         checked[0] += 1
+        turn = state["players"][state["turn"]]
+        elsewhere[0] += turn["board"] in ("dungeon", "keep") and bool(turn["spells"])
 
-    play_with_bots(service, game_id, seed=7, max_actions=250, on_action=compare)
-    assert checked[0] >= 100
+    play_with_bots(service, game_id, seed=SEED, max_actions=1_500, on_action=compare)
+    assert checked[0] >= 100 and elsewhere[0] >= 5  # casts were asked of characters in the Dungeon or Keep

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.events import LifeLost
+from domain.events import LifeLost, Moved
 from domain.rulesets.keep.events import ChoiceOffered
 from domain.rulesets.talisman.events import CardDiscarded
+from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.events_abilities import (
     CardDestroyed,
     CardDisplaced,
@@ -171,10 +172,7 @@ def test_divination_may_be_cast_in_the_dungeon():
 def test_a_doorway_is_never_destroyed_moved_or_changed():
     # Dungeon 4.2: a Doorway is immune to Destruction (and so to Displacement and Metamorph, house).
     game, state = holding("destruction", options={"dungeon": "true"})
-    doorway = game.ctx.cards[GOBLIN].__class__(
-        id="talisman/card/doorway-test", name="Doorway", number=6, type="place", text="-", option="dungeon"
-    )
-    game.ctx.cards[doorway.id] = doorway
+    doorway = game.ctx.cards["talisman/card/doorway-1"]
     lay(state, "outer", 3, doorway.id)
     assert casts(game, state) == []
     lay(state, "outer", 4, GOBLIN)
@@ -271,9 +269,6 @@ def test_a_misdirection_on_a_character_who_then_enters_the_keep_does_not_alter_i
     _, after = act(game, state, f"cast:{spell('misdirection')}:{BO}")
     put(after, BO, "keep", 4)
     spots = [("keep", 6), ("keep", 2)]
-    assert game.ctx.abilities is not None
-    from domain.rulesets.talisman.main.abilities import ABILITIES
-
     assert ABILITIES.destinations(game.ctx, after, BO, spots) == spots
 
 
@@ -330,3 +325,51 @@ def test_a_barrier_keeps_a_place_without_cards_from_being_met_and_a_hex_strikes_
     put(after, ANN, "outer", 12)
     events, after = land(game, after, "outer", 0, player=BO)
     assert of(events, LifeLost)[0].player == BO and of(events, ChoiceOffered)[0].kind.startswith("service")
+
+
+def test_a_spell_that_destroys_an_enemy_sends_a_dungeon_card_to_the_dungeon_discards():
+    # Dungeon 10.1: Spells work on Dungeon cards; Destroy Magic's enemy goes to its own deck's discards.
+    from domain.dice import ScriptedDice
+    from domain.resolution import Resolution
+    from domain.rulesets.talisman.combat import COMBAT
+    from domain.rulesets.talisman.main.fights import fight
+
+    game, state = holding("destroy-magic", board="dungeon", space=5)
+    lay(state, "dungeon", 5, RAT)
+    _, after = act(game, state, f"cast:{spell('destroy-magic')}")
+    res = Resolution(after, ScriptedDice(), game.evolve)
+    fight(game.ctx, res, ANN, RAT, 1, COMBAT)
+    assert of(res.events, CardDestroyed)[0].deck == "dungeon" and RAT in res.state["piles"]["discard:dungeon"]
+
+
+def test_a_hex_laid_on_a_dungeon_space_strikes_whoever_lands_there_in_the_dungeon():
+    # Dungeon 10.2: a Hex played on a Dungeon space acts on the next character to land there.
+    game, state = holding(board="dungeon", space=3, options={"dungeon": "true"})
+    state["cards"]["dungeon"][5] = [spell("hex")]
+    events, after = act(game, state, "roll", values=[2, 6, 1], cards=[RAT])
+    assert of(events, LifeLost)[0].reason == "Hex" and of(events, CardDiscarded)[0].card == spell("hex")
+    assert (
+        spell("hex") not in after["players"][ANN]["objects"]
+        and spell("hex") in after["piles"]["discard:spells"]
+    )
+
+
+def test_a_barrier_laid_on_a_dungeon_space_keeps_it_from_being_met():
+    # Dungeon 10.2: a Barrier played on a Dungeon space: the next to land there meets nothing there.
+    game, state = holding(board="dungeon", space=3, options={"dungeon": "true"})
+    state["cards"]["dungeon"][5] = [spell("barrier")]
+    events, after = act(game, state, "roll", values=[2])
+    assert [e.card for e in of(events, CardDiscarded)] == [spell("barrier")] and after["cards"]["dungeon"][
+        5
+    ] == []
+
+
+def test_a_misdirected_character_in_the_dungeon_moves_the_other_way_once():
+    # Dungeon 10.3: Misdirection played on a player in the Dungeon: its next move goes the other way.
+    game, state = holding("misdirection", options={"dungeon": "true"})
+    put(state, BO, "dungeon", 8)
+    _, after = act(game, state, f"cast:{spell('misdirection')}:{BO}")
+    after.update(turn=BO, step="start")
+    events, after = act(game, after, "roll", BO, values=[2, 6, 1])  # back to the Guard Room, not on to 10
+    assert of(events, EffectSpent)[0].player == BO and of(events, Moved)[0].to_space == 6
+    assert after["players"][BO]["ready"] == []

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.dice import ScriptedDice
 from domain.rulesets.keep.events import ChoiceOffered, EntryTested
 from domain.rulesets.talisman.events import CardDiscarded
 from domain.rulesets.talisman.main.events import ItemDropped, QuestCompleted, RegionCrossed
+from domain.rulesets.talisman.main.outcomes import apply_outcome
 from domain.rulesets.talisman.main.ruleset import TalismanGame
 from tests.decider_helpers import names, of
 from tests.main_helpers import ANN, BO, act, land, lay, new_game, put
@@ -25,8 +27,9 @@ def at_entrance(state: dict[str, Any], player: str = ANN) -> bool:
 
 
 def test_keep_3_3_the_keeps_adventure_cards_and_piles_join_only_with_the_option():
-    """Keep 3.3, 3.4-3.6: 24 new Adventure cards (8 Ethereal Portals, 16 house cards) are shuffled in; the
-    Keep deck, the Vault deck and the Teleport counters are piles beside the main board."""
+    """Keep 3.1, 3.2, 3.3 (second), 3.4-3.6: the main game is set up with the Keep's board beside it; 24 new
+    Adventure cards (8 Ethereal Portals, 16 house cards) are shuffled in; the Keep deck, the Vault deck
+    and the Teleport counters are piles beside the Keep (Keep 2: 48 + 12 cards, 40 counters)."""
     _, plain = new_game()
     _, state = new_game(KEEP)
     added = set(state["piles"]["adventure"]) - set(plain["piles"]["adventure"])
@@ -34,6 +37,7 @@ def test_keep_3_3_the_keeps_adventure_cards_and_piles_join_only_with_the_option(
     assert sum(card.startswith("talisman/card/ethereal-portal") for card in added) == 8
     assert len(state["piles"]["keep"]) == 48 and len(state["piles"]["vault"]) == 12
     assert len(state["piles"]["counters"]) == 40
+    assert len(state["cards"]["keep"]) == 22  # Keep 5.1: spaces 1-21 (index 0 unused)
     assert "keep" not in plain["piles"] and "keep" not in plain["cards"]
 
 
@@ -136,22 +140,22 @@ def test_keep_15_1_with_the_talismans_in_the_deck_they_are_gained_as_before():
 
 
 def test_keep_5_5_horses_stay_outside_and_mules_go_in():
-    """Keep 5.5: a Horse is left on the space the character goes in from; a Mule goes in with it."""
+    """Keep 5.5: a Horse and a Horse and Cart are left on the space the character goes in from; a Mule goes
+    in with it."""
     game, state = new_game(KEEP)
-    put(
-        state, ANN, "outer", 22, gold=5, followers=["talisman/card/horse"], objects=["talisman/purchase/mule"]
-    )
+    horse, cart, mule = "talisman/card/horse", "talisman/card/horse-and-cart", "talisman/purchase/mule"
+    put(state, ANN, "outer", 22, gold=5, followers=[horse], objects=[cart, mule])
     state.update(step="rolled", rolled=1)  # the Horse adds 1: two spaces to the Village
     _, there = act(game, state, "go:outer:0")
     events, after = act(game, there, "choose:mystic-keep")
-    assert [e.card for e in of(events, ItemDropped)] == ["talisman/card/horse"]
-    assert at_entrance(after) and after["players"][ANN]["objects"] == ["talisman/purchase/mule"]
-    assert "talisman/card/horse" in after["cards"]["outer"][0]
+    assert [e.card for e in of(events, ItemDropped)] == [horse, cart]
+    assert at_entrance(after) and after["players"][ANN]["objects"] == [mule]
+    assert {horse, cart} <= set(after["cards"]["outer"][0])
 
 
 def test_keep_4_a_way_in_ends_the_turn_and_the_entry_test_comes_next():
-    """Keep 4, 8.1: whoever reaches the Keep starts on the Keep Entrance and follows its instructions: on
-    its next turn its only action is the entry test."""
+    """Keep 4, 8.1, 5.1: whoever reaches the Keep starts on the Keep Entrance, the only way in, and follows
+    its instructions: on its next turn its only action is the entry test."""
     game, state = new_game(KEEP)
     state["players"][ANN]["gold"] = 5
     events, after = _serve(game, state, VILLAGE, "mystic-keep")
@@ -168,3 +172,14 @@ def test_keep_15_2_with_the_treasure_hoard_talismans_are_gained_outside_the_keep
     game, state = new_game({**KEEP, "keep.hoard": "true"})
     _, after = land(game, state, *TEMPLE, values=[6, 6])
     assert len(after["players"][ANN]["talismans"]) == 1 and after["players"][ANN]["board"] == "middle"
+
+
+def test_keep_4_5_a_talisman_given_on_another_board_leads_to_the_keep_too():
+    """Keep 4.5: a location on any board that gives a Talisman (the Dungeon's Treasure Chamber under
+    Dungeon 13.1) sends the character to the Keep Entrance; it will come out where it went in from."""
+    game, state = new_game({**KEEP, "dungeon": "true", "dungeon.talisman_exit": "true"})
+    put(state, ANN, "dungeon", 3)
+    res = game.resolution(state, ScriptedDice(), in_place=False)
+    apply_outcome(game.ctx, res, ANN, "gain-talisman", 1, "", "the Treasure Chamber (Dungeon 13.1)")
+    assert at_entrance(res.state) and res.state["players"][ANN]["talismans"] == []
+    assert res.state["players"][ANN]["keep_from"] == ["dungeon", 3]

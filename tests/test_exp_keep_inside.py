@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.events import LifeLost, Moved
-from domain.rulesets.keep.events import EntryTested, FlightEnded, ItemGained, VaultCardMet
-from domain.rulesets.talisman.main.events import CharacterDied, RegionCrossed
+from domain.rulesets.keep.events import EntryTested, FlightEnded, VaultCardMet
+from domain.rulesets.talisman.main.events import CharacterDied, ItemBought, RegionCrossed
 from tests.decider_helpers import names, of
 from tests.main_helpers import ANN, BO, act, land, new_game, put
 
@@ -28,7 +28,7 @@ def where(state: dict[str, Any], player: str = ANN) -> tuple[str, int]:
 
 
 def test_rules_3_the_entry_test_lets_in_a_character_whose_3_dice_are_under_strength_craft_and_lives():
-    """RULES.md §3 (Keep 8.1): at the Keep Entrance 3 dice under Strength + Craft + Lives (Ann: 4 + 3 + 4)
+    """Keep 8.1 (RULES.md §3): at the Keep Entrance 3 dice under Strength + Craft + Lives (Ann: 4 + 3 + 4)
     let the character in; it rolls to move on its next turn."""
     game, state = new_game(KEEP)
     put(state, ANN, "keep", 1, keep_from=["outer", 1])
@@ -70,8 +70,8 @@ def test_keep_5_2_movement_in_the_keep_follows_the_chart():
 
 
 def test_keep_9_1_the_vault_gives_a_talisman_and_three_vault_cards_and_the_turn_ends():
-    """Keep 9.1: reaching the Talisman Vault, take a Talisman and meet 3 Vault cards in order; the turn
-    then ends."""
+    """Keep 9.1, 8.8, 14.2: reaching the Talisman Vault, take a Talisman and meet 3 cards of the Vault deck
+    in order; the turn then ends."""
     game, state = new_game(KEEP)
     inside(state, 20)
     events, after = act(game, state, "roll", values=[1, 6, 6, 6], cards=[TALISMAN, *TRAPS])
@@ -82,8 +82,8 @@ def test_keep_9_1_the_vault_gives_a_talisman_and_three_vault_cards_and_the_turn_
 
 
 def test_keep_9_1_a_survivor_leaves_on_a_later_turn_by_the_exit_table():
-    """Keep 9.1 (RULES.md §3's house Exit Table): 1 the space it entered from, 2 Village, 3 City,
-    4 Warlock's Cave, 5 Portal of Power, 6 Plain of Peril."""
+    """Keep 9.1, 5.1 (RULES.md §3's house Exit Table): the Vault is the other way out: 1 the space it
+    entered from, 2 Village, 3 City, 4 Warlock's Cave, 5 Portal of Power, 6 Plain of Peril."""
     game, state = new_game(KEEP)
     inside(state, 21)
     assert [a.id for a in game.legal_actions(state)] == ["exit"]
@@ -141,16 +141,14 @@ def test_keep_10_fleeing_goes_back_by_the_chart_then_out_onto_the_space_of_entry
 
 def test_keep_15_2_the_treasure_hoard_replaces_the_talisman():
     """Keep 15.2: with `keep.hoard` the Vault rolls the Treasure Hoard (2 dice: 11 → Sword, Shield and
-    Armour) instead of giving a Talisman, then its 3 Vault cards."""
+    Armour, house: from the Purchase deck) instead of giving a Talisman, then its 3 Vault cards."""
     game, state = new_game({**KEEP, "keep.hoard": "true"})
     inside(state, 20)
     events, after = act(game, state, "roll", values=[1, 5, 6, 6, 6, 6], cards=TRAPS)
     assert after["players"][ANN]["talismans"] == []
-    assert [e.item for e in of(events, ItemGained)] == [
-        "keep/item/sword",
-        "keep/item/shield",
-        "keep/item/armour",
-    ]
+    gear = ["talisman/purchase/sword", "talisman/purchase/shield", "talisman/purchase/armour"]
+    assert [(e.card, e.price) for e in of(events, ItemBought)] == [(card, 0) for card in gear]
+    assert after["players"][ANN]["objects"] == gear
     assert len(of(events, VaultCardMet)) == 3
 
 

@@ -35,6 +35,7 @@ GAMES = 20
 MAX_ACTIONS = 20_000
 CARRIED = ("objects", "followers", "trophies", "spells", "talismans")
 OPTIONS = {"keep": "true", "bot_round_cap": "400"}
+KEEP_IDS = frozenset({"enter", "roll", "flee", "leave", "exit", "choose:go", "choose:stay"})
 # Events that move no card: after them the cards are only counted, after any other the ledger is compared.
 QUIET = frozenset({
     DieRolled, TurnEnded, Moved, CombatResolved, LifeLost, LifeGained, ChoiceOffered, ChoiceMade,
@@ -85,7 +86,8 @@ class CheckedGame(TalismanGame):
 
 
 def play(seed: int) -> tuple[dict[str, Any], list[Event]]:
-    """Plays one seeded bot game of two to four characters; returns the final state and the log."""
+    """Plays one seeded bot game of two to four characters, checking that the Keep's actions are legal
+    exactly when offered; returns the final state and the log."""
     rng = random.Random(seed)
     players = [{"name": f"P{n}", "character": ""} for n in range(rng.choice((2, 3, 4)))]
     plain = TalismanGame(OPTIONS)
@@ -107,6 +109,11 @@ def play(seed: int) -> tuple[dict[str, Any], list[Event]]:
             break
         actions = game.legal_actions(state)
         assert actions, f"seed {seed}: nobody can act"
+        offered = {a.id for a in actions}
+        # The fast legality check agrees with the actions offered (on the Keep too).
+        assert all(game.is_legal(state, a.player, a.id) for a in actions), seed
+        player = actions[0].player
+        assert not any(game.is_legal(state, player, i) for i in KEEP_IDS - offered), (seed, offered)
         action = rng.choices(actions, [game.bot_weight(state, a) for a in actions])[0]
         log += game.decide_in_place(state, action.id, action.player, dice)
     return state, log

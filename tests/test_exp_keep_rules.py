@@ -4,8 +4,9 @@ turn outside after a flight (10), a barred Portal (4.1) and the Keep's events in
 
 from __future__ import annotations
 
-from domain.events import CardDrawn, GameWon, LifeGained, LifeLost
+from domain.events import CardDrawn, CombatResolved, DieRolled, GameWon, LifeGained, LifeLost
 from domain.rulesets.keep.events import (
+    ChoiceOffered,
     FollowerLeft,
     ObeliskTested,
     SpellCast,
@@ -14,9 +15,10 @@ from domain.rulesets.keep.events import (
 )
 from domain.rulesets.talisman.events import CardDiscarded, GoldChanged, ObjectTaken, StatChanged
 from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted
+from projections.talisman_expansion_timeline import describe_expansion as expansion_words
 from projections.talisman_keep_words import describe
-from tests.decider_helpers import of
-from tests.main_helpers import ANN, act, land, lay, new_game, put
+from tests.decider_helpers import names, of
+from tests.main_helpers import ANN, BO, act, land, lay, new_game, put
 from tests.test_exp_keep_spaces import TILE1, TILE2, counter, inside
 
 KEEP = {"keep": "true"}
@@ -120,10 +122,64 @@ def test_keep_8_4_a_spell_the_wizard_casts_can_kill_and_casting_stops():
     assert lightning in after["piles"]["discard:spells"]
 
 
-def test_rules_3_the_keeps_events_read_in_plain_words_beside_the_main_board():
-    """RULES.md §3: the Keep's events in a main-board game are told in words (the main Spells by name)."""
-    assert describe(SpellCast(player=ANN, spell="talisman/spell/lightning")) == (
-        "The Vampire Wizard cast Lightning on Ann."
-    )
-    assert "Ann" in (describe(ObeliskTested(player=ANN, total=9, target=7, passed=False)) or "")
+def test_rules_3_the_keeps_own_facts_read_in_plain_words_beside_the_main_board():
+    """RULES.md §3, Keep 4.1: the Portal's choice and the Keep's own dice are told in words; the Wizard's
+    aim is told with its Spell (the main board's timeline)."""
+    offered = ChoiceOffered(player=ANN, kind=f"keep-portal:{PORTAL}", options=["go", "stay"])
+    assert describe(offered) == "Ann found an Ethereal Portal and may step through it to the Keep Entrance."
+    rolled = DieRolled(player=ANN, purpose="keep-exit", sides=6, values=[4], draws=[0])
+    assert describe(rolled) == "Ann rolled 4 on the Keep's Exit Table."
     assert describe(GoldChanged(player=ANN, amount=1, reason="x")) is None
+    aim = ChoiceOffered(player=ANN, kind="wizard-target:talisman/spell/lightning", options=[ANN, "discard"])
+    assert "Vampire Wizard" in (expansion_words(aim) or "")
+
+
+def test_keep_8_2_losing_both_rounds_to_the_sentry_sends_the_character_back_to_hallway_3():
+    """Keep 8.2, 5.3 (RULES.md §3): 2-3 on the Sentry's die is two rounds of Combat against Strength 5;
+    losing both sends the character back (a space's instruction), to Hallway 3."""
+    game, state = new_game(KEEP)
+    inside(state, 3)
+    events, after = act(game, state, "roll", values=[1, 2, 1, 6, 1, 6])
+    assert [e.outcome for e in of(events, CombatResolved)] == ["lost", "lost"]
+    assert after["players"][ANN]["space"] == 3 and after["players"][ANN]["lives"] == 2
+    events, won = act(game, state, "roll", values=[1, 2, 6, 1, 1, 6])
+    assert won["players"][ANN]["space"] == 4  # one round won: it goes on next turn
+
+
+def test_keep_5_3_the_wizards_push_moves_its_victim_back_and_his_casting_ends():
+    """Keep 5.3, 8.4: a Spell the Wizard casts may move a character back toward the Entrance (the Push: 1
+    space); once moved off his space, its victim meets no more of his Spells (house)."""
+    game, state = new_game({**KEEP, "keep.wizard": "auto"})
+    inside(state, 13)
+    events, after = act(game, state, "roll", values=[1], cards=["talisman/spell/push"])
+    assert of(events, SpellCast) and after["players"][ANN]["space"] == 13
+    assert len([e for e in of(events, CardDrawn) if e.deck == "spells"]) == 1
+
+
+def test_keep_8_3_a_12_on_the_tome_gives_the_reader_its_choice_of_gift():
+    """Keep 8.3 (RULES.md §3): a 12 on the Tome gives +2 Strength, Craft or lives, the reader's choice."""
+    game, state = new_game(KEEP)
+    inside(state, 9)
+    _, asked = act(game, state, "roll", values=[1, 6, 6])
+    assert [a.label for a in game.legal_actions(asked)] == [
+        "Take +2 Strength from the Tome",
+        "Take +2 Craft from the Tome",
+        "Take +2 Lives from the Tome",
+    ]
+    events, after = act(game, asked, "choose:craft")
+    assert after["players"][ANN]["craft"] == 5 and names(events)[-1] == "TurnEnded"
+
+
+def test_keep_7_1_a_character_landing_where_another_stands_may_attack_it_instead():
+    """Keep 7.1 (RULES.md §5): encounters in the Keep are as on the main board: landing where another
+    character stands, the player may attack it in place of meeting the space, or meet the space."""
+    game, state = new_game(KEEP)
+    inside(state, 6, player=BO)
+    inside(state, 5)
+    _, asked = act(game, state, "roll", values=[1])
+    assert [a.id for a in game.legal_actions(asked)] == ["choose:space", f"choose:attack:{BO}"]
+    assert game.legal_actions(asked)[1].label == f"Attack {BO} in Combat"
+    events, fought = act(game, asked, f"choose:attack:{BO}", values=[6, 1])
+    assert of(events, CombatResolved)[0].outcome == "won" and fought["choice"]["kind"].startswith("spoils")
+    events, met = act(game, asked, "choose:space", cards=["keep/card/sword"])
+    assert "keep/card/sword" in met["players"][ANN]["objects"]

@@ -51,7 +51,7 @@ def lay_tile(game: TalismanGame, state: dict[str, Any], space: int, tile: str, t
 
 def test_keep_6_1_seed_example_a_tile_drawn_on_corridor_11_with_counter_2_sends_to_hallway_2():
     """Keep 6.1's example: a Teleport Tile drawn on Corridor 11 gets counter 2; its finder and anyone who
-    later lands on Corridor 11 moves at once to Hallway 2."""
+    later lands on Corridor 11 moves at once to Hallway 2 (Keep 14.1: halls draw from the Keep deck)."""
     game, state = new_game(KEEP)
     inside(state, 9)
     events, after = act(game, state, "roll", values=[3], cards=[TILE1, counter(2)])
@@ -77,8 +77,8 @@ def test_keep_6_3_seed_example_a_tile_alone_on_torchlit_corridor_9_draws_a_vampi
 
 
 def looped(game: TalismanGame, state: dict[str, Any]) -> dict[str, Any]:
-    """Keep 6.3's Examples 1 and 2: the Warrior (Craft 3) lands on the tile of Hallway 6 (counter 2) and is
-    sent to Hallway 2, whose tile has counter 6: its turn ends there, in a loop."""
+    """Keep 6.3 (second), Examples 1 and 2: the Warrior (Craft 3) lands on the tile of Hallway 6
+    (counter 2) and is sent to Hallway 2, whose tile has counter 6: its turn ends there, in a loop."""
     inside(state, 5)
     lay_tile(game, state, 6, TILE1, 2)
     lay_tile(game, state, 2, TILE2, 6)
@@ -88,9 +88,9 @@ def looped(game: TalismanGame, state: dict[str, Any]) -> dict[str, Any]:
     return after
 
 
-def test_keep_6_3_example_1_a_roll_of_2_under_craft_3_frees_the_warrior_who_moves_from_hallway_2():
-    """Keep 6.3, Example 1: the Warrior rolls 2, at most its Craft of 3: free, it rolls for normal movement
-    from Hallway 2."""
+def test_keep_6_3_loop_example_1_a_roll_of_2_under_craft_3_frees_the_warrior_who_moves_from_hallway_2():
+    """Keep 6.3 (second), Example 1: the Warrior rolls 2, at most its Craft of 3: free, it rolls for
+    normal movement from Hallway 2."""
     game, state = new_game(KEEP)
     state = looped(game, state)
     events, after = act(game, state, "roll", values=[2, 1], cards=[SWORD])
@@ -98,9 +98,9 @@ def test_keep_6_3_example_1_a_roll_of_2_under_craft_3_frees_the_warrior_who_move
     assert after["players"][ANN]["space"] == 3 and not after["players"][ANN]["looping"]
 
 
-def test_keep_6_3_example_2_a_roll_of_5_teleports_the_warrior_back_to_hallway_6_to_try_again():
-    """Keep 6.3, Example 2: the Warrior rolls 5, over its Craft: it is teleported back to Hallway 6 and must
-    try to break free on its next turn; after 3 failed turns it is freed."""
+def test_keep_6_3_loop_example_2_a_roll_of_5_teleports_the_warrior_back_to_hallway_6_to_try_again():
+    """Keep 6.3 (second), Example 2: the Warrior rolls 5, over its Craft: it is teleported back to
+    Hallway 6 and must try to break free on its next turn; after 3 failed turns it is freed."""
     game, state = new_game(KEEP)
     state = looped(game, state)
     events, after = act(game, state, "roll", values=[5])
@@ -123,6 +123,11 @@ def test_keep_8_4_the_wizard_casts_the_main_spell_deck_aimed_by_the_player_on_th
     events, waiting = act(game, state, "roll", values=[1], cards=[LIGHTNING])
     assert of(events, ChoiceOffered)[0].player == BO and waiting["choice"]["options"] == [ANN, "discard"]
     assert LIGHTNING in waiting["players"][ANN]["spells"]  # held by its victim until it is cast
+    labels = [a.label for a in game.legal_actions(waiting)]
+    assert labels == [
+        "Aim the Vampire Wizard's Lightning at Ann",
+        "Have the Vampire Wizard discard Lightning",
+    ]
     events, next_one = act(game, waiting, f"choose:{ANN}", player=BO, cards=[HEALING, CURSE])
     assert of(events, SpellCast) == [SpellCast(player=ANN, spell=LIGHTNING)] and of(events, LifeLost)
     assert of(events, SpellDiscarded)[0].spell == HEALING  # it would help: no aim asked
@@ -159,10 +164,22 @@ def test_keep_14_1_a_keep_object_carried_out_still_works_on_the_main_board():
     game, state = new_game(KEEP)
     put(state, ANN, "outer", 0, objects=[SWORD], trophies=[WARRIOR])
     assert game.ctx.items[SWORD].strength_bonus == 1 and game.ctx.trophies[WARRIOR].trophy_value == 4
-    assert game.ctx.card_name(SWORD) == "Sword"
+    assert game.ctx.card_name(SWORD) == "Sword" and game.ctx.is_magic("keep/card/moonstone-wand")
+    assert not game.ctx.is_magic(SWORD)
     state["cards"]["outer"][1] = ["talisman/card/goblin-1"]
     state["piles"]["adventure"].remove("talisman/card/goblin-1")
     state.update(step="rolled", rolled=1)
     events, _ = act(game, state, "go:outer:1", values=[1, 6])
     (fight,) = of(events, CombatResolved)
     assert fight.player_total == 4 + 1 + 1  # Strength 4, the die, the Keep's Sword
+
+
+def test_keep_8_4_a_bot_playing_the_wizard_rarely_aims_at_itself():
+    """Keep 8.4 (bots): the player on the victim's right, a bot, leans toward aiming at the victim."""
+    game, state = new_game(KEEP)
+    inside(state, 13)
+    inside(state, 12, player=BO)
+    state["turn"] = ANN
+    _, waiting = act(game, state, "roll", values=[1], cards=[LIGHTNING])
+    weights = {a.id: game.bot_weight(waiting, a) for a in game.legal_actions(waiting)}
+    assert weights[f"choose:{BO}"] < weights[f"choose:{ANN}"]

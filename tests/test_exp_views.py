@@ -469,22 +469,12 @@ def test_a_missing_wording_module_is_skipped_and_a_broken_one_is_an_error(monkey
 def test_the_vampire_wizards_aim_names_the_spell_drawn_just_before_it():
     """Keep 8.4: the Vampire Wizard's spells are drawn from the main board's Spell deck and aimed by a player;
     the timeline names the spell waiting for its aim."""
-    from datetime import UTC, datetime
-
-    from event_store.recorded import RecordedEvent
-    from projections.timeline import describe_events
-
     run = [
         CardDrawn(player=BO, deck="spells", card="talisman/spell/healing", draw=5),
         ChoiceOffered(player=ANN, kind="wizard-target", options=[BO, "discard"]),
         ChoiceMade(player=ANN, kind="wizard-target", option=BO),
     ]
-    when = datetime(2026, 1, 1, tzinfo=UTC)
-    recorded = [
-        RecordedEvent(n, e, e.type_name, e.class_version, e.to_fields(), b"", when)
-        for n, e in enumerate(run, start=5)
-    ]
-    told = describe_events("talisman", recorded)
+    told = _told(run)
     assert told[1:] == [
         "Ann plays the Vampire Wizard and must aim Healing: at Bo, or discard it.",
         "Ann aims the Vampire Wizard's Healing at Bo.",
@@ -518,3 +508,74 @@ def test_the_games_own_facts_are_never_handed_to_an_expansions_wording(monkeypat
     committed = SeedCommitted(commitment=bytes(32))
     assert describe_event("talisman", committed).startswith("The host committed to a secret dice seed")
     assert asked == []
+
+
+def _told(run: list[Event]) -> list[str]:
+    """Tells a run of events as `log` does (each event with the run around it)."""
+    from datetime import UTC, datetime
+
+    from event_store.recorded import RecordedEvent
+    from projections.timeline import describe_events
+
+    when = datetime(2026, 1, 1, tzinfo=UTC)
+    recorded = [
+        RecordedEvent(n, e, e.type_name, e.class_version, e.to_fields(), b"", when)
+        for n, e in enumerate(run, start=5)
+    ]
+    return describe_events("talisman", recorded)
+
+
+def test_a_flight_is_told_with_the_board_it_leaves():
+    """Dungeon 9.1: a flight from the Dungeon heads for its Entrance; Keep 10: one from the Keep for its
+    door. Both record the same event, so the run before it tells whose board it is."""
+    down = RegionCrossed(
+        player=ANN, from_board="outer", from_space=5, to_board="dungeon", to_space=0, reason="d"
+    )
+    inside = Moved(piece=BO, board="keep", from_space=1, to_space=3, reason="roll")
+    told = _told([down, inside, FleeingDeclared(player=ANN), FleeingDeclared(player=BO)])
+    assert told[2:] == [
+        "Ann is fleeing the Dungeon, back to its Entrance.",
+        "Bo is fleeing the Vampire's Keep, back to its door.",
+    ]
+    assert (
+        describe_event("talisman", FleeingDeclared(player=CY)) == "Cy is fleeing, back the way they came in."
+    )
+
+
+@pytest.mark.parametrize("seed", [2, 7])
+def test_seeded_bot_games_with_both_expansions_are_told_and_shown_in_80_columns(fresh_words, seed):
+    """RULES.md §5 (both expansions in one game): every event of a seeded bot game has a sentence of its own
+    (not the generic `Type: field=value`), and every board along the way fits 80 columns, or the width
+    given, in every layout."""
+    import random
+
+    from domain.actions import HOST, START
+    from domain.dice import HmacDice
+    from domain.events import GameCreated
+    from domain.rulesets.talisman.main.ruleset import TalismanGame
+
+    rng, game = random.Random(seed), TalismanGame({**BOTH, "bot_round_cap": "400"})
+    seats = [{"name": name, "character": ""} for name in (ANN, BO, CY)]
+    created = GameCreated(
+        ruleset="talisman", players=seats, options=game.options, content_hash="", scripted=False,
+        dice_script=[], nightkeep_version="0.3.0",
+    )  # fmt: skip
+    state = game.initial_state(created)
+    dice = HmacDice(seed.to_bytes(32, "big"))
+    log = game.decide_in_place(state, START, HOST, dice)
+    for step in range(600):
+        if state["phase"] == "over":
+            break
+        actions = game.legal_actions(state)
+        action = rng.choices(actions, [game.bot_weight(state, a) for a in actions])[0]
+        log += game.decide_in_place(state, action.id, action.player, dice)
+        if step % 60 == 0:
+            for width, height in ((None, None), (80, None), (80, 24), (170, None)):
+                lines = _lines(render_board("talisman", state, width=width, height=height))
+                assert max(map(len, lines)) <= (width or 80)
+                assert height is None or len(lines) <= height
+    untold = {
+        type(e).__name__ for e in log if describe_event("talisman", e).startswith(type(e).__name__ + ":")
+    }
+    assert not untold
+    assert any(e.board in ("dungeon", "keep") for e in log if isinstance(e, Moved))

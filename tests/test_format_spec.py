@@ -250,6 +250,22 @@ FILES = {
     ],
 }
 TALISMAN_ENTRIES = ("cards", "characters", "spells", "items", "talismans")
+# Rulesets, `talisman`: an expansion's option adds its short game's files (all but the characters), the
+# Adventure cards it shuffles into the main board's deck and its own files.
+EXPANSION_ADVENTURE = {"dungeon": "talisman/adventure-dungeon.toml", "keep": "talisman/adventure-keep.toml"}
+EXPANSION_FILES = {
+    "dungeon": [*FILES["dungeon-short"][1:], EXPANSION_ADVENTURE["dungeon"], "talisman/dungeon-exits.toml"],
+    "keep": [*FILES["keep-run"][1:], EXPANSION_ADVENTURE["keep"]],
+}
+
+
+def files_of(ruleset: str, options: dict[str, str]) -> list[str]:
+    """The content files of a game (Rulesets): its ruleset's, and on the main board its expansions'."""
+    names = list(FILES[ruleset])
+    if ruleset == "talisman":
+        for option, files in EXPANSION_FILES.items():
+            names += [f for f in files if options.get(option) == "true" and f not in names]
+    return names
 
 
 def content(name: str) -> dict:
@@ -266,9 +282,9 @@ def ids(name: str) -> list[str]:
     return [entry["id"] for entry in entries(name)]
 
 
-def content_hash(ruleset: str) -> str:
+def content_hash(ruleset: str, options: dict[str, str]) -> str:
     digest = hashlib.sha256()
-    for name in sorted(FILES[ruleset]):
+    for name in sorted(files_of(ruleset, options)):
         digest.update(name.encode() + b"\0" + (CONTENT / name).read_bytes() + b"\0")
     return digest.hexdigest()
 
@@ -294,6 +310,8 @@ def in_play(option: str, options: dict[str, str]) -> bool:
 def talisman_piles(options: dict[str, str]) -> dict[str, Counter]:
     """Rulesets, `talisman`: the main board's decks (an Adventure card of an option only when it is on)."""
     adventure = entries("talisman/adventure.toml")
+    for option, name in EXPANSION_ADVENTURE.items():
+        adventure += entries(name) if options.get(option) == "true" else []
     return {
         "adventure": Counter(c["id"] for c in adventure if in_play(c.get("option", ""), options)),
         "purchase": Counter({i["id"]: i["copies"] for i in entries("talisman/purchase.toml")}),
@@ -302,11 +320,24 @@ def talisman_piles(options: dict[str, str]) -> dict[str, Counter]:
     }
 
 
+def expansion_piles(options: dict[str, str]) -> dict[str, Counter]:
+    """Rulesets, `talisman`: the decks an expansion in play lays beside the main board."""
+    piles: dict[str, Counter] = {}
+    if options.get("dungeon") == "true":  # the whole Dungeon deck, the Tunnel in it (Dungeon 8.3)
+        piles["dungeon"] = Counter(ids("dungeon/deck.toml"))
+    if options.get("keep") == "true":
+        piles["keep"] = Counter(ids("keep/deck.toml"))
+        piles["vault"] = Counter(ids("keep/vault.toml"))
+        counters = content("keep/board.toml")["counters"]
+        piles["counters"] = Counter(f"keep/counter/{i:02d}" for i in range(len(counters)))
+    return piles
+
+
 def starting_piles(ruleset: str, seats: list[dict], options: dict[str, str]) -> dict[str, Counter]:
     if ruleset == "talisman":
         named = {character_id(seat["character"]) for seat in seats if seat["character"]}
         piles = {"characters": Counter(c for c in ids("talisman/characters.toml") if c not in named)}
-        return piles | talisman_piles(options)
+        return piles | talisman_piles(options) | expansion_piles(options)
     if ruleset in ("dungeon-short", "keep-run"):
         named = {character_id(seat["character"]) for seat in seats if seat["character"]}
         piles = {"characters": Counter(c for c in ids("talisman/characters.toml") if c not in named)}
@@ -329,9 +360,9 @@ def starting_piles(ruleset: str, seats: list[dict], options: dict[str, str]) -> 
     return piles
 
 
-def kinds_of(ruleset: str) -> dict[str, str]:
+def kinds_of(ruleset: str, options: dict[str, str]) -> dict[str, str]:
     found: dict[str, str] = {}
-    for name in FILES[ruleset]:
+    for name in files_of(ruleset, options):
         data = content(name)
         for entry in data.get("cards", []):
             found[entry["id"]] = entry.get("kind", "")
@@ -345,6 +376,7 @@ def kinds_of(ruleset: str) -> dict[str, str]:
 class Verified:
     dice: int = 0
     picks: Counter = field(default_factory=Counter)  # by event type
+    piles: Counter = field(default_factory=Counter)  # picks by the pile they drew from
     salts: int = 0
     rebuilt: Counter = field(default_factory=Counter)  # sealed events rebuilt, by type
     opened: int = 0  # reveals opened against their commitments
@@ -415,14 +447,16 @@ class Verifier:
         if kind == "GameCreated":
             self.check_setup(fields)
             self.ruleset = fields["ruleset"]
-            assert fields["content_hash"] == content_hash(self.ruleset), f"{self.path.name}: content hash"
+            assert fields["content_hash"] == content_hash(self.ruleset, fields["options"]), (
+                f"{self.path.name}: content hash"
+            )
             self.script = list(fields["dice_script"])
             self.piles = starting_piles(self.ruleset, fields["players"], fields["options"])
             if self.ruleset != "vampire-empire":
                 self.named = {
                     s["name"]: character_id(s["character"]) for s in fields["players"] if s["character"]
                 }
-            self.kinds = kinds_of(self.ruleset)
+            self.kinds = kinds_of(self.ruleset, fields["options"])
             self.sides = sides(fields["players"]) if self.ruleset == "vampire-empire" else {}
         elif kind == "SeedCommitted":
             self.commitment = fields["commitment"]
@@ -527,6 +561,7 @@ class Verifier:
         )
         self.piles[pile(d.pile, fields)][outcome] -= 1
         self.done.picks[kind] += 1
+        self.done.piles[pile(d.pile, fields)] += 1
 
     def check_not_drawn(self, index: int, kind: str, fields: dict, outcome: str) -> None:
         """An outcome with draw -1: a character its seat named, or the city's bottom card (Rulesets)."""
@@ -698,10 +733,32 @@ def test_every_fresh_game_in_every_copy_follows_from_the_documents(fresh_copies)
 def test_the_talisman_replays_meet_every_pick_of_the_main_board():
     # Rulesets, `talisman`: the deal, the decks' draws, a restart's pick (and its putting back), a reshuffle.
     total = Verified()
-    for path in (p for p in REPLAYS if p.name.startswith("talisman-")):
+    plain = [p for p in REPLAYS if p.name.startswith("talisman-") and not expansions_of(p)]
+    for path in plain:
         done = Verifier(path).run()
         total.picks += done.picks
         total.reshuffled += done.reshuffled
         total.dice += done.dice
     assert set(total.picks) == {"CharacterDealt", "CardDrawn", "CharacterRestarted"}
     assert total.reshuffled and total.dice
+
+
+def expansions_of(path: Path) -> tuple[str, ...]:
+    """The expansions a recorded `talisman` game was played with (its `GameCreated.options`)."""
+    document = msgpack.unpackb(path.read_bytes(), raw=False, timestamp=3)
+    (created,) = [e["fields"] for e in document["events"] if e["type"] == "GameCreated"]
+    return tuple(name for name in EXPANSION_FILES if created["options"].get(name) == "true")
+
+
+def test_the_expansion_replays_meet_every_pick_of_their_decks():
+    # Rulesets, `talisman`: a game with the Dungeon draws from its deck, with the Keep from the Keep's
+    # and the Vault's decks and the Teleport counters; recorded with each expansion alone and both.
+    decks = {"dungeon": {"dungeon"}, "keep": {"keep", "vault", "counters"}}
+    seen: dict[tuple[str, ...], Counter] = {}
+    for path in (p for p in REPLAYS if p.name.startswith("talisman-")):
+        if expansions := expansions_of(path):
+            seen.setdefault(expansions, Counter()).update(Verifier(path).run().piles)
+    assert set(seen) == {("dungeon",), ("keep",), ("dungeon", "keep")}
+    for expansions, piles in seen.items():
+        for name in expansions:
+            assert decks[name] <= set(piles), f"{expansions}: no pick from {decks[name] - set(piles)}"

@@ -16,152 +16,28 @@ game played through the store must show the board its log folds to at every stop
 from __future__ import annotations
 
 import itertools
-import random
-from collections import Counter
 from typing import Any
 
 import pytest
 
-from domain.actions import HOST, START
-from domain.dice import Dice, HmacDice
-from domain.events import (
-    CombatResolved,
-    DieRolled,
-    Event,
-    GameCreated,
-    GameEnded,
-    GameWon,
-    LifeGained,
-    LifeLost,
-    Moved,
-    TurnEnded,
-)
-from domain.resolution import Resolution
-from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered
-from domain.rulesets.talisman.events import (
-    GoldChanged,
-    GoldTaken,
-    LifeSaved,
-    PlayOpened,
-    StatChanged,
-    TurnLost,
-    TurnSkipped,
-)
-from domain.rulesets.talisman.main.events import (
-    AlignmentChanged,
-    CommandSpellCast,
-    QuestCompleted,
-    QuestGiven,
-    RegionCrossed,
-)
-from domain.rulesets.talisman.main.ruleset import TalismanGame
+from domain.events import Event, GameEnded, GameWon
 from event_store.bot_games import bot_game_options
 from event_store.recorded import fold_recorded
 from event_store.service import GameService, play_with_bots
 from projections.views import render_board
+from tests import playout_helpers
 from tests.main_helpers import ANN, BO, act, new_game, put
+from tests.playout_helpers import CheckedGame, rebuilt
 
 GAMES = 300
 CAP = "400"
-MAX_ACTIONS = 20_000  # far above what 400 rounds of six characters take
 REBUILT = range(0, GAMES, 25)  # these games are folded again from their events and must look the same
-CARRIED = ("objects", "followers", "trophies", "spells", "talismans")
-# Events that move no card: after them only the count of cards is checked, after any other the ledger.
-QUIET = frozenset({
-    DieRolled, TurnEnded, Moved, CombatResolved, LifeLost, LifeGained, ChoiceOffered, ChoiceMade,
-    TurnLost, TurnSkipped, GoldChanged, GoldTaken, StatChanged, LifeSaved, PlayOpened, RegionCrossed,
-    AlignmentChanged, CommandSpellCast, QuestGiven, QuestCompleted,
-})  # fmt: skip
-
-
-def every_card(state: dict[str, Any]) -> list[list[str]]:
-    """Returns every list a card can be in: the piles, the spaces, the sheets (a character's card too)."""
-    lists = list(state["piles"].values())
-    for spaces in state["cards"].values():
-        lists += spaces
-    for sheet in state["players"].values():
-        lists += [sheet[key] for key in CARRIED]
-        lists.append([sheet["character"]])
-    return lists
-
-
-def ledger(state: dict[str, Any]) -> Counter[str]:
-    return Counter(itertools.chain.from_iterable(every_card(state)))
-
-
-class CheckedGame(TalismanGame):
-    """The `talisman` ruleset checking the invariants on the working state after every event it applies."""
-
-    def __init__(self, options: dict[str, str], universe: Counter[str]) -> None:
-        super().__init__(options)
-        self.universe, self.total = universe, universe.total()
-        self.sizes = self.ctx.sizes
-        self.checked = 0
-
-    def resolution(self, state: dict[str, Any], dice: Dice, in_place: bool) -> Resolution:
-        return Resolution(state, dice, self.evolve, in_place)  # every event through evolve, checked
-
-    def evolve(self, state: dict[str, Any], event: Event) -> dict[str, Any]:
-        super().evolve(state, event)
-        self.check(state, event)
-        return state
-
-    def check(self, state: dict[str, Any], event: Event) -> None:
-        self.checked += 1
-        for name, sheet in state["players"].items():
-            where = (name, event.type_name, sheet["board"], sheet["space"])
-            assert 0 <= sheet["space"] < self.sizes[sheet["board"]], where
-            assert sheet["lives"] >= 0, where
-            assert sheet["strength"] >= sheet["base_strength"], where
-            assert sheet["craft"] >= sheet["base_craft"], where
-        if state["phase"] == "setup":
-            return
-        if type(event) in QUIET:
-            assert sum(map(len, every_card(state))) == self.total, event
-        elif not dict.__eq__(ledger(state), self.universe):  # (a dict's == runs in C, a Counter's not)
-            found = ledger(state)
-            raise AssertionError(f"{event}: {found - self.universe} more, {self.universe - found} fewer")
-
-
-def seats(rng: random.Random) -> list[dict[str, str]]:
-    # Two or three characters mostly, up to six now and then: a capped game of six is 15,000 events.
-    count = rng.choices(range(2, 7), weights=(10, 6, 2, 1, 1))[0]
-    named = rng.random() < 0.3  # sometimes a seat names its character (no pick for it)
-    return [
-        {"name": f"P{n}", "character": "talisman/character/warrior" if named and n == 0 else ""}
-        for n in range(count)
-    ]
 
 
 def play(seed: int) -> tuple[CheckedGame, dict[str, Any], dict[str, Any], list[Event]]:
     """Plays one seeded bot game; returns the ruleset, the state before the deal and after, and the log."""
-    rng = random.Random(seed)
     options = {"bot_round_cap": CAP, "ending": "first" if seed % 4 == 3 else "crown"}
-    players = seats(rng)
-    plain = TalismanGame(options)
-    created = GameCreated(
-        ruleset="talisman",
-        players=players,  # type: ignore[arg-type]
-        options=plain.options,
-        content_hash="",
-        scripted=False,
-        dice_script=[],
-        nightkeep_version="0.2.0",
-    )
-    initial = plain.initial_state(created)
-    universe = ledger(initial) + Counter(p["character"] for p in players if p["character"])
-    game = CheckedGame(options, universe)
-    state = game.initial_state(created)
-    dice = HmacDice(seed.to_bytes(32, "big"))
-    log = game.decide_in_place(state, START, HOST, dice)
-    for _ in range(MAX_ACTIONS):
-        if state["phase"] == "over":
-            break
-        actions = game.legal_actions(state)
-        assert actions, f"seed {seed}: nobody can act in round {state['round']}"
-        action = rng.choices(actions, [game.bot_weight(state, a) for a in actions])[0]
-        log += game.decide_in_place(state, action.id, action.player, dice)
-    return game, initial, state, log
+    return playout_helpers.play(seed, options)
 
 
 @pytest.fixture(scope="module")
@@ -176,11 +52,8 @@ def played() -> dict[int, tuple[int, str, int, bool, int]]:
         # Missed turns can carry the count past a round more in one action (see the test below).
         assert state["round"] <= int(CAP) + 3, f"seed {seed}"
         if seed in REBUILT:
-            plain = TalismanGame(game.options)
-            rebuilt = initial
-            for event in log:
-                plain.evolve(rebuilt, event)
-            assert rebuilt == state and render_board("talisman", rebuilt) == render_board("talisman", state)
+            again = rebuilt(game.options, initial, log)
+            assert again == state and render_board("talisman", again) == render_board("talisman", state)
         ended_last = log.index(end) == len(log) - 1
         results[seed] = (len(log), end.reason, game.checked, ended_last, state["round"])
     return results

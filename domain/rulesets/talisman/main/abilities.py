@@ -41,7 +41,6 @@ from domain.rulesets.talisman.main.ability_hooks import (
 )
 from domain.rulesets.talisman.main.choices import pending
 from domain.rulesets.talisman.main.duels import fight_dice, iron_skin
-from domain.rulesets.talisman.main.events_abilities import EffectSpent
 from domain.rulesets.talisman.main.hook_lookup import ABILITY_HOOKS, at, at_against
 from domain.rulesets.talisman.main.items import extra_steps
 from domain.rulesets.talisman.main.landing import LANDING_DECISIONS, run_steps, skips_table
@@ -156,9 +155,7 @@ class Abilities:
     def meets_space(self, ctx: MainContext, res: Resolution, player: str) -> bool:
         """Runs the landing steps; tells whether the space is to be met now (a Misdirection is spent; a
         Hex laid there strikes, a Barrier keeps the space from being met at all)."""
-        sheet = res.state["players"][player]
-        if sheet["ready"] and spells.misdirected(sheet):
-            res.emit(EffectSpent(player=player, name="Misdirection", effect=spells.MISDIRECT))
+        spells.spend_misdirection(res, player)
         if laid_here(ctx, res, player) and not meet_laid(ctx, res, player):
             return False
         return run_steps(ctx, res, player)

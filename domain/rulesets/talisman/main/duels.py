@@ -12,6 +12,7 @@ from domain.rulesets.talisman.events import LifeSaved
 from domain.rulesets.talisman.main.ability_hooks import CombatDice
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
 from domain.rulesets.talisman.main.events_abilities import EffectSpent, EnemyDestroyed
+from domain.rulesets.talisman.main.spells_cards import destroy
 from domain.rulesets.talisman.main.state import Ready
 
 BONUS_OF = {COMBAT: "strength-bonus", PSYCHIC: "craft-bonus"}
@@ -45,10 +46,13 @@ def _ends_early(ctx: MainContext, res: Resolution, player: str, opponent: str, v
 def _destroy(ctx: MainContext, res: Resolution, player: str, opponent: str) -> str:
     # Destroy Magic, Exorcism: an enemy card lying here is discarded with no trophy; any other foe is beaten.
     sheet = sheet_of(res, player)
-    if opponent in state_of(res)["cards"][sheet["board"]][sheet["space"]]:
+    if opponent not in state_of(res)["cards"][sheet["board"]][sheet["space"]]:
+        return WON
+    if ctx.expansion_on(sheet["board"]) is not None:  # Dungeon 10.1: to the Dungeon deck's discards
+        destroy(ctx, res, player, sheet["board"], sheet["space"], opponent)
+    else:
         res.emit(EnemyDestroyed(player=player, card=opponent, space=sheet["space"]))
-        return STANDOFF
-    return WON
+    return STANDOFF
 
 
 def readied_bonus(res: Resolution, player: str, kind: str) -> int:

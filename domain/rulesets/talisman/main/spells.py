@@ -34,6 +34,7 @@ from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_o
 from domain.rulesets.talisman.main.ending import lose_lives
 from domain.rulesets.talisman.main.events_abilities import (
     EffectReadied,
+    EffectSpent,
     GoldStolen,
     SpellCountered,
     SpellInvoked,
@@ -164,6 +165,16 @@ def _in_glade(ctx: MainContext, sheet: Any) -> bool:
 def misdirected(sheet: Any) -> bool:
     """Tells whether a Misdirection waits on the character's next move (Dungeon 10.3)."""
     return any(r["effect"] == MISDIRECT for r in sheet["ready"])
+
+
+def spend_misdirection(res: Resolution, player: str) -> bool:
+    """Spends a Misdirection waiting on the character's move; tells whether one did (its move goes the
+    other way: anticlockwise on the main board, the other way along the Dungeon, Dungeon 10.3)."""
+    sheet = sheet_of(res, player)
+    if not sheet["ready"] or not misdirected(sheet):
+        return False
+    res.emit(EffectSpent(player=player, name="Misdirection", effect=MISDIRECT))
+    return True
 
 
 def _counter_of(ctx: MainContext, res: Resolution, player: str) -> str:

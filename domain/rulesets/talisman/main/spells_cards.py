@@ -5,7 +5,7 @@ Destruction, Displacement and Metamorph pick a card lying face up on a space of 
 space it goes to (`displace-to:<space>:<card>`). Hex and Barrier are laid face up on a space of the
 caster's board (`lay:<spell>`) and act on the next character to land there (`meet_laid`). The Earthquake
 destroys every card lying on the spaces of its region. The Dungeon counts as a region (Dungeon 10, 11);
-a Doorway (a Place the Dungeon shuffles in) is never destroyed, moved or changed (Dungeon 4.2).
+a Doorway (the Dungeon's Place of effect `doorway`) is never destroyed, moved or changed (Dungeon 4.2).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from domain.rulesets.talisman.main.events_abilities import (
 from domain.rulesets.talisman.main.state import ADVENTURE, SPELLS, deck_of
 
 HEX, BARRIER = "hex-space", "barrier-space"
+DOORWAY = "doorway"  # the Doorways' effect (adventure-dungeon.toml)
 ON_SPACES = (HEX, BARRIER)
 # The choice each card Spell leaves, by its effect.
 PICKS = {"destroy-card": "destroy", "move-card": "displace", "change-card": "metamorph"}
@@ -33,8 +34,7 @@ PICKS = {"destroy-card": "destroy", "move-card": "displace", "change-card": "met
 
 def immune(ctx: MainContext, card: str) -> bool:
     """Tells whether a card is never destroyed, moved or changed: a Doorway (Dungeon 4.2)."""
-    found = ctx.cards.get(card)
-    return found is not None and found.type == "place" and found.option == "dungeon"
+    return ctx.effects.get(card) == DOORWAY
 
 
 def card_deck(ctx: MainContext, board: str, card: str) -> str:

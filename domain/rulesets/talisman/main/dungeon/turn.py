@@ -31,6 +31,8 @@ from domain.rulesets.talisman.main.ending import in_play
 from domain.rulesets.talisman.main.items import may_hold, room_to_carry
 from domain.rulesets.talisman.main.landing import encounter_options
 from domain.rulesets.talisman.main.pvp import encounter_character
+from domain.rulesets.talisman.main.spells import spend_misdirection
+from domain.rulesets.talisman.main.spells_cards import laid_here, meet_laid
 from domain.rulesets.talisman.main.state import MOVEMENT, ROLLED, MainState
 
 ROLL, FLEE, SPACE = "roll", "flee", "dungeon:space"
@@ -115,7 +117,7 @@ def roll(ctx: MainContext, res: Resolution, board: DungeonBoard, player: str) ->
     """Rolls one die and moves: toward the centre, or back when defeated (7.3) or fleeing (9); meets the
     space reached, unless other characters there give a choice (True: the player chooses)."""
     sheet = flags(res.state, player)
-    backwards = bool(sheet[FLEEING] or sheet[DEFEATED])
+    backwards = bool(sheet[FLEEING] or sheet[DEFEATED]) != spend_misdirection(res, player)  # Dungeon 10.3
     reason = "flight" if sheet[FLEEING] else "retreat" if sheet[DEFEATED] else "roll"
     (face,), draws = res.dice.roll(6)
     res.emit(DieRolled(player=player, purpose=MOVEMENT, sides=6, values=[face], draws=draws))
@@ -143,6 +145,8 @@ def meet(ctx: MainContext, res: Resolution, board: DungeonBoard, player: str) ->
     character left there that is no Dungeon card (Objects, Followers, Talismans) once no enemy is left."""
     space = sheet_of(res, player)["space"]
     character = sheet_of(res, player)["character"]
+    if laid_here(ctx, res, player) and not meet_laid(ctx, res, player):
+        return  # a Hex or Barrier laid on a Dungeon space acts first (Dungeon 10.2)
     board.encounter(res, player, space)
     if not still_on(res, player, space) or sheet_of(res, player)["character"] != character:
         return

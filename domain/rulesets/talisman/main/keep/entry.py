@@ -15,8 +15,8 @@ House decisions, in nightkeep's words:
   spend a turn outside (Keep 10), gets nothing from such a gain.
 - A character that must still spend a turn outside is refused at every door: the Mystic's Gold and
   the Enchantress's Magic Object, once paid, are not given back.
-- Keep 5.5: the Horses, Warhorses and Horses and Carts a character carries (a card of the family
-  `horse`, or named for one) stay on the space it goes in from; Mules go in.
+- Keep 5.5: the Horses, Warhorses and Horses and Carts a character carries (the cards of the family
+  `horse`, adventure.toml) stay on the space it goes in from; Mules go in.
 """
 
 from __future__ import annotations
@@ -51,10 +51,7 @@ def may_enter(sheet: MainSheet) -> bool:
 
 def is_horse(ctx: MainContext, card: str) -> bool:
     """Tells whether a carried card is a horse, left outside the Keep (Keep 5.5)."""
-    found = ctx.cards.get(card)
-    if found is not None and getattr(found, "family", "") == HORSE:
-        return True
-    return HORSE in ctx.card_name(card).lower()
+    return getattr(ctx.cards.get(card), "family", "") == HORSE
 
 
 def send_to_entrance(ctx: MainContext, res: Resolution, player: str, reason: str) -> bool:

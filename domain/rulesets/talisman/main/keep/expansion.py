@@ -24,11 +24,15 @@ from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.keep.wizard import DISCARD, WIZARD_TARGET
 from domain.rulesets.talisman.effects import lose_lives
 from domain.rulesets.talisman.events import StatChanged
-from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue
+from domain.rulesets.talisman.main.choices import option_label
+from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue, sheet_of
 from domain.rulesets.talisman.main.expansion import Expansion
 from domain.rulesets.talisman.main.keep import entry, turn, wizard
-from domain.rulesets.talisman.main.keep.hooks import MainKeep
+from domain.rulesets.talisman.main.keep.hooks import MEET, MainKeep
 from domain.rulesets.talisman.main.keep.state import HANDLERS, SHEET_KEYS, state_keys
+from domain.rulesets.talisman.main.landing import SPACE
+from domain.rulesets.talisman.main.pvp import encounter_character
+from domain.rulesets.talisman.main.spells import spell_of
 from domain.rulesets.talisman.shapes import discard_pile
 
 if TYPE_CHECKING:
@@ -38,6 +42,7 @@ if TYPE_CHECKING:
 # Bots go in when a way opens and leave the Keep's door alone rarely; they flee rarely.
 BOT_WEIGHTS = {"choose:go": 4.0, "choose:stay": 0.5, "flee": 0.02, "choose:warlock-keep": 3.0}
 BOT_WEIGHTS |= {"choose:mystic-keep": 3.0, "choose:enchantress-keep": 3.0}
+SELF_AIM_WEIGHT = 0.1
 
 
 class KeepExpansion(Expansion):
@@ -46,7 +51,9 @@ class KeepExpansion(Expansion):
     name: ClassVar[str] = "keep"
     boards: ClassVar[tuple[str, ...]] = (BOARD,)
     adventure_file: ClassVar[str] = "adventure-keep.toml"
-    choice_kinds: ClassVar[frozenset[str]] = frozenset({entry.PORTAL, WIZARD_TARGET, SENTRY_TOLL, TOME_GIFT})
+    choice_kinds: ClassVar[frozenset[str]] = frozenset(
+        {entry.PORTAL, WIZARD_TARGET, SENTRY_TOLL, TOME_GIFT, MEET}
+    )
     handlers = HANDLERS
 
     def __init__(self, ctx: MainContext) -> None:
@@ -60,7 +67,7 @@ class KeepExpansion(Expansion):
         load_board(), load_deck(), load_vault(), load_spells(), load_tables()
 
     def sizes(self) -> dict[str, int]:
-        """Returns the Keep's spaces: 1-21, index 0 unused (RULES.md §3)."""
+        """Returns the Keep's spaces: 1-21 on 3 levels, index 0 unused (Keep 3.2, 5.1, RULES.md §3)."""
         return {BOARD: LAST + 1}
 
     def spaces(self) -> dict[str, tuple[Any, ...]]:
@@ -69,7 +76,8 @@ class KeepExpansion(Expansion):
         return {BOARD: (keep[0], *keep)}
 
     def piles(self) -> dict[str, list[str]]:
-        """Returns the Keep deck, the Vault deck and the Teleport counters, with their discard piles."""
+        """Returns the Keep deck, the Vault deck and the Teleport counters, with their discard piles (Keep
+        3.4-3.6, 14.1, 14.2)."""
         piles = {KEEP_DECK: list(load_deck().cards), VAULT_DECK: list(load_vault()), COUNTERS: counter_ids()}
         return piles | {discard_pile(KEEP_DECK): [], discard_pile(VAULT_DECK): []}
 
@@ -133,6 +141,8 @@ class KeepExpansion(Expansion):
     def choice_label(self, kind: str, option: str) -> str:
         """Returns one option of the Keep's choices in words."""
         head = kind.partition(":")[0]
+        if head == MEET:
+            return option_label(self.ctx, "landing:encounter", option)
         if head == entry.PORTAL:
             go = "Step through the Ethereal Portal to the Keep Entrance"
             return go if option == entry.GO else "Leave the Ethereal Portal be"
@@ -144,14 +154,17 @@ class KeepExpansion(Expansion):
                 if option == LIFE
                 else f"Give the Sentry your {self.ctx.card_name(option)}"
             )
+        spell = spell_of(self.ctx, kind.partition(":")[2]).name
         if option == DISCARD:
-            return "Have the Vampire Wizard discard his Spell"
-        return f"Aim the Vampire Wizard's Spell at {option}"
+            return f"Have the Vampire Wizard discard {spell}"
+        return f"Aim the Vampire Wizard's {spell} at {option}"
 
     def make_choice(self, res: Resolution, player: str, kind: str, option: str) -> bool:
         """Carries out one of the Keep's choices."""
         head = kind.partition(":")[0]
-        if head == entry.PORTAL:
+        if head == MEET:
+            self._meet(res, player, option)
+        elif head == entry.PORTAL:
             entry.through_portal(self.ctx, res, player, kind, option)
         elif head == WIZARD_TARGET:
             wizard.aim(self.ctx, res, option, self.board)
@@ -168,6 +181,17 @@ class KeepExpansion(Expansion):
             )
         return False
 
+    def _meet(self, res: Resolution, player: str, option: str) -> None:
+        """Meets the space landed on, or attacks a character standing there (Keep 7.1)."""
+        if option == SPACE:
+            self.board.meet(res, player, sheet_of(res, player)["space"])
+        else:
+            encounter_character(self.ctx, res, player, option)
+
     def bot_weight(self, state: MainState, action: Action) -> float | None:
-        """Returns how likely a bot is to take one of the Keep's actions (None: not the Keep's to say)."""
+        """Returns how likely a bot is to take one of the Keep's actions (None: not the Keep's to say); a
+        bot playing the Vampire Wizard rarely aims his Spell at itself."""
+        choice = state["choice"]
+        if choice is not None and choice["kind"].partition(":")[0] == WIZARD_TARGET:
+            return SELF_AIM_WEIGHT if action.id == f"choose:{action.player}" else 1.0
         return BOT_WEIGHTS.get(action.id)

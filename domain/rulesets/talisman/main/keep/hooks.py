@@ -10,13 +10,16 @@ from __future__ import annotations
 from domain.resolution import Resolution
 from domain.rulesets.keep import spaces
 from domain.rulesets.keep.board import KeepBoard
-from domain.rulesets.keep.state import BOARD
+from domain.rulesets.keep.state import BOARD, LAST
 from domain.rulesets.talisman.effects import sheet_of
 from domain.rulesets.talisman.hooks import WinOnArrival
-from domain.rulesets.talisman.main.context import MainContext
+from domain.rulesets.talisman.main.choices import offer
+from domain.rulesets.talisman.main.context import MainContext, state_of
 from domain.rulesets.talisman.main.keep import sentry, vault, wizard
+from domain.rulesets.talisman.main.landing import SPACE, encounter_options
 
 SENTRY_SPACE = 4
+MEET = "keep-meet"  # the choice of a character landing where others stand: the space, or one of them
 
 
 class MainKeep(KeepBoard):
@@ -31,7 +34,16 @@ class MainKeep(KeepBoard):
         vault.enter(self.ctx, res, player)
 
     def encounter(self, res: Resolution, player: str, space: int) -> None:
-        """Encounters the space a movement roll landed on (the Sentry and the Wizard the main board's)."""
+        """Encounters the space a movement roll landed on; with other characters there the player may
+        attack one instead (Keep 7.1: as on the main board, RULES.md §5). The Vault is met on arrival."""
+        options = encounter_options(self.ctx, state_of(res), player) if space != LAST else []
+        if options:
+            offer(res, player, MEET, [SPACE, *options])
+            return
+        self.meet(res, player, space)
+
+    def meet(self, res: Resolution, player: str, space: int) -> None:
+        """Meets a Keep space (the Sentry and the Wizard by the main board's rules)."""
         if space == SENTRY_SPACE:
             sentry.land(self.ctx, res, player, self)
         elif space == wizard.WIZARD_SPACE:

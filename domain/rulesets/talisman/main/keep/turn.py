@@ -27,6 +27,7 @@ from domain.rulesets.talisman.events import FleeingDeclared
 from domain.rulesets.talisman.main.context import MainContext, sheet_of
 from domain.rulesets.talisman.main.keep.hooks import MainKeep
 from domain.rulesets.talisman.main.keep.state import FLIGHT_RETURN
+from domain.rulesets.talisman.main.keep.vault import entered_from
 from domain.rulesets.talisman.main.keep.vault import leave as exit_by_table
 from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import MainState
@@ -76,8 +77,7 @@ def resolve(ctx: MainContext, res: Resolution, action_id: str, player: str, boar
     elif action_id == FLEE:
         res.emit(FleeingDeclared(player=player))  # Keep 10: irrevocable
     elif action_id == LEAVE:
-        target_board, space = sheet_of(res, player)["keep_from"]  # type: ignore[typeddict-item]
-        relocate(res, player, target_board, space, FLIGHT_RETURN)
+        relocate(res, player, *entered_from(res, player), FLIGHT_RETURN)
         return True
     elif action_id == EXIT:
         exit_by_table(ctx, res, player)
@@ -87,7 +87,7 @@ def resolve(ctx: MainContext, res: Resolution, action_id: str, player: str, boar
 
 
 def _enter(res: Resolution, player: str) -> None:
-    """The entry test (RULES.md §3): pass and go in next turn; fail and go back to the space of entry."""
+    """The entry test (Keep 8.1, RULES.md §3): pass and go in next turn; fail and go back outside."""
     sheet = sheet_of(res, player)
     faces, draws = res.dice.roll(6, 3)
     res.emit(DieRolled(player=player, purpose="entry", sides=6, values=faces, draws=draws))
@@ -95,8 +95,7 @@ def _enter(res: Resolution, player: str) -> None:
     passed = sum(faces) < target
     res.emit(EntryTested(player=player, total=sum(faces), target=target, passed=passed))
     if not passed:
-        back_board, space = sheet_of(res, player)["keep_from"]  # type: ignore[typeddict-item]
-        relocate(res, player, back_board, space, "the Keep's door held (RULES.md §3)")
+        relocate(res, player, *entered_from(res, player), "the Keep's door held (RULES.md §3)")
 
 
 def _roll(res: Resolution, player: str, board: MainKeep) -> None:

@@ -3,7 +3,10 @@
 House decisions, in nightkeep's words:
 - Reaching the Vault, a character takes a Talisman from the Talisman deck (with `keep.hoard`, rolls the
   Treasure Hoard instead, Keep 15.2); with no Talisman left in the deck it takes none (those the fallen
-  left on the Vault are still there to find). Then it meets 3 Vault cards in order, as the Keep run
+  left on the Vault are still there to find). The Hoard's Gold is gained, its Spells drawn from the
+  Spell deck (up to the Craft limit), and its gear is the Blacksmith's stock: each Object is taken from
+  the Purchase deck, free (recorded as bought for 0 Gold), while one is left and the character has
+  room (so every card stays in the ledger). Then it meets 3 Vault cards in order, as the Keep run
   does, and its turn ends.
 - Killed in the Vault, it leaves its Talisman, Objects, Followers and Gold on the Vault space (the main
   board's rule for every killed character). A survivor takes what lies there: Talismans, Followers,
@@ -21,16 +24,18 @@ from domain.events import DieRolled
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_tables
 from domain.rulesets.keep.state import BOARD, LAST, VAULT_DECK
-from domain.rulesets.keep.vault import VAULT_CARDS, _hoard, _meet
+from domain.rulesets.keep.vault import VAULT_CARDS, _meet
+from domain.rulesets.talisman.character import room_for_spells
 from domain.rulesets.talisman.encounters import draw_card
-from domain.rulesets.talisman.events import FollowerJoined, GoldTaken, ObjectTaken
+from domain.rulesets.talisman.events import FollowerJoined, GoldChanged, GoldTaken, ObjectTaken
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import reach_crown
+from domain.rulesets.talisman.main.events import ItemBought
 from domain.rulesets.talisman.main.items import room_to_carry
 from domain.rulesets.talisman.main.keep.inside import Inside
 from domain.rulesets.talisman.main.piles import draw_from
 from domain.rulesets.talisman.main.positions import relocate
-from domain.rulesets.talisman.main.state import CROWN, TALISMANS, deck_of
+from domain.rulesets.talisman.main.state import CROWN, PURCHASE, SPELLS, TALISMANS, deck_of
 
 CROWN_EXIT = "keep.crown_exit"
 ENTERED_FROM = "the space you entered from"
@@ -38,10 +43,11 @@ EXIT_REASON = "the Exit Table (Keep 9.1)"
 
 
 def enter(ctx: MainContext, res: Resolution, player: str) -> None:
-    """Takes a Talisman (or rolls the Hoard), meets 3 Vault cards; a survivor takes what lies there."""
+    """Meets the Talisman Vault (Keep 8.8, 9.1): a Talisman (or the Hoard), 3 Vault cards; a survivor takes
+    what lies there."""
     inside = Inside(res, player)
     if state_of(res)["hoard"]:  # type: ignore[typeddict-item]
-        _hoard(res, player)
+        _hoard(ctx, res, player)
     else:
         draw_from(res, TALISMANS, player)
     for _ in range(VAULT_CARDS):
@@ -55,6 +61,23 @@ def enter(ctx: MainContext, res: Resolution, player: str) -> None:
     if ctx.options.get(CROWN_EXIT) == "true" and sheet_of(res, player)["talismans"]:
         relocate(res, player, CROWN, 0, "survived the Keep with a Talisman (Keep 15.3)")
         reach_crown(ctx, res, player)
+
+
+def _hoard(ctx: MainContext, res: Resolution, player: str) -> None:
+    """Rolls the Treasure Hoard (Keep 15.2): Gold, Spells from the Spell deck, gear from the Purchase deck."""
+    faces, draws = res.dice.roll(6, 2)
+    res.emit(DieRolled(player=player, purpose="hoard", sides=6, values=faces, draws=draws))
+    line = load_tables().line("hoard", sum(faces))
+    if line.gold:
+        res.emit(GoldChanged(player=player, amount=line.gold, reason="keep/hoard"))
+    stock = {ctx.card_name(card): card for card in state_of(res)["piles"][PURCHASE]}
+    for item in line.items:
+        card = stock.pop(load_tables().items[item].name, "")
+        if card and room_to_carry(ctx, sheet_of(res, player)):
+            res.emit(ItemBought(player=player, card=card, price=0))
+    for _ in range(min(line.spells, room_for_spells(sheet_of(res, player)))):
+        if not draw_from(res, SPELLS, player):
+            return
 
 
 def _collect(ctx: MainContext, res: Resolution, player: str) -> None:
@@ -76,11 +99,19 @@ def _keep_follower(card: str) -> bool:
     return found is not None and found.kind == "follower"
 
 
+def entered_from(res: Resolution, player: str) -> tuple[str, int]:
+    """Returns the space the character entered the Keep from (Keep 10; its starting space if none is
+    recorded: a character stood on the Keep by hand)."""
+    sheet = sheet_of(res, player)
+    found = sheet["keep_from"] or state_of(res)["starts"].get(sheet["character"], [])  # type: ignore[typeddict-item]
+    board, space = found or ["outer", 0]
+    return str(board), int(space)
+
+
 def exit_space(ctx: MainContext, res: Resolution, player: str, destination: str) -> tuple[str, int]:
     """Returns where an Exit Table line leads: the space of entry, or the main-board space it names."""
     if destination == ENTERED_FROM:
-        board, space = sheet_of(res, player)["keep_from"]  # type: ignore[typeddict-item]
-        return str(board), int(space)
+        return entered_from(res, player)
     for region in ctx.board.boards:
         for index, found in enumerate(region.spaces):
             if found.name == destination:

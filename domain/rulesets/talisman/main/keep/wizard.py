@@ -96,7 +96,8 @@ def _cast_spells(ctx: MainContext, res: Resolution, victim: str, hooks: KeepBoar
         chooser = _chooser(state, victim, hooks.wizard_aimed)
         targets = _targets(state) if chooser else []
         if any(would_harm(ctx, res, target, spell_id) for target in targets):
-            offer(res, chooser, WIZARD_TARGET, [*targets, DISCARD])  # Keep 8.4: the player on the right
+            # Keep 8.4: the player on the victim's right aims it (the kind names the Spell, for its words).
+            offer(res, chooser, f"{WIZARD_TARGET}:{spell_id}", [*targets, DISCARD])
             return
         _cast_at(ctx, res, victim, spell_id, hooks)
         if sheet_of(res, victim)["character"] != character or not _victim_here(res, victim):
