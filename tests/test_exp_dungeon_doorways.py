@@ -42,6 +42,15 @@ def test_the_dungeon_deck_lies_beside_its_board_with_the_tunnel_in_it():
     assert len(state["cards"]["dungeon"]) == 25
 
 
+def test_the_dungeon_board_lies_beside_the_main_board_as_one_path_from_entrance_to_treasure_chamber():
+    """Dungeon 3.2, 6.1, 6.3: a board of its own, a spiral path from the Entrance to the Treasure Chamber."""
+    game, state = new_game(DUNGEON)
+    spaces = game.ctx.spaces["dungeon"]
+    assert spaces[0].kind == "entrance" and spaces[-1].kind == "treasure-chamber"
+    assert [space.index for space in spaces] == list(range(len(spaces)))
+    assert set(state["cards"]) == {"outer", "middle", "inner", "crown", "dungeon"}
+
+
 def test_a_doorway_drawn_onto_a_space_is_laid_face_up_as_a_place_and_stays():
     """Dungeon 4.1: a Doorway drawn is treated as a Place card and stays face up where it was found."""
     game, state = new_game(DUNGEON)

@@ -173,3 +173,14 @@ def test_keep_9_1_with_no_talisman_left_the_vault_gives_none_and_its_cards_are_s
     inside(state, 20)
     events, after = act(game, state, "roll", values=[1, 6, 6, 6], cards=TRAPS)
     assert after["players"][ANN]["talismans"] == [] and len(of(events, VaultCardMet)) == 3
+
+
+def test_keep_9_1_a_kill_in_the_vault_that_ends_the_game_is_the_last_thing_that_happens():
+    """Keep 9.1 (RULES.md §5): once the Crown is reached a character killed in the Vault is out; if that
+    leaves one character alive, the game ends there and the Vault card stays where it lies."""
+    game, state = new_game(KEEP)
+    state["crown_reached"] = True
+    inside(state, 20, lives=1)
+    events, after = act(game, state, "roll", values=[1, 1], cards=[TALISMAN, TRAPS[0]])
+    assert names(events)[-1] == "GameWon" and not of(events, VaultCardMet)
+    assert TRAPS[0] in after["cards"]["keep"][21]

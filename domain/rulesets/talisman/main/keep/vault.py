@@ -24,7 +24,7 @@ from domain.events import DieRolled
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_tables
 from domain.rulesets.keep.state import BOARD, LAST, VAULT_DECK
-from domain.rulesets.keep.vault import VAULT_CARDS, _meet
+from domain.rulesets.keep.vault import VAULT_CARDS, _meet, items_in_play
 from domain.rulesets.talisman.character import room_for_spells
 from domain.rulesets.talisman.encounters import draw_card
 from domain.rulesets.talisman.events import FollowerJoined, GoldChanged, GoldTaken, ObjectTaken
@@ -93,8 +93,6 @@ def _collect(ctx: MainContext, res: Resolution, player: str) -> None:
 
 
 def _keep_follower(card: str) -> bool:
-    from domain.rulesets.keep.vault import items_in_play
-
     found = items_in_play().cards.get(card)
     return found is not None and found.kind == "follower"
 
