@@ -39,9 +39,9 @@ from domain.rulesets.keep.content import (
     load_tables,
     load_vault,
 )
-from domain.rulesets.keep.events import EntryTested, FlightEnded, LoopEscaped, LoopFailed
+from domain.rulesets.keep.events import EntryTested, FlightEnded
 from domain.rulesets.keep.moves import OBELISK, counter_ids, spaces_for
-from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, make_choice, obelisk_test, teleport_from
+from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, break_free, make_choice, obelisk_test
 from domain.rulesets.keep.state import (
     ENTRANCE,
     KEEP_STATE_VERSION,
@@ -71,7 +71,6 @@ HOARD_HELP = "the Treasure Hoard is rolled in the Vault (Keep 15)"
 WIZARD_HELP = (
     "who aims the Vampire Wizard's spells (Keep 8.4): the player on the victim's right, or the rules"
 )
-LOOP_TURNS = 3  # Keep 6.3: freed automatically after 3 failed turns
 
 
 def _roll_label(me: KeepSheet) -> str:
@@ -138,17 +137,9 @@ def _roll(res: Resolution, player: str, board: KeepBoard) -> None:
     if me["fleeing"]:
         _movement(res, player, board)  # a flight (declared on a loop or at the Obelisk too) just runs
     elif me["looping"]:
-        if me["loop_fails"] >= LOOP_TURNS:
-            res.emit(LoopEscaped(player=player, automatic=True))
-        else:
-            (face,), draws = res.dice.roll(6)
-            res.emit(DieRolled(player=player, purpose="loop-escape", sides=6, values=[face], draws=draws))
-            if face > me["craft"]:
-                res.emit(LoopFailed(player=player))
-                teleport_from(res, player, me["space"])
-                end_turn(res, player)
-                return
-            res.emit(LoopEscaped(player=player, automatic=False))
+        if not break_free(res, player):
+            end_turn(res, player)
+            return
         _movement(res, player, board)
     elif me["obelisk"]:
         obelisk_test(res, player, me["space"])

@@ -19,9 +19,9 @@ from __future__ import annotations
 from domain.actions import Action
 from domain.events import DieRolled
 from domain.resolution import Resolution
-from domain.rulesets.keep.events import EntryTested, FlightEnded, LoopEscaped, LoopFailed
+from domain.rulesets.keep.events import EntryTested, FlightEnded
 from domain.rulesets.keep.moves import OBELISK, spaces_for
-from domain.rulesets.keep.spaces import obelisk_test, teleport_from
+from domain.rulesets.keep.spaces import break_free, obelisk_test
 from domain.rulesets.keep.state import BOARD, ENTRANCE, LAST
 from domain.rulesets.talisman.events import FleeingDeclared
 from domain.rulesets.talisman.main.context import MainContext, sheet_of
@@ -32,7 +32,6 @@ from domain.rulesets.talisman.main.keep.vault import leave as exit_by_table
 from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import MainState
 
-LOOP_TURNS = 3  # Keep 6.3: freed automatically after 3 failed turns
 ENTER, ROLL, FLEE, LEAVE, EXIT = "enter", "roll", "flee", "leave", "exit"
 
 
@@ -103,17 +102,8 @@ def _roll(res: Resolution, player: str, board: MainKeep) -> None:
     if sheet["fleeing"]:
         _movement(res, player, board)
     elif sheet["looping"]:
-        if int(sheet["loop_fails"]) >= LOOP_TURNS:  # type: ignore[call-overload]
-            res.emit(LoopEscaped(player=player, automatic=True))
-        else:
-            (face,), draws = res.dice.roll(6)
-            res.emit(DieRolled(player=player, purpose="loop-escape", sides=6, values=[face], draws=draws))
-            if face > sheet_of(res, player)["craft"]:
-                res.emit(LoopFailed(player=player))
-                teleport_from(res, player, sheet_of(res, player)["space"])
-                return
-            res.emit(LoopEscaped(player=player, automatic=False))
-        _movement(res, player, board)
+        if break_free(res, player):  # as the Keep run (Keep 6.3)
+            _movement(res, player, board)
     elif sheet["obelisk"]:
         obelisk_test(res, player, OBELISK)
     else:
