@@ -26,7 +26,7 @@ from typing import Any, cast
 
 from domain.actions import Action
 from domain.errors import BadSetup
-from domain.events import DieRolled, GameCreated
+from domain.events import GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
 from domain.rulesets.base import OptionSpec, State
@@ -39,9 +39,8 @@ from domain.rulesets.keep.content import (
     load_tables,
     load_vault,
 )
-from domain.rulesets.keep.events import EntryTested, FlightEnded
-from domain.rulesets.keep.moves import OBELISK, counter_ids, spaces_for
-from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, break_free, make_choice, obelisk_test
+from domain.rulesets.keep.moves import counter_ids
+from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, make_choice, obelisk_test
 from domain.rulesets.keep.state import (
     ENTRANCE,
     KEEP_STATE_VERSION,
@@ -54,6 +53,7 @@ from domain.rulesets.keep.state import (
     new_state,
     sheet_in,
 )
+from domain.rulesets.keep.steps import break_free, entry_test, move_by_chart
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.keep.wizard import DISCARD, WIZARD_TARGET
 from domain.rulesets.talisman.characters import (
@@ -101,35 +101,14 @@ def _choice_label(state: KeepState, choice: Choice, option: str) -> str:
 
 def _enter(res: Resolution, player: str) -> None:
     """The entry test (RULES.md §3): pass and go in next turn; fail and lose the next turn (Keep run)."""
-    me = keep_sheet(res, player)
-    faces, draws = res.dice.roll(6, 3)
-    res.emit(DieRolled(player=player, purpose="entry", sides=6, values=faces, draws=draws))
-    target = me["strength"] + me["craft"] + me["lives"]
-    passed = sum(faces) < target
-    res.emit(EntryTested(player=player, total=sum(faces), target=target, passed=passed))
-    if not passed:
+    if not entry_test(res, player):
         res.emit(TurnLost(player=player, reason="the Keep's door held"))
     end_turn(res, player)
 
 
 def _movement(res: Resolution, player: str, board: KeepBoard) -> None:
-    (face,), draws = res.dice.roll(6)
-    res.emit(DieRolled(player=player, purpose="movement", sides=6, values=[face], draws=draws))
-    me = keep_sheet(res, player)
-    steps = spaces_for(face)
-    if me["fleeing"]:
-        # Keep 10: back toward the Entrance by the chart; the spaces on the way are not met (house).
-        board.move(res, player, me["space"] - steps, "flight")
-        if keep_sheet(res, player)["space"] == ENTRANCE:
-            res.emit(FlightEnded(player=player))
-            res.emit(TurnLost(player=player, reason="fled the Keep"))
-        return
-    target = me["space"] + steps
-    if me["space"] < OBELISK < target:
-        # Keep 8.6: the Obelisk is a barrier only the strong of will pass, so a roll stops on it (house).
-        target = OBELISK
-    board.move(res, player, target, "roll")
-    board.encounter(res, player, keep_sheet(res, player)["space"])
+    if move_by_chart(res, player, board, "movement"):
+        res.emit(TurnLost(player=player, reason="fled the Keep"))  # Keep run: a flight costs the next turn
 
 
 def _roll(res: Resolution, player: str, board: KeepBoard) -> None:

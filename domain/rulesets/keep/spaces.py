@@ -40,13 +40,11 @@ from domain.rulesets.keep.events import (
     ChoiceOffered,
     FollowerLeft,
     ItemGivenUp,
-    LoopEscaped,
-    LoopFailed,
     ObeliskTested,
     TeleportCounterDrawn,
 )
 from domain.rulesets.keep.moves import OBELISK, SENTRY_RETREAT, counter_value, teleport
-from domain.rulesets.keep.state import COUNTERS, KEEP_DECK, keep_sheet, keep_state
+from domain.rulesets.keep.state import COUNTERS, KEEP_DECK, keep_state
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.keep.wizard import WIZARD_TARGET, aim, land_on_wizard
 from domain.rulesets.talisman.cards import Card
@@ -72,7 +70,6 @@ if TYPE_CHECKING:  # the board's hooks call this module: only their type is need
 
 SENTRY = "keep/sentry"
 SENTRY_TOLL, TOME_GIFT, LIFE = "sentry-toll", "tome-gift", "life"
-LOOP_TURNS = 3  # Keep 6.3: freed automatically after 3 failed turns
 TOME_GIFT_AMOUNT = 2  # RULES.md §3 Tome 12: +2 Strength, Craft or Lives (choose)
 
 
@@ -182,23 +179,6 @@ def teleport_from(res: Resolution, player: str, tile_space: int) -> None:
     teleport(res, player, tile_space)
     if sheet_of(res, player)["space"] == OBELISK:
         obelisk_test(res, player, OBELISK)
-
-
-def break_free(res: Resolution, player: str) -> bool:
-    """Rolls to break free of a teleport loop (Keep 6.3): True once free (by the die, or at once after
-    LOOP_TURNS failed turns); False when the die fails and the tile sends the character on again."""
-    me = keep_sheet(res, player)
-    if me["loop_fails"] >= LOOP_TURNS:
-        res.emit(LoopEscaped(player=player, automatic=True))
-        return True
-    (face,), draws = res.dice.roll(6)
-    res.emit(DieRolled(player=player, purpose="loop-escape", sides=6, values=[face], draws=draws))
-    if face > me["craft"]:
-        res.emit(LoopFailed(player=player))
-        teleport_from(res, player, me["space"])
-        return False
-    res.emit(LoopEscaped(player=player, automatic=False))
-    return True
 
 
 # --- the special spaces --------------------------------------------------------------------------------

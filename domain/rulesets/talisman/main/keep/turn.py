@@ -17,12 +17,11 @@ House decisions, in nightkeep's words:
 from __future__ import annotations
 
 from domain.actions import Action
-from domain.events import DieRolled
 from domain.resolution import Resolution
-from domain.rulesets.keep.events import EntryTested, FlightEnded
-from domain.rulesets.keep.moves import OBELISK, spaces_for
-from domain.rulesets.keep.spaces import break_free, obelisk_test
-from domain.rulesets.keep.state import BOARD, ENTRANCE, LAST
+from domain.rulesets.keep.moves import OBELISK
+from domain.rulesets.keep.spaces import obelisk_test
+from domain.rulesets.keep.state import ENTRANCE, LAST
+from domain.rulesets.keep.steps import break_free, entry_test, move_by_chart
 from domain.rulesets.talisman.events import FleeingDeclared
 from domain.rulesets.talisman.main.context import MainContext, sheet_of
 from domain.rulesets.talisman.main.keep.hooks import MainKeep
@@ -87,13 +86,7 @@ def resolve(ctx: MainContext, res: Resolution, action_id: str, player: str, boar
 
 def _enter(res: Resolution, player: str) -> None:
     """The entry test (Keep 8.1, RULES.md §3): pass and go in next turn; fail and go back outside."""
-    sheet = sheet_of(res, player)
-    faces, draws = res.dice.roll(6, 3)
-    res.emit(DieRolled(player=player, purpose="entry", sides=6, values=faces, draws=draws))
-    target = sheet["strength"] + sheet["craft"] + sheet["lives"]
-    passed = sum(faces) < target
-    res.emit(EntryTested(player=player, total=sum(faces), target=target, passed=passed))
-    if not passed:
+    if not entry_test(res, player):
         relocate(res, player, *entered_from(res, player), "the Keep's door held (RULES.md §3)")
 
 
@@ -112,18 +105,4 @@ def _roll(res: Resolution, player: str, board: MainKeep) -> None:
 
 def _movement(res: Resolution, player: str, board: MainKeep) -> None:
     """Moves by the Keep's chart (Keep 5.2): deeper, or back to the Entrance while fleeing (Keep 10)."""
-    (face,), draws = res.dice.roll(6)
-    res.emit(DieRolled(player=player, purpose="keep-movement", sides=6, values=[face], draws=draws))
-    sheet = sheet_of(res, player)
-    steps = spaces_for(face)
-    if sheet["fleeing"]:  # type: ignore[typeddict-item]
-        board.move(res, player, sheet["space"] - steps, "flight")
-        if sheet_of(res, player)["space"] == ENTRANCE:
-            res.emit(FlightEnded(player=player))
-        return
-    target = sheet["space"] + steps
-    if sheet["space"] < OBELISK < target:
-        target = OBELISK  # Keep 8.6: a roll stops on the Obelisk (house, as the Keep run)
-    board.move(res, player, target, "roll")
-    if sheet_of(res, player)["board"] == BOARD:
-        board.encounter(res, player, sheet_of(res, player)["space"])
+    move_by_chart(res, player, board, "keep-movement")  # as the Keep run, without its lost turn
