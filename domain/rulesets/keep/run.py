@@ -45,7 +45,6 @@ from domain.rulesets.keep.state import (
     ENTRANCE,
     KEEP_STATE_VERSION,
     Choice,
-    KeepSheet,
     KeepState,
     evolve,
     keep_sheet,
@@ -53,7 +52,7 @@ from domain.rulesets.keep.state import (
     new_state,
     sheet_in,
 )
-from domain.rulesets.keep.steps import break_free, entry_test, move_by_chart
+from domain.rulesets.keep.steps import break_free, entry_test, move_by_chart, roll_label
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.keep.wizard import DISCARD, WIZARD_TARGET
 from domain.rulesets.talisman.characters import (
@@ -71,16 +70,6 @@ HOARD_HELP = "the Treasure Hoard is rolled in the Vault (Keep 15)"
 WIZARD_HELP = (
     "who aims the Vampire Wizard's spells (Keep 8.4): the player on the victim's right, or the rules"
 )
-
-
-def _roll_label(me: KeepSheet) -> str:
-    if me["looping"]:
-        return "Roll to break free of the teleport loop (1 die, at most Craft)"
-    if me["obelisk"]:
-        return "Face the Sacred Obelisk again (2 dice, at most Strength + Craft)"
-    if me["fleeing"]:
-        return "Roll and flee toward the Entrance"
-    return "Roll and move deeper into the Keep"
 
 
 def _choice_label(state: KeepState, choice: Choice, option: str) -> str:
@@ -217,7 +206,7 @@ class KeepRun(TalismanRace):
         if not me["entered"]:
             label = "Try to open the Keep's door (3 dice under Strength + Craft + Lives)"
             return [Action("enter", current, label)]
-        actions = [Action("roll", current, _roll_label(me))]
+        actions = [Action("roll", current, roll_label(me, "the Entrance"))]
         if me["space"] > ENTRANCE and not me["fleeing"]:
             actions.append(Action("flee", current, "Flee the Keep (irrevocable)"))
         return actions

@@ -1,8 +1,11 @@
 """The steps of a turn on the Keep that the Keep run and the main board's Keep share (Keep 5, 6.3, 10,
-RULES.md §3): the entry test, breaking free of a teleport loop and moving by the chart. Each caller ends
-the turn its own way (the Keep run's `end_turn`, the main board's `finish_action`)."""
+RULES.md §3): the roll's label, the entry test, breaking free of a teleport loop and moving by the
+chart. Each caller ends the turn its own way (the Keep run's `end_turn`, the main board's
+`finish_action`)."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from domain.events import DieRolled
 from domain.resolution import Resolution
@@ -13,6 +16,18 @@ from domain.rulesets.keep.spaces import teleport_from
 from domain.rulesets.keep.state import BOARD, ENTRANCE, keep_sheet
 
 LOOP_TURNS = 3  # Keep 6.3: freed automatically after 3 failed turns
+
+
+def roll_label(me: Mapping[str, object], entrance: str) -> str:
+    """Returns the label of the `roll` action: breaking free of a loop, facing the Obelisk again, fleeing
+    toward `entrance` (as the game names it) or moving deeper."""
+    if me["looping"]:
+        return "Roll to break free of the teleport loop (1 die, at most Craft)"
+    if me["obelisk"]:
+        return "Face the Sacred Obelisk again (2 dice, at most Strength + Craft)"
+    if me["fleeing"]:
+        return f"Roll and flee toward {entrance}"
+    return "Roll and move deeper into the Keep"
 
 
 def entry_test(res: Resolution, player: str) -> bool:

@@ -21,7 +21,7 @@ from domain.resolution import Resolution
 from domain.rulesets.keep.moves import OBELISK
 from domain.rulesets.keep.spaces import obelisk_test
 from domain.rulesets.keep.state import ENTRANCE, LAST
-from domain.rulesets.keep.steps import break_free, entry_test, move_by_chart
+from domain.rulesets.keep.steps import break_free, entry_test, move_by_chart, roll_label
 from domain.rulesets.talisman.events import FleeingDeclared
 from domain.rulesets.talisman.main.context import MainContext, sheet_of
 from domain.rulesets.talisman.main.keep.hooks import MainKeep
@@ -32,16 +32,6 @@ from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import MainState
 
 ENTER, ROLL, FLEE, LEAVE, EXIT = "enter", "roll", "flee", "leave", "exit"
-
-
-def _roll_label(sheet: dict[str, object]) -> str:
-    if sheet["looping"]:
-        return "Roll to break free of the teleport loop (1 die, at most Craft)"
-    if sheet["obelisk"]:
-        return "Face the Sacred Obelisk again (2 dice, at most Strength + Craft)"
-    if sheet["fleeing"]:
-        return "Roll and flee toward the Keep Entrance"
-    return "Roll and move deeper into the Keep"
 
 
 def action_ids(state: MainState, player: str) -> list[str]:
@@ -65,7 +55,10 @@ def actions(state: MainState, player: str) -> list[Action]:
         LEAVE: "Step out of the Keep onto the space you entered from",
         EXIT: "Roll on the Exit Table to leave the Keep",
     }
-    return [Action(i, player, labels.get(i) or _roll_label(sheet)) for i in action_ids(state, player)]
+    return [
+        Action(i, player, labels.get(i) or roll_label(sheet, "the Keep Entrance"))
+        for i in action_ids(state, player)
+    ]
 
 
 def resolve(ctx: MainContext, res: Resolution, action_id: str, player: str, board: MainKeep) -> bool:
