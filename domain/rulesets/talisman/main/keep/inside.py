@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from domain.resolution import Resolution
 from domain.rulesets.keep.state import BOARD
+from domain.rulesets.talisman.character import PLAYING
 from domain.rulesets.talisman.effects import sheet_of
 
 
@@ -22,4 +23,7 @@ class Inside:
 def still_inside(res: Resolution, player: str, character: str) -> bool:
     """Tells whether `character` still stands on the Keep for `player` and the game goes on."""
     sheet = sheet_of(res, player)
-    return sheet["character"] == character and sheet["board"] == BOARD and res.state["phase"] != "over"
+    alive = sheet["status"] == PLAYING  # a character killed once the Crown is reached leaves the game
+    return (
+        alive and sheet["character"] == character and sheet["board"] == BOARD and res.state["phase"] != "over"
+    )
