@@ -140,11 +140,10 @@ def test_every_bot_game_ends_by_a_win_or_at_the_house_round_cap(played):
     assert won > 0  # some bot games end by the rules, not only at the cap
 
 
-# Rule bug these games found (seeds 20, 22, 72 of this module's `play`: a Vault card that killed the last
-# rival once the Crown was reached was met after the GameWon), held fixed. BUG REPRODUCTION (domain, for
-# the lead to fix): a Dungeon Event card that kills the last rival (the Cave-In, seed 214) is discarded
-# after the GameWon; once fixed, the seed leaves this list and the list must be empty.
-ENDED_BEFORE_THE_LAST_EVENT = [214]
+# Rule bugs these games found, held fixed: a Vault card that killed the last rival once the Crown was
+# reached was met after the GameWon (seeds 20, 22, 72), and a Dungeon Event that did was discarded after
+# it (the Cave-In, seed 214). No game may tell anything after its end.
+ENDED_BEFORE_THE_LAST_EVENT: list[int] = []
 
 
 def test_nothing_happens_after_the_game_ended(played):

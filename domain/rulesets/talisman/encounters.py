@@ -42,6 +42,7 @@ from domain.rulesets.talisman.effects import (
     cards_at,
     check_killed,
     gold_at,
+    is_over,
     sheet_of,
     state_of,
     still_on,
@@ -133,7 +134,8 @@ def _roll_table(enc: Encounter, res: Resolution, player: str, card: Card, space:
 
 def _event(enc: Encounter, res: Resolution, player: str, card: Card, space: int) -> bool:
     _roll_table(enc, res, player, card, space)
-    res.emit(CardDiscarded(player=player, card=card.id, space=space))
+    if not is_over(res):  # a main-board game may end by it (the last rival killed): nothing follows
+        res.emit(CardDiscarded(player=player, card=card.id, space=space))
     return True
 
 
