@@ -20,9 +20,10 @@ HORSE = "talisman/card/horse"
 
 
 def on_doorway(state, space=FIELDS, card=DOORWAYS[0], player=ANN):
-    """Lays a Doorway on an Outer space and stands the player there on its turn, before moving."""
+    """Lays a Doorway on an Outer space and stands the player there on its turn, before moving, as one
+    who landed on it (Dungeon 5.1)."""
     lay(state, "outer", space, card)
-    put(state, player, "outer", space)
+    put(state, player, "outer", space, dungeon_landed=True)
     state.update(turn=player, step="start")
 
 

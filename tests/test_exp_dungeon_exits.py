@@ -148,7 +148,7 @@ def test_landing_where_the_tunnel_lies_lets_the_character_leave_by_it_next_turn(
 def test_the_tunnel_is_no_way_out_while_fleeing_or_the_turn_after_a_defeat():
     """Dungeon 9.1, 7.3 (house): a fleeing character goes on to the Entrance; a defeated one moves back."""
     for flags in ({"fleeing": True}, {"defeated": True}):
-        game, state = in_dungeon(13, **flags)
+        game, state = in_dungeon(13, dungeon_landed=True, **flags)
         state["cards"]["dungeon"][13] = [TUNNEL]
         assert not [a for a in game.legal_actions(state, ANN) if a.id.startswith("dungeon:door:")]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.dice import ScriptedDice
-from domain.rulesets.keep.events import ChoiceOffered, EntryTested
+from domain.rulesets.keep.events import ChoiceOffered, EntryTested, ItemGivenUp
 from domain.rulesets.talisman.events import CardDiscarded
 from domain.rulesets.talisman.main.events import ItemDropped, QuestCompleted, RegionCrossed
 from domain.rulesets.talisman.main.outcomes import apply_outcome
@@ -82,7 +82,7 @@ def test_keep_4_3_the_enchantress_sends_a_character_in_for_one_magic_object():
     game, state = new_game(KEEP)
     put(state, ANN, "outer", 11, objects=["talisman/card/amulet"])
     events, after = _serve(game, state, CITY, "enchantress-keep")
-    assert of(events, ItemDropped)[0].card == "talisman/card/amulet"
+    assert of(events, ItemGivenUp)[0].card == "talisman/card/amulet"  # she keeps it: it leaves the board
     assert at_entrance(after) and after["players"][ANN]["objects"] == []
 
 
@@ -132,8 +132,8 @@ def test_keep_15_1_with_the_talismans_in_the_deck_they_are_gained_as_before():
     game, state = new_game({**KEEP, "keep.talismans_in_deck": "true"})
     _, after = land(game, state, *TEMPLE, values=[6, 6])
     assert len(after["players"][ANN]["talismans"]) == 1 and after["players"][ANN]["board"] == "middle"
-    events, tested = _serve(game, state, WARLOCK, "warlock-keep")
-    assert (tested["players"][ANN]["board"], tested["players"][ANN]["space"]) == WARLOCK
+    _, at_cave = land(game, state, *WARLOCK, values=[3])  # no way in offered: the Cave's table instead
+    assert at_cave["choice"] is None or "warlock-keep" not in at_cave["choice"]["options"]
     state["players"][ANN]["gold"] = 5
     _, mystic = _serve(game, state, VILLAGE, "mystic-keep")
     assert at_entrance(mystic)

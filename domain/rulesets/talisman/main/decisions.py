@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from domain.resolution import Resolution
-from domain.rulesets.keep.events import ChoiceMade, FollowerLeft
+from domain.rulesets.keep.events import ChoiceMade, FollowerLeft, ItemGivenUp
 from domain.rulesets.talisman.combat import COMBAT, WON
 from domain.rulesets.talisman.events import GoldChanged
 from domain.rulesets.talisman.main.abilities import ABILITIES
@@ -19,7 +19,7 @@ from domain.rulesets.talisman.main.adventure import draw_and_meet
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import lose_lives
-from domain.rulesets.talisman.main.events import ItemBought, ItemDropped, ItemSold
+from domain.rulesets.talisman.main.events import ItemBought, ItemSold
 from domain.rulesets.talisman.main.fights import fight
 from domain.rulesets.talisman.main.items import change_alignment
 from domain.rulesets.talisman.main.outcomes import affordable, apply_outcome
@@ -39,9 +39,9 @@ def _service(ctx: MainContext, res: Resolution, player: str, option: str, table_
     if service.cost and service.pay == "gold":
         res.emit(GoldChanged(player=player, amount=-service.cost, reason=service.name))
     elif service.cost:
+        # Keep 4.3: the Magic Object brought to the Enchantress leaves the board (the one carried longest).
         card = next(c for c in sheet_of(res, player)["objects"] if ctx.is_magic(c))
-        sheet = sheet_of(res, player)
-        res.emit(ItemDropped(player=player, card=card, board=sheet["board"], space=sheet["space"]))
+        res.emit(ItemGivenUp(player=player, card=card))
     if service.table:
         run_table(ctx, res, player, service.table)
     else:

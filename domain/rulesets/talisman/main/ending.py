@@ -20,6 +20,7 @@ from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of
 from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted, CommandSpellCast
 from domain.rulesets.talisman.main.state import CHARACTERS, CROWN
 
+KEEP = "keep"  # the Keep's board (Keep 11.2)
 COMMAND_HITS = (4, 5, 6)  # RULES.md §5: the Command Spell takes a life from every other character
 
 
@@ -93,7 +94,13 @@ def cast_command_spell(ctx: MainContext, res: Resolution, player: str) -> None:
     if not hit:
         return
     for other in state_of(res)["order"]:
-        if other != player and in_play(res, other) and not is_over(res):
+        # Keep 11.2: no Spell cast on another board reaches a character in the Keep.
+        if (
+            other != player
+            and in_play(res, other)
+            and not is_over(res)
+            and sheet_of(res, other)["board"] != KEEP
+        ):
             lose_lives(ctx, res, other, 1, "the Command Spell")
 
 

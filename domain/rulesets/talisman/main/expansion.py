@@ -38,7 +38,7 @@ from domain.rulesets.base import Evolver
 if TYPE_CHECKING:
     from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue
     from domain.rulesets.talisman.main.outcomes import OutcomeRule
-    from domain.rulesets.talisman.main.state import MainState
+    from domain.rulesets.talisman.main.state import MainSheet, MainState
 
 # The expansions, by the option that brings each in (RULES.md §5), in the order they are asked.
 NAMES: dict[str, str] = {
@@ -137,6 +137,11 @@ class Expansion:
 
     def card_drawn(self, res: Resolution, player: str, card: str) -> None:
         """Runs after a card is drawn onto a main-board space (it may discard it: another is drawn)."""
+
+    def offers(self, sheet: MainSheet, outcome: str) -> bool:
+        """Tells whether a place's service with this outcome is worth offering the character now (False: a
+        way in it could not take)."""
+        return True
 
     def gains_talisman(self, res: Resolution, player: str) -> bool:
         """Takes over a Talisman the player is about to gain; True when it did (none is drawn)."""

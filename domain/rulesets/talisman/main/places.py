@@ -88,6 +88,8 @@ def available_services(ctx: MainContext, res: Resolution, player: str, table: Ta
             continue
         if service.outcome == "heal" and sheet["lives"] >= STARTING_LIVES:
             continue
+        if not all(exp.offers(sheet, service.outcome) for exp in ctx.expansions):
+            continue  # Keep 4.2-4.4: a way into the Keep the character could not take now
         found.append(service)
     return found
 

@@ -139,9 +139,12 @@ class TalismanGame(TalismanRace):
         Treasure Chamber's table)."""
         super().check_options(options)
         given = {str(k): str(v).lower() for k, v in options.items()}
-        for key, (expansion, _) in EXPANSION_OPTIONS.items():
-            if given.get(key) == "true" and given.get(expansion) != "true":
-                raise BadSetup(f"option {key}=true needs its expansion: add --option {expansion}=true")
+        for key, spec in cls.option_specs.items():
+            # An expansion's own option (`keep.hoard`…) set away from its default needs its expansion.
+            expansion = key.partition(".")[0] if "." in key else ""
+            value = given.get(key, spec.default)
+            if expansion and value != spec.default and given.get(expansion) != "true":
+                raise BadSetup(f"option {key}={value} needs its expansion: add --option {expansion}=true")
         if given.get("dungeon.talisman_exit") == given.get("dungeon.crown_exit") == "true":
             raise BadSetup("dungeon.talisman_exit and dungeon.crown_exit are alternatives (Dungeon 13)")
 

@@ -19,7 +19,7 @@ from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_o
 from domain.rulesets.talisman.main.dungeon.content import is_doorway
 from domain.rulesets.talisman.main.dungeon.events import HorseDiscarded
 from domain.rulesets.talisman.main.dungeon.exits import doorways
-from domain.rulesets.talisman.main.dungeon.state import BARRED, flags
+from domain.rulesets.talisman.main.dungeon.state import BARRED, LANDED, flags
 from domain.rulesets.talisman.main.places_elsewhere import horses
 from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import PURCHASE, MainState, deck_of
@@ -52,7 +52,9 @@ def on_doorway(ctx: MainContext, state: MainState, player: str) -> bool:
 
 def main_actions(ctx: MainContext, state: MainState, player: str) -> list[Action]:
     """Returns `dungeon:enter` for a character standing on a Doorway, unless it just came out (8.2)."""
-    if not on_doorway(ctx, state, player) or flags(state, player)[BARRED]:
+    sheet = flags(state, player)
+    # Dungeon 5.1: only a character who landed on the Doorway (not one it was drawn beside) goes down.
+    if not on_doorway(ctx, state, player) or sheet[BARRED] or not sheet.get(LANDED):
         return []
     return [Action(ENTER, player, "Go down the Doorway to the Dungeon's Entrance")]
 

@@ -2,8 +2,11 @@
 
 A sheet carries, flat, the short game's `fleeing` and `defeated` (Dungeon 9, 7.3) and the expansion's
 `dungeon_fresh` (on the Entrance, not yet moved inside since coming down: Dungeon 8.2 forbids leaving
-then) and `dungeon_barred` (turns left before the character may go down a Doorway again: the turn it
-came out and the next, Dungeon 8.2). Inside, the main state's `step` is `rolled` once the player has
+then), `dungeon_barred` (turns left before the character may go down a Doorway again: the turn it
+came out and the next, Dungeon 8.2) and `dungeon_landed` (the character landed where a way in or out
+lies: a Doorway on the main board, Dungeon 5.1, or the Tunnel in the Dungeon, 8.3 — it arrived on a space
+where one lay, or drew one there; a character who was already standing there when another drew it did
+not land on it). Inside, the main state's `step` is `rolled` once the player has
 moved: a moved player still on turn chooses what to encounter. Coming in or going out clears the
 Dungeon's flags. The main board's steps send every card discarded to the Adventure discards; a Dungeon
 card there is moved on to the Dungeon's own (`discard:dungeon`), so a reshuffle turns each back into
@@ -13,14 +16,17 @@ its own deck.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
-from domain.events import CombatResolved, DieRolled, Event, TurnEnded
+from domain.events import CardDrawn, CombatResolved, DieRolled, Event, Moved, TurnEnded
 from domain.rulesets.base import Evolver
-from domain.rulesets.dungeon.content import CARD_PREFIX
+from domain.rulesets.dungeon.content import CARD_PREFIX, load_deck
 from domain.rulesets.dungeon.state import BOARD, DECK
 from domain.rulesets.keep.events import FollowerLeft
 from domain.rulesets.talisman.events import CardDiscarded, FleeingDeclared, TrophiesTraded
+from domain.rulesets.talisman.main.content import load_adventure_extra
+from domain.rulesets.talisman.main.dungeon.content import ADVENTURE_FILE
 from domain.rulesets.talisman.main.dungeon.events import HorseDiscarded
 from domain.rulesets.talisman.main.events import CharacterDied, ItemSold, RegionCrossed
 from domain.rulesets.talisman.main.events_abilities import EnemyDestroyed
@@ -28,8 +34,36 @@ from domain.rulesets.talisman.main.state import ADVENTURE, MOVEMENT, PURCHASE, d
 from domain.rulesets.talisman.shapes import discard_pile
 
 FLEEING, DEFEATED, FRESH, BARRED = "fleeing", "defeated", "dungeon_fresh", "dungeon_barred"
+LANDED = "dungeon_landed"
 BARRED_TURNS = 2  # the turn it comes out and the next one (Dungeon 8.2)
-SHEET_KEYS: Mapping[str, Any] = {FLEEING: False, DEFEATED: False, FRESH: False, BARRED: 0}
+SHEET_KEYS: Mapping[str, Any] = {FLEEING: False, DEFEATED: False, FRESH: False, BARRED: 0, LANDED: False}
+
+
+@lru_cache(maxsize=4)
+def _ways(adventure_file: str) -> frozenset[str]:
+    # The Doorways (this game's Adventure file) and the Dungeon's cards that lead out where they lie.
+    doorways = {c.id for c in load_adventure_extra(adventure_file).cards if c.effect == "doorway"}
+    return frozenset(doorways | {c.id for c in load_deck().cards.values() if c.leaves_board})
+
+
+def ways() -> frozenset[str]:
+    """Returns the cards a character must land on to use (the Doorways 5.1, the Tunnel 8.3)."""
+    return _ways(ADVENTURE_FILE)
+
+
+def _arrived(state: Any, player: str, board: str, space: int) -> None:
+    sheet = state["players"].get(player)
+    if sheet is not None:
+        sheet[LANDED] = any(card in ways() for card in state["cards"][board][space])
+
+
+def _moved(state: Any, e: Moved) -> None:
+    _arrived(state, e.piece, e.board, e.to_space)
+
+
+def _drawn(state: Any, e: CardDrawn) -> None:
+    if e.card in ways() and e.player in state["players"]:
+        state["players"][e.player][LANDED] = True  # drawn onto the drawer's own space: it landed there
 
 
 def flags(state: Any, player: str) -> dict[str, Any]:
@@ -64,6 +98,7 @@ def _fleeing(state: Any, e: FleeingDeclared) -> None:
 
 
 def _crossed(state: Any, e: RegionCrossed) -> None:
+    _arrived(state, e.player, e.to_board, e.to_space)
     if BOARD not in (e.from_board, e.to_board):
         return
     sheet = state["players"][e.player]
@@ -113,6 +148,8 @@ def handlers() -> dict[type[Event], Evolver]:
     """Returns the expansion's evolve steps by event type."""
     steps: dict[type[Event], Evolver] = {
         DieRolled: _rolled,
+        Moved: _moved,
+        CardDrawn: _drawn,
         CombatResolved: _combat,
         FleeingDeclared: _fleeing,
         RegionCrossed: _crossed,

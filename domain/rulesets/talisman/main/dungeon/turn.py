@@ -26,7 +26,7 @@ from domain.rulesets.talisman.encounters import enemies_left
 from domain.rulesets.talisman.events import FleeingDeclared, FollowerJoined, ObjectTaken
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of
 from domain.rulesets.talisman.main.dungeon import exits, landing
-from domain.rulesets.talisman.main.dungeon.state import DEFEATED, FLEEING, FRESH, flags
+from domain.rulesets.talisman.main.dungeon.state import DEFEATED, FLEEING, FRESH, LANDED, flags
 from domain.rulesets.talisman.main.ending import in_play
 from domain.rulesets.talisman.main.items import may_hold, room_to_carry
 from domain.rulesets.talisman.main.landing import encounter_options
@@ -83,7 +83,13 @@ def legal_actions(ctx: MainContext, state: MainState, player: str) -> list[Actio
         return [roll]  # Dungeon 9.1: all the way to the Entrance
     actions = [roll, Action(FLEE, player, "Flee the Dungeon (irrevocable)")]
     # Dungeon 8.3; house: not the turn after a defeat, which must move back (7.3)
-    if not sheet[DEFEATED] and any(card in tunnel_cards() for card in state["cards"][BOARD][space]):
+    # Dungeon 8.3: only by landing where the Tunnel lies (not where another drew it)
+    landed = sheet.get(LANDED)
+    if (
+        landed
+        and not sheet[DEFEATED]
+        and any(card in tunnel_cards() for card in state["cards"][BOARD][space])
+    ):
         actions += exits.tunnel_actions(ctx, state, player)
     return actions
 

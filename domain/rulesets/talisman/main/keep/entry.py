@@ -6,15 +6,16 @@ House decisions, in nightkeep's words:
   nothing and is discarded.
 - The Warlock (Keep 4.2) rolls 2 dice: a total at most Strength + Craft opens his portal; else nothing
   happens. With `keep.talismans_in_deck` (Keep 15.1) his door stays shut: only the Mystic, the
-  Enchantress and the Portals lead in.
+  Enchantress and the Portals lead in. The Treasure Hoard (15.2) leaves it open.
 - Any gain of a Talisman outside the Keep (Keep 4.5: a card's or a place's, the Warlock's quest
   reward) sends the character to the Keep Entrance instead, and no Talisman is drawn, unless
   `keep.talismans_in_deck`. With the Treasure Hoard (`keep.hoard`, Keep 15.2) the Vault gives no
   Talisman, so the Talismans stay in play outside the Keep as under Keep 15.1 (else nobody could ever
   hold one, and the Crown would be out of reach). A character already inside, or one that must still
   spend a turn outside (Keep 10), gets nothing from such a gain.
-- A character that must still spend a turn outside is refused at every door: the Mystic's Gold and
-  the Enchantress's Magic Object, once paid, are not given back.
+- A character that must still spend a turn outside (or is inside) is not offered the Mystic, the
+  Enchantress or the Warlock's test (`offers`): no door takes its payment for nothing. The Magic Object
+  paid to the Enchantress leaves the board (its deck's discard pile); she takes the one carried longest.
 - Keep 5.5: the Horses, Warhorses and Horses and Carts a character carries (the cards of the family
   `horse`, adventure.toml) stay on the space it goes in from; Mules go in.
 """
@@ -49,6 +50,20 @@ def may_enter(sheet: MainSheet) -> bool:
     return sheet["status"] == PLAYING and sheet["board"] != BOARD and keep["keep_wait"] == 0
 
 
+def warlock_open(ctx: MainContext, sheet: MainSheet) -> bool:
+    """Tells whether the Warlock's portal may take the character in (Keep 4.2; shut under Keep 15.1 only:
+    the Treasure Hoard, 15.2, changes the Vault, not the ways in)."""
+    return ctx.options.get(IN_DECK) != "true" and may_enter(sheet)
+
+
+def offers(ctx: MainContext, sheet: MainSheet, outcome: str) -> bool:
+    """Tells whether a place's way into the Keep is worth offering the character now: it could go in
+    (Keep 4.2-4.4, 10: not inside, no turn outside owed; the Warlock's not under 15.1)."""
+    if outcome == "enter-keep-test":
+        return warlock_open(ctx, sheet)
+    return outcome != "enter-keep" or may_enter(sheet)
+
+
 def is_horse(ctx: MainContext, card: str) -> bool:
     """Tells whether a carried card is a horse, left outside the Keep (Keep 5.5)."""
     return getattr(ctx.cards.get(card), "family", "") == HORSE
@@ -76,7 +91,7 @@ def _enter_test(
 ) -> None:
     # Keep 4.2: the Warlock's portal opens to a roll at most Strength + Craft (not under Keep 15.1).
     sheet = sheet_of(res, player)
-    if talismans_outside(ctx) or not may_enter(sheet):
+    if not warlock_open(ctx, sheet):
         return
     values, draws = res.dice.roll(6, max(1, amount))
     res.emit(DieRolled(player=player, purpose="warlock-keep", sides=6, values=values, draws=draws))

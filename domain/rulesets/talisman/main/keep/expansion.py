@@ -37,7 +37,7 @@ from domain.rulesets.talisman.shapes import discard_pile
 
 if TYPE_CHECKING:
     from domain.rulesets.talisman.main.outcomes import OutcomeRule
-    from domain.rulesets.talisman.main.state import MainState
+    from domain.rulesets.talisman.main.state import MainSheet, MainState
 
 # Bots go in when a way opens and leave the Keep's door alone rarely; they flee rarely.
 BOT_WEIGHTS = {"choose:go": 4.0, "choose:stay": 0.5, "flee": 0.02, "choose:warlock-keep": 3.0}
@@ -131,6 +131,10 @@ class KeepExpansion(Expansion):
     def outcomes(self) -> dict[str, OutcomeRule]:
         """Returns the Keep's ways in: the Mystic's, the Enchantress's, the Warlock's and the Portals."""
         return dict(entry.OUTCOMES)
+
+    def offers(self, sheet: MainSheet, outcome: str) -> bool:
+        """Tells whether a way into the Keep is worth offering the character now (Keep 4.2-4.4, 10)."""
+        return entry.offers(self.ctx, sheet, outcome)
 
     def gains_talisman(self, res: Resolution, player: str) -> bool:
         """Keep 4.5: a Talisman's gain leads to the Keep Entrance instead (not under Keep 15.1)."""

@@ -75,7 +75,8 @@ def resolve(ctx: MainContext, res: Resolution, action_id: str, player: str, boar
     if action_id == ENTER:
         _enter(res, player)
     elif action_id == FLEE:
-        res.emit(FleeingDeclared(player=player))  # Keep 10: irrevocable
+        res.emit(FleeingDeclared(player=player))  # Keep 10: irrevocable; the roll follows, as in the Keep run
+        return True
     elif action_id == LEAVE:
         relocate(res, player, *entered_from(res, player), FLIGHT_RETURN)
         return True
