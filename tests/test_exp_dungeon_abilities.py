@@ -137,3 +137,16 @@ def test_the_prophetess_still_draws_an_extra_adventure_card_on_the_main_board():
     _, offered = act(game, state, f"go:outer:{fields}", cards=[HELMET, SWORD])
     assert offered["choice"]["kind"] == "landing:draw:1"
     assert choice_ids(game, offered) == [HELMET, SWORD]
+
+
+def test_a_readied_divination_draws_one_more_dungeon_card():
+    """Dungeon 10.1: Divination works on Dungeon cards: cast before the move, one more Dungeon card is
+    drawn onto the space reached and one discarded; the Spell's effect is then spent."""
+    game, state = inside("warrior")
+    divination = {"name": "Divination", "effect": "extra-card", "amount": 1, "when": "own-turn"}
+    state["players"][ANN]["ready"] = [divination | {"lasting": False}]
+    events, offered = act(game, state, "roll", values=[3], cards=[RAT, DUNGEON_SWORD])
+    assert [e.deck for e in of(events, CardDrawn)] == ["dungeon", "dungeon"]
+    assert offered["choice"]["kind"] == "dungeon-landing:draw:1" and offered["players"][ANN]["ready"] == []
+    events, after = act(game, offered, f"choose:{RAT}")
+    assert of(events, ObjectTaken)[0].card == DUNGEON_SWORD and RAT in after["piles"]["discard:dungeon"]

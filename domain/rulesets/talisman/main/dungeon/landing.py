@@ -3,7 +3,8 @@ run after a Hex or Barrier laid there and before its cards are met (`turn.meet`)
 that offers a choice (kind `dungeon-landing:<step>`) stops the meeting, and the choice resumes it:
 1. `draw`: an empty space about to draw Dungeon cards draws the extra ones the player's abilities and
    readied Spells give (`landing.extra_draws`, with the Dungeon's limits: Dungeon 12.8 the Philosopher
-   sees one more, 12.9 the Prophetess none), then the player discards as many (`dungeon-landing:draw:<n>`);
+   sees one more, 12.9 the Prophetess none; Dungeon 10.1 a Divination works on Dungeon cards), then the
+   player discards as many (`dungeon-landing:draw:<n>`);
 2. `evade`: the Dungeon enemies lying there that the player's abilities let it evade, one by one, or
    `fight` (Dungeon 12.5: not the Ninja). An evaded enemy stays face up and is not fought this turn.
 House: the Guard of the Guard Room is part of its space, never evaded (RULES.md §2: everyone who lands
