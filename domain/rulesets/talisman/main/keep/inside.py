@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from domain.resolution import Resolution
 from domain.rulesets.keep.state import BOARD
+from domain.rulesets.talisman.character import PLAYING
 from domain.rulesets.talisman.effects import sheet_of
 
 
@@ -22,4 +23,5 @@ class Inside:
 def still_inside(res: Resolution, player: str, character: str) -> bool:
     """Tells whether `character` still stands on the Keep for `player` and the game goes on."""
     sheet = sheet_of(res, player)
-    return sheet["character"] == character and sheet["board"] == BOARD and res.state["phase"] != "over"
+    same = sheet["character"] == character and sheet["board"] == BOARD and sheet["status"] == PLAYING
+    return same and res.state["phase"] != "over"  # (killed after the Crown was reached: out, not dealt anew)
