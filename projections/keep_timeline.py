@@ -55,8 +55,8 @@ if TYPE_CHECKING:  # the timeline hands its runs of stored events over
     from event_store.recorded import RecordedEvent
 
 
-_DIE_PURPOSES = {
-    "movement": "to move",
+# What a die is rolled for on the Keep's spaces (Keep 5-9), in the Keep run and beside the main board.
+SPACE_PURPOSES = {
     "entry": "at the Keep's door",
     "sentry": "against the Sentry",
     "tome": "at the Tome of the Undead",
@@ -67,6 +67,10 @@ _DIE_PURPOSES = {
     "vault-trap": "against a Vault trap",
     "coffin": "at the Ancient Coffin",
     "fountain": "at the Fountain of Blood",
+}
+_DIE_PURPOSES = {
+    "movement": "to move",
+    **SPACE_PURPOSES,
     "armour": "to save a life",
     "table": "on the card's table",
 }

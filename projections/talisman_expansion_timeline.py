@@ -52,16 +52,7 @@ DECKS = {DUNGEON_DECK: "Dungeon deck", KEEP_DECK: "Keep deck", VAULT_DECK: "Vaul
 
 # What a die is rolled for on the expansions' boards (Keep 5-9), after the main board's purposes.
 DIE_PURPOSES = {
-    "entry": "at the Keep's door",
-    "sentry": "against the Sentry",
-    "tome": "at the Tome of the Undead",
-    "tome-followers": "for how many Followers the Tome drives off",
-    "obelisk": "at the Sacred Obelisk",
-    "loop-escape": "to break free of the teleport loop",
-    "hoard": "on the Treasure Hoard table",
-    "vault-trap": "against a Vault trap",
-    "coffin": "at the Ancient Coffin",
-    "fountain": "at the Fountain of Blood",
+    **keep_timeline.SPACE_PURPOSES,
     "keep-movement": "to move through the Keep",
     "warlock-keep": "at the Warlock's door to the Keep",
     "keep-exit": "on the Keep's Exit Table",

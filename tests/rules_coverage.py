@@ -267,7 +267,7 @@ def build() -> tuple[list[Row], Found]:
 
 HEAD = """# Rules coverage: the Dungeon and the Vampire's Keep
 
-Every numbered section of the two seeds (`seeds/001_…` the Dungeon, `seeds/000_…` the Vampire's Keep),
+Every numbered section of the two seeds (`001_…` the Dungeon, `000_…` the Vampire's Keep; RULES.md §2, §3),
 with the code that cites it, the tests that cite it and the house decisions where RULES.md leaves the
 rule open. **Generated** by `python -m tests.rules_coverage` from the citations in the tests and the code
 and from `tests/rules_coverage.toml` (titles, house decisions, why a section needs no test);

@@ -48,6 +48,14 @@ def met_in_dungeon(game: TalismanGame, state: dict[str, Any], card: str) -> list
     return res.events
 
 
+def met_on_the_woods(
+    game: TalismanGame, state: dict[str, Any], card: str
+) -> tuple[list[Any], dict[str, Any]]:
+    """Has Ann land on the Woods (outer 3) and meet the main-deck card lying there."""
+    lay(state, "outer", 3, card)
+    return land(game, state, "outer", 3)
+
+
 def hit(events: list[Any], cls: type) -> list[str]:
     """Returns the players an event class names, in order."""
     return [e.player for e in of(events, cls)]
@@ -69,8 +77,7 @@ def test_the_blizzard_still_strikes_its_region_on_the_main_board():
     game, state = three()
     put(state, BO, "outer", 9)
     put(state, CY, "dungeon", 5)
-    lay(state, "outer", 3, BLIZZARD)
-    events, _ = land(game, state, "outer", 3)
+    events, _ = met_on_the_woods(game, state, BLIZZARD)
     assert hit(events, TurnLost) == [ANN, BO]
 
 
@@ -109,8 +116,7 @@ def test_an_event_of_a_main_board_region_does_not_reach_into_the_dungeon():
     game, state = three()
     put(state, BO, "dungeon", 9)
     put(state, CY, "outer", 9)
-    lay(state, "outer", 3, PESTILENCE)
-    events, _ = land(game, state, "outer", 3)
+    events, _ = met_on_the_woods(game, state, PESTILENCE)
     assert hit(events, LifeLost) == [ANN, CY]
 
 
@@ -119,8 +125,7 @@ def test_an_event_striking_everyone_reaches_the_dungeon_but_not_the_keep():
     game, state = three()
     put(state, BO, "dungeon", 9)
     put(state, CY, "keep", 4)
-    lay(state, "outer", 3, PLAGUE)
-    events, _ = land(game, state, "outer", 3)
+    events, _ = met_on_the_woods(game, state, PLAGUE)
     assert hit(events, LifeLost) == [ANN, BO]
 
 
@@ -144,8 +149,7 @@ def test_no_event_affects_a_character_in_the_keep():
     res = Resolution(state, ScriptedDice(), game.evolve)
     assert struck(res, BO, "you") == [] and struck(res, BO, "region") == []
     assert struck(res, ANN, "everyone") == [ANN]
-    lay(state, "outer", 3, HEALING_RAIN)
-    events, _ = land(game, state, "outer", 3)
+    events, _ = met_on_the_woods(game, state, HEALING_RAIN)
     assert hit(events, LifeGained) == [ANN]
 
 
@@ -154,8 +158,7 @@ def test_divine_intervention_reaches_even_the_keep():
     game, state = three()
     put(state, BO, "keep", 4)
     put(state, CY, "dungeon", 6)
-    lay(state, "outer", 3, DIVINE)
-    events, after = land(game, state, "outer", 3)
+    events, after = met_on_the_woods(game, state, DIVINE)
     assert sorted(hit(events, LifeGained)) == [ANN, BO, CY]
     assert [after["players"][n]["lives"] for n in (ANN, BO, CY)] == [4, 4, 4]
 
@@ -170,8 +173,7 @@ def test_the_earthquake_destroys_every_card_lying_in_its_region():
     put(state, CY, "middle", 4)
     lay(state, "outer", 9, GOBLIN)
     lay(state, "middle", 6, "talisman/card/ogre-1")
-    lay(state, "outer", 3, EARTHQUAKE)
-    events, after = land(game, state, "outer", 3)
+    events, after = met_on_the_woods(game, state, EARTHQUAKE)
     assert [(e.board, e.space, e.card) for e in of(events, CardDestroyed)] == [("outer", 9, GOBLIN)]
     assert after["cards"]["outer"][9] == [] and after["cards"]["middle"][6] == ["talisman/card/ogre-1"]
     assert EARTHQUAKE in after["piles"]["discard:adventure"]
@@ -182,6 +184,5 @@ def test_the_earthquake_spares_a_doorway():
     game, state = three(options={"dungeon": "true"})
     doorway = game.ctx.cards["talisman/card/doorway-1"]
     lay(state, "outer", 9, doorway.id)
-    lay(state, "outer", 3, EARTHQUAKE)
-    events, after = land(game, state, "outer", 3)
+    events, after = met_on_the_woods(game, state, EARTHQUAKE)
     assert of(events, CardDestroyed) == [] and after["cards"]["outer"][9] == [doorway.id]

@@ -9,6 +9,18 @@ from domain.rulesets.talisman.main.events import RegionCrossed
 from projections.talisman_dungeon_words import describe
 
 
+def _crossed(from_board: str, from_space: int, to_board: str, to_space: int, reason: str) -> RegionCrossed:
+    """Returns Ann's crossing from one board's space to another's."""
+    return RegionCrossed(
+        player="Ann",
+        from_board=from_board,
+        from_space=from_space,
+        to_board=to_board,
+        to_space=to_space,
+        reason=reason,
+    )
+
+
 def test_a_horse_left_behind_is_told_by_its_name():
     """Dungeon 5.3: the timeline names the horse left behind."""
     said = describe(HorseDiscarded(player="Ann", card="talisman/card/horse", pile=""))
@@ -28,38 +40,15 @@ def test_the_treasure_chamber_table_is_told_with_its_crown_bonus_and_where_it_le
 
 def test_going_down_and_coming_out_are_told_and_other_crossings_left_to_the_main_board():
     """Dungeon 5.2, 8: crossings into and out of the Dungeon get the Dungeon's words."""
-    down = RegionCrossed(
-        player="Ann",
-        from_board="outer",
-        from_space=1,
-        to_board="dungeon",
-        to_space=0,
-        reason="went down a Doorway",
-    )
+    down = _crossed("outer", 1, "dungeon", 0, "went down a Doorway")
     assert describe(down) == "Ann went down the Doorway on the Fields (outer 1) to the Dungeon's Entrance."
-    out = RegionCrossed(
-        player="Ann",
-        from_board="dungeon",
-        from_space=24,
-        to_board="outer",
-        to_space=0,
-        reason="the Treasure Chamber's table",
-    )
+    out = _crossed("dungeon", 24, "outer", 0, "the Treasure Chamber's table")
     assert (
         describe(out)
         == "Ann came out of the Dungeon by the Treasure Chamber's table, onto the Village (outer 0)."
     )
-    tunnel = RegionCrossed(
-        player="Ann",
-        from_board="dungeon",
-        from_space=13,
-        to_board="outer",
-        to_space=3,
-        reason="left the Dungeon by a Doorway",
-    )
+    tunnel = _crossed("dungeon", 13, "outer", 3, "left the Dungeon by a Doorway")
     assert describe(tunnel) == "Ann came out of the Dungeon by the Tunnel, onto the Woods (outer 3)."
-    across = RegionCrossed(
-        player="Ann", from_board="outer", from_space=5, to_board="middle", to_space=0, reason="sentinel"
-    )
+    across = _crossed("outer", 5, "middle", 0, "sentinel")
     assert describe(across) is None
     assert describe(TurnEnded(player="Ann", next_player="Bo")) is None

@@ -26,7 +26,7 @@ from typing import Any, cast
 
 from domain.actions import Action
 from domain.errors import BadSetup
-from domain.events import DieRolled, GameCreated
+from domain.events import GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
 from domain.rulesets.base import OptionSpec, State
@@ -39,14 +39,12 @@ from domain.rulesets.keep.content import (
     load_tables,
     load_vault,
 )
-from domain.rulesets.keep.events import EntryTested, FlightEnded, LoopEscaped, LoopFailed
-from domain.rulesets.keep.moves import OBELISK, counter_ids, spaces_for
-from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, make_choice, obelisk_test, teleport_from
+from domain.rulesets.keep.moves import counter_ids
+from domain.rulesets.keep.spaces import LIFE, TOME_GIFT, make_choice, obelisk_test
 from domain.rulesets.keep.state import (
     ENTRANCE,
     KEEP_STATE_VERSION,
     Choice,
-    KeepSheet,
     KeepState,
     evolve,
     keep_sheet,
@@ -54,6 +52,7 @@ from domain.rulesets.keep.state import (
     new_state,
     sheet_in,
 )
+from domain.rulesets.keep.steps import break_free, entry_test, move_by_chart, roll_label
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.keep.wizard import DISCARD, WIZARD_TARGET
 from domain.rulesets.talisman.characters import (
@@ -71,17 +70,6 @@ HOARD_HELP = "the Treasure Hoard is rolled in the Vault (Keep 15)"
 WIZARD_HELP = (
     "who aims the Vampire Wizard's spells (Keep 8.4): the player on the victim's right, or the rules"
 )
-LOOP_TURNS = 3  # Keep 6.3: freed automatically after 3 failed turns
-
-
-def _roll_label(me: KeepSheet) -> str:
-    if me["looping"]:
-        return "Roll to break free of the teleport loop (1 die, at most Craft)"
-    if me["obelisk"]:
-        return "Face the Sacred Obelisk again (2 dice, at most Strength + Craft)"
-    if me["fleeing"]:
-        return "Roll and flee toward the Entrance"
-    return "Roll and move deeper into the Keep"
 
 
 def _choice_label(state: KeepState, choice: Choice, option: str) -> str:
@@ -102,35 +90,14 @@ def _choice_label(state: KeepState, choice: Choice, option: str) -> str:
 
 def _enter(res: Resolution, player: str) -> None:
     """The entry test (RULES.md §3): pass and go in next turn; fail and lose the next turn (Keep run)."""
-    me = keep_sheet(res, player)
-    faces, draws = res.dice.roll(6, 3)
-    res.emit(DieRolled(player=player, purpose="entry", sides=6, values=faces, draws=draws))
-    target = me["strength"] + me["craft"] + me["lives"]
-    passed = sum(faces) < target
-    res.emit(EntryTested(player=player, total=sum(faces), target=target, passed=passed))
-    if not passed:
+    if not entry_test(res, player):
         res.emit(TurnLost(player=player, reason="the Keep's door held"))
     end_turn(res, player)
 
 
 def _movement(res: Resolution, player: str, board: KeepBoard) -> None:
-    (face,), draws = res.dice.roll(6)
-    res.emit(DieRolled(player=player, purpose="movement", sides=6, values=[face], draws=draws))
-    me = keep_sheet(res, player)
-    steps = spaces_for(face)
-    if me["fleeing"]:
-        # Keep 10: back toward the Entrance by the chart; the spaces on the way are not met (house).
-        board.move(res, player, me["space"] - steps, "flight")
-        if keep_sheet(res, player)["space"] == ENTRANCE:
-            res.emit(FlightEnded(player=player))
-            res.emit(TurnLost(player=player, reason="fled the Keep"))
-        return
-    target = me["space"] + steps
-    if me["space"] < OBELISK < target:
-        # Keep 8.6: the Obelisk is a barrier only the strong of will pass, so a roll stops on it (house).
-        target = OBELISK
-    board.move(res, player, target, "roll")
-    board.encounter(res, player, keep_sheet(res, player)["space"])
+    if move_by_chart(res, player, board, "movement"):
+        res.emit(TurnLost(player=player, reason="fled the Keep"))  # Keep run: a flight costs the next turn
 
 
 def _roll(res: Resolution, player: str, board: KeepBoard) -> None:
@@ -138,17 +105,9 @@ def _roll(res: Resolution, player: str, board: KeepBoard) -> None:
     if me["fleeing"]:
         _movement(res, player, board)  # a flight (declared on a loop or at the Obelisk too) just runs
     elif me["looping"]:
-        if me["loop_fails"] >= LOOP_TURNS:
-            res.emit(LoopEscaped(player=player, automatic=True))
-        else:
-            (face,), draws = res.dice.roll(6)
-            res.emit(DieRolled(player=player, purpose="loop-escape", sides=6, values=[face], draws=draws))
-            if face > me["craft"]:
-                res.emit(LoopFailed(player=player))
-                teleport_from(res, player, me["space"])
-                end_turn(res, player)
-                return
-            res.emit(LoopEscaped(player=player, automatic=False))
+        if not break_free(res, player):
+            end_turn(res, player)
+            return
         _movement(res, player, board)
     elif me["obelisk"]:
         obelisk_test(res, player, me["space"])
@@ -247,7 +206,7 @@ class KeepRun(TalismanRace):
         if not me["entered"]:
             label = "Try to open the Keep's door (3 dice under Strength + Craft + Lives)"
             return [Action("enter", current, label)]
-        actions = [Action("roll", current, _roll_label(me))]
+        actions = [Action("roll", current, roll_label(me, "the Entrance"))]
         if me["space"] > ENTRANCE and not me["fleeing"]:
             actions.append(Action("flee", current, "Flee the Keep (irrevocable)"))
         return actions

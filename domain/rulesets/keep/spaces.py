@@ -80,7 +80,14 @@ def make_choice(res: Resolution, player: str, option: str, hooks: KeepBoard) -> 
     res.emit(ChoiceMade(player=player, kind=kind, option=option))
     if kind == WIZARD_TARGET:
         aim(res, player, option, hooks)
-    elif kind == SENTRY_TOLL:
+    else:
+        pay_or_take(res, player, kind, option)
+
+
+def pay_or_take(res: Resolution, player: str, kind: str, option: str) -> None:
+    """Pays the Sentry's toll or takes the Tome's gift a player chose (RULES.md §3: the Sentry's 6, the
+    Tome's 12)."""
+    if kind == SENTRY_TOLL:
         if option == LIFE:
             lose_lives(res, player, 1, SENTRY)
         else:

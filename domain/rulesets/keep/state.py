@@ -185,7 +185,8 @@ def _choice_made(state: KeepState, e: ChoiceMade) -> None:
     state["choice"] = {}
 
 
-def _fleeing(state: KeepState, e: FleeingDeclared) -> None:
+def fleeing_declared(state: KeepState, e: FleeingDeclared) -> None:
+    """Starts a flight on the Keep (Keep 10), ending a loop and a hold at the Obelisk."""
     # Keep 10: a flight may start at any point, even on a loop or held at the Obelisk; it ends both.
     sheet = sheet_in(state, e.player)
     sheet["fleeing"], sheet["looping"], sheet["loop_fails"], sheet["obelisk"] = True, False, 0, False
@@ -200,14 +201,16 @@ def _flight_ended(state: KeepState, e: FlightEnded) -> None:
     sheet["entered"], sheet["fleeing"] = False, False
 
 
-def _counter(state: KeepState, e: TeleportCounterDrawn) -> None:
+def counter_drawn(state: KeepState, e: TeleportCounterDrawn) -> None:
+    """Lays the Teleport counter drawn on its space's tile (Keep 6.3)."""
     counters = state["piles"][COUNTERS]
     if e.counter in counters:
         counters.remove(e.counter)
     state["tiles"][e.space] = e.destination
 
 
-def _teleported(state: KeepState, e: Teleported) -> None:
+def teleported(state: KeepState, e: Teleported) -> None:
+    """Moves a teleported character, caught in a loop when it lands on another tile (Keep 6.3)."""
     sheet = sheet_in(state, e.piece)
     sheet["space"] = e.to_space
     was_looping = sheet["looping"]
@@ -218,11 +221,13 @@ def _teleported(state: KeepState, e: Teleported) -> None:
         sheet["loop_fails"] = 0
 
 
-def _loop_failed(state: KeepState, e: LoopFailed) -> None:
+def loop_failed(state: KeepState, e: LoopFailed) -> None:
+    """Counts a failed turn on a teleport loop (Keep 6.3)."""
     sheet_in(state, e.player)["loop_fails"] += 1
 
 
-def _loop_escaped(state: KeepState, e: LoopEscaped) -> None:
+def loop_escaped(state: KeepState, e: LoopEscaped) -> None:
+    """Frees a character from its teleport loop (Keep 6.3)."""
     sheet = sheet_in(state, e.player)
     sheet["looping"], sheet["loop_fails"] = False, 0
 
@@ -243,7 +248,8 @@ def _follower_left(state: KeepState, e: FollowerLeft) -> None:
     state["piles"][discard_pile(KEEP_DECK)].append(e.card)
 
 
-def _obelisk(state: KeepState, e: ObeliskTested) -> None:
+def obelisk_tested(state: KeepState, e: ObeliskTested) -> None:
+    """Holds a character at the Sacred Obelisk when it failed the test (Keep 8.6)."""
     sheet_in(state, e.player)["obelisk"] = not e.passed
 
 
@@ -257,7 +263,8 @@ def _talisman(state: KeepState, e: TalismanTaken) -> None:
         state["vault_talismans"] = max(0, state["vault_talismans"] - 1)
 
 
-def _item(state: KeepState, e: ItemGained) -> None:
+def item_gained(state: KeepState, e: ItemGained) -> None:
+    """Gives a character the item a space handed it."""
     state["players"][e.player]["objects"].append(e.item)
 
 
@@ -290,21 +297,21 @@ _EVOLVERS: dict[type[Event], Evolver] = {
     PlayOpened: _opened,
     TurnEnded: _turn_ended,
     CardDrawn: _drawn,
-    FleeingDeclared: _fleeing,
+    FleeingDeclared: fleeing_declared,
     PlayerOut: _out,
     EntryTested: _entry,
     FlightEnded: _flight_ended,
-    TeleportCounterDrawn: _counter,
-    Teleported: _teleported,
-    LoopFailed: _loop_failed,
-    LoopEscaped: _loop_escaped,
+    TeleportCounterDrawn: counter_drawn,
+    Teleported: teleported,
+    LoopFailed: loop_failed,
+    LoopEscaped: loop_escaped,
     ItemGivenUp: _given_up,
     FollowerLeft: _follower_left,
-    ObeliskTested: _obelisk,
+    ObeliskTested: obelisk_tested,
     SpellCast: _spell_used,
     SpellDiscarded: _spell_used,
     TalismanTaken: _talisman,
-    ItemGained: _item,
+    ItemGained: item_gained,
     SpellGained: _spell_gained,
     VaultCardMet: _vault_card,
     ChoiceOffered: _choice_offered,

@@ -13,17 +13,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from domain.actions import Action
-from domain.events import LifeGained
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_board, load_deck, load_spells, load_tables, load_vault
-from domain.rulesets.keep.events import ItemGivenUp
 from domain.rulesets.keep.moves import counter_ids
-from domain.rulesets.keep.spaces import LIFE, SENTRY, SENTRY_TOLL, TOME_GIFT, TOME_GIFT_AMOUNT
+from domain.rulesets.keep.spaces import LIFE, SENTRY_TOLL, TOME_GIFT, pay_or_take
 from domain.rulesets.keep.state import BOARD, COUNTERS, KEEP_DECK, LAST, VAULT_DECK
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.keep.wizard import DISCARD, WIZARD_TARGET
-from domain.rulesets.talisman.effects import lose_lives
-from domain.rulesets.talisman.events import StatChanged
 from domain.rulesets.talisman.main.choices import option_label
 from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue, sheet_of
 from domain.rulesets.talisman.main.expansion import Expansion
@@ -172,17 +168,8 @@ class KeepExpansion(Expansion):
             entry.through_portal(self.ctx, res, player, kind, option)
         elif head == WIZARD_TARGET:
             wizard.aim(self.ctx, res, option, self.board)
-        elif head == SENTRY_TOLL:
-            if option == LIFE:
-                lose_lives(res, player, 1, SENTRY)
-            else:
-                res.emit(ItemGivenUp(player=player, card=option))
-        elif option == "lives":
-            res.emit(LifeGained(player=player, amount=TOME_GIFT_AMOUNT, reason="keep/space/tome"))
         else:
-            res.emit(
-                StatChanged(player=player, stat=option, amount=TOME_GIFT_AMOUNT, reason="keep/space/tome")
-            )
+            pay_or_take(res, player, head, option)  # the Sentry's toll or the Tome's gift, as the Keep run
         return False
 
     def _meet(self, res: Resolution, player: str, option: str) -> None:

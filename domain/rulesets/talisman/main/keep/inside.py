@@ -23,5 +23,7 @@ class Inside:
 def still_inside(res: Resolution, player: str, character: str) -> bool:
     """Tells whether `character` still stands on the Keep for `player` and the game goes on."""
     sheet = sheet_of(res, player)
-    same = sheet["character"] == character and sheet["board"] == BOARD and sheet["status"] == PLAYING
-    return same and res.state["phase"] != "over"  # (killed after the Crown was reached: out, not dealt anew)
+    alive = sheet["status"] == PLAYING  # a character killed once the Crown is reached leaves the game
+    return (
+        alive and sheet["character"] == character and sheet["board"] == BOARD and res.state["phase"] != "over"
+    )

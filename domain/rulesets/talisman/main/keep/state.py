@@ -34,7 +34,19 @@ from domain.rulesets.keep.events import (
     Teleported,
     VaultCardMet,
 )
-from domain.rulesets.keep.state import BOARD, COUNTERS, KEEP_DECK, LAST, VAULT_DECK
+from domain.rulesets.keep.state import (
+    BOARD,
+    KEEP_DECK,
+    LAST,
+    VAULT_DECK,
+    counter_drawn,
+    fleeing_declared,
+    item_gained,
+    loop_escaped,
+    loop_failed,
+    obelisk_tested,
+    teleported,
+)
 from domain.rulesets.talisman.events import CardDiscarded, FleeingDeclared, TrophiesTraded
 from domain.rulesets.talisman.main.events import CharacterDied, ItemSold, RegionCrossed
 from domain.rulesets.talisman.main.events_abilities import EnemyDestroyed
@@ -98,9 +110,8 @@ def _entry(state: Any, e: EntryTested) -> None:
 
 
 def _fleeing(state: Any, e: FleeingDeclared) -> None:
-    sheet = _sheet(state, e.player)
-    if sheet["board"] == BOARD:
-        sheet.update(fleeing=True, looping=False, loop_fails=0, obelisk=False)
+    if _sheet(state, e.player)["board"] == BOARD:
+        fleeing_declared(state, e)  # as the Keep run
 
 
 def _flight_ended(state: Any, e: FlightEnded) -> None:
@@ -114,35 +125,6 @@ def _turn_ended(state: Any, e: TurnEnded) -> None:
     sheet = _sheet(state, e.player)
     if sheet["keep_wait"] and sheet["board"] != BOARD:
         sheet["keep_wait"] -= 1
-
-
-def _counter(state: Any, e: TeleportCounterDrawn) -> None:
-    counters = state["piles"][COUNTERS]
-    if e.counter in counters:
-        counters.remove(e.counter)
-    state["tiles"][e.space] = e.destination
-
-
-def _teleported(state: Any, e: Teleported) -> None:
-    # Keep 6.3, as the Keep run: a character sent onto another tile is caught in a loop.
-    sheet = _sheet(state, e.piece)
-    sheet["space"] = e.to_space
-    was_looping = sheet["looping"]
-    sheet["looping"] = state["tiles"][e.to_space] not in (0, e.to_space)
-    if not (was_looping and sheet["looping"]):
-        sheet["loop_fails"] = 0
-
-
-def _loop_failed(state: Any, e: LoopFailed) -> None:
-    _sheet(state, e.player)["loop_fails"] += 1
-
-
-def _loop_escaped(state: Any, e: LoopEscaped) -> None:
-    _sheet(state, e.player).update(looping=False, loop_fails=0)
-
-
-def _obelisk(state: Any, e: ObeliskTested) -> None:
-    _sheet(state, e.player)["obelisk"] = not e.passed
 
 
 def _drawn(state: Any, e: CardDrawn) -> None:
@@ -168,10 +150,6 @@ def _vault_card(state: Any, e: VaultCardMet) -> None:
     if e.card in lying:  # (a Vault card destroyed by a Spell is in the Vault's discards already)
         lying.remove(e.card)
         state["piles"][discard_pile(VAULT_DECK)].append(e.card)
-
-
-def _item(state: Any, e: ItemGained) -> None:
-    _sheet(state, e.player)["objects"].append(e.item)
 
 
 def _given_up(state: Any, e: ItemGivenUp) -> None:
@@ -211,16 +189,16 @@ HANDLERS: Mapping[type[Event], Evolver] = {
     FleeingDeclared: _fleeing,
     FlightEnded: _flight_ended,
     TurnEnded: _turn_ended,
-    TeleportCounterDrawn: _counter,
-    Teleported: _teleported,
-    LoopFailed: _loop_failed,
-    LoopEscaped: _loop_escaped,
-    ObeliskTested: _obelisk,
+    TeleportCounterDrawn: counter_drawn,
+    Teleported: teleported,
+    LoopFailed: loop_failed,
+    LoopEscaped: loop_escaped,
+    ObeliskTested: obelisk_tested,
     CardDrawn: _drawn,
     SpellCast: _spell_used,
     SpellDiscarded: _spell_used,
     VaultCardMet: _vault_card,
-    ItemGained: _item,
+    ItemGained: item_gained,
     ItemGivenUp: _given_up,
     CardDiscarded: _discarded,
     CharacterDied: _rehome,

@@ -17,12 +17,11 @@ House decisions, in nightkeep's words:
 from __future__ import annotations
 
 from domain.actions import Action
-from domain.events import DieRolled
 from domain.resolution import Resolution
-from domain.rulesets.keep.events import EntryTested, FlightEnded, LoopEscaped, LoopFailed
-from domain.rulesets.keep.moves import OBELISK, spaces_for
-from domain.rulesets.keep.spaces import obelisk_test, teleport_from
-from domain.rulesets.keep.state import BOARD, ENTRANCE, LAST
+from domain.rulesets.keep.moves import OBELISK
+from domain.rulesets.keep.spaces import obelisk_test
+from domain.rulesets.keep.state import ENTRANCE, LAST
+from domain.rulesets.keep.steps import break_free, entry_test, move_by_chart, roll_label
 from domain.rulesets.talisman.events import FleeingDeclared
 from domain.rulesets.talisman.main.context import MainContext, sheet_of
 from domain.rulesets.talisman.main.keep.hooks import MainKeep
@@ -32,18 +31,7 @@ from domain.rulesets.talisman.main.keep.vault import leave as exit_by_table
 from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import MainState
 
-LOOP_TURNS = 3  # Keep 6.3: freed automatically after 3 failed turns
 ENTER, ROLL, FLEE, LEAVE, EXIT = "enter", "roll", "flee", "leave", "exit"
-
-
-def _roll_label(sheet: dict[str, object]) -> str:
-    if sheet["looping"]:
-        return "Roll to break free of the teleport loop (1 die, at most Craft)"
-    if sheet["obelisk"]:
-        return "Face the Sacred Obelisk again (2 dice, at most Strength + Craft)"
-    if sheet["fleeing"]:
-        return "Roll and flee toward the Keep Entrance"
-    return "Roll and move deeper into the Keep"
 
 
 def action_ids(state: MainState, player: str) -> list[str]:
@@ -67,7 +55,10 @@ def actions(state: MainState, player: str) -> list[Action]:
         LEAVE: "Step out of the Keep onto the space you entered from",
         EXIT: "Roll on the Exit Table to leave the Keep",
     }
-    return [Action(i, player, labels.get(i) or _roll_label(sheet)) for i in action_ids(state, player)]
+    return [
+        Action(i, player, labels.get(i) or roll_label(sheet, "the Keep Entrance"))
+        for i in action_ids(state, player)
+    ]
 
 
 def resolve(ctx: MainContext, res: Resolution, action_id: str, player: str, board: MainKeep) -> bool:
@@ -89,13 +80,7 @@ def resolve(ctx: MainContext, res: Resolution, action_id: str, player: str, boar
 
 def _enter(res: Resolution, player: str) -> None:
     """The entry test (Keep 8.1, RULES.md §3): pass and go in next turn; fail and go back outside."""
-    sheet = sheet_of(res, player)
-    faces, draws = res.dice.roll(6, 3)
-    res.emit(DieRolled(player=player, purpose="entry", sides=6, values=faces, draws=draws))
-    target = sheet["strength"] + sheet["craft"] + sheet["lives"]
-    passed = sum(faces) < target
-    res.emit(EntryTested(player=player, total=sum(faces), target=target, passed=passed))
-    if not passed:
+    if not entry_test(res, player):
         relocate(res, player, *entered_from(res, player), "the Keep's door held (RULES.md §3)")
 
 
@@ -104,17 +89,8 @@ def _roll(res: Resolution, player: str, board: MainKeep) -> None:
     if sheet["fleeing"]:
         _movement(res, player, board)
     elif sheet["looping"]:
-        if int(sheet["loop_fails"]) >= LOOP_TURNS:  # type: ignore[call-overload]
-            res.emit(LoopEscaped(player=player, automatic=True))
-        else:
-            (face,), draws = res.dice.roll(6)
-            res.emit(DieRolled(player=player, purpose="loop-escape", sides=6, values=[face], draws=draws))
-            if face > sheet_of(res, player)["craft"]:
-                res.emit(LoopFailed(player=player))
-                teleport_from(res, player, sheet_of(res, player)["space"])
-                return
-            res.emit(LoopEscaped(player=player, automatic=False))
-        _movement(res, player, board)
+        if break_free(res, player):  # as the Keep run (Keep 6.3)
+            _movement(res, player, board)
     elif sheet["obelisk"]:
         obelisk_test(res, player, OBELISK)
     else:
@@ -123,18 +99,4 @@ def _roll(res: Resolution, player: str, board: MainKeep) -> None:
 
 def _movement(res: Resolution, player: str, board: MainKeep) -> None:
     """Moves by the Keep's chart (Keep 5.2): deeper, or back to the Entrance while fleeing (Keep 10)."""
-    (face,), draws = res.dice.roll(6)
-    res.emit(DieRolled(player=player, purpose="keep-movement", sides=6, values=[face], draws=draws))
-    sheet = sheet_of(res, player)
-    steps = spaces_for(face)
-    if sheet["fleeing"]:  # type: ignore[typeddict-item]
-        board.move(res, player, sheet["space"] - steps, "flight")
-        if sheet_of(res, player)["space"] == ENTRANCE:
-            res.emit(FlightEnded(player=player))
-        return
-    target = sheet["space"] + steps
-    if sheet["space"] < OBELISK < target:
-        target = OBELISK  # Keep 8.6: a roll stops on the Obelisk (house, as the Keep run)
-    board.move(res, player, target, "roll")
-    if sheet_of(res, player)["board"] == BOARD:
-        board.encounter(res, player, sheet_of(res, player)["space"])
+    move_by_chart(res, player, board, "keep-movement")  # as the Keep run, without its lost turn
