@@ -153,10 +153,18 @@ def _enemy(enc: Encounter, res: Resolution, player: str, card: Card, space: int)
     return outcome != LOST
 
 
+def evaded(res: Resolution, player: str) -> list[str]:
+    """Returns the enemies the player evaded this turn (a main-board game's sheet keeps them; the short
+    games' sheets have none)."""
+    sheet: dict[str, list[str]] = res.state["players"][player]
+    return sheet.get("evaded", [])
+
+
 def enemies_left(res: Resolution, deck: Deck, player: str, space: int) -> bool:
-    """Tells whether an enemy card still lies on the space (of the board the player stands on)."""
-    cards = deck.cards
-    return any(c in cards and cards[c].is_enemy for c in cards_at(res, player, space))
+    """Tells whether an enemy card still lies on the space (of the board the player stands on), not one
+    the player evaded (RULES.md §1: an evaded enemy blocks nothing)."""
+    cards, gone = deck.cards, evaded(res, player)
+    return any(c in cards and cards[c].is_enemy and c not in gone for c in cards_at(res, player, space))
 
 
 def _object(enc: Encounter, res: Resolution, player: str, card: Card, space: int) -> bool:
@@ -189,8 +197,8 @@ def encounter_cards(enc: Encounter, res: Resolution, player: str, index: int) ->
     lying = cards_at(res, player, index)
     for card_id in in_encounter_order(list(lying), deck.numbers):
         card = deck.cards.get(card_id)
-        if card is None or card_id not in lying:
-            continue
+        if card is None or card_id not in lying or card_id in evaded(res, player):
+            continue  # an evaded enemy stays face up, not fought (Dungeon 7.1, as on the main board)
         handler = enc.handlers.get(card.kind) or _BY_KIND[card.kind]
         if not handler(enc, res, player, card, index) or not still_on(res, player, index):
             return

@@ -17,8 +17,9 @@ from domain.resolution import Resolution
 from domain.rulesets.base import Evolver
 from domain.rulesets.dungeon.content import Board, load_board, load_deck
 from domain.rulesets.dungeon.state import BOARD, DECK
+from domain.rulesets.talisman.main.choices import option_label
 from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue
-from domain.rulesets.talisman.main.dungeon import entering, exits, turn
+from domain.rulesets.talisman.main.dungeon import entering, exits, landing, turn
 from domain.rulesets.talisman.main.dungeon.board import MainDungeonBoard, dungeon_hooks
 from domain.rulesets.talisman.main.dungeon.bots import bot_weight
 from domain.rulesets.talisman.main.dungeon.content import ADVENTURE_FILE, exits_path, load_exits
@@ -40,7 +41,7 @@ class DungeonExpansion(Expansion):
     name: ClassVar[str] = "dungeon"
     boards: ClassVar[tuple[str, ...]] = (BOARD,)
     adventure_file: ClassVar[str] = ADVENTURE_FILE
-    choice_kinds: ClassVar[frozenset[str]] = frozenset({exits.DOOR_CHOICE})
+    choice_kinds: ClassVar[frozenset[str]] = frozenset({exits.DOOR_CHOICE, landing.CHOICE})
     handlers: ClassVar[dict[type[Event], Evolver]] = handlers()
 
     def __init__(self, ctx: MainContext) -> None:
@@ -151,12 +152,19 @@ class DungeonExpansion(Expansion):
     # -- its choices and its bots -------------------------------------------------------------------
 
     def choice_label(self, kind: str, option: str) -> str:
-        """Returns a Doorway to come out at, in words."""
+        """Returns a landing choice's option (a card to discard or evade) or a Doorway to come out at, in
+        words."""
+        if landing.is_landing(kind):
+            return option_label(self.ctx, f"landing:{kind.partition(':')[2]}", option)
         return exits.door_label(self.ctx, option)
 
     def make_choice(self, res: Resolution, player: str, kind: str, option: str) -> bool:
-        """Comes out at the Doorway chosen (the Treasure Chamber's 1)."""
-        exits.door_chosen(self.ctx, res, player, option)
+        """Goes on meeting a Dungeon space after a landing choice, or comes out at the Doorway chosen (the
+        Treasure Chamber's 1)."""
+        if landing.is_landing(kind):
+            turn.landed(self.ctx, res, self.board_hooks(), player, kind, option)
+        else:
+            exits.door_chosen(self.ctx, res, player, option)
         return False
 
     def bot_weight(self, state: MainState, action: Action) -> float | None:

@@ -25,7 +25,7 @@ from domain.rulesets.talisman.effects import still_on
 from domain.rulesets.talisman.encounters import enemies_left
 from domain.rulesets.talisman.events import FleeingDeclared, FollowerJoined, ObjectTaken
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of
-from domain.rulesets.talisman.main.dungeon import exits
+from domain.rulesets.talisman.main.dungeon import exits, landing
 from domain.rulesets.talisman.main.dungeon.state import DEFEATED, FLEEING, FRESH, LANDED, flags
 from domain.rulesets.talisman.main.ending import in_play
 from domain.rulesets.talisman.main.items import may_hold, room_to_carry
@@ -147,12 +147,27 @@ def roll(ctx: MainContext, res: Resolution, board: DungeonBoard, player: str) ->
 
 
 def meet(ctx: MainContext, res: Resolution, board: DungeonBoard, player: str) -> None:
-    """Meets the player's Dungeon space (the Guard, its Dungeon cards), then takes up what a killed
+    """Meets the player's Dungeon space: a Hex or Barrier laid there, the main board's landing steps
+    (`landing`: extra cards, evading), then the space itself (`encounter`)."""
+    if laid_here(ctx, res, player) and not meet_laid(ctx, res, player):
+        return  # a Hex or Barrier laid on a Dungeon space acts first (Dungeon 10.2)
+    if landing.run_steps(ctx, res, player):  # Dungeon 7.1: a choice there stops the meeting
+        encounter(ctx, res, board, player)
+
+
+def landed(
+    ctx: MainContext, res: Resolution, board: DungeonBoard, player: str, kind: str, option: str
+) -> None:
+    """Resolves a landing choice on a Dungeon space, then meets the space once no other choice waits."""
+    if landing.decide(ctx, res, player, kind, option):
+        encounter(ctx, res, board, player)
+
+
+def encounter(ctx: MainContext, res: Resolution, board: DungeonBoard, player: str) -> None:
+    """Encounters the player's Dungeon space (the Guard, its Dungeon cards), then takes up what a killed
     character left there that is no Dungeon card (Objects, Followers, Talismans) once no enemy is left."""
     space = sheet_of(res, player)["space"]
     character = sheet_of(res, player)["character"]
-    if laid_here(ctx, res, player) and not meet_laid(ctx, res, player):
-        return  # a Hex or Barrier laid on a Dungeon space acts first (Dungeon 10.2)
     board.encounter(res, player, space)
     if not still_on(res, player, space) or sheet_of(res, player)["character"] != character:
         return
