@@ -10,10 +10,10 @@ import itertools
 import operator
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.actions import HOST, START
+from domain.actions import HOST, START, Action
 from domain.dice import Dice, HmacDice
 from domain.events import (
     CombatResolved,
@@ -191,9 +191,13 @@ def created_for(players: list[dict[str, str]], options: dict[str, str]) -> GameC
 
 
 def play(
-    seed: int, options: dict[str, str], checked: type[CheckedGame] = CheckedGame
+    seed: int,
+    options: dict[str, str],
+    checked: type[CheckedGame] = CheckedGame,
+    offered: Callable[[CheckedGame, dict[str, Any], list[Action]], None] | None = None,
 ) -> tuple[CheckedGame, dict[str, Any], dict[str, Any], list[Event]]:
-    """Plays one seeded bot game; returns the ruleset, the state before the deal and after, and the log."""
+    """Plays one seeded bot game; returns the ruleset, the state before the deal and after, and the log.
+    `offered(game, state, actions)` is asked before every pick (a check of the actions offered)."""
     rng = random.Random(seed)
     players = seats(rng)
     created = created_for(players, options)
@@ -208,6 +212,8 @@ def play(
             break
         actions = game.legal_actions(state)
         assert actions, f"seed {seed}: nobody can act in round {state['round']}"
+        if offered is not None:
+            offered(game, state, actions)
         action = rng.choices(actions, [game.bot_weight(state, a) for a in actions])[0]
         log += game.decide_in_place(state, action.id, action.player, dice)
     return game, initial, state, log
