@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from domain.events import DieRolled, GameEnded, GameWon, LifeLost, PlayerOut
 from domain.resolution import Resolution
+from domain.rulesets.keep.state import BOARD as KEEP_BOARD
 from domain.rulesets.talisman.character import PLAYING
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
 from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted, CommandSpellCast
 from domain.rulesets.talisman.main.state import CHARACTERS, CROWN
 
-KEEP = "keep"  # the Keep's board (Keep 11.2)
 COMMAND_HITS = (4, 5, 6)  # RULES.md §5: the Command Spell takes a life from every other character
 
 
@@ -99,7 +99,7 @@ def cast_command_spell(ctx: MainContext, res: Resolution, player: str) -> None:
             other != player
             and in_play(res, other)
             and not is_over(res)
-            and sheet_of(res, other)["board"] != KEEP
+            and sheet_of(res, other)["board"] != KEEP_BOARD
         ):
             lose_lives(ctx, res, other, 1, "the Command Spell")
 

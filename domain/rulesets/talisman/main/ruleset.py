@@ -74,24 +74,20 @@ EXPANSION_HELP = {
     "keep": "the Vampire's Keep expansion: the Talismans are won in its Vault (RULES.md §3, Keep 3-15)",
 }
 # Each expansion's own options keep their rule numbers in their help (RULES.md §5); each needs its expansion.
-EXPANSION_OPTIONS = {
+EXPANSION_OPTIONS = {  # its expansion is the key's first part (`check_options`)
     "dungeon.talisman_exit": (
-        "dungeon",
-        "Dungeon 13.1: the Treasure Chamber gives a Talisman and leads to the Portal of Power (no table)",
+        "Dungeon 13.1: the Treasure Chamber gives a Talisman and leads to the Portal of Power (no table)"
     ),
     "dungeon.crown_exit": (
-        "dungeon",
-        "Dungeon 13.2: once someone reaches the Crown, the Treasure Chamber leads to the Crown",
+        "Dungeon 13.2: once someone reaches the Crown, the Treasure Chamber leads to the Crown"
     ),
     "keep.talismans_in_deck": (
-        "keep",
         "Keep 15.1: the Talismans stay in play outside the Keep; only the Mystic, the Enchantress and the "
-        "Ethereal Portals lead in",
+        "Ethereal Portals lead in"
     ),
-    "keep.hoard": ("keep", "Keep 15.2: the Vault gives the Treasure Hoard instead of a Talisman"),
+    "keep.hoard": "Keep 15.2: the Vault gives the Treasure Hoard instead of a Talisman",
     "keep.crown_exit": (
-        "keep",
-        "Keep 15.3: a character who survives the Vault with a Talisman goes straight to the Crown",
+        "Keep 15.3: a character who survives the Vault with a Talisman goes straight to the Crown"
     ),
 }
 WIZARD_HELP = (
@@ -110,7 +106,7 @@ class TalismanGame(TalismanRace):
         "ending": OptionSpec(("crown", "first"), "crown", ENDING_HELP),
         "bot_round_cap": OptionSpec(("0", "400"), "0", CAP_HELP),
         **{name: OptionSpec(("true", "false"), "false", EXPANSION_HELP[name]) for name in NAMES},
-        **{key: OptionSpec(("true", "false"), "false", text) for key, (_, text) in EXPANSION_OPTIONS.items()},
+        **{key: OptionSpec(("true", "false"), "false", text) for key, text in EXPANSION_OPTIONS.items()},
         "keep.wizard": OptionSpec(("choose", "auto"), "choose", WIZARD_HELP),
     }
     handlers = HANDLERS
