@@ -148,9 +148,10 @@ class OneLineErrorGroup(FriendlyGroup, LazyGroup):
 )
 @click.option(
     "--db",
-    metavar="PATH",
+    metavar="STORE",
     envvar="NIGHTKEEP_DB",
-    help="Store to use: a SQLite file, or :memory:. Default: nightkeep.sqlite in your data directory.",
+    help="Store to use: a SQLite file, a postgresql://USER@HOST/DBNAME URL (password: POSTGRES_PASSWORD), "
+    "or :memory:. Default: nightkeep.sqlite in your data directory.",
 )
 @click.option(
     "--log-format",

@@ -97,3 +97,9 @@ class TamperedLog(NightkeepError, ValueError):
 
 class ForgedReveal(TamperedLog):
     """A revealed value and salt do not match the commitment they claim to open."""
+
+
+class StoreUnavailable(NightkeepError, OSError):
+    """Raised when a store's server cannot be reached or refuses the connection."""
+
+    exit_code = 3

@@ -1,14 +1,29 @@
-"""Where games are stored: the default SQLite file, `--db`/`NIGHTKEEP_DB`, or the in-memory store."""
+"""Where games are stored: the default SQLite file, `--db`/`NIGHTKEEP_DB` (a SQLite file or a
+`postgresql://` URL), the library's own `POSTGRES_*` variables, or the in-memory store.
+
+A PostgreSQL URL is `postgresql://USER[:PASSWORD]@HOST[:PORT]/DBNAME[?schema=NAME]`; what it leaves out is
+taken from the `POSTGRES_*` variables (`POSTGRES_PASSWORD` most often, so no password sits in a command
+line). Any other `scheme://` is refused: a store that is not understood is never replaced by another.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from domain.errors import UsageError
 
 DB_ENV = "NIGHTKEEP_DB"
 MEMORY = ":memory:"
+PG_SCHEMES = ("postgresql", "postgres")
+# The library's own variables for a PostgreSQL store (eventsourcing.postgres.BasePostgresFactory).
+PG_VARS = ("POSTGRES_DBNAME", "POSTGRES_HOST", "POSTGRES_PORT", "POSTGRES_USER", "POSTGRES_PASSWORD")
+# Connections each process keeps open: a CLI command needs one; a pool of 5 (the library's default) per
+# process would run a server out of connections with a few dozen players' commands at once.
+PG_POOL = {"POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "4", "POSTGRES_CONNECT_TIMEOUT": "5"}
+SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
 def default_db_path() -> Path:
@@ -22,11 +37,14 @@ def resolve_db(db: str | None) -> str:
     """Returns the store to use: the given one, else NIGHTKEEP_DB, else the default file."""
     chosen = db if db is not None else os.environ.get(DB_ENV)
     if chosen is None:
+        if os.environ.get("POSTGRES_DBNAME"):
+            return "postgresql://"  # the library's POSTGRES_* variables say which database
         return str(default_db_path())
     if not chosen.strip():
         raise UsageError("the store location is empty (check --db or NIGHTKEEP_DB)")
     if "://" in chosen:
-        raise UsageError(f"{chosen!r}: only SQLite files and :memory: are supported so far")
+        pg_settings(chosen)  # refuses an unknown scheme or a malformed URL now, as one line
+        return chosen
     try:
         Path(chosen).expanduser()  # every later use expands it: `~nobody/x` must fail here, as one line
     except RuntimeError:
@@ -34,15 +52,97 @@ def resolve_db(db: str | None) -> str:
     return chosen
 
 
+def is_postgres(db: str) -> bool:
+    """Tells whether a store location is a PostgreSQL URL."""
+    return "://" in db
+
+
+def pg_settings(url: str) -> dict[str, str]:
+    """Returns the library's POSTGRES_* settings for a PostgreSQL URL, filled in from the environment."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise UsageError(f"{_shown(url)}: not a PostgreSQL URL ({exc})") from None
+    if parts.scheme not in PG_SCHEMES:
+        raise UsageError(
+            f"{_shown(url)}: unsupported store (use a SQLite file, :memory: or postgresql://USER@HOST/DBNAME)"
+        )
+    settings = {name: os.environ[name] for name in (*PG_VARS, "POSTGRES_SCHEMA") if name in os.environ}
+    given = {
+        "POSTGRES_HOST": unquote(parts.hostname or ""),
+        "POSTGRES_PORT": str(port or ""),
+        "POSTGRES_USER": unquote(parts.username or ""),
+        "POSTGRES_PASSWORD": unquote(parts.password or ""),
+        "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")),
+    }
+    query = parse_qs(parts.query)
+    unknown = set(query) - {"schema"}
+    if unknown:
+        raise UsageError(f"{_shown(url)}: unknown URL option {sorted(unknown)[0]!r} (only schema=NAME)")
+    if "schema" in query:
+        given["POSTGRES_SCHEMA"] = query["schema"][-1]
+    settings.update({name: value for name, value in given.items() if value})
+    settings.setdefault("POSTGRES_PORT", "5432")
+    settings.setdefault("POSTGRES_PASSWORD", "")
+    for name, what in (("POSTGRES_HOST", "host"), ("POSTGRES_USER", "user"), ("POSTGRES_DBNAME", "database")):
+        if not settings.get(name):
+            raise UsageError(f"{_shown(url)}: no {what} (give it in the URL or in {name})")
+    schema = settings.get("POSTGRES_SCHEMA", "")
+    if schema and not SCHEMA_NAME.fullmatch(schema):
+        raise UsageError(f"{_shown(url)}: {schema!r} is not a schema name (lower-case letters, digits, _)")
+    return settings
+
+
+def _shown(url: str) -> str:
+    """Returns a URL as it may be printed: without its password."""
+    try:
+        parts = urlsplit(url)
+        if parts.password:
+            return repr(url.replace(f":{parts.password}@", ":***@", 1))
+    except ValueError:
+        pass
+    return repr(url[:200])
+
+
+def describe(db: str) -> str:
+    """Names a store location in messages (a PostgreSQL URL without its password)."""
+    return _shown(db).strip("'") if is_postgres(db) else db
+
+
 def store_exists(db: str) -> bool:
-    """Tells whether a store location already holds a store (the in-memory store always does)."""
-    return db in (MEMORY, "memory") or Path(db).expanduser().is_file()
+    """Tells whether a store location already holds a store (the in-memory store always does; a
+    PostgreSQL database is asked, and an unreachable one is an error)."""
+    if db in (MEMORY, "memory"):
+        return True
+    if is_postgres(db):
+        from event_store.postgres_store import holds_store
+
+        return holds_store(pg_settings(db))
+    return Path(db).expanduser().is_file()
 
 
 def persistence_env(db: str) -> dict[str, str]:
-    """Returns the eventsourcing environment for a store location (a path, `:memory:` or `memory`)."""
+    """Returns the eventsourcing environment for a store location (a path, a PostgreSQL URL, `:memory:`
+    or `memory`)."""
+    from event_store.sql import POSTGRESQL, SQLITE, recorder_topic
+
     if db in (MEMORY, "memory"):
         return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+    if is_postgres(db):
+        from event_store.postgres_store import check_reachable
+
+        settings = pg_settings(db)
+        check_reachable(settings)  # one line now, not ten retries of a 30-second pool timeout
+        env = {name: os.environ.get(name, value) for name, value in PG_POOL.items()}
+        env.update(settings)
+        env["PERSISTENCE_MODULE"] = "eventsourcing.postgres"
+        env["APPLICATION_RECORDER_TOPIC"] = recorder_topic(POSTGRESQL)
+        return env
     path = Path(db).expanduser()
     path.parent.mkdir(parents=True, exist_ok=True)
-    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)}
+    return {
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "SQLITE_DBNAME": str(path),
+        "APPLICATION_RECORDER_TOPIC": recorder_topic(SQLITE),
+    }

@@ -12,7 +12,8 @@ from typing import NamedTuple, Protocol
 from uuid import UUID, uuid5
 
 from eventsourcing.persistence import ApplicationRecorder
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
+
+from event_store.sql import SqlStore, sql_store_of
 
 TABLE = "nightkeep_copies"
 # Copy ids are uuid5(COPIES, "<game id>/<viewer>"): importing the same copy twice finds the same game.
@@ -49,22 +50,24 @@ class CopyStore(Protocol):
     def all(self) -> dict[UUID, Copy]: ...
 
 
-class SQLiteCopyStore:
-    """Copies in their own table of the game store's SQLite file."""
+class SQLCopyStore:
+    """Copies in their own table of the game store's database (SQLite or PostgreSQL)."""
 
-    def __init__(self, datastore: SQLiteDatastore) -> None:
-        self._datastore = datastore
-        with datastore.transaction(commit=True) as c:
-            c.execute(
+    def __init__(self, store: SqlStore) -> None:
+        self._datastore = store
+        store.create(
+            [
                 f"CREATE TABLE IF NOT EXISTS {TABLE} "
                 "(stored_id TEXT PRIMARY KEY, game_id TEXT NOT NULL, viewer TEXT NOT NULL)"
-            )
+            ]
+        )
 
     def put(self, stored: UUID, copy: Copy) -> None:
         """Records a copy (before its events: a row with no events is a copy not imported yet)."""
         with self._datastore.transaction(commit=True) as c:
             c.execute(
-                f"INSERT OR IGNORE INTO {TABLE} VALUES (?, ?, ?)", [stored.hex, copy.game.hex, copy.viewer]
+                f"INSERT INTO {TABLE} VALUES (?, ?, ?) ON CONFLICT (stored_id) DO NOTHING",
+                [stored.hex, copy.game.hex, copy.viewer],
             )
 
     def get(self, stored: UUID) -> Copy | None:
@@ -112,6 +115,5 @@ class MemoryCopyStore:
 
 def copy_store_for(recorder: ApplicationRecorder) -> CopyStore:
     """Returns the copy table that lives beside a recorder."""
-    if isinstance(recorder, SQLiteApplicationRecorder):
-        return SQLiteCopyStore(recorder.datastore)
-    return MemoryCopyStore()
+    store = sql_store_of(recorder)
+    return MemoryCopyStore() if store is None else SQLCopyStore(store)

@@ -10,9 +10,9 @@ from typing import Protocol
 from uuid import UUID
 
 from eventsourcing.persistence import ApplicationRecorder
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 
 from domain.errors import SeedNotHeld
+from event_store.sql import SqlStore, Statement, sql_store_of
 
 TABLE = "nightkeep_secrets"
 
@@ -20,29 +20,30 @@ TABLE = "nightkeep_secrets"
 class SecretStore(Protocol):
     """Where the host keeps each game's seed."""
 
-    def put(self, game_id: UUID, seed: bytes) -> None: ...
+    def put(self, game_id: UUID, seed: bytes) -> list[Statement]: ...
 
     def get(self, game_id: UUID) -> bytes: ...
 
     def held(self) -> set[UUID]: ...
 
 
-class SQLiteSecretStore:
-    """Seeds in their own table of the game store's SQLite file."""
+class SQLSecretStore:
+    """Seeds in their own table of the game store's database (SQLite or PostgreSQL)."""
 
-    def __init__(self, datastore: SQLiteDatastore) -> None:
-        self._datastore = datastore
-        with datastore.transaction(commit=True) as c:
-            c.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} (game_id TEXT PRIMARY KEY, seed BLOB NOT NULL)")
+    def __init__(self, store: SqlStore) -> None:
+        self._store = store
+        store.create(
+            [f"CREATE TABLE IF NOT EXISTS {TABLE} (game_id TEXT PRIMARY KEY, seed {store.blob} NOT NULL)"]
+        )
 
-    def put(self, game_id: UUID, seed: bytes) -> None:
-        """Stores a new game's seed (before the game itself, so no game is ever without one)."""
-        with self._datastore.transaction(commit=True) as c:
-            c.execute(f"INSERT INTO {TABLE} VALUES (?, ?)", [game_id.hex, seed])
+    def put(self, game_id: UUID, seed: bytes) -> list[Statement]:
+        """Returns the statement that stores a new game's seed, for the save that stores its first
+        events: a stored game always has its seed, and a seed never outlives a failed save."""
+        return [(f"INSERT INTO {TABLE} VALUES (?, ?)", [game_id.hex, seed])]
 
     def get(self, game_id: UUID) -> bytes:
         """Returns a game's seed."""
-        with self._datastore.transaction(commit=False) as c:
+        with self._store.transaction(commit=False) as c:
             c.execute(f"SELECT seed FROM {TABLE} WHERE game_id=?", [game_id.hex])
             row = c.fetchone()
         if row is None:
@@ -54,7 +55,7 @@ class SQLiteSecretStore:
 
     def held(self) -> set[UUID]:
         """Returns the ids of every game whose seed is kept here (one query, for listings)."""
-        with self._datastore.transaction(commit=False) as c:
+        with self._store.transaction(commit=False) as c:
             c.execute(f"SELECT game_id FROM {TABLE}")
             return {UUID(row[0]) for row in c.fetchall()}
 
@@ -65,9 +66,10 @@ class MemorySecretStore:
     def __init__(self) -> None:
         self._seeds: dict[UUID, bytes] = {}
 
-    def put(self, game_id: UUID, seed: bytes) -> None:
-        """Stores a new game's seed."""
+    def put(self, game_id: UUID, seed: bytes) -> list[Statement]:
+        """Keeps a new game's seed (nothing to write with its events)."""
         self._seeds[game_id] = seed
+        return []
 
     def get(self, game_id: UUID) -> bytes:
         """Returns a game's seed."""
@@ -85,6 +87,5 @@ class MemorySecretStore:
 
 def secret_store_for(recorder: ApplicationRecorder) -> SecretStore:
     """Returns the secret store that lives beside a recorder."""
-    if isinstance(recorder, SQLiteApplicationRecorder):
-        return SQLiteSecretStore(recorder.datastore)
-    return MemorySecretStore()
+    store = sql_store_of(recorder)
+    return MemorySecretStore() if store is None else SQLSecretStore(store)

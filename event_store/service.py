@@ -93,7 +93,7 @@ def _pending_recorded(game: Game) -> list[RecordedEvent]:
 
 
 class GameService(Application[UUID]):
-    """Creates games, takes actions on them and reads their events, on SQLite or in memory."""
+    """Creates games, takes actions on them and reads their events, on SQLite, PostgreSQL or in memory."""
 
     name = "nightkeep"
     env = {"AGGREGATE_CACHE_MAXSIZE": "64", "IS_SNAPSHOTTING_ENABLED": "y"}
@@ -111,7 +111,7 @@ class GameService(Application[UUID]):
 
     @classmethod
     def open(cls, db: str) -> GameService:
-        """Opens the store at a path (SQLite) or `:memory:`."""
+        """Opens the store at a path (SQLite), a `postgresql://` URL or `:memory:`."""
         return cls(db=db)
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
@@ -186,8 +186,7 @@ class GameService(Application[UUID]):
         if not wait_for_entropy:
             game.take_action(HOST, START, game.dice(seed))
             self._finish_if_over(game, seed)
-        self.secrets.put(game.id, seed)  # first: a stored game always has its seed
-        self.save(game)
+        self.save(game, rows=self.secrets.put(game.id, seed))  # one transaction: no game without its seed
         log.info("game_created", game=str(game.id), ruleset=ruleset_name, players=len(seats))
         return game.id
 
@@ -278,8 +277,7 @@ class GameService(Application[UUID]):
         )
         history = [(r.type_name, r.class_version, r.fields) for r in events[:at]]
         game = Game.fork(forked_from, history, commit_to_seed(seed))
-        self.secrets.put(game.id, seed)
-        self.save(game)
+        self.save(game, rows=self.secrets.put(game.id, seed))
         log.info("game_forked", game=str(game.id), original=str(game_id), at=at, same_dice=same_dice)
         return game.id, forked_from
 

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import settings
 
 from domain import rulesets
+from tests.pg_server import postgres_server  # noqa: F401  (a fixture)
 
 # Property tests draw the same examples on every run (randomness in tests is seeded).
 settings.register_profile("nightkeep", derandomize=True, deadline=None)
@@ -26,6 +27,48 @@ def sqlite_service(tmp_path):
     from event_store.service import GameService
 
     return GameService.open(str(tmp_path / "games.sqlite"))
+
+
+STORE_KINDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=STORE_KINDS)
+def store_kind(request):
+    """Each storage test runs once on SQLite and once on PostgreSQL."""
+    return request.param
+
+
+@pytest.fixture
+def new_store(store_kind, tmp_path, request):
+    """Makes locations of new, empty stores of this run's kind: `new_store("host")` is a SQLite file in
+    the test's temp dir, or a PostgreSQL URL of a schema of its own."""
+    made: dict[str, str] = {}
+
+    def make(name: str = "games") -> str:
+        if name not in made:
+            if store_kind == "sqlite":
+                made[name] = str(tmp_path / f"{name}.sqlite")
+            else:
+                made[name] = request.getfixturevalue("postgres_server").fresh_url(name)
+        return made[name]
+
+    return make
+
+
+@pytest.fixture
+def db(new_store):
+    """The location of one new, empty store of this run's kind."""
+    return new_store("games")
+
+
+@pytest.fixture
+def store_service(db):
+    """A GameService on a new store of this run's kind (SQLite, then PostgreSQL)."""
+    from event_store.service import GameService
+
+    service = GameService.open(db)
+    yield service
+    service.close()
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,122 @@
+"""nightkeep's own tables beside the library's events, on SQLite or on PostgreSQL, written one way.
+
+Every table of ours (seeds, viewers' copies, the game index, the host's outbox, the read side) lives in
+the database that holds the events, so one backup holds a whole store and a row that belongs with some
+events is written in the transaction that stores them. This module is the one place that knows the two
+databases differ:
+
+- `SqlStore.transaction` opens a transaction on the store's own connection and yields a `Cursor` whose
+  rows are plain tuples and whose SQL uses `?` placeholders on both databases;
+- `SqlStore.blob` and `SqlStore.serial` name the column types that are spelt differently;
+- `StoreRecorders` (mixed into the library's application recorders, chosen by `APPLICATION_RECORDER_TOPIC`)
+  runs the `rows=` statements a `save` carries in the very transaction that inserts its events.
+
+SQL written for both databases keeps to what they share: `INSERT ... ON CONFLICT (...) DO NOTHING` or
+`DO UPDATE SET c = excluded.c` (SQLite 3.24 and later), no `INSERT OR REPLACE`, no `AUTOINCREMENT`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Protocol, cast
+
+from eventsourcing.persistence import ApplicationRecorder, StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
+
+# One SQL statement and its parameters, with `?` placeholders.
+Statement = tuple[str, Sequence[Any]]
+
+SQLITE = "sqlite"
+POSTGRESQL = "postgresql"
+
+
+class Cursor(Protocol):
+    """A cursor of a transaction: `?` placeholders, rows as tuples."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> None: ...
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class SqlStore(Protocol):
+    """The SQL database of a game store, as nightkeep's own tables use it."""
+
+    dialect: str
+    blob: str
+    serial: str
+
+    def transaction(self, commit: bool) -> Any: ...  # a context manager yielding a Cursor
+
+    def create(self, statements: Sequence[str]) -> None: ...
+
+
+class SQLiteStore:
+    """A SQLite game store's file."""
+
+    dialect = SQLITE
+    blob = "BLOB"
+    serial = "INTEGER PRIMARY KEY"  # a rowid alias: SQLite numbers new rows itself
+
+    def __init__(self, datastore: SQLiteDatastore) -> None:
+        self.datastore = datastore
+
+    @contextmanager
+    def transaction(self, commit: bool) -> Iterator[Cursor]:
+        """Opens a transaction (committed at the end when `commit`, else rolled back)."""
+        with self.datastore.transaction(commit=commit) as c:
+            raw = c.sqlite_cursor
+            raw.row_factory = None  # plain tuples, as psycopg's tuple rows
+            yield cast(Cursor, raw)
+
+    def create(self, statements: Sequence[str]) -> None:
+        """Runs CREATE ... IF NOT EXISTS statements in one transaction."""
+        with self.transaction(commit=True) as c:
+            for statement in statements:
+                c.execute(statement)
+
+
+def sql_store_of(recorder: Any) -> SqlStore | None:
+    """Returns the SQL database behind a recorder, or None for the in-memory store."""
+    datastore: Any = getattr(recorder, "datastore", None)
+    if isinstance(datastore, SQLiteDatastore):
+        return SQLiteStore(datastore)
+    if type(datastore).__module__ == "eventsourcing.postgres":  # psycopg is imported only for PostgreSQL
+        from event_store.postgres_store import PostgresStore
+
+        return PostgresStore(datastore)
+    return None
+
+
+def _run_rows_sqlite(c: Any, rows: Sequence[Statement]) -> None:
+    for sql, params in rows:
+        c.execute(sql, params)
+
+
+class SQLiteStoreRecorder(SQLiteApplicationRecorder):
+    """The library's SQLite application recorder, also writing a save's `rows=` in its transaction."""
+
+    writes_rows = True
+
+    def _insert_events(
+        self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        returning = super()._insert_events(c, stored_events, **kwargs)
+        _run_rows_sqlite(c, kwargs.get("rows", ()))
+        return returning
+
+
+def recorder_topic(dialect: str) -> str:
+    """Returns the APPLICATION_RECORDER_TOPIC for a database."""
+    if dialect == SQLITE:
+        return f"{__name__}:SQLiteStoreRecorder"
+    return "event_store.postgres_store:PostgresStoreRecorder"
+
+
+def writes_rows(recorder: ApplicationRecorder) -> bool:
+    """Tells whether a recorder writes a save's `rows=` with its events (the SQL stores do)."""
+    return bool(getattr(recorder, "writes_rows", False))
