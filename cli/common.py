@@ -108,6 +108,8 @@ def get_service(ctx: click.Context, create: bool = False) -> GameService:
         obj["db_resolved"] = db
         try:
             obj["service"] = GameService.open(db)
+        except NightkeepError:
+            raise  # StoreUnavailable (an OSError too) is one line of its own, exit 3
         except (sqlite3.DatabaseError, PersistenceError, OSError) as exc:
             raise NightkeepCliError(f"cannot open the store {describe(db)}: {exc}", 2) from None
         # A PostgreSQL store holds pooled connections: they are given back when the command ends.
