@@ -71,3 +71,25 @@ def insert_event(service: GameService, game_id: UUID, version: int, topic: str, 
         "VALUES (?, ?, ?, ?)",
         [key(service, game_id), version, topic, state],
     )
+
+
+def update(service: GameService, sql: str, params: Sequence[Any] = ()) -> int:
+    """Runs one write in its own committed transaction; returns how many rows it changed."""
+    with store_of(service).transaction(commit=True) as c:
+        c.execute(sql, params)
+        return int(c.rowcount)
+
+
+def copy_store(source: GameService, target: GameService) -> None:
+    """Copies every event, snapshot and seed of one store into another, new one (a twin to compare)."""
+    tables = [
+        (events_table(source), events_table(target), "originator_id, originator_version, topic, state"),
+        (snapshots_table(source), snapshots_table(target), "originator_id, originator_version, topic, state"),
+        ("nightkeep_secrets", "nightkeep_secrets", "game_id, seed"),
+    ]
+    for source_table, target_table, columns in tables:
+        order = " ORDER BY originator_id, originator_version" if "originator_id" in columns else ""
+        rows = execute(source, f"SELECT {columns} FROM {source_table}{order}")
+        marks = ", ".join("?" * len(columns.split(",")))
+        with store_of(target).transaction(commit=True) as c:
+            c.executemany(f"INSERT INTO {target_table} ({columns}) VALUES ({marks})", rows)
