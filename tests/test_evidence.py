@@ -34,6 +34,7 @@ from event_store.replay_file import (
     recorded_of,
 )
 from event_store.service import GameService, play_with_bots
+from tests import store_rows
 
 PLAYERS = [("Ann", None), ("Bo", None), ("Cy", None)]
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
@@ -131,24 +132,16 @@ def test_a_changed_content_hash_or_ruleset_is_a_content_finding(memory_service):
         assert any("not re-checked" in note for note in report.notes)
 
 
-def test_a_store_edited_behind_the_service_is_caught_at_the_edited_event(new_store, tmp_path):
-    path = new_store("games")
+def test_a_store_edited_behind_the_service_is_caught_at_the_edited_event(db):
+    path = db
     service = GameService.open(path)
     game_id = finished_game(service)
     rolled = next(r for r in service.recorded_events(game_id) if isinstance(r.event, DieRolled))
     transcoder = service.mapper.transcoder
-    table = service.recorder.events_table_name
-    with service.recorder.datastore.transaction(commit=True) as cursor:
-        cursor.execute(
-            f"SELECT state FROM {table} WHERE originator_id=? AND originator_version=?",
-            [game_id.hex, rolled.version],
-        )
-        state = transcoder.decode(cursor.fetchone()[0])
-        state["fields"]["values"] = [v % 6 + 1 for v in state["fields"]["values"]]
-        cursor.execute(
-            f"UPDATE {table} SET state=? WHERE originator_id=? AND originator_version=?",
-            [transcoder.encode(state), game_id.hex, rolled.version],
-        )
+    state = transcoder.decode(store_rows.event_state(service, game_id, rolled.version))
+    state["fields"]["values"] = [v % 6 + 1 for v in state["fields"]["values"]]
+    store_rows.set_event_state(service, game_id, rolled.version, transcoder.encode(state))
+    service.close()
     result = CliRunner().invoke(cli, ["--db", path, "audit", str(game_id), "--json"])
     assert result.exit_code == 1, result.output
     (report,) = json.loads(result.stdout)
