@@ -2,9 +2,11 @@
 following the store's notification log with a tracking position, so it updates incrementally and can
 be rebuilt from zero at any time.
 
-SQLite's recorder cannot push notifications (`subscribe()` is not implemented in eventsourcing 9.5),
-so the index catches up on demand: it reads notifications after its tracking position in batches and
-writes each batch's rows together with the new position in one transaction.
+The index catches up on demand (SQLite's recorder cannot push notifications: `subscribe()` is not
+implemented in eventsourcing 9.5): it reads notifications after its tracking position in batches and
+writes each batch's rows together with the new position in one transaction, in the store's own database
+(SQLite or PostgreSQL; a dict only for the in-memory store). Two processes catching up at once write a
+batch once: the library's tracking refuses a position already passed, and the loser reads on from there.
 """
 
 from __future__ import annotations
