@@ -431,7 +431,7 @@ class GameService(Application[UUID]):
         # Versions past any game's are clamped: a store's integers are 64-bit (SQLite would overflow).
         gt = None if gt is None else max(0, min(gt, MAX_EVENTS))
         lte = None if lte is None else max(0, min(lte, MAX_EVENTS))
-        fallback = lambda: list(self.events.get(game_id, gt=gt, lte=lte))  # noqa: E731  (not SQLite)
+        fallback = lambda: list(self.events.get(game_id, gt=gt, lte=lte))  # noqa: E731  (in memory, a cipher)
         return self.recorder, self.mapper, fallback, game_id, gt, lte
 
     def log_entries(self, game_id: UUID) -> list[RawEntry]:
