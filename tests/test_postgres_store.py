@@ -142,3 +142,18 @@ def test_nightkeep_db_names_a_postgres_store(postgres_server):
     game = json.loads(made.stdout)["game"]
     shown = run("show", game[:8], "--json", env={"NIGHTKEEP_DB": url})
     assert shown.exit_code == 0 and json.loads(shown.stdout)["game"] == game
+
+
+def test_a_command_gives_its_connections_back_when_it_ends(postgres_server, monkeypatch):
+    opened: list[GameService] = []
+
+    def open_and_keep(db: str) -> GameService:
+        opened.append(GameService(db=db))
+        return opened[-1]
+
+    monkeypatch.setattr(GameService, "open", staticmethod(open_and_keep))
+    url = postgres_server.fresh_url("closing")
+    for args in (["new", "toy-race", "--player", "Ann", "--player", "Bo"], ["games"], ["show", "zzzz"]):
+        run("--db", url, *args)
+    assert len(opened) == 3
+    assert all(service.recorder.datastore.pool.closed for service in opened)
