@@ -100,9 +100,7 @@ def _mark_new(store: SqlStore, events_table: str, cipher: Cipher | None) -> byte
     for attempt in range(3):
         try:
             with store.transaction(commit=True) as c:
-                c.execute(
-                    f"CREATE TABLE IF NOT EXISTS {META_TABLE} (name TEXT PRIMARY KEY, value {store.blob} NOT NULL)"
-                )
+                c.execute(f"CREATE TABLE IF NOT EXISTS {META_TABLE} {_columns(store)}")
                 c.execute(f"SELECT 1 FROM {events_table} LIMIT 1")
                 holds_events = c.fetchone() is not None
                 mark = PLAIN if cipher is None or holds_events else ENCRYPTED + cipher.encrypt(KNOWN_TEXT)
@@ -119,11 +117,16 @@ def _mark_new(store: SqlStore, events_table: str, cipher: Cipher | None) -> byte
     raise AssertionError("unreachable")
 
 
+def _columns(store: SqlStore) -> str:
+    return f"(name TEXT PRIMARY KEY, value {store.blob} NOT NULL)"
+
+
 def _check_mark(mark: bytes, cipher: Cipher | None) -> None:
     if mark == PLAIN:
         if cipher is not None:
             raise CipherKeyRefused(
-                f"this store is not encrypted: unset {KEY_ENV} to open it (a store is encrypted from its start)"
+                f"this store is not encrypted: unset {KEY_ENV} to open it "
+                "(a store is encrypted from its start)"
             )
         return
     if not mark.startswith(ENCRYPTED):
