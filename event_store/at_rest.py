@@ -76,8 +76,9 @@ def check_store(recorder: Any, cipher: Cipher | None) -> None:
         return  # the in-memory store holds nothing at rest
     mark = _read_mark(store)
     if mark is None:
-        mark = _mark_new(store, recorder.events_table_name, cipher)
-    _check_mark(mark, cipher)
+        _mark_new(store, recorder.events_table_name, cipher)
+    else:
+        _check_mark(mark, cipher)
 
 
 def _read_mark(store: SqlStore) -> bytes | None:
@@ -94,8 +95,8 @@ def _select_mark(c: Cursor) -> bytes | None:
     return None if row is None else bytes(row[0])
 
 
-def _mark_new(store: SqlStore, events_table: str, cipher: Cipher | None) -> bytes:
-    """Writes the mark of a store that has none and returns the mark it holds then (another process
+def _mark_new(store: SqlStore, events_table: str, cipher: Cipher | None) -> None:
+    """Writes the mark of a store that has none and checks the mark it holds then (another process
     may have written its own first). A store that already holds events and no mark is plain."""
     for attempt in range(3):
         try:
@@ -107,14 +108,12 @@ def _mark_new(store: SqlStore, events_table: str, cipher: Cipher | None) -> byte
                 c.execute(
                     f"INSERT INTO {META_TABLE} VALUES (?, ?) ON CONFLICT (name) DO NOTHING", [MARK, mark]
                 )
-                held = _select_mark(c)
-                assert held is not None
-                _check_mark(held, cipher)  # a refusal rolls the mark back: the store is left as it was
-                return held
+                # Checked before the commit: a refusal rolls the mark back, leaving the store as it was.
+                _check_mark(_select_mark(c) or mark, cipher)
+                return
         except PersistenceError:
             if attempt == 2:  # two processes creating the table at once: PostgreSQL refuses the second
                 raise
-    raise AssertionError("unreachable")
 
 
 def _columns(store: SqlStore) -> str:
