@@ -114,6 +114,11 @@ COMMANDS = {
         "simulate",
         "Plays bot games and tells who won how often; nothing is stored.",
     ),
+    "store": LazyCommand(
+        "cli.store_command",
+        "store",
+        "Makes the key that encrypts a store at rest (its events, snapshots and seeds).",
+    ),
     "completion": LazyCommand(
         "cli.completion", "completion", "Prints the shell completion script for bash, zsh or fish."
     ),

@@ -124,11 +124,12 @@ def store_exists(db: str) -> bool:
 
 def persistence_env(db: str) -> dict[str, str]:
     """Returns the eventsourcing environment for a store location (a path, a PostgreSQL URL, `:memory:`
-    or `memory`)."""
+    or `memory`), with the at-rest cipher when NIGHTKEEP_CIPHER_KEY is set (`event_store.at_rest`)."""
+    from event_store.at_rest import cipher_env
     from event_store.sql import POSTGRESQL, SQLITE, recorder_topic
 
     if db in (MEMORY, "memory"):
-        return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+        return {"PERSISTENCE_MODULE": "eventsourcing.popo", **cipher_env(encrypts=False)}
     if is_postgres(db):
         from event_store.postgres_store import check_reachable
 
@@ -138,11 +139,12 @@ def persistence_env(db: str) -> dict[str, str]:
         env.update(settings)
         env["PERSISTENCE_MODULE"] = "eventsourcing.postgres"
         env["APPLICATION_RECORDER_TOPIC"] = recorder_topic(POSTGRESQL)
-        return env
+        return env | cipher_env(encrypts=True)
     path = Path(db).expanduser()
     path.parent.mkdir(parents=True, exist_ok=True)
     return {
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "SQLITE_DBNAME": str(path),
         "APPLICATION_RECORDER_TOPIC": recorder_topic(SQLITE),
+        **cipher_env(encrypts=True),
     }

@@ -47,6 +47,7 @@ from domain.game import (
 from domain.rulesets import build_ruleset, get_ruleset
 from domain.setup import check_setup
 from domain.signing import keys_problem
+from event_store.at_rest import check_store
 from event_store.config import persistence_env
 from event_store.copies import copy_store_for
 from event_store.forks import check_fork_point, original_seed_for_fork
@@ -104,7 +105,12 @@ class GameService(Application[UUID]):
         merged = persistence_env(db) if db else {}
         merged.update(env or {})
         super().__init__(env=merged)
-        self.secrets = secret_store_for(self.recorder)
+        try:
+            check_store(self.recorder, self.mapper.cipher)  # a missing or wrong key: one line, no change
+        except Exception:
+            self.close()
+            raise
+        self.secrets = secret_store_for(self.recorder, self.mapper.cipher)
         self.copies = copy_store_for(self.recorder)
         # A game's seed never changes once stored, so it is read from the store once per game.
         self._seeds: dict[UUID, bytes] = {}

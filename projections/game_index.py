@@ -22,6 +22,7 @@ from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 from eventsourcing.utils import get_topic
 
 from domain.game import STOPPED, Game, game_status
+from event_store.at_rest import state_decoder
 from event_store.sql import SQLITE, SQLiteStore, SqlStore, sql_store_of
 
 # The index is rebuilt from zero under a new name whenever what an entry holds changes (v2: stopped).
@@ -215,7 +216,7 @@ class GameIndex:
 
     def catch_up(self) -> int:
         """Processes every notification after the tracking position; returns how many it read."""
-        decode = self._service.mapper.transcoder.decode
+        decode = state_decoder(self._service.mapper)  # decrypts first in a store encrypted at rest
         processed = 0
         while True:
             batch = self._service.recorder.select_notifications(
