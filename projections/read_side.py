@@ -80,6 +80,7 @@ class ReadSide:
         self._store = store
         self._batch_size = batch_size
         self._kept: OrderedDict[str, GameViews] = OrderedDict()
+        self._written: int | None = None
         store.create(_tables(store))
         with store.transaction(commit=True) as c:
             c.execute(f"INSERT INTO {POSITION} VALUES (?, 0) ON CONFLICT (name) DO NOTHING", (READ_SIDE,))
@@ -102,7 +103,8 @@ class ReadSide:
         """Folds the next batch of notifications into the views and writes them with the new position
         in one transaction; returns how many notifications it took (0: caught up)."""
         while True:
-            start = self.position()
+            # The position this runner last wrote is the one to go on from; the write checks it still is.
+            start = self._written if self._written is not None else self.position()
             notes = self._service.recorder.select_notifications(
                 start + 1, self._batch_size, topics=GAME_TOPICS
             )
@@ -114,11 +116,12 @@ class ReadSide:
                 self._write_batch(start, notes[-1].id, list(touched.values()))
             except PositionMoved:
                 log.info("read_side_position_moved", read_after=start)
-                self._kept.clear()  # another runner is ahead: the folds kept here may be behind it
+                self._forget()  # another runner is ahead: the folds kept here may be behind it
                 continue
             except BaseException:
-                self._kept.clear()  # the folds ran ahead of what was stored
+                self._forget()  # the folds ran ahead of what was stored
                 raise
+            self._written = notes[-1].id
             self._keep(touched)
             log.info("read_side_batch", events=len(notes), games=len(touched), position=notes[-1].id)
             return len(notes)
@@ -150,7 +153,7 @@ class ReadSide:
             for table in (GAMES, BOARDS, RESULTS, DICE):
                 c.execute(f"DELETE FROM {table}")
             c.execute(f"UPDATE {POSITION} SET notification_id = 0 WHERE name = ?", (READ_SIDE,))
-        self._kept.clear()
+        self._forget()
         log.info("read_side_cleared")
 
     def views(self, game_id: str | None = None) -> ViewsDict:
@@ -245,6 +248,10 @@ class ReadSide:
                     f"DO UPDATE SET rolls = {DICE}.rolls + excluded.rolls",
                     dice,
                 )
+
+    def _forget(self) -> None:
+        self._kept.clear()
+        self._written = None
 
     def _keep(self, touched: dict[str, GameViews]) -> None:
         for game_id, views in touched.items():

@@ -210,6 +210,26 @@ def test_sigterm_finishes_the_batch_and_exits_0(store_service, db):
     assert side.views() == fold_views(store_service)
 
 
+def test_a_following_runner_takes_new_events_as_they_come(store_service, db, store_kind):
+    # PostgreSQL wakes the runner by NOTIFY: its poll is longer than the test's patience, so a runner
+    # that only polled would never be seen to catch up. SQLite is polled.
+    poll = str(10 * PATIENCE) if store_kind == "postgresql" else "0.05"
+    side = ReadSide(store_service)
+    runner = nightkeep(db, "projections", "run", "--poll", poll)
+    try:
+        for seed in range(2):
+            game = store_service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
+            play_with_bots(store_service, game, seed=seed, max_actions=20)
+            latest = store_service.recorder.max_notification_id()
+            wait_until("the runner to take the new events", lambda latest=latest: side.position() == latest)
+        runner.send_signal(signal.SIGTERM)
+        _, err = runner.communicate(timeout=PATIENCE)
+    finally:
+        runner.kill()
+    assert runner.returncode == 0, err
+    assert side.views() == fold_views(store_service)
+
+
 WRITER = """
 import sys
 from event_store.service import GameService, play_with_bots
