@@ -156,6 +156,14 @@ class ReadSide:
         self._forget()
         log.info("read_side_cleared")
 
+    def views_at(self, game_id: str | None = None) -> tuple[int, ViewsDict]:
+        """Returns the position and the views as stored there (read again if a batch came between)."""
+        while True:
+            before = self.position()
+            views = self.views(game_id)
+            if self.position() == before:
+                return before, views
+
     def views(self, game_id: str | None = None) -> ViewsDict:
         """Returns the views as stored (of every game, or of one), in `read_views.views_dict`'s shape."""
         where, params = ("WHERE game_id = ?", (game_id,)) if game_id else ("", ())
@@ -313,12 +321,15 @@ def _game_row(views: GameViews) -> tuple[Any, ...]:
     )
 
 
-def fold_views(service: Any) -> ViewsDict:
-    """Computes every view from zero: each game's whole log, read from the store and folded at once
-    (the reference the running views must equal)."""
-    game_ids: dict[UUID, None] = {}
+def fold_views(service: Any, upto: int | None = None) -> ViewsDict:
+    """Computes every view from zero, of the events up to notification `upto` (default: all): each
+    game's log up to there, read from the store and folded at once (the reference the running views
+    must equal at their position)."""
+    last_version: dict[UUID, int] = {}
     start = 1
-    while notes := service.recorder.select_notifications(start, 1000, topics=GAME_TOPICS):
-        game_ids.update(dict.fromkeys(note.originator_id for note in notes))
+    while notes := service.recorder.select_notifications(start, 1000, stop=upto, topics=GAME_TOPICS):
+        last_version.update((note.originator_id, note.originator_version) for note in notes)
         start = notes[-1].id + 1
-    return views_dict(views_of_log(str(g), service.recorded_events(g)) for g in game_ids)
+    return views_dict(
+        views_of_log(str(g), service.recorded_events(g, lte=version)) for g, version in last_version.items()
+    )

@@ -210,6 +210,26 @@ def test_sigterm_finishes_the_batch_and_exits_0(store_service, db):
     assert side.views() == fold_views(store_service)
 
 
+def test_sigterm_in_the_middle_of_a_catch_up_stops_after_a_whole_batch(store_service, db):
+    played_store(store_service)
+    latest = store_service.recorder.max_notification_id()
+    side = ReadSide(store_service)
+    runner = nightkeep(db, "projections", "run", "--batch", "3", "--json")
+    try:
+        wait_until("the runner's first batches", lambda: side.position() >= 30)
+        runner.send_signal(signal.SIGTERM)
+        out, err = runner.communicate(timeout=PATIENCE)
+    finally:
+        runner.kill()
+    assert runner.returncode == 0, err
+    summary = json.loads(out)
+    position, views = side.views_at()
+    assert summary["stopped"] == "SIGTERM" and summary["position"] == position
+    assert views == fold_views(store_service, upto=position)
+    assert invoke(db, "projections", "run", "--once").exit_code == 0
+    assert side.views_at() == (latest, fold_views(store_service))
+
+
 def test_a_following_runner_takes_new_events_as_they_come(store_service, db, store_kind):
     # PostgreSQL wakes the runner by NOTIFY: its poll is longer than the test's patience, so a runner
     # that only polled would never be seen to catch up. SQLite is polled.
@@ -270,7 +290,9 @@ def test_sigkill_at_random_moments_then_resume_counts_every_event_once(store_ser
             runner.kill()
             runner.wait(timeout=PATIENCE)
             assert runner.returncode == -signal.SIGKILL
-            positions.append(side.position())
+            position, views = side.views_at()
+            assert views == fold_views(store_service, upto=position), f"after a kill at {position}"
+            positions.append(position)
     finally:
         writer.kill()
         _, err = writer.communicate()
