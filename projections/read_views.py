@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.events import DieRolled
-from domain.game import GameFold, game_status
+from domain.game import STOPPED, GameFold, game_status
 from domain.hidden import PUBLIC
 from event_store.recorded import RecordedEvent, redacted
 from projections.views import render_board
@@ -66,7 +66,7 @@ class GameViews:
 
     def board(self) -> dict[str, Any]:
         """Returns the board as `nightkeep show` renders it (full layout) and the version it shows."""
-        stopped = game_status(self.fold)["status"] == "stopped"
+        stopped = game_status(self.fold)["status"] == STOPPED
         text = render_board(self.fold.ruleset_name, self.fold.state, stopped)
         return {"version": self.fold.version, "board": text}
 
