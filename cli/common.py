@@ -104,6 +104,7 @@ def get_service(ctx: click.Context, create: bool = False) -> GameService:
     if "service" not in obj:
         db = resolve_db(obj.get("db"))
         if is_shard_map(db):
+            obj["db_resolved"] = db
             obj["service"] = open_shard_map(db, create)
             ctx.find_root().call_on_close(obj["service"].close)
             return obj["service"]  # type: ignore[no-any-return]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -244,12 +244,22 @@ class ShardedService:
     # --- commands: a new game goes to its id's home shard --------------------------------------------
 
     def create_game(
-        self, ruleset_name: str, players: Sequence[tuple[str, str | None]], *args: Any, **kwargs: Any
+        self,
+        ruleset_name: str,
+        players: Sequence[tuple[str, str | None]],
+        options: dict[str, str] | None = None,
+        dice_script: Sequence[int] | None = None,
+        entropy: Iterable[tuple[str, bytes]] = (),
+        wait_for_entropy: bool = False,
+        keys: dict[str, bytes] | None = None,
+        host_key: bytes = b"",
     ) -> UUID:
         """Creates a game (as GameService.create_game) under a new id, on that id's home shard."""
         game_id = self._new_id()
         shard = self.home(game_id)
-        created = shard.service.create_game(ruleset_name, players, *args, game_id=game_id, **kwargs)
+        created = shard.service.create_game(
+            ruleset_name, players, options, dice_script, entropy, wait_for_entropy, keys, host_key, game_id
+        )
         self._found[created] = shard
         return created
 
