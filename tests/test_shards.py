@@ -3,11 +3,17 @@ files; the mapping, a third shard added, every command finding its game, a bad s
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from collections import Counter
+from pathlib import Path
 from uuid import UUID
 
 import pytest
@@ -94,9 +100,7 @@ def run(location: str, *args: str):
 def test_the_mapping_is_rendezvous_hashing_over_the_shard_names_and_never_changes():
     # docs/scaling.md gives this function: these values pin it, so no release moves a stored game's home.
     game = UUID("760b6a61-2fa1-4c5e-9d7e-0123456789ab")
-    assert shard_score("a", game) == int.from_bytes(
-        __import__("hashlib").sha256(b"a\0" + game.bytes).digest()[:8], "big"
-    )
+    assert shard_score("a", game) == int.from_bytes(hashlib.sha256(b"a\0" + game.bytes).digest()[:8], "big")
     assert home_shard(game, ["a", "b"]) == max(["a", "b"], key=lambda n: shard_score(n, game))
     assert home_shard(game, ["b", "a"]) == home_shard(game, ["a", "b"])  # the order of the map is no input
     assert [home_shard(UUID(int=n, version=4), ["a", "b", "c"]) for n in range(8)] == [
@@ -264,6 +268,67 @@ def test_a_game_stored_on_two_shards_is_refused(two_shards):
         sharded.close()
     result = run(location, "show", str(game))
     assert result.exit_code != 0 and "is stored on shards" in result.stderr
+
+
+# --- the read side spans the shards --------------------------------------------------------------------
+
+
+def test_the_read_side_is_kept_on_each_shard_and_read_as_one(two_shards):
+    location, stores = two_shards
+    sharded = open_sharded(location, seed=5)
+    try:
+        games = new_toy_games(sharded, 6)
+        for game in games[:3]:
+            play_with_bots(sharded, game, seed=2)
+    finally:
+        sharded.close()
+    ran = run(location, "projections", "run", "--once", "--batch", "7")
+    assert ran.exit_code == 0, ran.output
+    shown = json.loads(run(location, "projections", "show", "--json").stdout)
+    assert set(shown["games"]) == {str(g) for g in games}
+    assert shown["position"] == shown["latest"] > 0
+    assert sum(1 for g in games[:3] if str(g) in shown["results"]) == 3
+    assert run(location, "projections", "check").exit_code == 0
+    for db in stores.values():  # each shard's own views hold its own games only
+        alone = json.loads(run(db, "projections", "show", "--json").stdout)
+        assert set(alone["games"]) == {str(g) for g in stored_on(db)}
+
+
+def test_a_following_read_side_takes_every_shards_new_events_and_stops_on_sigterm(two_shards):
+    location, _ = two_shards
+    sharded = open_sharded(location, seed=9, create=True)
+    runner = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "nightkeep"),
+            "--db",
+            location,
+            "projections",
+            "run",
+            "--poll",
+            "0.05",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        games = [sharded.create_game("dungeon-short", [("Ann", None), ("Bo", None)]) for _ in range(4)]
+        assert {sharded.shard_holding(g).name for g in games} == {"a", "b"}
+        deadline = time.monotonic() + 120  # a bound against hanging, never a timing
+        while True:
+            shown = json.loads(run(location, "projections", "show", "--json").stdout)
+            if set(shown["games"]) == {str(g) for g in games}:
+                break
+            assert time.monotonic() < deadline, "gave up waiting for the runner to take every shard's games"
+            time.sleep(0.05)
+        runner.send_signal(signal.SIGTERM)
+        out, err = runner.communicate(timeout=120)
+    finally:
+        runner.kill()
+        sharded.close()
+    assert runner.returncode == 0, err
+    assert "stopped by SIGTERM" in out
+    assert run(location, "projections", "check").exit_code == 0
 
 
 # --- a bad shard map is one line -----------------------------------------------------------------------
