@@ -122,8 +122,8 @@ def store_exists(db: str) -> bool:
     PostgreSQL database is asked, and an unreachable one is an error)."""
     if db in (MEMORY, "memory"):
         return True
-    if is_shard_map(db):  # its shards are checked when it is opened
-        return Path(db.removeprefix(SHARD_MAP)).expanduser().is_file()
+    if is_shard_map(db):
+        return True  # checked whole when opened: a missing map or shard is an error, never "no games"
     if is_postgres(db):
         from event_store.postgres_store import holds_store
 
