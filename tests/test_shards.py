@@ -24,7 +24,8 @@ from domain.errors import CorruptStore
 from event_store.game_ids import AmbiguousGameId
 from event_store.replay_file import export_game, import_game
 from event_store.service import GameService, play_with_bots
-from event_store.shards import ShardedService, home_shard, shard_score
+from event_store.shard_map import home_shard, shard_score
+from event_store.shards import ShardedService
 
 _databases = itertools.count(1)
 
