@@ -16,10 +16,13 @@ moved to another server keeps its games).
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid4
+
+from eventsourcing.persistence import PersistenceError
 
 from domain.errors import CorruptStore, NightkeepError, UnknownGame, UsageError
 from domain.events import ForkedFrom
@@ -301,8 +304,10 @@ def _open_shard(spec: ShardSpec, create: bool) -> GameService:
                 f"no store at {describe(spec.db)} (nightkeep new or nightkeep import creates it)"
             )
         return GameService.open(spec.db)
-    except NightkeepError as exc:
+    except NightkeepError as exc:  # StoreUnavailable (an OSError too) keeps its exit code
         raise type(exc)(f"shard {spec.name!r}: {exc}") from None
+    except (sqlite3.DatabaseError, PersistenceError, OSError) as exc:
+        raise UsageError(f"shard {spec.name!r}: cannot open the store {describe(spec.db)}: {exc}") from None
 
 
 def _whole_id(text: str) -> UUID | None:

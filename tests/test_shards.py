@@ -376,6 +376,10 @@ def test_a_missing_shard_map_or_shard_store_is_one_line(tmp_path, monkeypatch):
     result = run(location, "show", "abcd1234")
     assert result.exit_code == 2 and "shard 'a': no store at" in result.stderr
     assert len(result.stderr.splitlines()) == 1
+    (tmp_path / "a.sqlite").write_bytes(b"not a database, " * 64)
+    result = run(location, "games")
+    assert result.exit_code == 2 and "shard 'a': cannot open the store" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
 
 
 def test_an_unreachable_shard_server_is_one_line(tmp_path):
