@@ -8,7 +8,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 from eventsourcing.persistence import PersistenceError
@@ -16,7 +16,7 @@ from eventsourcing.persistence import PersistenceError
 from cli.completion import complete_seat
 from domain.errors import NightkeepError, UsageError
 from domain.game import MAX_EVENTS
-from event_store.config import describe, resolve_db, store_exists
+from event_store.config import describe, is_shard_map, resolve_db, store_exists
 from event_store.recorded import RecordedEvent
 from event_store.seats import resolve_viewer as resolve_viewer
 from event_store.seats import seen_by as seen_by
@@ -103,6 +103,11 @@ def get_service(ctx: click.Context, create: bool = False) -> GameService:
     obj = ctx.ensure_object(dict)
     if "service" not in obj:
         db = resolve_db(obj.get("db"))
+        if is_shard_map(db):
+            obj["db_resolved"] = db
+            obj["service"] = open_shard_map(db, create)
+            ctx.find_root().call_on_close(obj["service"].close)
+            return obj["service"]  # type: ignore[no-any-return]
         if not create and not store_exists(db):
             raise UsageError(f"no store at {describe(db)} (nightkeep new or nightkeep import creates one)")
         obj["db_resolved"] = db
@@ -115,6 +120,14 @@ def get_service(ctx: click.Context, create: bool = False) -> GameService:
         # A PostgreSQL store holds pooled connections: they are given back when the command ends.
         ctx.find_root().call_on_close(obj["service"].close)
     return obj["service"]  # type: ignore[no-any-return]
+
+
+def open_shard_map(db: str, create: bool) -> GameService:
+    """Opens the games of a shard map (`--db shards:PATH`), spread over several stores."""
+    from event_store.shards import ShardedService
+
+    # A ShardedService offers every GameService method the commands call, routed to a game's shard.
+    return cast(GameService, ShardedService.open(db, create))
 
 
 def jsonable(value: Any) -> Any:

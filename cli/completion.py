@@ -45,10 +45,10 @@ def _matching(incomplete: str, items: Iterable[tuple[str, str]]) -> list[Complet
 def _service(ctx: click.Context) -> Any:
     """Opens the store named by --db / NIGHTKEEP_DB, or returns None when there is none."""
     from event_store.config import resolve_db, store_exists
-    from event_store.service import GameService
+    from event_store.shards import open_store
 
     db = resolve_db(ctx.find_root().params.get("db"))
-    return GameService.open(db) if store_exists(db) else None
+    return open_store(db) if store_exists(db) else None
 
 
 def _typed(ctx: click.Context, name: str) -> str:
@@ -105,12 +105,10 @@ def complete_player(ctx: click.Context, param: click.Parameter, incomplete: str)
 @quietly
 def complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Completes a game id from the store, with its ruleset and players as help."""
-    from projections.game_index import GameIndex
-
     service = _service(ctx)
     if service is None:
         return []
-    games = GameIndex(service).games()
+    games = service.game_index().games()
     return _matching(incomplete, ((g["game"], f"{g['ruleset']}: {', '.join(g['players'])}") for g in games))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 from eventsourcing.domain import Snapshot as LibrarySnapshot
@@ -363,26 +364,41 @@ class Game(Aggregate):
     # --- commands ------------------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, created: GameCreated, commitment: bytes) -> Game:
-        """Creates a game from its GameCreated event and the host's seed commitment."""
+    def start(cls, created: GameCreated, commitment: bytes, game_id: UUID | None = None) -> Game:
+        """Creates a game from its GameCreated event and the host's seed commitment (under a new random
+        id, or the one given: a sharded store chooses the id, since the id chooses the shard)."""
         fields = created.to_fields()
         chain = next_chain(GENESIS_CHAIN, created.type_name, created.class_version, fields)
         game: Game = cls._create(
-            cls.Created, type=created.type_name, v=created.class_version, fields=fields, chain=chain
+            cls.Created,
+            id=game_id,
+            type=created.type_name,
+            v=created.class_version,
+            fields=fields,
+            chain=chain,
         )
         game.record(SeedCommitted(commitment=commitment))
         return game
 
     @classmethod
     def fork(
-        cls, forked_from: ForkedFrom, history: Iterable[tuple[str, int, dict[str, Any]]], commitment: bytes
+        cls,
+        forked_from: ForkedFrom,
+        history: Iterable[tuple[str, int, dict[str, Any]]],
+        commitment: bytes,
+        game_id: UUID | None = None,
     ) -> Game:
         """Creates a game that continues another's history (type, class version, fields as recorded)
-        and then commits to its own seed."""
+        and then commits to its own seed (under a new random id, or the one given)."""
         fields = forked_from.to_fields()
         chain = next_chain(GENESIS_CHAIN, forked_from.type_name, forked_from.class_version, fields)
         game: Game = cls._create(
-            cls.Created, type=forked_from.type_name, v=forked_from.class_version, fields=fields, chain=chain
+            cls.Created,
+            id=game_id,
+            type=forked_from.type_name,
+            v=forked_from.class_version,
+            fields=fields,
+            chain=chain,
         )
         for type_name, version, copied in history:
             game.record_raw(type_name, version, copied)

@@ -24,6 +24,8 @@ PG_VARS = ("POSTGRES_DBNAME", "POSTGRES_HOST", "POSTGRES_PORT", "POSTGRES_USER",
 # process would run a server out of connections with a few dozen players' commands at once.
 PG_POOL = {"POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "4", "POSTGRES_CONNECT_TIMEOUT": "5"}
 SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+# `shards:PATH` names a shard map: games spread over several stores (event_store/shards.py).
+SHARD_MAP = "shards:"
 
 
 def default_db_path() -> Path:
@@ -50,6 +52,11 @@ def resolve_db(db: str | None) -> str:
     except RuntimeError:
         raise UsageError(f"{chosen!r}: no such user's home directory (check --db or NIGHTKEEP_DB)") from None
     return chosen
+
+
+def is_shard_map(db: str) -> bool:
+    """Tells whether a store location is a shard map (`shards:PATH`)."""
+    return db.startswith(SHARD_MAP)
 
 
 def is_postgres(db: str) -> bool:
@@ -115,6 +122,8 @@ def store_exists(db: str) -> bool:
     PostgreSQL database is asked, and an unreachable one is an error)."""
     if db in (MEMORY, "memory"):
         return True
+    if is_shard_map(db):
+        return True  # checked whole when opened: a missing map or shard is an error, never "no games"
     if is_postgres(db):
         from event_store.postgres_store import holds_store
 
@@ -130,6 +139,8 @@ def persistence_env(db: str) -> dict[str, str]:
 
     if db in (MEMORY, "memory"):
         return {"PERSISTENCE_MODULE": "eventsourcing.popo", **cipher_env(encrypts=False)}
+    if is_shard_map(db):  # never a SQLite file named "shards:…"
+        raise UsageError(f"{db}: a shard map is several stores (open it with event_store.shards)")
     if is_postgres(db):
         from event_store.postgres_store import check_reachable
 

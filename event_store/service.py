@@ -65,6 +65,7 @@ from event_store.transcoder import MsgpackTranscoder
 
 if TYPE_CHECKING:
     from domain.audit import AuditReport, RawEntry
+    from projections.game_index import GameIndex
 
 log = get_logger("nightkeep.store")
 
@@ -155,8 +156,10 @@ class GameService(Application[UUID]):
         wait_for_entropy: bool = False,
         keys: dict[str, bytes] | None = None,
         host_key: bytes = b"",
+        game_id: UUID | None = None,
     ) -> UUID:
-        """Sets up a new game and stores it with its secret seed; returns its id.
+        """Sets up a new game and stores it with its secret seed; returns its id (a new random one, or
+        `game_id`: a sharded store chooses the id first, since the id chooses the shard).
 
         The seed is drawn and committed before any player entropy is recorded. Unless asked to wait
         for entropy (players send it with `add_entropy`, then the host calls `start_game`), the host
@@ -186,7 +189,7 @@ class GameService(Application[UUID]):
             host_key=host_key,
         )
         seed = new_seed()
-        game = Game.start(created, commit_to_seed(seed))
+        game = Game.start(created, commit_to_seed(seed), game_id)
         for player, value in entropy:
             game.add_entropy(player, value)
         if not wait_for_entropy:
@@ -262,12 +265,20 @@ class GameService(Application[UUID]):
         self._save_or_stale(game)
         return seed
 
-    def fork_game(self, game_id: UUID, at: int, same_dice: bool = False) -> tuple[UUID, ForkedFrom]:
+    def fork_game(
+        self,
+        game_id: UUID,
+        at: int,
+        same_dice: bool = False,
+        fork_id: UUID | None = None,
+        into: GameService | None = None,
+    ) -> tuple[UUID, ForkedFrom]:
         """Starts a new game from a game's history up to event `at`, which must be an action boundary.
 
         The fork's log opens with ForkedFrom, copies the first `at` events as they were recorded and
         commits to a new seed; with `same_dice` it reuses the original's seed, which is allowed only
-        once that seed is public (a fork must never preview an unfinished game's dice).
+        once that seed is public (a fork must never preview an unfinished game's dice). A sharded
+        store gives the fork's id and the store of the shard that id maps to (`fork_id`, `into`).
         """
         events = self.verified_events(game_id)
         check_fork_point(game_id, events, self.fold(game_id), at)
@@ -282,8 +293,9 @@ class GameService(Application[UUID]):
             game=str(game_id), version=at, chain=events[at - 1].chain, seed=original_seed, same_dice=same_dice
         )
         history = [(r.type_name, r.class_version, r.fields) for r in events[:at]]
-        game = Game.fork(forked_from, history, commit_to_seed(seed))
-        self.save(game, rows=self.secrets.put(game.id, seed))
+        game = Game.fork(forked_from, history, commit_to_seed(seed), fork_id)
+        target = into or self
+        target.save(game, rows=target.secrets.put(game.id, seed))
         log.info("game_forked", game=str(game.id), original=str(game_id), at=at, same_dice=same_dice)
         return game.id, forked_from
 
@@ -471,6 +483,12 @@ class GameService(Application[UUID]):
         if version is not None and fold.version != version:
             raise UsageError(f"game {game_id} has only {fold.version} events")
         return fold
+
+    def game_index(self) -> GameIndex:
+        """Returns the store's game index (`games` lists from it; a sharded store's spans its shards)."""
+        from projections.game_index import GameIndex
+
+        return GameIndex(self)
 
     def resolve_game_id(self, text: str) -> UUID:
         """Parses a game id given on the command line: the whole id or a unique prefix of it (see
