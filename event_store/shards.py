@@ -54,12 +54,12 @@ class ShardedService:
     # Play by e-mail and replicas keep their tables beside one store's events: none here.
     recorder = None
 
-    def __init__(self, shards: Sequence[Shard], new_id: Callable[[], UUID] = uuid4) -> None:
+    def __init__(self, shards: Sequence[Shard], new_id: Callable[[], UUID] | None = None) -> None:
         if not shards:
             raise UsageError("a sharded store needs at least one shard")
         self.shards = list(shards)
         self._by_name = {shard.name: shard for shard in self.shards}
-        self._new_id = new_id
+        self._new_id = new_id or (lambda: uuid4())  # uuid4 looked up when called (tests seed it)
         # Where each game was found: a stored game never moves, so once found it is asked there only.
         self._found: dict[UUID, Shard] = {}
         self.copies = ShardedCopies(self)
