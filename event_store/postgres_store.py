@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
+from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
@@ -43,6 +44,11 @@ class _PgCursor:
     def fetchall(self) -> list[Any]:
         rows: list[Any] = self._cursor.fetchall()
         return rows
+
+    @property
+    def raw(self) -> Any:
+        """The psycopg cursor itself (for the library's own statements, which are psycopg's)."""
+        return self._cursor
 
     @property
     def rowcount(self) -> int:
@@ -88,6 +94,14 @@ class PostgresStore:
             except (IntegrityError, ProgrammingError):
                 if attempt == 2:
                     raise
+
+    def key(self, originator_id: UUID) -> Any:
+        """Returns an id as the library's PostgreSQL events table holds it: a uuid."""
+        return originator_id
+
+    def ids(self, rows: Sequence[Sequence[Any]]) -> list[UUID]:
+        """Returns the first column of rows of the events table as ids (psycopg loads uuids as UUIDs)."""
+        return [row[0] for row in rows]
 
 
 class PostgresStoreRecorder(PostgresApplicationRecorder):

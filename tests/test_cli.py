@@ -12,11 +12,6 @@ from cli.main import cli
 from event_store.service import GameService
 
 
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "cli.sqlite")
-
-
 def run(db, *args):
     result = CliRunner().invoke(cli, ["--db", db, *args])
     return result

@@ -15,11 +15,6 @@ from event_store.service import GameService
 HUGE = "99999999999999999999"
 
 
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "bounds.sqlite")
-
-
 def run(db, *args, **kwargs):
     return CliRunner().invoke(cli, ["--db", db, *args], **kwargs)
 

@@ -13,11 +13,6 @@ from domain.rulesets.catalogue import describe_ruleset
 SHIPPED = ("dungeon-short", "keep-run", "vampire-empire", "talisman")
 
 
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "out.sqlite")
-
-
 def run(db, *args, env=None):
     return CliRunner().invoke(cli, ["--db", db, *args], env=env)
 

@@ -22,11 +22,6 @@ SCRIPTED = REPLAYS / "dungeon-short-2p-scripted-001.nkr"
 FILES = sorted(REPLAYS.glob("*.nkr"))
 
 
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "replay.sqlite")
-
-
 def run(db, *args, input=None):
     return CliRunner().invoke(cli, ["--db", db, "replay", *args], input=input)
 

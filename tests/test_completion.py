@@ -10,11 +10,6 @@ from click.testing import CliRunner
 from cli.main import cli
 
 
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "complete.sqlite")
-
-
 def complete(line, shell="bash", env=None):
     """Returns the values the shell would offer for the last word of `line` (as bash or zsh sends it)."""
     words = line.split()
