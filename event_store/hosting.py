@@ -91,11 +91,11 @@ class Host(Outbox):
         secret = secrets.token_bytes(32)
 
         def hosted(game_id: UUID) -> list[Statement]:
-            game = [(str(game_id), self.key.name, host_mail, secret, deadline)]
-            seats = [(str(game_id), name, keys.get(name, b""), mail.get(name, "")) for name in names]
+            game = [str(game_id), self.key.name, host_mail, secret, deadline]
+            seat = "INSERT INTO nightkeep_pbem_seats VALUES (?, ?, ?, ?, 0, 0)"
             return [
-                *(("INSERT INTO nightkeep_pbem_games VALUES (?, ?, ?, ?, ?, 0)", row) for row in game),
-                *(("INSERT INTO nightkeep_pbem_seats VALUES (?, ?, ?, ?, 0, 0)", row) for row in seats),
+                ("INSERT INTO nightkeep_pbem_games VALUES (?, ?, ?, ?, ?, 0)", game),
+                *((seat, [str(game_id), name, keys.get(name, b""), mail.get(name, "")]) for name in names),
             ]
 
         # The game, its seed, its host's row and its seats are one transaction: no game half hosted.
