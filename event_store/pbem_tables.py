@@ -13,7 +13,6 @@ events.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from domain.errors import UsageError
@@ -40,15 +39,15 @@ def schema(store: SqlStore) -> list[str]:
     ]
 
 
-def store_of(recorder: Any, statements: Sequence[str] = ()) -> SqlStore:
-    """Returns the SQL database of a game store with the host's tables (and `statements`) created;
-    play by e-mail keeps its tables beside the events, so the in-memory store will not do."""
+def store_of(recorder: Any) -> SqlStore:
+    """Returns the SQL database of a game store with the host's tables created; play by e-mail keeps
+    its tables beside the events, so the in-memory store will not do."""
     store = sql_store_of(recorder)
     if store is None:
         raise UsageError(
             "play by e-mail keeps its outbox beside the events: use a SQLite or PostgreSQL store (--db)"
         )
-    store.create([*schema(store), *statements])
+    store.create(schema(store))
     return store
 
 
