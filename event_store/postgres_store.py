@@ -6,8 +6,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from eventsourcing.persistence import StoredEvent
-from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError, StoredEvent
+from eventsourcing.postgres import (
+    PostgresAggregateRecorder,
+    PostgresApplicationRecorder,
+    PostgresDatastore,
+    PostgresFactory,
+)
 from psycopg import sql as pgsql
 from psycopg.rows import tuple_row
 
@@ -77,21 +82,44 @@ class PostgresStore:
     def create(self, statements: Sequence[str]) -> None:
         """Runs CREATE ... IF NOT EXISTS statements in one transaction; two processes creating the same
         table at once is not an error (PostgreSQL's catalog then refuses the second)."""
-        from eventsourcing.persistence import IntegrityError, ProgrammingError
-
-        for attempt in range(3):
+        for attempt in range(CREATE_ATTEMPTS):
             try:
                 with self.transaction(commit=True) as c:
                     for statement in statements:
                         c.execute(statement)
                 return
-            except (IntegrityError, ProgrammingError):
-                if attempt == 2:
+            except CREATED_MEANWHILE:
+                if attempt == CREATE_ATTEMPTS - 1:
                     raise
 
 
-class PostgresStoreRecorder(PostgresApplicationRecorder):
-    """The library's PostgreSQL application recorder, also writing a save's `rows=` in its transaction."""
+# What PostgreSQL says to the second of two processes creating the same table, type or function at once
+# (a new store's first commands, run together): a duplicate in its catalog, or "tuple concurrently
+# updated". The first has committed by then, so a second try finds everything made.
+CREATED_MEANWHILE = (IntegrityError, InternalError, ProgrammingError)
+CREATE_ATTEMPTS = 5
+
+
+class CreatesConcurrently:
+    """Makes a recorder's `create_table` safe when other processes create the same store at once."""
+
+    def create_table(self) -> None:
+        for attempt in range(CREATE_ATTEMPTS):
+            try:
+                super().create_table()  # type: ignore[misc]
+                return
+            except CREATED_MEANWHILE:
+                if attempt == CREATE_ATTEMPTS - 1:
+                    raise
+
+
+class PostgresSnapshotRecorder(CreatesConcurrently, PostgresAggregateRecorder):
+    """The library's PostgreSQL recorder of snapshots, safe to create from several processes at once."""
+
+
+class PostgresStoreRecorder(CreatesConcurrently, PostgresApplicationRecorder):
+    """The library's PostgreSQL application recorder, also writing a save's `rows=` in its transaction
+    (and safe to create from several processes at once)."""
 
     writes_rows = True
 
@@ -102,6 +130,13 @@ class PostgresStoreRecorder(PostgresApplicationRecorder):
             set_path(curs, self.datastore.schema)
         for sql, params in rows:
             curs.execute(pg_sql(sql), params)
+
+
+class PostgresStoreFactory(PostgresFactory):
+    """The library's PostgreSQL persistence with nightkeep's recorders (`PERSISTENCE_MODULE` names it)."""
+
+    aggregate_recorder_class = PostgresSnapshotRecorder
+    application_recorder_class = PostgresStoreRecorder
 
 
 def _connect(settings: dict[str, str]) -> Any:
