@@ -1,0 +1,159 @@
+"""Writers killed with SIGKILL at random moments, on SQLite and on PostgreSQL (issue 15, item 5).
+
+Each test reuses one store across all its runs (the store must stay sound across many kills): a writer
+starts as a process of its own and is killed after a seeded random delay within its work; then the
+store must open, every game in it must audit clean with no version missing or doubled, every
+interrupted game must take another action (unless it is over), and a file whose import was killed
+imports again or is found already stored. 100 runs per store in all: bot drivers (cheap to start),
+and the real `act`, `play --bots` and `import` commands.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from uuid import UUID
+
+from domain.bots import Bot
+from event_store.replay_file import check_import, export_game, import_game
+from event_store.service import GameService, play_with_bots
+from event_store.sql import SQLITE, sql_store_of
+from tests.race_driver import choose
+from tests.test_concurrency import REPO, check_log
+
+BOT_RUNS = 40
+ACT_RUNS = 25
+PLAY_RUNS = 20
+IMPORT_RUNS = 15
+PLAYERS = [("Ann", None), ("Bo", None)]
+TIMEOUT = 60
+
+
+def killed(args: list[str], after: float) -> bool:
+    """Runs a writer and kills it with SIGKILL `after` seconds after it starts; returns whether it had
+    ended by itself first."""
+    process = subprocess.Popen(
+        args,
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    time.sleep(after)
+    process.send_signal(signal.SIGKILL)  # a no-op once it has ended and been reaped
+    return process.wait(timeout=TIMEOUT) == 0
+
+
+def cli(db: str, *args: str) -> list[str]:
+    """Returns the command line of a real nightkeep command on a store."""
+    return [sys.executable, "-m", "nightkeep", "--db", db, *args]
+
+
+def reopened(db: str, games: list[UUID]) -> GameService:
+    """Opens the store afresh, as the next command would, and checks it and every given game."""
+    service = GameService.open(db)
+    store = sql_store_of(service.recorder)
+    assert store is not None
+    if store.dialect == SQLITE:
+        with store.transaction(commit=False) as c:
+            c.execute("PRAGMA integrity_check")
+            assert c.fetchall() == [("ok",)]
+    for game_id in games:
+        check_log(service, game_id)
+    return service
+
+
+def continued(service: GameService, game_id: UUID, bot: Bot) -> bool:
+    """Takes one more bot action in an interrupted game; returns False if the game is over."""
+    chosen = choose(service, game_id, bot)
+    if chosen is None:
+        return False
+    version, player, action = chosen
+    assert service.take_action(game_id, player, action, expected_version=version)[0] > version
+    return True
+
+
+def kept_running(service: GameService, games: list[UUID], bot: Bot) -> list[UUID]:
+    """Continues every game once; replaces each finished one by a new game."""
+    return [g if continued(service, g, bot) else service.create_game("dungeon-short", PLAYERS) for g in games]
+
+
+def test_bot_drivers_killed_at_random_moments_leave_every_game_sound_and_playable(new_store):
+    db, rng, bot = new_store("bots"), random.Random(151), Bot(151)
+    service = GameService.open(db)
+    games = [service.create_game("dungeon-short", PLAYERS) for _ in range(3)]
+    games.append(service.create_game("keep-run", PLAYERS))
+    service.close()
+    every = list(games)
+    for run in range(BOT_RUNS):
+        driver = [sys.executable, "-m", "tests.race_driver", "bots", db, f"killed-{run}", *map(str, games)]
+        killed(driver, rng.uniform(0.15, 0.9))
+        service = reopened(db, games)
+        games = kept_running(service, games, bot)
+        every.extend(g for g in games if g not in every)
+        service.close()
+    reopened(db, every).close()
+
+
+def test_act_commands_killed_at_random_moments_leave_the_game_sound_and_playable(new_store):
+    db, rng, bot = new_store("act"), random.Random(152), Bot(152)
+    service = GameService.open(db)
+    games = [service.create_game("dungeon-short", PLAYERS)]
+    every = list(games)
+    for _ in range(ACT_RUNS):
+        version, player, action = choose(service, games[0], bot) or (0, "", "")
+        command = cli(db, "act", str(games[0]), action, "--as", player, "--expect-version", str(version))
+        service.close()
+        killed(command, rng.uniform(0.1, 0.7))
+        service = reopened(db, games)
+        games = kept_running(service, games, bot)
+        every.extend(g for g in games if g not in every)
+    service.close()
+    reopened(db, every).close()
+
+
+def test_play_with_bots_killed_at_random_moments_leaves_the_game_sound_and_playable(new_store):
+    db, rng, bot = new_store("play"), random.Random(153), Bot(153)
+    service = GameService.open(db)
+    games = [service.create_game("dungeon-short", PLAYERS)]
+    every = list(games)
+    service.close()
+    for run in range(PLAY_RUNS):
+        killed(cli(db, "play", str(games[0]), "--bots", "--seed", str(run)), rng.uniform(0.3, 1.5))
+        service = reopened(db, games)
+        games = kept_running(service, games, bot)
+        every.extend(g for g in games if g not in every)
+        service.close()
+    reopened(db, every).close()
+
+
+def test_imports_killed_at_random_moments_store_all_or_nothing_and_import_again(new_store, tmp_path: Path):
+    db, rng = new_store("imports"), random.Random(154)
+    source = GameService.open(":memory:")
+    files: dict[UUID, Path] = {}
+    for n in range(IMPORT_RUNS):
+        game_id = source.create_game("dungeon-short", PLAYERS)
+        play_with_bots(source, game_id, seed=n)
+        files[game_id] = tmp_path / f"game-{n}.nkr"
+        # The host's full log, or every other time the public copy (stored as a copy under an id of
+        # its own, its row written just before its events).
+        files[game_id].write_bytes(export_game(source, game_id, *([] if n % 2 else [""])))
+    GameService.open(db).close()
+    stored: list[UUID] = []
+    for game_id, path in files.items():
+        killed(cli(db, "import", str(path)), rng.uniform(0.1, 0.8))
+        service = reopened(db, stored)
+        stored_as = check_import(path.read_bytes()).stored
+        held = service.has_game(stored_as)
+        if held:
+            check_log(service, stored_as)  # all of it, or nothing (one transaction)
+        again = import_game(service, path.read_bytes())
+        assert again.added == (0 if held else len(source.recorded_events(game_id)))
+        stored.append(stored_as)
+        service.close()
+    reopened(db, stored).close()
