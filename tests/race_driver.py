@@ -7,8 +7,9 @@ prints `won VERSION PLAYER ACTION NEW_VERSION` or `stale VERSION MESSAGE`; a `st
 `new DB`: opens the store (making it if it is new) and creates one game; prints its id.
 
 `bots DB SEED GAME...`: seeded bots act on the given games, picking a running one at random each time,
-until every game is over or `--actions N` were taken; a lost race ("game moved on") is retried. Prints one
-JSON line at the end: actions taken, races lost, and any other error (there should be none).
+until every game is over or `--actions N` were taken; a lost race ("game moved on") is retried. Prints
+`acted GAME VERSION` after each stored action (the crash tests kill it after a random number of them),
+then one JSON line: actions taken, races lost, and any other error (there should be none).
 
 Both start in a fraction of the CLI's time, so many of them start at once without the test timing out.
 """
@@ -69,8 +70,9 @@ def bots(db: str, seed: str, games: list[str], max_actions: int) -> None:
                 running.remove(game_id)
                 continue
             version, player, action = chosen
-            service.take_action(game_id, player, action, expected_version=version)
+            new_version, _ = service.take_action(game_id, player, action, expected_version=version)
             taken += 1
+            print(f"acted {game_id} {new_version}", flush=True)
         except StaleVersion:
             lost += 1
         except NightkeepError as exc:  # a rule refusing a bot's legal choice would be a bug: reported

@@ -34,19 +34,39 @@ PLAYERS = [("Ann", None), ("Bo", None)]
 TIMEOUT = 60
 
 
+def started(args: list[str], stdout: int | None = subprocess.DEVNULL) -> subprocess.Popen[str]:
+    """Starts a writer as a process of its own."""
+    env = {**os.environ, "NO_COLOR": "1"}
+    return subprocess.Popen(args, cwd=REPO, stdout=stdout, stderr=subprocess.DEVNULL, text=True, env=env)
+
+
 def killed(args: list[str], after: float) -> bool:
     """Runs a writer and kills it with SIGKILL `after` seconds after it starts; returns whether it had
     ended by itself first."""
-    process = subprocess.Popen(
-        args,
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "NO_COLOR": "1"},
-    )
+    process = started(args)
     time.sleep(after)
     process.send_signal(signal.SIGKILL)  # a no-op once it has ended and been reaped
     return process.wait(timeout=TIMEOUT) == 0
+
+
+def killed_after_actions(args: list[str], actions: int) -> None:
+    """Runs a bot driver and kills it with SIGKILL once it has stored that many actions (a moment in its
+    work, however loaded the machine: it is likely writing the next one then)."""
+    process = started(args, stdout=subprocess.PIPE)
+    for _ in range(actions):
+        if not process.stdout.readline():  # type: ignore[union-attr]
+            break  # every game is over
+    process.send_signal(signal.SIGKILL)
+    process.communicate(timeout=TIMEOUT)
+
+
+def run_time(args: list[str]) -> float:
+    """Returns how long a writer takes to its end on this machine now, so that kills land within its work
+    on a busy machine as on an idle one."""
+    begun = time.monotonic()
+    done = subprocess.run(args, cwd=REPO, capture_output=True, timeout=TIMEOUT, check=False)
+    assert done.returncode == 0, done.stderr
+    return time.monotonic() - begun
 
 
 def cli(db: str, *args: str) -> list[str]:
@@ -92,7 +112,7 @@ def test_bot_drivers_killed_at_random_moments_leave_every_game_sound_and_playabl
     every = list(games)
     for run in range(BOT_RUNS):
         driver = [sys.executable, "-m", "tests.race_driver", "bots", db, f"killed-{run}", *map(str, games)]
-        killed(driver, rng.uniform(0.15, 0.9))
+        killed_after_actions(driver, rng.randrange(12))
         service = reopened(db, games)
         games = kept_running(service, games, bot)
         every.extend(g for g in games if g not in every)
@@ -105,11 +125,15 @@ def test_act_commands_killed_at_random_moments_leave_the_game_sound_and_playable
     service = GameService.open(db)
     games = [service.create_game("dungeon-short", PLAYERS)]
     every = list(games)
-    for _ in range(ACT_RUNS):
+    whole = 0.0
+    for run in range(ACT_RUNS + 1):
         version, player, action = choose(service, games[0], bot) or (0, "", "")
         command = cli(db, "act", str(games[0]), action, "--as", player, "--expect-version", str(version))
         service.close()
-        killed(command, rng.uniform(0.1, 0.7))
+        if run == 0:
+            whole = run_time(command)  # the first action is taken whole: how long one takes here
+        else:
+            killed(command, rng.uniform(0.3, 1.1) * whole)
         service = reopened(db, games)
         games = kept_running(service, games, bot)
         every.extend(g for g in games if g not in every)
@@ -120,11 +144,12 @@ def test_act_commands_killed_at_random_moments_leave_the_game_sound_and_playable
 def test_play_with_bots_killed_at_random_moments_leaves_the_game_sound_and_playable(new_store):
     db, rng, bot = new_store("play"), random.Random(153), Bot(153)
     service = GameService.open(db)
+    whole = run_time(cli(db, "play", str(service.create_game("dungeon-short", PLAYERS)), "--bots"))
     games = [service.create_game("dungeon-short", PLAYERS)]
     every = list(games)
     service.close()
     for run in range(PLAY_RUNS):
-        killed(cli(db, "play", str(games[0]), "--bots", "--seed", str(run)), rng.uniform(0.3, 1.5))
+        killed(cli(db, "play", str(games[0]), "--bots", "--seed", str(run)), rng.uniform(0.2, 1.0) * whole)
         service = reopened(db, games)
         games = kept_running(service, games, bot)
         every.extend(g for g in games if g not in every)
@@ -144,9 +169,12 @@ def test_imports_killed_at_random_moments_store_all_or_nothing_and_import_again(
         # its own, its row written just before its events).
         files[game_id].write_bytes(export_game(source, game_id, *([] if n % 2 else [""])))
     GameService.open(db).close()
-    stored: list[UUID] = []
+    spare = tmp_path / "spare.nkr"
+    spare.write_bytes(export_game(source, source.create_game("dungeon-short", PLAYERS)))
+    whole = run_time(cli(db, "import", str(spare)))
+    stored: list[UUID] = [check_import(spare.read_bytes()).stored]
     for game_id, path in files.items():
-        killed(cli(db, "import", str(path)), rng.uniform(0.1, 0.8))
+        killed(cli(db, "import", str(path)), rng.uniform(0.3, 1.1) * whole)
         service = reopened(db, stored)
         stored_as = check_import(path.read_bytes()).stored
         held = service.has_game(stored_as)
