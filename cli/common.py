@@ -16,7 +16,7 @@ from eventsourcing.persistence import PersistenceError
 from cli.completion import complete_seat
 from domain.errors import NightkeepError, UsageError
 from domain.game import MAX_EVENTS
-from event_store.config import resolve_db, store_exists
+from event_store.config import describe, resolve_db, store_exists
 from event_store.recorded import RecordedEvent
 from event_store.seats import resolve_viewer as resolve_viewer
 from event_store.seats import seen_by as seen_by
@@ -104,12 +104,16 @@ def get_service(ctx: click.Context, create: bool = False) -> GameService:
     if "service" not in obj:
         db = resolve_db(obj.get("db"))
         if not create and not store_exists(db):
-            raise UsageError(f"no store at {db} (nightkeep new or nightkeep import creates one)")
+            raise UsageError(f"no store at {describe(db)} (nightkeep new or nightkeep import creates one)")
         obj["db_resolved"] = db
         try:
             obj["service"] = GameService.open(db)
+        except NightkeepError:
+            raise  # StoreUnavailable (an OSError too) is one line of its own, exit 3
         except (sqlite3.DatabaseError, PersistenceError, OSError) as exc:
-            raise NightkeepCliError(f"cannot open the store {db}: {exc}", 2) from None
+            raise NightkeepCliError(f"cannot open the store {describe(db)}: {exc}", 2) from None
+        # A PostgreSQL store holds pooled connections: they are given back when the command ends.
+        ctx.find_root().call_on_close(obj["service"].close)
     return obj["service"]  # type: ignore[no-any-return]
 
 

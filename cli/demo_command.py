@@ -8,6 +8,7 @@ winner: the outcome is said as it fell.
 
 from __future__ import annotations
 
+import shlex
 import sys
 import time
 from uuid import UUID
@@ -24,7 +25,7 @@ from domain.hidden import PUBLIC
 from domain.rulesets import has_hidden_information, ruleset_names
 from domain.suggest import did_you_mean
 from event_store.bot_games import bot_game_options
-from event_store.config import default_db_path
+from event_store.config import default_db_path, describe
 from event_store.forks import action_boundaries
 from event_store.recorded import RecordedEvent, fold_recorded, redacted
 from event_store.service import GameService, play_with_bots
@@ -114,7 +115,8 @@ def outcome(ruleset: str, recorded: list[RecordedEvent]) -> str:
 def _print_next_steps(ctx: click.Context, game_id: UUID, recorded: list[RecordedEvent]) -> None:
     """Prints the commands that replay, audit and fork the game just played (with this store's --db)."""
     db = ctx.obj.get("db_resolved")
-    db_flag = "" if db == str(default_db_path()) else f"--db {db} "
+    # A URL is shown without its password (POSTGRES_PASSWORD gives it) and quoted for the shell (`?`).
+    db_flag = "" if db == str(default_db_path()) else f"--db {shlex.quote(describe(db))} "
     boundaries = action_boundaries(recorded)
     at = boundaries[len(boundaries) // 2]
     out = console()

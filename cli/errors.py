@@ -11,6 +11,8 @@ from typing import Any, NoReturn
 
 import click
 
+from domain.errors import StoreUnavailable
+
 # Exit code of a failure that is nobody's input: a bug, or a store damaged outside nightkeep.
 INTERNAL_ERROR = 3
 # Set, it lets such a failure end in its traceback, for a bug report.
@@ -78,6 +80,9 @@ class FriendlyGroup(click.Group):
             fail(exc.format_message(), exc.exit_code, as_json)
         except click.Abort:
             fail("Aborted.", 1, as_json)
+        except StoreUnavailable as exc:
+            # An OSError too, but nobody's mistake in writing: a server that cannot be reached (exit 3).
+            fail(str(exc), exc.exit_code, as_json)
         except OSError as exc:
             # A write that fails (a full disk, a closed terminal) ends in one line too; click itself ends
             # a broken pipe (EPIPE) quietly, and re-raises every other OSError as a traceback.

@@ -10,11 +10,10 @@ import string
 from uuid import UUID
 
 from eventsourcing.persistence import ApplicationRecorder
-from eventsourcing.popo import POPOApplicationRecorder
-from eventsourcing.sqlite import SQLiteApplicationRecorder
 
 from domain.errors import UnknownGame, UsageError
 from event_store.copies import CopyStore
+from event_store.sql import SQLITE, sql_store_of
 
 MIN_PREFIX = 4
 # An ambiguous prefix lists at most this many candidates, so its error stays one readable line.
@@ -41,20 +40,23 @@ def normalised_prefix(text: str) -> str:
 
 def stored_ids_with_prefix(recorder: ApplicationRecorder, prefix: str) -> list[UUID]:
     """Returns the ids of the stored aggregates whose hex id starts with `prefix` (a range scan)."""
-    if isinstance(recorder, SQLiteApplicationRecorder):
-        # Stored ids are 32 hex digits; the primary key (originator_id, version) serves this range.
-        high = prefix + "g"  # 'g' sorts after every hex digit
-        with recorder.datastore.transaction(commit=False) as c:
-            c.execute(
-                f"SELECT originator_id FROM {recorder.events_table_name} "
-                "WHERE originator_id >= ? AND originator_id < ? AND originator_version = 1",
-                [prefix, high],
-            )
-            return [UUID(row[0]) for row in c.fetchall()]
-    if isinstance(recorder, POPOApplicationRecorder):
-        ids = list(recorder._stored_events_index)  # the in-memory store offers no query for ids
+    store = sql_store_of(recorder)
+    if store is None:
+        # The in-memory store offers no query for ids.
+        ids = list(recorder._stored_events_index)  # type: ignore[attr-defined]
         return [UUID(i) for i in ids if UUID(i).hex.startswith(prefix)]
-    raise UsageError("this store cannot look games up by a prefix: give the whole game id")
+    if store.dialect == SQLITE:
+        # Stored ids are 32 hex digits; the primary key (originator_id, version) serves this range.
+        bounds: list[object] = [prefix, prefix + "g"]  # 'g' sorts after every hex digit
+        where = "originator_id >= ? AND originator_id < ?"
+    else:
+        # A uuid column: every id with the prefix lies between it padded with 0s and with fs.
+        bounds = [UUID(prefix.ljust(32, "0")), UUID(prefix.ljust(32, "f"))]
+        where = "originator_id BETWEEN ? AND ?"
+    table = recorder.events_table_name  # type: ignore[attr-defined]
+    with store.transaction(commit=False) as c:
+        c.execute(f"SELECT originator_id FROM {table} WHERE {where} AND originator_version = 1", bounds)
+        return store.ids(c.fetchall())
 
 
 def resolve_game_id(recorder: ApplicationRecorder, copies: CopyStore, text: str) -> UUID:

@@ -16,26 +16,29 @@ from uuid import UUID
 
 from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import EventStore, Mapper, StoredEvent
-from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.errors import CorruptStore, UnknownRuleset
 from domain.folding import fold_envelopes
 from domain.game import MAX_EVENTS, Game, GameFold, holder_ruleset
 from domain.rulesets import ruleset_class
 from event_store.recorded import GAME_TOPICS
+from event_store.sql import SqlStore, sql_store_of
 
 
 def load_latest(events: Any, snapshots: Any, mapper: Mapper[UUID], game_id: UUID) -> Game | None:
     """Returns a game rebuilt from its newest snapshot and the envelopes after it, or None when it has
-    no snapshot (a short game: the repository's own path is as cheap) or the store is not plain SQLite.
-    An unreadable snapshot is passed over for the game's first event: the events are the record."""
-    if not _is_plain_sqlite(events, snapshots, mapper):
+    no snapshot (a short game: the repository's own path is as cheap) or the store is not a plain SQL
+    store (SQLite or PostgreSQL). An unreadable snapshot is passed over for the game's first event: the
+    events are the record."""
+    store = _plain_store(events, snapshots, mapper)
+    if store is None:
         return None
-    with events.datastore.transaction(commit=False) as cursor:
+    key = store.key(game_id)
+    with store.transaction(commit=False) as cursor:
         cursor.execute(
             f"SELECT originator_version, topic, state FROM {snapshots.events_table_name} "
             "WHERE originator_id=? ORDER BY originator_version DESC LIMIT 1",
-            [game_id.hex],
+            [key],
         )
         snapshot = cursor.fetchone()
         if snapshot is None:
@@ -45,7 +48,7 @@ def load_latest(events: Any, snapshots: Any, mapper: Mapper[UUID], game_id: UUID
             cursor.execute(
                 f"SELECT originator_version, topic, state FROM {events.events_table_name} "
                 "WHERE originator_id=? AND originator_version=1",
-                [game_id.hex],
+                [key],
             )
             first = cursor.fetchone()
             game = first and _game_from(
@@ -56,7 +59,7 @@ def load_latest(events: Any, snapshots: Any, mapper: Mapper[UUID], game_id: UUID
         cursor.execute(
             f"SELECT originator_version, state FROM {events.events_table_name} "
             "WHERE originator_id=? AND topic IN (?, ?) AND originator_version>? ORDER BY originator_version",
-            [game_id.hex, *GAME_TOPICS, game.version],
+            [key, *GAME_TOPICS, game.version],
         )
         rows = cursor.fetchall()
     try:
@@ -106,15 +109,15 @@ def _game_from(mapper: Mapper[UUID], stored: StoredEvent, kind: type) -> Game | 
     return game
 
 
-def _is_plain_sqlite(events: Any, snapshots: Any, mapper: Mapper[UUID]) -> bool:
-    """Tells whether both recorders are plain SQLite tables of one database (no cipher, no compressor)."""
-    return (
-        isinstance(events, SQLiteAggregateRecorder)
-        and isinstance(snapshots, SQLiteAggregateRecorder)
-        and events.datastore is snapshots.datastore
-        and not mapper.cipher
-        and not mapper.compressor
-    )
+def _plain_store(events: Any, snapshots: Any, mapper: Mapper[UUID]) -> SqlStore | None:
+    """Returns the SQL store when both recorders are plain tables of its one database (no cipher, no
+    compressor), else None."""
+    if mapper.cipher or mapper.compressor:
+        return None
+    store = sql_store_of(events)
+    if store is None or getattr(snapshots, "datastore", None) is not getattr(events, "datastore", None):
+        return None
+    return store
 
 
 def fold_tail(game: Game, tail: list[tuple[int, dict[str, Any]]]) -> Game:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
+from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError, StoredEvent
 from eventsourcing.postgres import (
@@ -50,6 +51,11 @@ class _PgCursor:
         return rows
 
     @property
+    def raw(self) -> Any:
+        """The psycopg cursor itself (for the library's own statements, which are psycopg's)."""
+        return self._cursor
+
+    @property
     def rowcount(self) -> int:
         count: int = self._cursor.rowcount
         return count
@@ -91,6 +97,14 @@ class PostgresStore:
             except CREATED_MEANWHILE:
                 if attempt == CREATE_ATTEMPTS - 1:
                     raise
+
+    def key(self, originator_id: UUID) -> Any:
+        """Returns an id as the library's PostgreSQL events table holds it: a uuid."""
+        return originator_id
+
+    def ids(self, rows: Sequence[Sequence[Any]]) -> list[UUID]:
+        """Returns the first column of rows of the events table as ids (psycopg loads uuids as UUIDs)."""
+        return [row[0] for row in rows]
 
 
 # What PostgreSQL says to the second of two processes creating the same table, type or function at once

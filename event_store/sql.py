@@ -20,9 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol, cast
+from uuid import UUID
 
 from eventsourcing.persistence import ApplicationRecorder, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteDatastore, SQLiteTransaction
+
+from domain.errors import UsageError
 
 # One SQL statement and its parameters, with `?` placeholders.
 Statement = tuple[str, Sequence[Any]]
@@ -53,6 +56,10 @@ class SqlStore(Protocol):
     def transaction(self, commit: bool) -> Any: ...  # a context manager yielding a Cursor
 
     def create(self, statements: Sequence[str]) -> None: ...
+
+    def key(self, originator_id: UUID) -> Any: ...  # an id as the events table's originator_id holds it
+
+    def ids(self, rows: Sequence[Sequence[Any]]) -> list[UUID]: ...  # originator_id columns as UUIDs
 
 
 class SQLiteStore:
@@ -86,6 +93,18 @@ class SQLiteStore:
             for statement in statements:
                 c.execute(statement)
 
+    def key(self, originator_id: UUID) -> Any:
+        """Returns an id as the library's SQLite events table holds it: 32 hex digits."""
+        return originator_id.hex
+
+    def ids(self, rows: Sequence[Sequence[Any]]) -> list[UUID]:
+        """Returns the first column of rows of the events table as ids."""
+        return [UUID(row[0]) for row in rows]
+
+
+class UnsupportedStore(UsageError):
+    """Raised when a recorder is neither SQLite's, PostgreSQL's nor the in-memory store's."""
+
 
 class _WritingTransaction(SQLiteTransaction):
     """A transaction that takes the write lock as it begins (BEGIN IMMEDIATE), waiting for it as long as
@@ -106,7 +125,8 @@ def _tuple_rows(c: SQLiteCursor) -> Cursor:
 
 
 def sql_store_of(recorder: Any) -> SqlStore | None:
-    """Returns the SQL database behind a recorder, or None for the in-memory store."""
+    """Returns the SQL database behind a recorder, or None for the in-memory store; refuses any other
+    store (nightkeep's tables would have nowhere to live, and an in-memory stand-in would lose them)."""
     datastore: Any = getattr(recorder, "datastore", None)
     if isinstance(datastore, SQLiteDatastore):
         return SQLiteStore(datastore)
@@ -114,7 +134,19 @@ def sql_store_of(recorder: Any) -> SqlStore | None:
         from event_store.postgres_store import PostgresStore
 
         return PostgresStore(datastore)
-    return None
+    if is_memory(recorder):
+        return None
+    raise UnsupportedStore(
+        f"unsupported store ({type(recorder).__module__}): nightkeep keeps games in SQLite, "
+        "PostgreSQL or memory"
+    )
+
+
+def is_memory(recorder: Any) -> bool:
+    """Tells whether a recorder is one of the library's in-memory recorders."""
+    return type(recorder).__module__ == "eventsourcing.popo" or any(
+        cls.__module__ == "eventsourcing.popo" for cls in type(recorder).__mro__
+    )
 
 
 def _run_rows_sqlite(c: Any, rows: Sequence[Statement]) -> None:

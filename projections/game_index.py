@@ -2,9 +2,11 @@
 following the store's notification log with a tracking position, so it updates incrementally and can
 be rebuilt from zero at any time.
 
-SQLite's recorder cannot push notifications (`subscribe()` is not implemented in eventsourcing 9.5),
-so the index catches up on demand: it reads notifications after its tracking position in batches and
-writes each batch's rows together with the new position in one transaction.
+The index catches up on demand (SQLite's recorder cannot push notifications: `subscribe()` is not
+implemented in eventsourcing 9.5): it reads notifications after its tracking position in batches and
+writes each batch's rows together with the new position in one transaction, in the store's own database
+(SQLite or PostgreSQL; a dict only for the in-memory store). Two processes catching up at once write a
+batch once: the library's tracking refuses a position already passed, and the loser reads on from there.
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from typing import Any
 from uuid import UUID
 
 import msgpack
-from eventsourcing.persistence import IntegrityError, Tracking
+from eventsourcing.persistence import IntegrityError, ProgrammingError, Tracking
 from eventsourcing.popo import POPOTrackingRecorder
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteTrackingRecorder
+from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 from eventsourcing.utils import get_topic
 
 from domain.game import STOPPED, Game, game_status
+from event_store.sql import SQLITE, SQLiteStore, SqlStore, sql_store_of
 
 # The index is rebuilt from zero under a new name whenever what an entry holds changes (v2: stopped).
 INDEX_NAME = "nightkeep-game-index-v2"
@@ -67,20 +70,25 @@ def index_step(entry: Entry | None, game_id: str, version: int, envelope: dict[s
     return entry
 
 
-class SQLiteGameIndexRecorder(SQLiteTrackingRecorder):
-    """Keeps index rows and the tracking position in the game store's own SQLite file."""
+class SqlIndexTables:
+    """The index's rows and who is to act, in the game store's own database (SQLite or PostgreSQL); the
+    tracking position is the library's, written in the transaction of each batch's rows."""
 
-    def __init__(self, datastore: SQLiteDatastore) -> None:
-        super().__init__(datastore)
+    store: SqlStore
 
-    def construct_create_table_statements(self) -> list[str]:
-        statements = super().construct_create_table_statements()
-        statements.append(f"CREATE TABLE IF NOT EXISTS {TABLE} (game_id TEXT PRIMARY KEY, entry BLOB)")
-        statements.append(
-            f"CREATE TABLE IF NOT EXISTS {TO_ACT_TABLE} "
-            "(game_id TEXT PRIMARY KEY, version INTEGER, to_act BLOB)"
+    def _track(self, cursor: Any, tracking: Tracking) -> None:
+        raise NotImplementedError  # the library's tracking recorders spell it for their database
+
+    def create_index_tables(self) -> None:
+        """Creates the index's own tables if they do not exist yet."""
+        blob = self.store.blob
+        self.store.create(
+            [
+                f"CREATE TABLE IF NOT EXISTS {TABLE} (game_id TEXT PRIMARY KEY, entry {blob})",
+                f"CREATE TABLE IF NOT EXISTS {TO_ACT_TABLE} "
+                f"(game_id TEXT PRIMARY KEY, version BIGINT, to_act {blob})",
+            ]
         )
-        return statements
 
     def load(self, game_ids: Iterable[str]) -> dict[str, Entry]:
         """Returns the stored entries of the given games."""
@@ -88,46 +96,71 @@ class SQLiteGameIndexRecorder(SQLiteTrackingRecorder):
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        with self.datastore.transaction(commit=False) as c:
+        with self.store.transaction(commit=False) as c:
             c.execute(f"SELECT game_id, entry FROM {TABLE} WHERE game_id IN ({marks})", ids)
             return {row[0]: msgpack.unpackb(row[1]) for row in c.fetchall()}
 
     def entries(self) -> list[Entry]:
         """Returns every entry."""
-        with self.datastore.transaction(commit=False) as c:
+        with self.store.transaction(commit=False) as c:
             c.execute(f"SELECT entry FROM {TABLE}")
             return [msgpack.unpackb(row[0]) for row in c.fetchall()]
 
     def save_batch(self, entries: dict[str, Entry], tracking: Tracking) -> None:
-        """Writes changed entries and the new tracking position in one transaction."""
-        with self.datastore.transaction(commit=True) as c:
+        """Writes changed entries and the new tracking position in one transaction; raises IntegrityError
+        (and writes nothing) when another process has tracked this position already."""
+        # Rows in one order in every process: two processes writing one batch at once wait for each
+        # other row by row instead of deadlocking.
+        rows = [(game_id, msgpack.packb(entries[game_id])) for game_id in sorted(entries)]
+        with self.store.transaction(commit=True) as c:
             c.executemany(
-                f"INSERT OR REPLACE INTO {TABLE} VALUES (?, ?)",
-                [(game_id, msgpack.packb(entry)) for game_id, entry in entries.items()],
+                f"INSERT INTO {TABLE} VALUES (?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET entry = excluded.entry",
+                rows,
             )
-            self._insert_tracking(c, tracking)
+            self._track(c, tracking)
 
     def load_to_act(self, game_ids: list[str]) -> dict[str, tuple[int, list[str]]]:
         """Returns who was found to act in the given games, and at which version."""
-        with self.datastore.transaction(commit=False) as c:
+        with self.store.transaction(commit=False) as c:
             c.execute(f"SELECT game_id, version, to_act FROM {TO_ACT_TABLE}")
             wanted = set(game_ids)
             return {row[0]: (row[1], msgpack.unpackb(row[2])) for row in c.fetchall() if row[0] in wanted}
 
     def save_to_act(self, found: dict[str, tuple[int, list[str]]]) -> None:
         """Keeps who is to act in games at versions."""
-        with self.datastore.transaction(commit=True) as c:
+        rows = [(game, version, msgpack.packb(to_act)) for game, (version, to_act) in sorted(found.items())]
+        with self.store.transaction(commit=True) as c:
             c.executemany(
-                f"INSERT OR REPLACE INTO {TO_ACT_TABLE} VALUES (?, ?, ?)",
-                [(game, version, msgpack.packb(to_act)) for game, (version, to_act) in found.items()],
+                f"INSERT INTO {TO_ACT_TABLE} VALUES (?, ?, ?) ON CONFLICT (game_id) "
+                "DO UPDATE SET version = excluded.version, to_act = excluded.to_act",
+                rows,
             )
 
     def clear(self) -> None:
         """Forgets every entry and the tracking position."""
-        with self.datastore.transaction(commit=True) as c:
+        with self.store.transaction(commit=True) as c:
             c.execute(f"DELETE FROM {TO_ACT_TABLE}")
             c.execute(f"DELETE FROM {TABLE}")
-            c.execute("DELETE FROM tracking WHERE application_name=?", [INDEX_NAME])
+            c.execute(f"DELETE FROM {self.tracking_table()} WHERE application_name=?", [INDEX_NAME])
+
+    def tracking_table(self) -> str:
+        """Names the library's tracking table."""
+        raise NotImplementedError
+
+
+class SQLiteGameIndexRecorder(SqlIndexTables, SQLiteTrackingRecorder):
+    """Keeps index rows and the tracking position in the game store's own SQLite file."""
+
+    def __init__(self, datastore: SQLiteDatastore) -> None:
+        super().__init__(datastore)
+        self.store = SQLiteStore(datastore)
+
+    def _track(self, cursor: Any, tracking: Tracking) -> None:
+        self._insert_tracking(cursor, tracking)
+
+    def tracking_table(self) -> str:
+        return "tracking"
 
 
 class MemoryGameIndexRecorder(POPOTrackingRecorder):
@@ -168,15 +201,11 @@ class GameIndex:
     def __init__(self, service: Any, batch_size: int = 2000) -> None:
         self._service = service
         self._batch_size = batch_size
-        recorder = service.recorder
-        if isinstance(recorder, SQLiteApplicationRecorder):
-            self._view: Any = SQLiteGameIndexRecorder(recorder.datastore)
-            try:
-                self._view.create_table()
-            except IntegrityError:
-                self._view.create_table()  # another process created the tables at the same moment
+        store = sql_store_of(service.recorder)
+        if store is None:
+            self._view: Any = service.__dict__.setdefault("_memory_game_index", MemoryGameIndexRecorder())
         else:
-            self._view = service.__dict__.setdefault("_memory_game_index", MemoryGameIndexRecorder())
+            self._view = _sql_view(store)
         self._topics = [get_topic(Game.Created), get_topic(Game.Recorded)]
 
     @property
@@ -238,6 +267,27 @@ class GameIndex:
         """Forgets everything and rebuilds the index from the first notification."""
         self._view.clear()
         return self.catch_up()
+
+
+def _sql_view(store: SqlStore) -> SqlIndexTables:
+    """Returns the index recorder in a SQL store, its tables created if they were not there."""
+    datastore: Any = getattr(store, "datastore")  # noqa: B009  (both stores keep the library's datastore)
+    view: SqlIndexTables
+    if store.dialect == SQLITE:
+        view = SQLiteGameIndexRecorder(datastore)
+    else:
+        from projections.game_index_postgres import PostgresGameIndexRecorder  # psycopg: only here
+
+        view = PostgresGameIndexRecorder(datastore)
+    for attempt in range(3):
+        try:
+            view.create_table()
+            view.create_index_tables()
+            break
+        except (IntegrityError, ProgrammingError):
+            if attempt == 2:  # another process created the tables at the same moment, twice over
+                raise
+    return view
 
 
 def short_ids(game_ids: Sequence[str]) -> dict[str, str]:

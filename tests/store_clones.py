@@ -1,4 +1,4 @@
-"""Many games in a SQLite store quickly: each a row-for-row copy of a played game under a new id.
+"""Many games in a store quickly: each a row-for-row copy of a played game under a new id.
 
 A game's events name no game id and its chain covers only the events, so a copy with its seed is a
 valid game of its own (it passes the audit). Used by the `games` tests (ids that share a prefix) and
@@ -7,12 +7,12 @@ valid game of its own (it passes the audit). Used by the `games` tests (ids that
 
 from __future__ import annotations
 
-import sqlite3
 import uuid
 from collections.abc import Sequence
 from uuid import UUID
 
 from event_store.service import GameService, play_with_bots
+from event_store.sql import sql_store_of
 
 # The games a store of clones is made of: (ruleset, players, bot actions; None: to the end).
 TEMPLATES: list[tuple[str, list[str], int | None]] = [
@@ -36,34 +36,34 @@ def play_templates(service: GameService) -> list[UUID]:
 
 
 def clone_games(db: str, templates: Sequence[UUID], ids: Sequence[UUID]) -> None:
-    """Stores a copy of the templates, in turn, under each of `ids` (with its seed), in one transaction."""
-    connection = sqlite3.connect(db)
+    """Stores a copy of the templates, in turn, under each of `ids` (with its seed), in one transaction
+    (on SQLite or PostgreSQL alike)."""
+    service = GameService.open(db)
     try:
-        rows = {
-            t: connection.execute(
-                "SELECT originator_version, topic, state FROM stored_events WHERE originator_id=?"
-                " ORDER BY originator_version",
-                [t.hex],
-            ).fetchall()
-            for t in templates
-        }
-        seeds = {
-            t: connection.execute("SELECT seed FROM nightkeep_secrets WHERE game_id=?", [t.hex]).fetchone()[0]
-            for t in templates
-        }
-        with connection:
+        store = sql_store_of(service.recorder)
+        assert store is not None, "clones are made in a SQL store"
+        table = service.recorder.events_table_name  # type: ignore[attr-defined]
+        with store.transaction(commit=True) as c:
+            rows, seeds = {}, {}
+            for t in templates:
+                c.execute(
+                    f"SELECT originator_version, topic, state FROM {table} WHERE originator_id=?"
+                    " ORDER BY originator_version",
+                    [store.key(t)],
+                )
+                rows[t] = c.fetchall()
+                c.execute("SELECT seed FROM nightkeep_secrets WHERE game_id=?", [t.hex])
+                seeds[t] = c.fetchone()[0]
             for n, new_id in enumerate(ids):
                 template = templates[n % len(templates)]
-                connection.executemany(
-                    "INSERT INTO stored_events (originator_id, originator_version, topic, state)"
+                c.executemany(
+                    f"INSERT INTO {table} (originator_id, originator_version, topic, state)"
                     " VALUES (?, ?, ?, ?)",
-                    [(new_id.hex, *row) for row in rows[template]],
+                    [(store.key(new_id), *row) for row in rows[template]],
                 )
-                connection.execute(
-                    "INSERT INTO nightkeep_secrets VALUES (?, ?)", [new_id.hex, seeds[template]]
-                )
+                c.execute("INSERT INTO nightkeep_secrets VALUES (?, ?)", [new_id.hex, seeds[template]])
     finally:
-        connection.close()
+        service.close()
 
 
 def new_ids(count: int) -> list[UUID]:

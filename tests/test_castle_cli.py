@@ -14,8 +14,8 @@ from event_store.service import GameService
 
 
 @pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "castle.sqlite")
+def db(new_store, tmp_path):
+    return new_store("castle")
 
 
 def run(db, *args):
@@ -113,7 +113,7 @@ def test_play_with_bots_shows_the_public_board_unless_asked_otherwise(db):
     assert "Hana's hand" in host.stdout and "Vlad's tokens" in host.stdout
 
 
-def test_export_is_public_by_default_and_an_organiser_imports_every_copy(db, tmp_path):
+def test_export_is_public_by_default_and_an_organiser_imports_every_copy(new_store, db, tmp_path):
     game = new_game(db)
     run(db, "play", game, "--bots", "--seed", "5")
     paths = {}
@@ -130,7 +130,7 @@ def test_export_is_public_by_default_and_an_organiser_imports_every_copy(db, tmp
         report = json.loads(audited.stdout)
         report = report[0] if isinstance(report, list) else report
         assert report["finished"] and not report["partial"] and report["draws_verified"] == report["draws"]
-    organiser = str(tmp_path / "organiser.sqlite")
+    organiser = new_store("organiser")
     stored = {}
     for name, path in paths.items():
         result = run(organiser, "import", str(path), "--json")

@@ -33,10 +33,10 @@ PATH = Path(__file__).resolve().parent.parent / "replays" / "vampire-empire-001.
 HUMAN, VAMPIRE = "Hana", "Vlad"
 
 
-def copy_for(viewer: str, memory_service) -> list[FileEntry]:
+def copy_for(viewer: str, store_service) -> list[FileEntry]:
     """Returns the recorded game as `viewer`'s copy, as parsed entries."""
-    game_id = import_game(memory_service, PATH.read_bytes(), PATH.name).stored
-    recorded = redacted(memory_service.verified_events(game_id), viewer)
+    game_id = import_game(store_service, PATH.read_bytes(), PATH.name).stored
+    recorded = redacted(store_service.verified_events(game_id), viewer)
     return parse_replay(encode_replay(str(game_id), recorded, viewer))[1]
 
 
@@ -62,18 +62,18 @@ def caught_at(report: AuditReport, version: int, kind: str) -> bool:
     return any(f.version == version and f.kind == kind for f in report.findings)
 
 
-def test_the_recorded_game_and_every_copy_of_it_audit_clean(memory_service):
+def test_the_recorded_game_and_every_copy_of_it_audit_clean(store_service):
     assert audit_replay(PATH.read_bytes()).ok
     for viewer in (HUMAN, VAMPIRE, PUBLIC):
-        report = audit_log(copy_for(viewer, memory_service))
+        report = audit_log(copy_for(viewer, store_service))
         assert report.ok and not report.partial, [f.detail for f in report.findings]
 
 
 @pytest.mark.parametrize("viewer", [HOST, HUMAN, PUBLIC])
-def test_an_edited_private_event_breaks_the_chain_in_every_copy(viewer, memory_service):
+def test_an_edited_private_event_breaks_the_chain_in_every_copy(viewer, store_service):
     """The chain covers a private event's seal: changing the vampire player's tokens in the host's log,
     or their seal in a copy, breaks the link there."""
-    entries = copy_for(viewer, memory_service)
+    entries = copy_for(viewer, store_service)
     tokens = first(entries, "IdentityTokensDrawn", owner=VAMPIRE)
     if viewer == HOST:
         change = {"characters": sorted(tokens.fields["salts"])[:3]}
@@ -104,10 +104,10 @@ def test_a_rechained_change_of_a_drawn_card_is_caught_by_the_seed():
 
 
 @pytest.mark.parametrize("viewer", [HUMAN, PUBLIC])
-def test_a_rechained_seal_in_a_copy_is_caught_when_the_rules_re_decide_it(viewer, memory_service):
+def test_a_rechained_seal_in_a_copy_is_caught_when_the_rules_re_decide_it(viewer, store_service):
     """A copy whose sealed entry was replaced (and the chain recomputed) fails once the seed is public:
     the re-decided private event does not have that seal."""
-    entries = copy_for(viewer, memory_service)
+    entries = copy_for(viewer, store_service)
     sealed = first(entries, "CardsReceived", owner=VAMPIRE)
     assert set(sealed.fields) == {"owner", "sealed"}
     report = audit_log(edited(entries, sealed.version, rechain=True, sealed=bytes(32)))
@@ -119,9 +119,9 @@ def test_a_rechained_seal_in_a_copy_is_caught_when_the_rules_re_decide_it(viewer
 
 
 @pytest.mark.parametrize("viewer", [HOST, HUMAN, PUBLIC])
-def test_a_rechained_false_death_answer_is_caught_in_every_copy(viewer, memory_service):
+def test_a_rechained_false_death_answer_is_caught_in_every_copy(viewer, store_service):
     """The vampire player cannot say a killed vampire was human: the answer must open the commitment."""
-    entries = copy_for(viewer, memory_service)
+    entries = copy_for(viewer, store_service)
     answer = first(entries, "IdentityRevealed", reason="death", identity="vampire")
     report = audit_log(edited(entries, answer.version, rechain=True, identity="human"))
     assert caught_at(report, answer.version, "rules")
@@ -138,9 +138,9 @@ def test_a_rechained_castle_pick_is_caught_by_the_seed():
     assert caught_at(report, target.version, "dice") or caught_at(report, target.version, "rules")
 
 
-def test_a_copy_with_sealed_events_is_imported_as_the_copy_it_is(memory_service):
-    game_id = import_game(memory_service, PATH.read_bytes(), PATH.name).stored
-    copy_bytes = encode_replay(str(game_id), redacted(memory_service.verified_events(game_id), HUMAN), HUMAN)
+def test_a_copy_with_sealed_events_is_imported_as_the_copy_it_is(store_service):
+    game_id = import_game(store_service, PATH.read_bytes(), PATH.name).stored
+    copy_bytes = encode_replay(str(game_id), redacted(store_service.verified_events(game_id), HUMAN), HUMAN)
     header = msgpack.unpackb(copy_bytes, raw=False, timestamp=3)["header"]
     assert header["viewer"] == HUMAN
     organiser = GameService.open(":memory:")
@@ -153,10 +153,10 @@ def test_a_copy_with_sealed_events_is_imported_as_the_copy_it_is(memory_service)
         organiser.legal_actions(imported.stored)
 
 
-def test_a_finished_copy_without_its_seed_reveal_is_a_finding(memory_service):
+def test_a_finished_copy_without_its_seed_reveal_is_a_finding(store_service):
     """A forger who drops SeedRevealed so that nothing re-decides the sealed events: a game the copy
     shows over must have revealed its seed."""
-    entries = copy_for(PUBLIC, memory_service)
+    entries = copy_for(PUBLIC, store_service)
     assert entries[-1].type_name == "SeedRevealed"
     rechained = edited(entries[:-1], 0, rechain=True)
     report = audit_log(rechained)
@@ -165,10 +165,10 @@ def test_a_finished_copy_without_its_seed_reveal_is_a_finding(memory_service):
 
 
 @pytest.mark.parametrize("viewer", [HUMAN, PUBLIC])
-def test_a_copy_whose_reveal_opens_no_commitment_is_one_finding(viewer, memory_service):
+def test_a_copy_whose_reveal_opens_no_commitment_is_one_finding(viewer, store_service):
     """docs/replay-format.md, Dice: a reveal must open the commitment. A copy whose seed was replaced
     (and rechained) is left partial, and the forged reveal is said once, where it stands."""
-    entries = copy_for(viewer, memory_service)
+    entries = copy_for(viewer, store_service)
     reveal = entries[-1]
     assert reveal.type_name == "SeedRevealed"
     report = audit_log(edited(entries, reveal.version, rechain=True, seed=bytes(32)))
@@ -177,16 +177,16 @@ def test_a_copy_whose_reveal_opens_no_commitment_is_one_finding(viewer, memory_s
 
 
 @pytest.mark.parametrize("viewer", [HUMAN, PUBLIC])
-def test_a_fork_of_a_finished_game_is_re_decided_in_every_copy(viewer, memory_service):
+def test_a_fork_of_a_finished_game_is_re_decided_in_every_copy(viewer, store_service):
     """Once every seed a copy committed to is public (the original's, named by ForkedFrom, and the
     fork's own), its sealed events are re-decided like any other; a forged reveal in it is caught."""
-    game_id = import_game(memory_service, PATH.read_bytes(), PATH.name).stored
+    game_id = import_game(store_service, PATH.read_bytes(), PATH.name).stored
     entries = parse_replay(PATH.read_bytes())[1]
     at = next(e.version for e in entries if e.type_name == "ActionTaken" and e.fields["player"] != HOST) + 20
     at = next(e.version - 1 for e in entries if e.version > at and e.type_name == "ActionTaken")
-    fork_id, _ = memory_service.fork_game(game_id, at, same_dice=True)
-    play_with_bots(memory_service, fork_id, seed=1)
-    recorded = redacted(memory_service.verified_events(fork_id), viewer)
+    fork_id, _ = store_service.fork_game(game_id, at, same_dice=True)
+    play_with_bots(store_service, fork_id, seed=1)
+    recorded = redacted(store_service.verified_events(fork_id), viewer)
     copy_entries = parse_replay(encode_replay(str(fork_id), recorded, viewer))[1]
     report = audit_log(copy_entries)
     assert report.ok and not report.partial and report.finished, [f.detail for f in report.findings]
@@ -197,18 +197,18 @@ def test_a_fork_of_a_finished_game_is_re_decided_in_every_copy(viewer, memory_se
     assert caught_at(forged, answer.version, "rules")
 
 
-def test_a_running_game_with_secrets_cannot_be_forked(memory_service):
+def test_a_running_game_with_secrets_cannot_be_forked(store_service):
     """A fork's play would make the rules reveal the copied secrets while the original still runs."""
-    game_id = memory_service.create_game(
+    game_id = store_service.create_game(
         "vampire-empire", [(HUMAN, "human"), (VAMPIRE, "vampire")], {}, None, [], False
     )
-    last = len(memory_service.verified_events(game_id))
+    last = len(store_service.verified_events(game_id))
     with pytest.raises(IllegalAction, match="keeps secrets: it can be forked only once its seed is revealed"):
-        memory_service.fork_game(game_id, last)
-    assert len(memory_service.verified_events(game_id)) == last
+        store_service.fork_game(game_id, last)
+    assert len(store_service.verified_events(game_id)) == last
 
 
-def test_a_game_takes_in_no_forged_reveal_even_with_the_chain_recomputed(memory_service):
+def test_a_game_takes_in_no_forged_reveal_even_with_the_chain_recomputed(store_service):
     """Import audits the whole log: a host log whose death answer was flipped (and rechained) is refused
     at that event, and nothing is stored."""
     entries = parse_replay(PATH.read_bytes())[1]
@@ -217,18 +217,18 @@ def test_a_game_takes_in_no_forged_reveal_even_with_the_chain_recomputed(memory_
     recorded = recorded_of(forged)
     game = msgpack.unpackb(PATH.read_bytes(), raw=False, timestamp=3)["header"]["game"]
     with pytest.raises(TamperedLog, match=f"fails its audit at event {answer.version} "):
-        import_game(memory_service, encode_replay(game, recorded), "forged.nkr")
-    assert memory_service.recorder.max_notification_id() in (None, 0)
+        import_game(store_service, encode_replay(game, recorded), "forged.nkr")
+    assert store_service.recorder.max_notification_id() in (None, 0)
 
 
-def test_a_copy_with_sealed_events_is_not_forked(memory_service):
+def test_a_copy_with_sealed_events_is_not_forked(store_service):
     """Only the host's full log can be played on: a fork of a player's copy would lack the hands."""
-    game_id = import_game(memory_service, PATH.read_bytes(), PATH.name).stored
+    game_id = import_game(store_service, PATH.read_bytes(), PATH.name).stored
     copy_id = uuid.uuid4()
-    memory_service.store_recorded(copy_id, redacted(memory_service.verified_events(game_id), PUBLIC))
+    store_service.store_recorded(copy_id, redacted(store_service.verified_events(game_id), PUBLIC))
     at = next(e.version - 1 for e in parse_replay(PATH.read_bytes())[1][40:] if e.type_name == "ActionTaken")
     with pytest.raises(IllegalAction, match="only the host's full log can be forked"):
-        memory_service.fork_game(copy_id, at)
+        store_service.fork_game(copy_id, at)
 
 
 def test_a_salt_map_holding_something_other_than_bytes_is_a_format_finding():
@@ -250,7 +250,7 @@ def test_a_salt_map_holding_something_other_than_bytes_is_a_format_finding():
         ("Hana", ""),
     ],
 )
-def test_a_copy_relabelled_as_someone_elses_is_refused(memory_service, copy, label):
+def test_a_copy_relabelled_as_someone_elses_is_refused(store_service, copy, label):
     """The header's viewer is not chained, so it is checked against what the copy holds: a player's
     copy shows exactly that player's private events (found by the fuzz soak: a relabelled copy was
     stored as the copy of a player it was not)."""
@@ -261,11 +261,11 @@ def test_a_copy_relabelled_as_someone_elses_is_refused(memory_service, copy, lab
     report = audit_replay(data, "relabelled.nkr")
     assert report.first("header") is not None, report.findings
     with pytest.raises(TamperedLog, match="header"):
-        import_game(memory_service, data, "relabelled.nkr")
-    assert memory_service.recorder.max_notification_id() in (None, 0)
+        import_game(store_service, data, "relabelled.nkr")
+    assert store_service.recorder.max_notification_id() in (None, 0)
 
 
-def test_a_sealed_entry_at_another_class_version_is_refused(memory_service):
+def test_a_sealed_entry_at_another_class_version_is_refused(store_service):
     """Found by a red-team review: the `v` of a sealed entry was never compared, so a copy with one
     re-chained `v` imported and then blocked every genuine copy of the game."""
     path = PATH.with_name("vampire-empire-001-public.nkr")
@@ -279,14 +279,14 @@ def test_a_sealed_entry_at_another_class_version_is_refused(memory_service):
         data = msgpack.packb(document, use_bin_type=True, datetime=True)
         assert audit_replay(data, "forged.nkr").first_finding().version == sealed["version"], v
         with pytest.raises(TamperedLog):
-            import_game(memory_service, data, "forged.nkr")
-    assert memory_service.recorder.max_notification_id() in (None, 0)
+            import_game(store_service, data, "forged.nkr")
+    assert store_service.recorder.max_notification_id() in (None, 0)
 
 
-def test_a_running_copy_sealed_for_someone_without_a_seat_is_a_finding(memory_service):
+def test_a_running_copy_sealed_for_someone_without_a_seat_is_a_finding(store_service):
     """Found by a red-team review: while the seed is secret a sealed entry's owner went unchecked."""
-    game_id = memory_service.create_game("vampire-empire", [("Hana", "human"), ("Vlad", "vampire")])
-    document = msgpack.unpackb(export_game(memory_service, game_id, PUBLIC), raw=False, timestamp=3)
+    game_id = store_service.create_game("vampire-empire", [("Hana", "human"), ("Vlad", "vampire")])
+    document = msgpack.unpackb(export_game(store_service, game_id, PUBLIC), raw=False, timestamp=3)
     sealed = next(e for e in document["events"] if set(e["fields"]) == {"owner", "sealed"})
     sealed["fields"]["owner"] = "Mallory"
     chain = GENESIS_CHAIN

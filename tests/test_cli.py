@@ -12,11 +12,6 @@ from cli.main import cli
 from event_store.service import GameService
 
 
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "cli.sqlite")
-
-
 def run(db, *args):
     result = CliRunner().invoke(cli, ["--db", db, *args])
     return result
@@ -144,6 +139,7 @@ def test_act_with_as_names_its_player_so_a_repeated_command_cannot_play_the_next
 
 
 def test_a_corrupt_store_file_is_a_clear_error(tmp_path):
+    # SQLite only: a file that is not a database (a PostgreSQL store is a server's, never a file).
     bad = tmp_path / "bad.sqlite"
     bad.write_bytes(b"this is not a database" * 100)
     result = run(str(bad), "show", "00000000-0000-0000-0000-000000000000")
@@ -166,6 +162,8 @@ def test_without_verbose_nothing_but_errors_reach_stderr(db):
 
 
 def test_a_mistyped_store_is_an_error_not_a_new_empty_store(tmp_path):
+    # SQLite only: a path whose folders do not exist (test_postgres_store.py holds a database without a
+    # store to the same message).
     missing = tmp_path / "typo" / "gmaes.sqlite"
     for args in (["show", "1b4e28ba-2fa1-11d2-883f-0016d3cca427"], ["games"], ["log", "x"], ["audit", "x"]):
         result = run(str(missing), *args)

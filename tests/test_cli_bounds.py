@@ -15,11 +15,6 @@ from event_store.service import GameService
 HUGE = "99999999999999999999"
 
 
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "bounds.sqlite")
-
-
 def run(db, *args, **kwargs):
     return CliRunner().invoke(cli, ["--db", db, *args], **kwargs)
 
@@ -84,9 +79,9 @@ def test_reveal_asks_on_a_terminal_and_stores_nothing_unless_told_yes(db, monkey
         assert stored(db) > before
 
 
-def test_entropy_that_is_not_utf8_is_taken_byte_for_byte(tmp_path):
+def test_entropy_that_is_not_utf8_is_taken_byte_for_byte(new_store, tmp_path):
     """Found by a red-team review: a byte that is not UTF-8 on the command line ended in a traceback."""
-    db = str(tmp_path / "e.sqlite")
+    db = new_store("e")
     created = run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--wait-for-entropy")
     game = created.stdout.strip()
     given = run(db, "entropy", game, "\udcff", "--as", "Ann")  # how Python hands a lone 0xff byte on
@@ -95,9 +90,9 @@ def test_entropy_that_is_not_utf8_is_taken_byte_for_byte(tmp_path):
     assert [e["fields"]["value"] for e in log if e["type"] == "EntropyAdded"] == ["ff"]
 
 
-def test_the_host_does_not_act_in_a_game(tmp_path):
+def test_the_host_does_not_act_in_a_game(new_store, tmp_path):
     """Found by a red-team review: act --as host printed every secret of a Vampire Empire start."""
-    db = str(tmp_path / "h.sqlite")
+    db = new_store("h")
     seats = ["--player", "Hana:human", "--player", "Vlad:vampire", "--wait-for-entropy"]
     game = run(db, "new", "vampire-empire", *seats).stdout.strip()
     before = stored(db)
@@ -123,9 +118,9 @@ def test_the_service_takes_no_nonce_or_entropy_past_the_bound(memory_service):
     assert memory_service.get_game(game_id).version == before
 
 
-def test_reveal_refuses_before_it_asks_when_this_store_cannot_reveal(tmp_path, monkeypatch):
+def test_reveal_refuses_before_it_asks_when_this_store_cannot_reveal(new_store, tmp_path, monkeypatch):
     """Review: reveal asked "stops for good?" and only then refused an imported game or a copy."""
-    host, other = str(tmp_path / "host.sqlite"), str(tmp_path / "other.sqlite")
+    host, other = new_store("host"), new_store("other")
     game = new_game(host)
     path = tmp_path / "g.nkr"
     assert run(host, "export", game, "-o", str(path)).exit_code == 0

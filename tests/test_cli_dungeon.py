@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
+from uuid import UUID
 
 import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
 from event_store.service import GameService
-
-
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "dungeon.sqlite")
+from tests import store_rows
 
 
 def run(db, *args, env=None):
@@ -144,8 +141,6 @@ def test_acting_on_a_finished_game_says_it_is_over(db):
 
 
 def test_export_writes_a_replay_and_refuses_a_tampered_store(db, tmp_path):
-    import sqlite3
-
     from event_store.replay_file import read_replay
 
     game = json.loads(run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json").stdout)[
@@ -159,43 +154,24 @@ def test_export_writes_a_replay_and_refuses_a_tampered_store(db, tmp_path):
     assert missing.exit_code == 2 and len(missing.stderr.strip().splitlines()) == 1
 
     service = GameService.open(db)
-    rolled = next(
-        r for r in service.recorded_events(service.resolve_game_id(game)) if r.type_name == "DieRolled"
-    )
-    envelope = service.mapper.transcoder.decode(_stored_state(db, game, rolled.version))
+    game_id = service.resolve_game_id(game)
+    rolled = next(r for r in service.recorded_events(game_id) if r.type_name == "DieRolled")
+    envelope = service.mapper.transcoder.decode(store_rows.event_state(service, game_id, rolled.version))
     envelope["fields"]["values"] = [7 - v for v in envelope["fields"]["values"]]
-    with sqlite3.connect(db) as conn:
-        conn.execute(
-            "UPDATE stored_events SET state=? WHERE originator_id=? AND originator_version=?",
-            (service.mapper.transcoder.encode(envelope), game.replace("-", ""), rolled.version),
-        )
+    store_rows.set_event_state(service, game_id, rolled.version, service.mapper.transcoder.encode(envelope))
+    service.close()
     tampered = run(db, "export", game, "-o", str(tmp_path / "t.nkr"))
     assert tampered.exit_code == 1
     assert f"chain breaks at event {rolled.version}" in tampered.stderr
 
 
-def _stored_state(db, game, version):
-    import sqlite3
-
-    with sqlite3.connect(db) as conn:
-        row = conn.execute(
-            "SELECT state FROM stored_events WHERE originator_id=? AND originator_version=?",
-            (game.replace("-", ""), version),
-        ).fetchone()
-    return row[0]
-
-
 def test_a_damaged_stored_event_is_a_one_line_error(db):
-    import sqlite3
-
     game = json.loads(run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json").stdout)[
         "game"
     ]
-    with sqlite3.connect(db) as conn:
-        conn.execute(
-            "UPDATE stored_events SET state=x'c1c1c1' WHERE originator_id=? AND originator_version=3",
-            (game.replace("-", ""),),
-        )
+    service = GameService.open(db)
+    store_rows.set_event_state(service, UUID(game), 3, b"\xc1\xc1\xc1")  # bytes msgpack never writes
+    service.close()
     for command in (["log", game], ["show", game]):
         result = run(db, *command)
         assert result.exit_code == 2, result.output
@@ -220,7 +196,7 @@ def test_usage_errors_are_one_line(db, args, fragment):
     assert fragment in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
-def test_an_empty_or_url_store_location_is_refused(tmp_path):
-    for location in ("", "postgresql://someone@localhost/nightkeep"):
+def test_an_empty_or_unsupported_store_location_is_refused(tmp_path):
+    for location in ("", "mysql://someone@localhost/nightkeep"):
         result = CliRunner().invoke(cli, ["--db", location, "games"])
-        assert result.exit_code == 2 and "store" in result.stderr or "supported" in result.stderr
+        assert result.exit_code == 2 and ("empty" in result.stderr or "unsupported store" in result.stderr)

@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
 from domain.rulesets.catalogue import describe_ruleset
+from event_store.config import store_exists
 
 SHIPPED = ("dungeon-short", "keep-run", "vampire-empire", "talisman")
-
-
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "out.sqlite")
 
 
 def run(db, *args, env=None):
@@ -292,10 +287,10 @@ def test_fork_prints_only_the_new_id_on_stdout_and_the_sentence_on_stderr(db):
     assert UUID(as_json["game"]) and as_json["forked_from"]["game"] == game
 
 
-def test_new_refuses_the_bot_round_cap_a_game_between_people_may_not_have(tmp_path):
+def test_new_refuses_the_bot_round_cap_a_game_between_people_may_not_have(new_store, tmp_path):
     # RULES.md §5: the house round cap is for bot games only; simulate and demo set it.
-    db = str(tmp_path / "games.sqlite")
+    db = new_store("games")
     result = run(db, "new", "talisman", "--player", "Ann", "--player", "Bo", "--option", "bot_round_cap=400")
     assert result.exit_code == 2
     assert "for bot games only" in result.stderr and len(result.stderr.strip().splitlines()) == 1
-    assert not (tmp_path / "games.sqlite").exists() or run(db, "games", "--json").stdout.strip() == "[]"
+    assert not store_exists(db) or run(db, "games", "--json").stdout.strip() == "[]"

@@ -13,6 +13,7 @@ from cli.main import cli
 from cli.replay_keys import KEY_GUIDE, KEY_HELP, TerminalKeys, command_for, key_names, piped_keys, read_line
 from domain.events import ActionTaken, TurnEnded
 from domain.game import GameFold
+from event_store.config import store_exists
 from event_store.replay_file import read_replay
 from projections.replay_source import CHECKPOINT_EVERY, ReplaySource
 from projections.turns import next_turn_start, previous_turn_start, turn_at, turn_starts
@@ -20,11 +21,6 @@ from projections.turns import next_turn_start, previous_turn_start, turn_at, tur
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 SCRIPTED = REPLAYS / "dungeon-short-2p-scripted-001.nkr"
 FILES = sorted(REPLAYS.glob("*.nkr"))
-
-
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "replay.sqlite")
 
 
 def run(db, *args, input=None):
@@ -168,23 +164,22 @@ def test_a_file_is_replayed_without_opening_the_store(tmp_path):
     assert not (tmp_path / "no").exists()
 
 
-def test_a_stored_game_replays_like_its_exported_file(db, tmp_path):
+def test_a_stored_game_replays_like_its_exported_file(new_store, db, tmp_path):
     game = played_toy_game(db)
     out = tmp_path / "toy.nkr"
     assert CliRunner().invoke(cli, ["--db", db, "export", game, "-o", str(out)]).exit_code == 0
     from_store = run(db, game, "--at", "turn:3")
-    from_file = run(str(tmp_path / "unused.sqlite"), str(out), "--at", "turn:3")
+    from_file = run(new_store("unused"), str(out), "--at", "turn:3")
     assert from_store.exit_code == 0, from_store.output
     assert from_store.stdout == from_file.stdout
     assert board_events(from_store.stdout) == [ended_turns(out)[1]]
-    assert not (tmp_path / "unused.sqlite").exists()
+    assert not store_exists(new_store("unused"))
 
 
-def test_a_missing_file_is_an_error_and_no_store_is_made(tmp_path):
-    store = tmp_path / "store.sqlite"
-    result = run(str(store), "nowhere/game.nkr")
+def test_a_missing_file_is_an_error_and_no_store_is_made(db):
+    result = run(db, "nowhere/game.nkr")
     assert result.exit_code == 2 and result.stderr.strip() == "Error: no replay file nowhere/game.nkr"
-    assert not store.exists()
+    assert not store_exists(db)
 
 
 def test_a_truncated_file_is_refused_in_one_line(db, tmp_path):

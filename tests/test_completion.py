@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-
-
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "complete.sqlite")
+from event_store.config import store_exists
 
 
 def complete(line, shell="bash", env=None):
@@ -103,10 +98,9 @@ def test_game_ids_complete_from_the_store_named_by_the_environment(db):
     assert complete("nightkeep log ", env={"NIGHTKEEP_DB": db}) == [game]
 
 
-def test_without_a_store_nothing_completes_and_no_store_is_created(tmp_path):
-    missing = tmp_path / "none.sqlite"
-    assert complete(f"nightkeep --db {missing} show ") == []
-    assert not missing.exists()
+def test_without_a_store_nothing_completes_and_no_store_is_created(db):
+    assert complete(f"nightkeep --db {db} show ") == []
+    assert not store_exists(db)
 
 
 def test_player_names_complete_for_as_from_the_game_named_earlier(db):

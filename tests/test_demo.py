@@ -11,11 +11,6 @@ from click.testing import CliRunner
 from cli.main import cli
 
 
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "demo.sqlite")
-
-
 def run(db, *args):
     return CliRunner().invoke(cli, ["--db", db, *args])
 

@@ -64,8 +64,8 @@ def test_the_genuine_files_pass_every_door():
         assert outcome.clean and outcome.replayed and outcome.imported, name
 
 
-def test_a_sqlite_store_is_left_as_it_was_by_every_refused_import(tmp_path):
-    service = GameService.open(str(tmp_path / "store.sqlite"))
+def test_a_sqlite_store_is_left_as_it_was_by_every_refused_import(new_store, tmp_path):
+    service = GameService.open(new_store("store"))
     check_doors(ORIGINALS[BASES[1].name], ORIGINALS[BASES[1].name], service)  # one genuine game in it
     rng = random.Random(5)
     for index in range(60):
@@ -77,14 +77,14 @@ def test_a_sqlite_store_is_left_as_it_was_by_every_refused_import(tmp_path):
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_the_cli_doors_answer_a_mutated_file_in_one_line(tmp_path, seed):
+def test_the_cli_doors_answer_a_mutated_file_in_one_line(new_store, tmp_path, seed):
     """The same files through the real commands: exit 0, 1 or 2 and at most one line on stderr."""
     rng = random.Random(seed)
     name = sorted(ORIGINALS)[seed % len(ORIGINALS)]
     mutation = sorted(MUTATIONS)[seed % len(MUTATIONS)]
     path = tmp_path / "mutated.nkr"
     path.write_bytes(MUTATIONS[mutation](ORIGINALS[name], rng))
-    db = str(tmp_path / "doors.sqlite")
+    db = new_store("doors")
     for args in (["audit", str(path)], ["replay", str(path), "--no-interactive"], ["import", str(path)]):
         result = CliRunner().invoke(cli, ["--db", db, *args])
         assert result.exit_code in (0, 1, 2), (mutation, args, result.output)

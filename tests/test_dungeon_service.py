@@ -6,12 +6,11 @@ import random
 
 from domain.events import CharacterDealt
 from domain.rulesets import get_ruleset
-from event_store.service import GameService
 from projections.timeline import describe_event
 
 
-def test_character_dealt_at_random_has_a_draw_and_a_chosen_one_draw_minus_one():
-    svc = GameService.open(":memory:")
+def test_character_dealt_at_random_has_a_draw_and_a_chosen_one_draw_minus_one(store_service):
+    svc = store_service
     gid = svc.create_game("dungeon-short", [("Ann", None), ("Bo", "warrior")])
     dealt = [r.event for r in svc.recorded_events(gid) if isinstance(r.event, CharacterDealt)]
     assert dealt[0].player == "Ann" and dealt[0].draw >= 0
@@ -20,9 +19,9 @@ def test_character_dealt_at_random_has_a_draw_and_a_chosen_one_draw_minus_one():
     assert [a.id for a in svc.legal_actions(gid)] == ["roll"]
 
 
-def test_bot_games_end_and_the_fold_matches_the_aggregate():
+def test_bot_games_end_and_the_fold_matches_the_aggregate(store_service):
     ruleset = get_ruleset("dungeon-short")
-    svc = GameService.open(":memory:")
+    svc = store_service
     for seed in range(5):
         rng = random.Random(seed)
         gid = svc.create_game("dungeon-short", [("Ann", None), ("Bo", "warrior"), ("Cy", None)])

@@ -24,6 +24,7 @@ from domain.events import (
     next_chain,
     registered_event_types,
 )
+from event_store.config import store_exists
 from event_store.replay_file import (
     audit_replay,
     encode_replay,
@@ -33,6 +34,7 @@ from event_store.replay_file import (
     recorded_of,
 )
 from event_store.service import GameService, play_with_bots
+from tests import store_rows
 
 PLAYERS = [("Ann", None), ("Bo", None), ("Cy", None)]
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
@@ -130,24 +132,16 @@ def test_a_changed_content_hash_or_ruleset_is_a_content_finding(memory_service):
         assert any("not re-checked" in note for note in report.notes)
 
 
-def test_a_store_edited_behind_the_service_is_caught_at_the_edited_event(tmp_path):
-    path = str(tmp_path / "games.sqlite")
+def test_a_store_edited_behind_the_service_is_caught_at_the_edited_event(db):
+    path = db
     service = GameService.open(path)
     game_id = finished_game(service)
     rolled = next(r for r in service.recorded_events(game_id) if isinstance(r.event, DieRolled))
     transcoder = service.mapper.transcoder
-    table = service.recorder.events_table_name
-    with service.recorder.datastore.transaction(commit=True) as cursor:
-        cursor.execute(
-            f"SELECT state FROM {table} WHERE originator_id=? AND originator_version=?",
-            [game_id.hex, rolled.version],
-        )
-        state = transcoder.decode(cursor.fetchone()[0])
-        state["fields"]["values"] = [v % 6 + 1 for v in state["fields"]["values"]]
-        cursor.execute(
-            f"UPDATE {table} SET state=? WHERE originator_id=? AND originator_version=?",
-            [transcoder.encode(state), game_id.hex, rolled.version],
-        )
+    state = transcoder.decode(store_rows.event_state(service, game_id, rolled.version))
+    state["fields"]["values"] = [v % 6 + 1 for v in state["fields"]["values"]]
+    store_rows.set_event_state(service, game_id, rolled.version, transcoder.encode(state))
+    service.close()
     result = CliRunner().invoke(cli, ["--db", path, "audit", str(game_id), "--json"])
     assert result.exit_code == 1, result.output
     (report,) = json.loads(result.stdout)
@@ -358,8 +352,8 @@ def run(db, *args):
     return CliRunner().invoke(cli, ["--db", db, *args])
 
 
-def test_cli_export_import_fork_reveal_audit(tmp_path):
-    db, other = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
+def test_cli_export_import_fork_reveal_audit(new_store, tmp_path):
+    db, other = new_store("a"), new_store("b")
     created = run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json")
     game = json.loads(created.stdout)["game"]
     assert run(db, "play", game, "--bots", "--seed", "2").exit_code == 0
@@ -393,8 +387,8 @@ def test_cli_export_import_fork_reveal_audit(tmp_path):
     assert text.exit_code == 0 and "2 of 2 clean" in text.stdout
 
 
-def test_an_imported_running_game_says_everywhere_that_its_dice_are_not_verified_yet(tmp_path):
-    host, organiser = str(tmp_path / "host.sqlite"), str(tmp_path / "organiser.sqlite")
+def test_an_imported_running_game_says_everywhere_that_its_dice_are_not_verified_yet(new_store, tmp_path):
+    host, organiser = new_store("host"), new_store("organiser")
     created = run(host, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json")
     game = json.loads(created.stdout)["game"]
     path = tmp_path / "running.nkr"
@@ -410,8 +404,8 @@ def test_an_imported_running_game_says_everywhere_that_its_dice_are_not_verified
     assert audited.exit_code == 0 and "dice not yet verifiable" in audited.stdout
 
 
-def test_cli_reveal_stops_play_and_the_audit_exit_codes(tmp_path):
-    db = str(tmp_path / "a.sqlite")
+def test_cli_reveal_stops_play_and_the_audit_exit_codes(new_store, tmp_path):
+    db = new_store("a")
     game = json.loads(run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json").stdout)[
         "game"
     ]
@@ -486,7 +480,7 @@ def test_reveal_of_an_imported_game_shows_the_seed_its_log_already_reveals(memor
     assert other.reveal_seed(game_id) == memory_service.seed_of(game_id)
 
 
-def test_audit_in_worker_processes_gives_the_same_reports_in_the_same_order(tmp_path):
+def test_audit_in_worker_processes_gives_the_same_reports_in_the_same_order(new_store, tmp_path):
     from pathlib import Path
 
     replays = sorted((Path(__file__).resolve().parent.parent / "replays").glob("*.nkr"))
@@ -501,7 +495,7 @@ def test_audit_in_worker_processes_gives_the_same_reports_in_the_same_order(tmp_
         path.write_bytes(data)
         paths.append(str(path))
     paths.append(str(tmp_path / "missing.nkr"))  # not a file: looked up as a game id, unreadable
-    db = str(tmp_path / "a.sqlite")
+    db = new_store("a")
     serial = run(db, "audit", *paths, "--jobs", "1", "--json")
     parallel = run(db, "audit", *paths, "--jobs", "2", "--json")
     assert serial.exit_code == parallel.exit_code == 2
@@ -625,30 +619,29 @@ def test_the_host_takes_no_copy_of_its_own_game_that_runs_ahead_of_it(memory_ser
     assert import_game(host, hosted).added > 0  # a copy that does not run ahead is taken
 
 
-def test_a_refused_import_creates_no_store_and_a_huge_file_is_not_read_whole(tmp_path):
-    store = tmp_path / "never.sqlite"
+def test_a_refused_import_creates_no_store_and_a_huge_file_is_not_read_whole(db, tmp_path):
     bad = tmp_path / "bad.nkr"
     bad.write_bytes(b"\x93not a replay")
-    refused = run(str(store), "import", str(bad))
-    assert refused.exit_code == 2 and not store.exists()
+    refused = run(db, "import", str(bad))
+    assert refused.exit_code == 2 and not store_exists(db)
     huge = tmp_path / "huge.nkr"
     with huge.open("wb") as handle:
         handle.truncate(65 * 1024 * 1024)  # sparse: no disk is used
     for args in (["import", str(huge)], ["audit", str(huge)], ["replay", str(huge), "--no-interactive"]):
-        result = run(str(store), *args)
+        result = run(db, *args)
         assert result.exit_code == 2 and "larger than a replay file may be" in result.stderr + result.stdout
-    assert not store.exists()
+    assert not store_exists(db)
 
 
 @pytest.mark.parametrize("label", ["game", "\u202e\x1b[31mRED", "1B4E28BA-2FA1-11D2-883F-0016D3CCA427"])
-def test_a_header_game_that_is_not_a_canonical_uuid_is_unreadable_at_every_door(tmp_path, label):
+def test_a_header_game_that_is_not_a_canonical_uuid_is_unreadable_at_every_door(new_store, tmp_path, label):
     """Found by a red-team review: audit and replay printed any label, terminal escapes included."""
     document = unpack((REPLAYS / "dungeon-short-3p-001.nkr").read_bytes())
     document["header"]["game"] = label
     path = tmp_path / "label.nkr"
     path.write_bytes(packed(document))
     for args in (["audit", str(path)], ["replay", str(path), "--no-interactive"], ["import", str(path)]):
-        result = run(str(tmp_path / "s.sqlite"), *args)
+        result = run(new_store("s"), *args)
         assert result.exit_code == 2 and "is not a game id" in result.stderr + result.stdout, args
         assert "\x1b" not in result.stdout + result.stderr
 
@@ -656,9 +649,9 @@ def test_a_header_game_that_is_not_a_canonical_uuid_is_unreadable_at_every_door(
 @pytest.mark.parametrize(
     "seats", [["dungeon-short", "Ann", "Bo"], ["keep-run", "Ann", "Bo"], ["vampire-empire", "Hana", "Vlad"]]
 )
-def test_a_stopped_game_has_nobody_to_act_on_its_board(tmp_path, seats):
+def test_a_stopped_game_has_nobody_to_act_on_its_board(new_store, tmp_path, seats):
     """Found by a red-team review: the board under the "stopped" header still said who was to act."""
-    db = str(tmp_path / "stopped.sqlite")
+    db = new_store("stopped")
     ruleset, *players = seats
     created = run(db, "new", ruleset, *[a for p in players for a in ("--player", p)], "--json")
     game = json.loads(created.stdout)["game"]

@@ -203,10 +203,10 @@ def test_the_view_names_no_card_still_hidden_in_a_deck_and_no_counter_not_yet_dr
     assert "tile→" in text and text.count("tile→") == 1  # only the tile laid shows where it sends
 
 
-def test_show_as_a_player_gives_the_same_board_as_the_public_view(tmp_path):
+def test_show_as_a_player_gives_the_same_board_as_the_public_view(new_store, tmp_path):
     """Keep 3.4-3.6: nothing on the expansions' boards belongs to one player, so `show --as` hides nothing
     more and shows nothing more than the public board."""
-    db = str(tmp_path / "games.sqlite")
+    db = new_store("games")
 
     def run(*args: str) -> str:
         result = CliRunner().invoke(cli, ["--db", db, *args])

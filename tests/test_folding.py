@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from domain.events import Event
 from domain.folding import _META_ONLY, NotItsShape, fold_envelopes, fold_step
 from domain.game import _GAME_EVENTS, GameFold, _draw_fields, advance_draws
 from event_store.replay_file import read_replay
-from event_store.service import GameService
+from tests import store_rows
 from tests.test_events import all_event_types, sample
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
@@ -130,28 +129,23 @@ def test_the_fold_of_each_recorded_game_equals_its_fold_event_by_event(path):
     assert folded.meta == stepwise.meta and folded.state == stepwise.state
 
 
-def test_a_damaged_stored_event_stops_the_fold_of_every_event_with_one_error(tmp_path):
-    db = tmp_path / "games.sqlite"
-    service = GameService.open(str(db))
+def test_a_damaged_stored_event_stops_the_fold_of_every_event_with_one_error(store_service):
+    service = store_service
     game_id = service.create_game("toy-race", [("Ann", None), ("Bo", None)])
-    with sqlite3.connect(db) as connection:
-        connection.execute(
-            "UPDATE stored_events SET state=x'c1c1c1' WHERE originator_id=? AND originator_version=2",
-            (game_id.hex,),
-        )
+    store_rows.set_event_state(service, game_id, 2, b"\xc1\xc1\xc1")
     with pytest.raises(CorruptStore, match=f"game {game_id} has an unreadable stored event"):
         service.fold(game_id, use_snapshot=False)
 
 
-def test_a_folds_row_decoder_decodes_every_stored_row_as_the_single_decoder_does(tmp_path):
+def test_a_folds_row_decoder_decodes_every_stored_row_as_the_single_decoder_does(store_service):
     from event_store.service import play_with_bots
 
-    db = tmp_path / "games.sqlite"
-    service = GameService.open(str(db))
+    service = store_service
     game_id = service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
     play_with_bots(service, game_id, seed=4, max_actions=40)
-    with sqlite3.connect(db) as connection:
-        rows = connection.execute("SELECT state FROM stored_events ORDER BY rowid").fetchall()
+    rows = store_rows.execute(
+        service, f"SELECT state FROM {store_rows.events_table(service)} ORDER BY originator_version"
+    )
     transcoder = service.mapper.transcoder
     decoded = list(transcoder.decode_rows(rows, AssertionError))
     assert len(decoded) == len(rows) > 40

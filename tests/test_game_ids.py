@@ -8,13 +8,19 @@ import pytest
 
 from domain.errors import UnknownGame
 from event_store.game_ids import AmbiguousGameId, resolve_game_id, short_id
+from tests import store_rows
 
 SEATS = [("Ann", None), ("Bo", None)]
 
 
-@pytest.fixture(params=["memory_service", "sqlite_service"])
-def service(request):
-    return request.getfixturevalue(request.param)
+@pytest.fixture(params=["memory", "sql"])
+def service(request, store_kind, new_store):
+    """The in-memory store, then this run's SQL store (so memory runs twice: cheap, and simple)."""
+    from event_store.service import GameService
+
+    opened = GameService.open(":memory:" if request.param == "memory" else new_store("games"))
+    yield opened
+    opened.close()
 
 
 def test_a_unique_prefix_of_eight_digits_names_the_game(service):
@@ -35,9 +41,8 @@ def store_ids(service, ids):
         for game_id in ids:
             recorder._stored_events_index[str(game_id)] = {1: 0}
         return
-    with recorder.datastore.transaction(commit=True) as c:
-        for game_id in ids:
-            c.execute("INSERT INTO stored_events VALUES (?, 1, 'x', x'00')", [game_id.hex])
+    for game_id in ids:
+        store_rows.insert_event(service, game_id, 1, "x", b"\x00")
 
 
 def test_an_ambiguous_prefix_lists_the_candidates_on_one_line(service):
@@ -61,3 +66,14 @@ def test_a_prefix_no_game_has_is_unknown(service):
     other = "0000" if not game_id.hex.startswith("0000") else "ffff"
     with pytest.raises(UnknownGame, match="no game in this store has an id starting"):
         service.resolve_game_id(other)
+
+
+def test_a_prefix_takes_the_ids_at_both_ends_of_its_range_and_none_beside_it(service):
+    inside = [UUID("abcd0000-0000-0000-0000-000000000000"), UUID("abcdffff-ffff-ffff-ffff-ffffffffffff")]
+    beside = [UUID("abccffff-ffff-ffff-ffff-ffffffffffff"), UUID(int=0xABCE << 112)]
+    store_ids(service, inside + beside)
+    with pytest.raises(AmbiguousGameId, match="'abcd' names 2 games"):
+        resolve_game_id(service.recorder, service.copies, "abcd")
+    assert resolve_game_id(service.recorder, service.copies, "abcdf") == inside[1]
+    assert resolve_game_id(service.recorder, service.copies, "abcd0") == inside[0]
+    assert resolve_game_id(service.recorder, service.copies, "abcc") == beside[0]

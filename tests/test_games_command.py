@@ -21,9 +21,9 @@ def run(db, *args):
 
 
 @pytest.fixture
-def store(tmp_path):
+def store(new_store, tmp_path):
     """A store with a finished and a running game of each ruleset (long names in one of them)."""
-    db = str(tmp_path / "games.sqlite")
+    db = new_store("games")
     service = GameService.open(db)
     games = {}
     for n, ruleset in enumerate(["dungeon-short", "keep-run", "vampire-empire"]):
@@ -120,8 +120,8 @@ def test_an_unknown_ruleset_is_a_one_line_usage_error(store):
     assert "did you mean 'keep-run'?" in result.stderr
 
 
-def test_a_filter_that_matches_nothing_says_so(tmp_path):
-    db = str(tmp_path / "one.sqlite")
+def test_a_filter_that_matches_nothing_says_so(new_store, tmp_path):
+    db = new_store("one")
     service = GameService.open(db)
     service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
     result = run(db, "games", "--ruleset", "keep-run")
@@ -129,9 +129,9 @@ def test_a_filter_that_matches_nothing_says_so(tmp_path):
 
 
 @pytest.fixture
-def many(tmp_path):
+def many(new_store, tmp_path):
     """A store of 25 games: one played game and 24 copies of it."""
-    db = str(tmp_path / "many.sqlite")
+    db = new_store("many")
     service = GameService.open(db)
     template = service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
     clone_games(db, [template], new_ids(24))
@@ -155,8 +155,8 @@ def test_limit_lists_that_many_anywhere_and_json_lists_all_unless_told(many):
     assert run(many, "games", "--limit", "0").exit_code == 2
 
 
-def test_ids_that_share_their_first_8_characters_are_shown_longer(tmp_path):
-    db = str(tmp_path / "twins.sqlite")
+def test_ids_that_share_their_first_8_characters_are_shown_longer(new_store, tmp_path):
+    db = new_store("twins")
     service = GameService.open(db)
     template = service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
     twins = [UUID("abcdef12-3456-4000-8000-000000000001"), UUID("abcdef12-3400-4000-8000-000000000002")]

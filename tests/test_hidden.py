@@ -111,8 +111,8 @@ def test_a_private_event_type_must_carry_an_owner_and_a_salt():
             value: str
 
 
-def test_cli_log_show_and_export_as_a_viewer(tmp_path):
-    db = str(tmp_path / "s.sqlite")
+def test_cli_log_show_and_export_as_a_viewer(new_store, tmp_path):
+    db = new_store("s")
     service = GameService.open(db)
     game_id = str(game_with_secret(service))
 
@@ -134,8 +134,8 @@ def test_cli_log_show_and_export_as_a_viewer(tmp_path):
     assert run("audit", str(out)).exit_code == 0
 
 
-def test_cli_replay_as_a_viewer_seals_what_it_may_not_see(tmp_path):
-    db = str(tmp_path / "s.sqlite")
+def test_cli_replay_as_a_viewer_seals_what_it_may_not_see(new_store, tmp_path):
+    db = new_store("s")
     game_id = str(game_with_secret(GameService.open(db)))
     told = CliRunner().invoke(cli, ["--db", db, "replay", game_id, "--no-interactive", "--as", "Bo"])
     assert told.exit_code == 0 and SECRET not in told.stdout and "Something only Ann may see" in told.stdout

@@ -315,8 +315,8 @@ def test_every_event_of_played_games_is_told_without_raw_ids():
 
 
 @pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "keep.sqlite")
+def db(new_store, tmp_path):
+    return new_store("keep")
 
 
 def run(db, *args):

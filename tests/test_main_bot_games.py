@@ -42,9 +42,9 @@ def test_bots_told_to_play_an_uncapped_talisman_game_warn():
     assert any(entry["event"] == "bots_play_without_round_cap" for entry in logs)
 
 
-def test_a_bot_game_through_the_store_audits_clean_and_folds_to_the_live_state():
+def test_a_bot_game_through_the_store_audits_clean_and_folds_to_the_live_state(store_service):
     # Every action re-decided by the audit gives exactly the recorded events; the seed is revealed.
-    service = GameService.open(":memory:")
+    service = store_service
     options = bot_game_options("talisman", {"ending": "first"})
     game_id = service.create_game("talisman", [("Ann", None), ("Bo", None), ("Cy", None)], options)
     play_with_bots(service, game_id, "audit")

@@ -5,18 +5,12 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
 from event_store.service import GameService
 
 CLEARED = "(screen cleared)"
-
-
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "hot-seat.sqlite")
 
 
 def run(db, *args, input=None):

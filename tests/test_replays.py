@@ -45,22 +45,22 @@ def test_every_recorded_game_audits_clean_with_every_draw_recomputed(path):
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
-def test_every_recorded_game_imports_and_exports_to_the_same_bytes(path, memory_service):
+def test_every_recorded_game_imports_and_exports_to_the_same_bytes(path, store_service):
     data = path.read_bytes()
-    imported = import_game(memory_service, data, path.name)
+    imported = import_game(store_service, data, path.name)
     assert imported.added == imported.events and str(imported.game) == read_replay(data).header["game"]
     assert (imported.stored == imported.game) is (imported.viewer is None)  # a copy has an id of its own
-    assert export_game(memory_service, imported.stored) == data  # a copy is exported as the copy it is
-    assert import_game(memory_service, data, path.name).added == 0
+    assert export_game(store_service, imported.stored) == data  # a copy is exported as the copy it is
+    assert import_game(store_service, data, path.name).added == 0
 
 
-def test_every_copy_of_the_recorded_castle_game_agrees_with_the_hosts_log(memory_service):
+def test_every_copy_of_the_recorded_castle_game_agrees_with_the_hosts_log(store_service):
     """An organiser imports the host's log and every player's copy of one game: all share one history."""
     copies = sorted(REPLAYS.glob("vampire-empire-001*.nkr"))
     assert len(copies) == 4
-    stored = {import_game(memory_service, p.read_bytes(), p.name).stored for p in copies}
+    stored = {import_game(store_service, p.read_bytes(), p.name).stored for p in copies}
     assert len(stored) == 4
-    chains = {tuple(memory_service.chain_values(game_id)) for game_id in stored}
+    chains = {tuple(store_service.chain_values(game_id)) for game_id in stored}
     assert len(chains) == 1
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from domain.game import Game
 from domain.rulesets.talisman.state import STATE_VERSION
 from event_store.loading import STAMP, fold_from_snapshot, is_current, state_version
 from event_store.service import SNAPSHOT_INTERVAL, GameService, play_with_bots
+from tests import store_rows
 
 PLAYERS = [("Ann", "warrior"), ("Bo", "troll")]
 
@@ -38,8 +38,8 @@ def _long_dungeon_game(db: str) -> tuple[GameService, Any]:
     raise AssertionError("no seeded bot game was long enough to snapshot")
 
 
-def test_a_talisman_snapshot_is_stamped_with_the_state_shape_and_used(tmp_path):
-    service, game_id = _long_dungeon_game(str(tmp_path / "game.sqlite"))
+def test_a_talisman_snapshot_is_stamped_with_the_state_shape_and_used(new_store, tmp_path):
+    service, game_id = _long_dungeon_game(new_store("game"))
     snapshots = list(service.snapshots.get(game_id))
     assert snapshots and all(
         s.state[STAMP] == STATE_VERSION == state_version("dungeon-short") for s in snapshots
@@ -53,9 +53,8 @@ def test_an_unstamped_snapshot_counts_as_version_1_the_shape_of_rulesets_that_ne
     assert not is_current({"ruleset_name": "no-such-game", STAMP: 1})
 
 
-def test_a_store_holding_an_old_shape_snapshot_folds_the_game_from_its_events(tmp_path):
-    db = tmp_path / "game.sqlite"
-    builder, game_id = _long_dungeon_game(str(db))
+def test_a_store_holding_an_old_shape_snapshot_folds_the_game_from_its_events(db):
+    builder, game_id = _long_dungeon_game(db)
     expected = builder.fold(game_id, use_snapshot=False)
     newest = list(builder.snapshots.get(game_id))[-1]
     old = Game.Snapshot(
@@ -69,14 +68,14 @@ def test_a_store_holding_an_old_shape_snapshot_folds_the_game_from_its_events(tm
         },
     )
     stored = builder.mapper.to_stored_event(old)
+    changed = store_rows.update(
+        builder,
+        f"UPDATE {store_rows.snapshots_table(builder)} SET state = ? WHERE originator_version = ?",
+        [stored.state, newest.originator_version],
+    )
     builder.close()
-    with sqlite3.connect(db) as connection:
-        changed = connection.execute(
-            "UPDATE stored_snapshots SET state = ? WHERE originator_version = ?",
-            [stored.state, newest.originator_version],
-        ).rowcount
     assert changed == 1
-    service = GameService(str(db), env={"AGGREGATE_CACHE_MAXSIZE": ""})
+    service = GameService(db, env={"AGGREGATE_CACHE_MAXSIZE": ""})
     assert "spaces" in list(service.snapshots.get(game_id))[-1].state["state"]  # the old shape is stored
     for fold in (service.get_game(game_id), service.fold(game_id)):
         assert (fold.version, fold.chain, fold.state) == (expected.version, expected.chain, expected.state)

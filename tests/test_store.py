@@ -10,6 +10,7 @@ import pytest
 from domain.errors import GameOver, IllegalAction, NotYourTurn, StaleVersion, UnknownGame, UsageError
 from domain.events import GENESIS_CHAIN, next_chain
 from event_store.service import SNAPSHOT_INTERVAL, GameService, play_with_bots
+from tests import store_rows
 
 PLAYERS = [("Ann", None), ("Bo", None)]
 
@@ -19,61 +20,61 @@ def finish(service, game_id):
     return service.get_game(game_id)
 
 
-def test_every_event_is_chained_to_the_one_before(memory_service):
-    game_id = memory_service.create_game("toy-race", PLAYERS)
-    finish(memory_service, game_id)
+def test_every_event_is_chained_to_the_one_before(store_service):
+    game_id = store_service.create_game("toy-race", PLAYERS)
+    finish(store_service, game_id)
     previous = GENESIS_CHAIN
-    for recorded in memory_service.recorded_events(game_id):
+    for recorded in store_service.recorded_events(game_id):
         assert recorded.chain == next_chain(
             previous, recorded.type_name, recorded.class_version, recorded.fields
         )
         previous = recorded.chain
 
 
-def test_seed_stays_out_of_the_public_log_until_the_game_ends(memory_service):
-    game_id = memory_service.create_game("toy-race", PLAYERS)
-    seed = memory_service.seed_of(game_id)
-    types = [r.type_name for r in memory_service.recorded_events(game_id)]
+def test_seed_stays_out_of_the_public_log_until_the_game_ends(store_service):
+    game_id = store_service.create_game("toy-race", PLAYERS)
+    seed = store_service.seed_of(game_id)
+    types = [r.type_name for r in store_service.recorded_events(game_id)]
     assert "SeedRevealed" not in types
-    assert all(seed not in repr(r.fields).encode() for r in memory_service.recorded_events(game_id))
-    commitment = memory_service.recorded_events(game_id)[1].fields["commitment"]
+    assert all(seed not in repr(r.fields).encode() for r in store_service.recorded_events(game_id))
+    commitment = store_service.recorded_events(game_id)[1].fields["commitment"]
     assert commitment == hashlib.sha256(seed).digest()
-    game = finish(memory_service, game_id)
-    last = memory_service.recorded_events(game_id)[-1]
+    game = finish(store_service, game_id)
+    last = store_service.recorded_events(game_id)[-1]
     assert last.type_name == "SeedRevealed" and last.fields["seed"] == seed
     assert game.meta["seed"] == seed
 
 
-def test_early_reveal_records_the_seed_once(memory_service):
-    game_id = memory_service.create_game("toy-race", PLAYERS)
-    seed = memory_service.reveal_seed(game_id)
-    memory_service.reveal_seed(game_id)
-    reveals = [r for r in memory_service.recorded_events(game_id) if r.type_name == "SeedRevealed"]
+def test_early_reveal_records_the_seed_once(store_service):
+    game_id = store_service.create_game("toy-race", PLAYERS)
+    seed = store_service.reveal_seed(game_id)
+    store_service.reveal_seed(game_id)
+    reveals = [r for r in store_service.recorded_events(game_id) if r.type_name == "SeedRevealed"]
     assert [r.fields["seed"] for r in reveals] == [seed]
 
 
-def test_wrong_player_illegal_action_and_finished_game_are_refused_and_store_nothing(memory_service):
-    game_id = memory_service.create_game("toy-race", PLAYERS)
-    version = memory_service.get_game(game_id).version
+def test_wrong_player_illegal_action_and_finished_game_are_refused_and_store_nothing(store_service):
+    game_id = store_service.create_game("toy-race", PLAYERS)
+    version = store_service.get_game(game_id).version
     with pytest.raises(NotYourTurn):
-        memory_service.take_action(game_id, "Bo", "roll")
+        store_service.take_action(game_id, "Bo", "roll")
     with pytest.raises(IllegalAction):
-        memory_service.take_action(game_id, "Ann", "fly")
-    assert memory_service.get_game(game_id).version == version
-    finish(memory_service, game_id)
+        store_service.take_action(game_id, "Ann", "fly")
+    assert store_service.get_game(game_id).version == version
+    finish(store_service, game_id)
     with pytest.raises(GameOver):
-        memory_service.take_action(game_id, "Ann", "roll")
+        store_service.take_action(game_id, "Ann", "roll")
 
 
-def test_unknown_game_is_a_clear_error(memory_service):
+def test_unknown_game_is_a_clear_error(store_service):
     with pytest.raises(UnknownGame):
-        memory_service.get_game(uuid.uuid4())
+        store_service.get_game(uuid.uuid4())
     with pytest.raises(UnknownGame):
-        memory_service.resolve_game_id("not-a-game")
+        store_service.resolve_game_id("not-a-game")
 
 
-def test_a_lost_race_says_the_game_moved_on(tmp_path):
-    db = str(tmp_path / "race.sqlite")
+def test_a_lost_race_says_the_game_moved_on(new_store, tmp_path):
+    db = new_store("race")
     first, second = GameService.open(db), GameService.open(db)
     game_id = first.create_game("toy-race", PLAYERS)
     stale = second.get_game(game_id)
@@ -90,8 +91,8 @@ def test_a_lost_race_says_the_game_moved_on(tmp_path):
     assert [r.version for r in events] == list(range(1, len(events) + 1))
 
 
-def test_game_loads_from_sqlite_in_a_new_process_like_a_fresh_service(tmp_path):
-    db = str(tmp_path / "games.sqlite")
+def test_game_loads_from_sqlite_in_a_new_process_like_a_fresh_service(new_store, tmp_path):
+    db = new_store("games")
     service = GameService.open(db)
     game_id = service.create_game("toy-race", PLAYERS)
     game = finish(service, game_id)
@@ -100,18 +101,18 @@ def test_game_loads_from_sqlite_in_a_new_process_like_a_fresh_service(tmp_path):
     assert reopened.fold(game_id).state == game.state
 
 
-def test_old_versions_load_for_replay(memory_service):
-    game_id = memory_service.create_game("toy-race", PLAYERS)
-    finish(memory_service, game_id)
-    early = memory_service.get_game(game_id, version=5)
+def test_old_versions_load_for_replay(store_service):
+    game_id = store_service.create_game("toy-race", PLAYERS)
+    finish(store_service, game_id)
+    early = store_service.get_game(game_id, version=5)
     assert early.version == 5 and early.state["pos"] == {"Ann": 0, "Bo": 0}
-    assert memory_service.fold(game_id, 5).state == early.state
+    assert store_service.fold(game_id, 5).state == early.state
     with pytest.raises(UsageError):
-        memory_service.get_game(game_id, version=10_000)
+        store_service.get_game(game_id, version=10_000)
 
 
-def test_long_games_are_snapshotted_so_loading_does_not_replay_everything(tmp_path):
-    service = GameService.open(str(tmp_path / "long.sqlite"))
+def test_long_games_are_snapshotted_so_loading_does_not_replay_everything(new_store, tmp_path):
+    service = GameService.open(new_store("long"))
     game_id = service.create_game("toy-race", PLAYERS, {"goal": "300"})
     finish(service, game_id)
     snapshots = list(service.snapshots.get(game_id))
@@ -120,24 +121,23 @@ def test_long_games_are_snapshotted_so_loading_does_not_replay_everything(tmp_pa
     every = SNAPSHOT_INTERVAL
     assert [s.originator_version // every for s in snapshots] == list(range(1, version // every + 1))
     assert all(s.originator_version % every < 10 for s in snapshots)
-    fresh = GameService.open(str(tmp_path / "long.sqlite"))
+    fresh = GameService.open(new_store("long"))
     assert fresh.get_game(game_id).state == service.fold(game_id).state
     middle = snapshots[0].originator_version + 7
     assert fresh.get_game(game_id, version=middle).state == service.fold(game_id, middle).state
 
 
 @pytest.mark.parametrize("cache", ["64", ""])
-def test_a_game_loaded_from_its_snapshot_plays_on_exactly_as_one_folded_from_every_event(tmp_path, cache):
-    db = tmp_path / "game.sqlite"
-    builder = GameService.open(str(db))
+def test_a_game_loaded_from_its_snapshot_plays_on_exactly_as_one_folded_from_every_event(new_store, cache):
+    db, twin = new_store("game"), new_store("twin")
+    builder = GameService.open(db)
     game_id = builder.create_game("toy-race", PLAYERS, {"goal": "100000"})
     for _ in range(30):
         play_with_bots(builder, game_id, seed=2, max_actions=1)
+    store_rows.copy_store(builder, GameService.open(twin))
     builder.close()
-    twin = tmp_path / "twin.sqlite"
-    twin.write_bytes(db.read_bytes())
-    lean = GameService(str(db), env={"AGGREGATE_CACHE_MAXSIZE": cache})
-    full = GameService(str(twin), env={"AGGREGATE_CACHE_MAXSIZE": "", "IS_SNAPSHOTTING_ENABLED": "n"})
+    lean = GameService(db, env={"AGGREGATE_CACHE_MAXSIZE": cache})
+    full = GameService(twin, env={"AGGREGATE_CACHE_MAXSIZE": "", "IS_SNAPSHOTTING_ENABLED": "n"})
     assert lean.get_game(game_id).version % SNAPSHOT_INTERVAL != 0  # some events after the last snapshot
     for _ in range(12):
         player = lean.legal_actions(game_id)[0].player
@@ -160,10 +160,10 @@ def test_a_game_loaded_from_its_snapshot_plays_on_exactly_as_one_folded_from_eve
     assert not lean.audit(game_id).findings
 
 
-def test_a_fold_from_a_snapshot_equals_the_fold_of_every_event_in_forks_and_imports_too(tmp_path):
+def test_a_fold_from_a_snapshot_equals_the_fold_of_every_event_in_forks_and_imports_too(new_store, tmp_path):
     from event_store.replay_file import export_game, import_game
 
-    service = GameService.open(str(tmp_path / "games.sqlite"))
+    service = GameService.open(new_store("games"))
     game_id = service.create_game("toy-race", PLAYERS, {"goal": "400"})
     for _ in range(40):
         play_with_bots(service, game_id, seed=3, max_actions=1)
@@ -188,101 +188,99 @@ def test_a_fold_from_a_snapshot_equals_the_fold_of_every_event_in_forks_and_impo
         play_with_bots(service, fork_id, seed=4, max_actions=1)
     same_folds(fork_id, [None, boundary, boundary + 2])
     finish(service, game_id)
-    elsewhere = GameService.open(str(tmp_path / "other.sqlite"))
+    elsewhere = GameService.open(new_store("other"))
     import_game(elsewhere, export_game(service, game_id))
     assert elsewhere.fold(game_id).state == service.fold(game_id, use_snapshot=False).state
     with pytest.raises(UsageError, match="only"):
         service.fold(game_id, service.get_game(game_id).version + 1)
 
 
-def test_entropy_changes_the_dice_and_is_refused_after_the_first_draw(memory_service):
-    a = memory_service.create_game("toy-race", PLAYERS, entropy=[("Ann", b"lucky")])
-    assert memory_service.recorded_events(a)[2].type_name == "EntropyAdded"
-    game = memory_service.get_game(a)
-    game.take_action("Ann", "roll", game.dice(memory_service.seed_of(a)))
+def test_entropy_changes_the_dice_and_is_refused_after_the_first_draw(store_service):
+    a = store_service.create_game("toy-race", PLAYERS, entropy=[("Ann", b"lucky")])
+    assert store_service.recorded_events(a)[2].type_name == "EntropyAdded"
+    game = store_service.get_game(a)
+    game.take_action("Ann", "roll", game.dice(store_service.seed_of(a)))
     with pytest.raises(UsageError):
         game.add_entropy("Bo", b"late")
 
 
-def test_scripted_dice_game_is_marked_and_follows_the_script(memory_service):
-    game_id = memory_service.create_game("toy-race", PLAYERS, dice_script=[6, 2])
-    created = memory_service.recorded_events(game_id)[0]
+def test_scripted_dice_game_is_marked_and_follows_the_script(store_service):
+    game_id = store_service.create_game("toy-race", PLAYERS, dice_script=[6, 2])
+    created = store_service.recorded_events(game_id)[0]
     assert created.fields["scripted"] is True and created.fields["dice_script"] == [6, 2]
-    _, events = memory_service.take_action(game_id, "Ann", "roll")
-    _, more = memory_service.take_action(game_id, "Bo", "roll")
+    _, events = store_service.take_action(game_id, "Ann", "roll")
+    _, more = store_service.take_action(game_id, "Bo", "roll")
     rolls = [r.fields["values"] for r in events + more if r.type_name == "DieRolled"]
     assert rolls == [[6], [2]]
 
 
-def test_actions_are_logged_as_key_value_events(memory_service):
+def test_actions_are_logged_as_key_value_events(store_service):
     from structlog.testing import capture_logs
 
     with capture_logs() as logs:
-        game_id = memory_service.create_game("toy-race", PLAYERS)
-        memory_service.take_action(game_id, "Ann", "roll")
+        game_id = store_service.create_game("toy-race", PLAYERS)
+        store_service.take_action(game_id, "Ann", "roll")
     assert [entry["event"] for entry in logs] == ["game_created", "action_taken"]
     assert logs[1]["player"] == "Ann" and logs[1]["action"] == "roll" and logs[1]["game"] == str(game_id)
 
 
-def test_the_seed_is_nowhere_in_the_notification_log_until_revealed(sqlite_service):
-    game_id = sqlite_service.create_game("toy-race", PLAYERS)
-    seed = sqlite_service.seed_of(game_id)
-    notes = sqlite_service.recorder.select_notifications(1, 10_000)
+def test_the_seed_is_nowhere_in_the_notification_log_until_revealed(store_service):
+    game_id = store_service.create_game("toy-race", PLAYERS)
+    seed = store_service.seed_of(game_id)
+    notes = store_service.recorder.select_notifications(1, 10_000)
     assert notes and all(seed not in note.state for note in notes)
-    sqlite_service.reveal_seed(game_id)
-    notes = sqlite_service.recorder.select_notifications(1, 10_000)
+    store_service.reveal_seed(game_id)
+    notes = store_service.recorder.select_notifications(1, 10_000)
     assert sum(seed in note.state for note in notes) == 1
 
 
-def test_after_an_early_reveal_no_more_actions_are_taken(memory_service):
-    game_id = memory_service.create_game("toy-race", PLAYERS)
-    memory_service.reveal_seed(game_id)
+def test_after_an_early_reveal_no_more_actions_are_taken(store_service):
+    game_id = store_service.create_game("toy-race", PLAYERS)
+    store_service.reveal_seed(game_id)
     with pytest.raises(GameOver, match="stopped: its dice seed was revealed"):
-        memory_service.take_action(game_id, "Ann", "roll", nonce=b"chosen to get a six")
+        store_service.take_action(game_id, "Ann", "roll", nonce=b"chosen to get a six")
 
 
-def test_players_add_entropy_after_the_commitment_and_before_the_host_starts(memory_service):
-    game_id = memory_service.create_game("toy-race", PLAYERS, wait_for_entropy=True)
+def test_players_add_entropy_after_the_commitment_and_before_the_host_starts(store_service):
+    game_id = store_service.create_game("toy-race", PLAYERS, wait_for_entropy=True)
     with pytest.raises(IllegalAction, match="not started"):
-        memory_service.take_action(game_id, "Ann", "roll")
-    memory_service.add_entropy(game_id, "Bo", b"bo's coin flips")
+        store_service.take_action(game_id, "Ann", "roll")
+    store_service.add_entropy(game_id, "Bo", b"bo's coin flips")
     with pytest.raises(UsageError):
-        memory_service.add_entropy(game_id, "Zed", b"no seat")
-    _, started = memory_service.start_game(game_id)
+        store_service.add_entropy(game_id, "Zed", b"no seat")
+    _, started = store_service.start_game(game_id)
     assert [r.type_name for r in started][:1] == ["ActionTaken"]
-    types = [r.type_name for r in memory_service.recorded_events(game_id)]
+    types = [r.type_name for r in store_service.recorded_events(game_id)]
     assert types[:4] == ["GameCreated", "SeedCommitted", "EntropyAdded", "ActionTaken"]
     with pytest.raises(UsageError):
-        memory_service.add_entropy(game_id, "Ann", b"too late")
+        store_service.add_entropy(game_id, "Ann", b"too late")
     with pytest.raises(IllegalAction):
-        memory_service.start_game(game_id)
-    memory_service.take_action(game_id, "Ann", "roll")
+        store_service.start_game(game_id)
+    store_service.take_action(game_id, "Ann", "roll")
 
 
-def test_entropy_changes_every_later_draw(memory_service):
-    plain = memory_service.create_game("toy-race", PLAYERS, wait_for_entropy=True)
-    mixed = memory_service.create_game("toy-race", PLAYERS, wait_for_entropy=True)
-    memory_service.add_entropy(mixed, "Ann", b"x")
+def test_entropy_changes_every_later_draw(store_service):
+    plain = store_service.create_game("toy-race", PLAYERS, wait_for_entropy=True)
+    mixed = store_service.create_game("toy-race", PLAYERS, wait_for_entropy=True)
+    store_service.add_entropy(mixed, "Ann", b"x")
     for game_id in (plain, mixed):
-        memory_service.start_game(game_id)
-    games = [memory_service.get_game(g) for g in (plain, mixed)]
+        store_service.start_game(game_id)
+    games = [store_service.get_game(g) for g in (plain, mixed)]
     assert games[0].meta["pool"] != games[1].meta["pool"]
 
 
-def test_an_unreadable_snapshot_is_passed_over_for_the_events_which_are_the_record(tmp_path):
-    import sqlite3
-
-    db = tmp_path / "game.sqlite"
-    builder = GameService.open(str(db))
+def test_an_unreadable_snapshot_is_passed_over_for_the_events_which_are_the_record(db):
+    builder = GameService.open(db)
     game_id = builder.create_game("toy-race", PLAYERS, {"goal": "100000"})
     for _ in range(30):
         play_with_bots(builder, game_id, seed=2, max_actions=1)
     expected = builder.fold(game_id, use_snapshot=False)
+    damaged = store_rows.update(
+        builder, f"UPDATE {store_rows.snapshots_table(builder)} SET state = ?", [b"\xc1" * 3]
+    )
     builder.close()
-    with sqlite3.connect(db) as connection:
-        damaged = connection.execute("UPDATE stored_snapshots SET state = x'c1c1c1'").rowcount
     assert damaged >= 1
-    service = GameService(str(db), env={"AGGREGATE_CACHE_MAXSIZE": ""})
+    service = GameService(db, env={"AGGREGATE_CACHE_MAXSIZE": ""})
     for fold in (service.get_game(game_id), service.fold(game_id)):
         assert (fold.version, fold.chain, fold.meta, fold.state) == (
             expected.version,

@@ -672,7 +672,7 @@ def test_a_file_truncated_anywhere_is_unreadable(data: st.DataObject) -> None:
         assert re.search(rf"ends inside event {inside[0]} of \d+$", str(refused.value))
 
 
-def test_a_map_that_names_a_key_twice_is_unreadable_at_every_door(tmp_path: Path) -> None:
+def test_a_map_that_names_a_key_twice_is_unreadable_at_every_door(new_store, tmp_path: Path) -> None:
     """Found by a red-team review: msgpack keeps a repeated key's last value and another reader the
     first, so one file told two games; only import refused it (as not canonical)."""
     from click.testing import CliRunner
@@ -700,6 +700,6 @@ def test_a_map_that_names_a_key_twice_is_unreadable_at_every_door(tmp_path: Path
     path = tmp_path / "twice.nkr"
     path.write_bytes(pack_value(document))
     for args in (["audit", str(path)], ["replay", str(path), "--no-interactive"], ["import", str(path)]):
-        result = CliRunner().invoke(cli, ["--db", str(tmp_path / "s.sqlite"), *args])
+        result = CliRunner().invoke(cli, ["--db", new_store("s"), *args])
         assert result.exit_code == 2, (args, result.output)
         assert "names the key 'player' twice" in result.stderr + result.stdout, args
