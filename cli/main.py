@@ -104,6 +104,11 @@ COMMANDS = {
         "host",
         "The host of games played by e-mail: takes packets, sends every player their events.",
     ),
+    "projections": LazyCommand(
+        "cli.projections_command",
+        "projections",
+        "Keeps the read side's views (game list, boards, results, dice statistics) and shows them.",
+    ),
     "rulesets": LazyCommand(
         "cli.rulesets_command",
         "rulesets",
