@@ -28,8 +28,9 @@ from event_store.keys import KeyPair, load_key
 from event_store.lazy_log import get_logger
 from event_store.outbox import Outbox, Outgoing
 from event_store.packets import PLAYER_KINDS, Packet, packets_in
-from event_store.pbem_tables import datastore_of
+from event_store.pbem_tables import store_of
 from event_store.service import GameService
+from event_store.sql import Statement
 
 log = get_logger("nightkeep.host")
 
@@ -61,12 +62,12 @@ class Handled:
 
 
 class Host(Outbox):
-    """Runs play-by-e-mail games over a GameService (SQLite) with the host's signing key."""
+    """Runs play-by-e-mail games over a GameService (SQLite or PostgreSQL) with the host's signing key."""
 
     def __init__(self, service: GameService, key: KeyPair, describe: Describe | None = None) -> None:
         self.service = service
         self.key = key
-        self.db = datastore_of(service.recorder)
+        self.db = store_of(service.recorder)
         self.describe = describe or (lambda game, player, old, new: "")
 
     # --- games ----------------------------------------------------------------------------------------
@@ -87,19 +88,26 @@ class Host(Outbox):
         stray = sorted((set(keys) | set(mail)) - set(names))
         if stray:
             raise UsageError(f"--key/--mail name no seat: {', '.join(stray)}")
+        secret = secrets.token_bytes(32)
+
+        def hosted(game_id: UUID) -> list[Statement]:
+            game = [str(game_id), self.key.name, host_mail, secret, deadline]
+            seat = "INSERT INTO nightkeep_pbem_seats VALUES (?, ?, ?, ?, 0, 0)"
+            return [
+                ("INSERT INTO nightkeep_pbem_games VALUES (?, ?, ?, ?, ?, 0)", game),
+                *((seat, [str(game_id), name, keys.get(name, b""), mail.get(name, "")]) for name in names),
+            ]
+
+        # The game, its seed, its host's row and its seats are one transaction: no game half hosted.
         game_id = self.service.create_game(
-            ruleset, players, options, keys=keys, host_key=self.key.public, wait_for_entropy=wait_for_entropy
+            ruleset,
+            players,
+            options,
+            keys=keys,
+            host_key=self.key.public,
+            wait_for_entropy=wait_for_entropy,
+            rows=hosted,
         )
-        with self.db.transaction(commit=True) as c:
-            c.execute(
-                "INSERT INTO nightkeep_pbem_games VALUES (?, ?, ?, ?, ?, 0)",
-                [str(game_id), self.key.name, host_mail, secrets.token_bytes(32), deadline],
-            )
-            for name in names:
-                c.execute(
-                    "INSERT INTO nightkeep_pbem_seats VALUES (?, ?, ?, ?, 0, 0)",
-                    [str(game_id), name, keys.get(name, b""), mail.get(name, "")],
-                )
         log.info("game_hosted", game=str(game_id), seats=len(names), signing=len(keys))
         return game_id
 
@@ -197,19 +205,22 @@ class Host(Outbox):
             # in one transaction, so a join read again after a kill is not answered twice.
             self.queue_owed(game_id, seen=packet.digest)
             return Handled(True, game_id, player, f"{player} joined at event {body['version']}")
+        # The seat's acknowledgement and the packet's digest are written with the events it causes: a
+        # host killed at any point has applied the packet and remembered it, or done neither.
+        rows = [*_ack_rows(game_id, player, body["version"], sender), _seen_row(packet.digest, "applied")]
         try:
-            detail = self._take(packet)
+            detail = self._take(packet, rows)
         except StaleVersion:
             # Another host process applied something meanwhile: perhaps this very packet.
             again = self._check_chains_on(packet)
             if not again:
                 raise
             return Handled(True, game_id, player, again, duplicate=True)
-        self._ack(game_id, player, body["version"], sender)
         return Handled(True, game_id, player, detail)
 
-    def _take(self, packet: Packet) -> str:
-        """Applies a checked action or entropy packet; returns what happened in words."""
+    def _take(self, packet: Packet, rows: Sequence[Statement]) -> str:
+        """Applies a checked action or entropy packet, writing `rows` with its events; returns what
+        happened in words."""
         body, game_id, player = packet.body, packet.game, packet.player
         if packet.kind == "action":
             version, _ = self.service.take_action(
@@ -220,9 +231,10 @@ class Host(Outbox):
                 body["version"],
                 auth=AUTH_SIGNED,
                 signature=packet.signature,
+                rows=rows,
             )
             return f"{player} took {body['action']}; the game is at event {version}"
-        self.service.add_entropy(game_id, player, body["value"], packet.signature)
+        self.service.add_entropy(game_id, player, body["value"], packet.signature, rows=rows)
         self._start_if_everyone_gave_entropy(game_id)
         return f"{player}'s entropy was mixed in"
 
@@ -271,18 +283,9 @@ class Host(Outbox):
             self.service.start_game(game_id)
 
     def _ack(self, game_id: UUID, player: str, version: int, sender: str, rewind: bool = False) -> None:
-        # A join says what the replica holds now (it may have lost some): the rest is sent again.
-        update = "acked=?1, sent=MIN(sent, ?1)" if rewind else "acked=MAX(acked, ?1)"
         with self.db.transaction(commit=True) as c:
-            c.execute(
-                f"UPDATE nightkeep_pbem_seats SET {update} WHERE game_id=?2 AND player=?3",
-                [version, str(game_id), player],
-            )
-            if sender:
-                c.execute(
-                    "UPDATE nightkeep_pbem_seats SET mail=? WHERE game_id=? AND player=? AND mail=''",
-                    [sender, str(game_id), player],
-                )
+            for sql, params in _ack_rows(game_id, player, version, sender, rewind):
+                c.execute(sql, params)
 
     def deadlines(self) -> list[tuple[UUID, int, int]]:
         """Returns (game, deadline in seconds, the event last reminded at) of games with a deadline."""
@@ -304,9 +307,8 @@ class Host(Outbox):
 
     def remember(self, digest: str, outcome: str, final: bool = False) -> None:
         """Records that a packet or mail was handled (`final`: replacing what was recorded before)."""
-        verb = "INSERT OR REPLACE" if final else "INSERT OR IGNORE"
         with self.db.transaction(commit=True) as c:
-            c.execute(f"{verb} INTO nightkeep_pbem_seen VALUES (?, ?)", [digest, outcome])
+            c.execute(*_seen_row(digest, outcome, final))
 
     # --- players who install nothing --------------------------------------------------------------------
 
@@ -329,6 +331,34 @@ class Host(Outbox):
             game_id, player, action.id, nonce, expected_version=version, auth=AUTH_MAIL
         )
         return new_version
+
+
+def _ack_rows(game_id: UUID, player: str, version: int, sender: str, rewind: bool = False) -> list[Statement]:
+    """Returns the statements that record a seat's acknowledgement of an event (and bind its address
+    when it has none yet)."""
+    # A join says what the replica holds now (it may have lost some): the rest is sent again.
+    if rewind:
+        update = "acked=?, sent=CASE WHEN sent < ? THEN sent ELSE ? END"
+        params: list[object] = [version, version, version]
+    else:
+        update, params = "acked=CASE WHEN acked > ? THEN acked ELSE ? END", [version, version]
+    sql = f"UPDATE nightkeep_pbem_seats SET {update} WHERE game_id=? AND player=?"
+    rows: list[Statement] = [(sql, [*params, str(game_id), player])]
+    if sender:
+        rows.append(
+            (
+                "UPDATE nightkeep_pbem_seats SET mail=? WHERE game_id=? AND player=? AND mail=''",
+                [sender, str(game_id), player],
+            )
+        )
+    return rows
+
+
+def _seen_row(digest: str, outcome: str, final: bool = False) -> Statement:
+    """Returns the statement that records a packet or mail as handled (`final`: replacing the outcome
+    recorded before, else keeping it)."""
+    conflict = "DO UPDATE SET outcome = excluded.outcome" if final else "DO NOTHING"
+    return f"INSERT INTO nightkeep_pbem_seen VALUES (?, ?) ON CONFLICT (digest) {conflict}", [digest, outcome]
 
 
 def describe_nothing(game: UUID, player: str, old: int, new: int) -> str:

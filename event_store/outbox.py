@@ -16,6 +16,7 @@ from domain.errors import StaleVersion
 from event_store.log_reader import FileEntry
 from event_store.packets import make_packet
 from event_store.recorded import RecordedEvent, redacted
+from event_store.sql import SqlStore
 
 if TYPE_CHECKING:
     from event_store.hosting import Seat
@@ -41,14 +42,12 @@ class Outbox:
     """The outbox half of a host; `Host` gives it `service`, `db`, `describe`, `seats`, `key_for`…"""
 
     if TYPE_CHECKING:
-        from eventsourcing.sqlite import SQLiteDatastore
-
         from event_store.hosting import Describe
         from event_store.keys import KeyPair
         from event_store.service import GameService
 
         service: GameService
-        db: SQLiteDatastore
+        db: SqlStore
         describe: Describe
 
         def seats(self, game_id: UUID) -> dict[str, Seat]: ...
@@ -94,9 +93,17 @@ class Outbox:
         """Stores mails, the seats' `sent` marks and the new position in one transaction, if the
         position is still `expected`; returns whether it was."""
         with self.db.transaction(commit=True) as c:
-            c.execute("SELECT position FROM nightkeep_pbem_tracking WHERE name=?", [TRACKING])
-            row = c.fetchone()
-            if (int(row[0]) if row else 0) != expected:
+            c.execute(
+                "INSERT INTO nightkeep_pbem_tracking VALUES (?, 0) ON CONFLICT (name) DO NOTHING",
+                [TRACKING],
+            )
+            # Compared and moved in one statement: a second host process waits on the row (PostgreSQL)
+            # or the file (SQLite) and then finds it moved, so two cannot both write the same batch.
+            c.execute(
+                "UPDATE nightkeep_pbem_tracking SET position=? WHERE name=? AND position=? RETURNING name",
+                [position, TRACKING, expected],
+            )
+            if c.fetchone() is None:
                 return False
             for m in mails:
                 _queue(c, str(m.game), m.player, m.to, m.subject, m.body, m.packet, m.version)
@@ -104,9 +111,11 @@ class Outbox:
                     "UPDATE nightkeep_pbem_seats SET sent=? WHERE game_id=? AND player=? AND sent<?",
                     [m.version, str(m.game), m.player, m.version],
                 )
-            c.execute("INSERT OR REPLACE INTO nightkeep_pbem_tracking VALUES (?, ?)", [TRACKING, position])
             if seen:
-                c.execute("INSERT OR IGNORE INTO nightkeep_pbem_seen VALUES (?, 'handled')", [seen])
+                c.execute(
+                    "INSERT INTO nightkeep_pbem_seen VALUES (?, 'handled') ON CONFLICT (digest) DO NOTHING",
+                    [seen],
+                )
         return True
 
     def owed(self, game_id: UUID) -> list[Outgoing]:

@@ -1,4 +1,5 @@
-"""The host's play-by-e-mail tables, in the game store's own SQLite file beside the events.
+"""The host's play-by-e-mail tables, in the game store's own database (SQLite or PostgreSQL) beside the
+events.
 
 - `nightkeep_pbem_games`: each hosted game, the host key that signs for it, the host's address, the
   secret behind the one-time keys of mail-only players, and the turn deadline.
@@ -14,31 +15,49 @@ from __future__ import annotations
 
 from typing import Any
 
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
-
 from domain.errors import UsageError
-
-SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS nightkeep_pbem_games (game_id TEXT PRIMARY KEY, key_name TEXT NOT NULL, "
-    "host_mail TEXT NOT NULL, mail_secret BLOB NOT NULL, deadline INTEGER NOT NULL DEFAULT 0, "
-    "reminded INTEGER NOT NULL DEFAULT 0)",
-    "CREATE TABLE IF NOT EXISTS nightkeep_pbem_seats (game_id TEXT NOT NULL, player TEXT NOT NULL, "
-    "pubkey BLOB NOT NULL, mail TEXT NOT NULL, acked INTEGER NOT NULL DEFAULT 0, "
-    "sent INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game_id, player))",
-    "CREATE TABLE IF NOT EXISTS nightkeep_pbem_outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, "
-    "game_id TEXT NOT NULL, player TEXT NOT NULL, to_addr TEXT NOT NULL, subject TEXT NOT NULL, "
-    "body TEXT NOT NULL, packet TEXT NOT NULL, version INTEGER NOT NULL, sent INTEGER NOT NULL DEFAULT 0)",
-    "CREATE TABLE IF NOT EXISTS nightkeep_pbem_tracking (name TEXT PRIMARY KEY, position INTEGER NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS nightkeep_pbem_seen (digest TEXT PRIMARY KEY, outcome TEXT NOT NULL)",
-)
+from event_store.sql import SQLITE, SqlStore, sql_store_of
 
 
-def datastore_of(recorder: Any) -> SQLiteDatastore:
-    """Returns the SQLite datastore of a game store, creating the tables; play by e-mail needs one."""
-    if not isinstance(recorder, SQLiteApplicationRecorder):
-        raise UsageError("play by e-mail keeps its outbox beside the events: use a SQLite store (--db FILE)")
-    datastore = recorder.datastore
-    with datastore.transaction(commit=True) as c:
-        for statement in SCHEMA:
-            c.execute(statement)
-    return datastore
+def schema(store: SqlStore) -> list[str]:
+    """Returns the CREATE statements of the host's tables, in the store's column types."""
+    return [
+        "CREATE TABLE IF NOT EXISTS nightkeep_pbem_games (game_id TEXT PRIMARY KEY, key_name TEXT NOT NULL, "
+        f"host_mail TEXT NOT NULL, mail_secret {store.blob} NOT NULL, deadline INTEGER NOT NULL DEFAULT 0, "
+        "reminded INTEGER NOT NULL DEFAULT 0)",
+        "CREATE TABLE IF NOT EXISTS nightkeep_pbem_seats (game_id TEXT NOT NULL, player TEXT NOT NULL, "
+        f"pubkey {store.blob} NOT NULL, mail TEXT NOT NULL, acked INTEGER NOT NULL DEFAULT 0, "
+        "sent INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game_id, player))",
+        # Outbox ids are never reused (no row is ever deleted): a resent mail keeps its Message-ID.
+        f"CREATE TABLE IF NOT EXISTS nightkeep_pbem_outbox (id {store.serial}, "
+        "game_id TEXT NOT NULL, player TEXT NOT NULL, to_addr TEXT NOT NULL, subject TEXT NOT NULL, "
+        "body TEXT NOT NULL, packet TEXT NOT NULL, version INTEGER NOT NULL, "
+        "sent INTEGER NOT NULL DEFAULT 0)",
+        "CREATE TABLE IF NOT EXISTS nightkeep_pbem_tracking (name TEXT PRIMARY KEY, "
+        "position BIGINT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS nightkeep_pbem_seen (digest TEXT PRIMARY KEY, outcome TEXT NOT NULL)",
+    ]
+
+
+def store_of(recorder: Any) -> SqlStore:
+    """Returns the SQL database of a game store with the host's tables created; play by e-mail keeps
+    its tables beside the events, so the in-memory store will not do."""
+    store = sql_store_of(recorder)
+    if store is None:
+        raise UsageError(
+            "play by e-mail keeps its outbox beside the events: use a SQLite or PostgreSQL store (--db)"
+        )
+    store.create(schema(store))
+    return store
+
+
+def has_table(store: SqlStore, name: str) -> bool:
+    """Tells whether the store's database holds a table (without creating anything)."""
+    with store.transaction(commit=False) as c:
+        if store.dialect == SQLITE:
+            c.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", [name])
+            return c.fetchone() is not None
+        # Unqualified, the name is looked up on the transaction's search_path: the store's schema.
+        c.execute("SELECT to_regclass(?)", [name])
+        row = c.fetchone()
+        return row is not None and row[0] is not None

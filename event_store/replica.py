@@ -25,21 +25,28 @@ from event_store.keys import KeyPair, key_with_public, load_key
 from event_store.lazy_log import get_logger
 from event_store.log_reader import FileEntry, recorded_of
 from event_store.packets import Packet, make_packet, read_packets
+from event_store.pbem_tables import has_table
 from event_store.recorded import RecordedEvent, fold_recorded
 from event_store.replay_file import check_import, encode_replay, store_import
 from event_store.service import GameService
+from event_store.sql import SqlStore, sql_store_of
 
 log = get_logger("nightkeep.replica")
 
-SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS nightkeep_replica (game_id TEXT PRIMARY KEY, player TEXT NOT NULL, "
-    "key_name TEXT NOT NULL, host_key BLOB NOT NULL, host_mail TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS nightkeep_replica_packets (id INTEGER PRIMARY KEY AUTOINCREMENT, "
-    "game_id TEXT NOT NULL, since INTEGER NOT NULL, head INTEGER NOT NULL, packet TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS nightkeep_replica_proofs (id INTEGER PRIMARY KEY AUTOINCREMENT, "
-    "game_id TEXT NOT NULL, version INTEGER NOT NULL, detail TEXT NOT NULL, held TEXT NOT NULL, "
-    "conflicting TEXT NOT NULL)",
-)
+PROOFS = "nightkeep_replica_proofs"
+
+
+def schema(store: SqlStore) -> list[str]:
+    """Returns the CREATE statements of a replica's tables, in the store's column types."""
+    return [
+        "CREATE TABLE IF NOT EXISTS nightkeep_replica (game_id TEXT PRIMARY KEY, player TEXT NOT NULL, "
+        f"key_name TEXT NOT NULL, host_key {store.blob} NOT NULL, host_mail TEXT NOT NULL)",
+        f"CREATE TABLE IF NOT EXISTS nightkeep_replica_packets (id {store.serial}, "
+        "game_id TEXT NOT NULL, since INTEGER NOT NULL, head INTEGER NOT NULL, packet TEXT NOT NULL)",
+        f"CREATE TABLE IF NOT EXISTS {PROOFS} (id {store.serial}, "
+        "game_id TEXT NOT NULL, version INTEGER NOT NULL, detail TEXT NOT NULL, held TEXT NOT NULL, "
+        "conflicting TEXT NOT NULL)",
+    ]
 
 
 @dataclass(frozen=True)
@@ -84,13 +91,14 @@ class Replica:
     """A player's replica store: the copies of the games the player joined, and the packets received."""
 
     def __init__(self, service: GameService) -> None:
-        from event_store.pbem_tables import datastore_of
-
         self.service = service
-        self.db = datastore_of(service.recorder)
-        with self.db.transaction(commit=True) as c:
-            for statement in SCHEMA:
-                c.execute(statement)
+        store = sql_store_of(service.recorder)
+        if store is None:
+            raise UsageError(
+                "a replica keeps its packets beside the events: use a SQLite or PostgreSQL store (--db)"
+            )
+        store.create(schema(store))
+        self.db = store
 
     def membership(self, game_id: UUID) -> Membership | None:
         """Returns the replica's record of a game (by game id or by its copy's id), if it joined it."""
@@ -340,14 +348,8 @@ class Replica:
 
 def _is_replica_store(service: GameService) -> bool:
     """Tells whether a store has ever joined a game (without creating the replica's tables)."""
-    from eventsourcing.sqlite import SQLiteApplicationRecorder
-
-    recorder = service.recorder
-    if not isinstance(recorder, SQLiteApplicationRecorder):
-        return False
-    with recorder.datastore.transaction(commit=False) as c:
-        c.execute("SELECT 1 FROM sqlite_master WHERE name='nightkeep_replica_proofs'")
-        return c.fetchone() is not None
+    store = sql_store_of(service.recorder)
+    return store is not None and has_table(store, PROOFS)
 
 
 def proofs_in(service: GameService, game_id: UUID) -> list[Proof]:

@@ -61,6 +61,7 @@ from event_store.recorded import (
     recorded_from_envelope,
 )
 from event_store.secrets import secret_store_for
+from event_store.sql import Statement
 from event_store.transcoder import MsgpackTranscoder
 
 if TYPE_CHECKING:
@@ -155,8 +156,10 @@ class GameService(Application[UUID]):
         wait_for_entropy: bool = False,
         keys: dict[str, bytes] | None = None,
         host_key: bytes = b"",
+        rows: Callable[[UUID], Sequence[Statement]] | None = None,
     ) -> UUID:
-        """Sets up a new game and stores it with its secret seed; returns its id.
+        """Sets up a new game and stores it with its secret seed (and the statements `rows` makes from
+        its id, in the same transaction); returns its id.
 
         The seed is drawn and committed before any player entropy is recorded. Unless asked to wait
         for entropy (players send it with `add_entropy`, then the host calls `start_game`), the host
@@ -192,7 +195,8 @@ class GameService(Application[UUID]):
         if not wait_for_entropy:
             game.take_action(HOST, START, game.dice(seed))
             self._finish_if_over(game, seed)
-        self.save(game, rows=self.secrets.put(game.id, seed))  # one transaction: no game without its seed
+        # One transaction: no game without its seed (nor without what the caller writes with it).
+        self.save(game, rows=[*self.secrets.put(game.id, seed), *(rows(game.id) if rows else ())])
         log.info("game_created", game=str(game.id), ruleset=ruleset_name, players=len(seats))
         return game.id
 
@@ -203,6 +207,7 @@ class GameService(Application[UUID]):
         value: bytes,
         signature: bytes = b"",
         expected_version: int | None = None,
+        rows: Sequence[Statement] = (),
     ) -> int:
         """Mixes a seated player's entropy into every later draw; only before the game starts. A seat
         bound to a key gives it signed (an entropy packet, checked by `hosting`)."""
@@ -212,7 +217,7 @@ class GameService(Application[UUID]):
         if expected_version is not None and game.version != expected_version:
             raise StaleVersion(f"game moved on to version {game.version}, reload")
         game.add_entropy(player, value, signature)
-        self._save_or_stale(game)
+        self._save_or_stale(game, rows)
         return game.version
 
     def start_game(self, game_id: UUID) -> tuple[int, list[RecordedEvent]]:
@@ -236,9 +241,11 @@ class GameService(Application[UUID]):
         dice: Dice | None = None,
         auth: str = "",
         signature: bytes = b"",
+        rows: Sequence[Statement] = (),
     ) -> tuple[int, list[RecordedEvent]]:
         """Takes one action for a player; returns the new version and the events it recorded. An action
-        of a seat bound to a key needs its signature (`auth="signed"`; checked by `hosting`)."""
+        of a seat bound to a key needs its signature (`auth="signed"`; checked by `hosting`). `rows` are
+        written in the transaction that stores its events."""
         game = self.playable_game(game_id)
         if expected_version is not None and game.version != expected_version:
             raise StaleVersion(f"game moved on to version {game.version}, reload")
@@ -246,7 +253,7 @@ class GameService(Application[UUID]):
         game.take_action(player, action_id, dice or game.dice(seed, nonce), nonce, auth, signature)
         self._finish_if_over(game, seed)
         recorded = _pending_recorded(game)
-        self._save_or_stale(game)
+        self._save_or_stale(game, rows)
         log.info("action_taken", game=str(game_id), player=player, action=action_id, version=game.version)
         return game.version, recorded
 
@@ -335,9 +342,9 @@ class GameService(Application[UUID]):
             raise UnknownGame(f"no game {game_id} in this store")
         return [e["chain"] for _, e in envelopes]
 
-    def _save_or_stale(self, game: Game) -> None:
+    def _save_or_stale(self, game: Game, rows: Sequence[Statement] = ()) -> None:
         try:
-            self.save(game)
+            self.save(game, rows=rows)
         except IntegrityError:
             latest = self.repository.get(game.id, projector_func=project_game).version
             raise StaleVersion(f"game moved on to version {latest}, reload") from None

@@ -1,8 +1,11 @@
-"""A play-by-e-mail table for tests: a host store, one replica store per signing player, and packets
-carried by hand (as files would be), with every person's key in one key folder."""
+"""A play-by-e-mail table for tests: a host store, one replica store per signing player (each a SQLite
+file or a PostgreSQL schema, as the test's `new_store` makes them), and packets carried by hand (as
+files would be), with every person's key in one key folder."""
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from uuid import UUID
@@ -15,6 +18,9 @@ from event_store.keys import KeyPair, new_key
 from event_store.replay_file import export_game
 from event_store.replica import Membership, Replica
 from event_store.service import GameService
+from event_store.sql import SQLITE, sql_store_of
+
+NewStore = Callable[[str], str]  # the `new_store` fixture: a name -> a new store's location
 
 
 @dataclass
@@ -24,6 +30,7 @@ class Table:
     tmp: Path
     host: Host
     game: UUID
+    store: NewStore
     replicas: dict[str, tuple[Replica, Membership]] = field(default_factory=dict)
     mail: dict[str, list[str]] = field(default_factory=dict)  # packets (or plain bodies) per seat
 
@@ -40,7 +47,7 @@ class Table:
         for player, seat in self.host.seats(self.game).items():
             if not seat.pubkey:
                 continue
-            replica = Replica(GameService(str(self.tmp / f"{player}.sqlite")))
+            replica = Replica(GameService(self.store(player)))
             member, join = replica.join(self.mail[player].pop(0))
             self.replicas[player] = (replica, member)
             assert all(h.ok for h in self.host.handle_text(join))
@@ -73,6 +80,12 @@ class Table:
         self.deliver()
         return packet
 
+    def close(self) -> None:
+        """Closes the host's and the replicas' stores (their PostgreSQL connections)."""
+        self.host.service.close()
+        for replica, _ in self.replicas.values():
+            replica.service.close()
+
     def copy_of(self, player: str) -> bytes:
         """Returns the player's replica as a replay file."""
         replica, member = self.replicas[player]
@@ -80,6 +93,7 @@ class Table:
 
 
 def seat_table(
+    store: NewStore,
     tmp: Path,
     monkeypatch: pytest.MonkeyPatch,
     ruleset: str,
@@ -91,7 +105,7 @@ def seat_table(
     monkeypatch.setenv("NIGHTKEEP_KEYS", str(tmp / "keys"))
     host_key = new_key("host")
     keys: dict[str, KeyPair] = {name: new_key(name.lower()) for name, _ in players if name not in mail_only}
-    host = Host(GameService(str(tmp / "host.sqlite")), host_key)
+    host = Host(GameService(store("host")), host_key)
     game = host.create(
         ruleset,
         players,
@@ -100,4 +114,25 @@ def seat_table(
         "host@example.org",
         wait_for_entropy=wait_for_entropy,
     )
-    return Table(tmp, host, game)
+    return Table(tmp, host, game, store)
+
+
+def stored_bytes(service: GameService) -> bytes:
+    """Returns everything a store holds, as bytes to search: a SQLite file (and its log) as it is on
+    disk, or every value of every table of a PostgreSQL store's schema."""
+    store = sql_store_of(service.recorder)
+    assert store is not None
+    if store.dialect == SQLITE:
+        path = Path(store.datastore.pool.db_name)  # type: ignore[attr-defined]
+        database = sqlite3.connect(path)
+        database.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # everything into the file read below
+        database.close()
+        return b"".join(p.read_bytes() for p in path.parent.glob(path.name + "*"))
+    found: list[bytes] = []
+    with store.transaction(commit=False) as c:
+        c.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+        for (table,) in c.fetchall():
+            c.execute(f'SELECT * FROM "{table}"')
+            for row in c.fetchall():
+                found += [v if isinstance(v, bytes) else str(v).encode() for v in row]
+    return b"\0".join(found)

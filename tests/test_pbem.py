@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import re
-import sqlite3
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ from domain.events import ActionTaken
 from event_store.keys import load_key, new_key
 from event_store.packets import BEGIN, END, decode_packet, find_armoured, make_packet, read_packets
 from event_store.replay_file import audit_replay, export_game
-from tests.pbem_table import Table, seat_table
+from tests.pbem_table import NewStore, Table, seat_table, stored_bytes
 
 DUNGEON = [("Ann", None), ("Bo", None), ("Cy", None)]
 CASTLE = [("Ann", "human"), ("Vlad", "vampire")]
@@ -35,9 +35,9 @@ def play_out(table: Table, seed: str, cap: int = 3000) -> int:
 
 
 def test_a_three_player_dungeon_game_is_played_through_packets_and_every_replica_equals_the_host(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    new_store: NewStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    table = seat_table(tmp_path, monkeypatch, "dungeon-short", DUNGEON)
+    table = seat_table(new_store, tmp_path, monkeypatch, "dungeon-short", DUNGEON)
     table.join_all()
     play_out(table, "dungeon")
     service = table.host.service
@@ -51,9 +51,9 @@ def test_a_three_player_dungeon_game_is_played_through_packets_and_every_replica
 
 
 def test_a_vampire_empire_game_through_packets_keeps_the_vampire_secrets_out_of_the_human_replica(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    new_store: NewStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    table = seat_table(tmp_path, monkeypatch, "vampire-empire", CASTLE)
+    table = seat_table(new_store, tmp_path, monkeypatch, "vampire-empire", CASTLE)
     table.join_all()
     play_out(table, "castle")
     service = table.host.service
@@ -68,10 +68,7 @@ def test_a_vampire_empire_game_through_packets_keeps_the_vampire_secrets_out_of_
     salts = [f["salt"] for f in private]
     hidden = {v for f in private for v in _texts(f) if v.encode() not in seen_by_ann}
     assert salts and hidden, "the game had private events of the vampire player"
-    database = sqlite3.connect(tmp_path / "Ann.sqlite")
-    database.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # everything into the file searched below
-    database.close()
-    store = b"".join(p.read_bytes() for p in tmp_path.glob("Ann.sqlite*"))
+    store = stored_bytes(table.replicas["Ann"][0].service)
     own = [r.fields["salt"] for r in service.recorded_events(table.game) if r.fields.get("owner") == "Ann"]
     assert own and all(s in store for s in own), "the search finds what the replica does hold"
     assert [s for s in salts if s in store] == []
@@ -87,9 +84,9 @@ def _texts(fields: dict[str, object]) -> list[str]:
 
 
 def test_entropy_packets_made_at_once_are_all_taken_then_the_host_deals_by_itself(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    new_store: NewStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    table = seat_table(tmp_path, monkeypatch, "dungeon-short", DUNGEON, wait_for_entropy=True)
+    table = seat_table(new_store, tmp_path, monkeypatch, "dungeon-short", DUNGEON, wait_for_entropy=True)
     table.join_all()
     packets = {p: table.replicas[p][0].entropy_packet(table.replicas[p][1]) for p in ("Ann", "Bo", "Cy")}
     for player in ("Ann", "Bo"):  # made before any was applied: their order does not matter
@@ -107,11 +104,12 @@ def test_entropy_packets_made_at_once_are_all_taken_then_the_host_deals_by_itsel
 
 
 @pytest.fixture
-def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Table:
-    table = seat_table(tmp_path, monkeypatch, "dungeon-short", DUNGEON)
+def running(new_store: NewStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Table]:
+    table = seat_table(new_store, tmp_path, monkeypatch, "dungeon-short", DUNGEON)
     table.join_all()
     table.play_turn(Bot("x"))
-    return table
+    yield table
+    table.close()
 
 
 def _next_packet(table: Table) -> tuple[str, str]:
@@ -321,19 +319,20 @@ def test_a_packet_with_a_repeated_key_is_unreadable() -> None:
 
 def test_a_replica_store_holds_no_seed(running: Table) -> None:
     replica, member = running.replicas["Ann"]
-    database = sqlite3.connect(running.tmp / "Ann.sqlite")
-    assert database.execute("SELECT COUNT(*) FROM nightkeep_secrets").fetchone()[0] == 0
+    with running.replicas["Ann"][0].db.transaction(commit=False) as c:
+        c.execute("SELECT COUNT(*) FROM nightkeep_secrets")
+        assert c.fetchone()[0] == 0
     assert not replica.service.holds_seed(member.stored)
 
 
 def test_a_player_past_the_turn_deadline_is_reminded_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    new_store: NewStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from datetime import UTC, datetime, timedelta
 
     from event_store.host_runner import remind_overdue
 
-    table = seat_table(tmp_path, monkeypatch, "dungeon-short", DUNGEON)
+    table = seat_table(new_store, tmp_path, monkeypatch, "dungeon-short", DUNGEON)
     with table.host.db.transaction(commit=True) as c:
         c.execute("UPDATE nightkeep_pbem_games SET deadline=3600")
     table.join_all()
@@ -346,13 +345,13 @@ def test_a_player_past_the_turn_deadline_is_reminded_once(
 
 
 def test_the_host_cannot_give_entropy_in_a_mail_only_seats_name(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    new_store: NewStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from domain.audit import RawEntry, audit_log
     from domain.events import EntropyAdded, next_chain
 
     table = seat_table(
-        tmp_path, monkeypatch, "vampire-empire", CASTLE, mail_only=("Vlad",), wait_for_entropy=True
+        new_store, tmp_path, monkeypatch, "vampire-empire", CASTLE, mail_only=("Vlad",), wait_for_entropy=True
     )
     with pytest.raises(NotSigned, match="plays by mail"):
         table.host.service.add_entropy(table.game, "Vlad", b"chosen by the host")

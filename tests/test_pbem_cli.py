@@ -12,6 +12,7 @@ from cli.main import cli
 from event_store.mail import body_text, read_eml
 from event_store.replay_file import export_game
 from event_store.service import GameService
+from tests.pbem_table import NewStore
 
 
 def run(*args: str, keys: Path, stdin: str | None = None) -> Result:
@@ -45,9 +46,9 @@ def test_key_export_prints_one_line_and_a_fingerprint(people: dict[str, Path]) -
 
 
 def test_a_hosted_game_is_played_with_files_between_the_host_and_two_replicas(
-    tmp_path: Path, people: dict[str, Path]
+    new_store: NewStore, tmp_path: Path, people: dict[str, Path]
 ) -> None:
-    host_db, out = str(tmp_path / "host.sqlite"), tmp_path / "out"
+    host_db, out = new_store("host"), tmp_path / "out"
     created = run(
         "--db",
         host_db,
@@ -73,7 +74,7 @@ def test_a_hosted_game_is_played_with_files_between_the_host_and_two_replicas(
     invites = {p: next(out.glob(f"*-{p}.nkp")) for p in ("Ann", "Bo")}
     fingerprint = run("key", "list", keys=people["host"]).stdout.split(maxsplit=1)[1].strip()
     for player, person in (("Ann", "ann"), ("Bo", "bo")):
-        db = str(tmp_path / f"{person}.sqlite")
+        db = new_store(person)
         joined = run(
             "--db",
             db,
@@ -99,7 +100,7 @@ def test_a_hosted_game_is_played_with_files_between_the_host_and_two_replicas(
         assert applied.exit_code == 0, applied.output
     # A game with signing seats waits for their entropy: each sends a packet, then the host deals.
     for person in ("ann", "bo"):
-        db = str(tmp_path / f"{person}.sqlite")
+        db = new_store(person)
         for mail in sorted(out.glob(f"*-{person.capitalize()}.nkp"))[1:]:
             assert run("--db", db, "receive", str(mail), keys=people[person]).exit_code == 0
         packet = tmp_path / f"entropy-{person}.nkp"
@@ -108,7 +109,7 @@ def test_a_hosted_game_is_played_with_files_between_the_host_and_two_replicas(
         applied = run("--db", host_db, "host", "apply", str(packet), "--out", str(out), keys=people["host"])
         assert applied.exit_code == 0, applied.output
     for person in ("ann", "bo"):  # the deal
-        db = str(tmp_path / f"{person}.sqlite")
+        db = new_store(person)
         for mail in sorted(out.glob(f"*-{person.capitalize()}.nkp"))[1:]:
             assert run("--db", db, "receive", str(mail), keys=people[person]).exit_code == 0
     # Whoever is to act acts on their replica; the host applies the packet; both replicas receive.
@@ -116,7 +117,7 @@ def test_a_hosted_game_is_played_with_files_between_the_host_and_two_replicas(
         status = json.loads(run("--db", host_db, "show", game, "--json", keys=people["host"]).stdout)
         player = status["to_act"][0]
         person = player.lower()
-        db = str(tmp_path / f"{person}.sqlite")
+        db = new_store(person)
         listed = run("--db", db, "actions", game, "--json", keys=people[person])
         action = json.loads(listed.stdout)[0]["id"]
         packet = tmp_path / f"act-{turn}.nkp"
@@ -135,18 +136,17 @@ def test_a_hosted_game_is_played_with_files_between_the_host_and_two_replicas(
         assert len(fresh) == 2  # one events packet per seat
         for mail in fresh:
             reader = "ann" if mail.name.endswith("-Ann.nkp") else "bo"
-            received = run(
-                "--db", str(tmp_path / f"{reader}.sqlite"), "receive", str(mail), keys=people[reader]
-            )
+            received = run("--db", new_store(reader), "receive", str(mail), keys=people[reader])
             assert received.exit_code == 0, received.output
             assert "What happened since event" in received.stdout
     host = GameService(host_db)
     for player, person in (("Ann", "ann"), ("Bo", "bo")):
-        replica = GameService(str(tmp_path / f"{person}.sqlite"))
+        replica = GameService(new_store(person))
         stored = replica.resolve_game_id(game)
         assert export_game(replica, stored) == export_game(host, host.resolve_game_id(game), player)
-        audited = run("--db", str(tmp_path / f"{person}.sqlite"), "audit", game, keys=people[person])
+        audited = run("--db", new_store(person), "audit", game, keys=people[person])
         assert audited.exit_code == 0, audited.output
+        replica.close()
     # The same packet again changes nothing; a packet given to the wrong replica is refused.
     replayed = run(
         "--db", host_db, "host", "apply", str(tmp_path / "act-5.nkp"), "--out", str(out), keys=people["host"]
@@ -154,6 +154,7 @@ def test_a_hosted_game_is_played_with_files_between_the_host_and_two_replicas(
     assert replayed.exit_code == 0 and "already" in replayed.output
     locally = run("--db", host_db, "act", game, "roll", "--as", status["to_act"][0], keys=people["host"])
     assert locally.exit_code != 0
+    host.close()
 
 
 def new_mail_only_game(host_db: str, out: Path, keys: Path) -> Result:
@@ -163,8 +164,10 @@ def new_mail_only_game(host_db: str, out: Path, keys: Path) -> Result:
     return run("--db", host_db, "new", "dungeon-short", *seats, *mail, "--out", str(out), "--json", keys=keys)
 
 
-def test_a_mail_only_player_plays_by_replying_with_a_number(tmp_path: Path, people: dict[str, Path]) -> None:
-    host_db, out = str(tmp_path / "host.sqlite"), tmp_path / "out"
+def test_a_mail_only_player_plays_by_replying_with_a_number(
+    new_store: NewStore, tmp_path: Path, people: dict[str, Path]
+) -> None:
+    host_db, out = new_store("host"), tmp_path / "out"
     created = new_mail_only_game(host_db, out, people["host"])
     assert created.exit_code == 0, created.output
     game = json.loads(created.stdout)["game"]
@@ -189,10 +192,13 @@ def test_a_mail_only_player_plays_by_replying_with_a_number(tmp_path: Path, peop
     assert host.audit(game_id).findings == []
     log = run("--db", host_db, "log", game, keys=people["host"]).stdout
     assert "(by mail, on the host's word)" in log
+    host.close()
 
 
-def test_a_forged_mail_key_is_refused_in_one_line(tmp_path: Path, people: dict[str, Path]) -> None:
-    host_db, out = str(tmp_path / "host.sqlite"), tmp_path / "out"
+def test_a_forged_mail_key_is_refused_in_one_line(
+    new_store: NewStore, tmp_path: Path, people: dict[str, Path]
+) -> None:
+    host_db, out = new_store("host"), tmp_path / "out"
     created = new_mail_only_game(host_db, out, people["host"])
     game = json.loads(created.stdout)["game"]
     reply = tmp_path / "forged.eml"
@@ -202,12 +208,12 @@ def test_a_forged_mail_key_is_refused_in_one_line(tmp_path: Path, people: dict[s
 
 
 def test_audit_on_a_replica_names_the_packets_kept_against_its_host(
-    tmp_path: Path, people: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+    new_store: NewStore, tmp_path: Path, people: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from event_store.packets import make_packet, read_packets
     from tests.pbem_table import seat_table
 
-    table = seat_table(tmp_path, monkeypatch, "dungeon-short", [("Ann", None), ("Bo", None)])
+    table = seat_table(new_store, tmp_path, monkeypatch, "dungeon-short", [("Ann", None), ("Bo", None)])
     table.join_all()
     replica, member = table.replicas["Ann"]
     from dataclasses import replace
@@ -219,13 +225,11 @@ def test_audit_on_a_replica_names_the_packets_kept_against_its_host(
     entries = list(honest.entries)
     entries[-1] = entries[-1]._replace(chain=bytes(32))
     rewritten = make_packet("events", dict(honest.body, events=entries), table.host.key.sign)
-    refused = run(
-        "--db", str(tmp_path / "Ann.sqlite"), "receive", "-", keys=tmp_path / "keys", stdin=rewritten
-    )
+    refused = run("--db", new_store("Ann"), "receive", "-", keys=tmp_path / "keys", stdin=rewritten)
     assert refused.exit_code != 0 and "two histories" in refused.stderr
     audited = run(
         "--db",
-        str(tmp_path / "Ann.sqlite"),
+        new_store("Ann"),
         "audit",
         str(table.game),
         "--proofs",
@@ -237,3 +241,4 @@ def test_audit_on_a_replica_names_the_packets_kept_against_its_host(
         "conflicting.nkp",
         "held.nkp",
     ]
+    table.close()

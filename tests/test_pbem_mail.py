@@ -59,6 +59,7 @@ from tests.pbem_helpers import (
     seed_randomness,
     sent_again,
 )
+from tests.pbem_table import NewStore
 
 if TYPE_CHECKING:
     from email.message import EmailMessage
@@ -107,6 +108,7 @@ def is_over(service: GameService, game_id: UUID) -> bool:
     ],
 )
 def test_a_whole_game_is_played_through_host_run_with_real_smtp_and_imap(
+    new_store: NewStore,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     smtp_to_maildir: SmtpServer,
@@ -121,7 +123,7 @@ def test_a_whole_game_is_played_through_host_run_with_real_smtp_and_imap(
     host_key = new_key("host")
     signing = [name for name, _ in seats if name not in mail_only]
     keys = {name: new_key(name.lower()).public for name in signing}
-    host_service = GameService(str(tmp_path / "host.sqlite"))
+    host_service = GameService(new_store("host"))
     host = Host(host_service, host_key, functools.partial(mail_text, host_service))
     game_id = host.create(
         ruleset,
@@ -142,7 +144,7 @@ def test_a_whole_game_is_played_through_host_run_with_real_smtp_and_imap(
     signers = [
         SigningPlayer(
             name,
-            Replica(GameService(str(tmp_path / f"{name.lower()}.sqlite"))),
+            Replica(GameService(new_store(name.lower()))),
             Mailbox(smtp_to_maildir.maildir, address(name)),
             post,
             Bot(n),
@@ -271,14 +273,14 @@ class CliPlayer:
 
 
 def test_a_three_player_dungeon_game_through_host_run_cli(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    new_store: NewStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed_randomness(monkeypatch, 2)
     monkeypatch.setenv("NIGHTKEEP_KEYS", str(tmp_path / "keys"))
     names = ["Ann", "Bo", "Cy"]
     public = {name: succeeds("key", "new", name.lower()).strip() for name in names}
     succeeds("key", "new", "host")
-    host_db, inbox, out = str(tmp_path / "host.sqlite"), tmp_path / "inbox", tmp_path / "out"
+    host_db, inbox, out = new_store("host"), tmp_path / "inbox", tmp_path / "out"
     mailbox.Maildir(inbox, create=True)
     seats = [arg for name in names for arg in ("--player", name)]
     keys = [arg for name in names for arg in ("--key", f"{name}={public[name]}")]
@@ -287,10 +289,7 @@ def test_a_three_player_dungeon_game_through_host_run_cli(
     new = ["new", "dungeon-short", *seats, *keys, *mails, "--host-mail", HOST_MAIL, "--out", str(invites)]
     game = succeeds("--db", host_db, *new).strip()
     game_id = UUID(game)
-    players = [
-        CliPlayer(name, str(tmp_path / f"{name.lower()}.sqlite"), tmp_path, Bot(n))
-        for n, name in enumerate(names)
-    ]
+    players = [CliPlayer(name, new_store(name.lower()), tmp_path, Bot(n)) for n, name in enumerate(names)]
     for player in players:
         (invitation,) = invites.glob(f"*-{player.name}.eml")  # the mail itself, as it came
         join = tmp_path / f"join-{player.name}.nkp"
@@ -384,12 +383,12 @@ def actions_taken(service: GameService, game_id: UUID) -> int:
 
 
 def test_host_run_killed_at_random_points_loses_and_duplicates_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    new_store: NewStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed_randomness(monkeypatch, 13)
     rng = random.Random(13)
     monkeypatch.setenv("NIGHTKEEP_KEYS", str(tmp_path / "keys"))
-    host_db, inbox, out = str(tmp_path / "host.sqlite"), tmp_path / "inbox", tmp_path / "out"
+    host_db, inbox, out = new_store("host"), tmp_path / "inbox", tmp_path / "out"
     mailbox.Maildir(inbox, create=True)
     host_service = GameService(host_db)  # sets the games up, then only reads between the runs
     host = Host(host_service, new_key("host"))
@@ -409,7 +408,7 @@ def test_host_run_killed_at_random_points_loses_and_duplicates_nothing(
             if name in mail_only
             else SigningPlayer(
                 name,
-                Replica(GameService(str(tmp_path / f"{name}.sqlite"))),
+                Replica(GameService(new_store(name))),
                 Mailbox(out, address(name)),
                 post,
                 Bot(n),
@@ -510,11 +509,11 @@ class RefusalTable:
         deliver_to_maildir(self.inbox, message.as_bytes())
 
 
-def refusal_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RefusalTable:
+def refusal_table(new_store: NewStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RefusalTable:
     """Plays a hosted game until Ann and Vlad have each had an action applied."""
     seed_randomness(monkeypatch, 17)
     monkeypatch.setenv("NIGHTKEEP_KEYS", str(tmp_path / "keys"))
-    host_db, inbox, out = str(tmp_path / "host.sqlite"), tmp_path / "inbox", tmp_path / "out"
+    host_db, inbox, out = new_store("host"), tmp_path / "inbox", tmp_path / "out"
     mailbox.Maildir(inbox, create=True)
     host_service = GameService(host_db)
     ann_key = new_key("ann")
@@ -528,7 +527,7 @@ def refusal_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RefusalTab
     def post(message: EmailMessage) -> None:
         deliver_to_maildir(inbox, message.as_bytes())
 
-    replica = Replica(GameService(str(tmp_path / "ann.sqlite")))
+    replica = Replica(GameService(new_store("ann")))
     ann = SigningPlayer("Ann", replica, Mailbox(out, address("Ann")), post, Bot(1))
     choose = bot_chooser(host_service, game_id, "Vlad", Bot(2))
     vlad = MailOnlyPlayer("Vlad", Mailbox(out, address("Vlad")), post, choose)
@@ -544,7 +543,7 @@ def refusal_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RefusalTab
     else:
         pytest.fail(f"Ann and Vlad did not both act within {MAX_PASSES} passes")
 
-    other = Host(GameService(str(tmp_path / "other-host.sqlite")), new_key("other-host"))
+    other = Host(GameService(new_store("other-host")), new_key("other-host"))
     other_game = other.create("dungeon-short", [("Ann", None), ("Bo", None)], {"Ann": ann_key.public}, {}, "")
     other.follow()
     (invitation,) = [m.packet for m in other.due() if m.player == "Ann"]
@@ -609,13 +608,14 @@ def used_game_key(table: RefusalTable) -> EmailMessage:
     ],
 )
 def test_host_run_refuses_a_bad_mail_telling_its_sender_why_and_changing_nothing(
+    new_store: NewStore,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     bad_mail: Callable[[RefusalTable], EmailMessage],
     sender: str,
     reason: str,
 ) -> None:
-    table = refusal_table(tmp_path, monkeypatch)
+    table = refusal_table(new_store, tmp_path, monkeypatch)
     already = Mailbox(table.out, None)
     already.new_mail()
     chains, seats = table.host.service.chain_values(table.game_id), table.host.seats(table.game_id)

@@ -44,8 +44,7 @@ def nightkeep(db, *args, stdout):
 @pytest.mark.parametrize(
     "args", [("show", "{game}", "--json"), ("log", "{game}"), ("export", "{game}", "-o", "-")]
 )
-def test_output_that_cannot_be_written_is_one_error_line_not_a_traceback(tmp_path, args):
-    db = str(tmp_path / "g.sqlite")
+def test_output_that_cannot_be_written_is_one_error_line_not_a_traceback(db, args):
     game = new_game(db)
     with open("/dev/full", "w") as full:
         done = nightkeep(db, *(a.format(game=game) for a in args), stdout=full)
@@ -57,8 +56,7 @@ def test_output_that_cannot_be_written_is_one_error_line_not_a_traceback(tmp_pat
         assert json.loads(lines[0])["exit"] == 2
 
 
-def test_export_to_an_empty_file_name_says_so_and_writes_nothing(tmp_path, monkeypatch):
-    db = str(tmp_path / "g.sqlite")
+def test_export_to_an_empty_file_name_says_so_and_writes_nothing(db, tmp_path, monkeypatch):
     game = new_game(db)
     monkeypatch.chdir(tmp_path)
     for extra in ([], ["--force"]):
@@ -67,12 +65,12 @@ def test_export_to_an_empty_file_name_says_so_and_writes_nothing(tmp_path, monke
         assert "exists" not in result.stderr and "file name" in result.stderr, result.stderr
 
 
-def test_the_whole_id_of_a_game_held_as_two_copies_names_them_instead_of_no_game(tmp_path):
-    host = str(tmp_path / "host.sqlite")
+def test_the_whole_id_of_a_game_held_as_two_copies_names_them_instead_of_no_game(new_store, tmp_path):
+    host = new_store("host")
     game = new_game(host, "vampire-empire", "Ann:human", "Vlad:vampire")
     for viewer, name in ((["--as", "Ann"], "ann.nkr"), ([], "public.nkr")):
         assert run(host, "export", game, "-o", str(tmp_path / name), *viewer).exit_code == 0
-    other = str(tmp_path / "other.sqlite")
+    other = new_store("other")
     for name in ("ann.nkr", "public.nkr"):
         assert run(other, "import", str(tmp_path / name)).exit_code == 0
     for typed in (game, game[:8]):
@@ -103,8 +101,7 @@ def test_a_digit_int_cannot_read_is_refused_as_a_version_and_a_deadline():
         parse_deadline("²d")
 
 
-def test_hot_seat_play_with_a_superscript_digit_asks_again(tmp_path):
-    db = str(tmp_path / "g.sqlite")
+def test_hot_seat_play_with_a_superscript_digit_asks_again(db):
     game = new_game(db)
     result = CliRunner().invoke(cli, ["--db", db, "play", game, "--stdin"], input="²\nq\n")
     assert result.exit_code == 0, result.output
@@ -134,8 +131,7 @@ def test_a_store_in_the_home_of_no_such_user_is_one_error_line(args):
     assert "no such user's home directory" in json.loads(result.stderr)["error"]
 
 
-def test_a_player_named_like_rich_markup_is_printed_as_named(tmp_path):
-    db = str(tmp_path / "g.sqlite")
+def test_a_player_named_like_rich_markup_is_printed_as_named(db):
     game = new_game(db, "dungeon-short", "[bold]Ann", "[red]")
     for args in (("games",), ("actions", game), ("play", game, "--stdin")):
         result = CliRunner().invoke(cli, ["--db", db, *args], input="q\n")
@@ -144,8 +140,7 @@ def test_a_player_named_like_rich_markup_is_printed_as_named(tmp_path):
     assert "[red]" in run(db, "games").stdout  # not a colour that swallows the name
 
 
-def test_an_audited_file_named_like_markup_keeps_its_name(tmp_path, monkeypatch):
-    db = str(tmp_path / "g.sqlite")
+def test_an_audited_file_named_like_markup_keeps_its_name(db, tmp_path, monkeypatch):
     game = new_game(db)
     monkeypatch.chdir(tmp_path)
     name = "[bold]game.nkr"
@@ -154,19 +149,24 @@ def test_an_audited_file_named_like_markup_keeps_its_name(tmp_path, monkeypatch)
     assert "[bold]game.nkr" in result.stdout, result.stdout
 
 
-@pytest.mark.parametrize("damage", ["state = x'c1c1c1'", "topic = 'nowhere:Nothing'"])
+@pytest.mark.parametrize("damage", [("state", b"\xc1\xc1\xc1"), ("topic", "nowhere:Nothing")])
 @pytest.mark.parametrize(
     "args", [("actions",), ("act", "roll", "--as", "Ann"), ("export", "-o", "-"), ("play", "--bots")]
 )
-def test_a_damaged_stored_event_is_one_error_line_for_every_command_that_loads_the_game(
-    tmp_path, damage, args
-):
-    import sqlite3
+def test_a_damaged_stored_event_is_one_error_line_for_every_command_that_loads_the_game(db, damage, args):
+    from uuid import UUID
 
-    db = str(tmp_path / "g.sqlite")
+    from event_store.service import GameService
+    from tests.store_rows import events_table, execute, key
+
     game = new_game(db)
-    with sqlite3.connect(db) as connection:
-        connection.execute(f"UPDATE stored_events SET {damage} WHERE originator_version = 3")
+    service = GameService.open(db)
+    column, value = damage
+    where = "WHERE originator_id = ? AND originator_version = 3"
+    execute(
+        service, f"UPDATE {events_table(service)} SET {column} = ? {where}", [value, key(service, UUID(game))]
+    )
+    service.close()
     result = run(db, args[0], game, *args[1:])
     assert result.exit_code == 2, result.output
     assert "unreadable stored event" in result.stderr
@@ -174,8 +174,7 @@ def test_a_damaged_stored_event_is_one_error_line_for_every_command_that_loads_t
 
 
 @pytest.mark.parametrize("viewer", [[], ["--as", "Ann"], ["--as", "host"]])
-def test_log_json_text_is_the_text_the_plain_log_shows(tmp_path, viewer):
-    db = str(tmp_path / "g.sqlite")
+def test_log_json_text_is_the_text_the_plain_log_shows(db, viewer):
     game = new_game(db, "vampire-empire", "Ann:human", "Vlad:vampire")
     assert run(db, "play", game, "--bots").exit_code == 0
     plain = run(db, "log", game, *viewer).stdout.splitlines()
@@ -190,11 +189,11 @@ def test_a_misspelt_demo_ruleset_gets_a_suggestion(tmp_path):
     assert not (tmp_path / "g.sqlite").exists()
 
 
-def test_hot_seat_play_on_a_viewers_copy_is_refused_before_asking_who_sits_down(tmp_path):
-    host = str(tmp_path / "host.sqlite")
+def test_hot_seat_play_on_a_viewers_copy_is_refused_before_asking_who_sits_down(new_store, tmp_path):
+    host = new_store("host")
     game = new_game(host, "vampire-empire", "Ann:human", "Vlad:vampire")
     assert run(host, "export", game, "-o", str(tmp_path / "ann.nkr"), "--as", "Ann").exit_code == 0
-    mine = str(tmp_path / "ann.sqlite")
+    mine = new_store("ann")
     assert run(mine, "import", str(tmp_path / "ann.nkr")).exit_code == 0
     result = CliRunner().invoke(cli, ["--db", mine, "play", game[:8], "--stdin"], input="q\n")
     assert result.exit_code == 1
@@ -209,11 +208,10 @@ def test_a_key_folder_in_the_home_of_no_such_user_is_one_error_line(monkeypatch)
     assert "no such user's home directory" in result.stderr
 
 
-def test_an_export_cut_off_by_a_full_disk_leaves_no_partial_file(tmp_path, monkeypatch):
+def test_an_export_cut_off_by_a_full_disk_leaves_no_partial_file(db, tmp_path, monkeypatch):
     import errno
     import io
 
-    db = str(tmp_path / "g.sqlite")
     game = new_game(db)
     target = tmp_path / "game.nkr"
     real_open = Path.open
@@ -235,11 +233,11 @@ def test_an_export_cut_off_by_a_full_disk_leaves_no_partial_file(tmp_path, monke
     assert not target.exists()
 
 
-def test_exporting_a_stored_copy_as_host_says_the_copy_is_what_is_written(tmp_path):
-    host = str(tmp_path / "host.sqlite")
+def test_exporting_a_stored_copy_as_host_says_the_copy_is_what_is_written(new_store, tmp_path):
+    host = new_store("host")
     game = new_game(host, "vampire-empire", "Ann:human", "Vlad:vampire")
     assert run(host, "export", game, "-o", str(tmp_path / "ann.nkr"), "--as", "Ann").exit_code == 0
-    mine = str(tmp_path / "ann.sqlite")
+    mine = new_store("ann")
     assert run(mine, "import", str(tmp_path / "ann.nkr")).exit_code == 0
     result = run(mine, "export", game[:8], "-o", str(tmp_path / "again.nkr"), "--as", "host")
     assert result.exit_code == 0, result.output
@@ -247,32 +245,35 @@ def test_exporting_a_stored_copy_as_host_says_the_copy_is_what_is_written(tmp_pa
     assert (tmp_path / "again.nkr").read_bytes() == (tmp_path / "ann.nkr").read_bytes()
 
 
-def _retype_a_die_roll(db: str) -> None:
+def _retype_a_die_roll(db: str, game: str) -> None:
     """Edits a stored DieRolled outside nightkeep: still msgpack, its fields of the wrong types."""
-    import sqlite3
+    from uuid import UUID
 
+    from event_store.service import GameService
     from event_store.transcoder import MsgpackTranscoder
+    from tests.store_rows import event_state, set_event_state
 
     transcoder = MsgpackTranscoder()
-    with sqlite3.connect(db) as connection:
-        for rowid, state in connection.execute("SELECT rowid, state FROM stored_events").fetchall():
-            envelope = transcoder.decode(state)
+    service = GameService.open(db)
+    try:
+        game_id = UUID(game)
+        for version in range(1, len(service.chain_values(game_id)) + 1):
+            envelope = transcoder.decode(event_state(service, game_id, version))
             if envelope["type"] == "DieRolled":
                 envelope["fields"].update(values="y", draws="x")
-                connection.execute(
-                    "UPDATE stored_events SET state = ? WHERE rowid = ?", (transcoder.encode(envelope), rowid)
-                )
+                set_event_state(service, game_id, version, transcoder.encode(envelope))
                 return
+    finally:
+        service.close()
     raise AssertionError("no die was rolled")
 
 
 @pytest.mark.parametrize("args", [["show"], ["log"], ["log", "--json"], ["show", "--json"]])
-def test_a_stored_event_retyped_outside_nightkeep_is_one_line_not_a_traceback(tmp_path, args, monkeypatch):
+def test_a_stored_event_retyped_outside_nightkeep_is_one_line_not_a_traceback(db, args, monkeypatch):
     monkeypatch.delenv("NIGHTKEEP_TRACEBACK", raising=False)
-    db = str(tmp_path / "g.sqlite")
     game = new_game(db)
     assert run(db, "play", game, "--bots").exit_code == 0
-    _retype_a_die_roll(db)
+    _retype_a_die_roll(db, game)
     result = run(db, args[0], game, *args[1:])
     assert result.exit_code == 3, result.output
     assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1, result.stderr

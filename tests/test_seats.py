@@ -31,23 +31,23 @@ def test_what_names_no_single_action_is_refused_in_one_line(typed, message):
         match_action(ACTIONS, typed)
 
 
-def test_the_one_player_to_act_is_the_default_in_a_game_without_secrets(memory_service):
-    game_id = memory_service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
-    assert pick_actor(memory_service, game_id, "roll") == "Ann"
-    assert pick_actor(memory_service, game_id, "nonsense") == "Ann"  # taking it then says why it is not legal
-    assert find_action(memory_service, game_id, "Ann", "ro").id == "roll"
-    assert find_action(memory_service, game_id, "Ann", "nonsense") is None
+def test_the_one_player_to_act_is_the_default_in_a_game_without_secrets(store_service):
+    game_id = store_service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
+    assert pick_actor(store_service, game_id, "roll") == "Ann"
+    assert pick_actor(store_service, game_id, "nonsense") == "Ann"  # taking it then says why it is not legal
+    assert find_action(store_service, game_id, "Ann", "ro").id == "roll"
+    assert find_action(store_service, game_id, "Ann", "nonsense") is None
 
 
-def test_a_game_with_secrets_never_guesses_who_acts(memory_service):
-    game_id = memory_service.create_game("vampire-empire", [("Hana", "human"), ("Vlad", "vampire")])
+def test_a_game_with_secrets_never_guesses_who_acts(store_service):
+    game_id = store_service.create_game("vampire-empire", [("Hana", "human"), ("Vlad", "vampire")])
     with pytest.raises(UsageError, match="keeps each player's options private"):
-        pick_actor(memory_service, game_id, "draw")
+        pick_actor(store_service, game_id, "draw")
 
 
-def test_seen_by_checks_the_viewer_against_the_seats(memory_service):
-    game_id = memory_service.create_game("vampire-empire", [("Hana", "human"), ("Vlad", "vampire")])
-    recorded = memory_service.recorded_events(game_id)
+def test_seen_by_checks_the_viewer_against_the_seats(store_service):
+    game_id = store_service.create_game("vampire-empire", [("Hana", "human"), ("Vlad", "vampire")])
+    recorded = store_service.recorded_events(game_id)
     assert seen_by(recorded, "host") == recorded
 
     def sealed_for(viewer):
