@@ -3,9 +3,11 @@
 Each test reuses one store across all its runs (the store must stay sound across many kills): a writer
 starts as a process of its own and is killed after a seeded random delay within its work; then the
 store must open, every game in it must audit clean with no version missing or doubled, every
-interrupted game must take another action (unless it is over), and a file whose import was killed
-imports again or is found already stored. 100 runs per store in all: bot drivers (cheap to start),
-and the real `act`, `play --bots` and `import` commands.
+interrupted game must take another action (unless it is over), a file whose import was killed
+imports again or is found already stored, and the read side's views equal a fold of the events up to
+its position. 100 runs per store in all: bot drivers (cheap to start), and the real `act`,
+`play --bots`, `import` and `projections run` commands. (`host run` killed at random points is
+tests/test_pbem_mail.py's, on both stores.)
 """
 
 from __future__ import annotations
@@ -23,10 +25,12 @@ from domain.bots import Bot
 from event_store.replay_file import check_import, export_game, import_game
 from event_store.service import GameService, play_with_bots
 from event_store.sql import SQLITE, sql_store_of
+from projections.read_side import ReadSide, fold_views
 from tests.race_driver import choose
 from tests.test_concurrency import REPO, check_log
 
-BOT_RUNS = 40
+BOT_RUNS = 30
+PROJECTION_RUNS = 10
 ACT_RUNS = 25
 PLAY_RUNS = 20
 IMPORT_RUNS = 15
@@ -185,3 +189,26 @@ def test_imports_killed_at_random_moments_store_all_or_nothing_and_import_again(
         stored.append(stored_as)
         service.close()
     reopened(db, stored).close()
+
+
+def test_the_read_side_killed_at_random_moments_keeps_views_that_equal_a_fold(new_store):
+    db, rng, bot = new_store("read"), random.Random(155), Bot(155)
+    service = GameService.open(db)
+    games = [service.create_game("dungeon-short", PLAYERS) for _ in range(2)]
+    for n, game_id in enumerate(games):
+        play_with_bots(service, game_id, seed=n)
+    games.append(service.create_game("keep-run", PLAYERS))
+    service.close()
+    every = list(games)
+    whole = run_time(cli(db, "projections", "run", "--rebuild", "--once", "--batch", "4"))
+    for run in range(PROJECTION_RUNS):
+        rebuild = ["--rebuild"] if run % 2 else []  # a rebuild killed midway, every other run
+        command = cli(db, "projections", "run", *rebuild, "--once", "--batch", str(rng.randint(1, 9)))
+        killed(command, rng.uniform(0.3, 1.1) * whole)
+        service = reopened(db, every)
+        position, views = ReadSide(service).views_at()
+        assert views == fold_views(service, upto=position), f"after a kill at {position}"
+        games = kept_running(service, games, bot)  # new events for the next run to follow
+        every.extend(g for g in games if g not in every)
+        service.close()
+    reopened(db, every).close()
