@@ -118,6 +118,11 @@ class CreatesConcurrently:
     """Makes a recorder's `create_table` safe when other processes create the same store at once."""
 
     def create_table(self) -> None:
+        # A store that has its table is left as it is: CREATE INDEX IF NOT EXISTS would wait for a
+        # lock on the table that conflicts with every save's, so each command's start would queue
+        # behind the saves in flight (and behind a long one, with no timeout).
+        if self._table_exists():
+            return
         for attempt in range(CREATE_ATTEMPTS):
             try:
                 super().create_table()  # type: ignore[misc]
@@ -125,6 +130,13 @@ class CreatesConcurrently:
             except CREATED_MEANWHILE:
                 if attempt == CREATE_ATTEMPTS - 1:
                     raise
+
+    def _table_exists(self) -> bool:
+        datastore: PostgresDatastore = self.datastore  # type: ignore[attr-defined]
+        table = f'"{datastore.schema}".{self.events_table_name}'  # type: ignore[attr-defined]
+        with datastore.get_connection() as conn:
+            row = conn.execute("SELECT to_regclass(%s) AS found", [table]).fetchone()
+        return row is not None and row["found"] is not None
 
 
 class PostgresSnapshotRecorder(CreatesConcurrently, PostgresAggregateRecorder):

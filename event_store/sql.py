@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from typing import Any, Protocol, cast
 from uuid import UUID
 
-from eventsourcing.persistence import ApplicationRecorder, StoredEvent
+from eventsourcing.persistence import ApplicationRecorder, OperationalError, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteDatastore, SQLiteTransaction
 
 from domain.errors import UsageError
@@ -88,10 +88,17 @@ class SQLiteStore:
             yield _tuple_rows(c)
 
     def create(self, statements: Sequence[str]) -> None:
-        """Runs CREATE ... IF NOT EXISTS statements in one transaction."""
-        with self.transaction(commit=True) as c:
-            for statement in statements:
-                c.execute(statement)
+        """Runs CREATE ... IF NOT EXISTS statements in one transaction. Tables that exist are only read
+        of, so this does not wait for other processes' writes (every command opening the store makes
+        them); only when another process creates some at the same moment does it wait for the lock."""
+        try:
+            with self.datastore.transaction(commit=True) as c:
+                for statement in statements:
+                    c.execute(statement)
+        except OperationalError:
+            with self.transaction(commit=True) as c:
+                for statement in statements:
+                    c.execute(statement)
 
     def key(self, originator_id: UUID) -> Any:
         """Returns an id as the library's SQLite events table holds it: 32 hex digits."""

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from uuid import UUID
 
@@ -188,3 +191,42 @@ def note(store, key: str) -> None:
     """Writes one row in a transaction of its own (a second process's write)."""
     with store.transaction(commit=True) as c:
         c.execute("INSERT INTO race_notes VALUES (?, 0)", [key])
+
+
+@contextmanager
+def events_locked(db: str, store_kind: str) -> Iterator[None]:
+    """Holds the write lock of a store's events (another writer in a long transaction) meanwhile."""
+    if store_kind == "sqlite":
+        conn = sqlite3.connect(db, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            conn.rollback()
+            conn.close()
+        return
+    import psycopg
+
+    url, _, query = db.partition("?schema=")
+    with psycopg.connect(url) as conn, conn.transaction(force_rollback=True):
+        conn.execute(f'LOCK TABLE "{query}".nightkeep_events IN EXCLUSIVE MODE')
+        yield
+
+
+def test_a_writer_held_off_too_long_is_told_the_store_is_busy_in_one_line_and_stores_nothing(db, store_kind):
+    service = GameService.open(db)
+    game_id = service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
+    version = service.get_game(game_id).version
+    impatient = {**os.environ, "NO_COLOR": "1", "SQLITE_LOCK_TIMEOUT": "1", "POSTGRES_LOCK_TIMEOUT": "1"}
+    command = [sys.executable, "-m", "nightkeep", "--db", db, "act", str(game_id), "roll", "--as", "Ann"]
+    with events_locked(db, store_kind):
+        done = subprocess.run(
+            command, cwd=REPO, capture_output=True, text=True, env=impatient, timeout=TIMEOUT
+        )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("Error: the store is busy (") and done.stderr.count("\n") == 1, done.stderr
+    assert "run the command again" in done.stderr
+    assert service.get_game(game_id).version == version
+    again = subprocess.run(command, cwd=REPO, capture_output=True, text=True, env=impatient, timeout=TIMEOUT)
+    assert again.returncode == 0, again.stderr
+    check_log(service, game_id)
