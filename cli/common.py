@@ -16,6 +16,7 @@ from eventsourcing.persistence import PersistenceError
 from cli.completion import complete_seat
 from domain.errors import NightkeepError, UsageError
 from domain.game import MAX_EVENTS
+from event_store.busy import first_line, store_error_message
 from event_store.config import describe, is_shard_map, resolve_db, store_exists
 from event_store.recorded import RecordedEvent
 from event_store.seats import resolve_viewer as resolve_viewer
@@ -43,7 +44,7 @@ def handle_errors(func: F) -> F:
         except NightkeepError as exc:
             raise NightkeepCliError(str(exc), exc.exit_code) from None
         except (sqlite3.DatabaseError, PersistenceError) as exc:
-            raise NightkeepCliError(f"cannot use the store: {exc}", 2) from None
+            raise NightkeepCliError(store_error_message(exc), 2) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -116,7 +117,7 @@ def get_service(ctx: click.Context, create: bool = False) -> GameService:
         except NightkeepError:
             raise  # StoreUnavailable (an OSError too) is one line of its own, exit 3
         except (sqlite3.DatabaseError, PersistenceError, OSError) as exc:
-            raise NightkeepCliError(f"cannot open the store {describe(db)}: {exc}", 2) from None
+            raise NightkeepCliError(f"cannot open the store {describe(db)}: {first_line(exc)}", 2) from None
         # A PostgreSQL store holds pooled connections: they are given back when the command ends.
         ctx.find_root().call_on_close(obj["service"].close)
     return obj["service"]  # type: ignore[no-any-return]

@@ -23,6 +23,10 @@ PG_VARS = ("POSTGRES_DBNAME", "POSTGRES_HOST", "POSTGRES_PORT", "POSTGRES_USER",
 # Connections each process keeps open: a CLI command needs one; a pool of 5 (the library's default) per
 # process would run a server out of connections with a few dozen players' commands at once.
 PG_POOL = {"POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "4", "POSTGRES_CONNECT_TIMEOUT": "5"}
+# Seconds a SQLite writer waits for another process's write to end before "database is locked" (the
+# library's default, 5, is short for a few processes on a slow disk; each write holds the lock for
+# milliseconds). SQLITE_LOCK_TIMEOUT in the environment overrides it.
+SQLITE_LOCK_TIMEOUT = "30"
 SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 # `shards:PATH` names a shard map: games spread over several stores (event_store/shards.py).
 SHARD_MAP = "shards:"
@@ -148,7 +152,7 @@ def persistence_env(db: str) -> dict[str, str]:
         check_reachable(settings)  # one line now, not ten retries of a 30-second pool timeout
         env = {name: os.environ.get(name, value) for name, value in PG_POOL.items()}
         env.update(settings)
-        env["PERSISTENCE_MODULE"] = "eventsourcing.postgres"
+        env["PERSISTENCE_MODULE"] = "event_store.postgres_store:PostgresStoreFactory"
         env["APPLICATION_RECORDER_TOPIC"] = recorder_topic(POSTGRESQL)
         return env | cipher_env(encrypts=True)
     path = Path(db).expanduser()
@@ -156,6 +160,7 @@ def persistence_env(db: str) -> dict[str, str]:
     return {
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "SQLITE_DBNAME": str(path),
+        "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", SQLITE_LOCK_TIMEOUT),
         "APPLICATION_RECORDER_TOPIC": recorder_topic(SQLITE),
         **cipher_env(encrypts=True),
     }

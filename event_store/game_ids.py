@@ -101,7 +101,7 @@ def _ambiguous(copies: CopyStore, text: str, found: set[UUID]) -> AmbiguousGameI
 def _copy_or_itself(recorder: ApplicationRecorder, copies: CopyStore, game_id: UUID) -> UUID:
     """Returns the game itself if stored, else its one stored viewer's copy, else the id unchanged;
     refuses to guess between several stored copies of the game."""
-    if game_id in stored_ids_with_prefix(recorder, game_id.hex):
+    if recorder.select_events(game_id, limit=1):  # a whole id needs no prefix scan, on any store
         return game_id
     held = copies.of_game(game_id)
     if len(held) > 1:

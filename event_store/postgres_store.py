@@ -7,8 +7,13 @@ from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import StoredEvent
-from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError, StoredEvent
+from eventsourcing.postgres import (
+    PostgresAggregateRecorder,
+    PostgresApplicationRecorder,
+    PostgresDatastore,
+    PostgresFactory,
+)
 from psycopg import sql as pgsql
 from psycopg.rows import tuple_row
 
@@ -83,16 +88,14 @@ class PostgresStore:
     def create(self, statements: Sequence[str]) -> None:
         """Runs CREATE ... IF NOT EXISTS statements in one transaction; two processes creating the same
         table at once is not an error (PostgreSQL's catalog then refuses the second)."""
-        from eventsourcing.persistence import IntegrityError, ProgrammingError
-
-        for attempt in range(3):
+        for attempt in range(CREATE_ATTEMPTS):
             try:
                 with self.transaction(commit=True) as c:
                     for statement in statements:
                         c.execute(statement)
                 return
-            except (IntegrityError, ProgrammingError):
-                if attempt == 2:
+            except CREATED_MEANWHILE:
+                if attempt == CREATE_ATTEMPTS - 1:
                     raise
 
     def key(self, originator_id: UUID) -> Any:
@@ -104,8 +107,45 @@ class PostgresStore:
         return [row[0] for row in rows]
 
 
-class PostgresStoreRecorder(PostgresApplicationRecorder):
-    """The library's PostgreSQL application recorder, also writing a save's `rows=` in its transaction."""
+# What PostgreSQL says to the second of two processes creating the same table, type or function at once
+# (a new store's first commands, run together): a duplicate in its catalog, or "tuple concurrently
+# updated". The first has committed by then, so a second try finds everything made.
+CREATED_MEANWHILE = (IntegrityError, InternalError, ProgrammingError)
+CREATE_ATTEMPTS = 5
+
+
+class CreatesConcurrently:
+    """Makes a recorder's `create_table` safe when other processes create the same store at once."""
+
+    def create_table(self) -> None:
+        # A store that has its table is left as it is: CREATE INDEX IF NOT EXISTS would wait for a
+        # lock on the table that conflicts with every save's, so each command's start would queue
+        # behind the saves in flight (and behind a long one, with no timeout).
+        if self._table_exists():
+            return
+        for attempt in range(CREATE_ATTEMPTS):
+            try:
+                super().create_table()  # type: ignore[misc]
+                return
+            except CREATED_MEANWHILE:
+                if attempt == CREATE_ATTEMPTS - 1:
+                    raise
+
+    def _table_exists(self) -> bool:
+        datastore: PostgresDatastore = self.datastore  # type: ignore[attr-defined]
+        table = f'"{datastore.schema}".{self.events_table_name}'  # type: ignore[attr-defined]
+        with datastore.get_connection() as conn:
+            row = conn.execute("SELECT to_regclass(%s) AS found", [table]).fetchone()
+        return row is not None and row["found"] is not None
+
+
+class PostgresSnapshotRecorder(CreatesConcurrently, PostgresAggregateRecorder):
+    """The library's PostgreSQL recorder of snapshots, safe to create from several processes at once."""
+
+
+class PostgresStoreRecorder(CreatesConcurrently, PostgresApplicationRecorder):
+    """The library's PostgreSQL application recorder, also writing a save's `rows=` in its transaction
+    (and safe to create from several processes at once)."""
 
     writes_rows = True
 
@@ -116,6 +156,13 @@ class PostgresStoreRecorder(PostgresApplicationRecorder):
             set_path(curs, self.datastore.schema)
         for sql, params in rows:
             curs.execute(pg_sql(sql), params)
+
+
+class PostgresStoreFactory(PostgresFactory):
+    """The library's PostgreSQL persistence with nightkeep's recorders (`PERSISTENCE_MODULE` names it)."""
+
+    aggregate_recorder_class = PostgresSnapshotRecorder
+    application_recorder_class = PostgresStoreRecorder
 
 
 def _connect(settings: dict[str, str]) -> Any:

@@ -12,6 +12,7 @@ from eventsourcing.persistence import (
     IntegrityError,
     JSONTranscoder,
     MapperDeserialisationError,
+    PersistenceError,
     Transcoder,
     Transcoding,
 )
@@ -132,7 +133,12 @@ class GameService(Application[UUID]):
             if not isinstance(aggregate, Game) or not versions:
                 continue
             if max(versions) // SNAPSHOT_INTERVAL > (min(versions) - 1) // SNAPSHOT_INTERVAL:
-                self.snapshots.put([take_snapshot(aggregate)])
+                try:
+                    self.snapshots.put([take_snapshot(aggregate)])
+                except PersistenceError as exc:
+                    # The events are stored: a snapshot only speeds up loading, so one that could not be
+                    # written (a store too busy for too long) must not make the action look refused.
+                    log.warning("snapshot_not_written", game=str(game_id), error=str(exc)[:200])
 
     def construct_transcoder(self) -> Transcoder:
         """Uses msgpack unless TRANSCODER_TOPIC asks for another transcoder (the JSON baseline)."""

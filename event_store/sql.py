@@ -22,8 +22,8 @@ from contextlib import contextmanager
 from typing import Any, Protocol, cast
 from uuid import UUID
 
-from eventsourcing.persistence import ApplicationRecorder, StoredEvent
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
+from eventsourcing.persistence import ApplicationRecorder, OperationalError, StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteDatastore, SQLiteTransaction
 
 from domain.errors import UsageError
 
@@ -74,17 +74,31 @@ class SQLiteStore:
 
     @contextmanager
     def transaction(self, commit: bool) -> Iterator[Cursor]:
-        """Opens a transaction (committed at the end when `commit`, else rolled back)."""
-        with self.datastore.transaction(commit=commit) as c:
-            raw = c.sqlite_cursor
-            raw.row_factory = None  # plain tuples, as psycopg's tuple rows
-            yield cast(Cursor, raw)
+        """Opens a transaction (committed at the end when `commit`, else rolled back); one that may
+        write takes the file's write lock at once (see `_WritingTransaction`)."""
+        if not commit:
+            with self.datastore.transaction(commit=False) as c:
+                yield _tuple_rows(c)
+            return
+        with (
+            self.datastore.get_connection(commit=True) as conn,
+            _WritingTransaction(conn, commit=True) as c,
+            c,
+        ):
+            yield _tuple_rows(c)
 
     def create(self, statements: Sequence[str]) -> None:
-        """Runs CREATE ... IF NOT EXISTS statements in one transaction."""
-        with self.transaction(commit=True) as c:
-            for statement in statements:
-                c.execute(statement)
+        """Runs CREATE ... IF NOT EXISTS statements in one transaction. Tables that exist are only read
+        of, so this does not wait for other processes' writes (every command opening the store makes
+        them); only when another process creates some at the same moment does it wait for the lock."""
+        try:
+            with self.datastore.transaction(commit=True) as c:
+                for statement in statements:
+                    c.execute(statement)
+        except OperationalError:
+            with self.transaction(commit=True) as c:
+                for statement in statements:
+                    c.execute(statement)
 
     def key(self, originator_id: UUID) -> Any:
         """Returns an id as the library's SQLite events table holds it: 32 hex digits."""
@@ -97,6 +111,24 @@ class SQLiteStore:
 
 class UnsupportedStore(UsageError):
     """Raised when a recorder is neither SQLite's, PostgreSQL's nor the in-memory store's."""
+
+
+class _WritingTransaction(SQLiteTransaction):
+    """A transaction that takes the write lock as it begins (BEGIN IMMEDIATE), waiting for it as long as
+    SQLITE_LOCK_TIMEOUT says. The library's plain BEGIN takes it at the first write instead, and a
+    transaction that read before it wrote cannot wait then: if another process wrote meanwhile, SQLite
+    refuses at once with "database is locked"."""
+
+    def __enter__(self) -> SQLiteCursor:
+        cursor = self.connection.cursor()
+        cursor.execute("BEGIN IMMEDIATE")
+        return cursor
+
+
+def _tuple_rows(c: SQLiteCursor) -> Cursor:
+    raw = c.sqlite_cursor
+    raw.row_factory = None  # plain tuples, as psycopg's tuple rows
+    return cast(Cursor, raw)
 
 
 def sql_store_of(recorder: Any) -> SqlStore | None:
