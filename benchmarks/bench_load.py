@@ -148,12 +148,33 @@ def verdicts(out: dict[str, Any]) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     for row in out.get("append", []):
         if row["store"] == "postgresql":
-            found.append(_verdict("PostgreSQL batched append", f"{row['library_ev_s']:,} ev/s", ">= 30,000 ev/s", row["library_ev_s"] >= TARGET_APPEND))
-            found.append(_verdict("batched append / raw executemany", f"{row['ratio']:.2f}x", ">= 0.3x", row["ratio"] >= TARGET_RAW_RATIO))
+            found.append(
+                _verdict(
+                    "PostgreSQL batched append",
+                    f"{row['library_ev_s']:,} ev/s",
+                    ">= 30,000 ev/s",
+                    row["library_ev_s"] >= TARGET_APPEND,
+                )
+            )
+            found.append(
+                _verdict(
+                    "batched append / raw executemany",
+                    f"{row['ratio']:.2f}x",
+                    ">= 0.3x",
+                    row["ratio"] >= TARGET_RAW_RATIO,
+                )
+            )
     for row in out.get("load", []):
         if row["processes"] == 4:
             ok = row["p99_ms"] <= TARGET_P99_MS
-            found.append(_verdict(f"p99 action latency, 4 processes, {row['store']}", f"{row['p99_ms']:.1f} ms", "<= 20 ms", ok))
+            found.append(
+                _verdict(
+                    f"p99 action latency, 4 processes, {row['store']}",
+                    f"{row['p99_ms']:.1f} ms",
+                    "<= 20 ms",
+                    ok,
+                )
+            )
     shards = out.get("shards", [])
     for one, two in zip(shards[::2], shards[1::2], strict=True):
         rising = two["events_s"] > one["events_s"]
@@ -168,7 +189,17 @@ def _verdict(what: str, figure: str, target: str, ok: bool) -> dict[str, Any]:
 
 # --- output ---------------------------------------------------------------------------------------------
 
-LOAD_COLUMNS = ("store", "processes", "shards", "games", "actions_s", "events_s", "p50_ms", "p99_ms", "max_ms")
+LOAD_COLUMNS = (
+    "store",
+    "processes",
+    "shards",
+    "games",
+    "actions_s",
+    "events_s",
+    "p50_ms",
+    "p99_ms",
+    "max_ms",
+)
 
 
 def tables(out: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
@@ -177,14 +208,32 @@ def tables(out: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
     if out.get("append"):
         headers = ["store", "events", "batch", "recorder ev/s", "raw executemany ev/s", "ratio"]
         rows = [
-            [r["store"], f"{r['events']:,}", str(r["batch"]), f"{r['library_ev_s']:,}", f"{r['raw_executemany_ev_s']:,}", f"{r['ratio']:.2f}x"]
+            [
+                r["store"],
+                f"{r['events']:,}",
+                str(r["batch"]),
+                f"{r['library_ev_s']:,}",
+                f"{r['raw_executemany_ev_s']:,}",
+                f"{r['ratio']:.2f}x",
+            ]
             for r in out["append"]
         ]
-        made.append(("batched append: recorder.insert_events vs raw executemany (median of reps)", headers, rows))
-    for key, title in (("load", "action load: K bot games across M processes"), ("shards", "shards (PostgreSQL)")):
+        made.append(
+            ("batched append: recorder.insert_events vs raw executemany (median of reps)", headers, rows)
+        )
+    for key, title in (
+        ("load", "action load: K bot games across M processes"),
+        ("shards", "shards (PostgreSQL)"),
+    ):
         if out.get(key):
             rows = [[_cell(r[c]) for c in LOAD_COLUMNS] for r in out[key]]
-            made.append((title, ["store", "M", "shards", "K", "actions/s", "events/s", "p50 ms", "p99 ms", "max ms"], rows))
+            made.append(
+                (
+                    title,
+                    ["store", "M", "shards", "K", "actions/s", "events/s", "p50 ms", "p99 ms", "max ms"],
+                    rows,
+                )
+            )
     if out.get("targets"):
         rows = [[v["what"], v["figure"], v["target"], "PASS" if v["met"] else "FAIL"] for v in out["targets"]]
         made.append(("targets", ["target", "measured", "wanted", "verdict"], rows))
@@ -206,7 +255,12 @@ def print_text(out: dict[str, Any]) -> None:
         widths = [max(len(x) for x in column) for column in zip(headers, *rows, strict=True)]
         print(f"\n== {title}")
         for line in (headers, *rows):
-            print("  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(line, widths, strict=True))))
+            print(
+                "  ".join(
+                    cell.rjust(w) if i else cell.ljust(w)
+                    for i, (cell, w) in enumerate(zip(line, widths, strict=True))
+                )
+            )
 
 
 def print_markdown(out: dict[str, Any]) -> None:
@@ -267,8 +321,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     started = time.perf_counter()
-    out: dict[str, Any] = {"mode": "quick" if args.quick else "full", "cpus": os.cpu_count(), "ruleset": args.ruleset}
-    out["when"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    out: dict[str, Any] = {
+        "mode": "quick" if args.quick else "full",
+        "cpus": os.cpu_count(),
+        "ruleset": args.ruleset,
+    }
+    out["when"] = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     with ExitStack() as stack:
         work = stack.enter_context(tempfile.TemporaryDirectory(prefix="nightkeep-load-"))
         server = None

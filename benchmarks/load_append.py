@@ -27,8 +27,9 @@ from event_store.service import GameService, play_with_bots
 RAW_TABLE = "raw_events"
 # The library's PostgreSQL events table (eventsourcing.postgres.PostgresApplicationRecorder), as raw DDL.
 PG_RAW_DDL = (
-    f"CREATE TABLE IF NOT EXISTS {RAW_TABLE} (originator_id uuid NOT NULL, originator_version bigint NOT NULL, "
-    "topic text, state bytea, notification_id bigserial, PRIMARY KEY (originator_id, originator_version))",
+    f"CREATE TABLE IF NOT EXISTS {RAW_TABLE} (originator_id uuid NOT NULL, "
+    "originator_version bigint NOT NULL, topic text, state bytea, notification_id bigserial, "
+    "PRIMARY KEY (originator_id, originator_version))",
     f"CREATE UNIQUE INDEX IF NOT EXISTS {RAW_TABLE}_nid ON {RAW_TABLE} (notification_id)",
 )
 PG_RAW_INSERT = (
@@ -85,7 +86,9 @@ class AppendFigures:
         return self.raw_s / self.library_s
 
 
-def interleaved(reps: int, passes: dict[str, tuple[Callable[[], None], Callable[[], None]]]) -> dict[str, float]:
+def interleaved(
+    reps: int, passes: dict[str, tuple[Callable[[], None], Callable[[], None]]]
+) -> dict[str, float]:
     """Runs each (reset, timed) pass `reps` times, A B A B...; returns the median time of each."""
     times: dict[str, list[float]] = {name: [] for name in passes}
     for _ in range(reps):
@@ -98,7 +101,9 @@ def interleaved(reps: int, passes: dict[str, tuple[Callable[[], None], Callable[
     return {name: statistics.median(values) for name, values in times.items()}
 
 
-def append_postgres(url: str, plain_url: str, schema: str, rows: list[StoredEvent], size: int, reps: int) -> AppendFigures:
+def append_postgres(
+    url: str, plain_url: str, schema: str, rows: list[StoredEvent], size: int, reps: int
+) -> AppendFigures:
     """Appends the rows on PostgreSQL through the recorder and by raw executemany, in one schema."""
     import psycopg
 
@@ -128,7 +133,9 @@ def append_postgres(url: str, plain_url: str, schema: str, rows: list[StoredEven
                 with conn.transaction(), conn.cursor() as cursor:
                     cursor.executemany(PG_RAW_INSERT, batch)
 
-        medians = interleaved(reps, {"library": (truncate(events_table), library), "raw": (truncate(RAW_TABLE), raw)})
+        medians = interleaved(
+            reps, {"library": (truncate(events_table), library), "raw": (truncate(RAW_TABLE), raw)}
+        )
         stored = conn.execute(f"SELECT count(*) FROM {events_table}").fetchone()
         raw_stored = conn.execute(f"SELECT count(*) FROM {RAW_TABLE}").fetchone()
     service.close()

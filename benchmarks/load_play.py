@@ -13,8 +13,8 @@ from __future__ import annotations
 import logging
 import math
 import multiprocessing
-import threading
 import statistics
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -142,7 +142,9 @@ class LoadFigures:
         return self.events / self.seconds
 
 
-def run_load(store: str, shards: list[str], processes: int, games: int, seconds: float, ruleset: str) -> LoadFigures:
+def run_load(
+    store: str, shards: list[str], processes: int, games: int, seconds: float, ruleset: str
+) -> LoadFigures:
     """Runs K games across M spawned processes on the given shard stores; returns the figures."""
     context = multiprocessing.get_context("spawn")
     start = context.Barrier(processes + 1)

@@ -71,7 +71,9 @@ def durable_server() -> Iterator[Server]:
     # Only where it listens and how many connections it takes differ from the package's defaults.
     options = f"-c listen_addresses={HOST} -p {port} -k {folder} -c max_connections=200"
     start = [str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log")]
-    subprocess.run([*prefix, *start, "-w", "-t", str(STARTUP_SECONDS), "start"], check=True, capture_output=True)
+    subprocess.run(
+        [*prefix, *start, "-w", "-t", str(STARTUP_SECONDS), "start"], check=True, capture_output=True
+    )
     stop = [*prefix, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "fast", "stop"]
     try:
         pg = PostgresServer(HOST, port)
