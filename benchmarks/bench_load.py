@@ -92,6 +92,7 @@ def bench_append(server: Server | None, work: str, args: argparse.Namespace, out
             "library_ev_s": round(f.library_ev_s),
             "raw_executemany_ev_s": round(f.raw_ev_s),
             "ratio": round(f.ratio, 3),
+            "library_text_form_ev_s": round(f.text_ev_s),
         }
         for f in figures
     ]
@@ -112,6 +113,8 @@ def load_row(figures: LoadFigures) -> dict[str, Any]:
         "p50_ms": round(figures.p50_ms, 2),
         "p99_ms": round(figures.p99_ms, 2),
         "max_ms": round(figures.max_ms, 1),
+        "client_cores": round(figures.client_cores, 2),
+        "machine_busy": round(figures.machine_busy, 2),
     }
 
 
@@ -199,14 +202,27 @@ LOAD_COLUMNS = (
     "p50_ms",
     "p99_ms",
     "max_ms",
+    "client_cores",
+    "machine_busy",
 )
+
+LOAD_HEADERS = ["store", "M", "shards", "K", "actions/s", "events/s", "p50 ms", "p99 ms", "max ms"]
+LOAD_HEADERS += ["client cores", "machine busy"]
 
 
 def tables(out: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
     """Returns each section as (title, headers, rows of text)."""
     made = []
     if out.get("append"):
-        headers = ["store", "events", "batch", "recorder ev/s", "raw executemany ev/s", "ratio"]
+        headers = [
+            "store",
+            "events",
+            "batch",
+            "recorder ev/s",
+            "raw executemany ev/s",
+            "ratio",
+            "text form ev/s",
+        ]
         rows = [
             [
                 r["store"],
@@ -215,6 +231,7 @@ def tables(out: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
                 f"{r['library_ev_s']:,}",
                 f"{r['raw_executemany_ev_s']:,}",
                 f"{r['ratio']:.2f}x",
+                f"{r['library_text_form_ev_s']:,}" if r["library_text_form_ev_s"] else "-",
             ]
             for r in out["append"]
         ]
@@ -230,7 +247,7 @@ def tables(out: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
             made.append(
                 (
                     title,
-                    ["store", "M", "shards", "K", "actions/s", "events/s", "p50 ms", "p99 ms", "max ms"],
+                    LOAD_HEADERS,
                     rows,
                 )
             )

@@ -72,6 +72,7 @@ class AppendFigures:
     batch: int
     library_s: float  # median of the reps
     raw_s: float
+    text_s: float = 0.0  # PostgreSQL: the library's own statement (batch in text form), for comparison
 
     @property
     def library_ev_s(self) -> float:
@@ -84,6 +85,10 @@ class AppendFigures:
     @property
     def ratio(self) -> float:
         return self.raw_s / self.library_s
+
+    @property
+    def text_ev_s(self) -> float:
+        return self.events / self.text_s if self.text_s else 0.0
 
 
 def interleaved(
@@ -128,19 +133,42 @@ def append_postgres(
             for batch in lib_batches:
                 recorder.insert_events(batch)
 
+        def text_form() -> None:
+            # The library's own statement, as it is without nightkeep's binary batch (postgres_store).
+            statement = recorder.insert_events_statement  # type: ignore[attr-defined]
+            recorder.insert_events_statement = text_batch(statement)  # type: ignore[attr-defined]
+            try:
+                library()
+            finally:
+                recorder.insert_events_statement = statement  # type: ignore[attr-defined]
+
         def raw() -> None:
             for batch in raw_batches:
                 with conn.transaction(), conn.cursor() as cursor:
                     cursor.executemany(PG_RAW_INSERT, batch)
 
-        medians = interleaved(
-            reps, {"library": (truncate(events_table), library), "raw": (truncate(RAW_TABLE), raw)}
-        )
+        passes = {
+            "library": (truncate(events_table), library),
+            "text": (truncate(events_table), text_form),
+            "raw": (truncate(RAW_TABLE), raw),
+        }
+        medians = interleaved(reps, passes)
         stored = conn.execute(f"SELECT count(*) FROM {events_table}").fetchone()
         raw_stored = conn.execute(f"SELECT count(*) FROM {RAW_TABLE}").fetchone()
     service.close()
     assert stored is not None and raw_stored is not None and stored[0] == raw_stored[0] == len(rows)
-    return AppendFigures("postgresql", len(rows), size, medians["library"], medians["raw"])
+    return AppendFigures("postgresql", len(rows), size, medians["library"], medians["raw"], medians["text"])
+
+
+def text_batch(statement: Any) -> Any:
+    """Returns an insert statement with its batch parameter in text form (`%s`), as the library has it."""
+    from psycopg import sql
+
+    parts = [
+        sql.SQL(part.as_string().replace("unnest(%b::", "unnest(%s::")) if isinstance(part, sql.SQL) else part
+        for part in statement
+    ]
+    return sql.Composed(parts)
 
 
 def append_sqlite(path: str, rows: list[StoredEvent], size: int, reps: int) -> AppendFigures:

@@ -51,6 +51,7 @@ class PlayResult:
     events: int = 0  # stored by the timed actions and by the games created to replace finished ones
     games_created: int = 0
     seconds: float = 0.0
+    cpu_s: float = 0.0  # this process's own CPU time while playing
     latencies: list[float] = field(default_factory=list)
     error: str = ""
 
@@ -98,7 +99,7 @@ def play(job: PlayJob, start: Any, results: Any) -> None:
 
 
 def _play_until(table: _Table, games: list[UUID], result: PlayResult, deadline: float) -> None:
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     clock = time.perf_counter
     while clock() < deadline:
         for slot, game_id in enumerate(games):
@@ -116,6 +117,7 @@ def _play_until(table: _Table, games: list[UUID], result: PlayResult, deadline: 
             result.actions += 1
             result.events += len(recorded)
     result.seconds = clock() - began
+    result.cpu_s = time.process_time() - cpu
 
 
 @dataclass
@@ -132,6 +134,8 @@ class LoadFigures:
     p50_ms: float
     p99_ms: float
     max_ms: float
+    client_cores: float  # the game processes' CPU time per second of the window
+    machine_busy: float  # the whole machine's CPU use over the window (0-1; other users included)
 
     @property
     def actions_s(self) -> float:
@@ -146,6 +150,10 @@ def run_load(
     store: str, shards: list[str], processes: int, games: int, seconds: float, ruleset: str
 ) -> LoadFigures:
     """Runs K games across M spawned processes on the given shard stores; returns the figures."""
+    for db in shards:
+        # The store is made once, before the processes open it: two processes creating the library's
+        # tables of a new PostgreSQL store at once can collide in its catalog (see the report).
+        GameService(db).close()
     context = multiprocessing.get_context("spawn")
     start = context.Barrier(processes + 1)
     queue = context.Queue()
@@ -160,6 +168,9 @@ def run_load(
         start.wait(SETUP_TIMEOUT_S)
     except threading.BrokenBarrierError:
         pass  # a worker failed: its result says why
+    before = cpu_jiffies()
+    time.sleep(seconds)
+    after = cpu_jiffies()
     results: list[PlayResult] = [queue.get(timeout=SETUP_TIMEOUT_S + seconds) for _ in workers]
     for worker in workers:
         worker.join()
@@ -179,7 +190,20 @@ def run_load(
         p50_ms=statistics.median(latencies) * 1000,
         p99_ms=percentile(latencies, 0.99) * 1000,
         max_ms=latencies[-1] * 1000,
+        client_cores=sum(r.cpu_s for r in results) / window,
+        machine_busy=(after[0] - before[0]) / max(1, after[1] - before[1]),
     )
+
+
+def cpu_jiffies() -> tuple[int, int]:
+    """Returns the machine's busy and total CPU time so far (Linux /proc/stat; zeros elsewhere)."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:]]
+    except OSError:
+        return 0, 0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return sum(fields[:8]) - idle, sum(fields[:8])
 
 
 def percentile(ordered: list[float], fraction: float) -> float:
