@@ -7,6 +7,7 @@ Run from anywhere (the project root is put on sys.path); PostgreSQL comes from t
     python benchmarks/bench_load.py --quick          # smoke run (~1 minute)
     python benchmarks/bench_load.py --pg-url postgresql://USER@HOST/DB   # on a server of your own
     python benchmarks/bench_load.py --markdown       # the tables for docs/scaling.md
+    python benchmarks/bench_load.py --json > run.json; python benchmarks/bench_load.py --render run.json
 
 Without --pg-url it starts its own server on 127.0.0.1 with the package's default durability (fsync,
 synchronous_commit and full_page_writes on); SQLite files are made in a temporary directory.
@@ -316,6 +317,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--stores", default="postgresql,sqlite", help="postgresql,sqlite (default both)")
     parser.add_argument("--only", choices=("append", "load", "shards"), help="run one section")
     parser.add_argument("--pg-url", help="a PostgreSQL server to use (a user who may create databases)")
+    parser.add_argument(
+        "--render", metavar="FILE", help="print the tables of a saved --json run; run nothing"
+    )
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     output.add_argument("--markdown", action="store_true", help="print Markdown tables instead")
@@ -337,6 +341,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    if args.render:
+        out = json.loads(Path(args.render).read_text())
+        if args.markdown:
+            print_markdown(out)
+        else:
+            print_text(out)
+        return 0
     started = time.perf_counter()
     out: dict[str, Any] = {
         "mode": "quick" if args.quick else "full",
