@@ -33,9 +33,11 @@ import argparse
 import datetime
 import json
 import os
+import signal
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -49,6 +51,7 @@ import load_play  # noqa: E402, F401  (quiets structlog before the service is im
 from load_append import append_postgres, append_sqlite, real_events  # noqa: E402
 from load_play import LoadFigures, run_load  # noqa: E402
 from load_server import Server, durable_server, given_server  # noqa: E402
+from load_waits import sample_waits, summary  # noqa: E402
 
 FULL = {"seconds": 8.0, "processes": "1,2,3,4", "shard_processes": "2,4", "append_events": 20_000, "reps": 5}
 QUICK = {"seconds": 3.0, "processes": "1,2", "shard_processes": "2", "append_events": 4_000, "reps": 3}
@@ -116,6 +119,7 @@ def load_row(figures: LoadFigures) -> dict[str, Any]:
         "max_ms": round(figures.max_ms, 1),
         "client_cores": round(figures.client_cores, 2),
         "machine_busy": round(figures.machine_busy, 2),
+        "server_waits": figures.waits,
     }
 
 
@@ -130,8 +134,14 @@ def bench_load(server: Server | None, work: str, args: argparse.Namespace, out: 
                 db = fresh_schema(server, server.database(), f"load_m{m}")
             else:
                 db = str(Path(work) / f"load-m{m}.sqlite")
-            figures = run_load(store, [db], m, args.games, args.seconds, args.ruleset)
+            during = waits_of(server, [server.database()]) if server and store == "postgresql" else None
+            figures = run_load(store, [db], m, args.games, args.seconds, args.ruleset, during)
             out["load"].append(load_row(figures))
+
+
+def waits_of(server: Server, databases: list[str]) -> Callable[[float], dict[str, float]]:
+    """Returns what samples the server's backends of some databases while a load runs."""
+    return lambda seconds: sample_waits(server.url, databases, seconds)
 
 
 def bench_shards(server: Server, args: argparse.Namespace, out: dict[str, Any]) -> None:
@@ -143,7 +153,8 @@ def bench_shards(server: Server, args: argparse.Namespace, out: dict[str, Any]) 
         for count in (1, 2):
             progress(f"shards: {count} shard(s), {args.games} games, {m} processes, {args.seconds:g} s")
             shards = [fresh_schema(server, d, f"load_m{m}_s{count}") for d in SHARD_DATABASES[:count]]
-            figures = run_load("postgresql", shards, m, args.games, args.seconds, args.ruleset)
+            during = waits_of(server, list(SHARD_DATABASES[:count]))
+            figures = run_load("postgresql", shards, m, args.games, args.seconds, args.ruleset, during)
             out["shards"].append(load_row(figures))
 
 
@@ -252,6 +263,13 @@ def tables(out: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
                     rows,
                 )
             )
+    sampled = [(key, r) for key in ("load", "shards") for r in out.get(key, []) if r.get("server_waits")]
+    if sampled:
+        rows = [
+            [key, str(r["processes"]), str(r["shards"]), summary(r["server_waits"])] for key, r in sampled
+        ]
+        title = "PostgreSQL: what the game processes' backends were doing (share of samples)"
+        made.append((title, ["run", "M", "shards", "largest shares"], rows))
     if out.get("targets"):
         rows = [[v["what"], v["figure"], v["target"], "PASS" if v["met"] else "FAIL"] for v in out["targets"]]
         made.append(("targets", ["target", "measured", "wanted", "verdict"], rows))
@@ -266,6 +284,10 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+def _is_figure(cell: str) -> bool:
+    return cell[:1].isdigit() or cell == "-"
+
+
 def print_text(out: dict[str, Any]) -> None:
     """Prints the run's header and each table, aligned."""
     print(out["header"])
@@ -275,7 +297,7 @@ def print_text(out: dict[str, Any]) -> None:
         for line in (headers, *rows):
             print(
                 "  ".join(
-                    cell.rjust(w) if i else cell.ljust(w)
+                    cell.rjust(w) if i and _is_figure(cell) else cell.ljust(w)
                     for i, (cell, w) in enumerate(zip(line, widths, strict=True))
                 )
             )
@@ -341,6 +363,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    # A terminated run still stops the server it started and removes its files.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.render:
         out = json.loads(Path(args.render).read_text())
         if args.markdown:
