@@ -97,6 +97,7 @@ def bench_append(server: Server | None, work: str, args: argparse.Namespace, out
             "raw_executemany_ev_s": round(f.raw_ev_s),
             "ratio": round(f.ratio, 3),
             "library_text_form_ev_s": round(f.text_ev_s),
+            "raw_copy_ev_s": round(f.copy_ev_s),
         }
         for f in figures
     ]
@@ -234,6 +235,7 @@ def tables(out: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
             "raw executemany ev/s",
             "ratio",
             "text form ev/s",
+            "raw COPY ev/s",
         ]
         rows = [
             [
@@ -244,6 +246,7 @@ def tables(out: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
                 f"{r['raw_executemany_ev_s']:,}",
                 f"{r['ratio']:.2f}x",
                 f"{r['library_text_form_ev_s']:,}" if r["library_text_form_ev_s"] else "-",
+                f"{r['raw_copy_ev_s']:,}" if r.get("raw_copy_ev_s") else "-",
             ]
             for r in out["append"]
         ]

@@ -44,5 +44,6 @@ def _label(state: str, kind: str, event: str) -> str:
 
 
 def summary(shares: dict[str, float], top: int = 4) -> str:
-    """Writes the largest shares on one line."""
-    return ", ".join(f"{label} {share:.0%}" for label, share in list(shares.items())[:top])
+    """Writes the largest shares on one line (a saved run's shares may come back in any order)."""
+    largest = sorted(shares.items(), key=lambda item: -item[1])[:top]
+    return ", ".join(f"{label} {share:.0%}" for label, share in largest)
