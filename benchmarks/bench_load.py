@@ -3,7 +3,7 @@ psycopg, and shards, on PostgreSQL and on SQLite. Not a test: figures, with the 
 
 Run from anywhere (the project root is put on sys.path); PostgreSQL comes from the distribution's package:
 
-    python benchmarks/bench_load.py                  # full run (~4 minutes on 2 cores)
+    python benchmarks/bench_load.py                  # full run (~5 minutes on 2 cores)
     python benchmarks/bench_load.py --quick          # smoke run (~1 minute)
     python benchmarks/bench_load.py --pg-url postgresql://USER@HOST/DB   # on a server of your own
     python benchmarks/bench_load.py --markdown       # the tables for docs/scaling.md
@@ -16,9 +16,12 @@ synchronous_commit and full_page_writes on); SQLite files are made in a temporar
    appended through the library's recorder (`recorder.insert_events`, one transaction per batch) and by
    a raw `executemany` of the same rows into an equivalent table (psycopg; sqlite3 for SQLite), reps
    interleaved, medians. Targets (PostgreSQL): >= 30k events/s and >= 0.3x the raw executemany.
+   Beside them, for PostgreSQL: the library's own statement with the batch in text form (what
+   `postgres_store.binary_batch` replaces) and a raw binary COPY of the same rows (a higher limit).
 2. action load: K bot games across M = 1..4 spawned processes, each process its own GameService, every
    `take_action` timed (see load_play.py); events/s and actions/s of all processes together, p50 and
-   p99 latency. Target: p99 <= 20 ms at 4 processes.
+   p99 latency, the game processes' CPU and the whole machine's (a busy machine shows here), and on
+   PostgreSQL what the server's backends were doing (load_waits.py). Target: p99 <= 20 ms at 4 processes.
 3. shards: the same load on PostgreSQL with 1 and with 2 shards (two databases of the one server; each
    process holds a GameService per shard, its games routed to the shard they were created on). Target:
    throughput rising from 1 to 2 shards.
