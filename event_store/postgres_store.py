@@ -139,6 +139,22 @@ class CreatesConcurrently:
         return row is not None and row["found"] is not None
 
 
+def binary_batch(statement: pgsql.Composed) -> pgsql.Composed:
+    """Returns the library's insert statement with its batch of events sent in binary (`%b`).
+
+    The library passes a save's events as one array of composite rows in text form, which psycopg
+    builds in Python, escaping every byte of every state: on a batch of 500 events that is half the
+    append. In binary form the server gets the same rows for what a raw `executemany` of them costs.
+    """
+    parts = [
+        pgsql.SQL(part.as_string().replace("unnest(%s::", "unnest(%b::"))
+        if isinstance(part, pgsql.SQL)
+        else part
+        for part in statement
+    ]
+    return pgsql.Composed(parts)
+
+
 class PostgresSnapshotRecorder(CreatesConcurrently, PostgresAggregateRecorder):
     """The library's PostgreSQL recorder of snapshots, safe to create from several processes at once."""
 
@@ -148,6 +164,10 @@ class PostgresStoreRecorder(CreatesConcurrently, PostgresApplicationRecorder):
     (and safe to create from several processes at once)."""
 
     writes_rows = True
+
+    def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
+        super().__init__(datastore, **kwargs)
+        self.insert_events_statement = binary_batch(self.insert_events_statement)
 
     def _insert_events(self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
         super()._insert_events(curs, stored_events, **kwargs)
