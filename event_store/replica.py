@@ -347,7 +347,10 @@ class Replica:
 
 
 def _is_replica_store(service: GameService) -> bool:
-    """Tells whether a store has ever joined a game (without creating the replica's tables)."""
+    """Tells whether a store has ever joined a game (without creating the replica's tables); a shard map
+    (no recorder of its own) never has: play by e-mail runs on one store."""
+    if service.recorder is None:
+        return False
     store = sql_store_of(service.recorder)
     return store is not None and has_table(store, PROOFS)
 

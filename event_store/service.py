@@ -117,6 +117,7 @@ class GameService(Application[UUID]):
         self.copies = copy_store_for(self.recorder)
         # A game's seed never changes once stored, so it is read from the store once per game.
         self._seeds: dict[UUID, bytes] = {}
+        self._not_copies: set[UUID] = set()  # games found to be games, not viewers' copies
 
     @classmethod
     def open(cls, db: str) -> GameService:
@@ -420,12 +421,17 @@ class GameService(Application[UUID]):
 
     def playable_game(self, game_id: UUID) -> Game:
         """Loads a game to act on: not a viewer's copy, which holds no seed and cannot be continued."""
-        copy = self.copies.get(game_id)
-        if copy is not None:
-            raise IllegalAction(
-                f"game {game_id} is {copy.label}: a viewer's copy cannot be continued (its host plays it)"
-            )
-        return self.get_game(game_id)
+        game = self.get_game(game_id)
+        if game_id not in self._not_copies:
+            # Asked after the game is read: a copy's row is stored before its events, so a game read
+            # here that is a copy has its row visible now, and one that is not never becomes one.
+            copy = self.copies.get(game_id)
+            if copy is not None:
+                raise IllegalAction(
+                    f"game {game_id} is {copy.label}: a viewer's copy cannot be continued (its host plays it)"
+                )
+            self._not_copies.add(game_id)  # spares every later action of this service the query
+        return game
 
     def legal_actions(self, game_id: UUID, player: str | None = None) -> list[Action]:
         """Lists the actions open now, to one player or to everybody."""

@@ -152,7 +152,9 @@ def test_every_command_finds_its_game_on_whichever_shard_holds_it(two_shards, tm
     homes = {home_shard(UUID(g), ["a", "b"]) for g in games}
     assert homes == {"a", "b"}
     for game in list(games):
-        actions = json.loads(run(location, "actions", game, "--json").stdout)
+        listed = run(location, "actions", game, "--json")
+        assert listed.exit_code == 0, listed.output
+        actions = json.loads(listed.stdout)
         acted = run(location, "act", game, actions[0]["id"], "--json")
         assert acted.exit_code == 0, acted.output
         for command in (["show", game], ["log", game], ["audit", game], ["show", game[:8]]):
