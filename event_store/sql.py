@@ -45,6 +45,9 @@ class Cursor(Protocol):
 
     def fetchall(self) -> list[Any]: ...
 
+    @property
+    def rowcount(self) -> int: ...
+
 
 class SqlStore(Protocol):
     """The SQL database of a game store, as nightkeep's own tables use it."""

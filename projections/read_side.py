@@ -227,7 +227,9 @@ class ReadSide:
                 f"UPDATE {POSITION} SET notification_id = ? WHERE name = ? AND notification_id = ?",
                 (end, READ_SIDE, start),
             )
-            if _position(c) != end:
+            # The row must have moved from `start` here: another runner that took the same batch has
+            # left the position at `end` too, and its batch must not be counted twice.
+            if c.rowcount != 1 or _position(c) != end:
                 raise PositionMoved()
             c.executemany(
                 f"INSERT INTO {GAMES} VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "

@@ -160,6 +160,26 @@ def test_two_runners_at_once_count_each_event_once(store_service):
     assert first.views() == fold_views(store_service)
 
 
+def test_two_runners_taking_the_very_same_batch_count_it_once(store_service):
+    # Same start, same batch size: the first leaves the position where the second would put it, so
+    # only the row having moved from the second's start tells that the batch is counted already.
+    played_store(store_service)
+    first, second = ReadSide(store_service, batch_size=7), ReadSide(store_service, batch_size=7)
+    write = first._write_batch
+    raced = []
+
+    def racing(start, end, games):
+        if not raced:
+            raced.append(second.run_batch())
+        write(start, end, games)
+
+    first._write_batch = racing  # type: ignore[method-assign]
+    with capture_logs() as logs:
+        first.catch_up()
+    assert raced == [7] and any(e["event"] == "read_side_position_moved" for e in logs)
+    assert first.views() == fold_views(store_service)
+
+
 def test_rebuild_gives_the_same_views(store_service, db):
     played_store(store_service)
     assert invoke(db, "projections", "run", "--once", "--batch", "13").exit_code == 0
