@@ -9,6 +9,7 @@ import click
 
 from cli.common import get_service, handle_errors, resolve_viewer, viewer_option
 from cli.completion import complete_game
+from cli.output_files import write_output
 from domain.actions import HOST
 from domain.errors import UsageError
 from event_store.replay_file import export_game
@@ -52,24 +53,11 @@ def export(ctx: click.Context, game: str, output: str, force: bool, viewer: str 
     if copy is not None and seen_as == HOST:  # a copy holds no more than its viewer saw: say so
         whose = f"{copy.viewer}'s copy" if copy.viewer else "the public copy"
         click.echo(f"note: this store holds {whose} of game {copy.game}; that copy is written", err=True)
-    if output == "-":
-        with click.open_file("-", "wb") as stdout:  # click's binary stdout, left open after
-            stdout.write(data)
-        return
-    if force and _is_the_store(ctx, output):
+    if output != "-" and force and _is_the_store(ctx, output):
         raise UsageError(f"{output} is the store this game is read from: nothing written")
-    created = False
-    try:
-        # "x" refuses an existing file in the same call that creates it: no window to overwrite one.
-        with Path(output).open("wb") if force else Path(output).open("xb") as file:
-            created = not force
-            file.write(data)
-    except FileExistsError:
-        raise UsageError(f"{output} exists: nothing written (--force overwrites it)") from None
-    except OSError as exc:
-        if created:  # a cut-off replay file left behind would block the retry as a file that exists
-            Path(output).unlink(missing_ok=True)
-        raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from None
+    write_output(output, data, force)
+    if output == "-":
+        return
     click.echo(f"wrote {output} ({len(data)} bytes)")
 
 

@@ -30,6 +30,7 @@ from cli.completion import (
     complete_seat,
 )
 from cli.pbem_hooks import create_hosted, hosting_options, is_hosted, replica_act, replica_actions
+from cli.picture_files import picture_options, write_pictures
 from cli.rendering import (
     game_summary,
     print_actions,
@@ -40,6 +41,7 @@ from cli.rendering import (
 )
 from domain.actions import HOST
 from domain.errors import UsageError
+from domain.game import STOPPED, game_status
 from event_store.bot_games import refuse_bot_only_options
 from event_store.recorded import created_of, fold_recorded, redacted
 from event_store.seats import AS_ENV, find_action, pick_actor, refuse_if_secret, who_acts
@@ -342,15 +344,27 @@ def _play_at_terminal(
 @click.argument("game", shell_complete=complete_game)
 @click.option("--at", "at", type=EVENT_NUMBER, metavar="N", help="Show the board as it was at event N.")
 @viewer_option
+@picture_options
 @json_option
 @click.pass_context
 @handle_errors
-def show(ctx: click.Context, game: str, at: int | None, viewer: str | None, as_json: bool) -> None:
-    """Shows the board now, or at event N.
+def show(
+    ctx: click.Context,
+    game: str,
+    at: int | None,
+    viewer: str | None,
+    svg_file: str | None,
+    png_file: str | None,
+    force_picture: bool,
+    as_json: bool,
+) -> None:
+    """Shows the board now, or at event N; --svg/--png also draw it as a picture (- for stdout, which
+    then carries only the picture).
 
     \b
     Example:
         nightkeep show 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --at 40
+        nightkeep show 1b4e28ba --as Ann --svg board.svg --png board.png
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
@@ -360,6 +374,8 @@ def show(ctx: click.Context, game: str, at: int | None, viewer: str | None, as_j
     # Other players' private events are sealed for this viewer, so the board is folded without them.
     fold = fold_recorded(seen_by(recorded, viewer))
     facts = provenance(service, game_id, revealed=None if at else bool(fold.meta["seed"]))
+    if write_pictures(fold, game_status(fold)["status"] == STOPPED, svg_file, png_file, force_picture):
+        return
     if as_json:
         echo_json({**game_summary(str(game_id), fold), **facts})
     else:

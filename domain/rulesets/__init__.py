@@ -40,23 +40,27 @@ _ENTRIES: dict[str, RulesetEntry] = {
             "dungeon-short",
             "domain.rulesets.dungeon.short_game:DungeonShort",
             view="projections.dungeon_view",
+            picture="projections.pictures.dungeon",
         ),
         RulesetEntry(
             "keep-run",
             "domain.rulesets.keep.run:KeepRun",
             view="projections.keep_view",
+            picture="projections.pictures.keep",
             timeline="projections.keep_timeline",
         ),
         RulesetEntry(
             "talisman",
             "domain.rulesets.talisman.main.ruleset:TalismanGame",
             view="projections.talisman_view",
+            picture="projections.pictures.talisman",
             timeline="projections.talisman_timeline",
         ),
         RulesetEntry(
             "vampire-empire",
             "domain.rulesets.castle.empire:VampireEmpire",
             view="projections.castle_view",
+            picture="projections.pictures.castle",
             timeline="projections.castle_timeline",
         ),
     )
