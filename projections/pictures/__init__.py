@@ -32,6 +32,21 @@ def _module(ruleset: str) -> ModuleType | None:
     return _found[ruleset]
 
 
+def head_line(fold: Any, stopped: bool = False) -> str:
+    """Returns a picture's first line: the ruleset, the event it shows, its status and its players."""
+    players = ", ".join(fold.meta.get("players") or []) or "no players yet"
+    if stopped:
+        status = "stopped"
+    elif not fold.version or fold.ruleset.name != fold.ruleset_name:
+        status = ""  # an empty fold, or a ruleset this nightkeep does not have
+    else:
+        from domain.game import game_status
+
+        found = game_status(fold)
+        status = found["status"] + (f", won by {found['winner']}" if found.get("winner") else "")
+    return f"{fold.ruleset_name} at event {fold.version}{f' ({status})' if status else ''}: {players}"
+
+
 def has_picture(ruleset: str) -> bool:
     """Says whether the ruleset draws its own picture (else its text board is set as one)."""
     return _module(ruleset) is not None
@@ -56,7 +71,8 @@ def text_drawing(fold: Any, stopped: bool = False) -> draw.Drawing:
     """Returns the drawing `text_picture` writes."""
     from projections.views import render_board
 
-    lines = render_board(fold.ruleset_name, fold.state, stopped, width=72).splitlines() or [""]
+    lines = [head_line(fold, stopped), ""]
+    lines += render_board(fold.ruleset_name, fold.state, stopped, width=72).splitlines()
     size, step = MIN_FONT, MIN_FONT * 1.25
     width = min(max(len(line) for line in lines) * size * 0.6 + 2 * size, 960)
     page = new_drawing(width, step * (len(lines) + 1) + size, f"{fold.ruleset_name} board")
