@@ -294,16 +294,17 @@ def draw_player(sheet: Sheet, state: CastleState, name: str, x: float, w: float)
     me = state["players"][name]
     y = sheet.y
     seat = list(state["players"]).index(name)
-    sheet.add(seat_badge(seat_mark(seat), x + 12, y + 12))
-    you = " (you)" if owners(state) == [name] else ""
-    sheet.add(*lines_at([f"{name}{you}"], x + 64, y + 40, 26, bold=True, text_anchor="start"))
-    sheet.add(*lines_at([f"{me['side']} player"], x + w - 12, y + 40, 22, text_anchor="end"))
     counts = (
         ("hand", len(me["hand"])),
         ("deck", deck_count(state, name)),
         (CELLAR, len(me[CELLAR])),
         (MOAT, len(me[MOAT])),
     )
+    summary = ", ".join(f"{what} {count}" for what, count in counts)
+    sheet.add(seat_badge(seat_mark(seat), x + 12, y + 12, f"{name}, {me['side']} player: {summary}"))
+    you = " (you)" if owners(state) == [name] else ""
+    sheet.add(*lines_at([f"{name}{you}"], x + 64, y + 40, 26, bold=True, text_anchor="start"))
+    sheet.add(*lines_at([f"{me['side']} player"], x + w - 12, y + 40, 22, text_anchor="end"))
     cell = (w - 24) / len(counts)
     for n, (what, count) in enumerate(counts):
         cx = x + 12 + n * cell + cell / 2

@@ -199,9 +199,10 @@ def face_down_stack(count: int, x: float, y: float, w: float, h: float) -> draw.
     return group
 
 
-def seat_badge(mark: SeatMark, x: float, y: float, size: float = 40) -> draw.Group:
-    """Returns a seat's mark: its colour, its outline dash and its letter."""
+def seat_badge(mark: SeatMark, x: float, y: float, title: str, size: float = 40) -> draw.Group:
+    """Returns a seat's mark (its colour, its outline dash and its letter) titled with the seat's summary."""
     group = draw.Group()
+    group.append_title(title)
     dash = {"stroke_dasharray": mark.dash} if mark.dash else {}
     group.append(draw.Rectangle(x, y, size, size, rx=6, fill=mark.fill, stroke=INK, stroke_width=3, **dash))
     group.append(label(mark.letter, x + size / 2, y + size * 0.72, size * 0.6, font_weight="bold"))
