@@ -215,3 +215,21 @@ def test_show_writes_the_picture_as_svg_and_png(db, tmp_path):
     public = run(db, "show", game, "--svg", "-")
     assert public.exit_code == 0 and "Public view" in " ".join(texts(public.stdout))
     assert not re.search(r"Your hand|'s hand \(", public.stdout)
+
+
+def test_a_viewers_own_tokens_are_marked_on_their_tiles_and_the_host_sees_whose_they_are(frames):
+    characters = load_characters()
+    marked = 0
+    for _, viewer, fold, svg in frames:
+        state = fold.state
+        for character, found in characters.items():
+            # A revealed identity is told as revealed; else the first token that tells (the host holds both).
+            owners = [owner for owner, tokens in state["tokens"].items() if character in tokens]
+            if character in state["known"] or not owners:
+                continue
+            owner = owners[0]
+            whose = "your token" if viewer == owner else f"{owner}'s token"
+            identity = state["tokens"][owner][character]["identity"]
+            assert tile_title(svg, found.name).endswith(f"; {identity} ({whose})")
+            marked += viewer == owner
+    assert marked
