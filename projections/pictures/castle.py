@@ -230,17 +230,22 @@ def ordinal(n: int) -> str:
 # --- the fight ----------------------------------------------------------------------------------------------
 
 
-def draw_fight(sheet: Sheet, state: CastleState) -> None:
-    """Adds a fight under way (its round, who plays, both totals and their cards) or a holy water question."""
-    fight, holy = state["fight"], state["holy"]
-    if holy is not None and fight is None:
-        who = character_name(holy["character"])
-        sheet.heading(f"Holy water asked about {who}")
-        if state["known"].get(holy["character"]) == VAMPIRE:
-            sheet.text(f"{who} is unmasked: {state['turn']} may attack {who} now, or decline.")
-            sheet.add(card_tile(holy["card"], MARGIN, sheet.y, caption="counts in the attack"))
-            sheet.y += CARD_H + GAP
+def draw_holy(sheet: Sheet, state: CastleState) -> None:
+    """Adds what holy water asked this turn, and the attack it opens when it unmasked a vampire."""
+    holy = state["holy"]
+    if holy is None or state["fight"] is not None:
         return
+    who = character_name(holy["character"])
+    sheet.heading(f"Holy water asked about {who}")
+    if state["known"].get(holy["character"]) == VAMPIRE:
+        sheet.text(f"{who} is unmasked: {state['turn']} may attack {who} now, or decline.")
+        sheet.add(card_tile(holy["card"], MARGIN, sheet.y, caption="counts in the attack"))
+        sheet.y += CARD_H + GAP
+
+
+def draw_fight(sheet: Sheet, state: CastleState) -> None:
+    """Adds a fight under way: its round, who plays, both totals and the cards counted in them."""
+    fight = state["fight"]
     if fight is None:
         return
     attacker, defender = character_name(fight["attacker"]), character_name(fight["defender"])
@@ -257,18 +262,9 @@ def draw_fight(sheet: Sheet, state: CastleState) -> None:
     )
     for n, (side, total, cards) in enumerate(sides):
         x = MARGIN + n * (half + GAP)
-        sheet.add(
-            *lines_at(
-                [f"{side.title()} {total} (markers included)"],
-                x,
-                top + 24,
-                24,
-                bold=True,
-                text_anchor="start",
-            )
-        )
-        end = grid(sheet, cards, x, top + 40, half, "no cards yet")
-        bottom = max(bottom, end)
+        words = [f"{side.title()} {total} (markers included)"]
+        sheet.add(*lines_at(words, x, top + 24, 24, bold=True, text_anchor="start"))
+        bottom = max(bottom, grid(sheet, cards, x, top + 40, half, "no cards yet"))
     sheet.y = bottom + GAP
 
 
@@ -360,6 +356,7 @@ def draw(fold: Any, stopped: bool = False) -> drawsvg.Drawing:
     sheet = Sheet()
     draw_head(sheet, state, stopped)
     draw_characters(sheet, state)
+    draw_holy(sheet, state)
     draw_fight(sheet, state)
     draw_players(sheet, state)
     draw_secrets(sheet, state)

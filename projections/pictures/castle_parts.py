@@ -87,37 +87,40 @@ class CharacterFace:
         return f"markers: {', '.join(shown)}" if shown else "no markers"
 
 
+def _tile_rows(face: CharacterFace, w: float, big: bool) -> list[tuple[str, float, bool]]:
+    """Returns the lines of a character tile under its band, as (text, size, bold)."""
+    size = 30 if big else 22
+    rows: list[tuple[str, float, bool]] = (
+        [(face.tag, MIN_FONT, False)] if face.tag and not big else []
+    )  # a castle tile's tag is on its band
+    rows += [(line, size, True) for line in wrap(face.name, w - 20, size, bold=True)]
+    stats = [f"defence {face.defence}", *wrap(face.marker_words, w - 20)]
+    return rows + [(line, MIN_FONT, False) for line in stats]
+
+
 def character_tile(
     face: CharacterFace, x: float, y: float, w: float, big: bool, height: float = 0
 ) -> tuple[draw.Group, float]:
     """Returns a character's tile at (x, y), `w` wide (a castle tile when big), at least `height` tall
     (its identity at the bottom), and its height."""
-    size, step, band = (30 if big else 22), MIN_FONT * LINE, 34
-    rows: list[tuple[str, float, bool]] = []  # (line, size, bold) under the band
-    if face.tag and not big:  # a castle tile has room for its tag on the band
-        rows.append((face.tag, MIN_FONT, False))
-    rows += [(line, size, True) for line in wrap(face.name, w - 20, size, bold=True)]
-    rows += [
-        (line, MIN_FONT, False) for line in [f"defence {face.defence}", *wrap(face.marker_words, w - 20)]
-    ]
+    step, band = MIN_FONT * LINE, 34
     identity = wrap(face.identity, w - 20, bold=face.tone == "vampire")
-    group = draw.Group()
-    group.append_title(
-        f"{face.name}: {face.profession}, defence {face.defence}, {face.markers}; {face.identity}"
-    )
     baseline = y + band + 6
     parts: list[draw.Text] = []
-    for line, line_size, bold in rows:
-        baseline += line_size * LINE
-        parts.append(label(line, x + w / 2, baseline, line_size, font_weight="bold" if bold else "normal"))
+    for line, size, bold in _tile_rows(face, w, big):
+        baseline += size * LINE
+        parts.append(label(line, x + w / 2, baseline, size, font_weight="bold" if bold else "normal"))
     identity_top = baseline + step + 12
     needed = identity_top - y + (len(identity) - 1) * step + 16
     identity_top += max(height - needed, 0)
     height = max(height, needed)
-    group.append(box(x, y, w, height, STONE))
-    group.append(
-        draw.Rectangle(x + 1, y + 1, w - 2, band, rx=9, fill=PROFESSION_FILLS.get(face.profession, STONE))
+    group = draw.Group()
+    group.append_title(
+        f"{face.name}: {face.profession}, defence {face.defence}, {face.markers}; {face.identity}"
     )
+    group.append(box(x, y, w, height, STONE))
+    fill = PROFESSION_FILLS.get(face.profession, STONE)
+    group.append(draw.Rectangle(x + 1, y + 1, w - 2, band, rx=9, fill=fill))
     group.append(label(face.profession.upper(), x + 12, y + 25, text_anchor="start", letter_spacing=1))
     if face.tag and big:
         group.append(label(face.tag, x + w - 12, y + 25, text_anchor="end", font_weight="bold"))
