@@ -233,3 +233,14 @@ def test_a_viewers_own_tokens_are_marked_on_their_tiles_and_the_host_sees_whose_
             assert tile_title(svg, found.name).endswith(f"; {identity} ({whose})")
             marked += viewer == owner
     assert marked
+
+
+def test_before_the_deal_every_character_waits_to_be_dealt(games):
+    service, played = games
+    recorded = service.recorded_events(played[0])
+    created = next(r.version for r in recorded if r.type_name == "GameCreated")
+    svg = draw_board(fold_recorded(seen_by(recorded[:created], None)))
+    shown = texts(svg)
+    assert "The characters, not dealt yet" in shown and "Waiting for the host to start the game." in shown
+    assert shown.count("not dealt") == len(load_characters()) and "The castle" not in shown
+    assert check_readable(svg) == []

@@ -197,13 +197,23 @@ def draw_row(
 
 
 def draw_characters(sheet: Sheet, state: CastleState) -> None:
-    """Adds the castle, the city (face down, its members public), the hidden ones and the dead; every
-    character of the content is named in one of them."""
+    """Adds the castle, the city (face down, its members public), the hidden ones and the dead, or before
+    the deal the characters to be dealt: every character of the content is named in one of them."""
     characters = castle_content().characters
-    sheet.heading("The castle" if state["castle"] else "The castle is empty")
-    draw_row(
-        sheet, (face(state, c, characters.get(c), fight_tag(state, c)) for c in state["castle"]), 3, True
-    )
+    placed = {*state["castle"], *state["city"], *state["bottom"], *state["dead"]}
+    if placed:
+        draw_dealt(sheet, state, characters)
+    undealt = [face(state, c, found, "not dealt") for c, found in characters.items() if c not in placed]
+    if undealt:
+        sheet.heading("Not dealt yet" if placed else "The characters, not dealt yet")
+        draw_row(sheet, undealt, 5, False)
+
+
+def draw_dealt(sheet: Sheet, state: CastleState, characters: dict[str, Character]) -> None:
+    """Adds the castle, the city with the ones hidden under it, and the dead in order."""
+    castle = state["castle"]
+    sheet.heading("The castle" if castle else "The castle is empty")
+    draw_row(sheet, (face(state, c, characters.get(c), fight_tag(state, c)) for c in castle), 3, True)
     city, bottom = state["city"], state["bottom"]
     sheet.heading(f"The city: {len(city)} face down, {len(bottom)} hidden under it")
     top = sheet.y
@@ -215,11 +225,6 @@ def draw_characters(sheet: Sheet, state: CastleState) -> None:
     dead = state["dead"]
     sheet.heading("The dead, in order" if dead else "The dead: nobody yet")
     draw_row(sheet, (face(state, c, characters.get(c), ordinal(n)) for n, c in enumerate(dead)), 5, False)
-    placed = {*state["castle"], *city, *bottom, *dead}
-    undealt = [face(state, c, found, "not dealt") for c, found in characters.items() if c not in placed]
-    if undealt:
-        sheet.heading("Not dealt yet")
-        draw_row(sheet, undealt, 5, False)
 
 
 def ordinal(n: int) -> str:
