@@ -233,3 +233,17 @@ def test_show_writes_the_board_as_svg_and_png(db, tmp_path, ruleset):
     assert width == 960 and height > 600
     refused = run("show", game, "--svg", str(svg_file))
     assert refused.exit_code != 0 and svg_file.read_text() == svg  # an existing file is kept
+
+
+@pytest.mark.parametrize("name", REPLAY_NAMES)
+def test_the_heading_says_who_acts_who_won_or_that_the_game_stopped(name):
+    game = replay(name)
+    start = game.fold(points(game)["start"])
+    assert f"{start.state['turn']} to act." in texts(tree(draw_board(start)))
+    end = game.fold()
+    winner = end.state["winner"]
+    assert (f"Game over: {winner} won." if winner else "Game over: nobody won.") in texts(
+        tree(draw_board(end))
+    )
+    stopped = texts(tree(draw_board(game.fold(points(game)["middle"]), stopped=True)))
+    assert any(line.startswith("Stopped:") for line in stopped)

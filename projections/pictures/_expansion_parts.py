@@ -117,23 +117,32 @@ def _piece_rows(pieces: Sequence[Piece], width: float) -> list[list[Piece]]:
     return rows
 
 
-def _cell_lines(cell: Cell, width: float) -> tuple[list[str], list[str], list[str]]:
+CARD_FILL = "#f1ead8"
+CARD_PAD = 4  # inside a face-up card's box
+
+
+def _cell_lines(cell: Cell, width: float) -> tuple[list[str], list[str], list[list[str]]]:
     inner = width - 2 * PAD
     title = [line for text in cell.title for line in wrap_to(text, inner)]
     notes = [line for text in cell.notes for line in wrap_to(text, inner)]
-    lying = [line for text in cell.lying for line in wrap_to(text, inner)]
-    return title, notes, lying
+    return title, notes, [wrap_to(text, inner - 2 * CARD_PAD) for text in cell.lying]
+
+
+def _card_height(lines: Sequence[str]) -> float:
+    return LINE * len(lines) + CARD_PAD + 4
 
 
 def cell_height(cell: Cell, width: float) -> float:
     """Returns the height a cell needs at this width."""
     title, notes, lying = _cell_lines(cell, width)
     rows = _piece_rows(cell.pieces, width - 2 * PAD)
-    return 2 * PAD + LINE * (len(title) + len(notes) + len(lying)) + (TOKEN_H + TOKEN_GAP) * len(rows) + 4
+    cards = sum(_card_height(lines) for lines in lying)
+    return 2 * PAD + LINE * (len(title) + len(notes)) + (TOKEN_H + TOKEN_GAP) * len(rows) + cards + 4
 
 
 def draw_cell(page: draw.Group, cell: Cell, x: float, y: float, width: float, height: float) -> None:
-    """Draws a space: a box, its title in bold, notes, its pieces, then what lies face up on it."""
+    """Draws a space: a box, its title in bold, notes, its pieces, then each thing lying face up on it in
+    a card's box of its own (so a name wrapped onto two lines still reads as one card)."""
     title, notes, lying = _cell_lines(cell, width)
     group = draw.Group()
     if cell.tooltip:
@@ -153,9 +162,24 @@ def draw_cell(page: draw.Group, cell: Cell, x: float, y: float, width: float, he
             draw_token(page, piece, left, at + TOKEN_GAP / 2)
             left += token_width(piece) + TOKEN_GAP
         at += TOKEN_H + TOKEN_GAP
-    for line in lying:
-        at += LINE
-        page.append(label(line, x + PAD, at - 6, text_anchor="start"))
+    for lines in lying:
+        box = _card_height(lines) - 4
+        page.append(
+            draw.Rectangle(
+                x + PAD - 2,
+                at + 2,
+                width - 2 * PAD + 4,
+                box,
+                rx=3,
+                fill=CARD_FILL,
+                stroke=MUTED,
+                stroke_width=1,
+            )
+        )
+        for line in lines:
+            at += LINE
+            page.append(label(line, x + PAD + CARD_PAD - 2, at - 3, text_anchor="start"))
+        at += CARD_PAD + 4
 
 
 @dataclass(frozen=True)
@@ -231,7 +255,7 @@ class Table:
 
 def _column_widths(table: Table, room: float) -> list[float]:
     texts = [table.headers, *(cells for _, cells in table.rows)]
-    natural = [max(text_width(row[i]) for row in texts) + 16 for i in range(len(table.headers))]
+    natural = [max(text_width(row[i]) for row in texts) + 12 for i in range(len(table.headers))]
     narrowest = [
         max(text_width(word) for row in texts for word in (row[i].split() or [""])) + 16
         for i in range(len(table.headers))

@@ -14,9 +14,11 @@ from typing import Any, cast
 
 import drawsvg
 
+from domain.errors import UnknownCharacter
 from domain.rulesets.dungeon.content import Space, load_board, load_deck
 from domain.rulesets.dungeon.state import BOARD, DECK, DungeonState, sheet_in
 from domain.rulesets.talisman.character import craft_bonus, strength_bonus
+from domain.rulesets.talisman.characters import resolve_character
 from domain.rulesets.talisman.shapes import TalismanState, discard_pile
 from projections.dungeon_view import SPIRAL_SIZE, card_name, character_name
 from projections.pictures._expansion_parts import (
@@ -118,6 +120,16 @@ def _status(state: DungeonState, name: str) -> str:
     return ", ".join(words)
 
 
+def asked_for(wanted: str) -> str:
+    """Returns the name of the character a seat asked for (by id or short name), or `to be dealt`."""
+    if not wanted:
+        return "to be dealt"
+    try:
+        return character_name(resolve_character(wanted))
+    except UnknownCharacter:  # content swapped since the game was set up: the name as recorded
+        return wanted
+
+
 def sheet_table(state: DungeonState) -> Table:
     """Returns each seat's sheet as a table row: stats as the state holds them (with bonuses), status."""
     cards = load_deck().cards
@@ -126,10 +138,7 @@ def sheet_table(state: DungeonState) -> Table:
     for seat, name in enumerate(state["order"]):
         piece = Piece(name, seat, short[name])
         if name not in state["players"]:
-            wanted = state["requested"].get(name, "")
-            rows.append(
-                (piece, [name, character_name(wanted) if wanted else "to be dealt", *[""] * 5, "waiting"])
-            )
+            rows.append((piece, [name, asked_for(state["requested"].get(name, "")), *[""] * 5, "waiting"]))
             continue
         sheet = sheet_in(state, name)
         rows.append(

@@ -20,7 +20,7 @@ from domain.rulesets.keep.state import BOARD, COUNTERS, KEEP_DECK, SPELL_DECK, V
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.character import craft_bonus, strength_bonus
 from domain.rulesets.talisman.shapes import TalismanState, discard_pile
-from projections.keep_view import face_up, name_of, requested_name, status_words, tile_mark
+from projections.keep_view import face_up, name_of, status_words, tile_mark
 from projections.pictures._expansion_parts import (
     GAP,
     LINE,
@@ -35,7 +35,7 @@ from projections.pictures._expansion_parts import (
     draw_table,
     short_names,
 )
-from projections.pictures.dungeon import pieces_by_space
+from projections.pictures.dungeon import asked_for, pieces_by_space
 from projections.pictures.kit import MAX_WIDTH, label, new_drawing
 from projections.talisman_sheet import with_bonus
 from projections.views import STOPPED_HEAD
@@ -197,7 +197,7 @@ def sheet_table(state: KeepState) -> Table:
     for seat, name in enumerate(state["order"]):
         piece = Piece(name, seat, short[name])
         if name not in state["players"]:
-            rows.append((piece, [name, requested_name(state, name) or "to be dealt", *[""] * 6, "waiting"]))
+            rows.append((piece, [name, asked_for(state["requested"].get(name, "")), *[""] * 6, "waiting"]))
             continue
         sheet = sheet_in(state, name)
         stats = [
