@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 
+import drawsvg
 import pytest
 from click.testing import CliRunner
 
@@ -23,7 +24,9 @@ from event_store.recorded import fold_recorded
 from event_store.replay_file import ReplayFile, read_replay
 from event_store.seats import seen_by
 from projections.pictures import draw_board
-from projections.pictures.kit import check_readable
+from projections.pictures.dungeon import dungeon_panel
+from projections.pictures.keep import keep_panel
+from projections.pictures.kit import check_readable, new_drawing
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -247,3 +250,25 @@ def test_the_heading_says_who_acts_who_won_or_that_the_game_stopped(name):
     )
     stopped = texts(tree(draw_board(game.fold(points(game)["middle"]), stopped=True)))
     assert any(line.startswith("Stopped:") for line in stopped)
+
+
+def test_the_panels_draw_the_expansion_boards_of_a_main_board_game_with_only_their_own_pieces():
+    # Another picture may draw the Dungeon or the Keep beside the main board: each panel puts on it only
+    # the characters standing on its board.
+    game = replay("talisman-dungeon-keep-3p-001")
+    # Ann is well inside the Keep by event 1321 of this game.
+    state = game.fold(1321).state
+    assert state["players"]["Ann"]["board"] == "keep" and state["players"]["Ann"]["space"] > 1
+    on_keep = {name: s["space"] for name, s in state["players"].items() if s["board"] == "keep"}
+    body = drawsvg.Group()
+    bottom = keep_panel(body, state, dungeon_panel(body, state, 0))
+    page = new_drawing(960, bottom, "panels")
+    page.append(body)
+    svg = page.as_svg()
+    assert check_readable(svg) == []
+    root = tree(svg)
+    names = dict(BOARDS["keep-run"]())
+    for name, space in on_keep.items():
+        assert name in on_space(root, space, names[space])
+    in_dungeon = [p for number, space in BOARDS["dungeon-short"]() for p in on_space(root, number, space)]
+    assert sorted(in_dungeon) == sorted(n for n, s in state["players"].items() if s["board"] == "dungeon")

@@ -3,20 +3,19 @@ arrows along the path and the players' table.
 
 Every size is in page units and every text is at least MIN_FONT, so a page stays readable at phone width;
 what does not fit a cell's width wraps onto more lines and the cell (and so the page) grows taller.
-Text widths are estimated (DejaVu Sans is about 0.6 em a character), so nothing here needs a font file.
+Text is measured with DejaVu Sans's own advance widths (`_expansion_text`), so nothing here reads a font.
 """
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import drawsvg as draw
 
+from projections.pictures._expansion_text import text_width, wrap_to
 from projections.pictures.kit import INK, MAX_WIDTH, MIN_FONT, PAPER, label, seat_mark
 
-EM = 0.6  # an estimated character width, as a share of the font size
 LINE = MIN_FONT * 1.3  # the height of one line of MIN_FONT text
 MARGIN = 16
 GAP = 18  # between two cells: room for the arrow along the path
@@ -27,15 +26,14 @@ HEAD_FONT = 28
 MUTED = "#5a5a5a"
 
 
-def text_width(text: str, size: float = MIN_FONT) -> float:
-    """Returns the estimated width of a line of text."""
-    return len(text) * size * EM
+def width_of(text: str, bold: bool = False) -> float:
+    """Returns the width of a line of MIN_FONT text."""
+    return text_width(text, MIN_FONT, bold)
 
 
-def wrap_to(text: str, width: float, size: float = MIN_FONT) -> list[str]:
-    """Returns a text wrapped into lines no wider than `width` (long words are broken)."""
-    chars = max(1, int(width // (size * EM)))
-    return textwrap.wrap(text, chars) or [""]
+def wrapped(text: str, width: float, bold: bool = False) -> list[str]:
+    """Returns MIN_FONT text wrapped to `width`."""
+    return wrap_to(text, width, MIN_FONT, bold)
 
 
 def short_names(names: Sequence[str]) -> dict[str, str]:
@@ -64,7 +62,7 @@ class Piece:
 
 def token_width(piece: Piece) -> float:
     """Returns how wide a piece is drawn."""
-    return max(TOKEN_H, text_width(piece.text) + 14)
+    return max(TOKEN_H, width_of(piece.text, bold=True) + 14)
 
 
 def draw_token(page: draw.Group, piece: Piece, x: float, y: float) -> None:
@@ -123,9 +121,9 @@ CARD_PAD = 4  # inside a face-up card's box
 
 def _cell_lines(cell: Cell, width: float) -> tuple[list[str], list[str], list[list[str]]]:
     inner = width - 2 * PAD
-    title = [line for text in cell.title for line in wrap_to(text, inner)]
-    notes = [line for text in cell.notes for line in wrap_to(text, inner)]
-    return title, notes, [wrap_to(text, inner - 2 * CARD_PAD) for text in cell.lying]
+    title = [line for text in cell.title for line in wrapped(text, inner, bold=True)]
+    notes = [line for text in cell.notes for line in wrapped(text, inner)]
+    return title, notes, [wrapped(text, inner - 2 * CARD_PAD) for text in cell.lying]
 
 
 def _card_height(lines: Sequence[str]) -> float:
@@ -255,9 +253,12 @@ class Table:
 
 def _column_widths(table: Table, room: float) -> list[float]:
     texts = [table.headers, *(cells for _, cells in table.rows)]
-    natural = [max(text_width(row[i]) for row in texts) + 12 for i in range(len(table.headers))]
+    natural = [
+        max(width_of(table.headers[i], bold=True), *(width_of(row[i]) for row in texts)) + PAD * 2
+        for i in range(len(table.headers))
+    ]
     narrowest = [
-        max(text_width(word) for row in texts for word in (row[i].split() or [""])) + 16
+        max(width_of(word) for row in texts for word in (row[i].split() or [""])) + PAD * 2
         for i in range(len(table.headers))
     ]
     widths = list(natural)
@@ -277,17 +278,19 @@ def draw_table(page: draw.Group, table: Table, top: float) -> float:
     lefts = [MARGIN + piece_column + sum(widths[:i]) for i in range(len(widths))]
     at = top
     for number, (piece, cells) in enumerate([(None, table.headers), *table.rows]):
-        wrapped = [wrap_to(text, width - 12) for text, width in zip(cells, widths, strict=True)]
-        height = max(len(lines) for lines in wrapped) * LINE + 10
+        columns = [
+            wrapped(text, width - PAD * 2, number == 0) for text, width in zip(cells, widths, strict=True)
+        ]
+        height = max(len(lines) for lines in columns) * LINE + 10
         if number % 2 == 0 and number:
             page.append(draw.Rectangle(MARGIN, at, MAX_WIDTH - 2 * MARGIN, height, fill="#efe9dc"))
         if piece is not None:
             draw_token(page, piece, MARGIN, at + (height - TOKEN_H) / 2)
         weight = "bold" if number == 0 else "normal"
-        for left, lines in zip(lefts, wrapped, strict=True):
+        for left, lines in zip(lefts, columns, strict=True):
             for line_number, line in enumerate(lines):
                 y = at + LINE * (line_number + 1)
-                page.append(label(line, left, y, text_anchor="start", font_weight=weight))
+                page.append(label(line, left + PAD, y, text_anchor="start", font_weight=weight))
         at += height
         if number == 0:
             page.append(draw.Line(MARGIN, at, MAX_WIDTH - MARGIN, at, stroke=INK, stroke_width=1.5))
