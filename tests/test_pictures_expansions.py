@@ -272,3 +272,31 @@ def test_the_panels_draw_the_expansion_boards_of_a_main_board_game_with_only_the
         assert name in on_space(root, space, names[space])
     in_dungeon = [p for number, space in BOARDS["dungeon-short"]() for p in on_space(root, number, space)]
     assert sorted(in_dungeon) == sorted(n for n, s in state["players"].items() if s["board"] == "dungeon")
+
+
+def _font(bold: bool):
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.truetype("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", 20)
+    except OSError:
+        pytest.skip("DejaVu Sans is not installed here")
+
+
+@pytest.mark.parametrize("name", ["dungeon-short-6p-reshuffle-001", "keep-run-hoard-3p-001"])
+def test_no_text_runs_out_of_its_space(name):
+    # Measured with the real font (not the layout's own width table), at the end and in the middle.
+    fonts = {False: _font(False), True: _font(True)}
+    game = replay(name)
+    names = dict(BOARDS[game.header["ruleset"]]())
+    for number in (points(game)["middle"], len(game.events)):
+        root = tree(draw_board(game.fold(number)))
+        for space, space_name in names.items():
+            cell = cell_of(root, space, space_name)
+            box = cell.find(f"{SVG}rect")
+            assert box is not None
+            left, right = float(box.get("x")), float(box.get("x")) + float(box.get("width"))
+            for text in cell.iter(f"{SVG}text"):
+                width = fonts[text.get("font-weight") == "bold"].getlength(text.text or "")
+                start = float(text.get("x")) - (width / 2 if text.get("text-anchor") == "middle" else 0)
+                assert left < start and start + width < right, (space_name, text.text)

@@ -153,31 +153,23 @@ def draw_cell(page: draw.Group, cell: Cell, x: float, y: float, width: float, he
     for line in notes:
         at += LINE
         group.append(label(line, x + PAD, at - 6, text_anchor="start", fill=MUTED, font_style="italic"))
-    page.append(group)
     for row in _piece_rows(cell.pieces, width - 2 * PAD):
         left = x + PAD
         for piece in row:
-            draw_token(page, piece, left, at + TOKEN_GAP / 2)
+            draw_token(group, piece, left, at + TOKEN_GAP / 2)
             left += token_width(piece) + TOKEN_GAP
         at += TOKEN_H + TOKEN_GAP
     for lines in lying:
         box = _card_height(lines) - 4
-        page.append(
-            draw.Rectangle(
-                x + PAD - 2,
-                at + 2,
-                width - 2 * PAD + 4,
-                box,
-                rx=3,
-                fill=CARD_FILL,
-                stroke=MUTED,
-                stroke_width=1,
-            )
+        card = draw.Rectangle(
+            x + PAD - 2, at + 2, width - 2 * PAD + 4, box, rx=3, fill=CARD_FILL, stroke=MUTED
         )
+        group.append(card)
         for line in lines:
             at += LINE
-            page.append(label(line, x + PAD + CARD_PAD - 2, at - 3, text_anchor="start"))
+            group.append(label(line, x + PAD + CARD_PAD - 2, at - 3, text_anchor="start"))
         at += CARD_PAD + 4
+    page.append(group)
 
 
 @dataclass(frozen=True)
