@@ -300,3 +300,22 @@ def test_no_text_runs_out_of_its_space(name):
                 width = fonts[text.get("font-weight") == "bold"].getlength(text.text or "")
                 start = float(text.get("x")) - (width / 2 if text.get("text-anchor") == "middle" else 0)
                 assert left < start and start + width < right, (space_name, text.text)
+
+
+@pytest.mark.parametrize(
+    ("choice", "wizard", "heading"),
+    [
+        ({"player": "Ann", "kind": "tome-gift", "options": ["strength", "craft", "lives"]}, {},
+         "Ann must choose the Tome's gift: +2 Strength, +2 Craft or +2 Lives."),
+        ({"player": "Bo", "kind": "sentry-toll", "options": ["life"]}, {}, "Bo must pay the Sentry: a life."),
+        ({"player": "Ann", "kind": "wizard-target", "options": ["Bo", "discard"]},
+         {"spell": "keep/spell/hex", "drawn": 1}, "Ann must aim the Vampire Wizard's Hex: Bo or discard it."),
+    ],
+)  # fmt: skip
+def test_keep_heading_names_the_choice_waited_for_and_the_wizard_shows_its_spell(choice, wizard, heading):
+    fold = replay("keep-run-3p-001").fold(60)
+    fold.state["choice"], fold.state["wizard"] = choice, wizard
+    every_text = texts(tree(draw_board(fold)))
+    assert heading in every_text
+    casting = [line for line in every_text if line.startswith("Vampire Wizard (14) casts")]
+    assert casting == (["Vampire Wizard (14) casts Hex (1 spell drawn this turn)."] if wizard else [])

@@ -46,6 +46,7 @@ KIND_FILLS = {"entrance": "#e4efe4", "hall": "#ffffff", "vault": "#f7efc4"}
 SPECIAL_FILL = "#ece4f4"  # the spaces with a rule of their own (Sentry, Tome, Wizard, Coffin…)
 HEADERS = ["player", "character", "space", "strength", "craft", "lives", "gold", "talisman", "status"]
 CHOICES = {"sentry-toll": "pay the Sentry", "tome-gift": "choose the Tome's gift"}
+OPTION_WORDS = {"life": "a life", "discard": "discard it"}
 
 
 def snake(count: int, columns: int = COLUMNS) -> list[tuple[int, int]]:
@@ -124,8 +125,15 @@ def _pending(state: KeepState) -> str:
         what = f"aim the Vampire Wizard's {name_of(state['wizard'].get('spell', 'spell'))}"
     else:
         what = CHOICES.get(kind, "choose")
-    options = [f"+2 {o}" if kind == "tome-gift" else name_of(o) for o in choice["options"]]
-    return f"{choice['player']} must {what}: {', '.join(options)}."
+    options = [_option_words(kind, option) for option in choice["options"]]
+    listed = f"{', '.join(options[:-1])} or {options[-1]}" if len(options) > 1 else "".join(options)
+    return f"{choice['player']} must {what}: {listed}."
+
+
+def _option_words(kind: str, option: str) -> str:
+    if kind == "tome-gift":
+        return f"+2 {option.capitalize()}"
+    return OPTION_WORDS.get(option) or name_of(option)
 
 
 def heading(state: KeepState, stopped: bool) -> list[str]:
