@@ -236,6 +236,12 @@ def test_show_writes_the_board_as_svg_and_png(db, tmp_path, ruleset):
     assert width == 960 and height > 600
     refused = run("show", game, "--svg", str(svg_file))
     assert refused.exit_code != 0 and svg_file.read_text() == svg  # an existing file is kept
+    # No secrets in this ruleset: a player's picture, the public's and an earlier board's --at all draw.
+    as_ann = tmp_path / "ann.svg"
+    assert run("show", game, "--as", "Ann", "--svg", str(as_ann)).exit_code == 0
+    assert as_ann.read_text() == svg
+    earlier = run("show", game, "--at", "12", "--svg", "-")
+    assert earlier.exit_code == 0 and earlier.stdout.startswith("<?xml") and earlier.stdout != svg
 
 
 @pytest.mark.parametrize("name", REPLAY_NAMES)
