@@ -18,7 +18,7 @@ from projections.report_dice import DiceTest
 from projections.reports import GameRow, Report, Spread, Tally
 
 PLOT_WIDTH = 480
-PLOT_HEIGHT = 330
+PLOT_HEIGHT = 350
 BAR_FILL = "#0072B2"
 NUMBERS = frozenset(range(1, 5))  # a tally's or a length's columns after its name
 STYLE = """
@@ -194,7 +194,8 @@ def faces_plot(test: DiceTest) -> str:
     p = f"p = {test.p_value:.3g}" if test.p_value is not None else "not tested"
     page.append_title(f"{test.label}: faces seen against a fair die's ({test.rolls} rolls, {p})")
     page.append(draw.Rectangle(0, 0, PLOT_WIDTH, PLOT_HEIGHT, fill=PAPER))
-    left, right, top, bottom = 20, PLOT_WIDTH - 20, 70, PLOT_HEIGHT - 40
+    # Title, then the legend, then the bars (their counts above them), then the faces.
+    left, right, top, bottom = 20, PLOT_WIDTH - 20, 110, PLOT_HEIGHT - 40
     page.append(label(_short(test.label, 34), PLOT_WIDTH / 2, 28, MIN_FONT + 2, font_weight="bold"))
     most = max([*test.observed, test.expected, 1])
     scale = (bottom - top) / most
@@ -203,13 +204,25 @@ def faces_plot(test: DiceTest) -> str:
         x = left + (face - 1) * slot
         height = count * scale
         page.append(draw.Rectangle(x + slot * 0.15, bottom - height, slot * 0.7, height, fill=BAR_FILL))
-        page.append(label(str(count), x + slot / 2, bottom - height - 6, font_size_of(test.sides)))
+        # A halo of paper keeps a count readable where the fair line crosses it.
+        page.append(
+            label(
+                str(count),
+                x + slot / 2,
+                bottom - height - 8,
+                font_size_of(test.sides),
+                stroke=PAPER,
+                stroke_width=5,
+                paint_order="stroke",
+            )
+        )
         page.append(label(str(face), x + slot / 2, bottom + 26, font_size_of(test.sides)))
     expected_y = bottom - test.expected * scale
     page.append(
         draw.Line(left, expected_y, right, expected_y, stroke=INK, stroke_width=3, stroke_dasharray="10,6")
     )
-    page.append(label(f"fair: {test.expected:.1f} each", PLOT_WIDTH / 2, 56, MIN_FONT))
+    page.append(draw.Line(left + 60, 64, left + 120, 64, stroke=INK, stroke_width=3, stroke_dasharray="10,6"))
+    page.append(label(f"a fair die: {test.expected:.1f} each", left + 130, 71, MIN_FONT, text_anchor="start"))
     page.append(draw.Line(left, bottom, right, bottom, stroke=INK, stroke_width=2))
     return _NAMESPACES.sub("", page.as_svg(header=""))
 

@@ -54,9 +54,13 @@ def _cells(*cells: str) -> list[Text]:
 
 
 def _flagged_table(report: Report) -> Table:
-    table = Table("source", "game", "audit", "first findings", title="FLAGGED games (not counted)")
+    table = Table(title="FLAGGED games (not counted)")
+    table.add_column("source", overflow="fold")  # a long path folds: it is never cut short
+    for name in ("game", "audit", "first findings"):
+        table.add_column(name)
     for row in report.flagged:
-        table.add_row(*_cells(row.source, row.game, row.audit, "\n".join(row.findings)))
+        # The game's first 8 digits name it here (the page and --json give it whole).
+        table.add_row(*_cells(row.source, row.game[:8], row.audit, "\n".join(row.findings)))
     return table
 
 
