@@ -11,14 +11,8 @@ from cli.common import echo_json, handle_errors, json_option
 from domain.errors import NightkeepError, UsageError
 from event_store.audit_files import MAX_JOBS, AuditResult, audit_files
 from event_store.log_reader import parse_replay, read_file, recorded_of
-from projections.reports import (
-    AUDIT_FINDINGS,
-    GameRecord,
-    audit_status,
-    flagged_record,
-    record_of,
-    unreadable_record,
-)
+from projections.report_records import audit_status, flagged_record, unreadable_record
+from projections.reports import AUDIT_FINDINGS, GameRecord, record_of
 
 
 @click.group()
@@ -70,6 +64,8 @@ def report(
         nightkeep tournament report replays/*.nkr
         nightkeep tournament report games/*.nkr --html report.html --json
     """
+    if as_json and html_out == "-":
+        raise UsageError("--json and --html - would both print on stdout: give --html a file")
     paths = list(dict.fromkeys(files))
     for path in paths:
         if not Path(path).is_file():
