@@ -24,6 +24,7 @@ from projections.reports import (
     AUDIT_FINDINGS,
     AUDIT_UNCHECKED_DICE,
     AUDIT_UNREADABLE,
+    Exit,
     GameRecord,
     Roll,
     Seat,
@@ -349,3 +350,38 @@ def test_copies_given_twice_are_audited_once(tmp_path):
     shutil.copy(KEEP, copy)
     code, report = report_json(KEEP, KEEP, copy)
     assert code == 0 and report["games"] == 2 and report["counted"] == 1
+
+
+def test_how_characters_left_is_counted_by_character_how_and_where():
+    exits = [
+        Exit("Ann", "talisman/character/c0", "won"),
+        Exit("Bo", "talisman/character/c1", "killed", "Pit"),
+    ]
+    report = build_report(
+        [
+            record("g1", ["Ann", "Bo"], "Ann", exits=exits),
+            record("g2", ["Ann", "Bo"], "Ann", exits=exits[1:]),
+        ]
+    )
+    assert [(e.character, e.how, e.where, e.count) for e in report.exits] == [
+        ("c1", "killed", "Pit", 2),
+        ("c0", "won", "", 1),
+    ]
+    assert "How characters left" in render_text(report) and "How characters left" in render_html(report)
+
+
+def test_a_replays_record_has_its_seats_winner_ending_turns_and_every_die():
+    from event_store.log_reader import read_file, read_log
+    from projections.reports import record_of
+
+    checked = read_log(read_file(KEEP), str(KEEP))
+    recorded = checked.recorded()
+    game = record_of(str(KEEP), recorded, AUDIT_CLEAN, [], game=checked.report.game)
+    assert [(s.index, s.player) for s in game.seats] == [(0, "Ann"), (1, "Bo"), (2, "Cy")]
+    assert game.seats[0].character == "talisman/character/warrior"
+    assert game.winners == ["Ann"] and "Ann" in game.ending and game.status == "finished"
+    assert (game.events, game.game) == (len(recorded), checked.report.game)
+    assert 0 < game.turns <= game.actions  # a Keep turn is one action; the host's start is one more
+    dice = [r for r in recorded if r.type_name == "DieRolled"]
+    assert len(game.rolls) == sum(len(r.fields["values"]) for r in dice)
+    assert {roll.sides for roll in game.rolls} == {6}
