@@ -89,9 +89,9 @@ def _flagged_section(flagged: list[GameRow]) -> str:
         return ""
     items = "".join(
         f"<li><strong>{escape(row.source)}</strong> ({escape(row.audit)})"
-        f"{' game ' + escape(row.game) if row.game else ''}: "
-        + "; ".join(escape(finding) for finding in row.findings)
-        + "</li>"
+        f"{' game ' + escape(row.game) if row.game else ''}<ul>"
+        + "".join(f"<li>{escape(finding)}</li>" for finding in row.findings)
+        + "</ul></li>"
         for row in flagged
     )
     count = len(flagged)
