@@ -294,33 +294,35 @@ def _named(name: str, record: GameRecord, with_ruleset: bool) -> str:
 
 def _choose_counted(records: list[GameRecord]) -> tuple[list[GameRow], list[GameRecord]]:
     """Returns a row per record and the records to count: one copy per game (the longest, then the
-    fullest), none of a game whose copies disagree."""
+    fullest), none of a game whose copies of the same length disagree. Copies of different lengths
+    are not compared here (a record keeps only its last chain value): the row says which was counted."""
     by_game: dict[str, list[GameRecord]] = {}
     for record in records:
         if not record.is_flagged:
             by_game.setdefault(record.game, []).append(record)
-    chosen: dict[int, GameRecord] = {}
+    kept: dict[str, GameRecord] = {}
     disputed: dict[int, str] = {}
-    for copies in by_game.values():
+    for game, copies in by_game.items():
         best = max(copies, key=lambda r: (r.events, -r.sealed))
         clash = [r for r in copies if r.events == best.events and r.chain != best.chain]
         if clash:
-            why = f"copies of game {best.game} disagree: {best.source} and {clash[0].source} end differently"
+            why = f"copies of game {game} disagree: {best.source} and {clash[0].source} end differently"
             disputed.update((id(r), why) for r in copies)
         else:
-            chosen[id(best)] = best
-    rows = [_row(record, id(record) in chosen, disputed.get(id(record), ""), chosen) for record in records]
-    return rows, [record for record in records if id(record) in chosen]
+            kept[game] = best
+    rows = [_row(record, kept.get(record.game), disputed.get(id(record), "")) for record in records]
+    return rows, [record for record in records if kept.get(record.game) is record]
 
 
-def _row(record: GameRecord, counted: bool, dispute: str, chosen: dict[int, GameRecord]) -> GameRow:
-    if record.is_flagged:
+def _row(record: GameRecord, kept: GameRecord | None, dispute: str) -> GameRow:
+    counted = kept is record
+    if record.is_flagged or dispute:
         note = "flagged: not counted"
-    elif dispute:
-        note = "flagged: not counted"
-    elif not counted:
-        kept = next(r for r in chosen.values() if r.game == record.game)
-        note = f"another copy of game {record.game}: counted once, as {kept.source}"
+    elif not counted and kept is not None:
+        note = (
+            f"another copy of game {record.game} ({record.events} events): counted once, as {kept.source} "
+            f"({kept.events} events)"
+        )
     elif record.audit == AUDIT_UNCHECKED_DICE:
         note = "dice not verifiable yet (seed not revealed): left out of the fairness tests"
     elif record.scripted:
