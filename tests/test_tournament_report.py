@@ -3,6 +3,7 @@ unreadable file is flagged and never counted), results, lengths and a chi-square
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 from collections import Counter
@@ -385,3 +386,18 @@ def test_a_replays_record_has_its_seats_winner_ending_turns_and_every_die():
     dice = [r for r in recorded if r.type_name == "DieRolled"]
     assert len(game.rolls) == sum(len(r.fields["values"]) for r in dice)
     assert {roll.sides for roll in game.rolls} == {6}
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_progress_bar_on_a_terminals_stderr(monkeypatch):
+    from cli.tournament_command import audited_records
+
+    stderr = Terminal()
+    monkeypatch.setattr("sys.stderr", stderr)
+    (game,) = audited_records([str(KEEP)], jobs=1)
+    assert game.audit == AUDIT_CLEAN
+    assert "auditing" in stderr.getvalue()
