@@ -86,7 +86,7 @@ def report(
         click.echo(render_text(summary), nl=False)
     if flagged := len(summary.flagged):
         click.echo(
-            f"{flagged} of {len(summary.games)} games flagged (not counted): see the warning above",
+            f"{flagged} of {len(summary.games)} games flagged (not counted): the report lists their findings",
             err=as_json or html_out == "-",
         )
         ctx.exit(1)

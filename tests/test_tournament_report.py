@@ -229,7 +229,7 @@ def test_an_unreadable_file_is_flagged_not_a_crash_and_the_page_is_still_written
     page = tmp_path / "report.html"
     result = run(str(KEEP), str(broken), "--html", str(page))
     assert result.exit_code == 1
-    assert result.stdout.splitlines()[-1].startswith("1 of 2 games flagged")
+    assert result.stdout.splitlines()[-1].startswith("1 of 2 games flagged (not counted)")
     html = page.read_text()
     assert 'class="warning"' in html and "broken.nkr" in html and AUDIT_UNREADABLE in html
 
