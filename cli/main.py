@@ -119,6 +119,11 @@ COMMANDS = {
         "simulate",
         "Plays bot games and tells who won how often; nothing is stored.",
     ),
+    "tournament": LazyCommand(
+        "cli.tournament_command",
+        "tournament",
+        "Reports on a tournament's replay files: results, every game's audit and dice fairness.",
+    ),
     "store": LazyCommand(
         "cli.store_command",
         "store",
