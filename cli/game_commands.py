@@ -358,8 +358,10 @@ def show(
     force_picture: bool,
     as_json: bool,
 ) -> None:
-    """Shows the board now, or at event N; --svg/--png also draw it as a picture (- for stdout, which
-    then carries only the picture).
+    """Shows the board now, or at event N.
+
+    --svg/--png draw it as a picture too (--as: as that player may see it); a picture written to
+    stdout (`-`) is then all stdout carries.
 
     \b
     Example:
