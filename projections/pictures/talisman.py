@@ -65,7 +65,7 @@ def _tokens(state: MainState) -> dict[str, Token]:
     tags = short_tags(state["order"])
     players = state["players"]
     return {
-        name: Token(tags[name], seat_mark(i), out=name in players and players[name]["status"] == "out")
+        name: Token(tags[name], seat_mark(i), name, out=name in players and players[name]["status"] == "out")
         for i, name in enumerate(state["order"])
     }
 

@@ -30,7 +30,6 @@ from projections.pictures.talisman_cells import (
     arrow,
     cell_height,
     draw_cell,
-    lying_words,
 )
 from projections.spiral import spiral_positions
 
@@ -103,9 +102,10 @@ def main_board(state: MainState, boards: Sequence[Any], tokens: Mapping[str, Tok
             tint=TINTS.get(board, "#eeeeee"),
             tag=f"to {number(*target)}" if target else "",
             pieces=tuple(here.get((board, index), ())),
-            lying=lying_words(len(state["cards"][board][index]), state["gold"][board][index]),
+            cards=len(state["cards"][board][index]),
+            gold=state["gold"][board][index],
         )
-        block.add(*draw_cell(cell, MARGIN + col * width, MARGIN + row * height, width - 4, height - 4))
+        block.add(draw_cell(cell, MARGIN + col * width, MARGIN + row * height, width - 4, height - 4))
     for source, target in sorted(leads.items()):
         if target in cells and _touch(cells[source], cells[target]):
             block.add(_crossing_arrow(cells[source], cells[target], width, height))

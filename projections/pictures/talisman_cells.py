@@ -42,6 +42,7 @@ class Token:
 
     tag: str
     mark: SeatMark
+    player: str = ""  # the player's whole name, for a screen reader
     out: bool = False  # drawn hollow: the character is out of the game
 
 
@@ -136,7 +137,8 @@ class Cell:
     tint: str
     tag: str = ""  # a crossing, a Keep tile
     pieces: tuple[Token, ...] = ()
-    lying: str = ""  # `2 cards +3g`
+    cards: int = 0  # how many cards lie face up there
+    gold: int = 0
 
 
 def cell_height(width: float, most_pieces: int, name_lines: int = NAME_LINES) -> float:
@@ -148,9 +150,9 @@ def cell_height(width: float, most_pieces: int, name_lines: int = NAME_LINES) ->
 
 def draw_cell(
     cell: Cell, x: float, y: float, width: float, height: float, name_lines: int = NAME_LINES
-) -> list[draw.DrawingElement]:
+) -> draw.Group:
     """Returns a space's cell: its box, number and name (in up to `name_lines` lines with its tag), tag,
-    tokens and what lies there."""
+    tokens and what lies there; the group's label says it all in words, for a screen reader."""
     inner = width - 2 * PAD
     parts: list[draw.DrawingElement] = [
         draw.Rectangle(x, y, width, height, fill=cell.tint, stroke=INK, stroke_width=1.5, rx=4)
@@ -161,15 +163,25 @@ def draw_cell(
         tag_y = y + PAD + SIZE + LINE * len(title)
         parts += text_lines(fit_lines(cell.tag, inner, 1), x + PAD, tag_y, font_style="italic")
     parts += tokens_in(cell.pieces, x + PAD, y + PAD + LINE * name_lines + 4, inner)
-    if cell.lying:
-        parts += text_lines(fit_lines(cell.lying, inner, 1), x + PAD, y + height - PAD - 4)
-    return parts
+    base = y + height - PAD - 4
+    if cell.cards:
+        parts += text_lines([f"{cell.cards} card{'s' if cell.cards != 1 else ''}"], x + PAD, base)
+    if cell.gold:  # at the right, so a count of cards beside it keeps its room
+        gold = label(f"{cell.gold}g", x + width - PAD, base, SIZE, text_anchor="end", font_weight="bold")
+        parts.append(gold)
+    group = draw.Group(aria_label=cell_words(cell))
+    for part in parts:
+        group.append(part)
+    return group
 
 
-def lying_words(cards: int, gold: int) -> str:
-    """Returns how much lies face up on a space in a few words (`2 cards +3g`, "" for nothing)."""
-    words = [f"{cards} card{'s' if cards != 1 else ''}"] if cards else []
-    return " ".join(words + ([f"+{gold}g" if cards else f"{gold} gold"] if gold else []))
+def cell_words(cell: Cell) -> str:
+    """Returns what a cell shows in words: `O4 Sentinel (to M15): Ann, Bo; 2 cards, 3 gold`."""
+    words = f"{cell.number} {cell.name}" + (f" ({cell.tag})" if cell.tag else "")
+    who = ", ".join(piece.player or piece.tag for piece in cell.pieces)
+    lying = [f"{cell.cards} card{'s' if cell.cards != 1 else ''}"] * bool(cell.cards)
+    lying += [f"{cell.gold} gold"] * bool(cell.gold)
+    return words + (f": {who}" if who else "") + (f"; {', '.join(lying)}" if lying else "")
 
 
 def arrow(x1: float, y1: float, x2: float, y2: float) -> draw.Group:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from domain.rulesets.dungeon.state import BOARD as DUNGEON
-from domain.rulesets.keep.content import LEVEL_SIZE
+from domain.rulesets.keep.content import LEVEL_SIZE, TILE, load_deck
 from domain.rulesets.keep.state import BOARD as KEEP
 from domain.rulesets.keep.state import COUNTERS, VAULT_DECK
 from domain.rulesets.talisman.main.state import MainState
@@ -32,7 +32,7 @@ from projections.pictures.talisman_cells import (
     wrap,
 )
 from projections.spiral import spiral_positions
-from projections.talisman_expansion_view import boards_in_play, lying, standing, tile_mark
+from projections.talisman_expansion_view import boards_in_play, standing, tile_mark
 from projections.talisman_names import board_name
 
 SPIRAL_SIZE = 5  # the house Dungeon is a 5×5 spiral; a longer one grows to the smallest square holding it
@@ -73,12 +73,19 @@ def _panel(
     block.add(*text_lines(head, MARGIN + 8, 4 + LINE, font_weight="bold"))
     for cell, row, col in cells:
         block.add(
-            *draw_cell(cell, MARGIN + col * width, top + row * height, width - 4, height - 4, name_lines)
+            draw_cell(cell, MARGIN + col * width, top + row * height, width - 4, height - 4, name_lines)
         )
     return block
 
 
-def _cell(state: MainState, board: str, index: int, name: str, here: Mapping[Any, list[Token]]) -> Cell:
+def _cell(
+    state: MainState,
+    board: str,
+    index: int,
+    name: str,
+    here: Mapping[Any, list[Token]],
+    tiles: frozenset[str] = frozenset(),
+) -> Cell:
     # A Keep tile is its cell's tag, not one of the cards counted as lying there.
     return Cell(
         number=number(board, index),
@@ -86,7 +93,8 @@ def _cell(state: MainState, board: str, index: int, name: str, here: Mapping[Any
         tint=TINTS[board],
         tag=tile_mark(state, index) if board == KEEP else "",
         pieces=tuple(here.get((board, index), ())),
-        lying=" ".join(lying(state, board, index, brief=True)),
+        cards=sum(card not in tiles for card in state["cards"][board][index]),
+        gold=state["gold"][board][index],
     )
 
 
@@ -104,10 +112,11 @@ def _keep(state: MainState, spaces: Any, tokens: Mapping[str, Token]) -> Block:
     # Space 0 is the board's own before-the-door slot; the levels are spaces 1…, LEVEL_SIZE each.
     levels = max((len(spaces) - 1) // LEVEL_SIZE, 1)
     here = pieces_at(state, tokens)
+    tiles = frozenset(card.id for card in load_deck().cards.values() if card.kind == TILE)
     cells = []
     for i in range(1, min(len(spaces), levels * LEVEL_SIZE + 1)):
         level, col = divmod(i - 1, LEVEL_SIZE)
-        cells.append((_cell(state, KEEP, i, spaces[i].name, here), levels - 1 - level, col))
+        cells.append((_cell(state, KEEP, i, spaces[i].name, here, tiles), levels - 1 - level, col))
     piles = state["piles"]
     notes = [
         f"Vault deck {len(piles.get(VAULT_DECK, []))}",

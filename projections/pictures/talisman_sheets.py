@@ -143,7 +143,10 @@ def sheets_block(state: MainState, tokens: Mapping[str, Token], named: Named) ->
         top = LINE + 12 + n * row_height
         if n % 2 == 0:
             block.add(_shade(top, row_height))
-        block.add(*_sheet_row(state, name, tokens[name], columns, named, top))
+        row = draw.Group(aria_label=f"{name}'s sheet")
+        for part in _sheet_row(state, name, tokens[name], columns, named, top):
+            row.append(part)
+        block.add(row)
     key = "Str and Craft: on the sheet + from what it carries. Obj objects, Fol followers, Spl spells, "
     key += "Tal Talismans, Tro trophies; a hollow token: out of the game."
     block.add(*text_lines(wrap(key, TEXT_WIDTH), 16, LINE + 12 + row_height * len(state["order"]) + SIZE + 4))
