@@ -117,11 +117,13 @@ def _touch(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 
 def _crossing_arrow(source: tuple[int, int], target: tuple[int, int], width: float, height: float) -> Any:
-    # From just inside the source cell's corner (or edge) facing the target to the target's own.
+    # In the gap where the two cells meet, reaching into the upper cell's bottom corner, which holds no
+    # name (a cell's number and name run along its top).
     (r1, c1), (r2, c2) = source, target
     dr, dc = (r2 > r1) - (r2 < r1), (c2 > c1) - (c2 < c1)
-    x1 = MARGIN + (c1 + 0.5) * width - 2 + dc * (width / 2 - 26)
-    y1 = MARGIN + (r1 + 0.5) * height - 2 + dr * (height / 2 - 26)
-    x2 = MARGIN + (c2 + 0.5) * width - 2 - dc * (width / 2 - 10)
-    y2 = MARGIN + (r2 + 0.5) * height - 2 - dr * (height / 2 - 10)
-    return arrow(x1, y1, x2, y2)
+    px = MARGIN + (min(c1, c2) + 1) * width - 2 if dc else MARGIN + (c1 + 0.5) * width - 2
+    py = MARGIN + (min(r1, r2) + 1) * height - 2 if dr else MARGIN + (r1 + 0.5) * height - 2
+    norm = (dr * dr + dc * dc) ** 0.5
+    ux, uy = dc / norm, dr / norm
+    back, ahead = (30.0, 2.0) if dr > 0 else (2.0, 30.0) if dr < 0 else (18.0, 18.0)
+    return arrow(px - ux * back, py - uy * back, px + ux * ahead, py + uy * ahead)
