@@ -48,7 +48,7 @@ def draw(fold: Any, stopped: bool = False) -> drawsvg.Drawing:
         main_board(state, boards, tokens),
         key_block(state, names),
         *expansion_blocks(state, spaces, tokens),
-        face_up_block(state, named),
+        face_up_block(state, list(names), named),
         sheets_block(state, tokens, named),
     ]
     height = sum(block.height for block in blocks) + GAP * len(blocks)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import drawsvg as draw
 
-from projections.pictures.kit import INK, MIN_FONT, PAPER, SeatMark, escape, label, seat_mark
+from projections.pictures.kit import INK, MIN_FONT, PAPER, SeatMark, label, seat_mark
 
 SIZE = MIN_FONT  # every text is at the smallest readable size, except headings
 LINE = SIZE * 1.25
@@ -193,8 +193,3 @@ def arrow(x1: float, y1: float, x2: float, y2: float) -> draw.Group:
     group.append(draw.Line(x1, y1, bx, by, stroke=INK, stroke_width=4))
     group.append(draw.Lines(x2, y2, bx - uy * 8, by + ux * 8, bx + uy * 8, by - ux * 8, close=True, fill=INK))
     return group
-
-
-def raw_title(text: str) -> draw.Raw:
-    """Returns an SVG <title> for a group (a tooltip and a screen reader's name)."""
-    return draw.Raw(f"<title>{escape(text)}</title>")

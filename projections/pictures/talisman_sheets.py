@@ -82,12 +82,13 @@ def key_block(state: MainState, boards: Mapping[str, str]) -> Block:
     return text_block([*wrap(words, TEXT_WIDTH), *wrap(decks, TEXT_WIDTH)])
 
 
-def face_up_block(state: MainState, named: Named) -> Block:
-    """Returns what lies face up on every space, by its number (`O6 Chapel: Sword, 2 gold`)."""
+def face_up_block(state: MainState, boards: Sequence[str], named: Named) -> Block:
+    """Returns what lies face up on every space of `boards`, in their order, by its number (`O6 Chapel:
+    Sword, 2 gold`)."""
     extra = set(boards_in_play(state))
     lines: list[str] = []
-    for board, spaces in state["cards"].items():
-        for index in range(len(spaces)):
+    for board in boards:
+        for index in range(len(state["cards"].get(board, []))):
             things = lying(state, board, index) if board in extra else face_up(state, board, index)
             if things:
                 text = f"{number(board, index)} {named(board, index)}: {', '.join(things)}."
