@@ -8,6 +8,7 @@ import hashlib
 import itertools
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -17,9 +18,11 @@ from click.testing import CliRunner
 from cli.main import cli
 from domain.rulesets import ruleset_class
 from event_store.bot_games import bot_game_options
+from event_store.replay_file import read_replay
 from event_store.service import GameService, play_with_bots
 from projections.pictures import draw_board
 from projections.pictures.kit import check_readable
+from projections.replay_source import ReplaySource
 from projections.talisman_names import name_of
 from projections.views import STOPPED_HEAD
 
@@ -31,6 +34,7 @@ CONFIGS = {
     "keep": {"keep": "true"},
     "both": {"dungeon": "true", "keep": "true"},
 }
+REPLAYS = sorted((Path(__file__).parent.parent / "replays").glob("talisman-*.nkr"))
 ACTIONS = 160  # enough for cards to lie face up and the characters to move, quick to play
 
 
@@ -113,6 +117,18 @@ def test_the_dungeon_and_the_keep_are_drawn_only_when_in_play(games, config, let
         first = 0 if board == "D" else 1  # the Keep's levels start at its space 1
         for index in range(first, len(spaces)):
             assert drawn[f"{board}{index}"].startswith(f"{board}{index} {spaces[index].name}")
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=lambda path: path.stem)
+def test_every_step_of_the_shipped_talisman_replays_draws_a_readable_picture(path):
+    replay = read_replay(path.read_bytes(), path.name)
+    source = ReplaySource(replay.header["game"], replay.events)
+    for number in range(1, source.last + 1, max(source.last // 12, 1)):
+        fold = source.fold_at(number)
+        svg = draw_board(fold)
+        assert check_readable(svg) == []
+        players = [name for name, sheet in fold.state["players"].items() if sheet["status"] != "out"]
+        assert all(name in " ".join(cells(svg).values()) for name in players)
 
 
 def test_the_same_fold_gives_the_same_bytes(games):
