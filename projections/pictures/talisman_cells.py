@@ -163,16 +163,29 @@ def draw_cell(
         tag_y = y + PAD + SIZE + LINE * len(title)
         parts += text_lines(fit_lines(cell.tag, inner, 1), x + PAD, tag_y, font_style="italic")
     parts += tokens_in(cell.pieces, x + PAD, y + PAD + LINE * name_lines + 4, inner)
-    base = y + height - PAD - 4
-    if cell.cards:
-        parts += text_lines([f"{cell.cards} card{'s' if cell.cards != 1 else ''}"], x + PAD, base)
-    if cell.gold:  # at the right, so a count of cards beside it keeps its room
-        gold = label(f"{cell.gold}g", x + width - PAD, base, SIZE, text_anchor="end", font_weight="bold")
-        parts.append(gold)
+    parts += _lying(cell, x, y + height - PAD - 4, width)
     group = draw.Group(aria_label=cell_words(cell))
     for part in parts:
         group.append(part)
     return group
+
+
+def _lying(cell: Cell, x: float, base: float, width: float) -> list[draw.DrawingElement]:
+    # The card count at the bottom left, the gold at the bottom right; when both do not fit on the
+    # line, the gold goes up a line, unless the tokens fill that corner: then the count is cut to `Nc`.
+    cards = f"{cell.cards} card{'s' if cell.cards != 1 else ''}" if cell.cards else ""
+    gold = f"{cell.gold}g" if cell.gold else ""
+    gold_y = base
+    if cards and gold and (len(cards) + len(gold) + 1) * CHAR > width - 2 * PAD:
+        per_row = max(int((width - 2 * PAD + 4) // (TOKEN_W + 4)), 1)
+        if len(cell.pieces) % per_row or not cell.pieces:
+            gold_y = base - LINE
+        else:
+            cards = f"{cell.cards}c"
+    parts = text_lines([cards], x + PAD, base) if cards else []
+    if gold:
+        parts.append(label(gold, x + width - PAD, gold_y, SIZE, text_anchor="end", font_weight="bold"))
+    return parts
 
 
 def cell_words(cell: Cell) -> str:
