@@ -131,6 +131,21 @@ def test_every_step_of_the_shipped_talisman_replays_draws_a_readable_picture(pat
         assert all(name in " ".join(cells(svg).values()) for name in players)
 
 
+def test_the_ways_into_the_expansions_are_tagged_only_when_they_are_in_play(games):
+    def tagged(config: str, state: dict[str, Any] | None = None) -> set[str]:
+        fold = folds_of(games[config])[2]
+        svg = draw_board(with_state(fold, state or fold.state))
+        return {n for n, words in cells(svg).items() if re.search(r"\(to [^)]*[DK]\d", words)}
+
+    assert tagged("alone") == set()
+    # The Keep's ways in are places whose table offers one (the Mystic at the Village…).
+    assert "O0" in tagged("keep") and not {n for n in tagged("keep") if n[0] in "DK"}
+    # The Dungeon's are the Doorways lying face up.
+    state = copy.deepcopy(folds_of(games["dungeon"])[2].state)
+    state["cards"]["outer"][3].append("talisman/card/doorway-1")
+    assert "O3" in tagged("dungeon", state)
+
+
 def test_the_same_fold_gives_the_same_bytes(games):
     fold = folds_of(games["both"])[2]
     assert draw_board(fold) == draw_board(copy.deepcopy(fold))

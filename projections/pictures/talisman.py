@@ -19,6 +19,7 @@ from projections.pictures.talisman_board import main_board
 from projections.pictures.talisman_cells import Block, Token, short_tags
 from projections.pictures.talisman_expansions import expansion_blocks
 from projections.pictures.talisman_sheets import face_up_block, heading, key_block, sheets_block
+from projections.pictures.talisman_ways import ways_in
 from projections.talisman_expansion_view import boards_in_play, title_words
 from projections.talisman_names import board_name
 from projections.talisman_view import TITLE
@@ -45,7 +46,7 @@ def draw(fold: Any, stopped: bool = False) -> drawsvg.Drawing:
     }
     blocks = [
         heading(state, stopped),
-        main_board(state, boards, tokens),
+        main_board(state, boards, tokens, ways_in(state, ctx, boards)),
         key_block(state, names),
         *expansion_blocks(state, spaces, tokens),
         face_up_block(state, list(names), named),

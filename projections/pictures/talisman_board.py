@@ -84,8 +84,14 @@ def grid_of(boards: Sequence[Any]) -> tuple[int, dict[Position, tuple[int, int]]
     return side, dict(zip(order, spiral_positions(side), strict=False))
 
 
-def main_board(state: MainState, boards: Sequence[Any], tokens: Mapping[str, Token]) -> Block:
-    """Returns the main board's block: every space's cell, who stands where, the crossings."""
+def main_board(
+    state: MainState,
+    boards: Sequence[Any],
+    tokens: Mapping[str, Token],
+    ways: Mapping[Position, list[Position]] | None = None,
+) -> Block:
+    """Returns the main board's block: every space's cell, who stands where, the crossings, and the
+    `ways` into the expansions' boards as tags."""
     side, cells = grid_of(boards)
     here = pieces_at(state, tokens)
     width = (MAX_WIDTH - 2 * MARGIN) / side
@@ -96,11 +102,12 @@ def main_board(state: MainState, boards: Sequence[Any], tokens: Mapping[str, Tok
     block = Block(side * height + 2 * MARGIN)
     for (board, index), (row, col) in cells.items():
         target = leads.get((board, index))
+        targets = ([target] if target else []) + list((ways or {}).get((board, index), []))
         cell = Cell(
             number=number(board, index),
             name=names[(board, index)],
             tint=TINTS.get(board, "#eeeeee"),
-            tag=f"to {number(*target)}" if target else "",
+            tag=f"to {', '.join(number(*t) for t in targets)}" if targets else "",
             pieces=tuple(here.get((board, index), ())),
             cards=len(state["cards"][board][index]),
             gold=state["gold"][board][index],

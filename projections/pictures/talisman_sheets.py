@@ -79,8 +79,8 @@ def key_block(state: MainState, boards: Mapping[str, str]) -> Block:
         f"{count(PURCHASE)}, Spells {count(SPELLS)}, Talismans {count(TALISMANS)}."
     )
     words = (
-        f"Spaces are numbered by board: {letters}. A tag 'to …' is a crossing; '2 cards' (or '2c') and "
-        "'3g' count the cards and gold lying face up there, named under the boards."
+        f"Spaces are numbered by board: {letters}. A tag 'to …' is a crossing or a way in; "
+        "'2 cards' (or '2c') and '3g' count the cards and gold lying face up there, named under the boards."
     )
     return text_block([*wrap(words, TEXT_WIDTH), *wrap(decks, TEXT_WIDTH)])
 
