@@ -5,7 +5,7 @@ on a square spiral, clockwise from the top-left corner inward: the 24 Outer spac
 7×7 grid, the 16 Middle spaces the next ring, the 8 Inner spaces the ring round the Crown in the centre,
 as on the printed board. The crossings the rules give a space's kind are tagged on their cells, and
 drawn as arrows where the two cells touch (the Portal of Power to the Plain of Peril, the Valley of
-Fire to the Crown).
+Fire to the Crown); the ways into the expansions' boards (`talisman_ways`) are tagged alike.
 """
 
 from __future__ import annotations
