@@ -15,13 +15,13 @@ import click
 from cli.common import echo_json, get_service, handle_errors, json_option, looks_like_path, viewer_option
 from cli.completion import complete_game_or_file
 from cli.output_files import write_output
-from cli.rendering import game_summary, print_board
+from cli.rendering import board_header, game_summary, terminal_size
 from domain.errors import NightkeepError, UnreadableLog, UsageError
-from domain.events import Sealed
-from domain.game import STOPPED, GameFold, decode_event
+from domain.events import GameCreated, Sealed
+from domain.game import STOPPED, decode_event
 from event_store.log_reader import parse_replay, read_file
 from event_store.recorded import RecordedEvent
-from event_store.seats import seen_by
+from event_store.seats import resolve_viewer, seen_by
 from projections.log_diff import (
     DIFFERENT_GAMES,
     DIVERGED,
@@ -49,6 +49,12 @@ class LogCopy:
         return next(
             (str(r.fields.get("ruleset", "")) for r in self.events if r.type_name == "GameCreated"), ""
         )
+
+    @property
+    def players(self) -> list[str]:
+        """Returns the seated players its GameCreated names."""
+        created = next((r.event for r in self.events if isinstance(r.event, GameCreated)), None)
+        return [str(seat["name"]) for seat in created.players] if created is not None else []
 
     @property
     def sealed(self) -> int:
@@ -159,23 +165,47 @@ def verdict_line(diff: LogDiff, a: LogCopy, b: LogCopy) -> str:
 
 @dataclass
 class Boards:
-    """The boards either side of the first difference, as a viewer of both copies sees them."""
+    """The boards either side of the first difference, as a viewer of both copies sees them.
+
+    A copy rechained around a forged event may hold an event that no state takes, or a state no view
+    can lay out: each board and line is then replaced by a note saying so, and the verdict stands.
+    """
 
     sources: tuple[ReplaySource, ReplaySource]
     number: int
 
-    def fold(self, side: int, number: int) -> GameFold | str:
-        """Returns one copy's fold after event `number`, or why it cannot be folded."""
-        try:
-            return self.sources[side].fold_at(number)
-        except Exception as exc:  # noqa: BLE001 -- a rechained forgery may hold an event no state takes
-            return (
-                f"(event {number} of this copy does not apply to the board before it: {type(exc).__name__})"
-            )
-
     def told(self, side: int) -> str:
         """Returns the first differing event of one copy in the timeline's words."""
-        return self.sources[side].told(self.number)
+        try:
+            return self.sources[side].told(self.number)
+        except Exception as exc:  # noqa: BLE001 -- see the class docstring
+            return _unshowable(f"event {self.number} of this copy", exc)
+
+    def board(self, side: int, number: int, width: int | None = None) -> str:
+        """Returns one copy's board after event `number` under its header line, as text."""
+        source = self.sources[side]
+        try:
+            fold = source.fold_at(number)
+            summary = game_summary(source.game, fold)
+            board = render_board(fold.ruleset_name, fold.state, summary["status"] == STOPPED, width=width)
+            return f"{board_header(source.game, summary)}\n{board}"
+        except Exception as exc:  # noqa: BLE001 -- see the class docstring
+            return _unshowable(f"the board after event {number} of this copy", exc)
+
+    def picture(self, side: int) -> bytes | str:
+        """Returns one copy's board picture at the first difference, or why it cannot be drawn."""
+        from projections.pictures import draw_board  # the drawing library loads only when asked
+
+        try:
+            fold = self.sources[side].fold_at(self.number)
+            stopped = game_summary("", fold)["status"] == STOPPED
+            return draw_board(fold, stopped).encode("utf-8")
+        except Exception as exc:  # noqa: BLE001 -- see the class docstring
+            return _unshowable(f"the board after event {self.number} of this copy", exc)
+
+
+def _unshowable(what: str, exc: Exception) -> str:
+    return f"({what} cannot be shown: {type(exc).__name__})"
 
 
 def _boards(a: LogCopy, b: LogCopy, diff: LogDiff, viewer: str | None) -> Boards:
@@ -184,12 +214,6 @@ def _boards(a: LogCopy, b: LogCopy, diff: LogDiff, viewer: str | None) -> Boards
         ReplaySource(b.game, seen_by(b.events, viewer), b.source),
     )
     return Boards(sources, diff.first_difference or 0)
-
-
-def _board_text(fold: GameFold | str) -> str:
-    if isinstance(fold, str):
-        return fold
-    return render_board(fold.ruleset_name, fold.state, game_summary("", fold)["status"] == STOPPED)
 
 
 def _frames(boards: Boards) -> list[tuple[str, int, int]]:
@@ -203,35 +227,28 @@ def _print_boards(boards: Boards) -> None:
     n = boards.number
     click.echo(f"  A event {n}: {boards.told(0)}")
     click.echo(f"  B event {n}: {boards.told(1)}")
+    width = terminal_size()[0]
     for title, side, number in _frames(boards):
-        click.echo()
-        click.echo(title)
-        fold = boards.fold(side, number)  # a source's fold is reused: print it before the next
-        if isinstance(fold, str):
-            click.echo(fold)
-        else:
-            print_board(boards.sources[side].game, fold)
+        click.echo(f"\n{title}\n{boards.board(side, number, width)}")
 
 
 def _boards_json(boards: Boards) -> dict[str, Any]:
     """Returns the first differing event in both copies' words and the boards around it, as text."""
     shown: dict[str, str | None] = {"shared": None}
     for _title, side, number in _frames(boards):
-        shown["shared" if number < boards.number else "ab"[side]] = _board_text(boards.fold(side, number))
+        shown["shared" if number < boards.number else "ab"[side]] = boards.board(side, number)
     return {"event": {"a": boards.told(0), "b": boards.told(1)}, "boards": shown}
 
 
 def write_diff_pictures(boards: Boards, prefix: str, force: bool) -> list[str]:
-    """Writes PREFIX-a.svg and PREFIX-b.svg, the two copies' boards at the first difference."""
-    from projections.pictures import draw_board  # the drawing library loads only when asked
-
+    """Writes PREFIX-a.svg and PREFIX-b.svg, the two copies' boards at the first difference (a board
+    that cannot be drawn is said on stderr and not written)."""
     written = []
     for side, name in ((0, "a"), (1, "b")):
-        fold = boards.fold(side, boards.number)
-        if isinstance(fold, str):
-            raise UsageError(f"cannot draw copy {name.upper()} at event {boards.number}: {fold}")
-        svg = draw_board(fold, game_summary("", fold)["status"] == STOPPED).encode("utf-8")
-        path = f"{prefix}-{name}.svg"
+        svg, path = boards.picture(side), f"{prefix}-{name}.svg"
+        if isinstance(svg, str):
+            click.echo(f"{path} not written: {svg}", err=True)
+            continue
         write_output(path, svg, force)
         written.append(path)
     return written
@@ -313,6 +330,8 @@ def diff(
         nightkeep audit diff hana.nkr 1b4e28ba --as Hana --svg dispute
     """
     a, b = load_copy(ctx, first), load_copy(ctx, second)
+    if viewer is not None:  # a misspelt --as is refused even when no board is shown
+        resolve_viewer(viewer, a.players)
     found = compare_logs(a.events, b.events)
     boards = _boards(a, b, found, viewer) if found.verdict == DIVERGED else None
     pictures: list[str] = []

@@ -236,3 +236,25 @@ def test_compare_logs_reads_the_same_from_files_and_their_audited_reading():
     audited = read_replay(SCRIPTED.read_bytes()).events
     assert [e.chain for e in entries] == [r.chain for r in audited]
     assert compare_logs(audited, audited[:50]).verdict == "prefix"
+
+
+def test_a_forged_event_no_board_takes_is_said_in_place_of_its_words_and_the_verdict_stands(tmp_path):
+    forgery = forged(tmp_path, 54, lambda f: f.update(to_space=999))  # no such space, re-chained
+    result = diff(forgery, SCRIPTED, "--svg", tmp_path / "odd")
+    assert result.exit_code == 1, result.output
+    assert "Same game, parted at event 54" in result.stdout
+    assert "A event 54: (event 54 of this copy cannot be shown: " in result.stdout
+    assert "B event 54: Vlad moved from the Well Room (7) to the Narrow Stair (10)." in result.stdout
+    assert (tmp_path / "odd-b.svg").is_file()
+
+
+def test_as_a_player_the_boards_show_her_secrets_and_not_the_others(tmp_path):
+    document = unpack(HOST.read_bytes())
+    document["events"][40]["fields"]["nonce"] = b"\x01"  # event 41, an action, told the same
+    copy = tmp_path / "host-b.nkr"
+    copy.write_bytes(pack(rechain(document)))
+    result = diff(HOST, copy, "--as", "Hana")
+    assert result.exit_code == 1, result.output
+    assert "parted at event 41" in result.stdout
+    assert result.stdout.count("Your hand (Hana") == 3 and "Your hand (Vlad" not in result.stdout
+    assert diff(HOST, copy, "--as", "Zed").exit_code == 2
