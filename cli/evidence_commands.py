@@ -23,7 +23,7 @@ from cli.common import (
 from cli.completion import complete_game, complete_game_or_file
 from cli.rendering import console, plain_cells
 from domain.audit import AuditReport
-from domain.errors import NightkeepError
+from domain.errors import NightkeepError, UsageError
 from domain.game import STOPPED
 from event_store.audit_files import MAX_JOBS, AuditResult, audit_files
 from event_store.log_reader import read_file
@@ -192,7 +192,26 @@ def _audit_game(ctx: click.Context, target: str) -> AuditResult:
         raise
 
 
-@click.command()
+# `audit diff A B` compares two copies; as the first argument, `diff` always names it (a file called
+# diff is audited as ./diff, and no game id is "diff": ids are hexadecimal).
+DIFF = "diff"
+
+
+class AuditCommand(click.Command):
+    """`audit GAME|FILE…`, which becomes `audit diff A B` when its first argument is `diff`."""
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        if args[:1] != [DIFF]:
+            return super().make_context(info_name, args, parent, **extra)
+        from cli.audit_diff import diff  # loaded only to compare copies
+
+        # Named as one command, so its usage line reads `nightkeep audit diff`, not audit's arguments.
+        return diff.make_context(f"{info_name} {DIFF}", args[1:], parent, **extra)
+
+
+@click.command(cls=AuditCommand)
 @click.argument(
     "targets", nargs=-1, required=True, metavar="GAME|FILE…", shell_complete=complete_game_or_file
 )
@@ -219,12 +238,16 @@ def audit(
     and checks the rest), re-decides every action from the state before it and compares the result
     with the recorded consequences, and checks the content hash. Exit 0 clean, 1 findings, 2 when a
     target cannot be read. A target that names an existing file is a replay file, else a game id.
+    `nightkeep audit diff A B` compares two copies of one game instead (see its --help).
 
     \b
     Example:
         nightkeep audit replays/*.nkr
         nightkeep audit 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --json
+        nightkeep audit diff host.nkr hana.nkr
     """
+    if DIFF in targets and not Path(DIFF).is_file():
+        raise UsageError("to compare two copies, put diff right after audit: nightkeep audit diff A B")
     ctx.ensure_object(dict)["proofs_dir"] = proofs
     files = list(dict.fromkeys(t for t in targets if Path(t).is_file()))
     by_target: dict[str, AuditResult] = {}

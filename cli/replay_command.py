@@ -24,6 +24,7 @@ from cli.common import (
     viewer_option,
 )
 from cli.completion import complete_game_or_file
+from cli.picture_files import picture_options, write_pictures
 from cli.rendering import board_header, console, game_summary, print_board, print_timeline, terminal_size
 from cli.replay_keys import KEY_GUIDE, KEY_HELP, Keys, TerminalKeys, command_for, piped_keys, read_line
 from domain.errors import UsageError
@@ -183,6 +184,7 @@ def step_through(source: ReplaySource, number: int, keys: Keys, echo: bool = Fal
     help="Step with keys (default: on a terminal) or print the story and the board.",
 )
 @viewer_option
+@picture_options
 @json_option
 @click.pass_context
 @handle_errors
@@ -193,6 +195,9 @@ def replay(
     at: str | None,
     interactive: bool | None,
     viewer: str | None,
+    svg_file: str | None,
+    png_file: str | None,
+    force_picture: bool,
     as_json: bool,
 ) -> None:
     """Replays a stored game or a replay file: steps through it on a terminal, else tells it up to a point.
@@ -202,19 +207,25 @@ def replay(
     stop point (default: the first event), each frame sized to the terminal: n/space/enter/→ next
     event, b/← back, ]/N/PgDn next turn, [/B/PgUp previous turn, Home/g first event, End/G last
     event, j jump to N or turn:T (Esc cancels), ? the keys, q quit.
-    A FILE is read on its own: the store is not opened.
+    A FILE is read on its own: the store is not opened. --as PLAYER tells and shows only what that
+    player could know (other players' private events sealed); --svg/--png also draw the board at the
+    stop point, as that player sees it (then it does not step with keys).
 
     \b
     Example:
         nightkeep replay 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --to 60
         nightkeep replay game.nkr --at turn:5 --no-interactive
+        nightkeep replay game.nkr --as Hana --at 40 --svg hana-40.svg
     """
     if to is not None and at is not None:
         raise UsageError("give --to or --at, not both")
+    pictures = svg_file is not None or png_file is not None
     if interactive is None:
-        interactive = not as_json and sys.stdin.isatty() and sys.stdout.isatty()
+        interactive = not as_json and not pictures and sys.stdin.isatty() and sys.stdout.isatty()
     elif interactive and as_json:
         raise UsageError("--json prints one summary, so it cannot be --interactive")
+    elif interactive and pictures:
+        raise UsageError("--svg and --png draw the stop point, so they cannot be --interactive")
     source = load_source(ctx, game, viewer)
     stop = source.check_event(to) if to is not None else source.stop_point(at) if at is not None else None
     if interactive:
@@ -226,6 +237,9 @@ def replay(
         return
     stop = stop or source.last
     fold = source.fold_at(stop)
+    stopped = game_summary(source.game, fold)["status"] == STOPPED
+    if write_pictures(fold, stopped, svg_file, png_file, force_picture):
+        return  # the picture went to stdout: nothing else may
     if as_json:
         echo_json(game_summary(source.game, fold))
         return
