@@ -1,0 +1,95 @@
+"""What a board picture costs against the text board it stands beside, per ruleset.
+
+Run from anywhere (the project root is put on sys.path):
+
+    python benchmarks/bench_pictures.py            # every replay in replays/, every 10th event, best of 5
+    python benchmarks/bench_pictures.py --quick    # every 40th event, best of 3
+
+Set-up, not timed: each replay file in replays/ read and folded at every sampled event (public view).
+Timed (best of N, time.perf_counter): `render_board` of every sampled state at 110 columns (the text
+`show` prints to a pipe) and `draw_board` of the same folds (the SVG `show --svg` writes, and the web
+viewer embeds per step), then `to_png` of a few of those pictures (cairosvg). The baseline is the text
+board: the ratio says how many text boards one picture costs.
+Output: a table on stdout, then one JSON line with every figure (milliseconds per board, bytes per SVG).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from domain.game import STOPPED, game_status  # noqa: E402
+from event_store.log_reader import read_file  # noqa: E402
+from event_store.replay_file import read_replay  # noqa: E402
+from event_store.seats import seen_by  # noqa: E402
+from projections.pictures import draw_board  # noqa: E402
+from projections.pictures.kit import to_png  # noqa: E402
+from projections.replay_source import ReplaySource  # noqa: E402
+from projections.views import render_board  # noqa: E402
+
+
+def _folds(step: int) -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = {}
+    for path in sorted((ROOT / "replays").glob("*.nkr")):
+        replay = read_replay(read_file(path), path.name)
+        source = ReplaySource(path.name, seen_by(replay.events, None))
+        for number in range(1, source.last + 1, step):
+            fold = source.fold_at(number)
+            out.setdefault(source.ruleset, []).append(fold)
+    return out
+
+
+def _best(repeats: int, work: list[Any], run: Callable[[Any], object]) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for item in work:
+            run(item)
+        times.append(time.perf_counter() - start)
+    return min(times) / len(work) * 1000
+
+
+def _stopped(fold: Any) -> bool:
+    return bool(game_status(fold)["status"] == STOPPED)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer samples and repeats")
+    args = parser.parse_args()
+    step, repeats = (40, 3) if args.quick else (10, 5)
+    figures: dict[str, dict[str, float]] = {}
+    for ruleset, folds in _folds(step).items():
+        text = _best(repeats, folds, lambda f: render_board(f.ruleset_name, f.state, _stopped(f), width=110))
+        picture = _best(repeats, folds, lambda f: draw_board(f, _stopped(f)))
+        sizes = [len(draw_board(f, _stopped(f)).encode()) for f in folds]
+        some = [draw_board(f, _stopped(f)) for f in folds[:: max(len(folds) // 5, 1)]]
+        png = _best(1, some, to_png)
+        figures[ruleset] = {
+            "boards": len(folds),
+            "text_ms": round(text, 3),
+            "svg_ms": round(picture, 3),
+            "svg_per_text": round(picture / text, 2),
+            "png_ms": round(png, 1),
+            "svg_bytes_median": sorted(sizes)[len(sizes) // 2],
+        }
+    heads = ("boards", "text ms", "svg ms", "svg/text", "png ms", "svg KB")
+    print(f"{'ruleset':16}" + "".join(f" {head:>8}" for head in heads))
+    for ruleset, f in figures.items():
+        print(
+            f"{ruleset:16} {f['boards']:>8} {f['text_ms']:>8.2f} {f['svg_ms']:>8.2f}"
+            f" {f['svg_per_text']:>8.2f} {f['png_ms']:>8.1f} {f['svg_bytes_median'] / 1024:>8.1f}"
+        )
+    print(json.dumps(figures, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
