@@ -8,6 +8,12 @@ drawn after that many rounds (and says so in its log). People's games keep the d
 Game n of a simulation depends on the simulation's seed and n alone: its bots' seed, its dice seed and
 its id are derived from them (`BotGames`), so the same simulation plays the same games on one process
 or many, today or next year (while the rules and bots stay the same).
+
+Workers play in stores in memory and hand back each game's events; the calling process stores them
+(`store_game`), one transaction a game. Workers could write to SQLite or PostgreSQL themselves (both take
+concurrent writers since issue 15), but then every bot action would be a commit, writers would queue on
+SQLite's one write lock, and a store's connections would have to be opened in every worker; one writer
+stores whole games at once, in game order, and only games that were played to their end.
 """
 
 from __future__ import annotations
@@ -165,9 +171,13 @@ def play_games(
     # forkserver: workers start from a fresh process, not a copy of this one, which may hold a store's
     # open connections and their threads (a forked copy of those is not safe to have).
     context = multiprocessing.get_context("forkserver")
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=worker_setup) as pool:
-        # Small chunks keep both workers busy to the end: game lengths vary many times over.
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=worker_setup)
+    try:
+        # One game a task keeps every worker busy to the end: game lengths vary many times over.
         yield from pool.map(partial(play_game, games), range(games.games), chunksize=1)
+    finally:
+        # A caller that stops early (a store refusing, ^C) does not wait for the games not begun.
+        pool.shutdown(cancel_futures=True)
 
 
 # --- keeping ----------------------------------------------------------------------------------------
@@ -222,6 +232,7 @@ class Simulation:
 
     def add(self, recorded: list[RecordedEvent]) -> None:
         """Counts one game's recorded events in."""
+        # Imported here: every command imports this module (the bot round cap), few sum games up.
         from domain.actions import HOST
         from domain.events import ActionTaken, GameEnded, GameWon
         from domain.game import game_status
