@@ -145,9 +145,11 @@ def last_position(events: list[Any], player: str) -> tuple[str, int]:
     return position
 
 
-def played(ruleset: str, index: int, players: int | None = None) -> tuple[Any, list[Any]]:
+def played(
+    ruleset: str, index: int, players: int | None = None, options: dict[str, str] | None = None
+) -> tuple[Any, list[Any]]:
     """Plays one seeded bot game; returns its final fold and its recorded events."""
-    _, recorded = play_game(BotGames.of(ruleset, index + 1, "exits", players), index)
+    _, recorded = play_game(BotGames.of(ruleset, index + 1, "exits", players, options), index)
     return fold_recorded(recorded), recorded
 
 
@@ -172,8 +174,10 @@ def test_seeded_race_games_give_every_seat_one_exit_that_agrees_with_the_log(rul
     assert kills > 0  # (these seeds kill characters: the places above were checked)
 
 
-def test_a_seeded_main_board_game_has_one_killed_exit_per_death_and_one_final_exit_per_seat():
-    fold, recorded = played("talisman", 0, players=2)
+# (Seeds whose games end soon; the second kills characters in the Dungeon and the Keep too.)
+@pytest.mark.parametrize(("options", "index"), [({}, 4), ({"dungeon": "true", "keep": "true"}, 2)])
+def test_a_seeded_main_board_game_has_one_killed_exit_per_death_and_one_final_exit_per_seat(options, index):
+    fold, recorded = played("talisman", index, players=2, options=options)
     events = [r.event for r in recorded]
     exits = exits_of(fold, recorded)
     deaths = [e for e in events if isinstance(e, CharacterDied)]
@@ -183,6 +187,8 @@ def test_a_seeded_main_board_game_has_one_killed_exit_per_death_and_one_final_ex
     assert [(e.player, e.character, e.where) for e in killed] == [
         (d.player, d.character, place(d.board, d.space)) for d in seat_order
     ]
+    if options:
+        assert any("(Dungeon " in e.where or "(Keep " in e.where for e in killed)
     still_in = {e.player for e in exits if e.how != "killed"}
     outs = {e.player for e in events if isinstance(e, PlayerOut)}
     assert still_in == set(fold.meta["players"]) - outs
