@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from cli.main import cli
-from event_store.bot_games import BotGames, play_games, summarise
+from event_store.bot_games import BotGames, job_count, play_games, summarise
 
 
 def run(*args: str, db: str | None = None):
@@ -28,6 +28,10 @@ def test_the_same_seed_plays_the_same_games_on_one_process_or_two():
     assert facts(one) == facts(two)
     assert [game_id for game_id, _ in one] == [str(planned.game_id(n)) for n in range(4)]
     assert summarise("dungeon-short", one).to_json() == summarise("dungeon-short", two).to_json()
+
+
+def test_jobs_0_plays_on_every_core_this_process_may_use():
+    assert job_count(0) >= 1 and job_count(3) == 3
 
 
 def test_the_simulate_command_says_the_same_for_any_jobs_and_another_seed_plays_other_games():
