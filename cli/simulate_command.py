@@ -1,10 +1,41 @@
-"""`nightkeep simulate`: seeded bot games in a store in memory, summed up for statistics and benchmarks."""
+"""`nightkeep simulate`: seeded bot games, played in parallel if asked, summed up for statistics and
+benchmarks, and stored or written as replay files if asked."""
 
 from __future__ import annotations
 
+import re
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
 import click
 
-from cli.common import echo_json, handle_errors, json_option
+from cli.common import echo_json, get_service, handle_errors, json_option
+from domain.errors import UsageError
+
+if TYPE_CHECKING:
+    from event_store.bot_games import BotGames, Simulation
+    from event_store.service import GameService
+
+# A seed that names replay files stays a plain file name on every system.
+FILE_SEED = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+class JobsType(click.ParamType[int]):
+    """A number of processes: a whole number, 0 or `auto` for one per core."""
+
+    name = "J"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        text = str(value).strip().lower()
+        if text == "auto":
+            return 0
+        if text.isdecimal() and int(text) <= 256:
+            return int(text)
+        self.fail(f"{value!r} is not a number of processes (0 to 256, or auto)", param, ctx)
 
 
 @click.command()
@@ -12,33 +43,188 @@ from cli.common import echo_json, handle_errors, json_option
 @click.option(
     "--games", type=click.IntRange(1, 100_000), default=10, show_default=True, help="Games to play."
 )
-@click.option("--seed", default="0", show_default=True, help="Seed for the bots' choices.")
+@click.option("--seed", default="0", show_default=True, help="Seed the games are derived from.")
 @click.option(
     "--players", type=click.IntRange(1, 32), default=None, help="Seats per game (default: up to 4)."
 )
 @click.option("--option", "options", multiple=True, metavar="K=V", help="A ruleset option; repeatable.")
+@click.option(
+    "--jobs",
+    type=JobsType(),
+    default="1",
+    show_default=True,
+    help="Processes playing (0 or auto: one per core).",
+)
+@click.option("--store", "keep", is_flag=True, help="Store the games in the store (--db), as any game.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Write each game as DIR/<ruleset>-<seed>-<n>.nkr (never over an existing file).",
+)
 @json_option
+@click.pass_context
 @handle_errors
 def simulate(
-    ruleset: str, games: int, seed: str, players: int | None, options: tuple[str, ...], as_json: bool
+    ctx: click.Context,
+    ruleset: str,
+    games: int,
+    seed: str,
+    players: int | None,
+    options: tuple[str, ...],
+    jobs: int,
+    keep: bool,
+    out: str | None,
+    as_json: bool,
 ) -> None:
-    """Plays bot games and tells who won how often; nothing is stored. A ruleset with a bot round cap
-    (talisman) plays with it on unless --option sets it (house, RULES.md §5; the log says so).
+    """Plays seeded bot games and tells who won how often, how long they were and how the characters
+    left them. Game n depends only on the seed and n, so any --jobs gives the same games. Nothing is
+    stored unless --store or --out asks. A ruleset with a bot round cap (talisman) plays with it on
+    unless --option sets it (house, RULES.md §5; the log says so).
 
     \b
     Example:
         nightkeep simulate dungeon-short --games 100 --seed 7
-        nightkeep simulate talisman --games 5 --players 4
+        nightkeep simulate keep-run --games 200 --jobs auto --json
+        nightkeep simulate talisman --option dungeon=true --games 5 --store --out games/
     """
     from cli.game_commands import parse_option
-    from event_store.bot_games import simulate as run
+    from event_store.bot_games import BotGames, check_not_stored, play_games
 
-    summary = run(ruleset, games, seed, players, dict(parse_option(o) for o in options))
+    planned = BotGames.of(ruleset, games, seed, players, dict(parse_option(o) for o in options))
+    out_dir = check_out_dir(out, planned) if out is not None else None
+    service = store_for(ctx, planned) if keep else None
+    if service is not None:
+        check_not_stored(service, planned)
+    if out_dir is not None:
+        make_dir(out_dir)
+    root = ctx.find_root().params
+    setup = partial(worker_logging, root.get("log_format"), bool(root.get("verbose")))
+    with progress(games, show=sys.stderr.isatty() and not as_json) as advance:
+        summary = keep_and_sum(planned, play_games(planned, jobs, setup), service, out_dir, advance)
     if as_json:
-        echo_json(summary.to_json())
+        echo_json({**summary.to_json(), **kept_json(planned, keep, out_dir)})
         return
-    click.echo(f"{summary.games} {ruleset} games, {summary.actions} actions, {summary.events} events")
-    for winner, count in summary.winners.most_common():
-        click.echo(f"  won by {winner or 'nobody'}: {count}")
-    for reason, count in summary.endings.most_common():
-        click.echo(f"  ended: {reason}: {count}")
+    click.echo("\n".join(summary_lines(summary)))
+    if keep:
+        click.echo(f"stored {planned.games} games in the store ({ctx.obj['db_resolved']})")
+    if out_dir is not None:
+        click.echo(f"wrote {planned.games} replay files to {out_dir}")
+
+
+def worker_logging(log_format: str | None, verbose: bool) -> None:
+    """Sets a worker process's logging as the command's (stderr, same format and level)."""
+    from cli.logging_setup import configure_logging
+
+    configure_logging(log_format, verbose)
+
+
+def store_for(ctx: click.Context, planned: BotGames) -> GameService:
+    """Opens the store the games go to (creating it, as `new` does); a shard map is refused."""
+    from event_store.config import is_shard_map, resolve_db
+
+    if is_shard_map(resolve_db(ctx.obj.get("db"))):
+        raise UsageError("--store needs one store, not a shard map: import the --out files instead")
+    return get_service(ctx, create=True)
+
+
+def check_out_dir(out: str, planned: BotGames) -> Path:
+    """Returns the directory the replay files go to, refusing one that holds a file of this simulation
+    already (then nothing is written)."""
+    if not FILE_SEED.fullmatch(planned.seed):
+        raise UsageError(
+            f"--seed {planned.seed[:40]!r} names the replay files: use letters, digits, '.', '_' and '-'"
+        )
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--out {out} is a file, not a directory")
+    names = (folder / planned.file_name(n) for n in range(planned.games))
+    there = [path for path in names if path.exists()]
+    if there:
+        more = f" and {len(there) - 1} more" if len(there) > 1 else ""
+        raise UsageError(f"{there[0]}{more} exist: nothing written (choose another --seed or --out)")
+    return folder
+
+
+def make_dir(folder: Path) -> None:
+    """Makes the directory the replay files go to, if missing."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot make the directory {folder}: {exc.strerror or exc}") from None
+
+
+def keep_and_sum(
+    planned: BotGames,
+    played: Iterator[tuple[str, list[Any]]],
+    service: GameService | None,
+    out_dir: Path | None,
+    advance: Callable[[], None],
+) -> Simulation:
+    """Stores and writes each game as asked while summing them up, in game order."""
+    from cli.output_files import write_output
+    from event_store.bot_games import Simulation, replay_bytes, store_game
+
+    summary = Simulation(planned.ruleset)
+    for index, (game_id, recorded) in enumerate(played):
+        if service is not None:
+            store_game(service, planned, index, recorded)
+        if out_dir is not None:
+            write_output(str(out_dir / planned.file_name(index)), replay_bytes(game_id, recorded))
+        summary.add(recorded)
+        advance()
+    return summary
+
+
+@contextmanager
+def progress(total: int, show: bool) -> Iterator[Callable[[], None]]:
+    """Shows a progress bar of the games played on stderr (only when asked: a terminal, no --json);
+    yields what counts one game done."""
+    if not show:
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(file=sys.stderr), transient=True) as bar:
+        task = bar.add_task("games", total=total)
+        yield lambda: bar.advance(task)
+
+
+def kept_json(planned: BotGames, keep: bool, out_dir: Path | None) -> dict[str, Any]:
+    """Returns what the JSON summary says about the games kept: their ids, the files written."""
+    kept: dict[str, Any] = {}
+    if keep:
+        kept["stored"] = [str(planned.game_id(n)) for n in range(planned.games)]
+    if out_dir is not None:
+        kept["files"] = [str(out_dir / planned.file_name(n)) for n in range(planned.games)]
+    return kept
+
+
+def summary_lines(summary: Simulation) -> list[str]:
+    """Returns the summary in plain lines: what the games gave, then lengths, exits and win rates."""
+    facts = summary.to_json()
+    lines = [f"{summary.games} {summary.ruleset} games, {summary.actions} actions, {summary.events} events"]
+    lines += [f"  won by {winner or 'nobody'}: {count}" for winner, count in summary.winners.most_common()]
+    lines += [f"  ended: {reason}: {count}" for reason, count in summary.endings.most_common()]
+    nobody = facts["nobody_won"]
+    lines.append(f"  nobody won: {nobody['games']} of {summary.games} ({nobody['share']:.1%})")
+    for what, spread in facts["lengths"].items():
+        lines.append(
+            f"  {what} per game: min {spread['min']}, median {spread['median']}, max {spread['max']}"
+        )
+    lines.append("  exits: " + ", ".join(f"{how} {count}" for how, count in facts["exits"].items()))
+    if facts["killed_at"]:
+        places = ", ".join(f"{where} {count}" for where, count in facts["killed_at"].items())
+        lines.append(f"  killed most at: {places}")
+    lines.append("  seats: " + rate_words(facts["seats"]))
+    lines.append("  characters: " + rate_words(facts["characters"]))
+    return lines
+
+
+def rate_words(rates: dict[str, dict[str, float]]) -> str:
+    """Says win rates as `P1 30.0% (6 of 20)`, highest first; characters by name, not id."""
+    ordered = sorted(rates.items(), key=lambda item: (-item[1]["rate"], item[0]))
+    return ", ".join(
+        f"{name.rsplit('/', 1)[-1]} {r['rate']:.1%} ({r['won']:g} of {r['played']:g})" for name, r in ordered
+    )

@@ -166,10 +166,13 @@ class GameService(Application[UUID]):
         host_key: bytes = b"",
         game_id: UUID | None = None,
         rows: Callable[[UUID], Sequence[Statement]] | None = None,
+        seed: bytes | None = None,
     ) -> UUID:
         """Sets up a new game and stores it with its secret seed (and the statements `rows` makes from
         its id, in the same transaction); returns its id (a new random one, or `game_id`: a sharded store
-        chooses the id first, since the id chooses the shard).
+        chooses the id first, since the id chooses the shard). `seed` is the dice seed to commit to
+        instead of a fresh one: only bot games (`bot_games`) give one, derived from their own seed, so
+        that a simulation plays the same games wherever it runs.
 
         The seed is drawn and committed before any player entropy is recorded. Unless asked to wait
         for entropy (players send it with `add_entropy`, then the host calls `start_game`), the host
@@ -198,7 +201,7 @@ class GameService(Application[UUID]):
             keys=keys,
             host_key=host_key,
         )
-        seed = new_seed()
+        seed = seed or new_seed()
         game = Game.start(created, commit_to_seed(seed), game_id)
         for player, value in entropy:
             game.add_entropy(player, value)
@@ -313,10 +316,12 @@ class GameService(Application[UUID]):
         log.info("game_forked", game=str(game.id), original=str(game_id), at=at, same_dice=same_dice)
         return game.id, forked_from
 
-    def store_recorded(self, game_id: UUID, recorded: Sequence[RecordedEvent]) -> None:
+    def store_recorded(
+        self, game_id: UUID, recorded: Sequence[RecordedEvent], rows: Sequence[Statement] = ()
+    ) -> None:
         """Stores a game's events exactly as recorded elsewhere (same id, versions, fields, times): a
-        whole game, or the events that extend the ones stored (all in one transaction). It checks
-        nothing: files come in through `replay_file.store_import`, which has audited them."""
+        whole game, or the events that extend the ones stored (all in one transaction, with `rows`). It
+        checks nothing: files come in through `replay_file.store_import`, which has audited them."""
         envelopes: list[Game.Created | Game.Recorded] = []
         for r in recorded:
             common = {"type": r.type_name, "v": r.class_version, "fields": r.fields, "chain": r.chain}
@@ -337,7 +342,7 @@ class GameService(Application[UUID]):
                     )
                 )
         try:
-            self.save(*envelopes)
+            self.save(*envelopes, rows=rows)
         except IntegrityError:
             raise StaleVersion(f"game {game_id} was stored by someone else meanwhile, try again") from None
         log.info("game_imported", game=str(game_id), events=len(recorded), first=recorded[0].version)

@@ -1,0 +1,126 @@
+"""`nightkeep simulate`: the same games for any --jobs, stored as the store's own games or written as
+replay files that audit clean, never over what is there, and a summary of how the games went."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cli.main import cli
+from event_store.bot_games import BotGames, job_count, play_games, summarise
+
+
+def run(*args: str, db: str | None = None):
+    prefix = ["--db", db] if db else []
+    return CliRunner().invoke(cli, [*prefix, *args])
+
+
+def facts(played):
+    """What a game is, time of recording aside: its id and every event's type, fields and chain."""
+    return [(game_id, [(r.type_name, r.fields, r.chain) for r in recorded]) for game_id, recorded in played]
+
+
+def test_the_same_seed_plays_the_same_games_on_one_process_or_two():
+    planned = BotGames.of("dungeon-short", 4, "jobs")
+    one, two = list(play_games(planned, jobs=1)), list(play_games(planned, jobs=2))
+    assert facts(one) == facts(two)
+    assert [game_id for game_id, _ in one] == [str(planned.game_id(n)) for n in range(4)]
+    assert summarise("dungeon-short", one).to_json() == summarise("dungeon-short", two).to_json()
+
+
+def test_jobs_0_plays_on_every_core_this_process_may_use():
+    assert job_count(0) >= 1 and job_count(3) == 3
+
+
+def test_the_simulate_command_says_the_same_for_any_jobs_and_another_seed_plays_other_games():
+    args = ["simulate", "keep-run", "--games", "3", "--seed", "7", "--json"]
+    one, two = run(*args, "--jobs", "1"), run(*args, "--jobs", "2")
+    assert one.exit_code == two.exit_code == 0, one.output + two.output
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+    assert one.stderr == ""  # no progress bar when piped or in --json
+    other = run("simulate", "keep-run", "--games", "3", "--seed", "8", "--json")
+    assert json.loads(other.stdout)["lengths"] != json.loads(one.stdout)["lengths"]
+
+
+def test_the_summary_counts_nobody_winning_lengths_exits_and_win_rates():
+    summary = json.loads(run("simulate", "dungeon-short", "--games", "4", "--seed", "3", "--json").stdout)
+    assert summary["games"] == 4
+    nobody = summary["winners"].get("", 0)
+    assert summary["nobody_won"] == {"games": nobody, "share": nobody / 4}
+    for spread in summary["lengths"].values():
+        assert 0 < spread["min"] <= spread["median"] <= spread["max"]
+    assert summary["lengths"]["events"]["max"] * 4 >= summary["events"]
+    assert sum(summary["exits"].values()) == 4 * 4  # one exit per seat of a race
+    assert summary["exits"].get("won", 0) == 4 - nobody
+    assert sum(summary["killed_at"].values()) <= summary["exits"].get("killed", 0)
+    assert {seat: r["played"] for seat, r in summary["seats"].items()} == {f"P{n}": 4 for n in range(1, 5)}
+    assert sum(r["won"] for r in summary["seats"].values()) == 4 - nobody
+    assert sum(r["played"] for r in summary["characters"].values()) == 16
+
+
+def test_the_text_summary_names_nobody_winning_lengths_exits_and_rates():
+    result = run("simulate", "dungeon-short", "--games", "2", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    for words in (
+        "nobody won:",
+        "events per game: min",
+        "actions per game:",
+        "exits:",
+        "seats: P",
+        "characters:",
+    ):
+        assert words in result.stdout
+
+
+def test_stored_games_are_listed_and_audit_clean_and_are_not_stored_twice(db):
+    result = run(
+        "simulate", "dungeon-short", "--games", "2", "--seed", "s", "--jobs", "2", "--store", "--json", db=db
+    )
+    assert result.exit_code == 0, result.output
+    stored = json.loads(result.stdout)["stored"]
+    listed = json.loads(run("games", "--json", db=db).stdout)
+    assert sorted(entry["game"] for entry in listed) == sorted(stored)
+    for game_id in stored:
+        audit = run("audit", game_id, db=db)
+        assert audit.exit_code == 0 and "clean" in audit.stdout, audit.output
+    again = run("simulate", "dungeon-short", "--games", "2", "--seed", "s", "--store", db=db)
+    assert again.exit_code == 2 and again.stderr.count("\n") == 1 and "already holds" in again.stderr
+    assert len(json.loads(run("games", "--json", db=db).stdout)) == 2
+
+
+def test_replay_files_audit_clean_and_a_second_run_overwrites_none(tmp_path):
+    out = tmp_path / "games"
+    result = run("simulate", "keep-run", "--games", "2", "--seed", "f", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    files = sorted(out.iterdir())
+    assert [f.name for f in files] == ["keep-run-f-0.nkr", "keep-run-f-1.nkr"]
+    for file in files:
+        audit = run("audit", str(file))
+        assert audit.exit_code == 0 and "clean" in audit.stdout and "draws verified" in audit.stdout, (
+            audit.output
+        )
+    before = {f: f.read_bytes() for f in files}
+    again = run("simulate", "keep-run", "--games", "3", "--seed", "f", "--out", str(out))
+    assert again.exit_code == 2 and again.stderr.count("\n") == 1 and "exist" in again.stderr
+    assert sorted(out.iterdir()) == files and {f: f.read_bytes() for f in files} == before
+
+
+def test_a_seed_that_cannot_name_a_file_is_refused_before_anything_is_written(tmp_path):
+    result = run("simulate", "keep-run", "--games", "1", "--seed", "a/b", "--out", str(tmp_path / "x"))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert not Path(tmp_path / "x").exists()
+
+
+def test_a_bad_ruleset_option_or_jobs_is_one_line_and_exit_2():
+    for args in (
+        ["simulate", "nope"],
+        ["simulate", "keep-run", "--option", "colour=red"],
+        ["simulate", "keep-run", "--option", "colour"],
+        ["simulate", "keep-run", "--jobs", "many"],
+        ["simulate", "keep-run", "--players", "9"],
+    ):
+        result = run(*args)
+        assert result.exit_code == 2, (args, result.output)
+        assert result.stdout == "" and result.stderr.strip().count("\n") == 0, (args, result.stderr)
