@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cli.common import echo_json, get_service, handle_errors, json_option
+from cli.output_files import write_output
 from domain.errors import UsageError
 
 if TYPE_CHECKING:
-    from event_store.bot_games import BotGames, Simulation
+    from event_store.bot_games import BotGames, PlayedGame, Simulation
     from event_store.service import GameService
+    from projections.reports import GameRecord, Report
 
 # A seed that names replay files stays a plain file name on every system.
 FILE_SEED = re.compile(r"[A-Za-z0-9._-]{1,64}")
@@ -62,6 +64,13 @@ class JobsType(click.ParamType[int]):
     default=None,
     help="Write each game as DIR/<ruleset>-<seed>-<n>.nkr (never over an existing file).",
 )
+@click.option(
+    "--html",
+    "html_out",
+    metavar="FILE",
+    help="Write the report as a tournament's is written: one self-contained page (- for stdout).",
+)
+@click.option("--force", is_flag=True, help="Overwrite the --html file if it exists.")
 @json_option
 @click.pass_context
 @handle_errors
@@ -75,22 +84,32 @@ def simulate(
     jobs: int,
     keep: bool,
     out: str | None,
+    html_out: str | None,
+    force: bool,
     as_json: bool,
 ) -> None:
     """Plays seeded bot games and tells who won how often, how long they were and how the characters
     left them. Game n depends only on the seed and n, so any --jobs gives the same games. Nothing is
-    stored unless --store or --out asks. A ruleset with a bot round cap (talisman) plays with it on
-    unless --option sets it (house, RULES.md §5; the log says so).
+    stored unless --store or --out asks. Every game is audited as it is played, and the games are
+    reported as a tournament's files are (`tournament report`): --json carries that report under
+    "report", --html writes its page, with the chi-square test of the dice per purpose and per player.
+    Exit 1 if any game fails its audit (a fault in nightkeep: please report it). A ruleset with a bot
+    round cap (talisman) plays with it on unless --option sets it (house, RULES.md §5; the log says so).
 
     \b
     Example:
         nightkeep simulate dungeon-short --games 100 --seed 7
         nightkeep simulate keep-run --games 200 --jobs auto --json
         nightkeep simulate talisman --option dungeon=true --games 5 --store --out games/
+        nightkeep simulate dungeon-short --games 500 --jobs auto --html dungeon.html
     """
     from cli.game_commands import parse_option
     from event_store.bot_games import BotGames, check_not_stored, play_games
 
+    if as_json and html_out == "-":
+        raise UsageError("--json and --html - would both print on stdout: give --html a file")
+    if html_out and html_out != "-" and Path(html_out).exists() and not force:
+        raise UsageError(f"{html_out} exists: nothing written (--force overwrites it)")
     planned = BotGames.of(ruleset, games, seed, players, dict(parse_option(o) for o in options))
     out_dir = check_out_dir(out, planned) if out is not None else None
     service = store_for(ctx, planned) if keep else None
@@ -100,16 +119,27 @@ def simulate(
         make_dir(out_dir)
     root = ctx.find_root().params
     setup = partial(worker_logging, root.get("log_format"), bool(root.get("verbose")))
+    records: list[GameRecord] = []
     with progress(games, show=sys.stderr.isatty() and not as_json) as advance:
-        summary = keep_and_sum(planned, play_games(planned, jobs, setup), service, out_dir, advance)
+        played = play_games(planned, jobs, setup)
+        summary = keep_and_sum(planned, played, service, out_dir, advance, records)
+    from projections.reports import build_report, render_html
+
+    report = build_report(records)
+    if html_out:
+        title = f"Simulation: {planned.games} {ruleset} games, seed {planned.seed}"
+        write_output(html_out, render_html(report, title).encode("utf-8"), force)
     if as_json:
-        echo_json({**summary.to_json(), **kept_json(planned, keep, out_dir)})
-        return
-    click.echo("\n".join(summary_lines(summary)))
-    if keep:
-        click.echo(f"stored {planned.games} games in the store ({ctx.obj['db_resolved']})")
-    if out_dir is not None:
-        click.echo(f"wrote {planned.games} replay files to {out_dir}")
+        echo_json({**summary.to_json(), **kept_json(planned, keep, out_dir), "report": report.to_json()})
+    elif html_out != "-":
+        click.echo("\n".join(summary_lines(summary) + report_lines(report)))
+        if keep:
+            click.echo(f"stored {planned.games} games in the store ({ctx.obj['db_resolved']})")
+        if out_dir is not None:
+            click.echo(f"wrote {planned.games} replay files to {out_dir}")
+    if flagged := len(report.flagged):
+        click.echo(f"{flagged} of {planned.games} games failed their audit: a fault in nightkeep", err=True)
+        ctx.exit(1)
 
 
 def worker_logging(log_format: str | None, verbose: bool) -> None:
@@ -156,17 +186,20 @@ def make_dir(folder: Path) -> None:
 
 def keep_and_sum(
     planned: BotGames,
-    played: Iterator[tuple[str, list[Any]]],
+    played: Iterator[PlayedGame],
     service: GameService | None,
     out_dir: Path | None,
     advance: Callable[[], None],
+    records: list[GameRecord],
 ) -> Simulation:
-    """Stores and writes each game as asked while summing them up, in game order."""
-    from cli.output_files import write_output
+    """Stores and writes each game as asked while summing them up, and adds its report record to
+    `records`, in game order."""
     from event_store.bot_games import Simulation, replay_bytes, store_game
+    from projections.reports import record_of
 
     summary = Simulation(planned.ruleset)
-    for index, (game_id, recorded) in enumerate(played):
+    for index, (game_id, recorded, audit, findings) in enumerate(played):
+        records.append(record_of(game_id, recorded, audit, findings))
         if service is not None:
             store_game(service, planned, index, recorded)
         if out_dir is not None:
@@ -219,6 +252,19 @@ def summary_lines(summary: Simulation) -> list[str]:
         lines.append(f"  killed most at: {places}")
     lines.append("  seats: " + rate_words(facts["seats"]))
     lines.append("  characters: " + rate_words(facts["characters"]))
+    return lines
+
+
+def report_lines(report: Report) -> list[str]:
+    """Returns what the report adds to the summary: the audits, and the dice tests that stand out."""
+    audits = ", ".join(f"{status} {count}" for status, count in sorted(report.by_audit.items()))
+    lines = [f"  audits: {audits}"]
+    tested = [test for test in report.dice if test.tested]
+    flagged = [test for test in tested if test.flagged]
+    lines.append(
+        f"  dice: {len(tested)} chi-square tests (per purpose and per player), {len(flagged)} with p < 0.01"
+    )
+    lines += [f"    {test.label}: p = {test.p_value or 0:.4g}" for test in flagged]
     return lines
 
 

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from uuid import UUID, uuid5
 
 from domain.errors import UsageError
@@ -131,9 +131,32 @@ class BotGames:
         return f"{self.ruleset}-{self.seed}-{index}.nkr"
 
 
+class PlayedGame(NamedTuple):
+    """One simulated game as a worker hands it back: its id, its events and what its audit said (an
+    AUDIT_* value of projections/reports.py and the first findings)."""
+
+    game_id: str
+    recorded: list[RecordedEvent]
+    audit: str
+    findings: list[str]
+
+
 def play_game(games: BotGames, index: int) -> tuple[str, list[RecordedEvent]]:
     """Plays game `index` of a simulation to its end in a store in memory; returns its id and events."""
+    played = _play(games, index, audit=False)
+    return played.game_id, played.recorded
+
+
+def play_audited(games: BotGames, index: int) -> PlayedGame:
+    """Plays game `index` of a simulation to its end and audits it as `nightkeep audit` would (about a
+    fifth of the playing time), so a simulation's report counts only games that audit clean, as a
+    tournament's does."""
+    return _play(games, index, audit=True)
+
+
+def _play(games: BotGames, index: int, audit: bool) -> PlayedGame:
     from event_store.service import GameService, play_with_bots
+    from projections.report_records import audit_status
 
     service = GameService.open(":memory:")
     try:
@@ -145,7 +168,8 @@ def play_game(games: BotGames, index: int) -> tuple[str, list[RecordedEvent]]:
             seed=games.dice_seed(index),
         )
         play_with_bots(service, game_id, games.bot_seed(index))
-        return str(game_id), service.recorded_events(game_id)
+        status, findings = audit_status(service.audit(game_id)) if audit else ("", [])
+        return PlayedGame(str(game_id), service.recorded_events(game_id), status, findings)
     finally:
         service.close()
 
@@ -159,14 +183,14 @@ def job_count(jobs: int) -> int:
 
 def play_games(
     games: BotGames, jobs: int = 1, worker_setup: Callable[[], None] | None = None
-) -> Iterator[tuple[str, list[RecordedEvent]]]:
-    """Plays a simulation's games over `jobs` processes (1: in this one; 0: one per core) and yields
-    each game's id and recorded events in game order; `worker_setup` runs first in every worker (the
-    CLI's logging, say)."""
+) -> Iterator[PlayedGame]:
+    """Plays and audits a simulation's games over `jobs` processes (1: in this one; 0: one per core) and
+    yields each game (its id, recorded events and audit) in game order; `worker_setup` runs first in
+    every worker (the CLI's logging, say)."""
     jobs = min(job_count(jobs), games.games)
     if jobs <= 1:
         for index in range(games.games):
-            yield play_game(games, index)
+            yield play_audited(games, index)
         return
     # forkserver: workers start from a fresh process, not a copy of this one, which may hold a store's
     # open connections and their threads (a forked copy of those is not safe to have).
@@ -174,7 +198,7 @@ def play_games(
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=worker_setup)
     try:
         # One game a task keeps every worker busy to the end: game lengths vary many times over.
-        yield from pool.map(partial(play_game, games), range(games.games), chunksize=1)
+        yield from pool.map(partial(play_audited, games), range(games.games), chunksize=1)
     finally:
         # A caller that stops early (a store refusing, ^C) does not wait for the games not begun.
         pool.shutdown(cancel_futures=True)
@@ -298,11 +322,11 @@ def rates(wins: Counter[str], played: Counter[str]) -> dict[str, dict[str, float
     }
 
 
-def summarise(ruleset_name: str, played: Iterable[tuple[str, list[RecordedEvent]]]) -> Simulation:
-    """Sums up played games (each its id and recorded events)."""
+def summarise(ruleset_name: str, played: Iterable[PlayedGame]) -> Simulation:
+    """Sums up played games."""
     summary = Simulation(ruleset_name)
-    for _, recorded in played:
-        summary.add(recorded)
+    for game in played:
+        summary.add(game.recorded)
     return summary
 
 

@@ -19,14 +19,18 @@ def run(*args: str, db: str | None = None):
 
 def facts(played):
     """What a game is, time of recording aside: its id and every event's type, fields and chain."""
-    return [(game_id, [(r.type_name, r.fields, r.chain) for r in recorded]) for game_id, recorded in played]
+    return [
+        (game.game_id, [(r.type_name, r.fields, r.chain) for r in game.recorded], game.audit)
+        for game in played
+    ]
 
 
 def test_the_same_seed_plays_the_same_games_on_one_process_or_two():
     planned = BotGames.of("dungeon-short", 4, "jobs")
     one, two = list(play_games(planned, jobs=1)), list(play_games(planned, jobs=2))
     assert facts(one) == facts(two)
-    assert [game_id for game_id, _ in one] == [str(planned.game_id(n)) for n in range(4)]
+    assert [game.game_id for game in one] == [str(planned.game_id(n)) for n in range(4)]
+    assert [game.audit for game in one] == ["clean"] * 4  # every game is audited as it is played
     assert summarise("dungeon-short", one).to_json() == summarise("dungeon-short", two).to_json()
 
 
@@ -124,3 +128,44 @@ def test_a_bad_ruleset_option_or_jobs_is_one_line_and_exit_2():
         result = run(*args)
         assert result.exit_code == 2, (args, result.output)
         assert result.stdout == "" and result.stderr.strip().count("\n") == 0, (args, result.stderr)
+
+
+def test_the_report_is_a_tournaments_with_every_game_audited(tmp_path):
+    page = tmp_path / "sim.html"
+    result = run("simulate", "dungeon-short", "--games", "6", "--seed", "rep", "--json", "--html", str(page))
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)["report"]
+    assert report["by_audit"] == {"clean": 6} and report["flagged"] == []
+    assert report["games"] == report["counted"] == 6
+    finished = report["finished"]
+    assert sum(t["games"] for t in report["seats"]) == finished * len(BotGames.of("dungeon-short", 1).seats)
+    assert sum(t["wins"] for t in report["players"]) == finished - report["nobody_won"]["games"]
+    tests = report["dice"]["tests"]
+    assert tests and all(t["p_value"] is None or 0 <= t["p_value"] <= 1 for t in tests)
+    html = page.read_text()
+    assert "Simulation: 6 dungeon-short games, seed rep" in html
+    assert html.count("<svg") >= 1 and "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    again = run("simulate", "dungeon-short", "--games", "6", "--seed", "rep", "--html", str(page))
+    assert again.exit_code == 2 and "exists: nothing written" in again.stderr
+    text = run("simulate", "dungeon-short", "--games", "6", "--seed", "rep")
+    assert "audits: clean 6" in text.stdout and "chi-square tests" in text.stdout
+
+
+def test_a_game_that_fails_its_audit_is_flagged_and_the_exit_is_1(monkeypatch):
+    from domain.audit import AuditReport
+    from event_store.service import GameService
+
+    real = GameService.audit
+
+    def faulty(self, game_id):
+        report: AuditReport = real(self, game_id)
+        report.add(3, "dice", "a die showed another face")
+        return report
+
+    monkeypatch.setattr(GameService, "audit", faulty)
+    result = run("simulate", "keep-run", "--games", "2", "--seed", "bad", "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)["report"]
+    assert report["by_audit"] == {"findings": 2} and report["counted"] == 0
+    assert "event 3: dice: a die showed another face" in report["flagged"][0]["findings"]
+    assert "2 of 2 games failed their audit" in result.stderr
