@@ -117,7 +117,7 @@ COMMANDS = {
     "simulate": LazyCommand(
         "cli.simulate_command",
         "simulate",
-        "Plays bot games and tells who won how often; nothing is stored.",
+        "Plays seeded bot games, audits them and reports how they went, as a tournament report does.",
     ),
     "tournament": LazyCommand(
         "cli.tournament_command",

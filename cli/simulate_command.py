@@ -88,11 +88,13 @@ def simulate(
     force: bool,
     as_json: bool,
 ) -> None:
-    """Plays seeded bot games and tells who won how often, how long they were and how the characters
-    left them. Game n depends only on the seed and n, so any --jobs gives the same games. Nothing is
-    stored unless --store or --out asks. Every game is audited as it is played, and the games are
-    reported as a tournament's files are (`tournament report`): --json carries that report under
-    "report", --html writes its page, with the chi-square test of the dice per purpose and per player.
+    """Plays seeded bot games, audits them and reports how they went, as a tournament report does.
+
+    It tells who won how often, how long the games were and how the characters left them. Game n
+    depends only on the seed and n, so any --jobs gives the same games. Nothing is stored unless
+    --store or --out asks. Every game is audited as it is played, and the games are reported as a
+    tournament's files are (`tournament report`): --json carries that report under "report", --html
+    writes its page, with the chi-square test of the dice per purpose and per player.
     Exit 1 if any game fails its audit (a fault in nightkeep: please report it). A ruleset with a bot
     round cap (talisman) plays with it on unless --option sets it (house, RULES.md §5; the log says so).
 
