@@ -119,6 +119,11 @@ COMMANDS = {
         "simulate",
         "Plays bot games and tells who won how often; nothing is stored.",
     ),
+    "serve": LazyCommand(
+        "cli.serve_command",
+        "serve",
+        "Shows the store's games in a web browser, read-only, each stepping like export --html.",
+    ),
     "store": LazyCommand(
         "cli.store_command",
         "store",
