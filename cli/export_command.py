@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,6 +16,9 @@ from domain.actions import HOST
 from domain.errors import UsageError
 from event_store.log_reader import read_file, read_log
 from event_store.replay_file import encode_replay, export_game, read_replay
+
+if TYPE_CHECKING:
+    from projections.html_replay import Progress as StepsDone
 
 
 @click.command()
@@ -100,7 +105,13 @@ def copy_bytes(ctx: click.Context, game: str, viewer: str | None) -> tuple[bytes
     return export_game(service, game_id, seen_as), seen_as
 
 
-def html_page(data: bytes, source: str, seen_as: str, links: list[tuple[str, str]] | None = None) -> str:
+def html_page(
+    data: bytes,
+    source: str,
+    seen_as: str,
+    links: list[tuple[str, str]] | None = None,
+    progress: StepsDone | None = None,
+) -> str:
     """Returns the web replay page of a copy's replay-file bytes (made for `seen_as`), with the verdict
     of the audit that `nightkeep audit` runs on that file."""
     from cli.evidence_commands import _verdict
@@ -121,19 +132,30 @@ def html_page(data: bytes, source: str, seen_as: str, links: list[tuple[str, str
         seen_as=seen_as if checked.viewer is None else checked.viewer,  # a stored copy is its viewer's
         verdict=summary,
         findings=[f"event {f.version}: {f.kind}: {f.detail}" for f in report.findings],
+        notes=list(report.notes),
         chain=recorded[-1].chain.hex(),
         links=links or [],
     )
-    return replay_page(facts, recorded)
+    return replay_page(facts, recorded, progress)
 
 
 def _export_html(ctx: click.Context, game: str, html_file: str, force: bool, viewer: str | None) -> None:
     if not html_file:
         raise UsageError("--html needs a file name (or - for stdout)")
+    if html_file != "-" and not force and Path(html_file).exists():  # before the drawing, which takes long
+        raise UsageError(f"{html_file} exists: nothing written (--force overwrites it)")
     data, seen_as = copy_bytes(ctx, game, viewer)
     if html_file != "-" and force and _is_the_store(ctx, html_file):
         raise UsageError(f"{html_file} is the store this game is read from: nothing written")
-    page = html_page(data, game, seen_as).encode("utf-8")
+    from rich.console import Console
+    from rich.progress import Progress  # only a page takes long enough to show progress
+
+    shown = Console(stderr=True)  # stdout may be carrying the page
+    with Progress(console=shown, transient=True, disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task("drawing the board after every event", total=None)
+        page = html_page(
+            data, game, seen_as, progress=lambda done, total: bar.update(task, completed=done, total=total)
+        ).encode("utf-8")
     write_output(html_file, page, force)
     if html_file != "-":
         click.echo(f"wrote {html_file} ({len(page)} bytes)")

@@ -15,6 +15,7 @@ import gzip
 import hashlib
 import html
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from string import Template
@@ -45,6 +46,7 @@ class ReplayFacts:
     seen_as: str  # PUBLIC (""), a player's name or HOST
     verdict: str  # the audit's one-line verdict, as `nightkeep audit` says it
     findings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the audit could not check, and why
     chain: str = ""  # the final chain value, hex
     links: list[tuple[str, str]] = field(default_factory=list)  # (href, text) above the heading (serve)
 
@@ -77,7 +79,11 @@ def _board_key(fold: GameFold, stopped: bool) -> bytes:
     return hashlib.blake2b(packed, digest_size=16).digest()
 
 
-def frames_of(source: ReplaySource) -> dict[str, Any]:
+# Told after each event's board is ready: (events done, events in all).
+Progress = Callable[[int, int], None]
+
+
+def frames_of(source: ReplaySource, progress: Progress | None = None) -> dict[str, Any]:
     """Returns the page's frames: each distinct board picture once, the status words once, and per event
     [picture index, turn, status index]."""
     pictures: dict[str, int] = {}
@@ -95,6 +101,8 @@ def frames_of(source: ReplaySource) -> dict[str, Any]:
         steps.append(
             [by_board[key], turn_at(source.turns, number), statuses.setdefault(words, len(statuses))]
         )
+        if progress is not None:
+            progress(number, source.last)
     return {"pictures": list(pictures), "statuses": list(statuses), "steps": steps}
 
 
@@ -135,12 +143,11 @@ def _timeline_html(source: ReplaySource) -> str:
     return "\n".join(items)
 
 
-def _findings_html(findings: list[str]) -> str:
-    if not findings:
+def _audit_html(title: str, lines: list[str], css: str) -> str:
+    if not lines:
         return ""
-    items = "".join(f"<li>{html.escape(f)}</li>" for f in findings)
-    heading = "<h2>Audit findings</h2>"
-    return f'<section class="findings" aria-label="Audit findings">{heading}<ul>{items}</ul></section>'
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+    return f'<section class="{css}" aria-label="{title}"><h2>{title}</h2><ul>{items}</ul></section>'
 
 
 def _nav_html(links: list[tuple[str, str]]) -> str:
@@ -150,10 +157,10 @@ def _nav_html(links: list[tuple[str, str]]) -> str:
     return f"<nav>{anchors}</nav>"
 
 
-def replay_page(facts: ReplayFacts, events: list[RecordedEvent]) -> str:
+def replay_page(facts: ReplayFacts, events: list[RecordedEvent], progress: Progress | None = None) -> str:
     """Returns the whole HTML page that steps through `events` (one viewer's copy of a game's log)."""
     source = ReplaySource(facts.game, events)
-    frames = frames_of(source)
+    frames = frames_of(source, progress)
     heading = f"{facts.ruleset} game {facts.game}"
     page_facts = {"game": facts.game, "players": facts.players, "events": source.last, "turns": source.turns}
     return Template(_asset("viewer.html")).substitute(
@@ -166,7 +173,8 @@ def replay_page(facts: ReplayFacts, events: list[RecordedEvent]) -> str:
         seen_as=html.escape(seen_as_words(facts.seen_as)),
         verdict=html.escape(facts.verdict),
         chain=html.escape(facts.chain),
-        findings=_findings_html(facts.findings),
+        findings=_audit_html("Audit findings", facts.findings, "findings")
+        + _audit_html("Audit notes", facts.notes, "notes"),
         events=source.last,
         turns_max=max(len(source.turns), 1),
         noscript="The board pictures need JavaScript; the timeline beside them is plain text.",
