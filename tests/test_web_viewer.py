@@ -26,8 +26,11 @@ from cli.main import cli
 from domain.game import game_status
 from event_store.replay_file import read_replay
 from projections.castle_view import card_name, load_human_deck
-from projections.html_replay import ReplayFacts, replay_page, unpack_frames
+from projections.html_replay import ReplayFacts, replay_page, status_words, unpack_frames
+from projections.html_replay import frames_of as html_frames
+from projections.pictures import draw_board
 from projections.replay_source import ReplaySource
+from projections.turns import turn_at
 from tests.browser import WatchedPage, chromium, open_page
 
 __all__ = ["chromium"]  # the session's browser, a fixture
@@ -127,6 +130,19 @@ def test_the_page_names_no_url_but_the_svg_namespaces():
     every = [page, *frames_of(page)["pictures"]]
     urls = {url for text in every for url in re.findall(r"[a-z][a-z0-9+.-]*://[^\s\"'<>)]*", text)}
     assert urls <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}
+
+
+def test_each_distinct_board_is_drawn_once_and_every_event_gets_its_own_board():
+    source = ReplaySource("g", read_replay(DUNGEON.read_bytes()).events)
+    frames = html_frames(source)
+    assert len(frames["steps"]) == source.last
+    assert len(set(frames["pictures"])) == len(frames["pictures"]) < source.last
+    for number in (1, 2, 50, 51, source.last):
+        fold = source.fold_at(number)
+        picture, turn, status = frames["steps"][number - 1]
+        assert frames["pictures"][picture] == draw_board(fold, game_status(fold)["status"] == "stopped")
+        assert turn == turn_at(source.turns, number)
+        assert frames["statuses"][status] == status_words(fold)
 
 
 def test_forward_back_and_the_arrow_keys_step_the_board(chromium, pages):
@@ -310,6 +326,8 @@ def test_export_html_writes_the_page_once_and_refuses_bad_requests_in_one_line(d
     from_file = tmp_path / "from-file.html"
     assert nk(db, "export", str(DUNGEON), "--html", str(from_file)).exit_code == 0
     assert from_file.read_bytes() == written  # a replay file read directly gives the same page
+    to_stdout = nk(db, "export", game, "--html", "-")
+    assert to_stdout.exit_code == 0 and to_stdout.stdout_bytes == written
 
 
 # --- nightkeep serve ---------------------------------------------------------------------------------------
@@ -383,3 +401,25 @@ def test_serve_never_serves_the_hosts_log_and_a_busy_port_is_one_line(server, db
     assert "cannot listen on 127.0.0.1:" in busy.output
     bad = nk(db, "serve", "--port", "70000")
     assert bad.exit_code == 2 and len(bad.output.strip().splitlines()) == 1, bad.output
+
+
+def test_serve_as_a_player_shows_their_copy_where_they_sit_and_the_public_copy_elsewhere(tmp_path):
+    db = str(tmp_path / "games.sqlite")
+    games = {"dungeon": imported(db, DUNGEON), "castle": imported(db, CASTLE)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nightkeep", "--db", db, "serve", "--port", "0", "--as", "Hana"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        assert process.stdout is not None
+        base = re.search(r"http://127\.0\.0\.1:\d+/", process.stdout.readline())
+        assert base
+        castle = fetch(f"{base.group(0)}games/{games['castle']}")[1].decode()
+        dungeon = fetch(f"{base.group(0)}games/{games['dungeon']}")[1].decode()
+    finally:
+        process.terminate()
+        process.wait()
+    assert fact(castle, "Seen as") == "Hana (what Hana may see)" and "Your hand (Hana" in page_words(castle)
+    assert fact(dungeon, "Seen as").startswith("the public")
