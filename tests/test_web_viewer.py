@@ -205,14 +205,17 @@ def test_jumping_to_a_turn_shows_the_event_where_it_starts(chromium, pages):
     page.close()
 
 
-def test_space_plays_and_pauses(chromium, pages):
+def test_the_buttons_and_slider_are_labelled_and_space_plays_and_pauses(chromium, pages):
     watched = loaded(chromium, pages["dungeon"])
     page = watched.page
     page.locator("body").focus()
+    names = [page.get_by_role("button", name=n).count() for n in ("First", "Back", "Play", "Forward", "Last")]
+    assert names == [1, 1, 1, 1, 1]
+    assert page.get_by_label("Event 1 of 174").get_attribute("type") == "range"  # the slider's label
     page.keyboard.press(" ")
-    assert page.get_attribute("#play", "aria-pressed") == "true"
+    assert page.get_by_role("button", name="Pause").count() == 1
     page.keyboard.press(" ")
-    assert page.get_attribute("#play", "aria-pressed") == "false"
+    assert page.get_by_role("button", name="Play").count() == 1
     assert "Space" in page.inner_text(".keys") and "Home" in page.inner_text(".keys")
     page.close()
 

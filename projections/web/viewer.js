@@ -89,9 +89,8 @@
       }, PLAY_EVERY_MS);
     }
     var on = timer !== null;
-    button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.setAttribute("aria-label", on ? "Pause" : "Play");
-    button.textContent = on ? "⏸ Pause" : "▶ Play";
+    button.textContent = on ? "Pause" : "Play";  // the button says what a press does
+    button.classList.toggle("playing", on);
   }
 
   function go(number) { setPlaying(false); show(number); }
