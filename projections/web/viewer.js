@@ -158,7 +158,7 @@
   decodeFrames().then(function (decoded) {
     frames = decoded;
     wire();
-    show(facts.start || 1);
+    show(1);
     document.body.dataset.ready = "true";
   }).catch(function (error) {
     byId("board").textContent = "This browser cannot unpack the game's pictures (" + error + ").";
