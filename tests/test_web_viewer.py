@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from domain.game import game_status
 from event_store.replay_file import read_replay
-from projections.castle_view import card_name, load_human_deck
+from projections.castle_view import card_name, character_name, load_human_deck
 from projections.html_replay import ReplayFacts, replay_page, status_words, unpack_frames
 from projections.html_replay import frames_of as html_frames
 from projections.pictures import draw_board
@@ -121,7 +121,7 @@ def test_the_page_loads_with_no_error_and_asks_nothing_of_the_network(chromium, 
     assert watched.problems() == []
     assert watched.requests == [pages["dungeon"].resolve().as_uri()]
     assert position(watched) == "Event 1 of 174 (before turn 1)"
-    assert watched.page.locator("#board svg title").count() == 1  # the picture is SVG in the page
+    assert watched.page.locator("#board > svg > title").count() == 1  # the picture is SVG in the page
     watched.page.close()
 
 
@@ -264,6 +264,12 @@ def held_cards(source: ReplaySource, player: str) -> set[str]:
     }
 
 
+def identities(source: ReplaySource, player: str, side: str) -> str:
+    """Returns the characters a player's identity tokens name as of their side, as the board lists them."""
+    tokens = source.fold_at(source.last).state["tokens"][player]
+    return ", ".join(sorted(character_name(c) for c, t in tokens.items() if t["identity"] == side))
+
+
 def test_a_players_page_holds_none_of_the_other_players_secrets_and_all_of_their_own(pages):
     host = ReplaySource("g", read_replay(CASTLE.read_bytes()).events)
     hana, vlad, public = (page_words(pages[k].read_text()) for k in ("Hana", "Vlad", "public"))
@@ -274,13 +280,15 @@ def test_a_players_page_holds_none_of_the_other_players_secrets_and_all_of_their
     told = [host.told(n) for n in range(1, host.last + 1)]
     vlad_tokens = next(t for t in told if t.startswith("Vlad drew the vampire tokens"))
     hana_tokens = next(t for t in told if t.startswith("Hana drew the human tokens"))
+    vampires = identities(host, "Vlad", "vampire") + " are vampires"  # as the board says a player's tokens
+    humans = identities(host, "Hana", "human") + " are human"
     assert vlad_secret and hana_secret, "the game holds no card only its holder saw"
     hana_bytes = pages["Hana"].read_bytes()
-    for secret in [*vlad_secret, vlad_tokens, "Vlad's tokens"]:
+    for secret in [*vlad_secret, vlad_tokens, vampires]:
         assert secret not in hana and secret not in public, secret
         assert secret.encode() not in hana_bytes, secret
         assert secret in vlad, secret
-    for own in [*hana_secret, hana_tokens, "Your hand (Hana"]:
+    for own in [*hana_secret, hana_tokens, humans, "Your hand (Hana"]:
         assert own in hana and own not in public and own not in vlad, own
 
 
