@@ -2,9 +2,10 @@
 
 The page holds everything it shows (no request leaves it): the board picture after every event
 (`projections.pictures.draw_board`), the timeline in words, the game's facts and the audit's verdict.
-Pictures are drawn once per distinct board and stored once however often they recur; with the step
-table they are packed as gzip in base64 (a long game's pictures are tens of megabytes of SVG that
-compress a hundredfold) and unpacked by the browser's DecompressionStream. The events given are one
+Pictures are drawn once per distinct board and stored once however often they recur, each as the
+lines it changes from the one before; with the step table they are packed as gzip in base64 and
+unpacked by the browser's DecompressionStream (a long game's pictures are hundreds of megabytes of
+SVG, its page well under one). The events given are one
 viewer's copy (`seen_by`), so the page shows no more than that viewer may see.
 """
 
@@ -17,6 +18,7 @@ import html
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from importlib import resources
 from string import Template
 from typing import Any
@@ -84,12 +86,14 @@ Progress = Callable[[int, int], None]
 
 
 def frames_of(source: ReplaySource, progress: Progress | None = None) -> dict[str, Any]:
-    """Returns the page's frames: each distinct board picture once, the status words once, and per event
-    [picture index, turn, status index]."""
-    pictures: dict[str, int] = {}
+    """Returns the page's frames: each distinct board picture once (as its lines' changes from the one
+    before, see `line_changes`), the status words once, and per event [picture index, turn, status index]."""
+    pictures: list[str | list[Any]] = []
+    by_svg: dict[bytes, int] = {}
     by_board: dict[bytes, int] = {}
     statuses: dict[str, int] = {}
     steps: list[list[int]] = []
+    previous: list[str] = []
     for number in range(1, source.last + 1):
         fold = source.fold_at(number)
         words = status_words(fold)
@@ -97,13 +101,44 @@ def frames_of(source: ReplaySource, progress: Progress | None = None) -> dict[st
         key = _board_key(fold, stopped)
         if key not in by_board:
             svg = draw_board(fold, stopped)
-            by_board[key] = pictures.setdefault(svg, len(pictures))
+            digest = hashlib.blake2b(svg.encode("utf-8"), digest_size=16).digest()
+            if digest not in by_svg:
+                lines = svg.split("\n")
+                pictures.append(line_changes(previous, lines) if pictures else svg)
+                by_svg[digest], previous = len(pictures) - 1, lines
+            by_board[key] = by_svg[digest]
         steps.append(
             [by_board[key], turn_at(source.turns, number), statuses.setdefault(words, len(statuses))]
         )
         if progress is not None:
             progress(number, source.last)
-    return {"pictures": list(pictures), "statuses": list(statuses), "steps": steps}
+    return {"pictures": pictures, "statuses": list(statuses), "steps": steps}
+
+
+def line_changes(old: list[str], new: list[str]) -> list[Any]:
+    """Returns a picture as changes to the one before it: [i, j] keeps that one's lines i to j-1, a string
+    is a new line. One move changes a few of a board's hundreds of lines, and gzip only sees repeats
+    within 32 KB, so whole pictures would each be packed almost anew."""
+    changes: list[Any] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            changes.append([i1, i2])
+        else:  # replace or insert: the new lines; delete: nothing
+            changes.extend(new[j1:j2])
+    return changes
+
+
+def svg_pictures(frames: dict[str, Any]) -> list[str]:
+    """Returns every picture of the frames as SVG text (what the page's script rebuilds)."""
+    rebuilt: list[str] = []
+    lines: list[str] = []
+    for entry in frames["pictures"]:
+        if isinstance(entry, str):
+            lines = entry.split("\n")
+        else:
+            lines = [line for op in entry for line in ([op] if isinstance(op, str) else lines[op[0] : op[1]])]
+        rebuilt.append("\n".join(lines))
+    return rebuilt
 
 
 def pack_frames(frames: dict[str, Any]) -> str:
@@ -114,8 +149,10 @@ def pack_frames(frames: dict[str, Any]) -> str:
 
 
 def unpack_frames(packed: str) -> dict[str, Any]:
-    """Returns the frames `pack_frames` packed (for tests and tools reading a page)."""
+    """Returns the frames `pack_frames` packed, every picture as SVG text (for tests and tools reading a
+    page)."""
     frames: dict[str, Any] = json.loads(gzip.decompress(base64.b64decode(packed)))
+    frames["pictures"] = svg_pictures(frames)
     return frames
 
 

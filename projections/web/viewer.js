@@ -40,6 +40,25 @@
     return document.importNode(root, true);
   }
 
+  // Each picture after the first is its lines' changes from the one before: [i, j] keeps that one's
+  // lines i to j-1, a string is a new line. Kept lines are shared, so every picture costs little memory.
+  function rebuildPictures(entries) {
+    var lines = [];
+    return entries.map(function (entry) {
+      if (typeof entry === "string") {
+        lines = entry.split("\n");
+      } else {
+        var before = lines;
+        lines = [];
+        entry.forEach(function (op) {
+          if (typeof op === "string") { lines.push(op); return; }
+          for (var i = op[0]; i < op[1]; i++) { lines.push(before[i]); }
+        });
+      }
+      return lines;
+    });
+  }
+
   function turnOf(number) { return frames.steps[number - 1][1]; }
 
   function show(number) {
@@ -47,7 +66,7 @@
     var step = frames.steps[at - 1];
     var board = byId("board");
     if (board.dataset.picture !== String(step[0])) {
-      board.replaceChildren(safePicture(frames.pictures[step[0]]));
+      board.replaceChildren(safePicture(frames.pictures[step[0]].join("\n")));
       board.dataset.picture = String(step[0]);
     }
     var turn = turnOf(at);
@@ -156,6 +175,7 @@
   }
 
   decodeFrames().then(function (decoded) {
+    decoded.pictures = rebuildPictures(decoded.pictures);
     frames = decoded;
     wire();
     show(1);
