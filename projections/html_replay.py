@@ -23,10 +23,7 @@ from importlib import resources
 from string import Template
 from typing import Any
 
-import msgpack
-
 from domain.actions import HOST
-from domain.events import canonical_form
 from domain.game import STOPPED, GameFold, game_status
 from domain.hidden import PUBLIC
 from event_store.recorded import RecordedEvent
@@ -74,13 +71,6 @@ def status_words(fold: GameFold) -> str:
     return str(status["status"])
 
 
-def _board_key(fold: GameFold, stopped: bool) -> bytes:
-    """Returns a digest of what a board picture is drawn from (state, meta, stopped): equal boards are
-    drawn once."""
-    packed = msgpack.packb(canonical_form([fold.state, fold.meta, stopped]), use_bin_type=True)
-    return hashlib.blake2b(packed, digest_size=16).digest()
-
-
 # Told after each event's board is ready: (events done, events in all).
 Progress = Callable[[int, int], None]
 
@@ -90,7 +80,6 @@ def frames_of(source: ReplaySource, progress: Progress | None = None) -> dict[st
     before, see `line_changes`), the status words once, and per event [picture index, turn, status index]."""
     pictures: list[str | list[Any]] = []
     by_svg: dict[bytes, int] = {}
-    by_board: dict[bytes, int] = {}
     statuses: dict[str, int] = {}
     steps: list[list[int]] = []
     previous: list[str] = []
@@ -98,17 +87,16 @@ def frames_of(source: ReplaySource, progress: Progress | None = None) -> dict[st
         fold = source.fold_at(number)
         words = status_words(fold)
         stopped = game_status(fold)["status"] == STOPPED
-        key = _board_key(fold, stopped)
-        if key not in by_board:
-            svg = draw_board(fold, stopped)
-            digest = hashlib.blake2b(svg.encode("utf-8"), digest_size=16).digest()
-            if digest not in by_svg:
-                lines = svg.split("\n")
-                pictures.append(line_changes(previous, lines) if pictures else svg)
-                by_svg[digest], previous = len(pictures) - 1, lines
-            by_board[key] = by_svg[digest]
+        # Every event's board is drawn: a picture may show anything of the fold (the text board names
+        # the event), so only equal pictures are known to be equal.
+        svg = draw_board(fold, stopped)
+        digest = hashlib.blake2b(svg.encode("utf-8"), digest_size=16).digest()
+        if digest not in by_svg:
+            lines = svg.split("\n")
+            pictures.append(line_changes(previous, lines) if pictures else svg)
+            by_svg[digest], previous = len(pictures) - 1, lines
         steps.append(
-            [by_board[key], turn_at(source.turns, number), statuses.setdefault(words, len(statuses))]
+            [by_svg[digest], turn_at(source.turns, number), statuses.setdefault(words, len(statuses))]
         )
         if progress is not None:
             progress(number, source.last)
