@@ -1,35 +1,48 @@
-"""`nightkeep export`: writes a stored game as a replay file (`.nkr`)."""
+"""`nightkeep export`: writes a stored game as a replay file (`.nkr`) or as a web replay page (`--html`)."""
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from cli.common import get_service, handle_errors, resolve_viewer, viewer_option
-from cli.completion import complete_game
+from cli.common import get_service, handle_errors, looks_like_path, resolve_viewer, viewer_option
+from cli.completion import complete_game_or_file
 from cli.output_files import write_output
 from domain.actions import HOST
 from domain.errors import UsageError
-from event_store.replay_file import export_game
+from event_store.log_reader import read_file, read_log
+from event_store.replay_file import encode_replay, export_game, read_replay
+
+if TYPE_CHECKING:
+    from projections.html_replay import Progress as StepsDone
 
 
 @click.command()
-@click.argument("game", shell_complete=complete_game)
+@click.argument("game", metavar="GAME|FILE", shell_complete=complete_game_or_file)
 @click.option(
     "-o",
     "--output",
     "output",
-    required=True,
     type=click.Path(dir_okay=False, allow_dash=True),
-    help="File to write; - writes the bytes to stdout.",
+    help="Replay file to write; - writes the bytes to stdout.",
+)
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Write a self-contained web page that steps through the game instead; - is stdout.",
 )
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
 @viewer_option
 @click.pass_context
 @handle_errors
-def export(ctx: click.Context, game: str, output: str, force: bool, viewer: str | None) -> None:
+def export(
+    ctx: click.Context, game: str, output: str | None, html_file: str | None, force: bool, viewer: str | None
+) -> None:
     """Writes a game and its hash-chained log to a replay file, as a player may see it.
 
     Without --as the file holds what every player may see (private events sealed; the chain still
@@ -38,11 +51,22 @@ def export(ctx: click.Context, game: str, output: str, force: bool, viewer: str 
     is written as that copy (or, without --as, as the public copy). An existing file is left
     untouched unless --force; `-o -` writes the file's bytes to stdout.
 
+    --html FILE writes that same copy as one web page instead: the board and the timeline after every
+    event, with buttons, a slider, turn jumps and keys, the audit's verdict on the copy and its final
+    chain value; it needs no network to view. GAME may then also be a replay file.
+
     \b
     Example:
         nightkeep export 1b4e28ba-2fa1-11d2-883f-0016d3cca427 -o game.nkr --as host
         nightkeep export 1b4e28ba-2fa1-11d2-883f-0016d3cca427 -o - | gzip > game.nkr.gz
+        nightkeep export 1b4e28ba --html game.html --as Hana
     """
+    if (output is None) == (html_file is None):
+        raise UsageError("give -o FILE (a replay file) or --html FILE (a web page), one of them")
+    if html_file is not None:
+        _export_html(ctx, game, html_file, force, viewer)
+        return
+    assert output is not None
     if not output:  # Path("") is the current directory, which would be reported as a file that exists
         raise UsageError("-o needs a file name (or - for stdout)")
     service = get_service(ctx)
@@ -59,6 +83,82 @@ def export(ctx: click.Context, game: str, output: str, force: bool, viewer: str 
     if output == "-":
         return
     click.echo(f"wrote {output} ({len(data)} bytes)")
+
+
+def copy_bytes(ctx: click.Context, game: str, viewer: str | None) -> tuple[bytes, str]:
+    """Returns the replay-file bytes of the copy `viewer` may see, and whose copy it is: of a stored game
+    exactly as `export -o` writes them, or of a replay file (a file is already someone's copy: --as can
+    only seal more of it)."""
+    path = Path(game)
+    if path.is_file():
+        replay = read_replay(read_file(path), path.name)
+        players = [seat["name"] for seat in replay.header["players"]]
+        seen_as = resolve_viewer(viewer, players)
+        from event_store.recorded import redacted
+
+        return encode_replay(str(replay.header["game"]), redacted(replay.events, seen_as), seen_as), seen_as
+    if looks_like_path(game):
+        raise UsageError(f"no replay file {game}")
+    service = get_service(ctx)
+    game_id = service.resolve_game_id(game)
+    seen_as = resolve_viewer(viewer, service.get_game(game_id).meta["players"])
+    return export_game(service, game_id, seen_as), seen_as
+
+
+def html_page(
+    data: bytes,
+    source: str,
+    seen_as: str,
+    links: list[tuple[str, str]] | None = None,
+    progress: StepsDone | None = None,
+) -> str:
+    """Returns the web replay page of a copy's replay-file bytes (made for `seen_as`), with the verdict
+    of the audit that `nightkeep audit` runs on that file."""
+    from cli.evidence_commands import _verdict
+    from projections.html_replay import ReplayFacts, replay_page
+
+    checked = read_log(data, source)
+    report = checked.report
+    recorded = checked.recorded()
+    header = checked.header
+    summary = (
+        f"{_verdict(report, '')} ({report.events} events, {report.actions} actions, "
+        f"{report.draws_verified}/{report.draws} draws verified)"
+    )
+    facts = ReplayFacts(
+        game=str(header["game"]),
+        ruleset=str(header["ruleset"]),
+        players=[str(seat["name"]) for seat in header["players"]],
+        seen_as=seen_as if checked.viewer is None else checked.viewer,  # a stored copy is its viewer's
+        verdict=summary,
+        findings=[f"event {f.version}: {f.kind}: {f.detail}" for f in report.findings],
+        notes=list(report.notes),
+        chain=recorded[-1].chain.hex(),
+        links=links or [],
+    )
+    return replay_page(facts, recorded, progress)
+
+
+def _export_html(ctx: click.Context, game: str, html_file: str, force: bool, viewer: str | None) -> None:
+    if not html_file:
+        raise UsageError("--html needs a file name (or - for stdout)")
+    if html_file != "-" and not force and Path(html_file).exists():  # before the drawing, which takes long
+        raise UsageError(f"{html_file} exists: nothing written (--force overwrites it)")
+    data, seen_as = copy_bytes(ctx, game, viewer)
+    if html_file != "-" and force and _is_the_store(ctx, html_file):
+        raise UsageError(f"{html_file} is the store this game is read from: nothing written")
+    from rich.console import Console
+    from rich.progress import Progress  # only a page takes long enough to show progress
+
+    shown = Console(stderr=True)  # stdout may be carrying the page
+    with Progress(console=shown, transient=True, disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task("drawing the board after every event", total=None)
+        page = html_page(
+            data, game, seen_as, progress=lambda done, total: bar.update(task, completed=done, total=total)
+        ).encode("utf-8")
+    write_output(html_file, page, force)
+    if html_file != "-":
+        click.echo(f"wrote {html_file} ({len(page)} bytes)")
 
 
 def _is_the_store(ctx: click.Context, output: str) -> bool:

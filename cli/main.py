@@ -78,6 +78,11 @@ COMMANDS = {
     "games": LazyCommand(
         "cli.games_command", "games", "Lists the games in the store, most recently played first."
     ),
+    "serve": LazyCommand(
+        "cli.serve_command",
+        "serve",
+        "Shows the store's games in a web browser, read-only, each stepping like export --html.",
+    ),
     "demo": LazyCommand(
         "cli.demo_command",
         "demo",

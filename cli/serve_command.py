@@ -1,0 +1,158 @@
+"""`nightkeep serve`: a small read-only web viewer of a store's games (starlette on uvicorn).
+
+It shows the public copy of every game (what every player may see), or with --as PLAYER that player's
+copy of the games they sit in (and the public copy of the rest): never the host's full log, since
+anyone who reaches the port reads what it serves. It binds 127.0.0.1 unless told otherwise, answers
+only GET and HEAD, and changes nothing in the store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import socket
+from typing import Any
+from uuid import UUID
+
+import click
+
+from cli.common import get_service, handle_errors, viewer_option
+from domain.actions import HOST
+from domain.errors import NightkeepError, UsageError
+from domain.hidden import PUBLIC
+from event_store.config import describe
+from event_store.service import GameService
+
+# Every page names what it may load: nothing from elsewhere, its own inline script and style only.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free port)."
+)
+@viewer_option
+@click.pass_context
+@handle_errors
+def serve(ctx: click.Context, host: str, port: int, viewer: str | None) -> None:
+    """Shows the store's games in a web browser, read-only, each stepping like export --html.
+
+    / lists the games; /games/GAME steps through one (the public copy, or with --as PLAYER that
+    player's copy of the games they sit in); /games/GAME.nkr downloads that copy as a replay file.
+    The host's full log is never served. Ctrl-C stops.
+
+    \b
+    Example:
+        nightkeep serve
+        nightkeep serve --port 8080 --as Hana
+    """
+    if viewer == HOST:
+        raise UsageError("serve never shows the host's full log: export --html --as host writes it to a file")
+    service = get_service(ctx)
+    listening = _listen(host, port)
+    import uvicorn
+
+    app = viewer_app(service, viewer or PUBLIC, describe(ctx.ensure_object(dict)["db_resolved"]))
+    bound = listening.getsockname()
+    where = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
+    click.echo(f"serving the games of this store at http://{where}:{bound[1]}/ (read-only; Ctrl-C stops)")
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", server_header=False)
+    uvicorn.Server(config).run(sockets=[listening])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """Returns a socket bound to host:port, or raises UsageError in one line (a bad host, a port in use)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        listening = socket.socket(family, kind, proto)
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind(address)
+        listening.listen(64)
+    except (OSError, UnicodeError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise UsageError(f"cannot listen on {host}:{port}: {reason}") from None
+    return listening
+
+
+def seen_as_for(service: GameService, game_id: UUID, viewer: str) -> str:
+    """Returns whose copy of a game is served: the operator's player where they sit (and a stored copy is
+    theirs), else the public."""
+    if viewer == PUBLIC:
+        return PUBLIC
+    copy = service.copies.get(game_id)
+    if copy is not None and copy.viewer != viewer:
+        return PUBLIC
+    return viewer if viewer in service.get_game(game_id).meta["players"] else PUBLIC
+
+
+def viewer_app(service: GameService, viewer: str, store: str) -> Any:
+    """Returns the ASGI app: the games list, each game's replay page and its replay file."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, PlainTextResponse, Response
+    from starlette.routing import Route
+
+    from cli.export_command import html_page
+    from event_store.replay_file import export_game
+    from projections.html_replay import games_page
+
+    pages: dict[bytes, str] = {}  # a copy's page by its bytes' digest: a game that moves on is drawn anew
+
+    def copy_of(request: Request) -> tuple[UUID, bytes, str] | Response:
+        try:
+            game_id = service.resolve_game_id(request.path_params["game"])
+            seen_as = seen_as_for(service, game_id, viewer)
+            return game_id, export_game(service, game_id, seen_as), seen_as
+        except NightkeepError as exc:
+            status = 404 if exc.exit_code == 2 else 500
+            return PlainTextResponse(f"{exc}\n", status, headers=SECURITY_HEADERS)
+
+    # Handlers are coroutines on purpose: the store is used from the event loop's one thread only.
+    async def index(request: Request) -> Response:
+        rows = [_row(service, entry, viewer) for entry in service.game_index().games()]
+        return HTMLResponse(games_page(rows, store), headers=SECURITY_HEADERS)
+
+    async def game_page(request: Request) -> Response:
+        found = copy_of(request)
+        if isinstance(found, Response):
+            return found
+        game_id, data, seen_as = found
+        key = hashlib.sha256(data).digest()
+        if key not in pages:
+            links = [("/", "All games"), (f"/games/{game_id}.nkr", "Download this replay file (.nkr)")]
+            pages[key] = html_page(data, f"game {game_id}", seen_as, links)
+        return HTMLResponse(pages[key], headers=SECURITY_HEADERS)
+
+    async def replay_file(request: Request) -> Response:
+        found = copy_of(request)
+        if isinstance(found, Response):
+            return found
+        game_id, data, _ = found
+        headers = {**SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="{game_id}.nkr"'}
+        return Response(data, media_type="application/octet-stream", headers=headers)
+
+    routes = [
+        Route("/", index, methods=["GET"]),
+        Route("/games/{game}.nkr", replay_file, methods=["GET"]),
+        Route("/games/{game}", game_page, methods=["GET"]),
+    ]
+    return Starlette(routes=routes)
+
+
+def _row(service: GameService, entry: dict[str, Any], viewer: str) -> Any:
+    from projections.html_replay import GameRow
+
+    if entry["status"] == "finished":
+        status = f"{entry['winner']} won" if entry["winner"] else "no winner"
+    else:
+        status = str(entry["status"])
+    note = ""
+    if "copy_of" in entry or service.copies.get(UUID(entry["game"])) is not None:
+        note = "a copy imported from a replay file"
+    seen_as = seen_as_for(service, UUID(entry["game"]), viewer)
+    return GameRow(entry["game"], entry["ruleset"], status, entry["players"], entry["version"], seen_as, note)
