@@ -111,9 +111,11 @@ def html_page(
     seen_as: str,
     links: list[tuple[str, str]] | None = None,
     progress: StepsDone | None = None,
+    jobs: int = 1,
 ) -> str:
     """Returns the web replay page of a copy's replay-file bytes (made for `seen_as`), with the verdict
-    of the audit that `nightkeep audit` runs on that file."""
+    of the audit that `nightkeep audit` runs on that file; a long game's boards are drawn in `jobs`
+    worker processes."""
     from cli.evidence_commands import _verdict
     from projections.html_replay import ReplayFacts, replay_page
 
@@ -136,7 +138,7 @@ def html_page(
         chain=recorded[-1].chain.hex(),
         links=links or [],
     )
-    return replay_page(facts, recorded, progress)
+    return replay_page(facts, recorded, progress, jobs)
 
 
 def _export_html(ctx: click.Context, game: str, html_file: str, force: bool, viewer: str | None) -> None:
@@ -150,11 +152,17 @@ def _export_html(ctx: click.Context, game: str, html_file: str, force: bool, vie
     from rich.console import Console
     from rich.progress import Progress  # only a page takes long enough to show progress
 
+    from event_store.bot_games import job_count
+
     shown = Console(stderr=True)  # stdout may be carrying the page
     with Progress(console=shown, transient=True, disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task("drawing the board after every event", total=None)
         page = html_page(
-            data, game, seen_as, progress=lambda done, total: bar.update(task, completed=done, total=total)
+            data,
+            game,
+            seen_as,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+            jobs=job_count(0),  # every core this process may use: a long game's drawing is most of it
         ).encode("utf-8")
     write_output(html_file, page, force)
     if html_file != "-":

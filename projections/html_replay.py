@@ -16,7 +16,7 @@ import gzip
 import hashlib
 import html
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from importlib import resources
@@ -75,21 +75,24 @@ def status_words(fold: GameFold) -> str:
 Progress = Callable[[int, int], None]
 
 
-def frames_of(source: ReplaySource, progress: Progress | None = None) -> dict[str, Any]:
+# Events a worker draws per task: enough that its fold from the nearest checkpoint is small beside the
+# drawing, few enough that the progress bar moves and the pool's workers end together.
+CHUNK = 128
+# A game shorter than this is drawn in this process: a worker's start-up (~0.5 s) would cost more.
+PARALLEL_FROM = 600
+
+
+def frames_of(source: ReplaySource, progress: Progress | None = None, jobs: int = 1) -> dict[str, Any]:
     """Returns the page's frames: each distinct board picture once (as its lines' changes from the one
-    before, see `line_changes`), the status words once, and per event [picture index, turn, status index]."""
+    before, see `line_changes`), the status words once, and per event [picture index, turn, status index].
+    With `jobs` > 1 a long game's boards are drawn in that many worker processes (each picture depends on
+    its fold alone, so the page is the same)."""
     pictures: list[str | list[Any]] = []
     by_svg: dict[bytes, int] = {}
     statuses: dict[str, int] = {}
     steps: list[list[int]] = []
     previous: list[str] = []
-    for number in range(1, source.last + 1):
-        fold = source.fold_at(number)
-        words = status_words(fold)
-        stopped = game_status(fold)["status"] == STOPPED
-        # Every event's board is drawn: a picture may show anything of the fold (the text board names
-        # the event), so only equal pictures are known to be equal.
-        svg = draw_board(fold, stopped)
+    for number, (svg, words) in enumerate(_boards(source, jobs), start=1):
         digest = hashlib.blake2b(svg.encode("utf-8"), digest_size=16).digest()
         if digest not in by_svg:
             lines = svg.split("\n")
@@ -101,6 +104,42 @@ def frames_of(source: ReplaySource, progress: Progress | None = None) -> dict[st
         if progress is not None:
             progress(number, source.last)
     return {"pictures": pictures, "statuses": list(statuses), "steps": steps}
+
+
+def _boards(source: ReplaySource, jobs: int) -> Iterator[tuple[str, str]]:
+    """Yields each event's board picture and status words, in event order."""
+    if jobs <= 1 or source.last < PARALLEL_FROM:
+        yield from _draw_range(source, 1, source.last + 1)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    starts = range(1, source.last + 1, CHUNK)
+    # forkserver: workers start fresh, not as copies of this process and whatever store threads it holds.
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_keep_source, initargs=(source,)) as pool:
+        for drawn in pool.map(_draw_chunk, starts, chunksize=1):
+            yield from drawn
+
+
+def _draw_range(source: ReplaySource, start: int, stop: int) -> Iterator[tuple[str, str]]:
+    # Every event's board is drawn: a picture may show anything of the fold (the text board names the
+    # event), so only equal pictures are known to be equal.
+    for number in range(start, stop):
+        fold = source.fold_at(number)
+        yield draw_board(fold, game_status(fold)["status"] == STOPPED), status_words(fold)
+
+
+_worker_source: list[ReplaySource] = []  # a worker's copy of the game it draws
+
+
+def _keep_source(source: ReplaySource) -> None:
+    _worker_source[:] = [source]
+
+
+def _draw_chunk(start: int) -> list[tuple[str, str]]:
+    source = _worker_source[0]
+    return list(_draw_range(source, start, min(start + CHUNK, source.last + 1)))
 
 
 def line_changes(old: list[str], new: list[str]) -> list[Any]:
@@ -182,10 +221,13 @@ def _nav_html(links: list[tuple[str, str]]) -> str:
     return f"<nav>{anchors}</nav>"
 
 
-def replay_page(facts: ReplayFacts, events: list[RecordedEvent], progress: Progress | None = None) -> str:
-    """Returns the whole HTML page that steps through `events` (one viewer's copy of a game's log)."""
+def replay_page(
+    facts: ReplayFacts, events: list[RecordedEvent], progress: Progress | None = None, jobs: int = 1
+) -> str:
+    """Returns the whole HTML page that steps through `events` (one viewer's copy of a game's log); a
+    long game's boards are drawn in `jobs` worker processes."""
     source = ReplaySource(facts.game, events)
-    frames = frames_of(source, progress)
+    frames = frames_of(source, progress, jobs)
     heading = f"{facts.ruleset} game {facts.game}"
     page_facts = {"game": facts.game, "players": facts.players, "events": source.last, "turns": source.turns}
     return Template(_asset("viewer.html")).substitute(

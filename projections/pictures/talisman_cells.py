@@ -8,6 +8,7 @@ list of what lies face up is printed under the board, so no cell has to hold car
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -150,9 +151,24 @@ def cell_height(width: float, most_pieces: int, name_lines: int = NAME_LINES) ->
 
 def draw_cell(
     cell: Cell, x: float, y: float, width: float, height: float, name_lines: int = NAME_LINES
-) -> draw.Group:
+) -> draw.Raw:
     """Returns a space's cell: its box, number and name (in up to `name_lines` lines with its tag), tag,
-    tokens and what lies there; the group's label says it all in words, for a screen reader."""
+    tokens and what lies there; the group's label says it all in words, for a screen reader.
+
+    A cell is drawn once per look (what it shows and where) and kept as its SVG text: most cells look
+    the same from one event to the next, and a web replay draws the board after every event."""
+    return draw.Raw(_cell_svg(cell, x, y, width, height, name_lines))
+
+
+@functools.lru_cache(maxsize=8192)
+def _cell_svg(cell: Cell, x: float, y: float, width: float, height: float, name_lines: int) -> str:
+    page = draw.Drawing(1, 1)
+    page.append(_cell_group(cell, x, y, width, height, name_lines))
+    text = str(page.as_svg(header=""))
+    return text[text.index("</defs>\n") + len("</defs>\n") : text.rindex("\n</svg>")]
+
+
+def _cell_group(cell: Cell, x: float, y: float, width: float, height: float, name_lines: int) -> draw.Group:
     inner = width - 2 * PAD
     parts: list[draw.DrawingElement] = [
         draw.Rectangle(x, y, width, height, fill=cell.tint, stroke=INK, stroke_width=1.5, rx=4)
