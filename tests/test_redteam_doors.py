@@ -1,0 +1,37 @@
+"""Forged replay files thrown at issue 16's doors: each is refused in one line, never as an internal error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from cli.main import cli
+from tests.log_mutations import pack, unpack
+
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
+HANA = REPLAYS / "vampire-empire-001-Hana.nkr"
+
+
+def nested(value: Any, depth: int) -> Any:
+    for _ in range(depth):
+        value = {"x": [value]}
+    return value
+
+
+def test_audit_diff_refuses_a_copy_whose_fields_nest_too_deep_to_chain_naming_file_and_event(tmp_path):
+    document = unpack(HANA.read_bytes())
+    forged = next(e for e in document["events"] if e["type"] == "ActionTaken")
+    forged["fields"]["nonce"] = nested(b"", 400)  # past Python's recursion limit once encoded
+    path = tmp_path / "deep.nkr"
+    path.write_bytes(pack(document))
+    pictures = ["--as", "Hana", "--svg", str(tmp_path / "p")]
+    for args in ([str(path), str(HANA)], [str(HANA), str(path), *pictures]):
+        result = CliRunner().invoke(cli, ["audit", "diff", *args])
+        assert result.exit_code == 2, result.output
+        assert result.stdout == ""
+        (line,) = result.stderr.splitlines()
+        assert f"event {forged['version']} (ActionTaken)" in line and "nest deeper" in line
+        assert "internal error" not in line
+    assert not list(tmp_path.glob("p-*.svg"))
