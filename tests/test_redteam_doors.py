@@ -35,3 +35,14 @@ def test_audit_diff_refuses_a_copy_whose_fields_nest_too_deep_to_chain_naming_fi
         assert f"event {forged['version']} (ActionTaken)" in line and "nest deeper" in line
         assert "internal error" not in line
     assert not list(tmp_path.glob("p-*.svg"))
+
+
+def test_simulate_refuses_an_html_file_in_a_missing_directory_before_it_stores_a_game(db, tmp_path):
+    html = tmp_path / "no-such-dir" / "report.html"
+    args = ["--db", db, "simulate", "dungeon-short", "--games", "2", "--store", "--html", str(html)]
+    before = CliRunner().invoke(cli, ["--db", db, "games", "--json"]).stdout
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"Error: cannot write {html}")
+    assert CliRunner().invoke(cli, ["--db", db, "games", "--json"]).stdout == before  # nothing stored
