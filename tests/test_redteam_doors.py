@@ -46,3 +46,24 @@ def test_simulate_refuses_an_html_file_in_a_missing_directory_before_it_stores_a
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"Error: cannot write {html}")
     assert CliRunner().invoke(cli, ["--db", db, "games", "--json"]).stdout == before  # nothing stored
+
+
+def played_game(db):
+    seats = ["--player", "Ann", "--player", "Bo"]
+    created = CliRunner().invoke(cli, ["--db", db, "new", "dungeon-short", *seats])
+    game = created.stdout.strip()
+    assert CliRunner().invoke(cli, ["--db", db, "play", game, "--bots", "--seed", "1"]).exit_code == 0
+    return game
+
+
+def test_show_writes_no_picture_when_either_picture_file_is_refused(db, tmp_path):
+    game = played_game(db)
+    svg, png = tmp_path / "board.svg", tmp_path / "board.png"
+    png.write_bytes(b"keep me")
+    result = CliRunner().invoke(cli, ["--db", db, "show", game, "--svg", str(svg), "--png", str(png)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"Error: {png} exists: nothing written (--force overwrites it)\n"
+    assert not svg.exists() and png.read_bytes() == b"keep me"
+    same = ["--db", db, "show", game, "--svg", str(svg), "--png", str(svg), "--force"]
+    result = CliRunner().invoke(cli, same)
+    assert result.exit_code == 2 and "both name" in result.stderr and not svg.exists()
