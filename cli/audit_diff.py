@@ -250,6 +250,9 @@ def _boards_json(boards: Boards) -> dict[str, Any]:
 def write_diff_pictures(boards: Boards, prefix: str, force: bool) -> list[str]:
     """Writes PREFIX-a.svg and PREFIX-b.svg, the two copies' boards at the first difference (a board
     that cannot be drawn is said on stderr and not written)."""
+    there = [p for p in (f"{prefix}-a.svg", f"{prefix}-b.svg") if Path(p).exists() and not force]
+    if there:  # checked before either is written, so a refusal leaves no picture half done
+        raise UsageError(f"{there[0]} exists: nothing written (--force overwrites it)")
     written = []
     for side, name in ((0, "a"), (1, "b")):
         svg, path = boards.picture(side), f"{prefix}-{name}.svg"

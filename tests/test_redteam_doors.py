@@ -8,7 +8,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from cli.main import cli
-from tests.log_mutations import pack, unpack
+from tests.log_mutations import pack, rechain, unpack
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 HANA = REPLAYS / "vampire-empire-001-Hana.nkr"
@@ -67,3 +67,20 @@ def test_show_writes_no_picture_when_either_picture_file_is_refused(db, tmp_path
     same = ["--db", db, "show", game, "--svg", str(svg), "--png", str(svg), "--force"]
     result = CliRunner().invoke(cli, same)
     assert result.exit_code == 2 and "both name" in result.stderr and not svg.exists()
+
+
+def test_audit_diff_writes_neither_picture_when_one_exists(tmp_path):
+    document = unpack(HANA.read_bytes())
+    forged = [e for e in document["events"] if e["type"] == "ActionTaken"][5]
+    forged["fields"]["nonce"] = b"forged"
+    path = tmp_path / "forged.nkr"
+    path.write_bytes(pack(rechain(document)))
+    (tmp_path / "p-b.svg").write_bytes(b"keep me")
+    result = CliRunner().invoke(cli, ["audit", "diff", str(HANA), str(path), "--svg", str(tmp_path / "p")])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"Error: {tmp_path / 'p-b.svg'} exists: nothing written (--force overwrites it)\n"
+    assert not (tmp_path / "p-a.svg").exists() and (tmp_path / "p-b.svg").read_bytes() == b"keep me"
+    forced = CliRunner().invoke(
+        cli, ["audit", "diff", str(HANA), str(path), "--svg", str(tmp_path / "p"), "--force"]
+    )
+    assert forced.exit_code == 1 and (tmp_path / "p-b.svg").read_bytes().startswith(b"<?xml")
