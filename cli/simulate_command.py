@@ -108,6 +108,8 @@ def simulate(
 
     if as_json and html_out == "-":
         raise UsageError("--json and --html - would both print on stdout: give --html a file")
+    if html_out == "":  # else taken for no --html at all, and no page written without a word
+        raise UsageError("--html needs a file name (or - for stdout)")
     if html_out and html_out != "-" and Path(html_out).exists() and not force:
         raise UsageError(f"{html_out} exists: nothing written (--force overwrites it)")
     if html_out and html_out != "-" and not Path(html_out).parent.is_dir():  # before any game is stored

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
@@ -84,3 +85,15 @@ def test_audit_diff_writes_neither_picture_when_one_exists(tmp_path):
         cli, ["audit", "diff", str(HANA), str(path), "--svg", str(tmp_path / "p"), "--force"]
     )
     assert forced.exit_code == 1 and (tmp_path / "p-b.svg").read_bytes().startswith(b"<?xml")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["tournament", "report", str(HANA)], ["simulate", "dungeon-short", "--games", "1"]],
+    ids=["tournament", "simulate"],
+)
+def test_an_empty_html_file_name_is_refused_not_taken_for_no_page(command):
+    result = CliRunner().invoke(cli, [*command, "--html", ""])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr == "Error: --html needs a file name (or - for stdout)\n"
