@@ -16,6 +16,7 @@ from cli.common import echo_json, get_service, handle_errors, json_option, looks
 from cli.completion import complete_game_or_file
 from cli.output_files import write_output
 from cli.rendering import board_header, game_summary, terminal_size
+from domain.audit.chain import MAX_FIELD_DEPTH, nesting_within
 from domain.errors import NightkeepError, UnreadableLog, UsageError
 from domain.events import GameCreated, Sealed
 from domain.game import STOPPED, decode_event
@@ -66,6 +67,12 @@ def _decoded(source: str, entries: list[Any]) -> list[RecordedEvent]:
     """Decodes a file's entries without auditing them: a forged copy must still be comparable."""
     events = []
     for e in entries:
+        # Encoding a deeper value for the chain would recurse past Python's limit (the audit checks it too).
+        if not nesting_within(e.fields, MAX_FIELD_DEPTH):
+            raise UnreadableLog(
+                f"{source}: event {e.version} ({e.type_name}) cannot be read: its fields nest deeper than "
+                "any event's do"
+            )
         try:
             event = decode_event(e.type_name, e.class_version, e.fields)
         except (NightkeepError, ValueError, TypeError, KeyError) as exc:  # a forger's fields of any shape
@@ -243,6 +250,9 @@ def _boards_json(boards: Boards) -> dict[str, Any]:
 def write_diff_pictures(boards: Boards, prefix: str, force: bool) -> list[str]:
     """Writes PREFIX-a.svg and PREFIX-b.svg, the two copies' boards at the first difference (a board
     that cannot be drawn is said on stderr and not written)."""
+    there = [p for p in (f"{prefix}-a.svg", f"{prefix}-b.svg") if Path(p).exists() and not force]
+    if there:  # checked before either is written, so a refusal leaves no picture half done
+        raise UsageError(f"{there[0]} exists: nothing written (--force overwrites it)")
     written = []
     for side, name in ((0, "a"), (1, "b")):
         svg, path = boards.picture(side), f"{prefix}-{name}.svg"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -27,10 +28,17 @@ def write_pictures(fold: Any, stopped: bool, svg_file: str | None, png_file: str
     """Writes the board picture(s) asked for; returns whether one went to stdout (then nothing else may)."""
     if svg_file is None and png_file is None:
         return False
-    if svg_file == "-" and png_file == "-":
-        from domain.errors import UsageError
+    from domain.errors import UsageError
 
+    if svg_file == "-" and png_file == "-":
         raise UsageError("only one of --svg and --png can be - (stdout)")
+    names = [name for name in (svg_file, png_file) if name is not None and name != "-"]
+    if len(names) == 2 and Path(names[0]).resolve() == Path(names[1]).resolve():
+        raise UsageError(f"--svg and --png both name {png_file}: give each picture its own file")
+    # Both are checked before either is written, so a refusal leaves no picture half done.
+    there = [name for name in names if Path(name).exists() and not force]
+    if there:
+        raise UsageError(f"{there[0]} exists: nothing written (--force overwrites it)")
     from projections.pictures import draw_board
 
     svg = draw_board(fold, stopped)

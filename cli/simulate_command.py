@@ -110,8 +110,12 @@ def simulate(
 
     if as_json and html_out == "-":
         raise UsageError("--json and --html - would both print on stdout: give --html a file")
+    if html_out == "":  # else taken for no --html at all, and no page written without a word
+        raise UsageError("--html needs a file name (or - for stdout)")
     if html_out and html_out != "-" and Path(html_out).exists() and not force:
         raise UsageError(f"{html_out} exists: nothing written (--force overwrites it)")
+    if html_out and html_out != "-" and not Path(html_out).parent.is_dir():  # before any game is stored
+        raise UsageError(f"cannot write {html_out}: no directory {Path(html_out).parent}: nothing played")
     planned = BotGames.of(ruleset, games, seed, players, dict(parse_option(o) for o in options))
     out_dir = check_out_dir(out, planned) if out is not None else None
     service = store_for(ctx, planned) if keep else None

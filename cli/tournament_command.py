@@ -66,6 +66,8 @@ def report(
     """
     if as_json and html_out == "-":
         raise UsageError("--json and --html - would both print on stdout: give --html a file")
+    if html_out == "":  # else taken for no --html at all, and no page written without a word
+        raise UsageError("--html needs a file name (or - for stdout)")
     paths = list(dict.fromkeys(files))
     for path in paths:
         if not Path(path).is_file():
