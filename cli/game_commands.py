@@ -376,7 +376,8 @@ def show(
     # Other players' private events are sealed for this viewer, so the board is folded without them.
     fold = fold_recorded(seen_by(recorded, viewer))
     facts = provenance(service, game_id, revealed=None if at else bool(fold.meta["seed"]))
-    if write_pictures(fold, game_status(fold)["status"] == STOPPED, svg_file, png_file, force_picture):
+    stopped = game_status(fold)["status"] == STOPPED
+    if write_pictures(fold, stopped, svg_file, png_file, force_picture, as_json):
         return
     if as_json:
         echo_json({**game_summary(str(game_id), fold), **facts})

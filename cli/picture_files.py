@@ -24,12 +24,17 @@ def picture_options(func: F) -> F:
     )
 
 
-def write_pictures(fold: Any, stopped: bool, svg_file: str | None, png_file: str | None, force: bool) -> bool:
-    """Writes the board picture(s) asked for; returns whether one went to stdout (then nothing else may)."""
+def write_pictures(
+    fold: Any, stopped: bool, svg_file: str | None, png_file: str | None, force: bool, as_json: bool = False
+) -> bool:
+    """Writes the board picture(s) asked for; returns whether one went to stdout (then nothing else may:
+    with `as_json` a picture on stdout is refused)."""
     if svg_file is None and png_file is None:
         return False
     from domain.errors import UsageError
 
+    if as_json and "-" in (svg_file, png_file):
+        raise UsageError("--json and a picture on - would both print on stdout: give the picture a file")
     if svg_file == "-" and png_file == "-":
         raise UsageError("only one of --svg and --png can be - (stdout)")
     names = [name for name in (svg_file, png_file) if name is not None and name != "-"]

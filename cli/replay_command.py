@@ -238,7 +238,7 @@ def replay(
     stop = stop or source.last
     fold = source.fold_at(stop)
     stopped = game_summary(source.game, fold)["status"] == STOPPED
-    if write_pictures(fold, stopped, svg_file, png_file, force_picture):
+    if write_pictures(fold, stopped, svg_file, png_file, force_picture, as_json):
         return  # the picture went to stdout: nothing else may
     if as_json:
         echo_json(game_summary(source.game, fold))

@@ -108,3 +108,11 @@ def test_draw_board_of_an_unknown_ruleset_fold_is_still_a_picture():
     svg = draw_board(GameFold(ruleset_name="no-such-ruleset"))
     ET.fromstring(svg.encode())
     assert "has no board view" in svg
+
+
+def test_json_and_a_picture_on_stdout_are_refused_together(db):
+    game = new_toy_game(db)
+    for command in ("show", "replay"):
+        result = run(db, command, game, "--svg", "-", "--json")
+        assert result.exit_code == 2, (command, result.output)
+        assert "--json and a picture on -" in result.stderr and result.stdout == ""
