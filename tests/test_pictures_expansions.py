@@ -325,3 +325,15 @@ def test_keep_heading_names_the_choice_waited_for_and_the_wizard_shows_its_spell
     assert heading in every_text
     casting = [line for line in every_text if line.startswith("Vampire Wizard (14) casts")]
     assert casting == (["Vampire Wizard (14) casts Hex (1 spell drawn this turn)."] if wizard else [])
+
+
+def test_a_column_sized_to_a_word_never_breaks_it():
+    # The table sizes a column as the widest word plus padding and wraps to the width less the padding:
+    # the float sum may come back a hair under the word's own width (a red team saw "Philosophe r").
+    from projections.pictures._expansion_text import text_width, wrap_to
+
+    for word in ("Philosopher", "Inquisitor", "character", "Leprechaun", "Martial Artist"):
+        for size, bold in ((20, False), (20, True), (28, True)):
+            own = text_width(word, size, bold)
+            assert wrap_to(word, own + 16.3 - 16.3, size, bold) == [word]
+            assert wrap_to(word, own * 0.9, size, bold) != [word]  # narrower, it does wrap

@@ -32,10 +32,15 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return hundredths * size * SLACK / 100
 
 
+# A width measured and then taken back from a sum may come back a hair smaller (floating point): a
+# text is taken to fit a width this much under its own, so a column sized to a word never breaks it.
+FIT_TOLERANCE = 0.01
+
+
 def _split_word(word: str, width: float, size: float, bold: bool) -> list[str]:
     pieces = [""]
     for char in word:
-        if pieces[-1] and text_width(pieces[-1] + char, size, bold) > width:
+        if pieces[-1] and text_width(pieces[-1] + char, size, bold) > width + FIT_TOLERANCE:
             pieces.append("")
         pieces[-1] += char
     return pieces
@@ -46,10 +51,11 @@ def wrap_to(text: str, width: float, size: float, bold: bool = False) -> list[st
     than a line by itself."""
     lines: list[str] = []
     for word in text.split():
-        parts = [word] if text_width(word, size, bold) <= width else _split_word(word, width, size, bold)
+        fits = text_width(word, size, bold) <= width + FIT_TOLERANCE
+        parts = [word] if fits else _split_word(word, width, size, bold)
         for part in parts:
             joined = f"{lines[-1]} {part}" if lines else part
-            if lines and text_width(joined, size, bold) <= width:
+            if lines and text_width(joined, size, bold) <= width + FIT_TOLERANCE:
                 lines[-1] = joined
             else:
                 lines.append(part)
