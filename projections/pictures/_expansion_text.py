@@ -60,3 +60,12 @@ def wrap_to(text: str, width: float, size: float, bold: bool = False) -> list[st
             else:
                 lines.append(part)
     return lines or [""]
+
+
+def cut_to(text: str, width: float, size: float, bold: bool = False) -> str:
+    """Returns `text` as it fits on one line `width` wide: whole, or cut short with `…`."""
+    if text_width(text, size, bold) <= width + FIT_TOLERANCE:
+        return text
+    while text and text_width(text + "…", size, bold) > width + FIT_TOLERANCE:
+        text = text[:-1]
+    return text.rstrip() + "…"

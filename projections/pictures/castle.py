@@ -18,6 +18,7 @@ from domain.rulesets.castle.options import to_act
 from domain.rulesets.castle.shapes import CastleState
 from domain.rulesets.castle.state import ATTACK, CELLAR, DEFENCE, HUMAN, MOAT, VAMPIRE, deck_count, typed
 from projections.castle_view import REASONS, STEPS, card_order, character_name, identity_words
+from projections.pictures._expansion_text import cut_to, text_width
 from projections.pictures.castle_parts import (
     CARD_H,
     CARD_W,
@@ -304,8 +305,11 @@ def draw_player(sheet: Sheet, state: CastleState, name: str, x: float, w: float)
     summary = ", ".join(f"{what} {count}" for what, count in counts)
     sheet.add(seat_badge(seat_mark(seat), x + 12, y + 12, f"{name}, {me['side']} player: {summary}"))
     you = " (you)" if owners(state) == [name] else ""
-    sheet.add(*lines_at([f"{name}{you}"], x + 64, y + 40, 26, bold=True, text_anchor="start"))
-    sheet.add(*lines_at([f"{me['side']} player"], x + w - 12, y + 40, 22, text_anchor="end"))
+    side = f"{me['side']} player"
+    room = w - 64 - 12 - text_width(side, 22) - 12  # a long name is cut short; the badge says it whole
+    shown = cut_to(f"{name}{you}", room, 26, bold=True)
+    sheet.add(*lines_at([shown], x + 64, y + 40, 26, bold=True, text_anchor="start"))
+    sheet.add(*lines_at([side], x + w - 12, y + 40, 22, text_anchor="end"))
     cell = (w - 24) / len(counts)
     for n, (what, count) in enumerate(counts):
         cx = x + 12 + n * cell + cell / 2

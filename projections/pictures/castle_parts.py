@@ -7,13 +7,13 @@ for a screen reader.
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 
 import drawsvg as draw
 
 from domain.rulesets.castle.content import HOLY_WATER, RED, SUPPORT
 from projections.castle_view import EFFECTS, find_card
+from projections.pictures._expansion_text import wrap_to
 from projections.pictures.kit import INK, MIN_FONT, PAPER, SeatMark, label
 
 # DejaVu Sans advances about 0.6 em per character (bold about 0.66): enough to wrap without measuring.
@@ -36,9 +36,9 @@ CARD_W, CARD_H = 218, 120
 
 
 def wrap(text: str, width: float, size: float = MIN_FONT, bold: bool = False) -> list[str]:
-    """Returns `text` broken into lines that fit `width` units at `size`."""
-    per_line = int(width / (size * (BOLD_ADVANCE if bold else ADVANCE)))
-    return textwrap.wrap(text, max(per_line, 1), break_long_words=False) or [""]
+    """Returns `text` broken into lines that fit `width` units at `size`, measured letter by letter in
+    the pictures' font (a name of wide letters, "WWWW…", takes the room it really takes)."""
+    return wrap_to(text, width, size, bold)
 
 
 def lines_at(
