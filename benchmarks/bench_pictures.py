@@ -8,8 +8,10 @@ Run from anywhere (the project root is put on sys.path):
 Set-up, not timed: each replay file in replays/ read and folded at every sampled event (public view).
 Timed (best of N, time.perf_counter): `render_board` of every sampled state at 110 columns (the text
 `show` prints to a pipe) and `draw_board` of the same folds (the SVG `show --svg` writes, and the web
-viewer embeds per step), then `to_png` of a few of those pictures (cairosvg). The baseline is the text
-board: the ratio says how many text boards one picture costs.
+viewer embeds per step; each repeat starts with no Talisman cell kept from the last), then `to_png` of
+a few of those pictures (cairosvg). Two baselines: the text board (how many text boards one picture
+costs) and python-chess's `chess.svg.board` of 120 positions of a seeded random game (the board
+pictures the issue names; `pip install '.[bench]'`), per picture.
 Output: a table on stdout, then one JSON line with every figure (milliseconds per board, bytes per SVG).
 """
 
@@ -32,6 +34,7 @@ from event_store.replay_file import read_replay  # noqa: E402
 from event_store.seats import seen_by  # noqa: E402
 from projections.pictures import draw_board  # noqa: E402
 from projections.pictures.kit import to_png  # noqa: E402
+from projections.pictures.talisman_cells import _cell_svg  # noqa: E402
 from projections.replay_source import ReplaySource  # noqa: E402
 from projections.views import render_board  # noqa: E402
 
@@ -47,9 +50,12 @@ def _folds(step: int) -> dict[str, list[Any]]:
     return out
 
 
-def _best(repeats: int, work: list[Any], run: Callable[[Any], object]) -> float:
+def _best(
+    repeats: int, work: list[Any], run: Callable[[Any], object], fresh: Callable[[], None] = lambda: None
+) -> float:
     times = []
     for _ in range(repeats):
+        fresh()
         start = time.perf_counter()
         for item in work:
             run(item)
@@ -61,6 +67,20 @@ def _stopped(fold: Any) -> bool:
     return bool(game_status(fold)["status"] == STOPPED)
 
 
+def _chess_baseline(repeats: int) -> tuple[float, int]:
+    import random
+
+    import chess
+    import chess.svg
+
+    board, pick, boards = chess.Board(), random.Random(1), []
+    while len(boards) < 120 and not board.is_game_over():
+        board.push(pick.choice(list(board.legal_moves)))
+        boards.append(board.copy())
+    sizes = sorted(len(chess.svg.board(b, size=360).encode()) for b in boards)
+    return _best(repeats, boards, lambda b: chess.svg.board(b, size=360)), sizes[len(sizes) // 2]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples and repeats")
@@ -69,7 +89,8 @@ def main() -> None:
     figures: dict[str, dict[str, float]] = {}
     for ruleset, folds in _folds(step).items():
         text = _best(repeats, folds, lambda f: render_board(f.ruleset_name, f.state, _stopped(f), width=110))
-        picture = _best(repeats, folds, lambda f: draw_board(f, _stopped(f)))
+        # Each repeat starts with no Talisman cell kept (a page draws each event once, in order).
+        picture = _best(repeats, folds, lambda f: draw_board(f, _stopped(f)), _cell_svg.cache_clear)
         sizes = [len(draw_board(f, _stopped(f)).encode()) for f in folds]
         some = [draw_board(f, _stopped(f)) for f in folds[:: max(len(folds) // 5, 1)]]
         png = _best(1, some, to_png)
@@ -81,9 +102,17 @@ def main() -> None:
             "png_ms": round(png, 1),
             "svg_bytes_median": sorted(sizes)[len(sizes) // 2],
         }
+    chess_ms, chess_bytes = _chess_baseline(repeats)
+    for f in figures.values():
+        f["svg_per_chess"] = round(f["svg_ms"] / chess_ms, 1)
+    figures["python-chess"] = {"boards": 120, "svg_ms": round(chess_ms, 3), "svg_bytes_median": chess_bytes}
     heads = ("boards", "text ms", "svg ms", "svg/text", "png ms", "svg KB")
     print(f"{'ruleset':16}" + "".join(f" {head:>8}" for head in heads))
     for ruleset, f in figures.items():
+        if ruleset == "python-chess":
+            print(f"{ruleset:16} {f['boards']:>8} {'':>8} {f['svg_ms']:>8.2f} {'':>8} {'':>8} "
+                  f"{f['svg_bytes_median'] / 1024:>8.1f}")
+            continue
         print(
             f"{ruleset:16} {f['boards']:>8} {f['text_ms']:>8.2f} {f['svg_ms']:>8.2f}"
             f" {f['svg_per_text']:>8.2f} {f['png_ms']:>8.1f} {f['svg_bytes_median'] / 1024:>8.1f}"
