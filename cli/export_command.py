@@ -144,6 +144,8 @@ def _export_html(ctx: click.Context, game: str, html_file: str, force: bool, vie
         raise UsageError("--html needs a file name (or - for stdout)")
     if html_file != "-" and not force and Path(html_file).exists():  # before the drawing, which takes long
         raise UsageError(f"{html_file} exists: nothing written (--force overwrites it)")
+    if html_file != "-" and force and _same_file(html_file, game):  # the replay file read would be lost
+        raise UsageError(f"{html_file} is the replay file the page is made from: nothing written")
     data, seen_as = copy_bytes(ctx, game, viewer)
     if html_file != "-" and force and _is_the_store(ctx, html_file):
         raise UsageError(f"{html_file} is the store this game is read from: nothing written")
@@ -159,6 +161,14 @@ def _export_html(ctx: click.Context, game: str, html_file: str, force: bool, vie
     write_output(html_file, page, force)
     if html_file != "-":
         click.echo(f"wrote {html_file} ({len(page)} bytes)")
+
+
+def _same_file(output: str, source: str) -> bool:
+    """Tells whether the file --force would overwrite is the replay file given as GAME (by any name)."""
+    try:
+        return Path(source).is_file() and Path(output).exists() and os.path.samefile(output, source)
+    except OSError:
+        return False
 
 
 def _is_the_store(ctx: click.Context, output: str) -> bool:

@@ -445,3 +445,15 @@ def test_serve_as_a_player_shows_their_copy_where_they_sit_and_the_public_copy_e
         process.wait()
     assert fact(castle, "Seen as") == "Hana (what Hana may see)" and "Your hand (Hana" in page_words(castle)
     assert fact(dungeon, "Seen as").startswith("the public")
+
+
+def test_export_html_with_force_never_overwrites_the_replay_file_it_reads(db, tmp_path):
+    replay = tmp_path / "game.nkr"
+    replay.write_bytes(DUNGEON.read_bytes())
+    link = tmp_path / "link.nkr"
+    link.symlink_to(replay)
+    for target in (replay, link):
+        refused = nk(db, "export", str(replay), "--html", str(target), "--force")
+        assert refused.exit_code == 2 and "is the replay file the page is made from" in refused.output
+        assert len(refused.output.strip().splitlines()) == 1, refused.output
+    assert replay.read_bytes() == DUNGEON.read_bytes()
