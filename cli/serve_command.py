@@ -8,8 +8,10 @@ only GET and HEAD, and changes nothing in the store.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import socket
+from collections import OrderedDict
 from typing import Any
 from uuid import UUID
 
@@ -29,6 +31,9 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+
+# How many drawn pages serve keeps (each a copy of one game at one point: some hundreds of KB).
+KEPT_PAGES = 32
 
 
 @click.command()
@@ -93,6 +98,7 @@ def seen_as_for(service: GameService, game_id: UUID, viewer: str) -> str:
 def viewer_app(service: GameService, viewer: str, store: str) -> Any:
     """Returns the ASGI app: the games list, each game's replay page and its replay file."""
     from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, PlainTextResponse, Response
     from starlette.routing import Route
@@ -101,7 +107,9 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
     from event_store.replay_file import export_game
     from projections.html_replay import games_page
 
-    pages: dict[bytes, str] = {}  # a copy's page by its bytes' digest: a game that moves on is drawn anew
+    # A copy's page by its bytes' digest (a game that moves on is drawn anew), the latest few kept: every
+    # move of a game being played would otherwise keep one more page for as long as the server runs.
+    pages: OrderedDict[bytes, asyncio.Future[str]] = OrderedDict()
 
     def copy_of(request: Request) -> tuple[UUID, bytes, str] | Response:
         try:
@@ -124,9 +132,22 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
         game_id, data, seen_as = found
         key = hashlib.sha256(data).digest()
         if key not in pages:
+            # The drawing (a minute for a long talisman game) runs off the event loop, from the copy's
+            # bytes only, so the list and other games answer meanwhile; a second request waits for it.
             links = [("/", "All games"), (f"/games/{game_id}.nkr", "Download this replay file (.nkr)")]
-            pages[key] = html_page(data, f"game {game_id}", seen_as, links)
-        return HTMLResponse(pages[key], headers=SECURITY_HEADERS)
+            pages[key] = asyncio.ensure_future(
+                run_in_threadpool(html_page, data, f"game {game_id}", seen_as, links)
+            )
+            while len(pages) > KEPT_PAGES:
+                pages.popitem(last=False)
+        pages.move_to_end(key)
+        found_page = pages[key]
+        try:
+            page = await asyncio.shield(found_page)
+        except Exception:
+            pages.pop(key, None)  # not kept: the next request tries again
+            raise
+        return HTMLResponse(page, headers=SECURITY_HEADERS)
 
     async def replay_file(request: Request) -> Response:
         found = copy_of(request)

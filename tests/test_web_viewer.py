@@ -457,3 +457,72 @@ def test_export_html_with_force_never_overwrites_the_replay_file_it_reads(db, tm
         assert refused.exit_code == 2 and "is the replay file the page is made from" in refused.output
         assert len(refused.output.strip().splitlines()) == 1, refused.output
     assert replay.read_bytes() == DUNGEON.read_bytes()
+
+
+async def asgi_get(app: Any, path: str) -> tuple[int, bytes]:
+    """Sends one GET to an ASGI app in this event loop; returns the status and body."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"test")],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
+    }
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send)
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+def test_serve_answers_the_list_while_a_page_is_drawn_and_draws_each_copy_once(
+    db, store_service, monkeypatch
+):
+    import asyncio
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import cli.export_command
+    from cli.serve_command import viewer_app
+
+    game = imported(db, DUNGEON)
+    release, drawing, drawn = threading.Event(), threading.Event(), []
+    real = cli.export_command.html_page
+
+    def held(*args: Any, **kwargs: Any) -> str:  # a long game's drawing, held until the list has answered
+        drawn.append(args[1])
+        drawing.set()
+        assert release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cli.export_command, "html_page", held)
+    app = viewer_app(store_service, "", "a test store")
+
+    async def visit() -> tuple[list[tuple[int, bytes]], tuple[int, bytes], bool]:
+        loop = asyncio.get_running_loop()
+        pages = [asyncio.ensure_future(asyncio.wait_for(asgi_get(app, f"/games/{game}"), 60)) for _ in "ab"]
+        assert await loop.run_in_executor(None, drawing.wait, 30)
+        listed = await asyncio.wait_for(asgi_get(app, "/"), 30)
+        held_on = not release.is_set()
+        release.set()
+        return list(await asyncio.gather(*pages)), listed, held_on
+
+    # Its own thread: the session's browser (playwright) may run an event loop in this one.
+    with ThreadPoolExecutor(1) as runner:
+        pages, listed, held_on = runner.submit(asyncio.run, visit()).result(120)
+    assert listed[0] == 200 and game.encode() in listed[1] and held_on  # the list answered mid-drawing
+    assert [p[0] for p in pages] == [200, 200] and pages[0][1] == pages[1][1]
+    assert len(drawn) == 1  # two requests for one copy draw it once
