@@ -162,7 +162,31 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
         Route("/games/{game}.nkr", replay_file, methods=["GET"]),
         Route("/games/{game}", game_page, methods=["GET"]),
     ]
-    return Starlette(routes=routes)
+    app = Starlette(routes=routes)
+    app.router.redirect_slashes = False  # its redirect names whatever host the request said it was for
+    return _with_headers(app)
+
+
+def _with_headers(app: Any) -> Any:
+    """Returns the ASGI app with the security headers on every response, starlette's own 404 and 405
+    answers too (an app's handlers add them only to what they answer)."""
+    extra = [
+        (name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in SECURITY_HEADERS.items()
+    ]
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                have = {name.lower() for name, _ in message.get("headers", [])}
+                message = {
+                    **message,
+                    "headers": [*message.get("headers", []), *(h for h in extra if h[0] not in have)],
+                }
+            await send(message)
+
+        await app(scope, receive, send_with_headers if scope["type"] == "http" else send)
+
+    return wrapped
 
 
 def _row(service: GameService, entry: dict[str, Any], viewer: str) -> Any:

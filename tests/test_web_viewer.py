@@ -459,13 +459,16 @@ def test_export_html_with_force_never_overwrites_the_replay_file_it_reads(db, tm
     assert replay.read_bytes() == DUNGEON.read_bytes()
 
 
-async def asgi_get(app: Any, path: str) -> tuple[int, bytes]:
-    """Sends one GET to an ASGI app in this event loop; returns the status and body."""
+async def asgi_get(
+    app: Any, path: str, method: str = "GET", answer: dict[str, Any] | None = None
+) -> tuple[int, bytes]:
+    """Sends one request to an ASGI app in this event loop; returns the status and body (and the response's
+    start message in `answer`)."""
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
-        "method": "GET",
+        "method": method,
         "scheme": "http",
         "path": path,
         "raw_path": path.encode(),
@@ -484,7 +487,9 @@ async def asgi_get(app: Any, path: str) -> tuple[int, bytes]:
         sent.append(message)
 
     await app(scope, receive, send)
-    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    (answer if answer is not None else {}).update(start)
+    status = start["status"]
     return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
 
 
@@ -526,3 +531,37 @@ def test_serve_answers_the_list_while_a_page_is_drawn_and_draws_each_copy_once(
     assert listed[0] == 200 and game.encode() in listed[1] and held_on  # the list answered mid-drawing
     assert [p[0] for p in pages] == [200, 200] and pages[0][1] == pages[1][1]
     assert len(drawn) == 1  # two requests for one copy draw it once
+
+
+def test_serve_sends_its_security_headers_on_every_answer_and_redirects_nowhere(db, store_service):
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cli.serve_command import SECURITY_HEADERS, viewer_app
+
+    game = imported(db, DUNGEON)
+    app = viewer_app(store_service, "", "a test store")
+    asked = [
+        ("GET", "/nowhere"),
+        ("POST", "/"),
+        ("PUT", f"/games/{game}"),
+        ("GET", f"/games/{game}/"),
+        ("GET", "/games/zzzz"),
+        ("GET", "/"),
+    ]
+
+    async def visit() -> list[tuple[int, dict[str, str]]]:
+        answers = []
+        for method, path in asked:
+            start: dict[str, Any] = {}
+            await asgi_get(app, path, method, start)
+            answers.append((start["status"], {k.decode(): v.decode() for k, v in start["headers"]}))
+        return answers
+
+    with ThreadPoolExecutor(1) as runner:  # its own thread: playwright may run an event loop in this one
+        answers = runner.submit(asyncio.run, visit()).result(120)
+    assert [status for status, _ in answers] == [404, 405, 405, 404, 404, 200]
+    for status, headers in answers:
+        assert "location" not in headers, (status, headers)
+        for name, value in SECURITY_HEADERS.items():
+            assert headers.get(name.lower()) == value, (status, name)
