@@ -14,6 +14,7 @@ from cli.completion import complete_game_or_file
 from cli.output_files import write_output
 from domain.actions import HOST
 from domain.errors import UsageError
+from domain.hidden import PUBLIC
 from event_store.log_reader import read_file, read_log
 from event_store.replay_file import encode_replay, export_game, read_replay
 
@@ -94,6 +95,14 @@ def copy_bytes(ctx: click.Context, game: str, viewer: str | None) -> tuple[bytes
         replay = read_replay(read_file(path), path.name)
         players = [seat["name"] for seat in replay.header["players"]]
         seen_as = resolve_viewer(viewer, players)
+        copy_of = replay.header.get("viewer")  # a copy names its viewer ("": the public); a full log not
+        if copy_of is not None and seen_as != PUBLIC:
+            if seen_as not in (HOST, copy_of):
+                whose = f"{copy_of}'s copy" if copy_of else "the public copy"
+                raise UsageError(
+                    f"{path.name} is {whose} of its game: only that or the public copy can be shown"
+                )
+            seen_as = copy_of  # the host's full log is not in it: the page is that copy, and says so
         from event_store.recorded import redacted
 
         return encode_replay(str(replay.header["game"]), redacted(replay.events, seen_as), seen_as), seen_as

@@ -565,3 +565,18 @@ def test_serve_sends_its_security_headers_on_every_answer_and_redirects_nowhere(
         assert "location" not in headers, (status, headers)
         for name, value in SECURITY_HEADERS.items():
             assert headers.get(name.lower()) == value, (status, name)
+
+
+def test_export_html_of_a_players_copy_file_shows_that_copy_whatever_as_asks(db, tmp_path):
+    castle = imported(db, CASTLE)
+    copy = tmp_path / "hana.nkr"
+    assert nk(db, "export", castle, "-o", str(copy), "--as", "Hana").exit_code == 0
+    for viewer in ("host", "Hana"):
+        page = exported(db, str(copy), tmp_path / f"{viewer}.html", "--as", viewer)
+        assert fact(page, "Seen as") == "Hana (what Hana may see)", viewer
+        assert fact(page, "Audit").startswith("clean"), viewer
+    refused = nk(db, "export", str(copy), "--html", str(tmp_path / "vlad.html"), "--as", "Vlad")
+    assert refused.exit_code == 2 and "is Hana's copy" in refused.output, refused.output
+    assert len(refused.output.strip().splitlines()) == 1 and not (tmp_path / "vlad.html").exists()
+    public = exported(db, str(copy), tmp_path / "public.html")
+    assert fact(public, "Seen as").startswith("the public")
