@@ -580,3 +580,21 @@ def test_export_html_of_a_players_copy_file_shows_that_copy_whatever_as_asks(db,
     assert len(refused.output.strip().splitlines()) == 1 and not (tmp_path / "vlad.html").exists()
     public = exported(db, str(copy), tmp_path / "public.html")
     assert fact(public, "Seen as").startswith("the public")
+
+
+def test_a_jump_to_a_number_that_is_not_a_whole_event_stays_put_and_says_why(chromium, pages):
+    watched = loaded(chromium, pages["dungeon"])
+    page = watched.page
+    page.fill("#event-input", "7")
+    page.click("text=Go to event")
+    assert position(watched).startswith("Event 7 of 174")
+    for typed in ("1e3", "2.5", "-1", "0", "175"):
+        page.fill("#event-input", typed)
+        page.click("text=Go to event")
+        assert position(watched).startswith("Event 7 of 174"), typed
+        assert page.inner_text("#jump-message") == "This game has events 1 to 174.", typed
+        page.fill("#turn-input", typed)
+        page.click("text=Go to turn")
+        assert position(watched).startswith("Event 7 of 174"), typed
+    assert watched.problems() == []
+    page.close()
