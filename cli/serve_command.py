@@ -11,16 +11,19 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import socket
+import sqlite3
 from collections import OrderedDict
 from typing import Any
 from uuid import UUID
 
 import click
+from eventsourcing.persistence import PersistenceError
 
 from cli.common import get_service, handle_errors, viewer_option
 from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
 from domain.hidden import PUBLIC
+from event_store.busy import store_error_message
 from event_store.config import describe
 from event_store.service import GameService
 
@@ -117,12 +120,26 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
             seen_as = seen_as_for(service, game_id, viewer)
             return game_id, export_game(service, game_id, seen_as), seen_as
         except NightkeepError as exc:
-            status = 404 if exc.exit_code == 2 else 500
+            status = 404 if exc.exit_code == 2 else 503 if exc.exit_code == 3 else 500
             return PlainTextResponse(f"{exc}\n", status, headers=SECURITY_HEADERS)
+        except (sqlite3.DatabaseError, PersistenceError) as exc:
+            return store_trouble(exc)
+
+    def store_trouble(exc: BaseException) -> Response:
+        """A store that fails or cannot be reached while serving: one line to the reader and the log (the
+        library's traceback said nothing more), 503."""
+        message = store_error_message(exc)
+        click.echo(f"Error: {message}", err=True)
+        return PlainTextResponse(f"{message}\n", 503, headers=SECURITY_HEADERS)
 
     # Handlers are coroutines on purpose: the store is used from the event loop's one thread only.
     async def index(request: Request) -> Response:
-        rows = [_row(service, entry, viewer) for entry in service.game_index().games()]
+        try:
+            rows = [_row(service, entry, viewer) for entry in service.game_index().games()]
+        except NightkeepError as exc:
+            return PlainTextResponse(f"{exc}\n", 503 if exc.exit_code == 3 else 500, headers=SECURITY_HEADERS)
+        except (sqlite3.DatabaseError, PersistenceError) as exc:
+            return store_trouble(exc)
         return HTMLResponse(games_page(rows, store), headers=SECURITY_HEADERS)
 
     async def game_page(request: Request) -> Response:

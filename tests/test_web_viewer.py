@@ -598,3 +598,31 @@ def test_a_jump_to_a_number_that_is_not_a_whole_event_stays_put_and_says_why(chr
         assert position(watched).startswith("Event 7 of 174"), typed
     assert watched.problems() == []
     page.close()
+
+
+def test_serve_answers_a_store_that_fails_while_serving_in_one_line(db, store_service, monkeypatch, capsys):
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from eventsourcing.persistence import OperationalError
+
+    from cli.serve_command import viewer_app
+
+    game = imported(db, DUNGEON)
+    app = viewer_app(store_service, "", "a test store")
+
+    def unreachable(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("couldn't get a connection after 5.00 sec\nDETAIL: the server went away")
+
+    monkeypatch.setattr(store_service, "game_index", unreachable)
+    monkeypatch.setattr(store_service, "resolve_game_id", unreachable)
+
+    async def visit() -> list[tuple[int, bytes]]:
+        return [await asgi_get(app, path) for path in ("/", f"/games/{game}", f"/games/{game}.nkr")]
+
+    with ThreadPoolExecutor(1) as runner:  # its own thread: playwright may run an event loop in this one
+        answers = runner.submit(asyncio.run, visit()).result(120)
+    for status, body in answers:
+        assert status == 503 and body == b"cannot use the store: couldn't get a connection after 5.00 sec\n"
+    logged = capsys.readouterr().err.strip().splitlines()
+    assert len(logged) == 3 and all(line.startswith("Error: cannot use the store:") for line in logged)
