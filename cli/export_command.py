@@ -14,6 +14,7 @@ from cli.completion import complete_game_or_file
 from cli.output_files import write_output
 from domain.actions import HOST
 from domain.errors import UsageError
+from domain.hidden import PUBLIC
 from event_store.log_reader import read_file, read_log
 from event_store.replay_file import encode_replay, export_game, read_replay
 
@@ -94,6 +95,14 @@ def copy_bytes(ctx: click.Context, game: str, viewer: str | None) -> tuple[bytes
         replay = read_replay(read_file(path), path.name)
         players = [seat["name"] for seat in replay.header["players"]]
         seen_as = resolve_viewer(viewer, players)
+        copy_of = replay.header.get("viewer")  # a copy names its viewer ("": the public); a full log not
+        if copy_of is not None and seen_as != PUBLIC:
+            if seen_as not in (HOST, copy_of):
+                whose = f"{copy_of}'s copy" if copy_of else "the public copy"
+                raise UsageError(
+                    f"{path.name} is {whose} of its game: only that or the public copy can be shown"
+                )
+            seen_as = copy_of  # the host's full log is not in it: the page is that copy, and says so
         from event_store.recorded import redacted
 
         return encode_replay(str(replay.header["game"]), redacted(replay.events, seen_as), seen_as), seen_as
@@ -146,6 +155,8 @@ def _export_html(ctx: click.Context, game: str, html_file: str, force: bool, vie
         raise UsageError("--html needs a file name (or - for stdout)")
     if html_file != "-" and not force and Path(html_file).exists():  # before the drawing, which takes long
         raise UsageError(f"{html_file} exists: nothing written (--force overwrites it)")
+    if html_file != "-" and force and _same_file(html_file, game):  # the replay file read would be lost
+        raise UsageError(f"{html_file} is the replay file the page is made from: nothing written")
     data, seen_as = copy_bytes(ctx, game, viewer)
     if html_file != "-" and force and _is_the_store(ctx, html_file):
         raise UsageError(f"{html_file} is the store this game is read from: nothing written")
@@ -167,6 +178,14 @@ def _export_html(ctx: click.Context, game: str, html_file: str, force: bool, vie
     write_output(html_file, page, force)
     if html_file != "-":
         click.echo(f"wrote {html_file} ({len(page)} bytes)")
+
+
+def _same_file(output: str, source: str) -> bool:
+    """Tells whether the file --force would overwrite is the replay file given as GAME (by any name)."""
+    try:
+        return Path(source).is_file() and Path(output).exists() and os.path.samefile(output, source)
+    except OSError:
+        return False
 
 
 def _is_the_store(ctx: click.Context, output: str) -> bool:

@@ -8,17 +8,22 @@ only GET and HEAD, and changes nothing in the store.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import socket
+import sqlite3
+from collections import OrderedDict
 from typing import Any
 from uuid import UUID
 
 import click
+from eventsourcing.persistence import PersistenceError
 
 from cli.common import get_service, handle_errors, viewer_option
 from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
 from domain.hidden import PUBLIC
+from event_store.busy import store_error_message
 from event_store.config import describe
 from event_store.service import GameService
 
@@ -29,6 +34,9 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+
+# How many drawn pages serve keeps (each a copy of one game at one point: some hundreds of KB).
+KEPT_PAGES = 32
 
 
 @click.command()
@@ -93,6 +101,7 @@ def seen_as_for(service: GameService, game_id: UUID, viewer: str) -> str:
 def viewer_app(service: GameService, viewer: str, store: str) -> Any:
     """Returns the ASGI app: the games list, each game's replay page and its replay file."""
     from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, PlainTextResponse, Response
     from starlette.routing import Route
@@ -101,7 +110,9 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
     from event_store.replay_file import export_game
     from projections.html_replay import games_page
 
-    pages: dict[bytes, str] = {}  # a copy's page by its bytes' digest: a game that moves on is drawn anew
+    # A copy's page by its bytes' digest (a game that moves on is drawn anew), the latest few kept: every
+    # move of a game being played would otherwise keep one more page for as long as the server runs.
+    pages: OrderedDict[bytes, asyncio.Future[str]] = OrderedDict()
 
     def copy_of(request: Request) -> tuple[UUID, bytes, str] | Response:
         try:
@@ -109,12 +120,26 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
             seen_as = seen_as_for(service, game_id, viewer)
             return game_id, export_game(service, game_id, seen_as), seen_as
         except NightkeepError as exc:
-            status = 404 if exc.exit_code == 2 else 500
+            status = 404 if exc.exit_code == 2 else 503 if exc.exit_code == 3 else 500
             return PlainTextResponse(f"{exc}\n", status, headers=SECURITY_HEADERS)
+        except (sqlite3.DatabaseError, PersistenceError) as exc:
+            return store_trouble(exc)
+
+    def store_trouble(exc: BaseException) -> Response:
+        """A store that fails or cannot be reached while serving: one line to the reader and the log (the
+        library's traceback said nothing more), 503."""
+        message = store_error_message(exc)
+        click.echo(f"Error: {message}", err=True)
+        return PlainTextResponse(f"{message}\n", 503, headers=SECURITY_HEADERS)
 
     # Handlers are coroutines on purpose: the store is used from the event loop's one thread only.
     async def index(request: Request) -> Response:
-        rows = [_row(service, entry, viewer) for entry in service.game_index().games()]
+        try:
+            rows = [_row(service, entry, viewer) for entry in service.game_index().games()]
+        except NightkeepError as exc:
+            return PlainTextResponse(f"{exc}\n", 503 if exc.exit_code == 3 else 500, headers=SECURITY_HEADERS)
+        except (sqlite3.DatabaseError, PersistenceError) as exc:
+            return store_trouble(exc)
         return HTMLResponse(games_page(rows, store), headers=SECURITY_HEADERS)
 
     async def game_page(request: Request) -> Response:
@@ -124,9 +149,22 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
         game_id, data, seen_as = found
         key = hashlib.sha256(data).digest()
         if key not in pages:
+            # The drawing (a minute for a long talisman game) runs off the event loop, from the copy's
+            # bytes only, so the list and other games answer meanwhile; a second request waits for it.
             links = [("/", "All games"), (f"/games/{game_id}.nkr", "Download this replay file (.nkr)")]
-            pages[key] = html_page(data, f"game {game_id}", seen_as, links)
-        return HTMLResponse(pages[key], headers=SECURITY_HEADERS)
+            pages[key] = asyncio.ensure_future(
+                run_in_threadpool(html_page, data, f"game {game_id}", seen_as, links)
+            )
+            while len(pages) > KEPT_PAGES:
+                pages.popitem(last=False)
+        pages.move_to_end(key)
+        found_page = pages[key]
+        try:
+            page = await asyncio.shield(found_page)
+        except Exception:
+            pages.pop(key, None)  # not kept: the next request tries again
+            raise
+        return HTMLResponse(page, headers=SECURITY_HEADERS)
 
     async def replay_file(request: Request) -> Response:
         found = copy_of(request)
@@ -141,7 +179,31 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
         Route("/games/{game}.nkr", replay_file, methods=["GET"]),
         Route("/games/{game}", game_page, methods=["GET"]),
     ]
-    return Starlette(routes=routes)
+    app = Starlette(routes=routes)
+    app.router.redirect_slashes = False  # its redirect names whatever host the request said it was for
+    return _with_headers(app)
+
+
+def _with_headers(app: Any) -> Any:
+    """Returns the ASGI app with the security headers on every response, starlette's own 404 and 405
+    answers too (an app's handlers add them only to what they answer)."""
+    extra = [
+        (name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in SECURITY_HEADERS.items()
+    ]
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                have = {name.lower() for name, _ in message.get("headers", [])}
+                message = {
+                    **message,
+                    "headers": [*message.get("headers", []), *(h for h in extra if h[0] not in have)],
+                }
+            await send(message)
+
+        await app(scope, receive, send_with_headers if scope["type"] == "http" else send)
+
+    return wrapped
 
 
 def _row(service: GameService, entry: dict[str, Any], viewer: str) -> Any:

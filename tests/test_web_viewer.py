@@ -445,3 +445,184 @@ def test_serve_as_a_player_shows_their_copy_where_they_sit_and_the_public_copy_e
         process.wait()
     assert fact(castle, "Seen as") == "Hana (what Hana may see)" and "Your hand (Hana" in page_words(castle)
     assert fact(dungeon, "Seen as").startswith("the public")
+
+
+def test_export_html_with_force_never_overwrites_the_replay_file_it_reads(db, tmp_path):
+    replay = tmp_path / "game.nkr"
+    replay.write_bytes(DUNGEON.read_bytes())
+    link = tmp_path / "link.nkr"
+    link.symlink_to(replay)
+    for target in (replay, link):
+        refused = nk(db, "export", str(replay), "--html", str(target), "--force")
+        assert refused.exit_code == 2 and "is the replay file the page is made from" in refused.output
+        assert len(refused.output.strip().splitlines()) == 1, refused.output
+    assert replay.read_bytes() == DUNGEON.read_bytes()
+
+
+async def asgi_get(
+    app: Any, path: str, method: str = "GET", answer: dict[str, Any] | None = None
+) -> tuple[int, bytes]:
+    """Sends one request to an ASGI app in this event loop; returns the status and body (and the response's
+    start message in `answer`)."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"test")],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
+    }
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send)
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    (answer if answer is not None else {}).update(start)
+    status = start["status"]
+    return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+def test_serve_answers_the_list_while_a_page_is_drawn_and_draws_each_copy_once(
+    db, store_service, monkeypatch
+):
+    import asyncio
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import cli.export_command
+    from cli.serve_command import viewer_app
+
+    game = imported(db, DUNGEON)
+    release, drawing, drawn = threading.Event(), threading.Event(), []
+    real = cli.export_command.html_page
+
+    def held(*args: Any, **kwargs: Any) -> str:  # a long game's drawing, held until the list has answered
+        drawn.append(args[1])
+        drawing.set()
+        assert release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cli.export_command, "html_page", held)
+    app = viewer_app(store_service, "", "a test store")
+
+    async def visit() -> tuple[list[tuple[int, bytes]], tuple[int, bytes], bool]:
+        loop = asyncio.get_running_loop()
+        pages = [asyncio.ensure_future(asyncio.wait_for(asgi_get(app, f"/games/{game}"), 60)) for _ in "ab"]
+        assert await loop.run_in_executor(None, drawing.wait, 30)
+        listed = await asyncio.wait_for(asgi_get(app, "/"), 30)
+        held_on = not release.is_set()
+        release.set()
+        return list(await asyncio.gather(*pages)), listed, held_on
+
+    # Its own thread: the session's browser (playwright) may run an event loop in this one.
+    with ThreadPoolExecutor(1) as runner:
+        pages, listed, held_on = runner.submit(asyncio.run, visit()).result(120)
+    assert listed[0] == 200 and game.encode() in listed[1] and held_on  # the list answered mid-drawing
+    assert [p[0] for p in pages] == [200, 200] and pages[0][1] == pages[1][1]
+    assert len(drawn) == 1  # two requests for one copy draw it once
+
+
+def test_serve_sends_its_security_headers_on_every_answer_and_redirects_nowhere(db, store_service):
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cli.serve_command import SECURITY_HEADERS, viewer_app
+
+    game = imported(db, DUNGEON)
+    app = viewer_app(store_service, "", "a test store")
+    asked = [
+        ("GET", "/nowhere"),
+        ("POST", "/"),
+        ("PUT", f"/games/{game}"),
+        ("GET", f"/games/{game}/"),
+        ("GET", "/games/zzzz"),
+        ("GET", "/"),
+    ]
+
+    async def visit() -> list[tuple[int, dict[str, str]]]:
+        answers = []
+        for method, path in asked:
+            start: dict[str, Any] = {}
+            await asgi_get(app, path, method, start)
+            answers.append((start["status"], {k.decode(): v.decode() for k, v in start["headers"]}))
+        return answers
+
+    with ThreadPoolExecutor(1) as runner:  # its own thread: playwright may run an event loop in this one
+        answers = runner.submit(asyncio.run, visit()).result(120)
+    assert [status for status, _ in answers] == [404, 405, 405, 404, 404, 200]
+    for status, headers in answers:
+        assert "location" not in headers, (status, headers)
+        for name, value in SECURITY_HEADERS.items():
+            assert headers.get(name.lower()) == value, (status, name)
+
+
+def test_export_html_of_a_players_copy_file_shows_that_copy_whatever_as_asks(db, tmp_path):
+    castle = imported(db, CASTLE)
+    copy = tmp_path / "hana.nkr"
+    assert nk(db, "export", castle, "-o", str(copy), "--as", "Hana").exit_code == 0
+    for viewer in ("host", "Hana"):
+        page = exported(db, str(copy), tmp_path / f"{viewer}.html", "--as", viewer)
+        assert fact(page, "Seen as") == "Hana (what Hana may see)", viewer
+        assert fact(page, "Audit").startswith("clean"), viewer
+    refused = nk(db, "export", str(copy), "--html", str(tmp_path / "vlad.html"), "--as", "Vlad")
+    assert refused.exit_code == 2 and "is Hana's copy" in refused.output, refused.output
+    assert len(refused.output.strip().splitlines()) == 1 and not (tmp_path / "vlad.html").exists()
+    public = exported(db, str(copy), tmp_path / "public.html")
+    assert fact(public, "Seen as").startswith("the public")
+
+
+def test_a_jump_to_a_number_that_is_not_a_whole_event_stays_put_and_says_why(chromium, pages):
+    watched = loaded(chromium, pages["dungeon"])
+    page = watched.page
+    page.fill("#event-input", "7")
+    page.click("text=Go to event")
+    assert position(watched).startswith("Event 7 of 174")
+    for typed in ("1e3", "2.5", "-1", "0", "175"):
+        page.fill("#event-input", typed)
+        page.click("text=Go to event")
+        assert position(watched).startswith("Event 7 of 174"), typed
+        assert page.inner_text("#jump-message") == "This game has events 1 to 174.", typed
+        page.fill("#turn-input", typed)
+        page.click("text=Go to turn")
+        assert position(watched).startswith("Event 7 of 174"), typed
+    assert watched.problems() == []
+    page.close()
+
+
+def test_serve_answers_a_store_that_fails_while_serving_in_one_line(db, store_service, monkeypatch, capsys):
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from eventsourcing.persistence import OperationalError
+
+    from cli.serve_command import viewer_app
+
+    game = imported(db, DUNGEON)
+    app = viewer_app(store_service, "", "a test store")
+
+    def unreachable(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("couldn't get a connection after 5.00 sec\nDETAIL: the server went away")
+
+    monkeypatch.setattr(store_service, "game_index", unreachable)
+    monkeypatch.setattr(store_service, "resolve_game_id", unreachable)
+
+    async def visit() -> list[tuple[int, bytes]]:
+        return [await asgi_get(app, path) for path in ("/", f"/games/{game}", f"/games/{game}.nkr")]
+
+    with ThreadPoolExecutor(1) as runner:  # its own thread: playwright may run an event loop in this one
+        answers = runner.submit(asyncio.run, visit()).result(120)
+    for status, body in answers:
+        assert status == 503 and body == b"cannot use the store: couldn't get a connection after 5.00 sec\n"
+    logged = capsys.readouterr().err.strip().splitlines()
+    assert len(logged) == 3 and all(line.startswith("Error: cannot use the store:") for line in logged)

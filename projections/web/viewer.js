@@ -126,7 +126,9 @@
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       var message = byId("jump-message");
-      var wanted = parseInt(byId(input).value, 10);
+      // A whole number only: parseInt would read "1e3" as 1 and "2.5" as 2 and go there.
+      var text = byId(input).value.trim();
+      var wanted = /^[0-9]+$/.test(text) ? Number(text) : NaN;
       var found = target(wanted);
       message.textContent = found.error || "";
       if (!found.error) { go(found.event); }
