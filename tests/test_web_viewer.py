@@ -423,6 +423,8 @@ def test_serve_never_serves_the_hosts_log_and_a_busy_port_is_one_line(server, db
     assert "cannot listen on 127.0.0.1:" in busy.output
     bad = nk(db, "serve", "--port", "70000")
     assert bad.exit_code == 2 and len(bad.output.strip().splitlines()) == 1, bad.output
+    nobody = nk(db, "serve", "--as", "Nobody", "--port", port)  # said before the busy port refuses
+    assert "Nobody sits in no game of this store yet: every page is the public copy" in nobody.stderr
 
 
 def test_serve_as_a_player_shows_their_copy_where_they_sit_and_the_public_copy_elsewhere(tmp_path):
