@@ -257,6 +257,12 @@ def _compact_sheets(state: State, width: int) -> list[str]:
 
 
 def _heading(state: State, stopped: bool) -> list[str]:
+    return ["The Dungeon (short game)", *heading(state, stopped)]
+
+
+def heading(state: State, stopped: bool) -> list[str]:
+    """Returns the lines under the board's title: who is to act, the winner or why nobody acts; the
+    deck (the text board and the picture say the same)."""
     if stopped:
         head = STOPPED_HEAD
     elif state["phase"] == "over":
@@ -266,8 +272,7 @@ def _heading(state: State, stopped: bool) -> list[str]:
     else:
         head = f"{state['turn']} to act."
     piles = state["piles"]
-    deck = f"Dungeon deck: {len(piles[DECK])} left, {len(piles[discard_pile(DECK)])} discarded."
-    return ["The Dungeon (short game)", head, deck]
+    return [head, f"Dungeon deck: {len(piles[DECK])} left, {len(piles[discard_pile(DECK)])} discarded."]
 
 
 def render_board(

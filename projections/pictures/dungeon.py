@@ -16,11 +16,11 @@ import drawsvg
 
 from domain.errors import UnknownCharacter
 from domain.rulesets.dungeon.content import Space, load_board, load_deck
-from domain.rulesets.dungeon.state import BOARD, DECK, DungeonState, sheet_in
+from domain.rulesets.dungeon.state import BOARD, DungeonState, sheet_in
 from domain.rulesets.talisman.character import craft_bonus, strength_bonus
 from domain.rulesets.talisman.characters import resolve_character
-from domain.rulesets.talisman.shapes import TalismanState, discard_pile
-from projections.dungeon_view import SPIRAL_SIZE, card_name, character_name
+from domain.rulesets.talisman.shapes import TalismanState
+from projections.dungeon_view import SPIRAL_SIZE, card_name, character_name, heading
 from projections.pictures._expansion_parts import (
     MARGIN,
     Cell,
@@ -36,7 +36,6 @@ from projections.pictures._expansion_parts import (
 from projections.pictures.kit import MAX_WIDTH, new_drawing
 from projections.spiral import spiral_positions
 from projections.talisman_sheet import with_bonus
-from projections.views import STOPPED_HEAD
 
 TITLE = "The Dungeon (short game)"
 KIND_FILLS = {
@@ -94,20 +93,6 @@ def dungeon_panel(page: drawsvg.Group, state: TalismanState, top: float, board: 
     for start, end in zip(boxes, boxes[1:], strict=False):
         draw_step(page, start, end)
     return bottom
-
-
-def heading(state: DungeonState, stopped: bool) -> list[str]:
-    """Returns the lines under the title: who is to act, the winner or why nobody acts; the deck."""
-    if stopped:
-        head = STOPPED_HEAD
-    elif state["phase"] == "over":
-        head = f"Game over: {state['winner']} won." if state["winner"] else "Game over: nobody won."
-    elif state["phase"] == "setup":
-        head = "Waiting for the host to deal characters."
-    else:
-        head = f"{state['turn']} to act."
-    piles = state["piles"]
-    return [head, f"Dungeon deck: {len(piles[DECK])} left, {len(piles[discard_pile(DECK)])} discarded."]
 
 
 def _status(state: DungeonState, name: str) -> str:
