@@ -9,11 +9,13 @@ import sqlite3
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
+from uuid import UUID
 
 import click
 from eventsourcing.persistence import PersistenceError
 
 from cli.completion import complete_seat
+from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
 from domain.game import MAX_EVENTS
 from event_store.busy import first_line, store_error_message
@@ -166,3 +168,18 @@ def log_entries_json(ruleset: str, events: list[RecordedEvent]) -> list[dict[str
 def echo_json(value: Any) -> None:
     """Prints a value as JSON on stdout."""
     click.echo(json.dumps(value, indent=2, sort_keys=False))
+
+
+def refuse_another_viewer(viewer: str | None, copy_of: str, what: str) -> None:
+    """Refuses --as another player on a copy (`copy_of` its viewer, "" the public), as export does: the
+    copy holds none of that player's private events, so the board would be the public view told as theirs."""
+    if viewer is not None and viewer not in (HOST, copy_of):
+        shown = "that or the public copy" if copy_of else "the public view"
+        raise UsageError(f"{what}: only {shown} can be shown")
+
+
+def refuse_another_viewer_of_copy(service: GameService, game_id: UUID, viewer: str | None) -> None:
+    """Refuses --as another player on a stored copy of a game (see refuse_another_viewer)."""
+    copy = service.copies.get(game_id)
+    if copy is not None:
+        refuse_another_viewer(viewer, copy.viewer, f"game {game_id} is {copy.label}")

@@ -17,6 +17,7 @@ from cli.common import (
     json_option,
     log_entries_json,
     parse_nonce,
+    refuse_another_viewer_of_copy,
     seen_by,
     stdin_is_terminal,
     viewer_option,
@@ -375,6 +376,7 @@ def show(
         raise UsageError(f"game {game_id} has only {recorded[-1].version} events")
     # Other players' private events are sealed for this viewer, so the board is folded without them.
     fold = fold_recorded(seen_by(recorded, viewer))
+    refuse_another_viewer_of_copy(service, game_id, viewer)
     facts = provenance(service, game_id, revealed=None if at else bool(fold.meta["seed"]))
     stopped = game_status(fold)["status"] == STOPPED
     if write_pictures(fold, stopped, svg_file, png_file, force_picture, as_json):
@@ -407,6 +409,7 @@ def log_command(ctx: click.Context, game: str, viewer: str | None, as_json: bool
     recorded = service.recorded_events(game_id)
     ruleset = created_of(recorded).ruleset
     recorded = seen_by(recorded, viewer)
+    refuse_another_viewer_of_copy(service, game_id, viewer)
     if as_json:
         echo_json(log_entries_json(ruleset, recorded))
     else:

@@ -20,6 +20,8 @@ from cli.common import (
     handle_errors,
     json_option,
     looks_like_path,
+    refuse_another_viewer,
+    refuse_another_viewer_of_copy,
     seen_by,
     viewer_option,
 )
@@ -50,12 +52,18 @@ def load_source(ctx: click.Context, game: str, viewer: str | None = None) -> Rep
     if path.is_file():
         replay = read_replay(read_file(path), path.name)
         events = seen_by(replay.events, viewer)
+        copy_of = replay.header.get("viewer")  # a copy names its viewer ("": the public); a full log not
+        if copy_of is not None:
+            whose = f"{copy_of}'s copy" if copy_of else "the public copy"
+            refuse_another_viewer(viewer, copy_of, f"{path.name} is {whose} of its game")
         return ReplaySource(str(replay.header.get("game") or path.name), events, game)
     if looks_like_path(game):
         raise UsageError(f"no replay file {game}")
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
-    return ReplaySource(str(game_id), seen_by(service.recorded_events(game_id), viewer))
+    events = seen_by(service.recorded_events(game_id), viewer)
+    refuse_another_viewer_of_copy(service, game_id, viewer)
+    return ReplaySource(str(game_id), events)
 
 
 # --- Interactive stepping ------------------------------------------------------------------------------
