@@ -18,7 +18,7 @@ from cli.output_files import write_output
 from cli.rendering import board_header, game_summary, terminal_size
 from domain.audit.chain import MAX_FIELD_DEPTH, nesting_within
 from domain.errors import NightkeepError, UnreadableLog, UsageError
-from domain.events import GameCreated, Sealed
+from domain.events import ActionTaken, GameCreated, Sealed
 from domain.game import STOPPED, decode_event
 from event_store.log_reader import parse_replay, read_file
 from event_store.recorded import RecordedEvent
@@ -199,16 +199,27 @@ class Boards:
         except Exception as exc:  # noqa: BLE001 -- see the class docstring
             return _unshowable(f"the board after event {number} of this copy", exc)
 
+    def shown_at(self, side: int) -> int:
+        """Returns the event whose board shows one copy's side of the difference: the first differing
+        event itself, or, when it is a choice (which alone changes no board), the last event before
+        that copy's next choice, once what the choice set off has happened."""
+        events = self.sources[side].events
+        if not 0 < self.number <= len(events) or not isinstance(events[self.number - 1].event, ActionTaken):
+            return self.number
+        choices = range(self.number + 1, len(events) + 1)
+        later = (k for k in choices if isinstance(events[k - 1].event, ActionTaken))
+        return next(later, len(events) + 1) - 1
+
     def picture(self, side: int) -> bytes | str:
         """Returns one copy's board picture at the first difference, or why it cannot be drawn."""
         from projections.pictures import draw_board  # the drawing library loads only when asked
 
         try:
-            fold = self.sources[side].fold_at(self.number)
+            fold = self.sources[side].fold_at(self.shown_at(side))
             stopped = game_summary("", fold)["status"] == STOPPED
             return draw_board(fold, stopped).encode("utf-8")
         except Exception as exc:  # noqa: BLE001 -- see the class docstring
-            return _unshowable(f"the board after event {self.number} of this copy", exc)
+            return _unshowable(f"the board after event {self.shown_at(side)} of this copy", exc)
 
 
 def _unshowable(what: str, exc: Exception) -> str:
@@ -227,7 +238,15 @@ def _frames(boards: Boards) -> list[tuple[str, int, int]]:
     """Returns the boards to show: (title, copy, event), the last shared one first when there is one."""
     n = boards.number
     shared = [(f"The last shared board (event {n - 1}):", 0, n - 1)] if n > 1 else []
-    return [*shared, (f"A at event {n}:", 0, n), (f"B at event {n}:", 1, n)]
+    return [*shared, *(_frame(boards, side) for side in (0, 1))]
+
+
+def _frame(boards: Boards, side: int) -> tuple[str, int, int]:
+    name, n, at = "AB"[side], boards.number, boards.shown_at(side)
+    title = f"{name} at event {n}:"
+    if at != n:
+        title = f"{name} at event {at}, once event {n}'s choice played out:"
+    return title, side, at
 
 
 def _print_boards(boards: Boards) -> None:

@@ -19,7 +19,8 @@ from uuid import UUID
 import click
 from eventsourcing.persistence import PersistenceError
 
-from cli.common import get_service, handle_errors, viewer_option
+from cli.common import get_service, handle_errors
+from cli.completion import complete_seat
 from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
 from domain.hidden import PUBLIC
@@ -44,7 +45,13 @@ KEPT_PAGES = 32
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free port)."
 )
-@viewer_option
+@click.option(
+    "--as",
+    "viewer",
+    metavar="PLAYER",
+    help="Show that player's copy of the games they sit in (the public copy elsewhere; never the host's).",
+    shell_complete=complete_seat,
+)
 @click.pass_context
 @handle_errors
 def serve(ctx: click.Context, host: str, port: int, viewer: str | None) -> None:

@@ -258,3 +258,18 @@ def test_as_a_player_the_boards_show_her_secrets_and_not_the_others(tmp_path):
     assert "parted at event 41" in result.stdout
     assert result.stdout.count("Your hand (Hana") == 3 and "Your hand (Vlad" not in result.stdout
     assert diff(HOST, copy, "--as", "Zed").exit_code == 2
+
+
+def test_copies_that_part_at_a_choice_show_each_board_once_the_choice_played_out(tmp_path):
+    # Event 52 is Vlad's choice (its nonce edited); a choice alone changes no board, so each copy's board
+    # is shown after what it set off: events 53-57, up to the next choice at 58.
+    result = diff(SCRIPTED, forged(tmp_path, 52, EDITS[52]), "--svg", tmp_path / "choice")
+    assert result.exit_code == 1, result.output
+    out = result.stdout
+    assert "Same game, parted at event 52" in out
+    assert "The last shared board (event 51):" in out
+    assert "A at event 57, once event 52's choice played out:" in out
+    assert "B at event 57, once event 52's choice played out:" in out
+    assert " at event 57 — " in out.split("A at event 57")[1]
+    _, found = diff_json(SCRIPTED, forged(tmp_path, 52, EDITS[52], name="c.nkr"))
+    assert found["boards"]["shared"] != found["boards"]["a"]  # the move of events 53-57 is on the board
