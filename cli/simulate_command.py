@@ -275,8 +275,11 @@ def report_lines(report: Report) -> list[str]:
 
 
 def rate_words(rates: dict[str, dict[str, float]]) -> str:
-    """Says win rates as `P1 30.0% (6 of 20)`, highest first; characters by name, not id."""
+    """Says win rates as `P1 30.0% (6 of 20)`, highest first; characters by name, not id (as the
+    report names them: "martial artist")."""
+    from projections.reports import character_name
+
     ordered = sorted(rates.items(), key=lambda item: (-item[1]["rate"], item[0]))
     return ", ".join(
-        f"{name.rsplit('/', 1)[-1]} {r['rate']:.1%} ({r['won']:g} of {r['played']:g})" for name, r in ordered
+        f"{character_name(name)} {r['rate']:.1%} ({r['won']:g} of {r['played']:g})" for name, r in ordered
     )

@@ -200,12 +200,12 @@ def faces_plot(test: DiceTest) -> str:
     most = max([*test.observed, test.expected, 1])
     scale = (bottom - top) / most
     slot = (right - left) / test.sides
+    counts = []  # drawn last, over the fair line, their paper halo keeping them readable where it crosses
     for face, count in enumerate(test.observed, start=1):
         x = left + (face - 1) * slot
         height = count * scale
         page.append(draw.Rectangle(x + slot * 0.15, bottom - height, slot * 0.7, height, fill=BAR_FILL))
-        # A halo of paper keeps a count readable where the fair line crosses it.
-        page.append(
+        counts.append(
             label(
                 str(count),
                 x + slot / 2,
@@ -221,6 +221,8 @@ def faces_plot(test: DiceTest) -> str:
     page.append(
         draw.Line(left, expected_y, right, expected_y, stroke=INK, stroke_width=3, stroke_dasharray="10,6")
     )
+    for count_label in counts:
+        page.append(count_label)
     page.append(draw.Line(left + 60, 64, left + 120, 64, stroke=INK, stroke_width=3, stroke_dasharray="10,6"))
     page.append(label(f"a fair die: {test.expected:.1f} each", left + 130, 71, MIN_FONT, text_anchor="start"))
     page.append(draw.Line(left, bottom, right, bottom, stroke=INK, stroke_width=2))

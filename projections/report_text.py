@@ -83,7 +83,7 @@ def _lengths_table(report: Report) -> Table:
 
 def _dice_table(report: Report) -> Table:
     table = Table(
-        "dice", "rolls", "faces 1..n", "expected", "chi-square", "dof", "p", "", title="Dice fairness"
+        "dice", "rolls", "faces 1..n", "expected", "chi-square", "dof", "p", "p < 0.01", title="Dice fairness"
     )
     for test in report.dice:
         faces = " ".join(str(count) for count in test.observed)
