@@ -272,7 +272,8 @@ def _vault_rows(state: State, width: int = WIDTH) -> list[str]:
     return wrap(f"Talisman Vault: {'; '.join(notes)}.", width)
 
 
-def _counts(state: State) -> str:
+def counts_line(state: State) -> str:
+    """Returns the decks' and counters' line under the board's title (the text board and the picture)."""
     counters, piles = len(load_board().counters), state["piles"]
     keep, spells = (KEEP_DECK, discard_pile(KEEP_DECK)), (SPELL_DECK, discard_pile(SPELL_DECK))
     return (
@@ -282,7 +283,9 @@ def _counts(state: State) -> str:
     )
 
 
-def _head(state: State, stopped: bool) -> str:
+def head_line(state: State, stopped: bool) -> str:
+    """Returns who is to act (or must choose), the winner or why nobody acts (the text board and the
+    picture say the same)."""
     if stopped:
         return STOPPED_HEAD
     if state["phase"] == "over":
@@ -323,11 +326,11 @@ def render_board(
 ) -> str:
     """Renders the three levels (tiles, characters, face-up cards), the sheets and the Vault as text no
     wider than `width` (a game stopped by an early reveal has nobody to act)."""
-    title, head = "The Vampire's Keep (Keep run)", _head(state, stopped)
+    title, head = "The Vampire's Keep (Keep run)", head_line(state, stopped)
 
     def full(width: int) -> list[str]:
         return [
-            title, *wrap(head, width), _counts(state), "", *_level_rows(state), *_vault_rows(state), "",
+            title, *wrap(head, width), counts_line(state), "", *_level_rows(state), *_vault_rows(state), "",
             *_sheet_rows(state), *_carried_rows(state),
         ]  # fmt: skip
 
@@ -338,7 +341,7 @@ def render_board(
             carried = [line for line in carried if not line.endswith(" carries nothing.")]
             levels = [line for line in levels if not line.endswith("; empty)")]
         return [
-            *wrap(f"{title}: {head}", width), *wrap(_counts(state), width),
+            *wrap(f"{title}: {head}", width), *wrap(counts_line(state), width),
             *levels, *_vault_rows(state, width),
             *_sheet_rows(state, width), *carried,
         ]  # fmt: skip

@@ -126,7 +126,9 @@ def _boards(state: MainState) -> list[str]:
 # --- the game around the board ------------------------------------------------------------------------------
 
 
-def _head(state: MainState, stopped: bool) -> str:
+def head_line(state: MainState, stopped: bool) -> str:
+    """Returns where a game stands under the board's title: who is to act or choose, the winner or why
+    nobody acts (the text board and the picture say the same)."""
     if stopped:
         return STOPPED_HEAD
     if state["phase"] == "over":
@@ -246,7 +248,7 @@ def render_board(
     boards, named = _boards(main), TITLE + title_words(main)
 
     def title(width: int, tight: bool) -> list[str]:
-        head = _head(main, stopped)
+        head = head_line(main, stopped)
         return wrap(f"{named}. {head}", width) if tight else [*wrap(named, width), *wrap(head, width)]
 
     def regions(width: int, bare: bool = True, brief: bool = False, detail: str = GRID) -> list[str]:

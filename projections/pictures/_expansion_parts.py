@@ -8,13 +8,14 @@ Text is measured with DejaVu Sans's own advance widths (`_expansion_text`), so n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import drawsvg as draw
 
 from projections.pictures._expansion_text import text_width, wrap_to
-from projections.pictures.kit import INK, MAX_WIDTH, MIN_FONT, PAPER, label, seat_mark
+from projections.pictures.kit import INK, MAX_WIDTH, MIN_FONT, PAPER, label, new_drawing, seat_mark
 
 LINE = MIN_FONT * 1.3  # the height of one line of MIN_FONT text
 MARGIN = 16
@@ -233,6 +234,24 @@ def draw_header(page: draw.Group, title: str, lines: Sequence[str]) -> float:
     bottom."""
     page.append(label(title, MARGIN, MARGIN + HEAD_FONT, HEAD_FONT, text_anchor="start", font_weight="bold"))
     return draw_lines(page, lines, MARGIN + HEAD_FONT + 4) + 10
+
+
+def where_everyone_is(board: str, spaces: int, state: Any, space_name: Callable[[int], str]) -> str:
+    """Returns a picture's description for screen readers: the board's size, then where each character
+    still in play stands (`space_name` names a space by its number)."""
+    where = [
+        f"{name} on {sheet['space']} {space_name(sheet['space'])}"
+        for name in state["order"]
+        if (sheet := state["players"].get(name)) is not None and sheet["status"] != "out"
+    ]
+    return f"{board}'s {spaces} spaces" + (f"; {', '.join(where)}." if where else ".")
+
+
+def finished_page(body: draw.Group, bottom: float, title: str, description: str) -> draw.Drawing:
+    """Returns the page holding a picture's drawn body, as tall as the body is."""
+    page = new_drawing(MAX_WIDTH, bottom + MARGIN, title, description)
+    page.append(body)
+    return page
 
 
 @dataclass(frozen=True)

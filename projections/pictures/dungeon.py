@@ -22,7 +22,6 @@ from domain.rulesets.talisman.characters import resolve_character
 from domain.rulesets.talisman.shapes import TalismanState
 from projections.dungeon_view import SPIRAL_SIZE, card_name, character_name, heading
 from projections.pictures._expansion_parts import (
-    MARGIN,
     Cell,
     Piece,
     Table,
@@ -31,9 +30,10 @@ from projections.pictures._expansion_parts import (
     draw_lines,
     draw_step,
     draw_table,
+    finished_page,
     short_names,
+    where_everyone_is,
 )
-from projections.pictures.kit import MAX_WIDTH, new_drawing
 from projections.spiral import spiral_positions
 from projections.talisman_sheet import with_bonus
 
@@ -165,16 +165,6 @@ def carried_lines(state: TalismanState) -> list[str]:
     return lines
 
 
-def _description(state: DungeonState) -> str:
-    spaces = load_board().spaces
-    where = [
-        f"{name} on {sheet['space']} {spaces[sheet['space']].name}"
-        for name in state["order"]
-        if (sheet := state["players"].get(name)) is not None and sheet["status"] != "out"
-    ]
-    return f"The Dungeon's {len(spaces)} spaces" + (f"; {', '.join(where)}." if where else ".")
-
-
 def draw(fold: Any, stopped: bool = False) -> drawsvg.Drawing:
     """Returns the board picture of a fold: heading, spiral, then the players' table."""
     state = cast(DungeonState, fold.state)
@@ -183,6 +173,6 @@ def draw(fold: Any, stopped: bool = False) -> drawsvg.Drawing:
     at = dungeon_panel(body, state, at)
     at = draw_table(body, sheet_table(state), at + 24)
     at = draw_lines(body, carried_lines(state), at + 8)
-    page = new_drawing(MAX_WIDTH, at + MARGIN, TITLE, _description(state))
-    page.append(body)
-    return page
+    spaces = load_board().spaces
+    described = where_everyone_is("The Dungeon", len(spaces), state, lambda n: spaces[n].name)
+    return finished_page(body, at, TITLE, described)

@@ -16,11 +16,11 @@ from typing import Any, cast
 import drawsvg
 
 from domain.rulesets.keep.content import Board, Space, load_board
-from domain.rulesets.keep.state import BOARD, COUNTERS, KEEP_DECK, SPELL_DECK, VAULT_DECK, KeepState, sheet_in
+from domain.rulesets.keep.state import BOARD, VAULT_DECK, KeepState, sheet_in
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.character import craft_bonus, strength_bonus
 from domain.rulesets.talisman.shapes import TalismanState, discard_pile
-from projections.keep_view import face_up, name_of, status_words, tile_mark
+from projections.keep_view import counts_line, face_up, head_line, name_of, status_words, tile_mark
 from projections.pictures._expansion_parts import (
     GAP,
     LINE,
@@ -33,20 +33,19 @@ from projections.pictures._expansion_parts import (
     draw_lines,
     draw_step,
     draw_table,
+    finished_page,
     short_names,
+    where_everyone_is,
 )
 from projections.pictures.dungeon import asked_for, pieces_by_space
-from projections.pictures.kit import MAX_WIDTH, label, new_drawing
+from projections.pictures.kit import label
 from projections.talisman_sheet import with_bonus
-from projections.views import STOPPED_HEAD
 
 TITLE = "The Vampire's Keep (Keep run)"
 COLUMNS = 4
 KIND_FILLS = {"entrance": "#e4efe4", "hall": "#ffffff", "vault": "#f7efc4"}
 SPECIAL_FILL = "#ece4f4"  # the spaces with a rule of their own (Sentry, Tome, Wizard, Coffin…)
 HEADERS = ["player", "character", "space", "strength", "craft", "lives", "gold", "talisman", "status"]
-CHOICES = {"sentry-toll": "pay the Sentry", "tome-gift": "choose the Tome's gift"}
-OPTION_WORDS = {"life": "a life", "discard": "discard it"}
 
 
 def snake(count: int, columns: int = COLUMNS) -> list[tuple[int, int]]:
@@ -118,42 +117,10 @@ def keep_panel(page: drawsvg.Group, state: KeepState, top: float) -> float:
     return at
 
 
-def _pending(state: KeepState) -> str:
-    choice = state["choice"]
-    kind = choice["kind"]
-    if kind == "wizard-target":
-        what = f"aim the Vampire Wizard's {name_of(state['wizard'].get('spell', 'spell'))}"
-    else:
-        what = CHOICES.get(kind, "choose")
-    options = [_option_words(kind, option) for option in choice["options"]]
-    listed = f"{', '.join(options[:-1])} or {options[-1]}" if len(options) > 1 else "".join(options)
-    return f"{choice['player']} must {what}: {listed}."
-
-
-def _option_words(kind: str, option: str) -> str:
-    if kind == "tome-gift":
-        return f"+2 {option.capitalize()}"
-    return OPTION_WORDS.get(option) or name_of(option)
-
-
 def heading(state: KeepState, stopped: bool) -> list[str]:
-    """Returns the lines under the title: who is to act (or must choose), the winner or why nobody acts;
-    the decks and counters."""
-    if stopped:
-        head = STOPPED_HEAD
-    elif state["phase"] == "over":
-        head = f"Game over: {state['winner']} won." if state["winner"] else "Game over: nobody won."
-    elif state["phase"] == "setup":
-        head = "Waiting for the host to deal characters."
-    else:
-        head = _pending(state) if state["choice"] else f"{state['turn']} to act."
-    piles, counters = state["piles"], len(load_board().counters)
-    return [
-        head,
-        f"Keep deck: {len(piles[KEEP_DECK])} left, {len(piles[discard_pile(KEEP_DECK)])} discarded. "
-        f"Spells: {len(piles[SPELL_DECK])} left. "
-        f"Teleport counters: {len(piles[COUNTERS])} of {counters} left.",
-    ]
+    """Returns the lines under the title, as the text board words them: who is to act (or must choose),
+    the winner or why nobody acts; the decks and counters."""
+    return [head_line(state, stopped), counts_line(state)]
 
 
 def keep_notes(state: KeepState) -> list[str]:
@@ -250,16 +217,6 @@ def carried_lines(state: KeepState) -> list[str]:
     return lines
 
 
-def _description(state: KeepState) -> str:
-    board = load_board()
-    where = [
-        f"{name} on {sheet['space']} {board.space(sheet['space']).name}"
-        for name in state["order"]
-        if (sheet := state["players"].get(name)) is not None and sheet["status"] != "out"
-    ]
-    return f"The Keep's {len(board.spaces)} spaces" + (f"; {', '.join(where)}." if where else ".")
-
-
 def draw(fold: Any, stopped: bool = False) -> drawsvg.Drawing:
     """Returns the board picture of a fold: heading, levels, the key, then the players' table."""
     state = cast(KeepState, fold.state)
@@ -269,6 +226,6 @@ def draw(fold: Any, stopped: bool = False) -> drawsvg.Drawing:
     at = draw_lines(body, keep_notes(state), at)
     at = draw_table(body, sheet_table(state), at + 16)
     at = draw_lines(body, carried_lines(state), at + 8)
-    page = new_drawing(MAX_WIDTH, at + MARGIN, TITLE, _description(state))
-    page.append(body)
-    return page
+    board = load_board()
+    described = where_everyone_is("The Keep", len(board.spaces), state, lambda n: board.space(n).name)
+    return finished_page(body, at, TITLE, described)

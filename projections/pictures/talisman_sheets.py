@@ -26,9 +26,8 @@ from projections.pictures.talisman_cells import (
     wrap,
 )
 from projections.talisman_expansion_view import boards_in_play, lying, title_words
-from projections.talisman_names import items, name_of, option_words
-from projections.talisman_view import TITLE, face_up, requested_name, status_words
-from projections.views import STOPPED_HEAD
+from projections.talisman_names import items, name_of
+from projections.talisman_view import TITLE, face_up, head_line, requested_name, status_words
 
 TEXT_WIDTH = MAX_WIDTH - 32
 TITLE_SIZE = 28
@@ -38,7 +37,7 @@ Named = Callable[[str, int], str]  # (board, space) → the space's name
 def heading(state: MainState, stopped: bool) -> Block:
     """Returns the title and the game's standing: whose turn, the choice it waits on, the winner."""
     title = wrap(TITLE + title_words(state), TEXT_WIDTH, TITLE_SIZE, bold=True)
-    status = wrap(_status(state, stopped), TEXT_WIDTH)[:3]
+    status = wrap(head_line(state, stopped), TEXT_WIDTH)[:3]
     block = Block(len(title) * TITLE_SIZE * 1.25 + len(status) * LINE + 20)
     for n, line in enumerate(title):
         block.add(
@@ -46,24 +45,6 @@ def heading(state: MainState, stopped: bool) -> Block:
         )
     block.add(*text_lines(status, 16, 12 + TITLE_SIZE * 1.25 * len(title) + SIZE + 4))
     return block
-
-
-def _status(state: MainState, stopped: bool) -> str:
-    if stopped:
-        return STOPPED_HEAD
-    if state["phase"] == "over":
-        won = f"{state['winner']} won" if state["winner"] else "nobody won"
-        return f"Game over after {state['round']} round(s): {won}."
-    if state["phase"] == "setup":
-        return "Waiting for the host to deal the characters."
-    choice = state["choice"]
-    if choice is not None:
-        options = ", ".join(option_words(o) for o in choice["options"])
-        return f"Round {state['round']}: {choice['player']} chooses ({choice['kind']}): {options}."
-    rolled = (
-        f" (rolled {state['rolled']}: where to go)" if state["rolled"] and state["step"] == "rolled" else ""
-    )
-    return f"Round {state['round']}: {state['turn']} to act{rolled}."
 
 
 def key_block(state: MainState, boards: Mapping[str, str]) -> Block:
