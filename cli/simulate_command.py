@@ -136,13 +136,14 @@ def simulate(
         title = f"Simulation: {planned.games} {ruleset} games, seed {planned.seed}"
         write_output(html_out, render_html(report, title).encode("utf-8"), force)
     if as_json:
-        echo_json({**summary.to_json(), **kept_json(planned, keep, out_dir), "report": report.to_json()})
+        kept = kept_json(planned, keep, out_dir, records)
+        echo_json({**summary.to_json(), **kept, "report": report.to_json()})
     elif html_out != "-":
         click.echo("\n".join(summary_lines(summary) + report_lines(report)))
         if keep:
-            click.echo(f"stored {planned.games} games in the store ({ctx.obj['db_resolved']})")
+            click.echo(f"stored {len(kept_games(records))} games in the store ({ctx.obj['db_resolved']})")
         if out_dir is not None:
-            click.echo(f"wrote {planned.games} replay files to {out_dir}")
+            click.echo(f"wrote {len(kept_games(records))} replay files to {out_dir}")
     if flagged := len(report.flagged):
         click.echo(f"{flagged} of {planned.games} games failed their audit: a fault in nightkeep", err=True)
         ctx.exit(1)
@@ -199,16 +200,18 @@ def keep_and_sum(
     records: list[GameRecord],
 ) -> Simulation:
     """Stores and writes each game as asked while summing them up, and adds its report record to
-    `records`, in game order."""
+    `records`, in game order. A game that fails its audit is reported, never stored or written: no door
+    into a store (or a file meant for one) takes what `nightkeep audit` refuses."""
     from event_store.bot_games import Simulation, replay_bytes, store_game
     from projections.reports import record_of
 
     summary = Simulation(planned.ruleset)
     for index, (game_id, recorded, audit, findings) in enumerate(played):
         records.append(record_of(game_id, recorded, audit, findings))
-        if service is not None:
+        clean = not records[-1].is_flagged
+        if service is not None and clean:
             store_game(service, planned, index, recorded)
-        if out_dir is not None:
+        if out_dir is not None and clean:
             write_output(str(out_dir / planned.file_name(index)), replay_bytes(game_id, recorded))
         summary.add(recorded)
         advance()
@@ -230,13 +233,20 @@ def progress(total: int, show: bool) -> Iterator[Callable[[], None]]:
         yield lambda: bar.advance(task)
 
 
-def kept_json(planned: BotGames, keep: bool, out_dir: Path | None) -> dict[str, Any]:
+def kept_games(records: list[GameRecord]) -> list[int]:
+    """Returns the indexes of the games kept: every game but one that failed its audit."""
+    return [n for n, record in enumerate(records) if not record.is_flagged]
+
+
+def kept_json(
+    planned: BotGames, keep: bool, out_dir: Path | None, records: list[GameRecord]
+) -> dict[str, Any]:
     """Returns what the JSON summary says about the games kept: their ids, the files written."""
     kept: dict[str, Any] = {}
     if keep:
-        kept["stored"] = [str(planned.game_id(n)) for n in range(planned.games)]
+        kept["stored"] = [str(planned.game_id(n)) for n in kept_games(records)]
     if out_dir is not None:
-        kept["files"] = [str(out_dir / planned.file_name(n)) for n in range(planned.games)]
+        kept["files"] = [str(out_dir / planned.file_name(n)) for n in kept_games(records)]
     return kept
 
 

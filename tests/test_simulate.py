@@ -169,3 +169,29 @@ def test_a_game_that_fails_its_audit_is_flagged_and_the_exit_is_1(monkeypatch):
     assert report["by_audit"] == {"findings": 2} and report["counted"] == 0
     assert "event 3: dice: a die showed another face" in report["flagged"][0]["findings"]
     assert "2 of 2 games failed their audit" in result.stderr
+
+
+def test_a_game_that_fails_its_audit_is_neither_stored_nor_written(monkeypatch, tmp_path):
+    from domain.audit import AuditReport
+    from event_store.service import GameService
+
+    bad = BotGames.of("keep-run", 2, "half").game_id(1)
+    real = GameService.audit
+
+    def faulty(self, game_id):
+        report: AuditReport = real(self, game_id)
+        if game_id == bad:
+            report.add(3, "dice", "a die showed another face")
+        return report
+
+    monkeypatch.setattr(GameService, "audit", faulty)
+    db, out = str(tmp_path / "s.sqlite"), tmp_path / "out"
+    args = ["simulate", "keep-run", "--games", "2", "--seed", "half", "--store", "--out", str(out), "--json"]
+    result = run(*args, db=db)
+    assert result.exit_code == 1, result.output
+    told = json.loads(result.stdout)
+    good = str(BotGames.of("keep-run", 2, "half").game_id(0))
+    assert told["stored"] == [good] and told["files"] == [str(out / "keep-run-half-0.nkr")]
+    assert sorted(p.name for p in out.iterdir()) == ["keep-run-half-0.nkr"]
+    listed = json.loads(run("games", "--json", db=db).stdout)
+    assert [g["game"] for g in listed] == [good]
