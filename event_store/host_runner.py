@@ -16,9 +16,10 @@ import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from email.message import EmailMessage
 
+from event_store import clock
 from event_store.hosting import Host, Outgoing
 from event_store.lazy_log import get_logger
 from event_store.mail import Inbox, MailError, compose, packet_texts, read_eml, sender_of
@@ -112,7 +113,7 @@ def _handle_message(host: Host, raw: bytes, done: Pass) -> None:
 
 def remind_overdue(host: Host, now: datetime | None = None) -> int:
     """Queues a reminder to each player who has not acted within their game's deadline (once per turn)."""
-    now = now or datetime.now(UTC)
+    now = now or clock.now()
     queued = 0
     for game_id, deadline, reminded in host.deadlines():
         recorded = host.service.recorded_events(game_id)

@@ -9,7 +9,6 @@ import tempfile
 import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from domain.errors import UsageError
+from event_store import clock
 from event_store.inboxes import (
     PASSWORD_ENV_VAR,
     ImapInbox,
@@ -78,7 +78,7 @@ def compose(
             message[name] = value
     except ValueError as exc:  # policy.default refuses line breaks, which would let a value forge headers
         raise UsageError(f"cannot put {value!r} in the mail header {name}: {exc}") from None
-    message["Date"] = datetime.now(UTC)
+    message["Date"] = clock.now()
     text = body if packet is None else f"{body.rstrip()}\n\n{packet.strip()}\n"
     # Left alone, policy.default would send non-ASCII text as raw 8bit, which not every relay carries.
     message.set_content(text, cte=None if text.isascii() else "quoted-printable")
