@@ -110,8 +110,10 @@ def main() -> None:
     print(f"{'ruleset':16}" + "".join(f" {head:>8}" for head in heads))
     for ruleset, f in figures.items():
         if ruleset == "python-chess":
-            print(f"{ruleset:16} {f['boards']:>8} {'':>8} {f['svg_ms']:>8.2f} {'':>8} {'':>8} "
-                  f"{f['svg_bytes_median'] / 1024:>8.1f}")
+            print(
+                f"{ruleset:16} {f['boards']:>8} {'':>8} {f['svg_ms']:>8.2f} {'':>8} {'':>8} "
+                f"{f['svg_bytes_median'] / 1024:>8.1f}"
+            )
             continue
         print(
             f"{ruleset:16} {f['boards']:>8} {f['text_ms']:>8.2f} {f['svg_ms']:>8.2f}"

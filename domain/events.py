@@ -321,6 +321,12 @@ class Sealed(Event):
         """Returns the type name of the private event it stands for."""
         return self.type
 
+    @property
+    def is_host_event(self) -> bool:  # type: ignore[override]
+        """Tells whether the private event it stands for is the host's (private press), not a rule's."""
+        cls = _lookup(self.type)
+        return cls is not None and cls.is_host_event
+
 
 # --- Game-level events, recorded by the Game aggregate for every ruleset -----------------------------
 

@@ -7,7 +7,7 @@ serves the store, replay files and audits. `apply_event` is the one fold step ev
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -16,6 +16,16 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.domain import Snapshot as LibrarySnapshot
 
 from domain.actions import HOST, START
+from domain.club import (
+    AUTH_DEFAULT,
+    CLUB_HANDLERS,
+    default_move_problem,
+    on_action,
+    paused_by,
+    pinned_nonce,
+    redo_problem,
+)
+from domain.club_rules import club_problem, said_problem
 from domain.dice import EMPTY_POOL, Dice, HmacDice, commit_to_seed, mix_entropy
 from domain.errors import GameOver, IllegalAction, NotSigned, NotYourTurn, TamperedLog, UsageError
 from domain.events import (
@@ -141,7 +151,10 @@ def _on_revealed(holder: Any, event: SeedRevealed) -> None:
 
 
 def _on_action(holder: Any, event: ActionTaken) -> None:
-    holder.meta["actions"] += 1
+    meta = holder.meta
+    meta["actions"] += 1
+    if "club" in meta:  # a game played by e-mail: lapses and a rollback's pinned nonce
+        on_action(meta, event)
 
 
 _GAME_EVENTS: dict[type, Any] = {
@@ -151,6 +164,7 @@ _GAME_EVENTS: dict[type, Any] = {
     EntropyAdded: _on_entropy,
     SeedRevealed: _on_revealed,
     ActionTaken: _on_action,
+    **CLUB_HANDLERS,
 }
 
 
@@ -241,6 +255,8 @@ def check_legal(holder: Any, player: str, action_id: str) -> None:
     `holder` is a Game or a GameFold (anything with `ruleset`, `meta` and `state`).
     """
     meta, ruleset = holder.meta, holder.ruleset
+    if "club" in meta and (paused := paused_by(meta)):
+        raise IllegalAction(f"play waits: {paused}")
     if player in meta["players"] and meta["actions"] and not meta["seed"]:
         # A started game whose seed is still secret cannot be stopped, and `is_legal` is True only
         # while it runs: then it alone answers (an audit asks once per action); else the checks say why.
@@ -286,24 +302,40 @@ class GameFold:
     chain: bytes = GENESIS_CHAIN
     version: int = 0
     ruleset: Ruleset = NO_RULESET  # built from GameCreated (holder_ruleset for a snapshot's fold)
+    # The fold at an earlier event, for a rollback (domain.club.RolledBack) to return to; without one a
+    # rollback raises RewindNeeded and the caller folds again with one.
+    rewind_source: Callable[[int], GameFold] | None = field(default=None, compare=False, repr=False)
 
     def apply(self, event: Event, chain: bytes) -> None:
         """Folds one event into this state."""
         apply_event(self, event, chain)
         self.version += 1
 
+    @classmethod
+    def of(cls, pairs: Sequence[tuple[Event, bytes]]) -> GameFold:
+        """Folds events with their chain values from the first; a rollback among them returns to the
+        fold of the events before its target."""
+        fold = cls(rewind_source=lambda n: GameFold.of(pairs[:n]))
+        for event, chain in pairs:
+            fold.apply(event, chain)
+        return fold
+
 
 class Game(Aggregate):
     """One game: records each action and its consequences, and folds them into the ruleset state."""
+
+    # Set by the store that loaded it: the fold at an earlier event, for a rollback to return to.
+    rewind_source: Callable[[int], GameFold] | None = None
 
     class Snapshot(LibrarySnapshot):
         """A game's fold at one version; the ruleset object is left out and rebuilt from the options."""
 
         @classmethod
         def take(cls, aggregate: Any) -> Any:
-            """Returns the snapshot of a game, without its ruleset object."""
+            """Returns the snapshot of a game, without its ruleset object or its rewind source."""
             snapshot = super().take(aggregate)
             snapshot.state.pop("ruleset", None)
+            snapshot.state.pop("rewind_source", None)
             return snapshot
 
         def mutate(self, _: None) -> Any:
@@ -451,7 +483,13 @@ class Game(Aggregate):
         taken = ActionTaken(player=player, action=action_id, nonce=nonce, auth=auth, signature=signature)
         if action_id != START or player != HOST:
             self.check_legal(player, action_id)
-            self._check_authorised(taken)
+            if auth == AUTH_DEFAULT:  # the host's bot moving for a seat whose turn lapsed
+                if problem := default_move_problem(self.meta, taken):
+                    raise NotSigned(problem)
+            else:
+                self._check_authorised(taken)
+            if problem := redo_problem(self.meta, taken):
+                raise IllegalAction(problem)
         events = ruleset.decide(self.state, action_id, player, dice)
         self.record(taken)
         for event in events:
@@ -471,6 +509,21 @@ class Game(Aggregate):
         )
         if problem:
             raise NotSigned(problem)
+
+    def record_club(self, event: Event, events: Sequence[Event], chain_at: bytes = b"") -> None:
+        """Records a club event (domain.club) after checking it as the audit will: against the game as it
+        stands, its log `events` so far, and for a seat's signed words their signature over the chain
+        value `chain_at` of the event they were signed at."""
+        problem = club_problem(self, event, events, self.version, game_status(self))
+        problem = problem or said_problem(self.meta.get("keys", {}), event, chain_at)
+        if problem:
+            raise IllegalAction(problem)
+        self.record(event)
+
+    def dice_nonce(self, nonce: bytes) -> bytes:
+        """Returns the nonce the next move draws with: after a rollback the voided move's, else `nonce`."""
+        pinned = pinned_nonce(self.meta)
+        return nonce if pinned is None else pinned
 
     def check_player(self, player: str) -> None:
         """Raises UsageError unless `player` has a seat in this game."""

@@ -153,10 +153,7 @@ def redacted(events: list[RecordedEvent], viewer: str) -> list[RecordedEvent]:
 
 def fold_recorded(events: list[RecordedEvent]) -> GameFold:
     """Folds recorded events (a whole log, or a viewer's redacted copy) into a game state."""
-    fold = GameFold()
-    for recorded in events:
-        fold.apply(recorded.event, recorded.chain)
-    return fold
+    return GameFold.of([(recorded.event, recorded.chain) for recorded in events])
 
 
 def created_of(events: list[RecordedEvent]) -> GameCreated:

@@ -52,12 +52,8 @@ class ReplayFile:
 
     def fold(self, version: int | None = None) -> GameFold:
         """Folds the events (up to `version`) into a game state."""
-        fold = GameFold()
-        for recorded in self.events:
-            if version is not None and recorded.version > version:
-                break
-            fold.apply(recorded.event, recorded.chain)
-        return fold
+        upto = self.events if version is None else self.events[: max(version, 0)]
+        return GameFold.of([(recorded.event, recorded.chain) for recorded in upto])
 
 
 def export_game(service: GameService, game_id: UUID, viewer: str = HOST) -> bytes:

@@ -19,6 +19,7 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import TopicError, get_topic
 
 from domain.actions import HOST, START, Action
+from domain.club import RewindNeeded, RollbackProposed, RolledBack
 from domain.collector import paused_collector
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import (
@@ -32,7 +33,7 @@ from domain.errors import (
     UnknownGame,
     UsageError,
 )
-from domain.events import ForkedFrom, GameCreated
+from domain.events import Event, ForkedFrom, GameCreated
 from domain.field_types import Seat
 from domain.folding import fold_envelopes
 from domain.game import (
@@ -47,7 +48,7 @@ from domain.game import (
 )
 from domain.rulesets import build_ruleset, get_ruleset
 from domain.setup import check_setup
-from domain.signing import keys_problem
+from domain.signing import AUTH_SIGNED, keys_problem
 from event_store.at_rest import check_store
 from event_store.config import persistence_env
 from event_store.copies import copy_store_for
@@ -72,6 +73,8 @@ if TYPE_CHECKING:
 log = get_logger("nightkeep.store")
 
 SNAPSHOT_INTERVAL = 32
+# The club events whose checks read the log itself (a rollback's range), not only the game's state.
+NEEDS_LOG = (RollbackProposed, RolledBack)
 
 
 class BytesAsBase64(Transcoding):
@@ -263,12 +266,35 @@ class GameService(Application[UUID]):
         if expected_version is not None and game.version != expected_version:
             raise StaleVersion(f"game moved on to version {game.version}, reload")
         seed = self.seed_of(game_id)
+        if auth != AUTH_SIGNED:  # after a rollback the first move draws as the voided one did
+            nonce = game.dice_nonce(nonce)
         game.take_action(player, action_id, dice or game.dice(seed, nonce), nonce, auth, signature)
         self._finish_if_over(game, seed)
         recorded = _pending_recorded(game)
         self._save_or_stale(game, rows)
         log.info("action_taken", game=str(game_id), player=player, action=action_id, version=game.version)
         return game.version, recorded
+
+    def record_club(
+        self,
+        game_id: UUID,
+        event: Event,
+        expected_version: int | None = None,
+        rows: Sequence[Statement] = (),
+    ) -> int:
+        """Records a club event of a game played by e-mail (domain.club) after the checks the audit
+        makes of it; returns the new version. `rows` are written in the same transaction."""
+        game = self.playable_game(game_id)
+        if expected_version is not None and game.version != expected_version:
+            raise StaleVersion(f"game moved on to version {game.version}, reload")
+        recorded = self.recorded_events(game_id) if type(event) in NEEDS_LOG else []
+        signed_at = getattr(event, "signed_at", 0)
+        chains = self.chain_values(game_id) if signed_at else []
+        chain_at = chains[signed_at - 1] if 1 <= signed_at <= len(chains) else b""
+        game.record_club(event, [r.event for r in recorded], chain_at)
+        self._save_or_stale(game, rows)
+        log.info("club_event", game=str(game_id), type=event.type_name, version=game.version)
+        return game.version
 
     def reveal_seed(self, game_id: UUID) -> bytes:
         """Reveals a game's seed early (it is revealed by itself when the game ends); play then stops."""
@@ -395,8 +421,13 @@ class GameService(Application[UUID]):
         if version is not None and not 1 <= version <= MAX_EVENTS:
             raise UsageError(f"there is no event {version} in any game")
         try:
-            newest = self._load_newest(game_id) if version is None else None
-            game: Game = newest or self.repository.get(game_id, version=version, projector_func=project_game)
+            try:
+                newest = self._load_newest(game_id) if version is None else None
+                game: Game = newest or self.repository.get(
+                    game_id, version=version, projector_func=project_game
+                )
+            except RewindNeeded:  # a rollback past the snapshot it was loaded from: fold it from the start
+                game = self._load_rewinding(game_id, version)
         except AggregateNotFoundError:
             raise UnknownGame(f"no game {game_id} in this store") from None
         except (MapperDeserialisationError, TopicError) as exc:
@@ -407,6 +438,7 @@ class GameService(Application[UUID]):
             raise UnknownGame(f"no game {game_id} in this store")
         if version is not None and game.version != version:
             raise UsageError(f"game {game_id} has only {game.version} events")
+        game.rewind_source = self._rewinder(game_id)  # a rollback recorded on it returns through the store
         return game
 
     def _load_newest(self, game_id: UUID) -> Game | None:
@@ -423,6 +455,24 @@ class GameService(Application[UUID]):
         if self.snapshots is None:
             return None
         return load_latest(self.recorder, self.snapshots.recorder, self.mapper, game_id)
+
+    def _rewinder(self, game_id: UUID) -> Callable[[int], GameFold]:
+        """Returns what a fold of a game calls to return to an earlier event (a rollback)."""
+        return lambda version: self.fold(game_id, version)
+
+    def _load_rewinding(self, game_id: UUID, version: int | None) -> Game:
+        """Loads a game from its first event, able to return to an earlier one at each rollback."""
+        game: Any = None
+        source = self._rewinder(game_id)
+        stored: Any
+        for stored in self.events.get(game_id, lte=version):
+            if game is not None:
+                game.rewind_source = source
+            game = stored.mutate(game)
+        if game is None:
+            raise AggregateNotFoundError(game_id)
+        loaded: Game = game
+        return loaded
 
     def playable_game(self, game_id: UUID) -> Game:
         """Loads a game to act on: not a viewer's copy, which holds no seed and cannot be continued."""
@@ -500,6 +550,7 @@ class GameService(Application[UUID]):
         fold = GameFold()
         if use_snapshot and self.snapshots is not None:
             fold = fold_from_snapshot(self.snapshots, game_id, version)
+        fold.rewind_source = self._rewinder(game_id)
         with paused_collector():  # ~10% of a long rebuild
             fold_envelopes(fold, self._states(game_id, fold.version or None, version))
         if not fold.version:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from domain.club import CLUB_EVENTS
 from domain.events import Event, field_types, registered_event_types
 from domain.rulesets import load_all_rulesets
 
@@ -73,6 +74,7 @@ def _notes(cls: type[Event]) -> list[str]:
 def catalogue_markdown() -> str:
     """Returns docs/events.md as it should read for the event types registered now."""
     load_all_rulesets()
+    assert CLUB_EVENTS  # the club's game-level events are registered with domain.club
     lines = HEADER.splitlines()
     lines.append("")
     by_module: dict[str, list[type[Event]]] = {}

@@ -9,6 +9,8 @@ from typing import Any
 from domain.actions import HOST, START
 from domain.audit.dice import AuditDice, drawn_at, recorded_draws, seeds_by_commitment
 from domain.audit.report import AuditReport, LogEntry
+from domain.club import CLUB_EVENTS, redo_problem
+from domain.club_rules import club_problem
 from domain.dice import hmac_key
 from domain.errors import NightkeepError
 from domain.events import (
@@ -83,6 +85,7 @@ def _outside_rules(event: Event) -> bool:
 
 
 _GAME_LEVEL_TYPES = frozenset(GAME_LEVEL)  # one set lookup for every event of every audit
+_CLUB_TYPES = frozenset(CLUB_EVENTS)
 
 
 class ReDecider:
@@ -99,7 +102,7 @@ class ReDecider:
         self.decided: list[Event] = []
         self.events = events
         self.report = report
-        self.fold = GameFold()
+        self.fold = self._new_fold()
         self.seeds = seeds_by_commitment(events)
         self.keys = {commitment: hmac_key(seed) for commitment, seed in self.seeds.items()}
         self.unverified: list[int] = []  # versions of actions whose draws could not be checked
@@ -155,10 +158,15 @@ class ReDecider:
         fold.chain = entries[end - 1].chain
         fold.version = end
 
+    def _new_fold(self) -> GameFold:
+        """Returns an empty fold that a rollback in the log returns through (to its target's fold)."""
+        pairs = [(event, entry.chain) for event, entry in zip(self.events, self.entries, strict=False)]
+        return GameFold(rewind_source=lambda n: GameFold.of(pairs[:n]))
+
     def _refold(self, upto: int) -> None:
         """Rebuilds the state before event `upto + 1` after re-deciding in place went astray; later
         actions are re-decided on a copy, so a log that diverges often is not rebuilt again and again."""
-        self.fold = GameFold()
+        self.fold = self._new_fold()
         self.dirty = False
         self.in_place = False
         for index in range(upto):
@@ -183,10 +191,15 @@ class ReDecider:
     def _check_host_event(self, version: int, event: Event) -> None:
         # (A reveal that does not open the commitment is a finding of the shape stage, which every
         # audit makes first.)
-        if isinstance(event, EntropyAdded) and (problem := entropy_problem(self.fold.meta, event.player)):
+        fold = self.fold
+        if isinstance(event, EntropyAdded) and (problem := entropy_problem(fold.meta, event.player)):
             self.report.add(
                 version, "rules", f"the entropy added at event {version} is not allowed: {problem}"
             )
+        elif type(event) in _CLUB_TYPES:
+            problem = club_problem(fold, event, self.events, version - 1, game_status(fold))
+            if problem:
+                self.report.add(version, "rules", f"event {version} ({event.type_name}): {problem}")
 
     def _re_decide(self, version: int, action: ActionTaken, recorded: Sequence[Event]) -> bool:
         """Re-decides one action; returns True when the state has been evolved through its recorded
@@ -198,6 +211,8 @@ class ReDecider:
                 check_host_start(fold)
             else:
                 check_legal(fold, action.player, action.action)
+                if problem := redo_problem(fold.meta, action):
+                    report.add(version, "rules", f"the action at event {version}: {problem}")
         except NightkeepError as exc:
             report.add(version, "rules", f"the action at event {version} was not allowed: {exc}")
             return False

@@ -9,6 +9,8 @@ from domain.actions import HOST
 from domain.audit.dice import seeds_by_commitment
 from domain.audit.reading import commitments
 from domain.audit.report import AuditReport, LogEntry
+from domain.club import CLUB_EVENTS, paused_by, redo_problem
+from domain.club_rules import club_problem
 from domain.dice import EMPTY_POOL, draw_value, mix_entropy
 from domain.errors import NightkeepError
 from domain.events import (
@@ -41,11 +43,12 @@ def fold_public(
 ) -> None:
     """Folds the public events of a sealed copy, so every reveal is checked against its commitment, and
     a game the copy shows over must have revealed its seed (or its private events escape re-deciding)."""
-    fold = GameFold()
+    pairs = [(event, entry.chain) for event, entry in zip(events, entries, strict=True)]
+    fold = GameFold(rewind_source=lambda n: GameFold.of(pairs[:n]))
     for index, (entry, event) in enumerate(zip(entries, events, strict=True)):
         version = index + 1
         try:
-            problem = _public_problem(fold, event)
+            problem = _public_problem(fold, event) or _club_problem(fold, event, events, index)
             if problem and version > after:  # findings up to `after` come from re-deciding
                 report.add(version, "rules", f"event {version} ({event.type_name}): {problem}")
             apply_event(fold, event, entry.chain)
@@ -63,6 +66,16 @@ def fold_public(
         report.add(len(events), "seed", "the game is over but its seed was never revealed")
 
 
+def _club_problem(fold: GameFold, event: Event, events: Sequence[Event], head: int) -> str:
+    """Returns what the club's rules find wrong with a club event where it stands (domain.club_rules)."""
+    if type(event) not in _CLUB_TYPES:
+        return ""
+    return club_problem(fold, event, events, head, game_status(fold))
+
+
+_CLUB_TYPES = frozenset(CLUB_EVENTS)
+
+
 def _public_problem(fold: GameFold, event: Event) -> str:
     """Returns what public facts alone show wrong with an event: an action by someone not to act, or
     what the ruleset's `verify` finds (a reveal that opens no commitment…)."""
@@ -70,7 +83,9 @@ def _public_problem(fold: GameFold, event: Event) -> str:
         to_act = fold.ruleset.status(fold.state)["to_act"]
         if event.player not in to_act:
             return f"{event.player} acted while {', '.join(to_act) or 'nobody'} was to act"
-        return ""
+        return redo_problem(fold.meta, event) or (
+            f"play waited: {paused}" if (paused := paused_by(fold.meta)) else ""
+        )
     if isinstance(event, EntropyAdded):
         return entropy_problem(fold.meta, event.player)
     if isinstance(event, Sealed) and event.owner not in (*fold.meta["players"], HOST):

@@ -2,7 +2,9 @@
 
 A game whose GameCreated binds seats to keys (v3) must show, for every action and every entropy of a
 keyed seat, that seat's Ed25519 signature of the history it followed (domain/signing.py): the host
-cannot act for a signing player. An action of a seat without a key is marked as typed at the host's
+cannot act for a signing player, nor say anything in its name (press, an absence, a rollback's answer);
+it moves for a seat only by the rule `default` once that seat's turn has lapsed. An action of a seat
+without a key is marked as typed at the host's
 terminal or as a reply to the host's mail (`auth`), which the host vouches for. A fork's copied history
 was signed against its original game's chain, so only a log without forks is checked here.
 """
@@ -10,14 +12,25 @@ was signed against its original game's chain, so only a log without forks is che
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from domain.audit.report import AuditReport, LogEntry
+from domain.club import (
+    AUTH_DEFAULT,
+    CLUB_HANDLERS,
+    SIGNED_KINDS,
+    SeatHandedOver,
+    TurnLapsed,
+    default_move_problem,
+    on_action,
+)
+from domain.club_rules import said_problem
 from domain.events import ActionTaken, EntropyAdded, Event, ForkedFrom, GameCreated
 from domain.signing import ENTROPY_POINT, authorisation_problem, keys_problem
 
 
 def check_signatures(entries: Sequence[LogEntry], events: Sequence[Event], report: AuditReport) -> None:
-    """Reports every action or entropy whose authorisation the log does not prove."""
+    """Reports every action, entropy or seat's words whose authorisation the log does not prove."""
     if ForkedFrom in map(type, events):  # (no event type subclasses another: one C scan of the log)
         return
     created = next((e for e in events if isinstance(e, GameCreated)), None)
@@ -30,18 +43,53 @@ def check_signatures(entries: Sequence[LogEntry], events: Sequence[Event], repor
     point = entries[ENTROPY_POINT - 1].chain if len(entries) >= ENTROPY_POINT else b""
     signed = _SIGNED_TYPES
     keyless = not created.keys and not created.host_key
+    club = _ClubKeys(dict(created.keys))  # keys change at a hand-over; lapses allow the host's default moves
     for index, event in enumerate(events):
-        if index == 0 or type(event) not in signed:
+        kind = type(event)
+        if index == 0 or (kind not in signed and kind not in _TRACKED):
             continue
-        assert isinstance(event, ActionTaken | EntropyAdded)
-        if keyless and not event.signature and not getattr(event, "auth", ""):
-            continue  # no key anywhere, no signature or mark claimed: authorisation_problem says "" to it
-        detail = authorisation_problem(
-            created.keys, bool(created.host_key), event, index, entries[index - 1].chain, point
-        )
+        if kind in _TRACKED:
+            detail = club.check(event, entries, index)
+        else:
+            assert isinstance(event, ActionTaken | EntropyAdded)
+            if keyless and not event.signature and not getattr(event, "auth", ""):
+                continue  # no key anywhere, no signature or mark claimed: authorisation_problem says "" to it
+            detail = club.authorised(event, bool(created.host_key), index, entries[index - 1].chain, point)
         if detail:
             report.add(index + 1, "signature", f"event {index + 1}: {detail}")
 
 
+class _ClubKeys:
+    """The seats' keys and lapsed turns as the log goes, for the checks that depend on them."""
+
+    def __init__(self, keys: dict[str, bytes]) -> None:
+        self.meta: dict[str, Any] = {"keys": keys, "club": {}}
+
+    def authorised(
+        self, event: ActionTaken | EntropyAdded, hosted: bool, index: int, chain: bytes, point: bytes
+    ) -> str:
+        """Checks an action or entropy against the keys as they stand, and keeps the lapses' bookkeeping."""
+        meta = self.meta
+        if isinstance(event, ActionTaken) and event.auth == AUTH_DEFAULT:
+            detail = default_move_problem(meta, event)
+        else:
+            detail = authorisation_problem(meta["keys"], hosted, event, index, chain, point)
+        if isinstance(event, ActionTaken):
+            on_action(meta, event)
+        return detail
+
+    def check(self, event: Event, entries: Sequence[LogEntry], index: int) -> str:
+        """Checks a seat's signed words, and follows the hand-overs and lapses."""
+        handler = CLUB_HANDLERS.get(type(event))
+        if type(event) in (TurnLapsed, SeatHandedOver) and handler is not None:
+            handler(self, event)
+            return ""
+        signed_at = getattr(event, "signed_at", 0)
+        chain_at = entries[signed_at - 1].chain if 1 <= signed_at <= index else b""
+        return said_problem(self.meta["keys"], event, chain_at)
+
+
 # What a seat authorises (no event type subclasses another: the exact type says what isinstance would).
 _SIGNED_TYPES = frozenset({ActionTaken, EntropyAdded})
+# The club's events that change who signs, or are a seat's signed words (a sealed copy's are Sealed).
+_TRACKED = frozenset({TurnLapsed, SeatHandedOver, *SIGNED_KINDS})
