@@ -70,3 +70,27 @@ def parse_time(text: str, what: str) -> datetime:
     if moment.tzinfo is None:
         raise UsageError(f"{what} {text[:40]!r} has no time zone (add +00:00 or Z)")
     return moment.astimezone(UTC)
+
+
+def when(seconds: int) -> str:
+    """Says a time (seconds since the epoch) as people read it: `Tue 8 Dec 2026 20:00 UTC`."""
+    moment = from_epoch(seconds)
+    return f"{moment:%a} {moment.day} {moment:%b %Y %H:%M} UTC"
+
+
+def short_when(seconds: int) -> str:
+    """Says a time briefly, for a subject line: `Tue 8 Dec 20:00 UTC`."""
+    moment = from_epoch(seconds)
+    return f"{moment:%a} {moment.day} {moment:%b %H:%M} UTC"
+
+
+def span(seconds: int) -> str:
+    """Says a duration in the two largest units that matter: `2 days 3 hours`, `45 minutes`."""
+    seconds = max(seconds, 0)
+    units = (("day", 86400), ("hour", 3600), ("minute", 60))
+    parts = []
+    for name, size in units:
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count} {name}{'s' * (count != 1)}")
+    return " ".join(parts[:2]) or "less than a minute"

@@ -27,8 +27,10 @@ from uuid import UUID
 from eventsourcing.persistence import Tracking
 
 from domain.errors import UsageError
+from domain.game import GameFold
+from domain.hidden import PUBLIC
 from event_store.lazy_log import get_logger
-from event_store.recorded import GAME_TOPICS, recorded_from_envelope
+from event_store.recorded import GAME_TOPICS, fold_recorded, recorded_from_envelope, redacted
 from event_store.sql import POSTGRESQL, Cursor, SqlStore, sql_store_of
 from projections.read_views import GameViews, ViewsDict, differences, nested_dice, views_dict, views_of_log
 
@@ -213,12 +215,20 @@ class ReadSide:
         if kept is not None and kept.fold.version == version - 1:
             return kept
         if version == 1:
-            return GameViews(str(game_id))
+            views = GameViews(str(game_id))
+            views.fold.rewind_source = self._public_fold(game_id)
+            return views
         # Not kept (a new run, or not played for a while): folded once from its stored events, whose
         # dice the views already count.
         views = views_of_log(str(game_id), self._service.recorded_events(game_id, lte=version - 1))
         views.new_dice.clear()
+        views.fold.rewind_source = self._public_fold(game_id)
         return views
+
+    def _public_fold(self, game_id: UUID) -> Callable[[int], GameFold]:
+        """Returns how a game's public fold returns to an earlier event (a rollback): from the store."""
+        service = self._service
+        return lambda n: fold_recorded(redacted(service.recorded_events(game_id, lte=n), PUBLIC))
 
     def _write_batch(self, start: int, end: int, games: list[GameViews]) -> None:
         listed = [views for views in games if views.is_listed]

@@ -28,7 +28,9 @@ CHECKPOINT_EVERY = 32
 
 def _copy_fold(fold: GameFold) -> GameFold:
     meta, state = copy_plain(fold.meta), copy_plain(fold.state)
-    return GameFold(fold.ruleset_name, meta, state, fold.chain, fold.version, fold.ruleset)
+    return GameFold(
+        fold.ruleset_name, meta, state, fold.chain, fold.version, fold.ruleset, fold.rewind_source
+    )
 
 
 @dataclass
@@ -50,8 +52,10 @@ class ReplaySource:
             raise UsageError(f"{self.label} has no events")
         self.ruleset = next((r.event.ruleset for r in self.events if isinstance(r.event, GameCreated)), "")
         self.turns = turn_starts([r.event for r in self.events])
-        self._checkpoints = [GameFold()]
-        self._cursor = GameFold()
+        pairs = [(r.event, r.chain) for r in self.events]
+        rewind = lambda n: GameFold.of(pairs[:n])  # noqa: E731  (a rollback returns to its target)
+        self._checkpoints = [GameFold(rewind_source=rewind)]
+        self._cursor = GameFold(rewind_source=rewind)
 
     @property
     def last(self) -> int:

@@ -31,6 +31,7 @@ from domain.events import (
 )
 from domain.game import GameFold
 from event_store.recorded import RecordedEvent
+from projections.club_words import CLUB_WORDS
 from projections.views import ruleset_describer
 
 # Die purposes where a roll holds two dice: the player's, then the opponent's.
@@ -64,11 +65,17 @@ def _forked(e: ForkedFrom) -> str:
 
 
 # How the host knew the player chose an action (ActionTaken.auth), said after it in the timeline.
-AUTH_WORDS = {"signed": " (signed by their key)", "mail": " (by mail, on the host's word)"}
+AUTH_WORDS = {
+    "signed": " (signed by their key)",
+    "mail": " (by mail, on the host's word)",
+    "default": " (the host's bot, as their turn lapsed)",
+}
 
 _GENERIC: dict[type[Event], Callable[[Any], str]] = {
     Sealed: lambda e: (
-        f"Something only {'the host' if e.owner in ('', 'host') else e.owner} may see happened "
+        f"A private message for {e.owner} (sealed)."
+        if e.type == "PrivatePressSent"
+        else f"Something only {'the host' if e.owner in ('', 'host') else e.owner} may see happened "
         f"({e.type}, sealed)."
     ),
     ForkedFrom: _forked,
@@ -95,6 +102,7 @@ _GENERIC: dict[type[Event], Callable[[Any], str]] = {
     GameEnded: lambda e: (
         f"The game ended{' with ' + e.winner + ' winning' if e.winner else ' with no winner'} ({e.reason})."
     ),
+    **CLUB_WORDS,
 }
 
 
@@ -166,7 +174,8 @@ def action_labels(events: Sequence[RecordedEvent]) -> dict[int, str]:
     log from its start can be folded, and a viewer's copy may not know another player's options."""
     if not events or events[0].version != 1:
         return {}
-    fold = GameFold()
+    pairs = [(r.event, r.chain) for r in events]
+    fold = GameFold(rewind_source=lambda n: GameFold.of(pairs[:n]))
     labels: dict[int, str] = {}
     for recorded in events:
         event = recorded.event
