@@ -54,7 +54,30 @@ def hosting_options(func: Any) -> Any:
             "entropy packet, so the host cannot pick the deal).",
         ),
         click.option("--out", "invites", metavar="DIR", help="Write the invitations (.nkp and .eml) here."),
-        click.option("--deadline", "deadline", metavar="3d", help="Turn deadline: remind a player after it."),
+        click.option(
+            "--title", "title", default="", metavar="TEXT", help="The game's name in every mail's subject."
+        ),
+        click.option("--deadline", "deadline", metavar="3d", help="Turn deadline (3d, 12h, 90m)."),
+        click.option(
+            "--reminders",
+            "reminders",
+            default="",
+            metavar="1d,2h",
+            help="Remind the seat to move this long before its deadline.",
+        ),
+        click.option(
+            "--missed",
+            "missed",
+            default="wait",
+            type=click.Choice(["wait", "default", "replace"]),
+            help="What a missed turn does: wait, the host's bot moves (default), or the seat is replaced.",
+        ),
+        click.option(
+            "--grace", "grace", default="0", metavar="12h", help="With --missed default: wait this long more."
+        ),
+        click.option(
+            "--vacation", "vacation", default="0", metavar="7d", help="How long each seat may be away in all."
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -76,16 +99,6 @@ def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
     return out
 
 
-def parse_deadline(text: str | None) -> int:
-    """Parses a turn deadline such as 3d, 12h or 90m into seconds."""
-    if not text:
-        return 0
-    units = {"d": 86400, "h": 3600, "m": 60}
-    if text[-1:] not in units or not text[:-1].isdecimal() or int(text[:-1]) < 1:
-        raise UsageError(f"malformed --deadline {text[:20]!r}: expected a number and d, h or m (3d)")
-    return int(text[:-1]) * units[text[-1]]
-
-
 def create_hosted(
     ctx: click.Context,
     ruleset: str,
@@ -97,10 +110,22 @@ def create_hosted(
     """Starts a game played by e-mail and writes (or queues) its invitations."""
     from cli.pbem_commands import open_host, write_outbox
     from event_store import keys as keystore
+    from event_store.club_host import deadline_event, parse_rules
 
     keys = {name: keystore.parse_public(text) for name, text in _pairs(hosting["seat_keys"], "--key").items()}
     mail = _pairs(hosting["seat_mail"], "--mail")
-    deadline = parse_deadline(hosting.get("deadline"))
+    club = []
+    if hosting.get("deadline"):
+        rules = parse_rules(
+            hosting["deadline"],
+            hosting["reminders"],
+            hosting["missed"],
+            hosting["grace"],
+            hosting["vacation"],
+        )
+        club.append(deadline_event(rules))
+    elif hosting.get("reminders") or hosting.get("missed", "wait") != "wait":
+        raise UsageError("--reminders and --missed go with --deadline")
     if keys and not hosting["host_mail"]:
         raise UsageError("say where players send their packets with --host-mail ADDR")
     host_obj = open_host(ctx, hosting["host_key_name"], create=True)
@@ -108,7 +133,7 @@ def create_hosted(
     # could draw again and again until it liked the deal.
     wait_for_entropy = wait_for_entropy or (bool(keys) and not hosting.get("start_now"))
     game_id = host_obj.create(
-        ruleset, seats, keys, mail, hosting["host_mail"], options, wait_for_entropy, deadline
+        ruleset, seats, keys, mail, hosting["host_mail"], options, wait_for_entropy, club, hosting["title"]
     )
     host_obj.follow()
     if hosting.get("invites"):

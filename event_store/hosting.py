@@ -16,49 +16,23 @@ import base64
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from uuid import UUID
 
 from domain.actions import Action
 from domain.errors import BadPacket, NightkeepError, StaleVersion, UnknownGame, UsageError
-from domain.events import ActionTaken, EntropyAdded
+from domain.events import ActionTaken, EntropyAdded, Event
 from domain.signing import AUTH_MAIL, AUTH_SIGNED, ENTROPY_POINT
+from event_store.host_parts import Describe, Handled, Outgoing, Seat
 from event_store.keys import KeyPair, load_key
 from event_store.lazy_log import get_logger
-from event_store.outbox import Outbox, Outgoing
+from event_store.outbox import Outbox
 from event_store.packets import PLAYER_KINDS, Packet, packets_in
 from event_store.pbem_tables import store_of
 from event_store.service import GameService
 from event_store.sql import Statement
 
 log = get_logger("nightkeep.host")
-
-# Called with (game, player, from version, to version) to say in plain words what happened and draw the
-# board for a mail; the CLI passes the projections' timeline and view (the store does not draw).
-Describe = Callable[[UUID, str, int, int], str]
-
-
-@dataclass(frozen=True)
-class Seat:
-    """A hosted seat: its key (signing players) or address (mail), and what it has seen."""
-
-    player: str
-    pubkey: bytes
-    mail: str
-    acked: int
-    sent: int
-
-
-@dataclass(frozen=True)
-class Handled:
-    """What the host did with one incoming packet or mail."""
-
-    ok: bool
-    game: UUID | None
-    player: str
-    detail: str
-    duplicate: bool = False
 
 
 class Host(Outbox):
@@ -81,9 +55,11 @@ class Host(Outbox):
         host_mail: str,
         options: dict[str, str] | None = None,
         wait_for_entropy: bool = False,
-        deadline: int = 0,
+        club: Sequence[Event] = (),
+        title: str = "",
     ) -> UUID:
-        """Starts a hosted game: seats bound to keys or addresses; the invitations go to the outbox."""
+        """Starts a hosted game: seats bound to keys or addresses, its first club events (the deadline)
+        and its title; the invitations go to the outbox."""
         names = [name for name, _ in players]
         stray = sorted((set(keys) | set(mail)) - set(names))
         if stray:
@@ -91,11 +67,18 @@ class Host(Outbox):
         secret = secrets.token_bytes(32)
 
         def hosted(game_id: UUID) -> list[Statement]:
-            game = [str(game_id), self.key.name, host_mail, secret, deadline]
+            # (The deadline column is kept for stores made before deadlines were events: 0 now.)
+            game = [str(game_id), self.key.name, host_mail, secret, 0]
             seat = "INSERT INTO nightkeep_pbem_seats VALUES (?, ?, ?, ?, 0, 0)"
+            named = (
+                [("INSERT INTO nightkeep_pbem_settings VALUES (?, ?)", [str(game_id), title])]
+                if title
+                else []
+            )
             return [
                 ("INSERT INTO nightkeep_pbem_games VALUES (?, ?, ?, ?, ?, 0)", game),
                 *((seat, [str(game_id), name, keys.get(name, b""), mail.get(name, "")]) for name in names),
+                *named,
             ]
 
         # The game, its seed, its host's row and its seats are one transaction: no game half hosted.
@@ -107,6 +90,7 @@ class Host(Outbox):
             host_key=self.key.public,
             wait_for_entropy=wait_for_entropy,
             rows=hosted,
+            club=club,
         )
         log.info("game_hosted", game=str(game_id), seats=len(names), signing=len(keys))
         return game_id

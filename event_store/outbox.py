@@ -8,41 +8,46 @@ as the position it reached and the seats' `sent` marks. `due` and `mark_sent` dr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
+from domain.actions import HOST
 from domain.errors import StaleVersion
+from domain.hidden import PUBLIC
+from event_store import clock
+from event_store.deadlines import Wait, current_waits
+from event_store.digest import (
+    Observer,
+    Situation,
+    command,
+    deadline_line,
+    invitation_part,
+    is_owed,
+    keyed_moves,
+    rollback_part,
+    title_of,
+    wrap,
+)
+from event_store.digest import subject as digest_subject
+from event_store.game_ids import short_id
+from event_store.host_parts import Outgoing
 from event_store.log_reader import FileEntry
 from event_store.packets import make_packet
 from event_store.recorded import RecordedEvent, redacted
-from event_store.sql import SqlStore
+from event_store.sql import SqlStore, Statement
 
 if TYPE_CHECKING:
-    from event_store.hosting import Seat
+    from event_store.host_parts import HostLike, Seat
 
 TRACKING = "outbox"
-
-
-@dataclass(frozen=True)
-class Outgoing:
-    """A mail the host owes: to whom, about what, and the packet it carries (if any)."""
-
-    id: int
-    game: UUID
-    player: str
-    to: str
-    subject: str
-    body: str
-    packet: str
-    version: int
 
 
 class Outbox:
     """The outbox half of a host; `Host` gives it `service`, `db`, `describe`, `seats`, `key_for`…"""
 
     if TYPE_CHECKING:
-        from event_store.hosting import Describe
+        from event_store.host_parts import Describe
         from event_store.keys import KeyPair
         from event_store.service import GameService
 
@@ -55,6 +60,7 @@ class Outbox:
         def is_hosted(self, game_id: UUID) -> bool: ...
         def _game_row(self, game_id: UUID) -> tuple[str, bytes, int, int]: ...
         def mail_key(self, game_id: UUID, player: str, version: int) -> str: ...
+        def host_mail(self, game_id: UUID) -> str: ...
 
     def follow(self, batch: int = 500) -> int:
         """Writes the mail owed for every event stored since the last call into the outbox, with the
@@ -107,10 +113,9 @@ class Outbox:
                 return False
             for m in mails:
                 _queue(c, str(m.game), m.player, m.to, m.subject, m.body, m.packet, m.version)
-                c.execute(
-                    "UPDATE nightkeep_pbem_seats SET sent=? WHERE game_id=? AND player=? AND sent<?",
-                    [m.version, str(m.game), m.player, m.version],
-                )
+                _mark_sent(c, m)
+                for sql, params in m.rows:
+                    c.execute(sql, params)
             if seen:
                 c.execute(
                     "INSERT INTO nightkeep_pbem_seen VALUES (?, 'handled') ON CONFLICT (digest) DO NOTHING",
@@ -118,29 +123,92 @@ class Outbox:
                 )
         return True
 
-    def owed(self, game_id: UUID) -> list[Outgoing]:
-        """Returns the mails a game owes its seats now (not yet in the outbox)."""
+    def owed(self, game_id: UUID, force: bool = False) -> list[Outgoing]:
+        """Returns the mails a game owes its seats and observers now (not yet in the outbox): to each
+        that has not seen every event and is owed mail by the digest rule (`force`: every such seat,
+        as a join asks)."""
         recorded = self.service.verified_events(game_id)
-        head = len(recorded)
-        to_act = list(self.service.get_game(game_id).status.get("to_act", []))
-        host_mail, _, _, _ = self._game_row(game_id)
-        out = []
+        situation, waits = self.situation(game_id, recorded)
+        mailed = self._mailed(game_id)
+        out: list[Outgoing] = []
         for seat in self.seats(game_id).values():
-            if seat.sent >= head or not (seat.pubkey or seat.mail):
+            if seat.sent >= situation.head or not (seat.pubkey or seat.mail):
                 continue
-            if seat.pubkey:
-                packet = self.event_packet(game_id, seat, recorded, to_act, host_mail)
-                kind = "invitation" if seat.sent == 0 else "events"
-            else:
-                packet, kind = "", "mail"
-            body = self.describe(game_id, seat.player, seat.sent, head)
-            if not seat.pubkey:
-                body += self.mail_only_part(game_id, seat.player, head, to_act)
-            subject = f"nightkeep {kind}: game {game_id} event {head}" + (
-                f", your turn, {seat.player}" if seat.player in to_act else ""
-            )
-            out.append(Outgoing(0, game_id, seat.player, seat.mail, subject, body, packet, head))
+            seen = redacted(recorded[seat.sent :], seat.player)
+            if force or seat.sent == 0 or is_owed(seen, seat.player, situation, mailed.get(seat.player)):
+                out.append(self._seat_mail(situation, seat, recorded))
+        for watcher in self._observers(game_id):
+            if watcher.sent < situation.head and (
+                watcher.sent == 0
+                or is_owed(
+                    redacted(recorded[watcher.sent :], PUBLIC),
+                    PUBLIC,
+                    situation,
+                    mailed.get(f"observer:{watcher.name}"),
+                )
+            ):
+                out.append(self._observer_mail(situation, watcher))
+        if out:  # a seat's wait starts when its first mail to move is written
+            out[0] = replace(out[0], rows=tuple(w.row(game_id) for w in waits.values() if w.is_new))
         return out
+
+    def situation(self, game_id: UUID, recorded: list[RecordedEvent]) -> tuple[Situation, dict[str, Wait]]:
+        """Returns the game as its mail sees it now, and the waits of the seats to move."""
+        host = cast("HostLike", self)
+        game = self.service.get_game(game_id)
+        status = game.status
+        running = status["status"] == "running"
+        to_act = [p for p in status.get("to_act", []) if p != HOST] if running else []
+        waits = current_waits(host, game_id, recorded, to_act, clock.epoch())
+        due = {p: d for p, w in waits.items() if (d := w.due(game.meta))}
+        title = title_of(host, game_id)
+        return Situation(game_id, title, len(recorded), status, to_act, game.meta, due), waits
+
+    def _seat_mail(self, situation: Situation, seat: Seat, recorded: list[RecordedEvent]) -> Outgoing:
+        host = cast("HostLike", self)
+        game_id, head, player = situation.game, situation.head, seat.player
+        invite = seat.sent == 0
+        parts = []
+        if invite and seat.pubkey:
+            parts.append(invitation_part(host, situation, seat))
+        parts.append(self.describe(game_id, player, seat.sent, head))
+        if player in situation.waiting_on:
+            parts.append(rollback_part(host, situation, seat))
+            if not seat.pubkey:
+                parts.append(self.key_line(game_id, player, head))
+        elif player in situation.to_act:
+            parts.append(deadline_line(situation, player))
+            if seat.pubkey:
+                parts.append(keyed_moves(host, situation, seat))
+        if not seat.pubkey and player not in situation.waiting_on:
+            parts.append(self.mail_only_part(game_id, player, head, situation.to_act).strip("\n"))
+        packet = ""
+        if seat.pubkey:
+            host_mail = host.host_mail(game_id)
+            packet = self.event_packet(game_id, seat, recorded, situation.to_act, host_mail)
+        body = wrap("\n\n".join(p.strip("\n") for p in parts if p.strip())) + "\n"
+        subject = digest_subject(situation, player, invite)
+        return Outgoing(0, game_id, player, seat.mail, subject, body, packet, head, situation.acting)
+
+    def _observer_mail(self, situation: Situation, watcher: Observer) -> Outgoing:
+        game_id, head = situation.game, situation.head
+        body = wrap(self.describe(game_id, PUBLIC, watcher.sent, head).strip("\n")) + "\n"
+        subject = digest_subject(situation, "", watcher.sent == 0)
+        return Outgoing(0, game_id, "", watcher.mail, subject, body, "", head, situation.acting, watcher.name)
+
+    def _mailed(self, game_id: UUID) -> dict[str, str]:
+        """Returns who was to move when each seat (and observer) of a game last got mail."""
+        with self.db.transaction(commit=False) as c:
+            c.execute("SELECT player, to_act FROM nightkeep_pbem_mailed WHERE game_id=?", [str(game_id)])
+            return {row[0]: row[1] for row in c.fetchall()}
+
+    def _observers(self, game_id: UUID) -> list[Observer]:
+        with self.db.transaction(commit=False) as c:
+            c.execute(
+                "SELECT name, mail, sent FROM nightkeep_pbem_observers WHERE game_id=? ORDER BY name",
+                [str(game_id)],
+            )
+            return [Observer(*row) for row in c.fetchall()]
 
     def event_packet(
         self, game_id: UUID, seat: Seat, recorded: list[RecordedEvent], to_act: list[str], host_mail: str
@@ -205,6 +273,57 @@ class Outbox:
         with self.db.transaction(commit=True) as c:
             _queue(c, str(game_id), "", to, subject, body)
 
+    def hosted_games(self) -> list[UUID]:
+        """Returns every game this store hosts by e-mail."""
+        with self.db.transaction(commit=False) as c:
+            c.execute("SELECT game_id FROM nightkeep_pbem_games ORDER BY game_id")
+            return [UUID(row[0]) for row in c.fetchall()]
+
+    def reminder(self, game_id: UUID, player: str, due: int) -> Outgoing:
+        """Returns a reminder to a seat that its move is due (or overdue), with its moves."""
+        host = cast("HostLike", self)
+        recorded = self.service.verified_events(game_id)
+        situation, _ = self.situation(game_id, recorded)
+        seat = self.seats(game_id)[player]
+        situation = replace(situation, due={**situation.due, player: due})
+        parts = [
+            f"Reminder: {situation.title} waits on your move, {player}.",
+            deadline_line(situation, player),
+        ]
+        if seat.pubkey:
+            parts.append(keyed_moves(host, situation, seat))
+        else:
+            parts.append(self.mail_only_part(game_id, player, situation.head, situation.to_act))
+        body = wrap("\n\n".join(p.strip("\n") for p in parts if p.strip())) + "\n"
+        subject = f"{situation.title} — reminder: your turn, {player} — reply by {clock.short_when(due)}"
+        return Outgoing(0, game_id, player, seat.mail, subject, body, "", 0)
+
+    def lapse_notice(self, game_id: UUID, player: str, rule: str) -> Statement | None:
+        """Returns the mail that tells the host a turn lapsed and what follows (None: no host address)."""
+        to = self.host_mail(game_id)
+        if not to:
+            return None
+        title = title_of(cast("HostLike", self), game_id)
+        follows = {
+            "wait": "The game waits for them; they are reminded every deadline.",
+            "default": "The host's bot moves for them once the grace period is over.",
+            "replace": (
+                "Hand the seat to a replacement player:\n"
+                + command("nightkeep", "host", "replace", short_id(game_id), player, "--mail", "ADDRESS")
+            ),
+        }[rule]
+        body = wrap(f"{player}'s turn in {title} lapsed. {follows}") + "\n"
+        subject = f"{title} — {player}'s turn lapsed"
+        return (_INSERT, [str(game_id), "", to, subject, body, "", 0])
+
+    def queue_with(self, mails: list[Outgoing], rows: list[Statement]) -> None:
+        """Queues mails together with other statements, in one transaction."""
+        with self.db.transaction(commit=True) as c:
+            for m in mails:
+                _queue(c, str(m.game), m.player, m.to, m.subject, m.body, m.packet, m.version)
+            for sql, params in rows:
+                c.execute(sql, params)
+
     def due(self) -> list[Outgoing]:
         """Returns the outbox's unsent mails, oldest first."""
         with self.db.transaction(commit=False) as c:
@@ -221,14 +340,39 @@ class Outbox:
             c.execute("UPDATE nightkeep_pbem_outbox SET sent=1 WHERE id=?", [outgoing.id])
 
 
+_INSERT = (
+    "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, version) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+
 def _queue(
     c: Any, game: str, player: str, to: str, subject: str, body: str, packet: str = "", version: int = 0
 ) -> None:
     """Adds one mail to the outbox inside the caller's transaction."""
+    c.execute(_INSERT, [game, player, to, subject, body, packet, version])
+
+
+def _mark_sent(c: Any, mail: Outgoing) -> None:
+    """Records, in the caller's transaction, that a seat or observer was mailed up to an event, and who
+    was to move then (the digest rule compares it)."""
+    game = str(mail.game)
+    if mail.observer:
+        c.execute(
+            "UPDATE nightkeep_pbem_observers SET sent=? WHERE game_id=? AND name=? AND sent<?",
+            [mail.version, game, mail.observer, mail.version],
+        )
+        reader = f"observer:{mail.observer}"  # no seat's name holds a colon
+    else:
+        c.execute(
+            "UPDATE nightkeep_pbem_seats SET sent=? WHERE game_id=? AND player=? AND sent<?",
+            [mail.version, game, mail.player, mail.version],
+        )
+        reader = mail.player
     c.execute(
-        "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, version) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [game, player, to, subject, body, packet, version],
+        "INSERT INTO nightkeep_pbem_mailed VALUES (?, ?, ?) ON CONFLICT (game_id, player) "
+        "DO UPDATE SET to_act = excluded.to_act",
+        [game, reader, mail.acting],
     )
 
 

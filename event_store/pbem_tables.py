@@ -9,6 +9,12 @@ events.
   position of the notifications it reports (so none is lost or written twice), marked sent afterwards.
 - `nightkeep_pbem_tracking`: how far the outbox follower has read the notification log.
 - `nightkeep_pbem_seen`: every incoming packet or mail already handled, with its outcome.
+- `nightkeep_pbem_settings`: each game's title, which every subject carries.
+- `nightkeep_pbem_waits`: since when (event and time) each seat to move has been waited on, which
+  reminders it was sent and when its turn lapsed (the deadline's clock: the log records the lapse).
+- `nightkeep_pbem_observers`: who watches a game by mail, and the last event each was sent.
+- `nightkeep_pbem_mailed`: who was to move when each seat last got mail, so a seat gets one mail per
+  turn of play (a digest) rather than one per move.
 """
 
 from __future__ import annotations
@@ -36,6 +42,16 @@ def schema(store: SqlStore) -> list[str]:
         "CREATE TABLE IF NOT EXISTS nightkeep_pbem_tracking (name TEXT PRIMARY KEY, "
         "position BIGINT NOT NULL)",
         "CREATE TABLE IF NOT EXISTS nightkeep_pbem_seen (digest TEXT PRIMARY KEY, outcome TEXT NOT NULL)",
+        # A club's service (event_store/club_host.py, deadlines.py): tables of their own, so a store
+        # made before them gains them as it is opened.
+        "CREATE TABLE IF NOT EXISTS nightkeep_pbem_settings (game_id TEXT PRIMARY KEY, title TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS nightkeep_pbem_waits (game_id TEXT NOT NULL, player TEXT NOT NULL, "
+        "since INTEGER NOT NULL, since_time BIGINT NOT NULL, reminded TEXT NOT NULL DEFAULT '', "
+        "lapsed BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (game_id, player))",
+        "CREATE TABLE IF NOT EXISTS nightkeep_pbem_observers (game_id TEXT NOT NULL, name TEXT NOT NULL, "
+        "mail TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game_id, name))",
+        "CREATE TABLE IF NOT EXISTS nightkeep_pbem_mailed (game_id TEXT NOT NULL, player TEXT NOT NULL, "
+        "to_act TEXT NOT NULL, PRIMARY KEY (game_id, player))",
     ]
 
 

@@ -170,12 +170,14 @@ class GameService(Application[UUID]):
         game_id: UUID | None = None,
         rows: Callable[[UUID], Sequence[Statement]] | None = None,
         seed: bytes | None = None,
+        club: Sequence[Event] = (),
     ) -> UUID:
         """Sets up a new game and stores it with its secret seed (and the statements `rows` makes from
         its id, in the same transaction); returns its id (a new random one, or `game_id`: a sharded store
         chooses the id first, since the id chooses the shard). `seed` is the dice seed to commit to
         instead of a fresh one: only bot games (`bot_games`) give one, derived from their own seed, so
-        that a simulation plays the same games wherever it runs.
+        that a simulation plays the same games wherever it runs. `club` are a hosted game's first club
+        events (its deadline), recorded in the same transaction.
 
         The seed is drawn and committed before any player entropy is recorded. Unless asked to wait
         for entropy (players send it with `add_entropy`, then the host calls `start_game`), the host
@@ -211,6 +213,8 @@ class GameService(Application[UUID]):
         if not wait_for_entropy:
             game.take_action(HOST, START, game.dice(seed))
             self._finish_if_over(game, seed)
+        for event in club:
+            game.record_club(event, [])
         # One transaction: no game without its seed (nor without what the caller writes with it).
         self.save(game, rows=[*self.secrets.put(game.id, seed), *(rows(game.id) if rows else ())])
         log.info("game_created", game=str(game.id), ruleset=ruleset_name, players=len(seats))
@@ -278,22 +282,26 @@ class GameService(Application[UUID]):
     def record_club(
         self,
         game_id: UUID,
-        event: Event,
+        *events: Event,
         expected_version: int | None = None,
         rows: Sequence[Statement] = (),
     ) -> int:
-        """Records a club event of a game played by e-mail (domain.club) after the checks the audit
-        makes of it; returns the new version. `rows` are written in the same transaction."""
+        """Records club events of a game played by e-mail (domain.club), in one transaction with `rows`,
+        after the checks the audit makes of each; returns the new version."""
         game = self.playable_game(game_id)
         if expected_version is not None and game.version != expected_version:
             raise StaleVersion(f"game moved on to version {game.version}, reload")
-        recorded = self.recorded_events(game_id) if type(event) in NEEDS_LOG else []
-        signed_at = getattr(event, "signed_at", 0)
-        chains = self.chain_values(game_id) if signed_at else []
-        chain_at = chains[signed_at - 1] if 1 <= signed_at <= len(chains) else b""
-        game.record_club(event, [r.event for r in recorded], chain_at)
+        needs_log = any(type(e) in NEEDS_LOG for e in events)
+        logged = [r.event for r in self.recorded_events(game_id)] if needs_log else []
+        chains = self.chain_values(game_id) if any(getattr(e, "signed_at", 0) for e in events) else []
+        for event in events:
+            signed_at = getattr(event, "signed_at", 0)
+            chain_at = chains[signed_at - 1] if 1 <= signed_at <= len(chains) else b""
+            game.record_club(event, logged, chain_at)
+            if needs_log:
+                logged.append(event)
         self._save_or_stale(game, rows)
-        log.info("club_event", game=str(game_id), type=event.type_name, version=game.version)
+        log.info("club_events", game=str(game_id), types=[e.type_name for e in events], version=game.version)
         return game.version
 
     def reveal_seed(self, game_id: UUID) -> bytes:
