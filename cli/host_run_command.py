@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+import cli.club_commands  # noqa: F401  (adds host deadline, observer, replace, title and rollback)
 from cli.common import echo_json, handle_errors, json_option, stdin_is_terminal
 from cli.pbem_commands import host, key_option, open_host
 from domain.errors import UsageError

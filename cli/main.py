@@ -103,7 +103,22 @@ COMMANDS = {
         "receive",
         "Checks the host's event packets (files, .eml or - for stdin) and adds them to your replica.",
     ),
-    # `host run` is added to the host group by its own module.
+    "press": LazyCommand(
+        "cli.club_commands",
+        "press",
+        "Writes to the other players through the host: to everyone, or privately with --to.",
+    ),
+    "vacation": LazyCommand(
+        "cli.club_commands",
+        "vacation",
+        "Declares you away for SPAN (3d, 12h): no deadline of yours lapses meanwhile.",
+    ),
+    "rollback": LazyCommand(
+        "cli.club_commands",
+        "rollback",
+        "Answers the host's proposal to take a game back to an earlier event.",
+    ),
+    # `host run` is added to the host group by its own module, the club's host commands by theirs.
     "host": LazyCommand(
         "cli.host_run_command",
         "host",

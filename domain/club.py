@@ -152,10 +152,11 @@ class RollbackProposed(Event):
 
 @event_type
 class RollbackAnswered(Event):
-    """A seat agreed to the proposed rollback, or refused it (which ends the proposal)."""
+    """A seat agreed to the proposed rollback to event `to`, or refused it (which ends the proposal)."""
 
     is_host_event = True
     player: str
+    to: int
     agreed: bool
     at: int
     auth: str
@@ -224,7 +225,7 @@ def signed_payload(event: Event) -> Any:
     if isinstance(event, PrivatePressSent):
         return [sorted(event.to), event.text]
     if isinstance(event, RollbackAnswered):
-        return event.agreed
+        return [event.to, event.agreed]
     raise TypeError(f"{type(event).__name__} is not signed by a seat")
 
 

@@ -228,6 +228,11 @@ def _answered(
         return "no rollback waits on an answer"
     if event.player not in pending["waiting"]:
         return f"the rollback does not wait on {event.player!r:.40}"
+    if event.to != pending["to"]:
+        return f"the rollback asked goes back to event {pending['to']}, not {event.to}"
+    asked = next((i + 1 for i in range(head - 1, -1, -1) if isinstance(events[i], RollbackProposed)), 0)
+    if event.auth == "signed" and event.signed_at < asked:
+        return "a signed answer is made holding the proposal it answers"
     return _said_at(event, head)
 
 

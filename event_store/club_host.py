@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from domain.actions import HOST
@@ -33,10 +34,14 @@ from domain.club import (
 from domain.club_rules import rollback_problem, voided_seats
 from domain.errors import IllegalAction, UsageError
 from domain.events import ActionTaken
+from domain.signing import AUTH_SIGNED
 from event_store import clock
-from event_store.hosting import Host
 from event_store.lazy_log import get_logger
+from event_store.packets import Packet
 from event_store.sql import Statement
+
+if TYPE_CHECKING:
+    from event_store.host_parts import HostLike
 
 log = get_logger("nightkeep.host")
 
@@ -92,14 +97,14 @@ def deadline_event(rules: DeadlineRules) -> DeadlineSet:
     )
 
 
-def set_deadline(host: Host, game_id: UUID, rules: DeadlineRules) -> int:
+def set_deadline(host: HostLike, game_id: UUID, rules: DeadlineRules) -> int:
     """Records the game's deadline rules (new or changed); returns the new version."""
     host.seats(game_id)  # (a game this host runs)
     return host.service.record_club(game_id, deadline_event(rules))
 
 
 def send_press(
-    host: Host,
+    host: HostLike,
     game_id: UUID,
     sender: str,
     to: Sequence[str],
@@ -107,6 +112,7 @@ def send_press(
     auth: str = "",
     signed_at: int = 0,
     signature: bytes = b"",
+    rows: Sequence[Statement] = (),
 ) -> int:
     """Records press from a seat (or the host): to everyone in the open, or to named seats privately,
     one sealed copy for each reader; returns the new version."""
@@ -117,7 +123,7 @@ def send_press(
         public = PressSent(
             sender=sender, text=text, at=at, auth=auth, signed_at=signed_at, signature=signature
         )
-        return host.service.record_club(game_id, public)
+        return host.service.record_club(game_id, public, rows=rows)
     to_seats = sorted(set(named))
     readers = sorted({*to_seats, *([sender] if sender != HOST else [])})
     copies = [
@@ -134,7 +140,7 @@ def send_press(
         )
         for reader in readers
     ]
-    return host.service.record_club(game_id, *copies)
+    return host.service.record_club(game_id, *copies, rows=rows)
 
 
 def _seat_named(name: str, seats: list[str]) -> str:
@@ -146,22 +152,23 @@ def _seat_named(name: str, seats: list[str]) -> str:
 
 
 def declare_vacation(
-    host: Host,
+    host: HostLike,
     game_id: UUID,
     player: str,
     seconds: int,
     auth: str = "",
     signed_at: int = 0,
     signature: bytes = b"",
+    rows: Sequence[Statement] = (),
 ) -> int:
     """Records a seat's declared absence (within the game's limit); returns the new version."""
     said = VacationDeclared(
         player=player, seconds=seconds, at=clock.epoch(), auth=auth, signed_at=signed_at, signature=signature
     )
-    return host.service.record_club(game_id, said)
+    return host.service.record_club(game_id, said, rows=rows)
 
 
-def add_observer(host: Host, game_id: UUID, mail: str, name: str = "") -> int:
+def add_observer(host: HostLike, game_id: UUID, mail: str, name: str = "") -> int:
     """Lets someone watch a game by mail: the public copy's mails and public press; returns the version."""
     host.seats(game_id)
     name = name or mail.split("@", 1)[0]
@@ -172,13 +179,13 @@ def add_observer(host: Host, game_id: UUID, mail: str, name: str = "") -> int:
     return host.service.record_club(game_id, ObserverAdded(name=name, at=clock.epoch()), rows=[row])
 
 
-def remove_observer(host: Host, game_id: UUID, name: str) -> int:
+def remove_observer(host: HostLike, game_id: UUID, name: str) -> int:
     """Stops an observer's mail; returns the new version."""
     row: Statement = ("DELETE FROM nightkeep_pbem_observers WHERE game_id=? AND name=?", [str(game_id), name])
     return host.service.record_club(game_id, ObserverRemoved(name=name, at=clock.epoch()), rows=[row])
 
 
-def hand_over(host: Host, game_id: UUID, seat: str, mail: str, key: bytes = b"", name: str = "") -> int:
+def hand_over(host: HostLike, game_id: UUID, seat: str, mail: str, key: bytes = b"", name: str = "") -> int:
     """Gives a seat whose turn lapsed under the rule `replace` to a replacement player (their address,
     and key if they play with one); returns the new version."""
     seats = host.seats(game_id)
@@ -194,7 +201,7 @@ def hand_over(host: Host, game_id: UUID, seat: str, mail: str, key: bytes = b"",
     return host.service.record_club(game_id, event, rows=rows)
 
 
-def propose_rollback(host: Host, game_id: UUID, to: int, reason: str) -> int:
+def propose_rollback(host: HostLike, game_id: UUID, to: int, reason: str) -> int:
     """Asks every seat whose moves a rollback to event `to` voids to agree; returns the new version."""
     recorded = [r.event for r in host.service.recorded_events(game_id)]
     problem = rollback_problem(recorded, len(recorded), to)
@@ -206,13 +213,14 @@ def propose_rollback(host: Host, game_id: UUID, to: int, reason: str) -> int:
 
 
 def answer_rollback(
-    host: Host,
+    host: HostLike,
     game_id: UUID,
     player: str,
     agreed: bool,
     auth: str = "",
     signed_at: int = 0,
     signature: bytes = b"",
+    rows: Sequence[Statement] = (),
 ) -> tuple[int, bool]:
     """Records a seat's answer; the last agreement takes the game back at once (one transaction).
     Returns the new version and whether the game went back."""
@@ -222,27 +230,53 @@ def answer_rollback(
         raise IllegalAction("no rollback waits on an answer in this game")
     at = clock.epoch()
     answer = RollbackAnswered(
-        player=player, agreed=agreed, at=at, auth=auth, signed_at=signed_at, signature=signature
+        player=player,
+        to=pending["to"],
+        agreed=agreed,
+        at=at,
+        auth=auth,
+        signed_at=signed_at,
+        signature=signature,
     )
     if not agreed or pending["waiting"] != [player]:
-        return host.service.record_club(game_id, answer), False
+        return host.service.record_club(game_id, answer, rows=rows), False
     to = pending["to"]
     voided = host.service.recorded_events(game_id, gt=to, lte=to + 1)[0].event
     assert isinstance(voided, ActionTaken)  # (the proposal was checked to land before a move)
     proposed = _proposal_reason(host, game_id)
     back = RolledBack(to=to, reason=proposed, nonce=voided.nonce, at=at)
-    version = host.service.record_club(game_id, answer, back)
+    version = host.service.record_club(game_id, answer, back, rows=rows)
     log.info("rolled_back", game=str(game_id), to=to)
     return version, True
 
 
-def _proposal_reason(host: Host, game_id: UUID) -> str:
+def _proposal_reason(host: HostLike, game_id: UUID) -> str:
     for recorded in reversed(host.service.recorded_events(game_id)):
         if isinstance(recorded.event, RollbackProposed):
             return recorded.event.reason
     return ""
 
 
-def withdraw_rollback(host: Host, game_id: UUID) -> int:
+def withdraw_rollback(host: HostLike, game_id: UUID) -> int:
     """Withdraws the proposed rollback; returns the new version."""
     return host.service.record_club(game_id, RollbackWithdrawn(at=clock.epoch()))
+
+
+def take_words(host: HostLike, packet: Packet, rows: Sequence[Statement]) -> str:
+    """Records a signing seat's words from its packet (press, an absence, an answer), with `rows`
+    (its acknowledgement, the packet's digest) in the same transaction; returns what happened."""
+    body, game_id, player = packet.body, packet.game, packet.player
+    signed = {"auth": AUTH_SIGNED, "signed_at": body["version"], "signature": packet.signature}
+    if packet.kind == "press":
+        send_press(host, game_id, player, body["to"] or [PUBLIC_TO], body["text"], rows=rows, **signed)
+        return f"{player}'s press was relayed to {', '.join(body['to']) or 'everyone'}"
+    if packet.kind == "vacation":
+        declare_vacation(host, game_id, player, body["seconds"], rows=rows, **signed)
+        return f"{player} is away for {clock.span(body['seconds'])}"
+    fold = host.service.fold(game_id)
+    pending = fold.meta.get("club", {}).get("pending")
+    if not pending or pending["to"] != body["to"]:
+        raise IllegalAction(f"no rollback to event {body['to']} waits on an answer in game {game_id}")
+    _, back = answer_rollback(host, game_id, player, body["agreed"], rows=rows, **signed)
+    said = "agreed to" if body["agreed"] else "refused"
+    return f"{player} {said} the rollback" + ("; the game went back" if back else "")

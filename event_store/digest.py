@@ -129,7 +129,7 @@ def subject(situation: Situation, seat: str, invite: bool) -> str:
     """Returns a mail's subject: the game's title and the reader's own situation."""
     title = situation.title
     status = situation.status
-    if invite:
+    if invite and (not seat or seat not in situation.to_act):
         return f"{title} — you are invited to play {seat}" if seat else f"{title} — you watch the game"
     if status["status"] == "finished":
         winner = status.get("winner") or ""
@@ -153,8 +153,8 @@ def deadline_line(situation: Situation, seat: str) -> str:
         return ""
     left = due - clock.epoch()
     if left <= 0:
-        return f"Your move was due by {clock.when(due)} ({clock.span(-left)} ago)."
-    return f"Your move is due by {clock.when(due)} (in {clock.span(left)})."
+        return f"Your move was due by\n{clock.when(due)} ({clock.span(-left)} ago)."
+    return f"Your move is due by\n{clock.when(due)} (in {clock.span(left)})."
 
 
 def command(*words: str) -> str:

@@ -16,10 +16,9 @@ import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from email.message import EmailMessage
 
-from event_store import clock
+from event_store.deadlines import tend
 from event_store.hosting import Host, Outgoing
 from event_store.lazy_log import get_logger
 from event_store.mail import Inbox, MailError, compose, packet_texts, read_eml, sender_of
@@ -38,6 +37,8 @@ class Pass:
     refused: int = 0
     sent: int = 0
     reminded: int = 0
+    lapsed: int = 0
+    default_moves: int = 0
     failed: int = 0
     details: list[str] = field(default_factory=list)
 
@@ -61,7 +62,9 @@ def run_once(host: Host, inbox: Inbox, send: Sender, sender: str = "") -> Pass:
     for key, raw in inbox.pending():
         _handle_message(host, raw, done)
         inbox.mark_done(key)
-    done.reminded = remind_overdue(host)
+    tended = tend(host)
+    done.reminded, done.lapsed, done.default_moves = tended.reminders, tended.lapses, tended.default_moves
+    done.details += tended.details
     host.follow()
     for mail in host.due():
         try:
@@ -109,31 +112,6 @@ def _handle_message(host: Host, raw: bytes, done: Pass) -> None:
             if from_addr:
                 host.refusal(from_addr, detail, outcome.game, once=f"{digest}#{index}")
     host.remember(digest, "handled", final=True)
-
-
-def remind_overdue(host: Host, now: datetime | None = None) -> int:
-    """Queues a reminder to each player who has not acted within their game's deadline (once per turn)."""
-    now = now or clock.now()
-    queued = 0
-    for game_id, deadline, reminded in host.deadlines():
-        recorded = host.service.recorded_events(game_id)
-        head = len(recorded)
-        if reminded >= head or (now - recorded[-1].timestamp).total_seconds() < deadline:
-            continue
-        status = host.service.get_game(game_id).status
-        if status["status"] != "running":
-            continue
-        seats = host.seats(game_id)
-        for player in status.get("to_act", []):
-            seat = seats.get(player)
-            if seat is not None and seat.mail:
-                body = f"Reminder: game {game_id} has waited on you since event {head}.\n"
-                if not seat.pubkey:
-                    body += host.mail_only_part(game_id, player, head, status.get("to_act", []))
-                host.reply(seat.mail, f"nightkeep reminder: game {game_id}, your turn", body, game_id)
-                queued += 1
-        host.set_reminded(game_id, head)
-    return queued
 
 
 def run_forever(

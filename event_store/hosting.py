@@ -23,11 +23,12 @@ from domain.actions import Action
 from domain.errors import BadPacket, NightkeepError, StaleVersion, UnknownGame, UsageError
 from domain.events import ActionTaken, EntropyAdded, Event
 from domain.signing import AUTH_MAIL, AUTH_SIGNED, ENTROPY_POINT
+from event_store.club_host import take_words
 from event_store.host_parts import Describe, Handled, Outgoing, Seat
 from event_store.keys import KeyPair, load_key
 from event_store.lazy_log import get_logger
 from event_store.outbox import Outbox
-from event_store.packets import PLAYER_KINDS, Packet, packets_in
+from event_store.packets import PLAYER_KINDS, WORD_KINDS, Packet, packets_in
 from event_store.pbem_tables import store_of
 from event_store.service import GameService
 from event_store.sql import Statement
@@ -168,7 +169,8 @@ class Host(Outbox):
     def _apply(self, packet: Packet, sender: str) -> Handled:
         if packet.kind not in PLAYER_KINDS:
             raise BadPacket(
-                f"{packet.kind!r} packets come from the host: players send action, entropy or join"
+                f"{packet.kind!r} packets come from the host: players send "
+                "action, entropy, join, press, vacation or answer"
             )
         game_id, player = packet.game, packet.player
         seat = self.seats(game_id).get(player)
@@ -218,6 +220,8 @@ class Host(Outbox):
                 rows=rows,
             )
             return f"{player} took {body['action']}; the game is at event {version}"
+        if packet.kind in WORD_KINDS:
+            return take_words(self, packet, rows)
         self.service.add_entropy(game_id, player, body["value"], packet.signature, rows=rows)
         self._start_if_everyone_gave_entropy(game_id)
         return f"{player}'s entropy was mixed in"
@@ -236,8 +240,8 @@ class Host(Outbox):
             )
         if packet.kind == "entropy":
             return self._entropy_is_new(packet)
-        if packet.kind == "join" or version == head:
-            return ""
+        if packet.kind in ("join", *WORD_KINDS) or version == head:
+            return ""  # (words are signed holding any event; a copy is known by its digest)
         nxt = self.service.recorded_events(game_id, gt=version, lte=version + 1)[0].event
         if isinstance(nxt, ActionTaken | EntropyAdded) and nxt.signature == packet.signature:
             return f"already applied at event {version + 1}"
@@ -270,17 +274,6 @@ class Host(Outbox):
         with self.db.transaction(commit=True) as c:
             for sql, params in _ack_rows(game_id, player, version, sender, rewind):
                 c.execute(sql, params)
-
-    def deadlines(self) -> list[tuple[UUID, int, int]]:
-        """Returns (game, deadline in seconds, the event last reminded at) of games with a deadline."""
-        with self.db.transaction(commit=False) as c:
-            c.execute("SELECT game_id, deadline, reminded FROM nightkeep_pbem_games WHERE deadline > 0")
-            return [(UUID(r[0]), r[1], r[2]) for r in c.fetchall()]
-
-    def set_reminded(self, game_id: UUID, version: int) -> None:
-        """Records that a game's players were reminded at an event."""
-        with self.db.transaction(commit=True) as c:
-            c.execute("UPDATE nightkeep_pbem_games SET reminded=? WHERE game_id=?", [version, str(game_id)])
 
     def seen(self, digest: str) -> str | None:
         """Returns the outcome of a packet or mail already handled (None if it is new)."""

@@ -24,6 +24,7 @@ from uuid import UUID
 
 import msgpack
 
+from domain.club import signed_bytes
 from domain.errors import BadPacket, UnreadableLog
 from domain.events import canonical_bytes, canonical_form
 from domain.signing import (
@@ -40,7 +41,9 @@ FORMAT_VERSION = 1
 BEGIN = "-----BEGIN NIGHTKEEP PACKET-----"
 END = "-----END NIGHTKEEP PACKET-----"
 WIDTH = 64
-PLAYER_KINDS = ("action", "entropy", "join")
+PLAYER_KINDS = ("action", "entropy", "join", "press", "vacation", "answer")
+# A seat's signed words (domain.club): each is signed as its club event records it (`signed_bytes`).
+WORD_KINDS = ("press", "vacation", "answer")
 HOST_KINDS = ("invite", "events")
 # The body's keys and their types, per kind ("entries": a list of log entries).
 BODIES: dict[str, dict[str, type | str]] = {
@@ -49,6 +52,9 @@ BODIES: dict[str, dict[str, type | str]] = {
     "join": {"game": str, "player": str, "version": int, "chain": bytes},
     "invite": {"game": str, "player": str, "host_key": bytes, "host_mail": str, "events": "entries"},
     "events": {"game": str, "player": str, "since": int, "events": "entries", "to_act": "names"},
+    "press": {"game": str, "player": str, "version": int, "chain": bytes, "to": "names", "text": str},
+    "vacation": {"game": str, "player": str, "version": int, "chain": bytes, "seconds": int},
+    "answer": {"game": str, "player": str, "version": int, "chain": bytes, "to": int, "agreed": bool},
 }
 PACKET_KEYS = frozenset({"format", "format_version", "kind", "body", "signature"})
 # A packet holds at most a whole game's log; its body is read with the log reader's limits.
@@ -93,11 +99,22 @@ class Packet:
             return action_bytes(b["version"], b["chain"], b["player"], b["action"], b["nonce"])
         if self.kind == "entropy":
             return entropy_bytes(b["version"], b["chain"], b["player"], b["value"])
+        if self.kind in WORD_KINDS:
+            return signed_bytes(self.kind, b["version"], b["chain"], b["player"], word_payload(self.kind, b))
         return packet_bytes(self.kind, {"body": self.body_bytes})
 
     def is_signed_by(self, key: bytes) -> bool:
         """Tells whether the packet carries a valid signature by the holder of `key`."""
         return is_valid_signature(key, self.signed_message(), self.signature)
+
+
+def word_payload(kind: str, body: dict[str, Any]) -> Any:
+    """Returns what a seat's words packet signs, as its club event will record it (domain.club)."""
+    if kind == "press":
+        return [sorted(body["to"]) or ["all"], body["text"]]
+    if kind == "vacation":
+        return body["seconds"]
+    return [body["to"], body["agreed"]]
 
 
 def make_packet(kind: str, body: dict[str, Any], sign: Any) -> str:
@@ -248,6 +265,6 @@ def _checked_body(kind: str, body: Any, source: str) -> dict[str, Any]:
         raise BadPacket(f"{source} names no game id") from None
     if canonical != checked["game"]:  # one spelling per game, so one packet has one digest
         raise BadPacket(f"{source} spells its game id {checked['game']!r:.60}, not as {canonical}")
-    if kind in ("action", "entropy", "join") and not 0 <= checked["version"] <= LIMITS.max_events:
+    if kind in PLAYER_KINDS and not 0 <= checked["version"] <= LIMITS.max_events:
         raise BadPacket(f"{source} names an event number no game has")
     return checked

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
 
+from domain.club import pinned_nonce
 from domain.errors import BadPacket, IllegalAction, TamperedLog, UnknownGame, UsageError
 from domain.events import GENESIS_CHAIN, GameCreated, canonical_bytes, is_private, is_sealed, next_chain
 from domain.game import check_legal
@@ -128,7 +129,9 @@ class Replica:
         created = _created(packet.entries)
         if created.host_key != host_key:
             raise BadPacket("the invitation's host key is not the one its game was created with")
-        mine = created.keys.get(packet.player)
+        # The seat's key now: a seat handed over to a replacement player signs with theirs.
+        keys = fold_recorded(recorded_of(packet.entries)).meta.get("keys", created.keys)
+        mine = keys.get(packet.player)
         pair = key_with_public(mine) if mine else None
         if pair is None:
             raise UsageError(f"none of your keys is {packet.player}'s key in this game (nightkeep key list)")
@@ -320,7 +323,8 @@ class Replica:
                 "(nightkeep entropy GAME - -o FILE, then send it to the host)"
             )
         check_legal(fold, member.player, action_id)
-        nonce = self._own_randomness(member, "nonce", len(held), held[-1].chain)
+        # After a rollback the first move draws with the voided move's nonce: nothing is rolled again.
+        nonce = pinned_nonce(fold.meta) or self._own_randomness(member, "nonce", len(held), held[-1].chain)
         body = {
             "game": str(member.game),
             "player": member.player,
@@ -330,6 +334,29 @@ class Replica:
             "nonce": nonce,
         }
         return make_packet("action", body, self._key(member).sign)
+
+    def seats(self, member: Membership) -> list[str]:
+        """Returns the names of the game's seats, as the replica's copy records them."""
+        held = self._held(member)
+        created = next((r.event for r in held if isinstance(r.event, GameCreated)), None)
+        return [seat["name"] for seat in created.players] if created is not None else []
+
+    def words_packet(self, member: Membership, kind: str, **said: Any) -> str:
+        """Returns a signed packet of the seat's words (press, vacation, answer), made holding the
+        replica's copy as it is; the host records them with this signature."""
+        held = self._held(member)
+        if kind == "answer":
+            pending = fold_recorded(held).meta.get("club", {}).get("pending")
+            if not pending or member.player not in pending["waiting"]:
+                raise IllegalAction("no rollback waits on your answer (as far as this replica has heard)")
+            said = {**said, "to": pending["to"]}
+        body = {
+            "game": str(member.game),
+            "player": member.player,
+            "version": len(held),
+            "chain": held[-1].chain,
+        }
+        return make_packet(kind, {**body, **said}, self._key(member).sign)
 
     def entropy_packet(self, member: Membership, value: bytes | None = None) -> str:
         """Returns a signed entropy packet, signed at the seed's commitment so that the players' entropy

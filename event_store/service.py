@@ -19,7 +19,7 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import TopicError, get_topic
 
 from domain.actions import HOST, START, Action
-from domain.club import RewindNeeded, RollbackProposed, RolledBack
+from domain.club import RewindNeeded, RollbackAnswered, RollbackProposed, RolledBack
 from domain.collector import paused_collector
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import (
@@ -74,7 +74,7 @@ log = get_logger("nightkeep.store")
 
 SNAPSHOT_INTERVAL = 32
 # The club events whose checks read the log itself (a rollback's range), not only the game's state.
-NEEDS_LOG = (RollbackProposed, RolledBack)
+NEEDS_LOG = (RollbackProposed, RollbackAnswered, RolledBack)
 
 
 class BytesAsBase64(Transcoding):

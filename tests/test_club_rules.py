@@ -258,7 +258,7 @@ def test_an_agreed_rollback_returns_the_game_and_the_redone_move_draws_the_same(
         service.take_action(game_id, "Ann", "roll")
     service.record_club(
         game_id,
-        RollbackAnswered(player="Ann", agreed=True, at=NOW, auth="mail", signed_at=0, signature=b""),
+        RollbackAnswered(player="Ann", to=to, agreed=True, at=NOW, auth="mail", signed_at=0, signature=b""),
     )
     service.record_club(game_id, RolledBack(to=to, reason="I wrote 2, not 1", nonce=voided.nonce, at=NOW))
     after = service.fold(game_id)
@@ -297,10 +297,13 @@ def test_a_seat_refusing_a_rollback_ends_it_and_play_goes_on(service: GameServic
     with pytest.raises(IllegalAction, match="does not wait on"):
         service.record_club(
             game_id,
-            RollbackAnswered(player="Bo", agreed=True, at=NOW, auth="mail", signed_at=0, signature=b""),
+            RollbackAnswered(
+                player="Bo", to=to, agreed=True, at=NOW, auth="mail", signed_at=0, signature=b""
+            ),
         )
     service.record_club(
-        game_id, RollbackAnswered(player="Ann", agreed=False, at=NOW, auth="mail", signed_at=0, signature=b"")
+        game_id,
+        RollbackAnswered(player="Ann", to=to, agreed=False, at=NOW, auth="mail", signed_at=0, signature=b""),
     )
     with pytest.raises(IllegalAction, match="agreed by every seat"):
         service.record_club(game_id, RolledBack(to=to, reason="misread", nonce=b"", at=NOW))
@@ -355,7 +358,8 @@ def test_a_rollback_past_a_snapshot_loads_from_the_first_event(
     voided = move(service, game_id, Bot(2), auth="mail")
     service.record_club(game_id, RollbackProposed(to=to, reason="misread", voids=["Ann"], at=NOW))
     service.record_club(
-        game_id, RollbackAnswered(player="Ann", agreed=True, at=NOW, auth="mail", signed_at=0, signature=b"")
+        game_id,
+        RollbackAnswered(player="Ann", to=to, agreed=True, at=NOW, auth="mail", signed_at=0, signature=b""),
     )
     service.record_club(game_id, RolledBack(to=to, reason="misread", nonce=voided.nonce, at=NOW))
     fresh = GameService.open(db)  # no cached game: from the store's snapshots and events

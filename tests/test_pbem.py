@@ -325,25 +325,6 @@ def test_a_replica_store_holds_no_seed(running: Table) -> None:
     assert not replica.service.holds_seed(member.stored)
 
 
-def test_a_player_past_the_turn_deadline_is_reminded_once(
-    new_store: NewStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from datetime import UTC, datetime, timedelta
-
-    from event_store.host_runner import remind_overdue
-
-    table = seat_table(new_store, tmp_path, monkeypatch, "dungeon-short", DUNGEON)
-    with table.host.db.transaction(commit=True) as c:
-        c.execute("UPDATE nightkeep_pbem_games SET deadline=3600")
-    table.join_all()
-    assert remind_overdue(table.host, datetime.now(UTC) + timedelta(minutes=30)) == 0
-    later = datetime.now(UTC) + timedelta(hours=2)
-    assert remind_overdue(table.host, later) == 1
-    assert remind_overdue(table.host, later) == 0  # once per turn
-    (reminder,) = [m for m in table.host.due() if "reminder" in m.subject]
-    assert reminder.to == f"{table.to_act()[0].lower()}@example.org"
-
-
 def test_the_host_cannot_give_entropy_in_a_mail_only_seats_name(
     new_store: NewStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
