@@ -119,6 +119,12 @@ def fork(ctx: click.Context, game: str, at: int, same_dice: bool, as_json: bool)
         dice = "the same dice" if same_dice else "a new seed"
         click.echo(str(fork_id))  # only the id on stdout, so `GAME=$(nightkeep fork …)` works
         click.echo(f"forked from {game_id} at event {at}, with {dice}", err=True)
+        if service.get_game(game_id).meta.get("hosted"):
+            click.echo(
+                "the fork is a what-if game at this terminal, signed by no seat; the e-mail game goes on "
+                "unchanged (to correct it: nightkeep host rollback)",
+                err=True,
+            )
 
 
 @click.command()

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from domain.actions import HOST
+from domain.club import RolledBack
 from domain.errors import IllegalAction, UsageError
 from domain.events import ActionTaken, ForkedFrom, Sealed, SeedCommitted, SeedRevealed
 from domain.game import GameFold
@@ -25,6 +26,10 @@ def check_fork_point(game_id: UUID, events: Sequence[RecordedEvent], final: Game
             f"event {at} lies in the history this fork copied from game {original.game}: "
             f"fork that game at {at - 1} instead"
         )
+    rolled = next((r.version for r in events[:at] if isinstance(r.event, RolledBack)), None)
+    if rolled is not None:
+        # A rollback's target is an event number of its own log, which a fork's copy shifts.
+        raise UsageError(f"game {game_id} was rolled back at event {rolled}: a fork may start only before it")
     playable = [r.version - 1 for r in events if isinstance(r.event, ActionTaken)]
     if final.ruleset.status(final.state)["status"] != "finished":
         # A game stopped by an early reveal can be forked where it stopped (the last state that still

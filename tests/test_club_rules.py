@@ -368,3 +368,32 @@ def test_a_rollback_past_a_snapshot_loads_from_the_first_event(
     assert fresh.get_game(game_id, version=head(fresh, game_id)).state == before.state
     fresh.take_action(game_id, "Ann", "roll", auth="mail")
     clean(fresh, game_id)
+
+
+def test_a_fork_of_an_e_mail_game_says_it_is_no_continuation_and_never_copies_a_rollback(
+    service: GameService,
+) -> None:
+    from domain.errors import UsageError
+
+    game_id = hosted(service)
+    to = head(service, game_id)
+    voided = move(service, game_id, Bot(2), auth="mail")
+    service.reveal_seed(game_id)
+    fork_id, _ = service.fork_game(game_id, to)
+    notes = " ".join(service.audit(fork_id).notes)
+    assert "played by e-mail" in notes and "no continuation" in notes
+    other = hosted(service)
+    point = head(service, other)
+    voided = move(service, other, Bot(2), auth="mail")
+    service.record_club(other, RollbackProposed(to=point, reason="misread", voids=["Ann"], at=NOW))
+    service.record_club(
+        other,
+        RollbackAnswered(
+            player="Ann", to=point, agreed=True, at=NOW, auth="mail", signed_at=0, signature=b""
+        ),
+    )
+    service.record_club(other, RolledBack(to=point, reason="misread", nonce=voided.nonce, at=NOW))
+    move(service, other, Bot(2), auth="mail")
+    service.reveal_seed(other)
+    with pytest.raises(UsageError, match="rolled back"):
+        service.fork_game(other, head(service, other) - 1)

@@ -239,6 +239,13 @@ def check_forks(entries: Sequence[LogEntry], events: list[Event], report: AuditR
                 "that game had there",
             )
             continue
+        created = next((e for e in events[index + 1 : index + 1 + count] if isinstance(e, GameCreated)), None)
+        if created is not None and created.host_key:
+            report.notes.append(
+                f"this game forks game {event.game}, played by e-mail, at its event {count}: what follows "
+                "was played at one terminal and signed by no seat; it is no continuation of that game "
+                "(an e-mail game is corrected inside it, by an agreed rollback)"
+            )
         inside = [e.commitment for e in events[index + 1 : index + 1 + count] if isinstance(e, SeedCommitted)]
         own = events[index + 1 + count] if index + 1 + count < len(events) else None
         if not inside or not isinstance(own, SeedCommitted):
