@@ -17,7 +17,7 @@ import click
 from cli.common import echo_json, get_service, handle_errors, json_option
 from cli.pbem_commands import host, key_option, open_host, replica_of, write_packet
 from domain.actions import HOST
-from domain.club import MISSED_RULES, PUBLIC_TO
+from domain.club import MISSED_RULES, PUBLIC_TO, deadline_of
 from domain.errors import UsageError
 from event_store import club_host
 from event_store import keys as keystore
@@ -219,10 +219,10 @@ def _hosted(ctx: click.Context, game: str, key_name: str) -> tuple[HostLike, UUI
 @host.command(name="deadline")
 @click.argument("game")
 @click.argument("span", metavar="SPAN")
-@click.option("--reminders", default="", metavar="1d,2h", help="Remind the seat to move this long before.")
-@click.option("--missed", default="wait", type=click.Choice(MISSED_RULES), help="What a missed turn does.")
-@click.option("--grace", default="0", metavar="12h", help="With --missed default: wait this long more.")
-@click.option("--vacation", "away", default="0", metavar="7d", help="How long each seat may be away in all.")
+@click.option("--reminders", metavar="1d,2h", help="Remind the seat to move this long before (0: none).")
+@click.option("--missed", type=click.Choice(MISSED_RULES), help="What a missed turn does.")
+@click.option("--grace", metavar="12h", help="With --missed default: wait this long more.")
+@click.option("--vacation", "away", metavar="7d", help="How long each seat may be away in all.")
 @key_option
 @json_option
 @click.pass_context
@@ -231,21 +231,30 @@ def host_deadline(
     ctx: click.Context,
     game: str,
     span: str,
-    reminders: str,
-    missed: str,
-    grace: str,
-    away: str,
+    reminders: str | None,
+    missed: str | None,
+    grace: str | None,
+    away: str | None,
     key_name: str,
     as_json: bool,
 ) -> None:
-    """Sets or changes a game's turn deadline (0: none), recorded in its log for every player to see.
+    """Sets or changes a game's turn deadline (0: none), recorded in its log for every player to see;
+    what is not given stays as it was.
 
     \b
     Example:
         nightkeep --db host.sqlite host deadline GAME 3d --reminders 1d,2h --missed default --grace 12h
     """
     hosting, game_id = _hosted(ctx, game, key_name)
-    version = club_host.set_deadline(hosting, game_id, parse_rules(span, reminders, missed, grace, away))
+    was = deadline_of(hosting.service.fold(game_id).meta)
+    rules = parse_rules(
+        span,
+        reminders if reminders is not None else ",".join(f"{r // 60}m" for r in was["reminders"]),
+        missed or was["missed"],
+        grace if grace is not None else f"{was['grace'] // 60}m" if was["grace"] else "0",
+        away if away is not None else f"{was['vacation'] // 60}m" if was["vacation"] else "0",
+    )
+    version = club_host.set_deadline(hosting, game_id, rules)
     _done(as_json, game_id, version, f"deadline {span} recorded at event {version}")
 
 

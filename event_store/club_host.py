@@ -75,7 +75,9 @@ def parse_rules(
     """Reads a deadline and its companions as the command line gives them (`--reminders 1d,2h`)."""
     if missed not in MISSED_RULES:
         raise UsageError(f"--missed is one of {', '.join(MISSED_RULES)}, not {missed[:20]!r}")
-    before = tuple(parse_span(r, "--reminders time") for r in reminders.split(",") if r.strip())
+    before = tuple(
+        parse_span(r, "--reminders time") for r in reminders.split(",") if r.strip() not in ("", "0")
+    )
     return DeadlineRules(
         seconds=parse_span(deadline, "--deadline"),
         reminders=tuple(sorted(set(before), reverse=True)),
