@@ -212,6 +212,25 @@ def invitation_part(host: HostLike, situation: Situation, seat: Seat) -> str:
     )
 
 
+def welcome_part(situation: Situation, seat: str) -> str:
+    """Returns what a mail-only seat's first mail (or an observer's) says it is and how to answer."""
+    if not seat:
+        return (
+            f"You watch {situation.title}: you get the public news of the game and its public press. "
+            "You need not answer."
+        )
+    return (
+        f"Welcome to {situation.title}: you play {seat} by mail. On your turn, reply with the number of "
+        "your move as the first line; reply `help` for all you can send (press to the others, an "
+        "absence, the board)."
+    )
+
+
+def receive_hint() -> str:
+    """Returns how a signing seat's replica takes a mail that is not its turn."""
+    return "Your replica takes this mail:\n" + _nightkeep("receive", "mail.eml")
+
+
 def rollback_part(host: HostLike, situation: Situation, seat: Seat) -> str:
     """Returns what a seat a rollback waits on is asked, and how to answer."""
     pending = situation.meta.get("club", {}).get("pending") or {}

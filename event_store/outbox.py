@@ -25,8 +25,10 @@ from event_store.digest import (
     invitation_part,
     is_owed,
     keyed_moves,
+    receive_hint,
     rollback_part,
     title_of,
+    welcome_part,
     wrap,
 )
 from event_store.digest import subject as digest_subject
@@ -171,6 +173,8 @@ class Outbox:
         parts = []
         if invite and seat.pubkey:
             parts.append(invitation_part(host, situation, seat))
+        elif invite:
+            parts.append(welcome_part(situation, player))
         parts.append(self.describe(game_id, player, seat.sent, head))
         if player in situation.waiting_on:
             parts.append(rollback_part(host, situation, seat))
@@ -180,6 +184,8 @@ class Outbox:
             parts.append(deadline_line(situation, player))
             if seat.pubkey:
                 parts.append(keyed_moves(host, situation, seat))
+        elif seat.pubkey and not invite:
+            parts.append(receive_hint())
         if not seat.pubkey and player not in situation.waiting_on:
             parts.append(self.mail_only_part(game_id, player, head, situation.to_act).strip("\n"))
         packet = ""
@@ -192,7 +198,10 @@ class Outbox:
 
     def _observer_mail(self, situation: Situation, watcher: Observer) -> Outgoing:
         game_id, head = situation.game, situation.head
-        body = wrap(self.describe(game_id, PUBLIC, watcher.sent, head).strip("\n")) + "\n"
+        told = self.describe(game_id, PUBLIC, watcher.sent, head).strip("\n")
+        if watcher.sent == 0:
+            told = welcome_part(situation, "") + "\n\n" + told
+        body = wrap(told) + "\n"
         subject = digest_subject(situation, "", watcher.sent == 0)
         return Outgoing(0, game_id, "", watcher.mail, subject, body, "", head, situation.acting, watcher.name)
 
