@@ -92,23 +92,31 @@ def pick_actor(service: GameService, game_id: UUID, action_id: str) -> str:
     raise UsageError(f"say who acts with --as PLAYER (or {AS_ENV}): {who_acts(service, game_id)}{could}")
 
 
-def match_action(actions: Sequence[Action], typed: str) -> Action:
-    """Returns the action a player typed: its number in the list (from 1), its id, or a unique prefix."""
-    text = typed.strip()
+def actions_named(actions: Sequence[Action], typed: str, any_case: bool = False) -> list[Action]:
+    """Returns the actions a player's typing may name: the one it numbers (from 1), the one whose id it
+    is, else every one whose id it begins (`any_case`: ids compared without regard to case)."""
+    text = typed.strip().casefold() if any_case else typed.strip()
     if text.isdecimal():  # isdigit() also takes "²", which int() refuses
         number = int(text)
-        if 1 <= number <= len(actions):
-            return actions[number - 1]
-        raise UsageError(f"there is no action {number} (1 to {len(actions)})")
-    exact = [a for a in actions if a.id == text]
+        return [actions[number - 1]] if 1 <= number <= len(actions) else []
+    ids = [a.id.casefold() if any_case else a.id for a in actions]
+    exact = [a for a, id_ in zip(actions, ids, strict=True) if id_ == text]
     if len(exact) == 1:
-        return exact[0]
-    starting = [a for a in actions if a.id.startswith(text)] if text else []
-    if len(starting) == 1:
-        return starting[0]
-    if not starting:
+        return exact
+    return [a for a, id_ in zip(actions, ids, strict=True) if id_.startswith(text)] if text else []
+
+
+def match_action(actions: Sequence[Action], typed: str) -> Action:
+    """Returns the action a player typed: its number in the list (from 1), its id, or a unique prefix."""
+    named = actions_named(actions, typed)
+    if len(named) == 1:
+        return named[0]
+    text = typed.strip()
+    if text.isdecimal():
+        raise UsageError(f"there is no action {int(text)} (1 to {len(actions)})")
+    if not named:
         raise UsageError(f"no action {text[:40]!r} now (type its number or id)")
-    ids = ", ".join(a.id for a in starting[:5])
+    ids = ", ".join(a.id for a in named[:5])
     raise UsageError(f"{text[:40]!r} could be {ids}: type more of it or its number")
 
 
