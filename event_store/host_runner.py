@@ -94,7 +94,7 @@ def _handle_message(host: Host, raw: bytes, done: Pass) -> None:
         return
     from_addr = sender_of(message)
     try:
-        outcomes = host.handle_text("\n".join(packet_texts(message)), from_addr)
+        outcomes = host.handle_text("\n".join(packet_texts(message)), from_addr, message)
     except Exception as exc:  # whatever a stranger's mail trips over must not stop the host for good
         # No traceback: its locals could hold the game's secrets, and a host's log may be shown to others.
         log.error("message_failed", error=repr(exc)[:200])

@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Sequence
+from email.message import Message
 from uuid import UUID
 
 from domain.actions import Action
@@ -143,14 +144,15 @@ class Host(Outbox):
 
     # --- incoming ---------------------------------------------------------------------------------------
 
-    def handle_text(self, text: str, sender: str = "") -> list[Handled]:
-        """Handles every packet in a text (a file or a mail); a text without one is a mail-only reply."""
+    def handle_text(self, text: str, sender: str = "", message: Message | None = None) -> list[Handled]:
+        """Handles every packet in a text (a file or a mail); a text without one is a mail-only reply
+        (`message`: the mail it came in, whose HTML part and In-Reply-To such a reply may need)."""
         try:
             packets = packets_in(text, "the message")
         except BadPacket as exc:
             return [Handled(False, None, "", str(exc))]
         if not packets:
-            return [self.handle_mail_reply(text, sender)]
+            return [self.handle_mail_reply(text, sender, message)]
         return [self.handle_packet(p, sender) for p in packets]
 
     def handle_packet(self, packet: Packet, sender: str = "") -> Handled:
@@ -295,12 +297,12 @@ class Host(Outbox):
         digest = hmac.new(secret, f"{game_id}\0{player}\0{version}".encode(), hashlib.sha256).digest()
         return base64.b32encode(digest[:10]).decode()
 
-    def handle_mail_reply(self, text: str, sender: str) -> Handled:
-        """Plays or answers a reply from a mail-only player: its first line is a number, an action id,
-        `status`, `history` or `help`; the quoted mail carries the one-time key."""
+    def handle_mail_reply(self, text: str, sender: str, message: Message | None = None) -> Handled:
+        """Plays or answers a reply from a mail-only player: its first line is a move, a question or a
+        club command; the quoted mail carries the one-time key (see mail_replies)."""
         from event_store.mail_replies import handle_reply
 
-        return handle_reply(self, text, sender)
+        return handle_reply(self, text, sender, message)
 
     def take_mail_action(self, game_id: UUID, player: str, version: int, action: Action, nonce: bytes) -> int:
         """Takes a mail-only player's action, recorded as mail-authenticated."""

@@ -1,61 +1,91 @@
-"""Replies from players who install nothing: the first line plays an action or asks for something.
+"""Replies from players who install nothing: the first line of their own text plays a move, asks for
+something, or is a club command (press, vacation, an answer to a proposed rollback).
 
-Every mail the host sends a mail-only player on their turn lists their legal actions, numbered, and
-ends with a `Game-Key:` line (game, event number, one-time key). A reply that quotes it and whose
-first line is a number or an action id plays that action, once: the key is an HMAC of the host's
-secret over the game, the seat and the event number, and that event is past as soon as the action is
-taken, so a forwarded or re-sent reply cannot act again. `status`, `history [N]` and `help` are
-answered with a key of any earlier mail of that seat (they change nothing).
+Every mail the host sends a mail-only seat ends with a `Game-Key:` line (game, event number, one-time
+key: an HMAC of the host's secret over the game, the seat and the event) and, on the seat's turn, lists
+its moves, numbered. A reply quoting the key plays a move only while the game is still at that event, so
+a forwarded or re-sent reply cannot act again. A reply whose key its mail program lost or mangled is
+taken from the seat's own address while the game has not moved since the host's last mail to the seat.
+A refusal is returned with its seat when the seat is known, so that it goes to the seat's own address
+with a fresh key and the seat's moves (`Outbox.refusal`). How a reply is read: `reply_parsing`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import re
+from dataclasses import dataclass, replace
+from email.message import Message
 from uuid import UUID
 
-from domain.errors import BadPacket, NightkeepError
+from domain.actions import Action
+from domain.errors import BadPacket, NightkeepError, UnknownGame
 from domain.events import ActionTaken
+from event_store.club_replies import handle_club_command
 from event_store.hosting import Handled, Host  # hosting imports this module only when a reply comes
-
-MAIL_KEY = re.compile(
-    r"Game-Key:\s*([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\s+([0-9]{1,7})\s+([A-Z2-7]{16})"
+from event_store.reply_parsing import (
+    Ask,
+    ClubCommand,
+    GameKey,
+    Move,
+    NoCommand,
+    Press,
+    answered_mails,
+    find_game_key,
+    html_part,
+    html_text,
+    one_address,
+    parse_command,
+    shown,
 )
+from event_store.seats import actions_named, who_acts
 
-HELP = """nightkeep by mail: reply to the host's mail, keeping its Game-Key line quoted.
-First line of your reply:
-  a number or an action id  plays that action (on your turn)
-  status                    the board and who is to act
-  history [N]               what happened since event N (default: the start)
-  help                      this text
+HELP = """nightkeep by mail: write one of these as the first line
+of your reply to the host's mail (capitals do not matter).
+  5 (or 5. or #5)     plays move 5 of your list
+  draw (or dr)        plays the move with that id
+  status              the board and who is to act
+  history N           what happened after event N
+  press all: TEXT     sends TEXT to every player
+  press Bo, Cy: TEXT  sends TEXT to the seats named
+  vacation 3d         you are away 3 days (or 12h, 90m)
+  agree (or refuse)   answers the host's rollback
+  help                this list
+An id may be cut short while only one move starts so.
+Quoted text, signatures and your mail program's
+"On ... wrote:" line are skipped. Keep the Game-Key
+line below quoted, or reply from your own address.
 """
 
-
-def first_line(text: str) -> str:
-    """Returns the first line of a reply that is not blank and not quoted."""
-    for line in text.replace("\r", "").split("\n"):
-        stripped = line.strip()
-        if stripped and not stripped.startswith(">"):
-            return stripped
-    return ""
+LIST_BELOW = "reply with the number of your move from the list below"
 
 
-def handle_reply(host: Host, text: str, sender: str) -> Handled:
-    """Plays or answers one mail-only reply; a refusal is returned, not raised."""
-    match = MAIL_KEY.search(text.replace("\r", ""))
-    if match is None:
-        return Handled(
-            False, None, "", "the mail holds no packet and no Game-Key line (reply to the host's mail)"
-        )
+@dataclass(frozen=True)
+class Reader:
+    """Whose reply it is: the game, the seat, and the event of the Game-Key it quotes (None: lost)."""
+
+    game: UUID
+    player: str
+    version: int | None
+
+
+def handle_reply(host: Host, text: str, sender: str, message: Message | None = None) -> Handled:
+    """Plays or answers one mail-only reply; a refusal is returned (with its seat when known), not raised."""
+    html = html_part(message) if message is not None and not text.strip() else ""
+    reading = html_text(html) if html else text
+    key = find_game_key(reading)
     try:
-        game_id = UUID(match.group(1))  # the pattern admits only canonical ids and short numbers
-        version, key = int(match.group(2)), match.group(3)
-        player = _seat_of_key(host, game_id, version, key)
-        reply_to = host.seats(game_id)[player].mail  # answers go to the seat, never to whoever wrote
-        return _do(host, game_id, player, version, first_line(text)[:200], reply_to, digest_of(text))
+        if key is not None:
+            reader = _reader_of_key(host, key)
+        else:
+            reader = _reader_of_sender(host, sender, answered_mails(message) if message else [])
     except NightkeepError as exc:
-        return Handled(False, None, "", str(exc))
+        game = key.game if key is not None and host.is_hosted(key.game) else None
+        return Handled(False, game, "", str(exc))
+    try:
+        return _answer(host, reader, reading, digest_of(html or text), sender)
+    except NightkeepError as exc:
+        return Handled(False, reader.game, reader.player, str(exc))
 
 
 def digest_of(text: str) -> bytes:
@@ -65,63 +95,193 @@ def digest_of(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "replace")).digest()
 
 
-def _seat_of_key(host: Host, game_id: UUID, version: int, key: str) -> str:
-    for seat in host.seats(game_id).values():
+def _reader_of_key(host: Host, key: GameKey) -> Reader:
+    try:
+        seats = host.seats(key.game)
+    except UnknownGame:
+        raise BadPacket(
+            f"the Game-Key names game {key.game}, which this host does not run; "
+            "reply to the mail of the host that runs your game"
+        ) from None
+    for seat in seats.values():
         if (
             not seat.pubkey
             and seat.mail
-            and hmac.compare_digest(host.mail_key(game_id, seat.player, version), key)
+            and hmac.compare_digest(host.mail_key(key.game, seat.player, key.version), key.key)
         ):
-            return seat.player
-    raise BadPacket("the Game-Key of the mail is not one this host gave: refused as forged")
+            return Reader(key.game, seat.player, key.version)
+    raise BadPacket(
+        "the Game-Key of the mail is not one this host gave: refused as forged; "
+        "reply to the host's latest mail, keeping its Game-Key line as it is"
+    )
 
 
-def _do(
-    host: Host, game_id: UUID, player: str, version: int, command: str, sender: str, nonce: bytes
-) -> Handled:
-    word = command.split()[0].lower() if command else ""
-    head = len(host.service.chain_values(game_id))
-    if word in ("status", "history", "help"):
-        if word == "help":
-            body = HELP
-        else:
-            since = head if word == "status" else _number(command, 0)
-            body = host.describe(game_id, player, min(since, head), head)
-        to_act = host.service.get_game(game_id).status.get("to_act", [])
-        body += host.mail_only_part(game_id, player, head, to_act)
-        host.reply(sender, f"nightkeep {word}: game {game_id}", body, game_id)
-        return Handled(True, game_id, player, f"answered {word}")
-    if version != head and _already_taken(host, game_id, player, version, nonce):
-        return Handled(True, game_id, player, f"already applied at event {version + 1}", duplicate=True)
+def _reader_of_sender(host: Host, sender: str, answers: list[tuple[int, UUID]]) -> Reader:
+    """Returns the one mail-only seat whose address sent a reply that lost its Game-Key; when the
+    address plays several, the one whose mail the reply answers (In-Reply-To, References)."""
+    address = one_address(sender)
+    seats = _mail_only_seats(host, address) if address else []
+    several = len(seats) > 1
+    if several:
+        answered = _seats_answered(host, answers, address, seats)
+        seats = [seat for seat in seats if seat in answered]
+    if len(seats) == 1:
+        return Reader(*seats[0], None)
+    if several:
+        raise BadPacket(
+            "your reply has no Game-Key line, and your address plays more than one seat here by mail; "
+            "reply to the host's latest mail for the seat you mean, keeping its Game-Key line"
+        )
+    raise BadPacket(
+        "your mail holds no packet and no Game-Key line, and its sender plays no seat here by mail; "
+        "reply to the host's mail, keeping its Game-Key line"
+    )
+
+
+def _mail_only_seats(host: Host, address: str) -> list[tuple[UUID, str]]:
+    """Returns (game, seat) of every mail-only seat, over all hosted games, whose address is this one."""
+    with host.db.transaction(commit=False) as c:
+        c.execute(
+            "SELECT game_id, player, pubkey FROM nightkeep_pbem_seats WHERE lower(mail)=? "
+            "ORDER BY game_id, player",
+            [address],
+        )
+        rows = c.fetchall()
+    return [(UUID(r[0]), r[1]) for r in rows if not bytes(r[2])]
+
+
+def _seats_answered(
+    host: Host, answers: list[tuple[int, UUID]], address: str, seats: list[tuple[UUID, str]]
+) -> set[tuple[UUID, str]]:
+    """Returns which of `seats` the host's mails a reply answers went to (an answer to a question names
+    no seat: then every seat of its game at that address)."""
+    sent: list[tuple[UUID, str]] = []
+    with host.db.transaction(commit=False) as c:
+        for row, game in answers:
+            c.execute(
+                "SELECT player, to_addr FROM nightkeep_pbem_outbox WHERE id=? AND game_id=?", [row, str(game)]
+            )
+            found = c.fetchone()
+            if found is not None and str(found[1]).lower() == address:
+                sent.append((game, found[0]))
+    return {(g, p) for g, p in seats for game, player in sent if g == game and player in ("", p)}
+
+
+def _answer(host: Host, reader: Reader, reading: str, nonce: bytes, sender: str) -> Handled:
+    """Does what a reply's command asks, for the seat it comes from."""
+    match parse_command(reading):
+        case Move() as move:
+            return _take_move(host, reader, move, nonce)
+        case Ask() as ask:
+            return _ask(host, reader, ask)
+        case NoCommand():
+            raise BadPacket(
+                "your reply has no command above the quoted mail; "
+                "write the number of your move, or `help`, as its first line"
+            )
+        case club:
+            return _club(host, reader, club, sender)
+
+
+def _ask(host: Host, reader: Reader, ask: Ask) -> Handled:
+    """Answers `status`, `history` or `help` at the seat's own address, with a fresh key."""
+    game, player = reader.game, reader.player
+    head = len(host.service.chain_values(game))
+    if ask.what == "help":
+        body = HELP
+    else:
+        since = head if ask.what == "status" else ask.since
+        body = host.describe(game, player, min(since, head), head)
+    to_act = host.service.get_game(game).status.get("to_act", [])
+    body += host.mail_only_part(game, player, head, to_act)
+    host.reply(host.seats(game)[player].mail, f"nightkeep {ask.what}: game {game}", body, game)
+    return Handled(True, game, player, f"answered {ask.what}")
+
+
+def _take_move(host: Host, reader: Reader, move: Move, nonce: bytes) -> Handled:
+    """Plays a move at the event of the reply's Game-Key (or, with the key lost, at the event of the
+    host's last mail to the seat, if the game is still there)."""
+    game, player = reader.game, reader.player
+    head = len(host.service.chain_values(game))
+    version = head if reader.version is None else reader.version
+    if version != head or reader.version is None:
+        applied = _applied_at(host, reader, nonce)
+        if applied:
+            detail = f"already applied at event {applied} (your reply was taken once); nothing more to send"
+            return Handled(True, game, player, detail, duplicate=True)
+    if reader.version is None and host.seats(game)[player].sent != head:
+        raise BadPacket(
+            "your reply has no Game-Key line, and the game has moved on since the host's last mail to you; "
+            f"{_what_to_send(host, game, player)}"
+        )
     if version != head:
         raise BadPacket(
-            f"that mail's Game-Key was for event {version}; the game is at event {head}: it was used"
+            f"your reply was for event {version}, but the game has moved on to event {head}; "
+            f"{_what_to_send(host, game, player)}"
         )
-    actions = host.service.legal_actions(game_id, player)
-    chosen = next((a for a in actions if a.id == command), None)
-    if chosen is None and command.isascii() and command.isdecimal() and 1 <= int(command) <= len(actions):
-        chosen = actions[int(command) - 1]
-    if chosen is None:
-        raise BadPacket(f"{command[:40]!r} is not one of your actions now (reply `help`)")
-    new_version = host.take_mail_action(game_id, player, version, chosen, nonce)
+    actions = host.service.legal_actions(game, player)
+    if not actions:
+        raise BadPacket(f"{who_acts(host.service, game, player)}; {_what_to_send(host, game, player)}")
+    chosen = _chosen(actions, move)
+    new_version = host.take_mail_action(game, player, version, chosen, nonce)
     return Handled(
-        True, game_id, player, f"{player} took {chosen.id} by mail; the game is at event {new_version}"
+        True, game, player, f"{player} took {chosen.id} by mail; the game is at event {new_version}"
     )
 
 
-def _number(command: str, default: int) -> int:
-    parts = command.split()
-    number = parts[1] if len(parts) > 1 else ""
-    return int(number) if number.isascii() and number.isdecimal() and len(number) <= 7 else default
-
-
-def _already_taken(host: Host, game_id: UUID, player: str, version: int, nonce: bytes) -> bool:
-    """Tells whether this very reply was applied already (a pass killed before it moved the mail)."""
-    following = host.service.recorded_events(game_id, gt=version, lte=version + 1)
-    event = following[0].event if following else None
-    return (
-        isinstance(event, ActionTaken)
-        and event.player == player
-        and event.auth == "mail"
-        and event.nonce == nonce
+def _applied_at(host: Host, reader: Reader, nonce: bytes) -> int:
+    """Returns the event at which this very reply was applied already (a copy, or a pass killed before
+    it moved the mail), 0 if none: the event after its key's, or with the key lost any event."""
+    at = reader.version
+    recorded = (
+        host.service.recorded_events(reader.game)
+        if at is None
+        else host.service.recorded_events(reader.game, gt=at, lte=at + 1)
     )
+    for r in recorded:
+        event = r.event
+        if (
+            isinstance(event, ActionTaken)
+            and event.player == reader.player
+            and event.auth == "mail"
+            and event.nonce == nonce
+        ):
+            return r.version
+    return 0
+
+
+def _chosen(actions: list[Action], move: Move) -> Action:
+    """Returns the move a reply names, as the CLI reads it but in any case; refuses one that names no
+    move or several, naming them."""
+    named = actions_named(actions, move.typed, any_case=True)
+    if len(named) == 1:
+        return named[0]
+    if not named:
+        have = f"you have 1 to {len(actions)}" if len(actions) > 1 else "you have only 1"
+        raise BadPacket(f"`{shown(move.written)}` is not one of your moves now ({have}); {LIST_BELOW}")
+    ids = ", ".join(a.id for a in named[:5]) + (" …" if len(named) > 5 else "")
+    raise BadPacket(f"`{shown(move.written)}` could be {ids}; {LIST_BELOW}")
+
+
+def _what_to_send(host: Host, game: UUID, player: str) -> str:
+    """Says what the seat can send now: a move from the list, or nothing until its turn."""
+    status = host.service.get_game(game).status
+    if status["status"] != "running":
+        return "there is nothing more to send"
+    if player in status.get("to_act", []):
+        return LIST_BELOW
+    return "wait for the host's mail of your turn, or reply `status` for the board"
+
+
+def _club(host: Host, reader: Reader, command: ClubCommand, sender: str) -> Handled:
+    """Hands press, vacation and rollback answers to the club's service, press names made seat names."""
+    if isinstance(command, Press) and command.to:
+        seats = {name.casefold(): name for name in host.seats(reader.game)}
+        unknown = [name for name in command.to if name.casefold() not in seats]
+        if unknown:
+            raise BadPacket(
+                f"`press` names no seat `{shown(unknown[0])}` (the seats are {', '.join(seats.values())}); "
+                "write `press all: TEXT` or name seats of this game"
+            )
+        command = replace(command, to=tuple(seats[name.casefold()] for name in command.to))
+    return handle_club_command(host, reader.game, reader.player, command, sender)
