@@ -110,7 +110,7 @@ def _handle_message(host: Host, raw: bytes, done: Pass) -> None:
         if refused:
             done.refused += 1
             if from_addr:
-                host.refusal(from_addr, detail, outcome.game, once=f"{digest}#{index}")
+                host.refusal(from_addr, detail, outcome.game, once=f"{digest}#{index}", player=outcome.player)
     host.remember(digest, "handled", final=True)
 
 

@@ -37,6 +37,7 @@ from event_store.host_parts import Outgoing
 from event_store.log_reader import FileEntry
 from event_store.packets import make_packet
 from event_store.recorded import RecordedEvent, redacted
+from event_store.reply_parsing import one_address
 from event_store.sql import SqlStore, Statement
 
 if TYPE_CHECKING:
@@ -264,18 +265,31 @@ class Outbox:
         """Returns the Game-Key line a mail to a mail-only seat ends with (see mail_replies)."""
         return f"Game-Key: {game_id} {version} {self.mail_key(game_id, player, version)}\n"
 
-    def refusal(self, to: str, detail: str, game_id: UUID | None, once: str = "") -> None:
-        """Queues a mail to the sender of a refused packet or reply, saying why (`once`: a key that
-        makes it once only, recorded in the same transaction, for a message read again after a kill)."""
+    def refusal(self, to: str, detail: str, game_id: UUID | None, once: str = "", player: str = "") -> None:
+        """Queues a mail saying why a packet or reply was refused: for a mail-only seat's reply (`player`)
+        to the seat's own address with a fresh Game-Key and its moves, so that `help` or a number answers
+        it; else to the sender, if `to` is one address (`once`: a key that makes it once only, recorded
+        in the same transaction, for a message read again after a kill)."""
+        body = f"Refused: {detail}\n"
+        seat = None
+        if game_id is not None and player and self.is_hosted(game_id):
+            seat = self.seats(game_id).get(player)
+        if game_id is not None and seat is not None and not seat.pubkey and seat.mail:
+            to = seat.mail
+            head = len(self.service.chain_values(game_id))
+            to_act = list(self.service.get_game(game_id).status.get("to_act", []))
+            body += "\n" + self.mail_only_part(game_id, player, head, to_act).lstrip("\n")
+        else:
+            to = one_address(to)  # a stranger's From goes into a header only as one plain address
+        if not to:
+            return
         with self.db.transaction(commit=True) as c:
             if once:
                 c.execute("SELECT 1 FROM nightkeep_pbem_seen WHERE digest=?", [once])
                 if c.fetchone() is not None:
                     return
                 c.execute("INSERT INTO nightkeep_pbem_seen VALUES (?, 'answered')", [once])
-            _queue(
-                c, str(game_id or ""), "", to, "nightkeep: your message was refused", f"Refused: {detail}\n"
-            )
+            _queue(c, str(game_id or ""), "", to, "nightkeep: your message was refused", body)
 
     def reply(self, to: str, subject: str, body: str, game_id: UUID) -> None:
         """Queues an answer to a mail-only command (status, history, help)."""

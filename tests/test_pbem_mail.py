@@ -629,7 +629,9 @@ def test_host_run_refuses_a_bad_mail_telling_its_sender_why_and_changing_nothing
     assert len(answers) == 1, [body_text(m) for m in answers]
     (answer,) = answers
     assert is_refusal(answer) and str(answer["To"]) == address(sender)
-    (line,) = body_text(answer).splitlines()
+    line, *rest = body_text(answer).splitlines()
     assert line.startswith("Refused: ") and reason in line
+    # The refusal of a reply whose seat is known also carries a fresh Game-Key; the others are one line.
+    assert (game_key(body_text(answer)) is not None) == bool(rest) == (bad_mail is used_game_key)
     assert f"refused: {line.removeprefix('Refused: ')}" in printed
     assert pending_in(table.inbox) == 0
