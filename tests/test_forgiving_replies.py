@@ -1,0 +1,464 @@
+"""Replies from mail-only players as their mail programs write them: the command read past quotes,
+attributions, signatures and phone footers, in any case, as `5.`, `5)`, `#5` or a prefix; a re-wrapped
+or lost Game-Key; and refusals that say why, go to the seat and can be answered with `help` or a number.
+The parser alone first, then a hosted vampire-empire game of two mail-only seats through `host run`'s
+pass over a Maildir."""
+
+from __future__ import annotations
+
+import functools
+import html
+import mailbox
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+
+from cli.pbem_commands import mail_text
+from domain.actions import Action
+from domain.events import ActionTaken
+from event_store.host_runner import run_once
+from event_store.hosting import Handled, Host
+from event_store.keys import new_key
+from event_store.mail import MaildirInbox, body_text, compose, deliver_to_maildir, read_eml
+from event_store.reply_parsing import (
+    Ask,
+    Move,
+    NoCommand,
+    Press,
+    RollbackAnswer,
+    UnreadableReply,
+    Vacation,
+    answered_mails,
+    find_game_key,
+    html_text,
+    one_address,
+    parse_command,
+)
+from event_store.seats import actions_named
+from event_store.service import GameService
+from tests.pbem_helpers import HOST_MAIL, address, game_key, is_refusal, seed_randomness, sent_again
+from tests.pbem_table import NewStore
+
+GAME = "81b6a334-e793-483c-a9e3-5db8184d9e5f"
+KEY = f"Game-Key: {GAME} 16 ABEF3TMK3NXQSB7E"
+HOST_TEXT = f"Your turn. Reply with the number:\n  1. draw — Draw back up to 8 cards\n\n{KEY}\n"
+WORK = "vlad.at.work@example.org"  # Vlad writes from another address than the seat's
+QUOTED = "\n".join(f"> {line}" if line else ">" for line in HOST_TEXT.splitlines())
+
+# --- the parser: mail programs' shapes ----------------------------------------------------------------------
+
+
+ATTRIBUTED = f"host <{HOST_MAIL}>"
+OUTLOOK = f"From: {ATTRIBUTED}\nSent: Tuesday, 8 December 2026 20:00\nTo: ann@example.org\n\n{HOST_TEXT}"
+SHAPES: dict[str, tuple[str, object]] = {  # a mail program's reply -> its command
+    "gmail, wrapped attribution": (
+        f"5.\n\nOn Tue, 8 Dec 2026 at 20:00, host <\n{HOST_MAIL}> wrote:\n{QUOTED}",
+        Move("5", "5."),
+    ),
+    "apple mail on a phone": (
+        f"Draw\n\nSent from my iPhone\n\n> On 8 Dec 2026, {ATTRIBUTED} wrote:\n{QUOTED}",
+        Move("Draw", "Draw"),
+    ),
+    "outlook": (
+        f"Roll\n\n-----Original Message-----\n{OUTLOOK}".replace("\n", "\r\n"),
+        Move("Roll", "Roll"),
+    ),
+    "new outlook": (f"STATUS\n{'_' * 32}\n{OUTLOOK}", Ask("status")),
+    "outlook, nothing written": (OUTLOOK, NoCommand()),
+    "bottom-posted, signed": (
+        f"On Tue, 8 Dec 2026, host wrote:\n{QUOTED}\n\n#5\n\n-- \nAnn\n",
+        Move("5", "#5"),
+    ),
+    "french": (f"Le mar. 8 déc. 2026 à 20:00, {ATTRIBUTED} a écrit :\n{QUOTED}\n\n5)\n", Move("5", "5)")),
+    "german": (f"Am 08.12.2026 um 20:00 schrieb {ATTRIBUTED}:\n{QUOTED}\n\nHelp\n", Ask("help")),
+    "a signature": (f"pas\n--\nAnn, from the road\n{QUOTED}", Move("pas", "pas")),
+    "only a quote and a signature": (f"\n\n{QUOTED}\n\n-- \nstatus\n", NoCommand()),
+    "history": ("history 8\n", Ask("history", 8)),
+    "agree": ("agree.\n", RollbackAnswer(True)),
+    "refuse": ("REFUSE, it was my own mistake\n", RollbackAnswer(False)),
+    "vacation in days": ("vacation 3d\n", Vacation(3 * 86400)),
+    "vacation in hours": ("Vacation 12h", Vacation(12 * 3600)),
+    "vacation in minutes": ("vacation 90 minutes", Vacation(90 * 60)),
+    "press to all, two paragraphs": (
+        f"press all: The crypt is mine.\n\nStay out.\nOn Tue, host wrote:\n{QUOTED}",
+        Press((), "The crypt is mine.\n\nStay out."),
+    ),
+    "press to two": (
+        "PRESS Bo, cy:   Meet me at the gate\n-- \nAnn",
+        Press(("Bo", "cy"), "Meet me at the gate"),
+    ),
+    "press on the next lines": ("press Bo:\nover two\nlines\n> quoted", Press(("Bo",), "over two\nlines")),
+}
+
+
+@pytest.mark.parametrize(("reply", "command"), SHAPES.values(), ids=SHAPES.keys())
+def test_the_command_is_the_first_line_of_the_players_own_text(reply: str, command: object) -> None:
+    assert parse_command(reply) == command
+
+
+@pytest.mark.parametrize(
+    ("reply", "says"),
+    [
+        ("vacation soon", "`vacation` takes how long"),
+        ("vacation 0d", "`vacation` takes how long"),
+        ("press Bo hello", "needs who it is for and a colon"),
+        ("press: hello", "needs seats (or `all`)"),
+        ("press all:\n> quoted", "needs seats (or `all`), a colon and a text"),
+        ("press all, Bo: hello", "needs seats (or `all`)"),
+    ],
+)
+def test_a_club_command_left_incomplete_is_unreadable_in_one_line(reply: str, says: str) -> None:
+    with pytest.raises(UnreadableReply, match=re.escape(says)) as raised:
+        parse_command(reply)
+    assert "\n" not in str(raised.value)
+
+
+ACTIONS = [Action(i, "Vlad", i) for i in ("discard:clergy-3-a", "discard:noble-2-b", "draw", "pass")]
+
+
+@pytest.mark.parametrize(
+    ("typed", "named"),
+    [
+        ("3", ["draw"]),
+        ("DRAW", ["draw"]),
+        ("Pas", ["pass"]),
+        ("disc", ["discard:clergy-3-a", "discard:noble-2-b"]),
+        ("5", []),
+        ("roll", []),
+    ],
+)
+def test_a_move_is_named_by_its_number_its_id_or_its_start_in_any_case(typed: str, named: list[str]) -> None:
+    assert [a.id for a in actions_named(ACTIONS, typed, any_case=True)] == named
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"1\n{QUOTED}",
+        f"1\n> Game-Key: {GAME}\n> 16 ABEF3TMK3NXQSB7E\n",
+        f"1\n> > Game-Key:\n> > {GAME}\n> > 16\n> > ABEF3TMK3NXQSB7E\n",
+        f"1\n> Not your turn. Reply `status`, quoting this line: Game-Key: {GAME} 16\n> ABEF3TMK3NXQSB7E",
+    ],
+    ids=["quoted", "over two lines", "over three lines, quoted twice", "joined to the text before it"],
+)
+def test_a_game_key_is_found_however_a_mail_client_wrapped_it(text: str) -> None:
+    assert find_game_key(text) is not None
+    assert find_game_key(text) == find_game_key(KEY)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        KEY.replace(GAME, GAME.upper()),
+        KEY.replace(" 16 ", " 00000016 "),
+        KEY + "Q",
+        KEY.lower(),
+        KEY.replace("Game-Key", "Game Key"),
+        KEY.replace(" 16 ", "\n\n16 "),
+    ],
+    ids=["id in capitals", "longer number", "longer key", "key in lower case", "no hyphen", "a blank line"],
+)
+def test_any_other_spelling_is_no_game_key(text: str) -> None:
+    assert find_game_key(text) is None
+
+
+def test_an_html_reply_is_read_with_its_block_quotes_quoted() -> None:
+    quoted = "<br>".join(html.escape(line) for line in HOST_TEXT.splitlines())
+    page = (
+        "<html><head><style>div { color: red }</style></head><body><div dir='ltr'>Draw&nbsp;</div><br>"
+        "<div class='gmail_quote'><div class='gmail_attr'>On Tue, host &lt;host@example.org&gt; wrote:<br>"
+        f"</div><blockquote class='gmail_quote'>{quoted}</blockquote></div><script>x = 1</script>"
+    )
+    text = html_text(page)
+    assert parse_command(text) == Move("Draw", "Draw")
+    assert find_game_key(text) == find_game_key(KEY)
+    assert "color" not in text and "x = 1" not in text and "> Your turn." in text
+
+
+def test_the_host_mails_a_reply_answers_are_read_from_in_reply_to_and_references() -> None:
+    reply = compose(
+        "vlad@example.org", HOST_MAIL, "Re: turn", "1\n", in_reply_to=f"<outbox-7.{GAME}@nightkeep>"
+    )
+    reply.replace_header(
+        "References", f"<abc@example.org> <outbox-3.{GAME}@nightkeep> <outbox-7.{GAME}@nightkeep>"
+    )
+    assert answered_mails(reply) == [(7, UUID(GAME)), (3, UUID(GAME)), (7, UUID(GAME))]
+
+
+@pytest.mark.parametrize(
+    ("sender", "address"),
+    [
+        ("Vlad <Vlad@Example.org>", "vlad@example.org"),
+        ("vlad@example.org, eve@example.org", ""),
+        ("no address", ""),
+        ("vlad@example.org\0", ""),
+        ("v" * 300 + "@example.org", ""),
+    ],
+)
+def test_a_refusal_goes_to_a_sender_only_when_it_is_one_plain_address(sender: str, address: str) -> None:
+    assert one_address(sender) == address
+
+
+# --- a hosted game: Vlad and Ann play by mail only ---------------------------------------------------------
+
+
+@dataclass
+class Desk:
+    """A vampire-empire game hosted by e-mail with two mail-only seats, the host's inbox (a Maildir) and
+    every mail the host sent."""
+
+    host: Host
+    game: UUID
+    inbox: Path
+    sent: list[EmailMessage]
+
+    def run(self, *replies: EmailMessage) -> list[str]:
+        """Posts replies to the host and runs one pass of `host run`; returns what it did."""
+        for reply in replies:
+            deliver_to_maildir(self.inbox, reply.as_bytes())
+        return run_once(self.host, MaildirInbox(self.inbox), self.sent.append, HOST_MAIL).details
+
+    def last_to(self, player: str) -> EmailMessage:
+        """Returns the newest mail the host sent a seat, as its player's mail program read it."""
+        return read_eml([m for m in self.sent if str(m["To"]) == address(player)][-1].as_bytes())
+
+    def moves(self, player: str) -> list[str]:
+        """Returns a seat's legal action ids now, in the order its mail numbers them."""
+        return [a.id for a in self.host.service.legal_actions(self.game, player)]
+
+    def taken(self) -> list[str]:
+        """Returns the actions the game recorded as taken by mail."""
+        events = [r.event for r in self.host.service.recorded_events(self.game)]
+        return [e.action for e in events if isinstance(e, ActionTaken) and e.auth == "mail"]
+
+    def head(self) -> int:
+        """Returns how many events the game has."""
+        return len(self.host.service.chain_values(self.game))
+
+
+def open_desk(store: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Desk:
+    """Hosts the game and sends its first mails (Vlad, the vampires, is to discard or draw)."""
+    seed_randomness(monkeypatch, 25)
+    monkeypatch.setenv("NIGHTKEEP_KEYS", str(tmp_path / "keys"))
+    service = GameService(store)
+    host = Host(service, new_key("host"), functools.partial(mail_text, service))
+    seats: list[tuple[str, str | None]] = [("Ann", "human"), ("Vlad", "vampire")]
+    game = host.create(
+        "vampire-empire", seats, {}, {"Ann": address("Ann"), "Vlad": address("Vlad")}, HOST_MAIL
+    )
+    mailbox.Maildir(tmp_path / "inbox", create=True)
+    desk = Desk(host, game, tmp_path / "inbox", [])
+    desk.run()
+    return desk
+
+
+@pytest.fixture
+def desk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Desk]:
+    opened = open_desk(str(tmp_path / "host.sqlite"), tmp_path, monkeypatch)
+    yield opened
+    opened.host.service.close()
+
+
+def quote(message: EmailMessage) -> str:
+    return "\n".join(f"> {line}" if line else ">" for line in body_text(message).splitlines())
+
+
+def reply(message: EmailMessage, text: str, sender: str = "") -> EmailMessage:
+    """Returns a reply as a mail program sends it: from the seat (or `sender`), In-Reply-To the mail."""
+    to = sender or str(message["To"])
+    return compose(to, HOST_MAIL, f"Re: {message['Subject']}", text, in_reply_to=str(message["Message-ID"]))
+
+
+def gmail(message: EmailMessage, line: str, sender: str = "") -> EmailMessage:
+    attribution = f"On Tue, 8 Dec 2026 at 20:00, nightkeep host <\n{HOST_MAIL}> wrote:"
+    return reply(message, f"{line}\n\n{attribution}\n\n{quote(message)}\n", sender)
+
+
+def phone(message: EmailMessage, line: str) -> EmailMessage:
+    return reply(
+        message, f"{line}\n\nSent from my iPhone\n\n> On 8 Dec 2026, at 20:00, host wrote:\n{quote(message)}"
+    )
+
+
+def without_key(message: EmailMessage, line: str, sender: str = "") -> EmailMessage:
+    lost = "\n".join(t for t in quote(message).splitlines() if "Game-Key" not in t)
+    return reply(message, f"{line}\n\nOn Tue, 8 Dec 2026, host wrote:\n{lost}\n", sender)
+
+
+def test_a_capitalised_draw_from_a_phone_plays_draw(desk: Desk) -> None:
+    desk.run(phone(desk.last_to("Vlad"), "Draw"))
+    assert desk.taken() == ["draw"]
+
+
+@pytest.mark.parametrize(("line", "number"), [("5.", 5), ("#2", 2), ("3)", 3)])
+def test_a_number_with_a_dot_a_bracket_or_a_hash_plays_that_move(desk: Desk, line: str, number: int) -> None:
+    listed = desk.moves("Vlad")
+    desk.run(gmail(desk.last_to("Vlad"), line))
+    assert desk.taken() == [listed[number - 1]]
+
+
+def test_a_unique_prefix_plays_its_move_and_an_ambiguous_one_is_refused_naming_them(desk: Desk) -> None:
+    head = desk.head()
+    printed = desk.run(gmail(desk.last_to("Vlad"), "Disc"))
+    assert desk.head() == head
+    (refusal,) = [line for line in printed if line.startswith("refused")]
+    discards = [m for m in desk.moves("Vlad") if m.startswith("discard:")]
+    assert f"could be {', '.join(discards[:5])}" in refusal
+    desk.run(gmail(desk.last_to("Vlad"), "dr"))
+    assert "pass" in desk.moves("Vlad")
+    desk.run(gmail(desk.last_to("Vlad"), "Pas"))
+    assert desk.taken() == ["draw", "pass"]
+
+
+def test_a_game_key_rewrapped_by_the_mail_client_is_still_found(desk: Desk) -> None:
+    message = desk.last_to("Vlad")
+    text = gmail(message, "draw").get_content()
+    found = game_key(body_text(message))
+    assert found is not None
+    game, version, key = found
+    rewrapped = text.replace(
+        f"> Game-Key: {game} {version} {key}", f"> Game-Key: {game}\n> {version}\n> {key}"
+    )
+    assert rewrapped != text
+    desk.run(reply(message, rewrapped, sender=WORK))  # from elsewhere: only the key names the seat
+    assert desk.taken() == ["draw"]
+
+
+def test_a_lost_key_from_the_seats_address_plays_while_the_game_has_not_moved(desk: Desk) -> None:
+    desk.run(without_key(desk.last_to("Vlad"), "draw"))
+    assert desk.taken() == ["draw"]
+
+
+def test_a_lost_key_is_refused_once_the_game_has_moved_since_the_seats_last_mail(desk: Desk) -> None:
+    old = desk.last_to("Vlad")
+    (played,) = desk.host.handle_text(body_text(gmail(old, "draw")), address("Vlad"))
+    assert played.ok and desk.taken() == ["draw"]  # no mail has told Vlad yet
+    head = desk.head()
+    desk.run(without_key(old, "pass"))
+    assert desk.head() == head
+    refusal = [m for m in desk.sent if is_refusal(m)][-1]
+    assert str(refusal["To"]) == address("Vlad")
+    text = body_text(refusal)
+    assert text.startswith("Refused: your reply has no Game-Key line, and the game has moved on")
+    fresh = game_key(text)
+    assert fresh is not None and fresh[1] == head
+    assert "pass — End the turn" in text
+
+
+def test_a_lost_key_from_another_address_is_refused_to_that_address(desk: Desk) -> None:
+    head = desk.head()
+    desk.run(without_key(desk.last_to("Vlad"), "draw", sender="vlad@elsewhere.example"))
+    assert desk.head() == head and desk.taken() == []
+    refusal = desk.sent[-1]
+    assert is_refusal(refusal) and str(refusal["To"]) == "vlad@elsewhere.example"
+    (line,) = body_text(refusal).splitlines()
+    assert "plays no seat here by mail; reply to the host's mail, keeping its Game-Key line" in line
+
+
+def test_help_and_a_number_in_reply_to_a_refusal_are_both_answered(desk: Desk) -> None:
+    head = desk.head()
+    desk.run(gmail(desk.last_to("Vlad"), "42", sender=WORK))
+    refusal = desk.last_to("Vlad")  # to the seat's own address, not to the sender
+    assert is_refusal(refusal) and desk.head() == head
+    assert body_text(refusal).startswith(
+        "Refused: `42` is not one of your moves now (you have 1 to 9); reply"
+    )
+    desk.run(gmail(refusal, "help"))
+    answer = desk.last_to("Vlad")
+    assert str(answer["Subject"]).startswith("nightkeep help") and "press Bo, Cy: TEXT" in body_text(answer)
+    desk.run(gmail(refusal, "9", sender=WORK))  # the refusal's own Game-Key names the seat and the turn
+    assert desk.taken() == ["draw"]
+
+
+def test_a_repeated_reply_is_applied_once_and_answered_once(desk: Desk) -> None:
+    first = without_key(desk.last_to("Vlad"), "#1")  # no key: only its text tells a copy from a new move
+    listed = desk.moves("Vlad")
+    desk.run(first)
+    assert desk.taken() == [listed[0]]
+    before = len(desk.sent)
+    printed = desk.run(sent_again(first), sent_again(first))
+    assert desk.taken() == [listed[0]]
+    assert len(printed) == 2 and all("not applied again: already applied at event" in p for p in printed)
+    answers = desk.sent[before:]
+    assert len(answers) == 2 and all(is_refusal(m) and str(m["To"]) == address("Vlad") for m in answers)
+
+
+def test_not_your_turn_and_no_command_are_refused_saying_what_to_send(desk: Desk) -> None:
+    head = desk.head()
+    desk.run(gmail(desk.last_to("Ann"), "1"))
+    told = body_text(desk.last_to("Ann"))
+    assert told.startswith(
+        "Refused: it is not Ann's turn (Vlad to act); wait for the host's mail of your turn"
+    )
+    desk.run(gmail(desk.last_to("Vlad"), ""))
+    told = body_text(desk.last_to("Vlad"))
+    assert told.startswith("Refused: your reply has no command above the quoted mail; write the number")
+    assert desk.head() == head
+
+
+def test_an_html_only_reply_is_read_from_its_html_part(desk: Desk) -> None:
+    message = desk.last_to("Vlad")
+    lines = "<br>".join(html.escape(line) for line in body_text(message).splitlines())
+    page = f"<div dir='auto'>Draw</div><blockquote type='cite'>{lines}</blockquote>"
+    answer = reply(message, "")
+    answer.set_content(page, subtype="html")
+    desk.run(answer)
+    assert desk.taken() == ["draw"]
+
+
+def test_club_commands_reach_the_club_service_with_the_games_seat_names(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[object] = []
+
+    def club(host: Host, game_id: UUID, player: str, command: object, sender: str) -> Handled:
+        asked.append((player, command, sender))
+        return Handled(True, game_id, player, "taken")
+
+    monkeypatch.setattr("event_store.mail_replies.handle_club_command", club)
+    vlad = desk.last_to("Vlad")
+    desk.run(
+        gmail(vlad, "press ann: Dawn comes\nsoon."), without_key(vlad, "vacation 3d"), gmail(vlad, "Agree")
+    )
+    assert sorted(asked, key=repr) == sorted(
+        [
+            ("Vlad", Press(("Ann",), "Dawn comes\nsoon."), address("Vlad")),
+            ("Vlad", Vacation(3 * 86400), address("Vlad")),
+            ("Vlad", RollbackAnswer(True), address("Vlad")),
+        ],
+        key=repr,
+    )
+    desk.run(gmail(vlad, "press Zed: hello"))
+    assert body_text(desk.last_to("Vlad")).startswith(
+        "Refused: `press` names no seat `Zed` (the seats are Ann, Vlad)"
+    )
+
+
+def test_a_lost_key_from_an_address_with_two_seats_is_placed_by_the_mail_it_answers(
+    new_store: NewStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    desk = open_desk(new_store("host"), tmp_path, monkeypatch)
+    mail = {"Bo": address("Vlad"), "Cy": address("Cy")}
+    other = desk.host.create("dungeon-short", [("Bo", None), ("Cy", None)], {}, mail, HOST_MAIL)
+    desk.run()
+    to_bo = [m for m in desk.sent if f"game {other}" in str(m["Subject"]) and str(m["To"]) == address("Vlad")]
+    assert to_bo, "Vlad's address plays Bo in the second game"
+    bo_moves = [a.id for a in desk.host.service.legal_actions(other, "Bo")]
+    head = desk.head()
+
+    unthreaded = without_key(to_bo[-1], "1")
+    del unthreaded["In-Reply-To"], unthreaded["References"]
+    desk.run(unthreaded)
+    refusal = desk.sent[-1]
+    assert is_refusal(refusal) and "your address plays more than one seat here by mail" in body_text(refusal)
+
+    desk.run(without_key(to_bo[-1], "1"))
+    taken = [r.event for r in desk.host.service.recorded_events(other) if isinstance(r.event, ActionTaken)]
+    assert [(e.player, e.action, e.auth) for e in taken][-1] == ("Bo", bo_moves[0], "mail")
+    assert desk.head() == head, "Vlad's own game did not move"
+    desk.host.service.close()
