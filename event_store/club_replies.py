@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from event_store.hosting import Handled, Host
+from event_store.host_parts import Handled, HostLike
 from event_store.reply_parsing import ClubCommand
 
 
-def handle_club_command(host: Host, game_id: UUID, player: str, command: ClubCommand, sender: str) -> Handled:
+def handle_club_command(
+    host: HostLike, game_id: UUID, player: str, command: ClubCommand, sender: str
+) -> Handled:
     """Refuses a club command: the club's service is not available yet."""
     return Handled(
         False,

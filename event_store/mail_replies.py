@@ -16,13 +16,14 @@ import hashlib
 import hmac
 from dataclasses import dataclass, replace
 from email.message import Message
+from typing import Protocol
 from uuid import UUID
 
 from domain.actions import Action
 from domain.errors import BadPacket, NightkeepError, UnknownGame
 from domain.events import ActionTaken
 from event_store.club_replies import handle_club_command
-from event_store.hosting import Handled, Host  # hosting imports this module only when a reply comes
+from event_store.host_parts import Handled, HostLike
 from event_store.reply_parsing import (
     Ask,
     ClubCommand,
@@ -58,6 +59,18 @@ line below quoted, or reply from your own address.
 """
 
 LIST_BELOW = "reply with the number of your move from the list below"
+
+
+class Host(HostLike, Protocol):
+    """The host as a reply uses it (event_store.hosting.Host is one): named here, not imported, since
+    the host calls this module."""
+
+    def is_hosted(self, game_id: UUID) -> bool: ...
+    def mail_key(self, game_id: UUID, player: str, version: int) -> str: ...
+    def reply(self, to: str, subject: str, body: str, game_id: UUID) -> None: ...
+    def take_mail_action(
+        self, game_id: UUID, player: str, version: int, action: Action, nonce: bytes
+    ) -> int: ...
 
 
 @dataclass(frozen=True)
