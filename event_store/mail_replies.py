@@ -61,7 +61,7 @@ line below quoted, or reply from your own address.
 LIST_BELOW = "reply with the number of your move from the list below"
 
 
-class Host(HostLike, Protocol):
+class ReplyHost(HostLike, Protocol):
     """The host as a reply uses it (event_store.hosting.Host is one): named here, not imported, since
     the host calls this module."""
 
@@ -82,7 +82,7 @@ class Reader:
     version: int | None
 
 
-def handle_reply(host: Host, text: str, sender: str, message: Message | None = None) -> Handled:
+def handle_reply(host: ReplyHost, text: str, sender: str, message: Message | None = None) -> Handled:
     """Plays or answers one mail-only reply; a refusal is returned (with its seat when known), not raised."""
     html = html_part(message) if message is not None and not text.strip() else ""
     reading = html_text(html) if html else text
@@ -108,7 +108,7 @@ def digest_of(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "replace")).digest()
 
 
-def _reader_of_key(host: Host, key: GameKey) -> Reader:
+def _reader_of_key(host: ReplyHost, key: GameKey) -> Reader:
     try:
         seats = host.seats(key.game)
     except UnknownGame:
@@ -129,7 +129,7 @@ def _reader_of_key(host: Host, key: GameKey) -> Reader:
     )
 
 
-def _reader_of_sender(host: Host, sender: str, answers: list[tuple[int, UUID]]) -> Reader:
+def _reader_of_sender(host: ReplyHost, sender: str, answers: list[tuple[int, UUID]]) -> Reader:
     """Returns the one mail-only seat whose address sent a reply that lost its Game-Key; when the
     address plays several, the one whose mail the reply answers (In-Reply-To, References)."""
     address = one_address(sender)
@@ -151,7 +151,7 @@ def _reader_of_sender(host: Host, sender: str, answers: list[tuple[int, UUID]]) 
     )
 
 
-def _mail_only_seats(host: Host, address: str) -> list[tuple[UUID, str]]:
+def _mail_only_seats(host: ReplyHost, address: str) -> list[tuple[UUID, str]]:
     """Returns (game, seat) of every mail-only seat, over all hosted games, whose address is this one."""
     with host.db.transaction(commit=False) as c:
         c.execute(
@@ -164,7 +164,7 @@ def _mail_only_seats(host: Host, address: str) -> list[tuple[UUID, str]]:
 
 
 def _seats_answered(
-    host: Host, answers: list[tuple[int, UUID]], address: str, seats: list[tuple[UUID, str]]
+    host: ReplyHost, answers: list[tuple[int, UUID]], address: str, seats: list[tuple[UUID, str]]
 ) -> set[tuple[UUID, str]]:
     """Returns which of `seats` the host's mails a reply answers went to (an answer to a question names
     no seat: then every seat of its game at that address)."""
@@ -180,7 +180,7 @@ def _seats_answered(
     return {(g, p) for g, p in seats for game, player in sent if g == game and player in ("", p)}
 
 
-def _answer(host: Host, reader: Reader, reading: str, nonce: bytes, sender: str) -> Handled:
+def _answer(host: ReplyHost, reader: Reader, reading: str, nonce: bytes, sender: str) -> Handled:
     """Does what a reply's command asks, for the seat it comes from."""
     match parse_command(reading):
         case Move() as move:
@@ -196,7 +196,7 @@ def _answer(host: Host, reader: Reader, reading: str, nonce: bytes, sender: str)
             return _club(host, reader, club, sender)
 
 
-def _ask(host: Host, reader: Reader, ask: Ask) -> Handled:
+def _ask(host: ReplyHost, reader: Reader, ask: Ask) -> Handled:
     """Answers `status`, `history` or `help` at the seat's own address, with a fresh key."""
     game, player = reader.game, reader.player
     head = len(host.service.chain_values(game))
@@ -211,7 +211,7 @@ def _ask(host: Host, reader: Reader, ask: Ask) -> Handled:
     return Handled(True, game, player, f"answered {ask.what}")
 
 
-def _take_move(host: Host, reader: Reader, move: Move, nonce: bytes) -> Handled:
+def _take_move(host: ReplyHost, reader: Reader, move: Move, nonce: bytes) -> Handled:
     """Plays a move at the event of the reply's Game-Key (or, with the key lost, at the event of the
     host's last mail to the seat, if the game is still there)."""
     game, player = reader.game, reader.player
@@ -242,7 +242,7 @@ def _take_move(host: Host, reader: Reader, move: Move, nonce: bytes) -> Handled:
     )
 
 
-def _applied_at(host: Host, reader: Reader, nonce: bytes) -> int:
+def _applied_at(host: ReplyHost, reader: Reader, nonce: bytes) -> int:
     """Returns the event at which this very reply was applied already (a copy, or a pass killed before
     it moved the mail), 0 if none: the event after its key's, or with the key lost any event."""
     at = reader.version
@@ -276,7 +276,7 @@ def _chosen(actions: list[Action], move: Move) -> Action:
     raise BadPacket(f"`{shown(move.written)}` could be {ids}; {LIST_BELOW}")
 
 
-def _what_to_send(host: Host, game: UUID, player: str) -> str:
+def _what_to_send(host: ReplyHost, game: UUID, player: str) -> str:
     """Says what the seat can send now: a move from the list, or nothing until its turn."""
     status = host.service.get_game(game).status
     if status["status"] != "running":
@@ -286,7 +286,7 @@ def _what_to_send(host: Host, game: UUID, player: str) -> str:
     return "wait for the host's mail of your turn, or reply `status` for the board"
 
 
-def _club(host: Host, reader: Reader, command: ClubCommand, sender: str) -> Handled:
+def _club(host: ReplyHost, reader: Reader, command: ClubCommand, sender: str) -> Handled:
     """Hands press, vacation and rollback answers to the club's service, press names made seat names."""
     if isinstance(command, Press) and command.to:
         seats = {name.casefold(): name for name in host.seats(reader.game)}
