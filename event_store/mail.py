@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import smtplib
 import tempfile
@@ -13,6 +14,7 @@ from email import policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.utils import make_msgid, parseaddr
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +38,16 @@ __all__ = [
     "PASSWORD_ENV_VAR",
     "ImapInbox",
     "Inbox",
+    "Link",
     "MailError",
     "MaildirInbox",
     "MboxInbox",
+    "Picture",
     "SmtpSettings",
     "body_text",
     "compose",
     "deliver_to_maildir",
+    "html_page",
     "open_inbox",
     "packet_texts",
     "read_eml",
@@ -56,6 +61,32 @@ PACKET_SUFFIX = ".nkp"
 
 log = get_logger("nightkeep.mail")
 
+# Inline styles: many mail clients drop a <style> element. The text keeps its columns in a monospace font
+# big enough to read on a phone, and wraps again there rather than scroll sideways.
+BODY_STYLE = "margin:0;padding:12px;background:#fbf8f1;color:#1b1b1b"
+TEXT_STYLE = (
+    "white-space:pre-wrap;overflow-wrap:break-word;margin:0 0 16px;"
+    "font-family:Menlo,Consolas,'DejaVu Sans Mono',monospace;font-size:14px;line-height:1.45"
+)
+LINK_STYLE = "margin:0 0 16px;font-family:Verdana,Arial,sans-serif;font-size:16px"
+PICTURE_STYLE = "display:block;width:100%;max-width:720px;height:auto;border:0"
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture a mail shows inline in its HTML part: PNG bytes and the words that stand for it."""
+
+    png: bytes
+    alt: str
+
+
+@dataclass(frozen=True)
+class Link:
+    """A plain link a mail ends with: the address and the words that say where it goes."""
+
+    url: str
+    words: str
+
 
 def compose(
     sender: str,
@@ -66,10 +97,36 @@ def compose(
     packet_name: str = "packet.nkp",
     message_id: str | None = None,
     in_reply_to: str | None = None,
+    picture: Picture | None = None,
+    link: Link | None = None,
 ) -> EmailMessage:
-    """Builds a UTF-8 text message; a packet is appended to the body and also attached as a file."""
+    """Builds a UTF-8 mail: the text, and the same text as HTML for phones with the picture inline (by its
+    Content-ID) and the link; a packet travels once, as an attached file."""
     message = EmailMessage()
     message_id = message_id or make_msgid(domain="nightkeep")
+    _set_headers(message, sender, to, subject, message_id, in_reply_to)
+    text = body if link is None else f"{body.rstrip()}\n\n{link.words}:\n{link.url}\n"
+    # Left alone, policy.default would send non-ASCII text as raw 8bit, which not every relay carries.
+    message.set_content(text, cte=None if text.isascii() else "quoted-printable")
+    cid = f"board.{message_id.strip('<>')}"
+    page = html_page(subject, body, link, (cid, picture.alt) if picture else None)
+    message.add_alternative(page, subtype="html", cte="quoted-printable")
+    if picture is not None:
+        html_part = message.get_body(preferencelist=("html",))
+        assert html_part is not None  # added just above
+        html_part.add_related(
+            picture.png, "image", "png", cid=f"<{cid}>", disposition="inline", filename="board.png"
+        )
+    if packet is not None:
+        maintype, subtype = PACKET_MEDIA_TYPE.split("/")
+        message.add_attachment(packet.encode(), maintype=maintype, subtype=subtype, filename=packet_name)
+    _fix_boundaries(message, message_id)
+    return message
+
+
+def _set_headers(
+    message: EmailMessage, sender: str, to: str, subject: str, message_id: str, in_reply_to: str | None
+) -> None:
     headers = {"From": sender, "To": to, "Subject": subject, "Message-ID": message_id}
     if in_reply_to:
         headers |= {"In-Reply-To": in_reply_to, "References": in_reply_to}
@@ -79,13 +136,33 @@ def compose(
     except ValueError as exc:  # policy.default refuses line breaks, which would let a value forge headers
         raise UsageError(f"cannot put {value!r} in the mail header {name}: {exc}") from None
     message["Date"] = clock.now()
-    text = body if packet is None else f"{body.rstrip()}\n\n{packet.strip()}\n"
-    # Left alone, policy.default would send non-ASCII text as raw 8bit, which not every relay carries.
-    message.set_content(text, cte=None if text.isascii() else "quoted-printable")
-    if packet is not None:
-        maintype, subtype = PACKET_MEDIA_TYPE.split("/")
-        message.add_attachment(packet.encode(), maintype=maintype, subtype=subtype, filename=packet_name)
-    return message
+
+
+def _fix_boundaries(message: EmailMessage, message_id: str) -> None:
+    """Names each multipart's boundary after the Message-ID: a mail sent again is then the same bytes
+    (the email package would draw them at random). `=_` never occurs in base64 or quoted-printable."""
+    digest = hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:24]
+    for depth, part in enumerate(p for p in message.walk() if p.is_multipart()):
+        part.set_boundary(f"=_nightkeep_{depth}_{digest}")
+
+
+def html_page(subject: str, text: str, link: Link | None, picture: tuple[str, str] | None) -> str:
+    """Returns the HTML part: the text as it is (escaped), the link, then the picture by its Content-ID
+    (`picture`: cid and alt); it loads nothing, so it reads the same with remote content off."""
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{escape(subject)}</title></head>",
+        f'<body style="{BODY_STYLE}"><div style="max-width:640px;margin:0 auto">',
+        f'<pre style="{TEXT_STYLE}">{escape(text.rstrip())}</pre>',
+    ]
+    if link is not None:
+        parts.append(f'<p style="{LINK_STYLE}"><a href="{escape(link.url)}">{escape(link.words)}</a></p>')
+    if picture is not None:
+        cid, alt = picture
+        parts.append(f'<img src="cid:{escape(cid)}" alt="{escape(alt)}" width="640" style="{PICTURE_STYLE}">')
+    return "\n".join([*parts, "</div></body></html>"]) + "\n"
 
 
 def write_eml(message: EmailMessage, path: Path) -> None:
