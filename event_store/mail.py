@@ -14,7 +14,6 @@ from email import policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.utils import make_msgid, parseaddr
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from event_store.inboxes import (
 )
 from event_store.lazy_log import get_logger
 from event_store.mail_errors import MailError, _reason, _tls_context
+from event_store.mail_page import Link, Picture, html_page
 
 __all__ = [
     "PACKET_MEDIA_TYPE",
@@ -47,7 +47,6 @@ __all__ = [
     "body_text",
     "compose",
     "deliver_to_maildir",
-    "html_page",
     "open_inbox",
     "packet_texts",
     "read_eml",
@@ -60,32 +59,6 @@ PACKET_MEDIA_TYPE = "application/x-nightkeep-packet"
 PACKET_SUFFIX = ".nkp"
 
 log = get_logger("nightkeep.mail")
-
-# Inline styles: many mail clients drop a <style> element. The text keeps its columns in a monospace font
-# big enough to read on a phone, and wraps again there rather than scroll sideways.
-BODY_STYLE = "margin:0;padding:12px;background:#fbf8f1;color:#1b1b1b"
-TEXT_STYLE = (
-    "white-space:pre-wrap;overflow-wrap:break-word;margin:0 0 16px;"
-    "font-family:Menlo,Consolas,'DejaVu Sans Mono',monospace;font-size:14px;line-height:1.45"
-)
-LINK_STYLE = "margin:0 0 16px;font-family:Verdana,Arial,sans-serif;font-size:16px"
-PICTURE_STYLE = "display:block;width:100%;max-width:720px;height:auto;border:0"
-
-
-@dataclass(frozen=True)
-class Picture:
-    """A picture a mail shows inline in its HTML part: PNG bytes and the words that stand for it."""
-
-    png: bytes
-    alt: str
-
-
-@dataclass(frozen=True)
-class Link:
-    """A plain link a mail ends with: the address and the words that say where it goes."""
-
-    url: str
-    words: str
 
 
 def compose(
@@ -144,25 +117,6 @@ def _fix_boundaries(message: EmailMessage, message_id: str) -> None:
     digest = hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:24]
     for depth, part in enumerate(p for p in message.walk() if p.is_multipart()):
         part.set_boundary(f"=_nightkeep_{depth}_{digest}")
-
-
-def html_page(subject: str, text: str, link: Link | None, picture: tuple[str, str] | None) -> str:
-    """Returns the HTML part: the text as it is (escaped), the link, then the picture by its Content-ID
-    (`picture`: cid and alt); it loads nothing, so it reads the same with remote content off."""
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(subject)}</title></head>",
-        f'<body style="{BODY_STYLE}"><div style="max-width:640px;margin:0 auto">',
-        f'<pre style="{TEXT_STYLE}">{escape(text.rstrip())}</pre>',
-    ]
-    if link is not None:
-        parts.append(f'<p style="{LINK_STYLE}"><a href="{escape(link.url)}">{escape(link.words)}</a></p>')
-    if picture is not None:
-        cid, alt = picture
-        parts.append(f'<img src="cid:{escape(cid)}" alt="{escape(alt)}" width="640" style="{PICTURE_STYLE}">')
-    return "\n".join([*parts, "</div></body></html>"]) + "\n"
 
 
 def write_eml(message: EmailMessage, path: Path) -> None:

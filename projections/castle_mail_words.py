@@ -21,7 +21,7 @@ from projections.castle_view import (
     identity_mark,
     identity_words,
 )
-from projections.phone_lines import INDENT, listed, wrap_words
+from projections.phone_lines import INDENT, listed, whole, wrap_words
 
 
 def situation(plain: dict[str, Any]) -> str:
@@ -59,7 +59,8 @@ def _character(state: CastleState, character: str) -> str:
 def _castle(state: CastleState, width: int) -> list[str]:
     if not state["castle"]:
         return ["The castle is empty."]
-    rows = [wrap_words(_character(state, c), width, INDENT, INDENT * 2) for c in state["castle"]]
+    # A list mark keeps each character its own line where a mail's HTML joins wrapped sentences back.
+    rows = [wrap_words(_character(state, c), width, f"{INDENT}- ", INDENT * 2) for c in state["castle"]]
     return ["In the castle:", *(line for row in rows for line in row)]
 
 
@@ -87,7 +88,7 @@ def _player(state: CastleState, name: str, width: int) -> list[str]:
     me = state["players"][name]
     piles = f"hand {len(me['hand'])}, deck {deck_count(state, name)}, cellar {len(me[CELLAR])}"
     lines = wrap_words(f"{name}, {me['side']} player: {piles}, moat {len(me[MOAT])}.", width)
-    tops = [f"{pile} top {card_label(me[pile][-1])}" for pile in (CELLAR, MOAT) if me[pile]]
+    tops = [f"{pile} top {whole(card_label(me[pile][-1]))}" for pile in (CELLAR, MOAT) if me[pile]]
     return lines + (wrap_words("; ".join(tops) + ".", width, INDENT) if tops else [])
 
 

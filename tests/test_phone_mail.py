@@ -32,6 +32,7 @@ from domain.errors import UsageError
 from event_store import clock
 from event_store.host_runner import message_for
 from event_store.mail import PACKET_MEDIA_TYPE, Link, Picture, compose, packet_texts
+from event_store.mail_page import sentences
 from event_store.outbox import Outgoing
 from event_store.recorded import RecordedEvent, redacted
 from event_store.service import GameService, play_with_bots
@@ -71,28 +72,36 @@ def text_of(message: EmailMessage, subtype: str) -> str:
 
 
 class Page(HTMLParser):
-    """What an HTML part holds: every tag with its attributes, and the text of its <pre>."""
+    """What an HTML part holds: every tag with its attributes, and the words it shows (but the title's and
+    the link's)."""
 
     def __init__(self, markup: str) -> None:
         super().__init__(convert_charrefs=True)
         self.tags: list[tuple[str, dict[str, str]]] = []
-        self.pre = ""
-        self._in_pre = False
+        self.shown = ""
+        self._open: list[str] = []
         self.feed(markup)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.append((tag, {name: value or "" for name, value in attrs}))
-        self._in_pre = self._in_pre or tag == "pre"
+        self.shown += "\n" if tag in ("div", "p", "br") else ""  # a block starts a new line
+        if tag in ("title", "a"):
+            self._open.append(tag)
 
     def handle_endtag(self, tag: str) -> None:
-        self._in_pre = self._in_pre and tag != "pre"
+        if self._open and self._open[-1] == tag:
+            self._open.pop()
 
     def handle_data(self, data: str) -> None:
-        if self._in_pre:
-            self.pre += data
+        if not self._open:
+            self.shown += data
 
     def attributes(self, tag: str) -> list[dict[str, str]]:
         return [attrs for name, attrs in self.tags if name == tag]
+
+
+def words(text: str) -> list[str]:
+    return text.split()
 
 
 def assert_loads_nothing(page: Page) -> None:
@@ -177,7 +186,7 @@ def test_a_turn_mail_is_text_and_html_with_the_picture_inline_and_the_packet_att
     text = text_of(message, "plain")
     assert text == f'Your turn, Ann.\n\nAnn <3 & Bo\'s "Sword".\n\n{link.words}:\n{link.url}\n'
     page = Page(text_of(message, "html"))
-    assert page.pre == 'Your turn, Ann.\n\nAnn <3 & Bo\'s "Sword".'  # escaped, and read back the same
+    assert words(page.shown) == words('Your turn, Ann. Ann <3 & Bo\'s "Sword".')  # escaped, read back
     image = picture_part(message)
     (img,) = page.attributes("img")
     assert img["src"] == f"cid:{image['Content-ID'].strip('<>')}" and img["alt"].startswith("The board")
@@ -189,10 +198,43 @@ def test_a_turn_mail_is_text_and_html_with_the_picture_inline_and_the_packet_att
     assert attached.get_filename() == "packet.nkp" and attached.get_content_type() == PACKET_MEDIA_TYPE
 
 
+def test_the_html_part_joins_each_wrapped_sentence_back_and_keeps_every_other_line():
+    reply = "Your turn. Reply with the number or the id of your action as the first line, keeping it:"
+    text = "\n".join(
+        [
+            " 98  Maid entered the castle from the city, and then she",
+            "     went on.",
+            "Hana, human player: hand 8, deck 23, cellar 5, moat 4.",
+            "  cellar top Fire Poker (servant 2).",
+            "In the castle:",
+            "  - Bishop (clergy, defence 3, attack +1): human (secret:",
+            "    Hana's tokens)",
+            "  - Monk (clergy, defence 1)",
+            "First line of your reply:",
+            "  status                    the board and who is to act",
+            reply,
+            "  1. roll — Roll the die",
+            "  2. pass — Pass",
+        ]
+    )
+    assert sentences(text) == [
+        (5, " 98  Maid entered the castle from the city, and then she went on."),
+        (2, "Hana, human player: hand 8, deck 23, cellar 5, moat 4. cellar top Fire Poker (servant 2)."),
+        (0, "In the castle:"),
+        (4, "  - Bishop (clergy, defence 3, attack +1): human (secret: Hana's tokens)"),
+        (4, "  - Monk (clergy, defence 1)"),
+        (0, "First line of your reply:"),
+        (2, "  status                    the board and who is to act"),
+        (0, reply),
+        (5, "  1. roll — Roll the die"),
+        (5, "  2. pass — Pass"),
+    ]
+
+
 def test_a_mail_with_no_picture_or_packet_is_text_and_html_only():
     message = parsed(compose("host@example.org", "bo@example.org", "nightkeep: refused", "Refused: why.\n"))
     assert tree(message) == ["multipart/alternative", "text/plain", "text/html"]
-    assert Page(text_of(message, "html")).pre == "Refused: why."
+    assert words(Page(text_of(message, "html")).shown) == ["Refused:", "why."]
 
 
 def test_compose_still_refuses_a_header_value_that_would_forge_another_header():
@@ -322,7 +364,8 @@ def test_the_host_mails_phones_and_replicas_take_the_mails_as_they_come(tmp_path
         with Image.open(io.BytesIO(picture_part(message).get_content())) as picture:
             assert picture.width == PICTURE_WIDTH
         assert [a["href"] for a in page.attributes("a")] == [link]
-        assert page.pre.rstrip() in text_of(message, "plain")
+        shown = " ".join(words(page.shown))
+        assert shown and " ".join(words(text_of(message, "plain"))).startswith(shown)  # the same words
     assert_fits_a_phone(text_of(ann, "plain"), allowed=(link,))
     assert "Where everyone stands:" in text_of(ann, "plain") and f"Game {game}" in text_of(ann, "plain")
     assert len([t for t in packet_texts(ann) if "BEGIN NIGHTKEEP PACKET" in t]) == 1  # the packet, once
