@@ -20,7 +20,6 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 from uuid import UUID
 
 import pytest
@@ -38,9 +37,6 @@ from event_store.recorded import RecordedEvent, redacted
 from event_store.service import GameService, play_with_bots
 from projections.mail_picture import PICTURE_WIDTH, mail_picture
 from projections.mail_words import WIDTH
-from tests.browser import chromium, open_page
-
-__all__ = ["chromium"]  # the session's browser, a fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKET = "-----BEGIN NIGHTKEEP PACKET-----\nbXNncGFjaw==\n-----END NIGHTKEEP PACKET-----"
@@ -390,40 +386,3 @@ def test_a_viewer_address_that_is_not_a_web_address_is_refused(tmp_path: Path):
             keys=tmp_path,
         )
         assert result.exit_code == 2 and "--viewer-url" in result.output, (bad, result.output)
-
-
-# --- the viewer opens at the event a mail links to ---------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def dungeon_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
-    """The public page of a finished Dungeon game (export --html) and its number of events."""
-    folder = tmp_path_factory.mktemp("viewer")
-    db = str(folder / "games.sqlite")
-    imported = CliRunner().invoke(
-        cli, ["--db", db, "import", str(ROOT / "replays" / "dungeon-short-3p-001.nkr"), "--json"]
-    )
-    game = json.loads(imported.stdout)["game"]
-    page = folder / "dungeon.html"
-    exported = CliRunner().invoke(cli, ["--db", db, "export", game, "--html", str(page)])
-    assert exported.exit_code == 0, exported.output
-    events = len(GameService.open(db).recorded_events(UUID(game)))
-    return page, events
-
-
-LAST = -1  # the game's last event
-
-
-@pytest.mark.parametrize(
-    ("query", "shown"), [("?at=12", 12), ("?at=0", 1), ("?at=12x", 1), ("", 1), ("?at=999999", LAST)]
-)
-def test_the_viewer_opens_at_the_event_its_address_names(chromium: Any, dungeon_page, query, shown):
-    page, events = dungeon_page
-    url = page.resolve().as_uri()
-    watched = open_page(chromium, (url,))
-    watched.page.goto(url + query)
-    watched.page.wait_for_selector("body[data-ready=true]")
-    at = events if shown == LAST else shown
-    assert watched.page.get_attribute("body", "data-event") == str(at)
-    assert watched.page.inner_text("#position").startswith(f"Event {at} of {events} ")
-    assert watched.problems() == []
