@@ -43,8 +43,9 @@ from tabulate import tabulate  # noqa: E402
 
 from cli.pbem_commands import board_png, mail_text  # noqa: E402
 from domain.events import TurnEnded  # noqa: E402
+from event_store.host_parts import Outgoing, Seat  # noqa: E402
 from event_store.host_runner import message_for  # noqa: E402
-from event_store.hosting import Host, Outgoing, Seat  # noqa: E402
+from event_store.hosting import Host  # noqa: E402
 from event_store.keys import KeyPair  # noqa: E402
 from event_store.mail import PACKET_MEDIA_TYPE  # noqa: E402
 from event_store.recorded import RecordedEvent, fold_recorded, redacted  # noqa: E402

@@ -48,7 +48,7 @@ class Pass:
 def message_for(
     mail: Outgoing, sender: str, picture: Draw | None = None, viewer_url: str = ""
 ) -> EmailMessage:
-    """Returns the mail for an outbox row, with the board its player may see drawn now (`picture`) and a
+    """Returns the mail for an outbox row, with the board its reader may see drawn now (`picture`) and a
     link to the game in the public viewer at `viewer_url`; its Message-ID is stable and the drawing
     deterministic, so a resent mail is the same one (its Date aside)."""
     to = mail.to or f"{mail.player or 'player'}@nightkeep.invalid"
@@ -60,23 +60,23 @@ def message_for(
         mail.body,
         mail.packet or None,
         message_id=f"<outbox-{mail.id}.{mail.game}@nightkeep>",
-        picture=_board(mail, picture) if about_game and mail.player else None,
+        picture=_board(mail, picture) if about_game and (mail.player or mail.observer) else None,
         link=viewer_link(viewer_url, mail.game, mail.version) if about_game and viewer_url else None,
     )
 
 
 def _board(mail: Outgoing, draw: Draw | None) -> Picture | None:
-    """Returns the board picture of a player's mail, or None when there is none to draw."""
+    """Returns the board picture of a seat's mail (an observer's: the public board), or None when there is
+    none to draw."""
     if draw is None:
         return None
     try:
-        png = draw(mail.game, mail.player, mail.version)
+        png = draw(mail.game, mail.player, mail.version)  # an observer's mail has no player: the public
     except Exception as exc:  # noqa: BLE001  (a board that cannot be drawn must not hold back the mail)
         log.warning("picture_failed", game=str(mail.game), error=repr(exc)[:200])
         return None
-    return (
-        None if png is None else Picture(png, f"The board at event {mail.version}, as {mail.player} sees it")
-    )
+    seen = f", as {mail.player} sees it" if mail.player else ""
+    return None if png is None else Picture(png, f"The board at event {mail.version}{seen}")
 
 
 def viewer_link(base: str, game: UUID, version: int) -> Link:

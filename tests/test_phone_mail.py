@@ -14,6 +14,7 @@ import io
 import itertools
 import json
 import re
+from dataclasses import replace
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
@@ -258,6 +259,20 @@ def test_the_picture_is_drawn_when_the_mail_is_sent_for_its_player_at_its_event(
     assert asked == [(GAME, "Ann", 12)]
     assert picture_part(message).get_content() == PNG_SIGNATURE + b"board"
     assert f"{VIEWER}/games/{GAME}?at=12" in text_of(message, "plain")
+
+
+def test_an_observers_mail_shows_the_public_board():
+    asked: list[str] = []
+
+    def draw(game: UUID, player: str, version: int) -> bytes:
+        asked.append(player)
+        return PNG_SIGNATURE + b"public"
+
+    watching = replace(row(player="", packet=""), observer="Zoe")
+    message = parsed(message_for(watching, "host@example.org", draw))
+    assert asked == [""] and picture_part(message).get_content() == PNG_SIGNATURE + b"public"
+    (img,) = Page(text_of(message, "html")).attributes("img")
+    assert img["alt"] == "The board at event 12"
 
 
 def test_a_mail_sent_again_is_the_same_bytes():
