@@ -10,7 +10,7 @@ import click
 
 import cli.club_commands  # noqa: F401  (adds host deadline, observer, replace, title and rollback)
 from cli.common import echo_json, handle_errors, json_option, stdin_is_terminal
-from cli.pbem_commands import host, key_option, open_host
+from cli.pbem_commands import host, key_option, open_host, viewer_url_option
 from domain.errors import UsageError
 from event_store.host_runner import Sender, run_forever, run_once
 from event_store.mail import SmtpSettings, open_inbox, send, write_eml
@@ -44,6 +44,7 @@ SMTP_PASSWORD_ENV = "NIGHTKEEP_SMTP_PASSWORD"
     "--interval", default=60.0, type=click.FloatRange(0.1), metavar="SECONDS", help="Polling interval."
 )
 @key_option
+@viewer_url_option
 @json_option
 @click.pass_context
 @handle_errors
@@ -62,6 +63,7 @@ def host_run(
     once: bool,
     interval: float,
     key_name: str,
+    viewer_url: str,
     as_json: bool,
 ) -> None:
     """Handles every packet and mail-only reply in the inbox, then sends each player their events.
@@ -75,7 +77,7 @@ def host_run(
             --smtp mail.example.org:587 --starttls --smtp-user host --from host@example.org --once
     """
     deliver = _sender(smtp, starttls, smtp_ssl, smtp_user, smtp_ca, out)
-    hosting = open_host(ctx, key_name)
+    hosting = open_host(ctx, key_name, viewer_url=viewer_url)
     kw: dict[str, Any] = {"done_folder": done_folder} if not inbox_spec.startswith("mbox:") else {}
     if imap_ca and inbox_spec.startswith(("imap://", "imaps://")):
         kw["ca_file"] = imap_ca

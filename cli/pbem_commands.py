@@ -10,6 +10,7 @@ signed packets instead of applying anything (see cli/game_commands.py).
 from __future__ import annotations
 
 import sys
+import urllib.parse
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -18,6 +19,7 @@ import click
 
 from cli.common import echo_json, get_service, handle_errors, json_option
 from cli.pbem_hooks import HOST_KEY
+from cli.rendering import print_board
 from domain.errors import BadPacket, UsageError
 from domain.signing import fingerprint
 from event_store import keys as keystore
@@ -25,11 +27,9 @@ from event_store.host_runner import message_for
 from event_store.hosting import Handled, Host, Outgoing
 from event_store.log_reader import LIMITS, read_file
 from event_store.mail import packet_texts, read_eml, sender_of, write_eml
-from event_store.recorded import created_of, fold_recorded, redacted
+from event_store.recorded import fold_recorded, redacted
 from event_store.replica import Membership, Replica, membership_in
 from event_store.service import GameService
-from projections.timeline import describe_events
-from projections.views import render_board
 
 # --- keys ------------------------------------------------------------------------------------------------
 
@@ -135,25 +135,60 @@ def _stdin() -> bytes:
 def mail_text(
     service: GameService, game_id: UUID, player: str, old: int, new: int, shown: UUID | None = None
 ) -> str:
-    """Says in plain words what a player may see of events old+1..new, then draws the board (`shown`:
-    the game id to name, for a replica's copy stored under an id of its own)."""
+    """Says in lines a phone shows whole whose turn it is, what a player may see of events old+1..new and
+    where everyone stands (`shown`: the game id to name, for a replica's copy stored under an id of its
+    own)."""
+    from projections.mail_words import mail_words  # every ruleset's words: only when a mail is written
+
     recorded = service.recorded_events(game_id, lte=new)
-    mine = redacted(recorded, player)
-    ruleset = created_of(mine).ruleset
-    lines = [f"Game {shown or game_id} ({ruleset}), as {player} sees it."]
-    if new > old:
-        lines.append(f"What happened since event {old}:")
-        told = describe_events(ruleset, mine)[old:new]  # the whole copy: actions keep their labels
-        lines += [f"{r.version:>5}  {line}" for r, line in zip(mine[old:new], told, strict=True)]
-    fold = fold_recorded(mine)
-    lines += ["", render_board(ruleset, fold.state)]
-    return "\n".join(lines) + "\n"
+    return f"Game {shown or game_id}\n\n" + mail_words(redacted(recorded, player), player, old, new)
 
 
-def open_host(ctx: click.Context, key_name: str = HOST_KEY, create: bool = False) -> Host:
-    """Returns the host of the store chosen by --db, signing with the named key."""
+def board_png(service: GameService, game_id: UUID, player: str, version: int) -> bytes:
+    """Draws the board of a game at an event, as a player may see it, as a PNG for their mail."""
+    from projections.mail_picture import mail_picture
+
+    return mail_picture(service.recorded_events(game_id, lte=version), player)
+
+
+def open_host(
+    ctx: click.Context, key_name: str = HOST_KEY, create: bool = False, viewer_url: str = ""
+) -> Host:
+    """Returns the host of the store chosen by --db, signing with the named key; its mails link to the
+    public viewer at `viewer_url`, if given."""
     service = get_service(ctx, create=create)
-    return Host(service, keystore.load_key(key_name), lambda g, p, a, b: mail_text(service, g, p, a, b))
+    return Host(
+        service,
+        keystore.load_key(key_name),
+        lambda g, p, a, b: mail_text(service, g, p, a, b),
+        picture=lambda g, p, v: board_png(service, g, p, v),
+        viewer_url=viewer_url,
+    )
+
+
+def viewer_url_option(func: Any) -> Any:
+    """Adds --viewer-url URL: the public `nightkeep serve` each mail links to, at the mail's event."""
+    return click.option(
+        "--viewer-url",
+        default="",
+        metavar="URL",
+        callback=_viewer_url,
+        help="Link each mail to its game on this public `nightkeep serve` (https://…).",
+    )(func)
+
+
+def _viewer_url(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """Checks a viewer's base address: http(s), a host, no query or fragment (a game's path follows it)."""
+    if not value:
+        return ""
+    parts = urllib.parse.urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise click.BadParameter(
+            f"{value!r} is not a viewer's address, e.g. https://club.example.org/nightkeep"
+        )
+    if any(ch.isspace() or ch in '"<>' for ch in value):
+        raise click.BadParameter(f"{value!r} holds a space or a quote: a mail's link cannot carry it")
+    return value.rstrip("/")
 
 
 def replica_of(service: GameService, game_id: UUID) -> tuple[Replica, Membership] | None:
@@ -194,7 +229,8 @@ def write_outbox(host: Host, out: Path, sender: str = "") -> list[Outgoing]:
     written = []
     for mail in host.due():
         stem = f"{mail.id:06d}-{mail.player or 'reply'}"
-        write_eml(message_for(mail, sender or host.host_mail(mail.game)), out / f"{stem}.eml")
+        message = message_for(mail, sender or host.host_mail(mail.game), host.picture, host.viewer_url)
+        write_eml(message, out / f"{stem}.eml")
         if mail.packet:
             (out / f"{stem}.nkp").write_text(mail.packet)
         host.mark_sent(mail)
@@ -276,9 +312,10 @@ def receive(ctx: click.Context, packets: tuple[str, ...], as_json: bool) -> None
         return
     for r in results:
         if r.after > r.before:
-            click.echo(
-                mail_text(service, copy_of(replica, r.game), r.player, r.before, r.after, r.game), nl=False
-            )
+            stored = copy_of(replica, r.game)
+            click.echo(mail_text(service, stored, r.player, r.before, r.after, r.game), nl=False)
+            if sys.stdout.isatty():  # a terminal is wide enough for the board itself too
+                print_board(str(r.game), fold_recorded(redacted(service.recorded_events(stored), r.player)))
         else:
             click.echo(f"{r.detail}: nothing new in game {r.game}")
 
@@ -316,11 +353,18 @@ def key_option(func: Any) -> Any:
 @click.option("--out", "out", metavar="DIR", required=True, help="Folder for the mails owed (.eml and .nkp).")
 @click.option("--from", "sender", metavar="ADDR", default="", help="The host's address on the mails.")
 @key_option
+@viewer_url_option
 @json_option
 @click.pass_context
 @handle_errors
 def host_apply(
-    ctx: click.Context, files: tuple[str, ...], out: str, sender: str, key_name: str, as_json: bool
+    ctx: click.Context,
+    files: tuple[str, ...],
+    out: str,
+    sender: str,
+    key_name: str,
+    viewer_url: str,
+    as_json: bool,
 ) -> None:
     """Takes players' packets (or mail replies) from files, then writes every mail owed into a folder.
 
@@ -328,7 +372,7 @@ def host_apply(
     Example:
         nightkeep host apply action-bo.nkp --out outgoing/
     """
-    hosting = open_host(ctx, key_name)
+    hosting = open_host(ctx, key_name, viewer_url=viewer_url)
     handled = []
     for _, text, from_addr in read_texts(files):
         handled += hosting.handle_text(text, from_addr)
@@ -341,16 +385,17 @@ def host_apply(
 @click.option("--out", "out", metavar="DIR", required=True, help="Folder for the mails owed (.eml and .nkp).")
 @click.option("--from", "sender", metavar="ADDR", default="", help="The host's address on the mails.")
 @key_option
+@viewer_url_option
 @click.pass_context
 @handle_errors
-def host_send(ctx: click.Context, out: str, sender: str, key_name: str) -> None:
+def host_send(ctx: click.Context, out: str, sender: str, key_name: str, viewer_url: str) -> None:
     """Writes every mail the host owes (invitations, events) into a folder.
 
     \b
     Example:
         nightkeep host send --out outgoing/
     """
-    hosting = open_host(ctx, key_name)
+    hosting = open_host(ctx, key_name, viewer_url=viewer_url)
     hosting.follow()
     written = write_outbox(hosting, Path(out), sender)
     click.echo(f"{len(written)} mails written to {out}")

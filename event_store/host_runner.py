@@ -17,16 +17,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from uuid import UUID
 
 from event_store.deadlines import tend
-from event_store.hosting import Host, Outgoing
+from event_store.hosting import Draw, Host, Outgoing
 from event_store.lazy_log import get_logger
-from event_store.mail import Inbox, MailError, compose, packet_texts, read_eml, sender_of
+from event_store.mail import Inbox, Link, MailError, Picture, compose, packet_texts, read_eml, sender_of
 
 log = get_logger("nightkeep.host")
 
 Sender = Callable[[EmailMessage], None]
 STARTED = "started"  # a mail being handled; a pass killed meanwhile leaves it so
+NO_GAME = UUID(int=0)  # the game of an outbox row about none (a refusal of a mail that named no game)
 
 
 @dataclass
@@ -43,9 +45,14 @@ class Pass:
     details: list[str] = field(default_factory=list)
 
 
-def message_for(mail: Outgoing, sender: str) -> EmailMessage:
-    """Returns the mail for an outbox row; its Message-ID is stable, so a resent mail is the same one."""
+def message_for(
+    mail: Outgoing, sender: str, picture: Draw | None = None, viewer_url: str = ""
+) -> EmailMessage:
+    """Returns the mail for an outbox row, with the board its reader may see drawn now (`picture`) and a
+    link to the game in the public viewer at `viewer_url`; its Message-ID is stable and the drawing
+    deterministic, so a resent mail is the same one (its Date aside)."""
     to = mail.to or f"{mail.player or 'player'}@nightkeep.invalid"
+    about_game = mail.game != NO_GAME
     return compose(
         sender or "host@nightkeep.invalid",
         to,
@@ -53,7 +60,30 @@ def message_for(mail: Outgoing, sender: str) -> EmailMessage:
         mail.body,
         mail.packet or None,
         message_id=f"<outbox-{mail.id}.{mail.game}@nightkeep>",
+        picture=_board(mail, picture) if about_game and (mail.player or mail.observer) else None,
+        link=viewer_link(viewer_url, mail.game, mail.version) if about_game and viewer_url else None,
     )
+
+
+def _board(mail: Outgoing, draw: Draw | None) -> Picture | None:
+    """Returns the board picture of a seat's mail (an observer's: the public board), or None when there is
+    none to draw."""
+    if draw is None:
+        return None
+    try:
+        png = draw(mail.game, mail.player, mail.version)  # an observer's mail has no player: the public
+    except Exception as exc:  # noqa: BLE001  (a board that cannot be drawn must not hold back the mail)
+        log.warning("picture_failed", game=str(mail.game), error=repr(exc)[:200])
+        return None
+    seen = f", as {mail.player} sees it" if mail.player else ""
+    return None if png is None else Picture(png, f"The board at event {mail.version}{seen}")
+
+
+def viewer_link(base: str, game: UUID, version: int) -> Link:
+    """Returns the link to a game at an event (`?at=N`) in the public viewer (`nightkeep serve`) at `base`."""
+    at = f"?at={version}" if version else ""
+    words = f"The game at event {version} in a browser" if version else "The game in a browser"
+    return Link(f"{base.rstrip('/')}/games/{game}{at}", f"{words} (the public view)")
 
 
 def run_once(host: Host, inbox: Inbox, send: Sender, sender: str = "") -> Pass:
@@ -68,7 +98,7 @@ def run_once(host: Host, inbox: Inbox, send: Sender, sender: str = "") -> Pass:
     host.follow()
     for mail in host.due():
         try:
-            send(message_for(mail, sender or host.host_mail(mail.game)))
+            send(message_for(mail, sender or host.host_mail(mail.game), host.picture, host.viewer_url))
         except MailError as exc:  # one refused recipient must not hold back everybody else's mail
             done.failed += 1
             done.details.append(f"not sent to {mail.to}: {exc} (tried again next pass)")

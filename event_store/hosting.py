@@ -16,7 +16,7 @@ import base64
 import hashlib
 import hmac
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from email.message import Message
 from uuid import UUID
 
@@ -36,15 +36,28 @@ from event_store.sql import Statement
 
 log = get_logger("nightkeep.host")
 
+# Called with (game, player, version) when a mail is sent, to draw the board that player may see as a PNG
+# (None: no picture); the CLI passes the projections' pictures, so the outbox never stores one.
+Draw = Callable[[UUID, str, int], bytes | None]
+
 
 class Host(Outbox):
     """Runs play-by-e-mail games over a GameService (SQLite or PostgreSQL) with the host's signing key."""
 
-    def __init__(self, service: GameService, key: KeyPair, describe: Describe | None = None) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        key: KeyPair,
+        describe: Describe | None = None,
+        picture: Draw | None = None,
+        viewer_url: str = "",
+    ) -> None:
         self.service = service
         self.key = key
         self.db = store_of(service.recorder)
         self.describe = describe or (lambda game, player, old, new: "")
+        self.picture = picture
+        self.viewer_url = viewer_url  # the public `nightkeep serve` each mail links to ("": no link)
 
     # --- games ----------------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import smtplib
 import tempfile
@@ -29,6 +30,7 @@ from event_store.inboxes import (
 )
 from event_store.lazy_log import get_logger
 from event_store.mail_errors import MailError, _reason, _tls_context
+from event_store.mail_page import Link, Picture, html_page
 
 __all__ = [
     "PACKET_MEDIA_TYPE",
@@ -36,9 +38,11 @@ __all__ = [
     "PASSWORD_ENV_VAR",
     "ImapInbox",
     "Inbox",
+    "Link",
     "MailError",
     "MaildirInbox",
     "MboxInbox",
+    "Picture",
     "SmtpSettings",
     "body_text",
     "compose",
@@ -66,10 +70,36 @@ def compose(
     packet_name: str = "packet.nkp",
     message_id: str | None = None,
     in_reply_to: str | None = None,
+    picture: Picture | None = None,
+    link: Link | None = None,
 ) -> EmailMessage:
-    """Builds a UTF-8 text message; a packet is appended to the body and also attached as a file."""
+    """Builds a UTF-8 mail: the text, and the same text as HTML for phones with the picture inline (by its
+    Content-ID) and the link; a packet travels once, as an attached file."""
     message = EmailMessage()
     message_id = message_id or make_msgid(domain="nightkeep")
+    _set_headers(message, sender, to, subject, message_id, in_reply_to)
+    text = body if link is None else f"{body.rstrip()}\n\n{link.words}:\n{link.url}\n"
+    # Left alone, policy.default would send non-ASCII text as raw 8bit, which not every relay carries.
+    message.set_content(text, cte=None if text.isascii() else "quoted-printable")
+    cid = f"board.{message_id.strip('<>')}"
+    page = html_page(subject, body, link, (cid, picture.alt) if picture else None)
+    message.add_alternative(page, subtype="html", cte="quoted-printable")
+    if picture is not None:
+        html_part = message.get_body(preferencelist=("html",))
+        assert html_part is not None  # added just above
+        html_part.add_related(
+            picture.png, "image", "png", cid=f"<{cid}>", disposition="inline", filename="board.png"
+        )
+    if packet is not None:
+        maintype, subtype = PACKET_MEDIA_TYPE.split("/")
+        message.add_attachment(packet.encode(), maintype=maintype, subtype=subtype, filename=packet_name)
+    _fix_boundaries(message, message_id)
+    return message
+
+
+def _set_headers(
+    message: EmailMessage, sender: str, to: str, subject: str, message_id: str, in_reply_to: str | None
+) -> None:
     headers = {"From": sender, "To": to, "Subject": subject, "Message-ID": message_id}
     if in_reply_to:
         headers |= {"In-Reply-To": in_reply_to, "References": in_reply_to}
@@ -79,13 +109,14 @@ def compose(
     except ValueError as exc:  # policy.default refuses line breaks, which would let a value forge headers
         raise UsageError(f"cannot put {value!r} in the mail header {name}: {exc}") from None
     message["Date"] = clock.now()
-    text = body if packet is None else f"{body.rstrip()}\n\n{packet.strip()}\n"
-    # Left alone, policy.default would send non-ASCII text as raw 8bit, which not every relay carries.
-    message.set_content(text, cte=None if text.isascii() else "quoted-printable")
-    if packet is not None:
-        maintype, subtype = PACKET_MEDIA_TYPE.split("/")
-        message.add_attachment(packet.encode(), maintype=maintype, subtype=subtype, filename=packet_name)
-    return message
+
+
+def _fix_boundaries(message: EmailMessage, message_id: str) -> None:
+    """Names each multipart's boundary after the Message-ID: a mail sent again is then the same bytes
+    (the email package would draw them at random). `=_` never occurs in base64 or quoted-printable."""
+    digest = hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:24]
+    for depth, part in enumerate(p for p in message.walk() if p.is_multipart()):
+        part.set_boundary(f"=_nightkeep_{depth}_{digest}")
 
 
 def write_eml(message: EmailMessage, path: Path) -> None:

@@ -602,6 +602,21 @@ def test_a_jump_to_a_number_that_is_not_a_whole_event_stays_put_and_says_why(chr
     page.close()
 
 
+@pytest.mark.parametrize(
+    ("query", "shown"), [("?at=12", 12), ("?at=174", 174), ("?at=999999", 174), ("?at=0", 1), ("?at=12x", 1)]
+)
+def test_an_address_with_at_opens_the_page_at_that_event(chromium, pages, query, shown):
+    # A play-by-e-mail mail links to its game at the event it tells of.
+    url = pages["dungeon"].resolve().as_uri()
+    watched = open_page(chromium, (url,))
+    watched.page.goto(url + query)
+    watched.page.wait_for_selector(READY)
+    assert watched.page.get_attribute("body", "data-event") == str(shown)
+    assert position(watched).startswith(f"Event {shown} of 174 ")
+    assert watched.problems() == []
+    watched.page.close()
+
+
 def test_serve_answers_a_store_that_fails_while_serving_in_one_line(db, store_service, monkeypatch, capsys):
     import asyncio
     from concurrent.futures import ThreadPoolExecutor

@@ -176,11 +176,18 @@
     });
   }
 
+  // A link may open the game at an event, `?at=N` (a play-by-e-mail mail links to the event it tells of);
+  // a number past the last event shows the last, anything else the first.
+  function startingEvent() {
+    var wanted = new URLSearchParams(window.location.search).get("at");
+    return wanted !== null && /^[0-9]{1,9}$/.test(wanted) ? Number(wanted) : 1;
+  }
+
   decodeFrames().then(function (decoded) {
     decoded.pictures = rebuildPictures(decoded.pictures);
     frames = decoded;
     wire();
-    show(1);
+    show(startingEvent());
     document.body.dataset.ready = "true";
   }).catch(function (error) {
     byId("board").textContent = "This browser cannot unpack the game's pictures (" + error + ").";
