@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.actions import HOST
+from domain.errors import TamperedLog
 from domain.events import ActionTaken, Event, canonical_bytes, event_type
 from domain.plain import copy_plain
 
@@ -297,6 +298,10 @@ def _on_withdrawn(holder: Any, event: RollbackWithdrawn) -> None:
 
 def _on_rolled_back(holder: Any, event: RolledBack) -> None:
     """Takes the holder back to its state at event `to`, keeping what the club agreed since."""
+    before = getattr(holder, "version", None)  # the events folded before this one
+    if before is not None and not 1 <= event.to < before:
+        # (the audit names it: a rollback returns to an earlier event; a fold cannot go forward)
+        raise TamperedLog(f"a rollback at event {before + 1} cannot return to event {event.to}")
     source = getattr(holder, "rewind_source", None)
     if source is None:
         raise RewindNeeded(event.to)

@@ -315,9 +315,60 @@ class GameFold:
     def of(cls, pairs: Sequence[tuple[Event, bytes]]) -> GameFold:
         """Folds events with their chain values from the first; a rollback among them returns to the
         fold of the events before its target."""
-        fold = cls(rewind_source=lambda n: GameFold.of(pairs[:n]))
+        fold = cls(rewind_source=Rewinds.of(pairs))
         for event, chain in pairs:
             fold.apply(event, chain)
+        return fold
+
+    def copy(self) -> GameFold:
+        """Returns a fold of the same events that can be folded on without changing this one."""
+        return GameFold(
+            self.ruleset_name,
+            copy_plain(self.meta),
+            copy_plain(self.state),
+            self.chain,
+            self.version,
+            self.ruleset,
+            self.rewind_source,
+        )
+
+
+class Rewinds:
+    """The folds of one log at the events its rollbacks return to (`RolledBack.to`), for a fold of the
+    log to rewind through (`GameFold.rewind_source`). Each is made once, on from the nearest one made
+    before it: the fold to one rollback's target meets the rollbacks before it, and if each of those
+    folded the log again from its start, every rollback would double the work of a fold (a log with
+    twenty rollbacks would take minutes to audit, on every replica, for every packet)."""
+
+    def __init__(
+        self, fold_on: Callable[[GameFold, int], None], start: Callable[[int], GameFold] | None = None
+    ) -> None:
+        self._fold_on = fold_on  # folds the log's events after the fold's own, up to the one given
+        self._start = start or (lambda version: GameFold())  # a fold to begin from (a snapshot's)
+        self._made: dict[int, GameFold] = {}
+
+    @classmethod
+    def of(cls, pairs: Sequence[tuple[Event, bytes]]) -> Rewinds:
+        """Returns the rewinds of a log given as its events with their chain values, from the first."""
+
+        def fold_on(fold: GameFold, version: int) -> None:
+            for event, chain in pairs[fold.version : version]:
+                fold.apply(event, chain)
+
+        return cls(fold_on)
+
+    def __call__(self, version: int) -> GameFold:
+        """Returns the fold of the log's first `version` events (read it, never fold on with it)."""
+        made = self._made.get(version)
+        if made is not None:
+            return made
+        base = max((n for n in self._made if n < version), default=0)
+        fold = self._made[base].copy() if base else self._start(version)
+        fold.rewind_source = self
+        self._fold_on(fold, version)
+        if fold.version != version:
+            raise TamperedLog(f"a rollback returns to event {version}, which the log does not reach")
+        self._made[version] = fold
         return fold
 
 

@@ -43,6 +43,7 @@ from domain.game import (
     STOPPED_MESSAGE,
     Game,
     GameFold,
+    Rewinds,
     check_host_start,
     project_game,
 )
@@ -464,9 +465,20 @@ class GameService(Application[UUID]):
             return None
         return load_latest(self.recorder, self.snapshots.recorder, self.mapper, game_id)
 
-    def _rewinder(self, game_id: UUID) -> Callable[[int], GameFold]:
-        """Returns what a fold of a game calls to return to an earlier event (a rollback)."""
-        return lambda version: self.fold(game_id, version)
+    def _rewinder(self, game_id: UUID) -> Rewinds:
+        """Returns what a fold of a game calls to return to an earlier event (a rollback): each fold it
+        returns is made once, from the newest snapshot before it or from the fold it made before."""
+
+        def start(version: int) -> GameFold:
+            if self.snapshots is None:
+                return GameFold()
+            return fold_from_snapshot(self.snapshots, game_id, version)
+
+        def fold_on(fold: GameFold, version: int) -> None:
+            with paused_collector():
+                fold_envelopes(fold, self._states(game_id, fold.version or None, version))
+
+        return Rewinds(fold_on, start)
 
     def _load_rewinding(self, game_id: UUID, version: int | None) -> Game:
         """Loads a game from its first event, able to return to an earlier one at each rollback."""

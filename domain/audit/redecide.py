@@ -27,6 +27,7 @@ from domain.events import (
 from domain.game import (
     _DRAW_FIELDS,
     GameFold,
+    Rewinds,
     advance_draws,
     apply_event,
     check_host_start,
@@ -161,7 +162,7 @@ class ReDecider:
     def _new_fold(self) -> GameFold:
         """Returns an empty fold that a rollback in the log returns through (to its target's fold)."""
         pairs = [(event, entry.chain) for event, entry in zip(self.events, self.entries, strict=False)]
-        return GameFold(rewind_source=lambda n: GameFold.of(pairs[:n]))
+        return GameFold(rewind_source=Rewinds.of(pairs))
 
     def _refold(self, upto: int) -> None:
         """Rebuilds the state before event `upto + 1` after re-deciding in place went astray; later
