@@ -133,3 +133,28 @@ def test_each_rollback_costs_a_fold_once_not_twice_the_folds_before_it(service: 
     copy = import_game(other, export_game(service, game_id, PUBLIC))  # a copy: no snapshot to start from
     assert other.fold(copy.stored).state == fold.state
     assert time.process_time() - started < 10
+
+
+def test_a_sealed_copy_is_re_decided_across_a_rollback_once_its_seed_is_out(service: GameService) -> None:
+    """Broke: re-deciding a copy with sealed events carries its state by re-deciding (the sealed events
+    cannot be folded), but a rollback returned it to a fold of the copy's events, without the hands its
+    sealed events dealt: once the seed was out, every seat's copy and the public copy of a Vampire Empire
+    game with a rollback failed their audit ("not a legal action", KeyError) while the host's log passed."""
+    game_id = service.create_game(
+        "vampire-empire", [("Ann", "human"), ("Vlad", "vampire")], host_key=HOST_KEY, seed=bytes(32)
+    )
+    bot = Bot(7)
+    for _ in range(11):
+        move(service, game_id, bot)
+    to = head(service, game_id)
+    roll_back_last_move(service, game_id, bot)
+    voided = service.recorded_events(game_id, gt=to, lte=to + 1)[0].event
+    assert isinstance(voided, ActionTaken)
+    service.take_action(game_id, voided.player, voided.action, auth="mail")
+    for _ in range(6):
+        move(service, game_id, bot)
+    for viewer in (None, "Ann", "Vlad", PUBLIC):
+        assert not findings(service, game_id, viewer), viewer
+    service.reveal_seed(game_id)
+    for viewer in (None, "Ann", "Vlad", PUBLIC):
+        assert not findings(service, game_id, viewer), viewer

@@ -52,6 +52,7 @@ def fold_public(
             if problem and version > after:  # findings up to `after` come from re-deciding
                 report.add(version, "rules", f"event {version} ({event.type_name}): {problem}")
             apply_event(fold, event, entry.chain)
+            fold.version = version
         except Exception as exc:  # a forged value the state cannot take
             detail = f"event {version} ({event.type_name}) does not fit the game: {exc!r}"
             report.add(version, "rules", detail)
