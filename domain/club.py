@@ -403,13 +403,17 @@ def away_until(meta: dict[str, Any], player: str) -> int:
 
 
 def default_move_problem(meta: dict[str, Any], event: ActionTaken) -> str:
-    """Says why a move marked as the host's default move for a seat is not allowed ("" when it is)."""
+    """Says why a move marked as the host's default move for a seat is not allowed ("" when it is): the
+    seat's turn lapsed under the rule `default`, and the move draws with no nonce of the host's choosing
+    (none, or after a rollback the voided move's), so the host picks no roll for the seat."""
     if event.signature:
         return "a default move carries no signature"
     if lapsed_rule(meta, event.player) != DEFAULT:
         return (
             f"{event.player}'s turn has not lapsed under the rule `default`: the host may not move for them"
         )
+    if event.nonce and event.nonce != pinned_nonce(meta):
+        return "a default move draws with no nonce of the host's choosing (the host would pick its rolls)"
     return ""
 
 

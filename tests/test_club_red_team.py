@@ -15,11 +15,16 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from domain.bots import Bot
 from domain.club import (
+    AUTH_DEFAULT,
     DeadlineSet,
+    PressSent,
     RollbackAnswered,
     RollbackProposed,
     RolledBack,
+    TurnLapsed,
+    VacationDeclared,
 )
+from domain.errors import NotSigned
 from domain.events import ActionTaken, Event
 from domain.game import GameFold
 from domain.hidden import PUBLIC
@@ -98,6 +103,18 @@ def forge(service: GameService, game_id: UUID, *events: Event) -> None:
     service.save(game)
 
 
+def forge_move(
+    service: GameService, game_id: UUID, player: str, action: str, nonce: bytes, auth: str
+) -> None:
+    """A lying host records a move and what the rules make of it by hand, past the game's checks."""
+    game = service.get_game(game_id)
+    consequences = game.ruleset.decide(game.state, action, player, game.dice(service.seed_of(game_id), nonce))
+    game.record(ActionTaken(player=player, action=action, nonce=nonce, auth=auth, signature=b""))
+    for event in consequences:
+        game.record(event)
+    service.save(game)
+
+
 def findings(service: GameService, game_id: UUID, viewer: str | None = None) -> list[str]:
     """The audit's findings on the host's log (None), or on a viewer's copy exported from it."""
     if viewer is None:
@@ -158,3 +175,138 @@ def test_a_sealed_copy_is_re_decided_across_a_rollback_once_its_seed_is_out(serv
     service.reveal_seed(game_id)
     for viewer in (None, "Ann", "Vlad", PUBLIC):
         assert not findings(service, game_id, viewer), viewer
+
+
+# --- a lying host: club events recorded by hand --------------------------------------------------------
+
+
+def _lapse_of_a_seat_not_to_move(service: GameService, game_id: UUID) -> None:
+    service.record_club(game_id, deadline("default"))
+    forge(service, game_id, TurnLapsed(player="Bo", since=head(service, game_id), at=NOW, rule="default"))
+
+
+def _lapse_under_another_rule(service: GameService, game_id: UUID) -> None:
+    service.record_club(game_id, deadline("wait"))
+    forge(service, game_id, TurnLapsed(player="Ann", since=head(service, game_id), at=NOW, rule="default"))
+
+
+def _rollback_nobody_agreed_to(service: GameService, game_id: UUID) -> None:
+    to = head(service, game_id)
+    taken = move(service, game_id, Bot(3))
+    forge(service, game_id, RolledBack(to=to, reason="the host alone", nonce=taken.nonce, at=NOW))
+
+
+def _rollback_with_another_nonce(service: GameService, game_id: UUID) -> None:
+    to = head(service, game_id)
+    move(service, game_id, Bot(3))
+    service.record_club(game_id, RollbackProposed(to=to, reason="misread", voids=["Ann"], at=NOW))
+    agreed = RollbackAnswered(
+        player="Ann", to=to, agreed=True, at=NOW, auth="mail", signed_at=0, signature=b""
+    )
+    service.record_club(game_id, agreed)
+    forge(service, game_id, RolledBack(to=to, reason="misread", nonce=b"a roll I prefer", at=NOW))
+
+
+def _answer_of_a_seat_not_asked(service: GameService, game_id: UUID) -> None:
+    to = head(service, game_id)
+    move(service, game_id, Bot(3))
+    service.record_club(game_id, RollbackProposed(to=to, reason="misread", voids=["Ann"], at=NOW))
+    forge(
+        service,
+        game_id,
+        RollbackAnswered(player="Bo", to=to, agreed=True, at=NOW, auth="mail", signed_at=0, signature=b""),
+    )
+
+
+def _absence_over_the_limit(service: GameService, game_id: UUID) -> None:
+    service.record_club(game_id, deadline(vacation=DAY))
+    absent = VacationDeclared(player="Ann", seconds=2 * DAY, at=NOW, auth="mail", signed_at=0, signature=b"")
+    forge(service, game_id, absent)
+
+
+def _default_move_while_a_rollback_waits(service: GameService, game_id: UUID) -> None:
+    service.record_club(game_id, deadline("default"))
+    to = head(service, game_id)
+    taken = move(service, game_id, Bot(3))  # Ann moved; Bo is to move
+    service.record_club(
+        game_id, TurnLapsed(player="Bo", since=head(service, game_id), at=NOW, rule="default")
+    )
+    service.record_club(game_id, RollbackProposed(to=to, reason="misread", voids=[taken.player], at=NOW))
+    game = service.get_game(game_id)
+    game.meta["club"]["pending"] = None  # the host's forged bookkeeping lets the game take it
+    game.take_action("Bo", "roll", game.dice(service.seed_of(game_id)), auth=AUTH_DEFAULT)
+    service.save(game)
+
+
+@pytest.mark.parametrize(
+    ("forgery", "words"),
+    [
+        (_lapse_of_a_seat_not_to_move, "Bo is not to move"),
+        (_lapse_under_another_rule, "rule for a missed turn is 'wait'"),
+        (_rollback_nobody_agreed_to, "agreed by every seat"),
+        (_rollback_with_another_nonce, "pins the nonce of the first move"),
+        (_answer_of_a_seat_not_asked, "does not wait on 'Bo'"),
+        (_absence_over_the_limit, "1 day more"),
+        (_default_move_while_a_rollback_waits, "play waits"),
+    ],
+)
+def test_a_club_event_forged_by_hand_is_a_finding_on_every_copy(service: GameService, forgery, words) -> None:
+    """Held: each forgery of the brief's list is named by the audit of the host's log, of each seat's
+    copy and of the public copy."""
+    game_id = hosted(service)
+    forgery(service, game_id)
+    found_everywhere(service, game_id, words, "Ann", "Bo", PUBLIC)
+
+
+def test_club_events_in_a_game_played_at_one_terminal_are_findings(service: GameService) -> None:
+    """Held."""
+    game_id = service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
+    forge(
+        service,
+        game_id,
+        deadline(),
+        PressSent(sender="Ann", text="hi", at=NOW, auth="", signed_at=0, signature=b""),
+    )
+    found_everywhere(service, game_id, "belongs to a game played by e-mail", "Ann", PUBLIC)
+
+
+def test_a_default_move_after_a_rollback_needs_a_new_lapse(service: GameService) -> None:
+    """Broke: a rollback ends every lapse (the game refuses a default move after it), but the audit's
+    check of who may move followed lapses and not rollbacks: a host that took back a default move could
+    forge another for the seat, without its turn lapsing again, and every copy audited clean."""
+    service.record_club(game_id := hosted(service), deadline("default"))
+    service.record_club(
+        game_id, TurnLapsed(player="Ann", since=head(service, game_id), at=NOW, rule="default")
+    )
+    to = head(service, game_id)
+    _, recorded = service.take_action(game_id, "Ann", "roll", auth=AUTH_DEFAULT)
+    voided = recorded[0].event
+    assert isinstance(voided, ActionTaken)
+    service.record_club(game_id, RollbackProposed(to=to, reason="a bot's move", voids=["Ann"], at=NOW))
+    agreed = RollbackAnswered(
+        player="Ann", to=to, agreed=True, at=NOW, auth="mail", signed_at=0, signature=b""
+    )
+    service.record_club(game_id, agreed, RolledBack(to=to, reason="a bot's move", nonce=voided.nonce, at=NOW))
+    with pytest.raises(NotSigned, match="has not lapsed"):
+        service.take_action(game_id, "Ann", "roll", auth=AUTH_DEFAULT)
+    game = service.get_game(game_id)
+    game.meta["club"]["lapsed"] = {"Ann": "default"}  # the host's forged bookkeeping
+    game.take_action(
+        "Ann", "roll", game.dice(service.seed_of(game_id), voided.nonce), voided.nonce, AUTH_DEFAULT
+    )
+    service.save(game)
+    found_everywhere(service, game_id, "has not lapsed under the rule `default`", "Bo", PUBLIC)
+
+
+def test_a_default_move_draws_with_no_nonce_of_the_hosts_choosing(service: GameService) -> None:
+    """Broke: the host's bot moves for a seat whose turn lapsed, and the host could record that move with
+    any nonce: it knows the seed, so it could try nonces until the seat's roll was the one it wanted. A
+    default move now draws with no nonce (or, first after a rollback, the voided move's)."""
+    service.record_club(game_id := hosted(service), deadline("default"))
+    service.record_club(
+        game_id, TurnLapsed(player="Ann", since=head(service, game_id), at=NOW, rule="default")
+    )
+    with pytest.raises(NotSigned, match="no nonce of the host's choosing"):
+        service.take_action(game_id, "Ann", "roll", b"tried until Ann rolled a 1", auth=AUTH_DEFAULT)
+    forge_move(service, game_id, "Ann", "roll", b"tried until Ann rolled a 1", AUTH_DEFAULT)
+    found_everywhere(service, game_id, "no nonce of the host's choosing", "Ann", PUBLIC)

@@ -19,6 +19,7 @@ from domain.club import (
     AUTH_DEFAULT,
     CLUB_HANDLERS,
     SIGNED_KINDS,
+    RolledBack,
     SeatHandedOver,
     TurnLapsed,
     default_move_problem,
@@ -84,6 +85,10 @@ class _ClubKeys:
         if type(event) in (TurnLapsed, SeatHandedOver) and handler is not None:
             handler(self, event)
             return ""
+        if isinstance(event, RolledBack):  # as the fold: lapses end, and the next move's nonce is pinned
+            club = self.meta["club"]
+            club["lapsed"], club["redo"] = {}, event.nonce
+            return ""
         signed_at = getattr(event, "signed_at", 0)
         chain_at = entries[signed_at - 1].chain if 1 <= signed_at <= index else b""
         return said_problem(self.meta["keys"], event, chain_at)
@@ -91,5 +96,6 @@ class _ClubKeys:
 
 # What a seat authorises (no event type subclasses another: the exact type says what isinstance would).
 _SIGNED_TYPES = frozenset({ActionTaken, EntropyAdded})
-# The club's events that change who signs, or are a seat's signed words (a sealed copy's are Sealed).
-_TRACKED = frozenset({TurnLapsed, SeatHandedOver, *SIGNED_KINDS})
+# The club's events that change who signs or whom the host may move for, or are a seat's signed words (a
+# sealed copy's are Sealed).
+_TRACKED = frozenset({TurnLapsed, SeatHandedOver, RolledBack, *SIGNED_KINDS})
