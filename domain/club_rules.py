@@ -51,7 +51,7 @@ from domain.events import (
     SeedRevealed,
     is_private,
 )
-from domain.signing import AUTH_MAIL, AUTH_SIGNED, is_valid_signature
+from domain.signing import AUTH_MAIL, AUTH_SIGNED, ENTROPY_POINT, is_valid_signature
 
 YEAR = 366 * 86400
 MAX_REMINDERS = 8
@@ -157,9 +157,15 @@ def _vacation(
 
 
 def _said_at(event: Any, head: int) -> str:
-    """Checks where a seat's signed words say they were made, and the host's own words' marks."""
-    if event.auth == "signed" and not 1 <= event.signed_at <= head:
-        return "signed words name an event the log held when they were signed"
+    """Checks where a seat's signed words say they were made, and the host's own words' marks. They are
+    signed at the seed's commitment or later: the chain value of an event before it names no one game
+    (two games of the same seats, keys and host begin alike), so words signed there could be replayed
+    into another game."""
+    if event.auth == "signed" and not ENTROPY_POINT <= event.signed_at <= head:
+        return (
+            f"signed words name an event the log held when they were signed, from the seed's commitment "
+            f"(event {ENTROPY_POINT}) on"
+        )
     if event.auth != "signed" and (event.signed_at or event.signature):
         return "only signed words carry a signature and the event they were signed at"
     return ""
@@ -349,3 +355,38 @@ def said_problem(keys: dict[str, bytes], event: Event, chain_at: bytes) -> str:
     if is_valid_signature(key, message, said.signature):
         return ""
     return f"{seat}'s {name} does not carry {seat}'s signature"
+
+
+def said_again(event: Event, version: int, earlier: tuple[int, Event] | None) -> str:
+    """Says why a seat's signed words at event `version` were recorded before ("" when they were not):
+    `earlier` is the last event that carries the same signature, and its number. A seat's words are
+    recorded once, where the host took them: the same signature again is the host repeating them (a
+    press said twice, an absence taken twice), except for the copies of one private press, one for each
+    reader, recorded one after the other."""
+    if earlier is None or getattr(event, "auth", "") != AUTH_SIGNED:
+        return ""
+    at, before = earlier
+    if at == version - 1 and _next_copy(before, event):
+        return ""
+    name, seat_field = SIGNED_KINDS[type(event)]
+    seat = getattr(event, seat_field)
+    signed_at = getattr(event, "signed_at", 0)
+    return f"{seat}'s {name} signed at event {signed_at} is recorded at event {at} already: said twice"
+
+
+def _next_copy(before: Event, event: Event) -> bool:
+    """Tells whether `event` is the next reader's copy of the private press `before` is a copy of."""
+    if not isinstance(before, PrivatePressSent) or not isinstance(event, PrivatePressSent):
+        return False
+    said = (before.sender, before.to, before.text, before.signed_at, before.at)
+    again = (event.sender, event.to, event.text, event.signed_at, event.at)
+    return said == again and before.owner < event.owner
+
+
+def last_said(events: Sequence[Event], signature: bytes) -> tuple[int, Event] | None:
+    """Returns the last of `events` that is a seat's signed words with this signature, and its number."""
+    for index in range(len(events) - 1, -1, -1):
+        event = events[index]
+        if type(event) in SIGNED_KINDS and getattr(event, "signature", b"") == signature:
+            return index + 1, event
+    return None

@@ -25,7 +25,7 @@ from domain.club import (
     pinned_nonce,
     redo_problem,
 )
-from domain.club_rules import club_problem, said_problem
+from domain.club_rules import club_problem, last_said, said_again, said_problem
 from domain.dice import EMPTY_POOL, Dice, HmacDice, commit_to_seed, mix_entropy
 from domain.errors import GameOver, IllegalAction, NotSigned, NotYourTurn, TamperedLog, UsageError
 from domain.events import (
@@ -49,7 +49,7 @@ from domain.events import (
 from domain.plain import copy_plain
 from domain.rulesets import Ruleset, build_ruleset, load_all_rulesets, load_ruleset_named
 from domain.setup import MAX_PLAYER_BYTES, entropy_problem
-from domain.signing import authorisation_problem
+from domain.signing import AUTH_SIGNED, authorisation_problem
 from domain.suggest import did_you_mean
 
 NIGHTKEEP_VERSION = "0.3.0"
@@ -564,9 +564,11 @@ class Game(Aggregate):
     def record_club(self, event: Event, events: Sequence[Event], chain_at: bytes = b"") -> None:
         """Records a club event (domain.club) after checking it as the audit will: against the game as it
         stands, its log `events` so far, and for a seat's signed words their signature over the chain
-        value `chain_at` of the event they were signed at."""
+        value `chain_at` of the event they were signed at, and that the log holds them once."""
         problem = club_problem(self, event, events, self.version, game_status(self))
         problem = problem or said_problem(self.meta.get("keys", {}), event, chain_at)
+        if not problem and getattr(event, "auth", "") == AUTH_SIGNED:
+            problem = said_again(event, self.version + 1, last_said(events, getattr(event, "signature", b"")))
         if problem:
             raise IllegalAction(problem)
         self.record(event)

@@ -292,7 +292,8 @@ class GameService(Application[UUID]):
         game = self.playable_game(game_id)
         if expected_version is not None and game.version != expected_version:
             raise StaleVersion(f"game moved on to version {game.version}, reload")
-        needs_log = any(type(e) in NEEDS_LOG for e in events)
+        # (a seat's signed words are looked for in the log: the host takes each once)
+        needs_log = any(type(e) in NEEDS_LOG or getattr(e, "auth", "") == AUTH_SIGNED for e in events)
         logged = [r.event for r in self.recorded_events(game_id)] if needs_log else []
         chains = self.chain_values(game_id) if any(getattr(e, "signed_at", 0) for e in events) else []
         for event in events:

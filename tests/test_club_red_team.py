@@ -7,6 +7,7 @@ host's log, on a player's sealed copy and on the public copy, what a replica's `
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from uuid import UUID
 
 import pytest
@@ -18,16 +19,20 @@ from domain.club import (
     AUTH_DEFAULT,
     DeadlineSet,
     PressSent,
+    PrivatePressSent,
     RollbackAnswered,
     RollbackProposed,
+    RollbackWithdrawn,
     RolledBack,
     TurnLapsed,
     VacationDeclared,
+    signed_bytes,
 )
-from domain.errors import NotSigned
+from domain.errors import IllegalAction, NotSigned
 from domain.events import ActionTaken, Event
 from domain.game import GameFold
 from domain.hidden import PUBLIC
+from domain.signing import action_bytes
 from event_store.replay_file import audit_replay, export_game, import_game
 from event_store.service import GameService
 
@@ -310,3 +315,139 @@ def test_a_default_move_draws_with_no_nonce_of_the_hosts_choosing(service: GameS
         service.take_action(game_id, "Ann", "roll", b"tried until Ann rolled a 1", auth=AUTH_DEFAULT)
     forge_move(service, game_id, "Ann", "roll", b"tried until Ann rolled a 1", AUTH_DEFAULT)
     found_everywhere(service, game_id, "no nonce of the host's choosing", "Ann", PUBLIC)
+
+
+# --- a seat's signed words -------------------------------------------------------------------------------
+
+ANN, BO = (Ed25519PrivateKey.from_private_bytes(bytes([n]) * 32) for n in (1, 2))
+
+
+def signed(
+    service: GameService,
+    game_id: UUID,
+    key: Ed25519PrivateKey,
+    kind: str,
+    at: int,
+    seat: str,
+    payload: object,
+) -> bytes:
+    """A seat's signature of its words (press, vacation, answer), made holding the log up to event `at`."""
+    return key.sign(signed_bytes(kind, at, service.chain_values(game_id)[at - 1], seat, payload))
+
+
+def signed_press(service: GameService, game_id: UUID, text: str, at: int | None = None) -> PressSent:
+    at = at or head(service, game_id)
+    signature = signed(service, game_id, ANN, "press", at, "Ann", [["all"], text])
+    return PressSent(sender="Ann", text=text, at=NOW, auth="signed", signed_at=at, signature=signature)
+
+
+def test_a_seats_signed_words_are_recorded_once(service: GameService) -> None:
+    """Broke: a press or an absence a seat signed could be recorded again and again (its signature names
+    the point it was made at, not where the host records it): the host could repeat a seat's public
+    words at another point of the game, or spend its absence allowance for it, and every copy audited
+    clean. The game now refuses the same signature twice, and the audit names it."""
+    game_id = hosted(service, keys={"Ann": ANN, "Bo": BO})
+    service.record_club(game_id, deadline(vacation=5 * DAY))
+    press = signed_press(service, game_id, "I will not attack Bo this turn.")
+    service.record_club(game_id, press)
+    with pytest.raises(IllegalAction, match="recorded at event 8 already"):
+        service.record_club(game_id, replace(press, at=NOW + DAY))
+    at = head(service, game_id)
+    away = VacationDeclared(
+        player="Ann",
+        seconds=DAY,
+        at=NOW,
+        auth="signed",
+        signed_at=at,
+        signature=signed(service, game_id, ANN, "vacation", at, "Ann", DAY),
+    )
+    service.record_club(game_id, away)
+    with pytest.raises(IllegalAction, match="recorded at event 9 already"):
+        service.record_club(game_id, replace(away, at=NOW + 2 * DAY))
+    assert not findings(service, game_id)
+    forge(service, game_id, replace(press, at=NOW + DAY), replace(away, at=NOW + 2 * DAY))
+    found_everywhere(
+        service, game_id, "Ann's press signed at event 7 is recorded at event 8 already", "Bo", PUBLIC
+    )
+    found_everywhere(
+        service, game_id, "Ann's vacation signed at event 8 is recorded at event 9", "Bo", PUBLIC
+    )
+
+
+def test_the_copies_of_one_signed_private_press_share_its_signature_and_no_more(service: GameService) -> None:
+    """Held, and the rule above keeps it: each reader's copy of one private press carries the sender's
+    signature; the same copies again later are the host repeating them."""
+    game_id = hosted(service, ("Ann", "Bo", "Cy"), keys={"Ann": ANN})
+    at = head(service, game_id)
+    signature = signed(service, game_id, ANN, "press", at, "Ann", [["Bo"], "ally?"])
+    copies = [
+        PrivatePressSent(
+            owner=owner,
+            sender="Ann",
+            to=["Bo"],
+            text="ally?",
+            at=NOW,
+            auth="signed",
+            signed_at=at,
+            signature=signature,
+            salt=bytes([n]) * 32,
+        )
+        for n, owner in enumerate(("Ann", "Bo"))
+    ]
+    service.record_club(game_id, *copies)
+    assert not findings(service, game_id) and not findings(service, game_id, "Bo")
+    with pytest.raises(IllegalAction, match="already"):
+        service.record_club(game_id, *copies)
+    forge(service, game_id, *copies)
+    found_everywhere(service, game_id, "Ann's press signed at event 7 is recorded at event 9 already")
+    assert any("recorded at event 8 already" in f for f in findings(service, game_id, "Ann"))
+
+
+def test_words_signed_before_the_seeds_commitment_name_no_game(service: GameService) -> None:
+    """Broke: a seat's words could be signed at event 1, whose chain value covers only GameCreated, the
+    same in two games of the same seats, keys and host: the host could replay them into another game.
+    (Actions and entropy are signed at the seed's commitment or later; words are now too.)"""
+    game_id = hosted(service, keys={"Ann": ANN})
+    other = hosted(service, keys={"Ann": ANN})
+    assert service.chain_values(game_id)[0] == service.chain_values(other)[0]
+    early = signed_press(service, game_id, "Bo is lying", at=1)
+    with pytest.raises(IllegalAction, match="from the seed's commitment"):
+        service.record_club(other, early)
+    forge(service, other, early)
+    found_everywhere(service, other, "from the seed's commitment", "Bo", PUBLIC)
+    with pytest.raises(IllegalAction, match="does not carry"):  # signed at 2 or later: this game only
+        service.record_club(other, signed_press(service, game_id, "Bo is lying"))
+
+
+def test_an_answer_is_signed_holding_its_proposal_and_counts_once(service: GameService) -> None:
+    """Held: an agreement signed before the proposal (or for an earlier one to the same event) is
+    refused and named; one already counted cannot be counted again; a refusal ends the proposal."""
+    game_id = hosted(service, keys={"Ann": ANN})
+    to = head(service, game_id)
+    chains = service.chain_values(game_id)
+    nonce = b"ann's nonce"
+    _, recorded = service.take_action(
+        game_id,
+        "Ann",
+        "roll",
+        nonce,
+        auth="signed",
+        signature=ANN.sign(action_bytes(to, chains[-1], "Ann", "roll", nonce)),
+    )
+    service.record_club(game_id, RollbackProposed(to=to, reason="first", voids=["Ann"], at=NOW))
+    first = head(service, game_id)
+    agreed = RollbackAnswered(
+        player="Ann",
+        to=to,
+        agreed=True,
+        at=NOW,
+        auth="signed",
+        signed_at=first,
+        signature=signed(service, game_id, ANN, "answer", first, "Ann", [to, True]),
+    )
+    service.record_club(game_id, RollbackWithdrawn(at=NOW))
+    service.record_club(game_id, RollbackProposed(to=to, reason="second", voids=["Ann"], at=NOW))
+    with pytest.raises(IllegalAction, match="holding the proposal it answers"):
+        service.record_club(game_id, agreed)
+    forge(service, game_id, agreed)
+    found_everywhere(service, game_id, "holding the proposal it answers", PUBLIC)

@@ -25,9 +25,9 @@ from domain.club import (
     default_move_problem,
     on_action,
 )
-from domain.club_rules import said_problem
+from domain.club_rules import said_again, said_problem
 from domain.events import ActionTaken, EntropyAdded, Event, ForkedFrom, GameCreated
-from domain.signing import ENTROPY_POINT, authorisation_problem, keys_problem
+from domain.signing import AUTH_SIGNED, ENTROPY_POINT, authorisation_problem, keys_problem
 
 
 def check_signatures(entries: Sequence[LogEntry], events: Sequence[Event], report: AuditReport) -> None:
@@ -65,6 +65,7 @@ class _ClubKeys:
 
     def __init__(self, keys: dict[str, bytes]) -> None:
         self.meta: dict[str, Any] = {"keys": keys, "club": {}}
+        self.said: dict[bytes, tuple[int, Event]] = {}  # each signature of a seat's words: where it was last
 
     def authorised(
         self, event: ActionTaken | EntropyAdded, hosted: bool, index: int, chain: bytes, point: bytes
@@ -91,7 +92,12 @@ class _ClubKeys:
             return ""
         signed_at = getattr(event, "signed_at", 0)
         chain_at = entries[signed_at - 1].chain if 1 <= signed_at <= index else b""
-        return said_problem(self.meta["keys"], event, chain_at)
+        problem = said_problem(self.meta["keys"], event, chain_at)
+        if getattr(event, "auth", "") == AUTH_SIGNED:
+            signature: bytes = getattr(event, "signature", b"")
+            problem = problem or said_again(event, index + 1, self.said.get(signature))
+            self.said[signature] = (index + 1, event)
+        return problem
 
 
 # What a seat authorises (no event type subclasses another: the exact type says what isinstance would).
