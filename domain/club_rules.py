@@ -138,6 +138,15 @@ def _handed_over(
         return f"{event.player}'s turn has not lapsed under the rule `replace`: the seat is theirs"
     if len(event.key) not in (0, 32):
         return "a replacement's key is an Ed25519 public key (32 bytes) or none"
+    if event.key:
+        # The host's own key would let it sign for the seat; another seat's, let one player play two.
+        created = next((e for e in events[:head] if isinstance(e, GameCreated)), None)
+        if created is not None and event.key == created.host_key:
+            return "a seat is never handed to the host's own key: the host would sign for it"
+        keys: dict[str, bytes] = holder.meta.get("keys", {})
+        other = next((seat for seat, key in keys.items() if key == event.key and seat != event.player), "")
+        if other:
+            return f"a seat is never handed to the key another seat signs with ({other}'s)"
     return _label_problem(event.replacement, "a replacement player's name")
 
 

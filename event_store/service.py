@@ -19,7 +19,7 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import TopicError, get_topic
 
 from domain.actions import HOST, START, Action
-from domain.club import RewindNeeded, RollbackAnswered, RollbackProposed, RolledBack
+from domain.club import RewindNeeded, RollbackAnswered, RollbackProposed, RolledBack, SeatHandedOver
 from domain.collector import paused_collector
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import (
@@ -74,8 +74,9 @@ if TYPE_CHECKING:
 log = get_logger("nightkeep.store")
 
 SNAPSHOT_INTERVAL = 32
-# The club events whose checks read the log itself (a rollback's range), not only the game's state.
-NEEDS_LOG = (RollbackProposed, RollbackAnswered, RolledBack)
+# The club events whose checks read the log itself (a rollback's range, the host's key), not only the
+# game's state.
+NEEDS_LOG = (RollbackProposed, RollbackAnswered, RolledBack, SeatHandedOver)
 
 
 class BytesAsBase64(Transcoding):

@@ -24,6 +24,7 @@ from domain.club import (
     RollbackProposed,
     RollbackWithdrawn,
     RolledBack,
+    SeatHandedOver,
     TurnLapsed,
     VacationDeclared,
     signed_bytes,
@@ -451,3 +452,56 @@ def test_an_answer_is_signed_holding_its_proposal_and_counts_once(service: GameS
         service.record_club(game_id, agreed)
     forge(service, game_id, agreed)
     found_everywhere(service, game_id, "holding the proposal it answers", PUBLIC)
+
+
+@pytest.mark.parametrize(
+    ("key", "words"),
+    [(HOST_KEY, "the host's own key"), (public_key(BO), "Bo's")],
+    ids=["the-hosts-key", "another-seats-key"],
+)
+def test_a_seat_is_never_handed_to_the_hosts_key_or_another_seats(
+    service: GameService, key: bytes, words: str
+) -> None:
+    """Broke: a seat whose turn lapsed under the rule `replace` could be handed to the host's own key,
+    after which the host signs the seat's moves and words itself, or to the key of a player who already
+    has a seat; every copy audited clean."""
+    game_id = hosted(service, keys={"Ann": ANN, "Bo": BO})
+    service.record_club(game_id, deadline("replace"))
+    service.record_club(
+        game_id, TurnLapsed(player="Ann", since=head(service, game_id), at=NOW, rule="replace")
+    )
+    handed = SeatHandedOver(player="Ann", replacement="Dee", key=key, at=NOW)
+    with pytest.raises(IllegalAction, match=words):
+        service.record_club(game_id, handed)
+    forge(service, game_id, handed)
+    found_everywhere(service, game_id, words, "Bo", PUBLIC)
+
+
+def test_a_hand_over_changes_which_key_signs_a_seats_words(service: GameService) -> None:
+    """Held: after a hand-over the seat's words carry the replacement's signature, not the old player's
+    (whose words signed before it are refused too)."""
+    dee = Ed25519PrivateKey.from_private_bytes(bytes([4]) * 32)
+    game_id = hosted(service, keys={"Ann": ANN, "Bo": BO})
+    service.record_club(game_id, deadline("replace"))
+    old = signed_press(service, game_id, "still mine")
+    service.record_club(
+        game_id, TurnLapsed(player="Ann", since=head(service, game_id), at=NOW, rule="replace")
+    )
+    service.record_club(game_id, SeatHandedOver(player="Ann", replacement="Dee", key=public_key(dee), at=NOW))
+    for words in (old, signed_press(service, game_id, "Ann's key")):
+        with pytest.raises(IllegalAction, match="does not carry Ann's signature"):
+            service.record_club(game_id, words)
+    at = head(service, game_id)
+    text = [["all"], "Dee here"]
+    by_dee = PressSent(
+        sender="Ann",
+        text="Dee here",
+        at=NOW,
+        auth="signed",
+        signed_at=at,
+        signature=signed(service, game_id, dee, "press", at, "Ann", text),
+    )
+    service.record_club(game_id, by_dee)
+    forge(service, game_id, old)
+    assert not findings(service, game_id)[:-1]
+    found_everywhere(service, game_id, "does not carry Ann's signature", "Bo", PUBLIC)
