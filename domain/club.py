@@ -28,6 +28,9 @@ AUTH_DEFAULT = "default"
 MAX_PRESS = 4000  # characters of one press message
 MAX_REASON = 400  # characters of a rollback's reason
 MAX_LABEL = 64  # characters of an observer's or a replacement player's name
+# Bytes of one text in UTF-8: the longest string any log holds (replay-format.md, Limits), so a press
+# longer than that in bytes would make the game unreadable to every replica, export and import.
+MAX_TEXT_BYTES = 4096
 PUBLIC_TO = "all"
 
 

@@ -18,6 +18,7 @@ from domain.club import (
     MAX_LABEL,
     MAX_PRESS,
     MAX_REASON,
+    MAX_TEXT_BYTES,
     MISSED_RULES,
     PUBLIC_TO,
     REPLACE,
@@ -34,6 +35,7 @@ from domain.club import (
     SeatHandedOver,
     TurnLapsed,
     VacationDeclared,
+    away_until,
     deadline_of,
     lapsed_rule,
     paused_by,
@@ -126,6 +128,8 @@ def _lapsed(
         return f"the game's rule for a missed turn is {rules['missed']!r}, not {event.rule!r:.20}"
     if lapsed_rule(holder.meta, event.player):
         return f"{event.player}'s turn has lapsed already"
+    if event.at < (away := away_until(holder.meta, event.player)):
+        return f"{event.player} declared themselves away until {away}: no turn of theirs lapses meanwhile"
     if not 1 <= event.since <= head:
         return "a lapse names the event its seat waited on since"
     return ""
@@ -165,6 +169,20 @@ def _vacation(
     return _said_at(event, head)
 
 
+def _text_problem(text: str, most: int, what: str) -> str:
+    """Says why words typed by a person cannot be recorded ("" when they can): 1 to `most` characters,
+    not blank, and at most MAX_TEXT_BYTES in UTF-8 (the longest string a log holds)."""
+    if not text.strip() or len(text) > most:
+        return f"{what} is 1-{most} characters"
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        return f"{what} holds a character that is no text (a lone surrogate)"
+    if size > MAX_TEXT_BYTES:
+        return f"{what} is at most {MAX_TEXT_BYTES} bytes in UTF-8, not {size}: no log holds a longer text"
+    return ""
+
+
 def _said_at(event: Any, head: int) -> str:
     """Checks where a seat's signed words say they were made, and the host's own words' marks. They are
     signed at the seed's commitment or later: the chain value of an event before it names no one game
@@ -190,8 +208,8 @@ def _press(
     seats = _seats(holder)
     if event.sender not in (*seats, HOST):
         return f"press comes from a seat or the host, not {event.sender!r:.40}"
-    if not event.text.strip() or len(event.text) > MAX_PRESS:
-        return f"press is 1-{MAX_PRESS} characters"
+    if problem := _text_problem(event.text, MAX_PRESS, "press"):
+        return problem
     if event.sender == HOST and event.auth:
         return "the host's own press is not marked as a seat's"
     if isinstance(event, PrivatePressSent):
@@ -223,8 +241,8 @@ def _proposed(
 ) -> str:
     if paused_by(holder.meta):
         return "a rollback is already waiting on answers"
-    if not event.reason.strip() or len(event.reason) > MAX_REASON:
-        return f"a rollback gives its reason in 1-{MAX_REASON} characters"
+    if problem := _text_problem(event.reason, MAX_REASON, "a rollback's reason"):
+        return problem
     problem = rollback_problem(events, head, event.to)
     if problem:
         return problem

@@ -505,3 +505,46 @@ def test_a_hand_over_changes_which_key_signs_a_seats_words(service: GameService)
     forge(service, game_id, old)
     assert not findings(service, game_id)[:-1]
     found_everywhere(service, game_id, "does not carry Ann's signature", "Bo", PUBLIC)
+
+
+def test_no_turn_lapses_while_its_seat_is_away(service: GameService) -> None:
+    """Broke: an absence means "no deadline of its lapses meanwhile", yet the host could record a lapse
+    of an absent seat's turn (and then move for it, or hand it over) and every copy audited clean."""
+    service.record_club(game_id := hosted(service), deadline("default"))
+    away = VacationDeclared(player="Ann", seconds=3 * DAY, at=NOW, auth="mail", signed_at=0, signature=b"")
+    service.record_club(game_id, away)
+    lapse = TurnLapsed(player="Ann", since=head(service, game_id), at=NOW + DAY, rule="default")
+    with pytest.raises(IllegalAction, match="away until"):
+        service.record_club(game_id, lapse)
+    service.record_club(game_id, replace(lapse, at=NOW + 3 * DAY))  # back: the deadline runs again
+    assert not findings(service, game_id)
+    other = hosted(service)
+    service.record_club(other, deadline("default"), away)
+    forge(service, other, replace(lapse, since=head(service, other)))
+    found_everywhere(service, other, "away until", "Bo", PUBLIC)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [("\U0001f600" * 1500, "at most 4096 bytes"), ("\udced", "no text"), (" \n ", "1-4000 characters")],
+    ids=["6000-bytes", "a-lone-surrogate", "blank"],
+)
+def test_press_is_text_a_log_can_hold(service: GameService, text: str, words: str) -> None:
+    """Broke: press of at most 4,000 characters was taken whatever its size in UTF-8, but no log holds a
+    string over 4,096 bytes: 1,500 emoji from the host's `press` (or a seat's words typed there) made
+    the game unreadable to export, import and every replica (each events packet refused as unreadable),
+    for good. A lone surrogate (a byte no text has, from the command line) crashed the command."""
+    game_id = hosted(service)
+    for sender in ("host", "Bo"):
+        with pytest.raises(IllegalAction, match=words):
+            service.record_club(
+                game_id, PressSent(sender=sender, text=text, at=NOW, auth="", signed_at=0, signature=b"")
+            )
+    to = head(service, game_id)
+    move(service, game_id, Bot(1))
+    reason = text[:400] * 3  # (a reason is at most 400 characters: 1,600 bytes)
+    with pytest.raises(
+        IllegalAction, match=words.replace("4000", "400").replace("at most 4096 bytes", "400")
+    ):
+        service.record_club(game_id, RollbackProposed(to=to, reason=reason, voids=["Ann"], at=NOW))
+    assert audit_replay(export_game(service, game_id, PUBLIC)).ok
