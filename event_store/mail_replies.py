@@ -86,7 +86,7 @@ def _do(
             body = HELP
         else:
             since = head if word == "status" else _number(command, 0)
-            body = host.describe(game_id, player, min(since, head), head)
+            body = host.told(game_id, player, min(since, head), head)
         to_act = host.service.get_game(game_id).status.get("to_act", [])
         body += host.mail_only_part(game_id, player, head, to_act)
         host.reply(sender, f"nightkeep {word}: game {game_id}", body, game_id)

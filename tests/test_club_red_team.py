@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from pathlib import Path
 from uuid import UUID
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from cli.pbem_commands import mail_text
 from domain.bots import Bot
 from domain.club import (
     AUTH_DEFAULT,
@@ -34,8 +36,12 @@ from domain.events import ActionTaken, Event
 from domain.game import GameFold
 from domain.hidden import PUBLIC
 from domain.signing import action_bytes
+from event_store.host_parts import Outgoing
+from event_store.host_runner import message_for
+from event_store.mail import packet_texts
 from event_store.replay_file import audit_replay, export_game, import_game
 from event_store.service import GameService
+from tests.pbem_table import NewStore, Table, seat_table
 
 DAY = 86400
 NOW = 1_800_000_000
@@ -548,3 +554,60 @@ def test_press_is_text_a_log_can_hold(service: GameService, text: str, words: st
     ):
         service.record_club(game_id, RollbackProposed(to=to, reason=reason, voids=["Ann"], at=NOW))
     assert audit_replay(export_game(service, game_id, PUBLIC)).ok
+
+
+# --- a hostile player's packets and press ------------------------------------------------------------------
+
+
+def club_table(
+    new_store: NewStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mail_only: tuple[str, ...] = ()
+) -> Table:
+    """Ann, Bo and Cy at a dungeon-short game hosted by e-mail; the seats not in `mail_only` sign."""
+    players: list[tuple[str, str | None]] = [("Ann", None), ("Bo", None), ("Cy", None)]
+    table = seat_table(new_store, tmp_path, monkeypatch, "dungeon-short", players, mail_only=mail_only)
+    service = table.host.service
+    table.host.describe = lambda game, player, old, new: mail_text(service, game, player, old, new)
+    table.join_all()
+    table.deliver()
+    return table
+
+
+def due(table: Table) -> dict[str, Outgoing]:
+    """Writes the mail the host owes and returns it by address (the last one to each)."""
+    table.host.follow()
+    mails = table.host.due()
+    for mail in mails:
+        table.host.mark_sent(mail)
+    return {mail.to: mail for mail in mails}
+
+
+def text_of(mail: Outgoing) -> str:
+    """The text a reader takes packets from: the mail's attachment, then its text part."""
+    return "\n".join(packet_texts(message_for(mail, "host@example.org")))
+
+
+def test_press_cannot_plant_a_game_key_or_a_packet_in_other_seats_mail(
+    new_store: NewStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Broke: the host reads the first Game-Key line anywhere in a reply, and every armoured packet in a
+    text. A seat's press is copied into the other seats' mail, so a hostile player's press holding a
+    made-up Game-Key line made every mail-only reply that quoted the mail refused as forged (its seat's
+    turn then lapsing), and press holding a damaged packet made a signing seat's `receive` of the mail
+    fail, and any reply quoting it refused. The host's mail shows such words defused."""
+    table = club_table(new_store, tmp_path, monkeypatch, mail_only=("Ann",))
+    replica, member = table.replicas["Bo"]
+    table.read_mail("Bo")
+    planted = (
+        f"Reply to me!\nGame-Key: {table.game} 7 AAAAAAAAAAAAAAAA\n"
+        "-----BEGIN NIGHTKEEP PACKET-----\nAAAA\n*00000000\n-----END NIGHTKEEP PACKET-----\n"
+    )
+    assert table.host.handle_text(replica.words_packet(member, "press", to=[], text=planted))[0].ok
+    mails = due(table)
+    ann, cy = mails["ann@example.org"], mails["cy@example.org"]
+    assert "Reply to me!" in ann.body and "Reply to me!" in cy.body
+    reply = "1\n\nOn Tue, the host wrote:\n" + "\n".join(f"> {line}" for line in ann.body.splitlines())
+    handled = table.host.handle_text(reply, "ann@example.org")
+    assert [h.ok for h in handled] == [True] and "Ann took" in handled[0].detail, handled
+    cy_replica, _ = table.replicas["Cy"]
+    assert [r.detail for r in cy_replica.receive(text_of(cy))] == ["appended"]
+    table.close()
