@@ -6,11 +6,13 @@ host's log, on a player's sealed copy and on the public copy, what a replica's `
 
 from __future__ import annotations
 
+import copy
 import time
 from dataclasses import replace
 from pathlib import Path
 from uuid import UUID
 
+import msgpack
 import pytest
 from click.testing import CliRunner
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -33,8 +35,8 @@ from domain.club import (
     VacationDeclared,
     signed_bytes,
 )
-from domain.errors import IllegalAction, NotSigned, TamperedLog
-from domain.events import ActionTaken, Event
+from domain.errors import IllegalAction, NotSigned, TamperedLog, UnknownGame
+from domain.events import ActionTaken, Event, canonical_form
 from domain.game import GameFold
 from domain.hidden import PUBLIC
 from domain.signing import action_bytes
@@ -47,6 +49,7 @@ from event_store.mail import packet_texts
 from event_store.packets import make_packet
 from event_store.replay_file import audit_replay, export_game, import_game
 from event_store.service import GameService
+from tests.log_mutations import rechain, unpack
 from tests.pbem_table import NewStore, Table, seat_table
 
 DAY = 86400
@@ -862,3 +865,47 @@ def test_every_club_event_the_host_records_is_taken_by_every_replica(
     kinds = {r.type_name for r in service.recorded_events(game)}
     assert {"RolledBack", "RollbackWithdrawn", "PrivatePressSent", "VacationDeclared", "TurnLapsed"} <= kinds
     table.close()
+
+
+def forged_file(service: GameService, game_id: UUID, *events: Event) -> bytes:
+    """The host's log as a replay file with events appended and every chain value recomputed."""
+    document = unpack(export_game(service, game_id))
+    for event in events:
+        entry = copy.deepcopy(document["events"][-1])
+        entry.update(type=event.type_name, v=event.class_version, fields=event.to_fields())
+        document["events"].append(entry)
+    rechain(document)
+    return bytes(msgpack.packb(canonical_form(document), use_bin_type=True, datetime=True))
+
+
+@pytest.mark.parametrize(
+    "to", [0, -5, 99, 11, None], ids=["0", "negative", "ahead", "no-move-after", "unasked"]
+)
+def test_a_forged_file_with_a_rollback_is_refused_by_import_and_named_by_audit(
+    service: GameService, to: int | None
+) -> None:
+    """Held: a log file whose rollback returns nowhere the rules allow, to an event ahead of it, or that
+    nobody was asked to agree to, chain and all recomputed: `import` refuses it (nothing stored) and
+    `audit` names it, without an exception."""
+    game_id = hosted(service)
+    point = head(service, game_id)
+    taken = move(service, game_id, Bot(3))
+    back = RolledBack(to=point if to is None else to, reason="x", nonce=taken.nonce, at=NOW)
+    asked = (
+        []
+        if to is None
+        else [
+            RollbackProposed(to=to, reason="x", voids=["Ann"], at=NOW),
+            RollbackAnswered(
+                player="Ann", to=to, agreed=True, at=NOW, auth="mail", signed_at=0, signature=b""
+            ),
+        ]
+    )
+    data = forged_file(service, game_id, *asked, back)
+    report = audit_replay(data)
+    assert report.findings and all(f.kind == "rules" for f in report.findings), report.findings
+    other = GameService.open(":memory:")
+    with pytest.raises(TamperedLog, match="fails its audit"):
+        import_game(other, data)
+    with pytest.raises(UnknownGame):
+        other.recorded_events(game_id)
