@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.actions import HOST
+from domain.errors import TamperedLog
 from domain.events import ActionTaken, Event, canonical_bytes, event_type
 from domain.plain import copy_plain
 
@@ -27,6 +28,9 @@ AUTH_DEFAULT = "default"
 MAX_PRESS = 4000  # characters of one press message
 MAX_REASON = 400  # characters of a rollback's reason
 MAX_LABEL = 64  # characters of an observer's or a replacement player's name
+# Bytes of one text in UTF-8: the longest string any log holds (replay-format.md, Limits), so a press
+# longer than that in bytes would make the game unreadable to every replica, export and import.
+MAX_TEXT_BYTES = 4096
 PUBLIC_TO = "all"
 
 
@@ -297,6 +301,10 @@ def _on_withdrawn(holder: Any, event: RollbackWithdrawn) -> None:
 
 def _on_rolled_back(holder: Any, event: RolledBack) -> None:
     """Takes the holder back to its state at event `to`, keeping what the club agreed since."""
+    before = getattr(holder, "version", None)  # the events folded before this one
+    if before is not None and not 1 <= event.to < before:
+        # (the audit names it: a rollback returns to an earlier event; a fold cannot go forward)
+        raise TamperedLog(f"a rollback at event {before + 1} cannot return to event {event.to}")
     source = getattr(holder, "rewind_source", None)
     if source is None:
         raise RewindNeeded(event.to)
@@ -398,13 +406,17 @@ def away_until(meta: dict[str, Any], player: str) -> int:
 
 
 def default_move_problem(meta: dict[str, Any], event: ActionTaken) -> str:
-    """Says why a move marked as the host's default move for a seat is not allowed ("" when it is)."""
+    """Says why a move marked as the host's default move for a seat is not allowed ("" when it is): the
+    seat's turn lapsed under the rule `default`, and the move draws with no nonce of the host's choosing
+    (none, or after a rollback the voided move's), so the host picks no roll for the seat."""
     if event.signature:
         return "a default move carries no signature"
     if lapsed_rule(meta, event.player) != DEFAULT:
         return (
             f"{event.player}'s turn has not lapsed under the rule `default`: the host may not move for them"
         )
+    if event.nonce and event.nonce != pinned_nonce(meta):
+        return "a default move draws with no nonce of the host's choosing (the host would pick its rolls)"
     return ""
 
 

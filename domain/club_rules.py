@@ -18,6 +18,7 @@ from domain.club import (
     MAX_LABEL,
     MAX_PRESS,
     MAX_REASON,
+    MAX_TEXT_BYTES,
     MISSED_RULES,
     PUBLIC_TO,
     REPLACE,
@@ -34,6 +35,7 @@ from domain.club import (
     SeatHandedOver,
     TurnLapsed,
     VacationDeclared,
+    away_until,
     deadline_of,
     lapsed_rule,
     paused_by,
@@ -51,7 +53,7 @@ from domain.events import (
     SeedRevealed,
     is_private,
 )
-from domain.signing import AUTH_MAIL, AUTH_SIGNED, is_valid_signature
+from domain.signing import AUTH_MAIL, AUTH_SIGNED, ENTROPY_POINT, is_valid_signature
 
 YEAR = 366 * 86400
 MAX_REMINDERS = 8
@@ -126,6 +128,8 @@ def _lapsed(
         return f"the game's rule for a missed turn is {rules['missed']!r}, not {event.rule!r:.20}"
     if lapsed_rule(holder.meta, event.player):
         return f"{event.player}'s turn has lapsed already"
+    if event.at < (away := away_until(holder.meta, event.player)):
+        return f"{event.player} declared themselves away until {away}: no turn of theirs lapses meanwhile"
     if not 1 <= event.since <= head:
         return "a lapse names the event its seat waited on since"
     return ""
@@ -138,6 +142,15 @@ def _handed_over(
         return f"{event.player}'s turn has not lapsed under the rule `replace`: the seat is theirs"
     if len(event.key) not in (0, 32):
         return "a replacement's key is an Ed25519 public key (32 bytes) or none"
+    if event.key:
+        # The host's own key would let it sign for the seat; another seat's, let one player play two.
+        created = next((e for e in events[:head] if isinstance(e, GameCreated)), None)
+        if created is not None and event.key == created.host_key:
+            return "a seat is never handed to the host's own key: the host would sign for it"
+        keys: dict[str, bytes] = holder.meta.get("keys", {})
+        other = next((seat for seat, key in keys.items() if key == event.key and seat != event.player), "")
+        if other:
+            return f"a seat is never handed to the key another seat signs with ({other}'s)"
     return _label_problem(event.replacement, "a replacement player's name")
 
 
@@ -156,10 +169,30 @@ def _vacation(
     return _said_at(event, head)
 
 
+def _text_problem(text: str, most: int, what: str) -> str:
+    """Says why words typed by a person cannot be recorded ("" when they can): 1 to `most` characters,
+    not blank, and at most MAX_TEXT_BYTES in UTF-8 (the longest string a log holds)."""
+    if not text.strip() or len(text) > most:
+        return f"{what} is 1-{most} characters"
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        return f"{what} holds a character that is no text (a lone surrogate)"
+    if size > MAX_TEXT_BYTES:
+        return f"{what} is at most {MAX_TEXT_BYTES} bytes in UTF-8, not {size}: no log holds a longer text"
+    return ""
+
+
 def _said_at(event: Any, head: int) -> str:
-    """Checks where a seat's signed words say they were made, and the host's own words' marks."""
-    if event.auth == "signed" and not 1 <= event.signed_at <= head:
-        return "signed words name an event the log held when they were signed"
+    """Checks where a seat's signed words say they were made, and the host's own words' marks. They are
+    signed at the seed's commitment or later: the chain value of an event before it names no one game
+    (two games of the same seats, keys and host begin alike), so words signed there could be replayed
+    into another game."""
+    if event.auth == "signed" and not ENTROPY_POINT <= event.signed_at <= head:
+        return (
+            f"signed words name an event the log held when they were signed, from the seed's commitment "
+            f"(event {ENTROPY_POINT}) on"
+        )
     if event.auth != "signed" and (event.signed_at or event.signature):
         return "only signed words carry a signature and the event they were signed at"
     return ""
@@ -175,8 +208,8 @@ def _press(
     seats = _seats(holder)
     if event.sender not in (*seats, HOST):
         return f"press comes from a seat or the host, not {event.sender!r:.40}"
-    if not event.text.strip() or len(event.text) > MAX_PRESS:
-        return f"press is 1-{MAX_PRESS} characters"
+    if problem := _text_problem(event.text, MAX_PRESS, "press"):
+        return problem
     if event.sender == HOST and event.auth:
         return "the host's own press is not marked as a seat's"
     if isinstance(event, PrivatePressSent):
@@ -208,8 +241,8 @@ def _proposed(
 ) -> str:
     if paused_by(holder.meta):
         return "a rollback is already waiting on answers"
-    if not event.reason.strip() or len(event.reason) > MAX_REASON:
-        return f"a rollback gives its reason in 1-{MAX_REASON} characters"
+    if problem := _text_problem(event.reason, MAX_REASON, "a rollback's reason"):
+        return problem
     problem = rollback_problem(events, head, event.to)
     if problem:
         return problem
@@ -349,3 +382,38 @@ def said_problem(keys: dict[str, bytes], event: Event, chain_at: bytes) -> str:
     if is_valid_signature(key, message, said.signature):
         return ""
     return f"{seat}'s {name} does not carry {seat}'s signature"
+
+
+def said_again(event: Event, version: int, earlier: tuple[int, Event] | None) -> str:
+    """Says why a seat's signed words at event `version` were recorded before ("" when they were not):
+    `earlier` is the last event that carries the same signature, and its number. A seat's words are
+    recorded once, where the host took them: the same signature again is the host repeating them (a
+    press said twice, an absence taken twice), except for the copies of one private press, one for each
+    reader, recorded one after the other."""
+    if earlier is None or getattr(event, "auth", "") != AUTH_SIGNED:
+        return ""
+    at, before = earlier
+    if at == version - 1 and _next_copy(before, event):
+        return ""
+    name, seat_field = SIGNED_KINDS[type(event)]
+    seat = getattr(event, seat_field)
+    signed_at = getattr(event, "signed_at", 0)
+    return f"{seat}'s {name} signed at event {signed_at} is recorded at event {at} already: said twice"
+
+
+def _next_copy(before: Event, event: Event) -> bool:
+    """Tells whether `event` is the next reader's copy of the private press `before` is a copy of."""
+    if not isinstance(before, PrivatePressSent) or not isinstance(event, PrivatePressSent):
+        return False
+    said = (before.sender, before.to, before.text, before.signed_at, before.at)
+    again = (event.sender, event.to, event.text, event.signed_at, event.at)
+    return said == again and before.owner < event.owner
+
+
+def last_said(events: Sequence[Event], signature: bytes) -> tuple[int, Event] | None:
+    """Returns the last of `events` that is a seat's signed words with this signature, and its number."""
+    for index in range(len(events) - 1, -1, -1):
+        event = events[index]
+        if type(event) in SIGNED_KINDS and getattr(event, "signature", b"") == signature:
+            return index + 1, event
+    return None

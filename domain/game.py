@@ -25,7 +25,7 @@ from domain.club import (
     pinned_nonce,
     redo_problem,
 )
-from domain.club_rules import club_problem, said_problem
+from domain.club_rules import club_problem, last_said, said_again, said_problem
 from domain.dice import EMPTY_POOL, Dice, HmacDice, commit_to_seed, mix_entropy
 from domain.errors import GameOver, IllegalAction, NotSigned, NotYourTurn, TamperedLog, UsageError
 from domain.events import (
@@ -49,7 +49,7 @@ from domain.events import (
 from domain.plain import copy_plain
 from domain.rulesets import Ruleset, build_ruleset, load_all_rulesets, load_ruleset_named
 from domain.setup import MAX_PLAYER_BYTES, entropy_problem
-from domain.signing import authorisation_problem
+from domain.signing import AUTH_SIGNED, authorisation_problem
 from domain.suggest import did_you_mean
 
 NIGHTKEEP_VERSION = "0.3.0"
@@ -315,9 +315,60 @@ class GameFold:
     def of(cls, pairs: Sequence[tuple[Event, bytes]]) -> GameFold:
         """Folds events with their chain values from the first; a rollback among them returns to the
         fold of the events before its target."""
-        fold = cls(rewind_source=lambda n: GameFold.of(pairs[:n]))
+        fold = cls(rewind_source=Rewinds.of(pairs))
         for event, chain in pairs:
             fold.apply(event, chain)
+        return fold
+
+    def copy(self) -> GameFold:
+        """Returns a fold of the same events that can be folded on without changing this one."""
+        return GameFold(
+            self.ruleset_name,
+            copy_plain(self.meta),
+            copy_plain(self.state),
+            self.chain,
+            self.version,
+            self.ruleset,
+            self.rewind_source,
+        )
+
+
+class Rewinds:
+    """The folds of one log at the events its rollbacks return to (`RolledBack.to`), for a fold of the
+    log to rewind through (`GameFold.rewind_source`). Each is made once, on from the nearest one made
+    before it: the fold to one rollback's target meets the rollbacks before it, and if each of those
+    folded the log again from its start, every rollback would double the work of a fold (a log with
+    twenty rollbacks would take minutes to audit, on every replica, for every packet)."""
+
+    def __init__(
+        self, fold_on: Callable[[GameFold, int], None], start: Callable[[int], GameFold] | None = None
+    ) -> None:
+        self._fold_on = fold_on  # folds the log's events after the fold's own, up to the one given
+        self._start = start or (lambda version: GameFold())  # a fold to begin from (a snapshot's)
+        self._made: dict[int, GameFold] = {}
+
+    @classmethod
+    def of(cls, pairs: Sequence[tuple[Event, bytes]]) -> Rewinds:
+        """Returns the rewinds of a log given as its events with their chain values, from the first."""
+
+        def fold_on(fold: GameFold, version: int) -> None:
+            for event, chain in pairs[fold.version : version]:
+                fold.apply(event, chain)
+
+        return cls(fold_on)
+
+    def __call__(self, version: int) -> GameFold:
+        """Returns the fold of the log's first `version` events (read it, never fold on with it)."""
+        made = self._made.get(version)
+        if made is not None:
+            return made
+        base = max((n for n in self._made if n < version), default=0)
+        fold = self._made[base].copy() if base else self._start(version)
+        fold.rewind_source = self
+        self._fold_on(fold, version)
+        if fold.version != version:
+            raise TamperedLog(f"a rollback returns to event {version}, which the log does not reach")
+        self._made[version] = fold
         return fold
 
 
@@ -513,9 +564,11 @@ class Game(Aggregate):
     def record_club(self, event: Event, events: Sequence[Event], chain_at: bytes = b"") -> None:
         """Records a club event (domain.club) after checking it as the audit will: against the game as it
         stands, its log `events` so far, and for a seat's signed words their signature over the chain
-        value `chain_at` of the event they were signed at."""
+        value `chain_at` of the event they were signed at, and that the log holds them once."""
         problem = club_problem(self, event, events, self.version, game_status(self))
         problem = problem or said_problem(self.meta.get("keys", {}), event, chain_at)
+        if not problem and getattr(event, "auth", "") == AUTH_SIGNED:
+            problem = said_again(event, self.version + 1, last_said(events, getattr(event, "signature", b"")))
         if problem:
             raise IllegalAction(problem)
         self.record(event)

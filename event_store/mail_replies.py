@@ -204,7 +204,7 @@ def _ask(host: ReplyHost, reader: Reader, ask: Ask) -> Handled:
         body = HELP
     else:
         since = head if ask.what == "status" else ask.since
-        body = host.describe(game, player, min(since, head), head)
+        body = host.told(game, player, min(since, head), head)
     to_act = host.service.get_game(game).status.get("to_act", [])
     body += host.mail_only_part(game, player, head, to_act)
     host.reply(host.seats(game)[player].mail, f"nightkeep {ask.what}: game {game}", body, game)

@@ -8,6 +8,7 @@ as the position it reached and the seats' `sent` marks. `due` and `mark_sent` dr
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
@@ -44,6 +45,8 @@ if TYPE_CHECKING:
     from event_store.host_parts import HostLike, Seat
 
 TRACKING = "outbox"
+# What the host's own words in a mail are known by (mail_replies.MAIL_KEY, packets.BEGIN), in any case.
+_HOSTS_WORDS = re.compile(r"game-key|nightkeep packet", re.IGNORECASE)
 
 
 class Outbox:
@@ -176,7 +179,7 @@ class Outbox:
             parts.append(invitation_part(host, situation, seat))
         elif invite:
             parts.append(welcome_part(situation, player))
-        parts.append(self.describe(game_id, player, seat.sent, head))
+        parts.append(self.told(game_id, player, seat.sent, head))
         if player in situation.waiting_on:
             parts.append(rollback_part(host, situation, seat))
             if not seat.pubkey:
@@ -199,7 +202,7 @@ class Outbox:
 
     def _observer_mail(self, situation: Situation, watcher: Observer) -> Outgoing:
         game_id, head = situation.game, situation.head
-        told = self.describe(game_id, PUBLIC, watcher.sent, head).strip("\n")
+        told = self.told(game_id, PUBLIC, watcher.sent, head).strip("\n")
         if watcher.sent == 0:
             told = welcome_part(situation, "") + "\n\n" + told
         body = wrap(told) + "\n"
@@ -246,6 +249,13 @@ class Outbox:
             "to_act": to_act,
         }
         return make_packet("events", body, self.key_for(game_id).sign)
+
+    def told(self, game_id: UUID, player: str, old: int, new: int) -> str:
+        """Returns what a mail tells a reader of events old+1..new (`describe`), with the words a reader
+        of the mail would take for the host's own defused: a Game-Key line or an armoured packet in a
+        seat's press would be read from any reply that quotes the mail (a made-up key refuses the reply;
+        a damaged packet refuses it, and makes a signing seat's `receive` of the mail fail)."""
+        return defused(self.describe(game_id, player, old, new))
 
     def mail_only_part(self, game_id: UUID, player: str, head: int, to_act: list[str]) -> str:
         """Returns the end of a mail to a mail-only seat: its numbered actions on its turn, and the
@@ -408,3 +418,14 @@ def _entry(recorded: RecordedEvent) -> FileEntry:
         recorded.chain,
         recorded.timestamp,
     )
+
+
+def defused(text: str) -> str:
+    """Returns words for a mail with every "Game-Key" and "NIGHTKEEP PACKET" in them respelt ("Game Key",
+    "NIGHTKEEP-PACKET"): no reader then takes them for the Game-Key line or a packet the host put there."""
+    return _HOSTS_WORDS.sub(_respelt, text)
+
+
+def _respelt(found: re.Match[str]) -> str:
+    word = found.group(0)
+    return word.replace("-", " ") if "-" in word else word.replace(" ", "-")

@@ -19,7 +19,7 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import TopicError, get_topic
 
 from domain.actions import HOST, START, Action
-from domain.club import RewindNeeded, RollbackAnswered, RollbackProposed, RolledBack
+from domain.club import RewindNeeded, RollbackAnswered, RollbackProposed, RolledBack, SeatHandedOver
 from domain.collector import paused_collector
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import (
@@ -43,6 +43,7 @@ from domain.game import (
     STOPPED_MESSAGE,
     Game,
     GameFold,
+    Rewinds,
     check_host_start,
     project_game,
 )
@@ -73,8 +74,9 @@ if TYPE_CHECKING:
 log = get_logger("nightkeep.store")
 
 SNAPSHOT_INTERVAL = 32
-# The club events whose checks read the log itself (a rollback's range), not only the game's state.
-NEEDS_LOG = (RollbackProposed, RollbackAnswered, RolledBack)
+# The club events whose checks read the log itself (a rollback's range, the host's key), not only the
+# game's state.
+NEEDS_LOG = (RollbackProposed, RollbackAnswered, RolledBack, SeatHandedOver)
 
 
 class BytesAsBase64(Transcoding):
@@ -291,7 +293,8 @@ class GameService(Application[UUID]):
         game = self.playable_game(game_id)
         if expected_version is not None and game.version != expected_version:
             raise StaleVersion(f"game moved on to version {game.version}, reload")
-        needs_log = any(type(e) in NEEDS_LOG for e in events)
+        # (a seat's signed words are looked for in the log: the host takes each once)
+        needs_log = any(type(e) in NEEDS_LOG or getattr(e, "auth", "") == AUTH_SIGNED for e in events)
         logged = [r.event for r in self.recorded_events(game_id)] if needs_log else []
         chains = self.chain_values(game_id) if any(getattr(e, "signed_at", 0) for e in events) else []
         for event in events:
@@ -464,9 +467,20 @@ class GameService(Application[UUID]):
             return None
         return load_latest(self.recorder, self.snapshots.recorder, self.mapper, game_id)
 
-    def _rewinder(self, game_id: UUID) -> Callable[[int], GameFold]:
-        """Returns what a fold of a game calls to return to an earlier event (a rollback)."""
-        return lambda version: self.fold(game_id, version)
+    def _rewinder(self, game_id: UUID) -> Rewinds:
+        """Returns what a fold of a game calls to return to an earlier event (a rollback): each fold it
+        returns is made once, from the newest snapshot before it or from the fold it made before."""
+
+        def start(version: int) -> GameFold:
+            if self.snapshots is None:
+                return GameFold()
+            return fold_from_snapshot(self.snapshots, game_id, version)
+
+        def fold_on(fold: GameFold, version: int) -> None:
+            with paused_collector():
+                fold_envelopes(fold, self._states(game_id, fold.version or None, version))
+
+        return Rewinds(fold_on, start)
 
     def _load_rewinding(self, game_id: UUID, version: int | None) -> Game:
         """Loads a game from its first event, able to return to an earlier one at each rollback."""

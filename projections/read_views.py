@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.events import DieRolled
-from domain.game import STOPPED, GameFold, game_status
+from domain.game import STOPPED, GameFold, Rewinds, game_status
 from domain.hidden import PUBLIC
-from event_store.recorded import RecordedEvent, fold_recorded, redacted
+from event_store.recorded import RecordedEvent, redacted
 from projections.views import render_board
 
 # (player, purpose, face) -> how many dice showed that face.
@@ -94,7 +94,7 @@ def views_of_log(game_id: str, log: list[RecordedEvent]) -> GameViews:
     """Folds a game's whole log into its views at once, counting every die (the reference fold)."""
     views = GameViews(game_id)
     public = redacted(log, PUBLIC)
-    views.fold.rewind_source = lambda n: fold_recorded(public[:n])
+    views.fold.rewind_source = Rewinds.of([(r.event, r.chain) for r in public])
     for recorded in log:
         views.apply(recorded)
     return views

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from domain.errors import UsageError
 from domain.events import GameCreated
-from domain.game import MAX_EVENTS, GameFold
+from domain.game import MAX_EVENTS, GameFold, Rewinds
 from domain.plain import copy_plain
 from event_store.recorded import RecordedEvent
 from projections.timeline import describe_events
@@ -53,7 +53,7 @@ class ReplaySource:
         self.ruleset = next((r.event.ruleset for r in self.events if isinstance(r.event, GameCreated)), "")
         self.turns = turn_starts([r.event for r in self.events])
         pairs = [(r.event, r.chain) for r in self.events]
-        rewind = lambda n: GameFold.of(pairs[:n])  # noqa: E731  (a rollback returns to its target)
+        rewind = Rewinds.of(pairs)  # a rollback returns to its target
         self._checkpoints = [GameFold(rewind_source=rewind)]
         self._cursor = GameFold(rewind_source=rewind)
 

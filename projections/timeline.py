@@ -29,7 +29,7 @@ from domain.events import (
     SeedRevealed,
     TurnEnded,
 )
-from domain.game import GameFold
+from domain.game import GameFold, Rewinds
 from event_store.recorded import RecordedEvent
 from projections.club_words import CLUB_WORDS
 from projections.views import ruleset_describer
@@ -175,7 +175,7 @@ def action_labels(events: Sequence[RecordedEvent]) -> dict[int, str]:
     if not events or events[0].version != 1:
         return {}
     pairs = [(r.event, r.chain) for r in events]
-    fold = GameFold(rewind_source=lambda n: GameFold.of(pairs[:n]))
+    fold = GameFold(rewind_source=Rewinds.of(pairs))
     labels: dict[int, str] = {}
     for recorded in events:
         event = recorded.event

@@ -9,7 +9,7 @@ from typing import Any
 from domain.actions import HOST, START
 from domain.audit.dice import AuditDice, drawn_at, recorded_draws, seeds_by_commitment
 from domain.audit.report import AuditReport, LogEntry
-from domain.club import CLUB_EVENTS, redo_problem
+from domain.club import CLUB_EVENTS, RolledBack, redo_problem
 from domain.club_rules import club_problem
 from domain.dice import hmac_key
 from domain.errors import NightkeepError
@@ -27,6 +27,7 @@ from domain.events import (
 from domain.game import (
     _DRAW_FIELDS,
     GameFold,
+    Rewinds,
     advance_draws,
     apply_event,
     check_host_start,
@@ -102,6 +103,13 @@ class ReDecider:
         self.decided: list[Event] = []
         self.events = events
         self.report = report
+        # The folds at the events the log's rollbacks return to, as re-deciding made them: a sealed copy's
+        # state is carried by re-deciding, so folding its events again (sealed ones passed over) would
+        # lose what its private events did (a hand dealt before the rollback).
+        pairs = [(event, entry.chain) for event, entry in zip(events, entries, strict=False)]
+        self.rewinds = Rewinds.of(pairs)
+        self.targets = {e.to for e in events if type(e) is RolledBack and type(e.to) is int}
+        self.at_targets: dict[int, GameFold] = {}
         self.fold = self._new_fold()
         self.seeds = seeds_by_commitment(events)
         self.keys = {commitment: hmac_key(seed) for commitment, seed in self.seeds.items()}
@@ -114,7 +122,10 @@ class ReDecider:
         index = 0
         total = len(events)
         game_level = _GAME_LEVEL_TYPES
+        targets = self.targets
         while index < total:
+            if targets and index in targets:
+                self.at_targets[index] = self.fold.copy()
             event = events[index]
             version = index + 1
             if isinstance(event, ActionTaken):
@@ -160,8 +171,13 @@ class ReDecider:
 
     def _new_fold(self) -> GameFold:
         """Returns an empty fold that a rollback in the log returns through (to its target's fold)."""
-        pairs = [(event, entry.chain) for event, entry in zip(self.events, self.entries, strict=False)]
-        return GameFold(rewind_source=lambda n: GameFold.of(pairs[:n]))
+        return GameFold(rewind_source=self._rewind)
+
+    def _rewind(self, version: int) -> GameFold:
+        """Returns the fold at an event a rollback returns to: as re-deciding left it there, or (for a
+        target that is no action's boundary, a finding of its own) folded from the events."""
+        made = self.at_targets.get(version)
+        return made if made is not None else self.rewinds(version)
 
     def _refold(self, upto: int) -> None:
         """Rebuilds the state before event `upto + 1` after re-deciding in place went astray; later

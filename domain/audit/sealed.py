@@ -22,7 +22,7 @@ from domain.events import (
     Sealed,
     SeedCommitted,
 )
-from domain.game import GameFold, apply_event, game_status, verify_event
+from domain.game import GameFold, Rewinds, apply_event, game_status, verify_event
 from domain.rulesets import ruleset_class
 from domain.setup import entropy_problem
 
@@ -44,7 +44,7 @@ def fold_public(
     """Folds the public events of a sealed copy, so every reveal is checked against its commitment, and
     a game the copy shows over must have revealed its seed (or its private events escape re-deciding)."""
     pairs = [(event, entry.chain) for event, entry in zip(events, entries, strict=True)]
-    fold = GameFold(rewind_source=lambda n: GameFold.of(pairs[:n]))
+    fold = GameFold(rewind_source=Rewinds.of(pairs))
     for index, (entry, event) in enumerate(zip(entries, events, strict=True)):
         version = index + 1
         try:
@@ -52,6 +52,7 @@ def fold_public(
             if problem and version > after:  # findings up to `after` come from re-deciding
                 report.add(version, "rules", f"event {version} ({event.type_name}): {problem}")
             apply_event(fold, event, entry.chain)
+            fold.version = version
         except Exception as exc:  # a forged value the state cannot take
             detail = f"event {version} ({event.type_name}) does not fit the game: {exc!r}"
             report.add(version, "rules", detail)

@@ -19,14 +19,15 @@ from domain.club import (
     AUTH_DEFAULT,
     CLUB_HANDLERS,
     SIGNED_KINDS,
+    RolledBack,
     SeatHandedOver,
     TurnLapsed,
     default_move_problem,
     on_action,
 )
-from domain.club_rules import said_problem
+from domain.club_rules import said_again, said_problem
 from domain.events import ActionTaken, EntropyAdded, Event, ForkedFrom, GameCreated
-from domain.signing import ENTROPY_POINT, authorisation_problem, keys_problem
+from domain.signing import AUTH_SIGNED, ENTROPY_POINT, authorisation_problem, keys_problem
 
 
 def check_signatures(entries: Sequence[LogEntry], events: Sequence[Event], report: AuditReport) -> None:
@@ -64,6 +65,7 @@ class _ClubKeys:
 
     def __init__(self, keys: dict[str, bytes]) -> None:
         self.meta: dict[str, Any] = {"keys": keys, "club": {}}
+        self.said: dict[bytes, tuple[int, Event]] = {}  # each signature of a seat's words: where it was last
 
     def authorised(
         self, event: ActionTaken | EntropyAdded, hosted: bool, index: int, chain: bytes, point: bytes
@@ -84,12 +86,22 @@ class _ClubKeys:
         if type(event) in (TurnLapsed, SeatHandedOver) and handler is not None:
             handler(self, event)
             return ""
+        if isinstance(event, RolledBack):  # as the fold: lapses end, and the next move's nonce is pinned
+            club = self.meta["club"]
+            club["lapsed"], club["redo"] = {}, event.nonce
+            return ""
         signed_at = getattr(event, "signed_at", 0)
         chain_at = entries[signed_at - 1].chain if 1 <= signed_at <= index else b""
-        return said_problem(self.meta["keys"], event, chain_at)
+        problem = said_problem(self.meta["keys"], event, chain_at)
+        if getattr(event, "auth", "") == AUTH_SIGNED:
+            signature: bytes = getattr(event, "signature", b"")
+            problem = problem or said_again(event, index + 1, self.said.get(signature))
+            self.said[signature] = (index + 1, event)
+        return problem
 
 
 # What a seat authorises (no event type subclasses another: the exact type says what isinstance would).
 _SIGNED_TYPES = frozenset({ActionTaken, EntropyAdded})
-# The club's events that change who signs, or are a seat's signed words (a sealed copy's are Sealed).
-_TRACKED = frozenset({TurnLapsed, SeatHandedOver, *SIGNED_KINDS})
+# The club's events that change who signs or whom the host may move for, or are a seat's signed words (a
+# sealed copy's are Sealed).
+_TRACKED = frozenset({TurnLapsed, SeatHandedOver, RolledBack, *SIGNED_KINDS})
