@@ -89,7 +89,11 @@ def _do(
             body = host.describe(game_id, player, min(since, head), head)
         to_act = host.service.get_game(game_id).status.get("to_act", [])
         body += host.mail_only_part(game_id, player, head, to_act)
-        host.reply(sender, f"nightkeep {word}: game {game_id}", body, game_id)
+        # One answer per request: the same reply read again (after a kill) finds its key and is not
+        # answered twice; asked again once the game has moved, it is a new request.
+        once = f"answer:{game_id}:{player}:{head}:{nonce.hex()}"
+        if not host.reply(sender, f"nightkeep {word}: game {game_id}", body, game_id, once=once):
+            return Handled(True, game_id, player, f"already answered {word}")
         return Handled(True, game_id, player, f"answered {word}")
     if version != head and _already_taken(host, game_id, player, version, nonce):
         return Handled(True, game_id, player, f"already applied at event {version + 1}", duplicate=True)

@@ -259,19 +259,20 @@ class Outbox:
         """Queues a mail to the sender of a refused packet or reply, saying why (`once`: a key that
         makes it once only, recorded in the same transaction, for a message read again after a kill)."""
         with self.db.transaction(commit=True) as c:
-            if once:
-                c.execute("SELECT 1 FROM nightkeep_pbem_seen WHERE digest=?", [once])
-                if c.fetchone() is not None:
-                    return
-                c.execute("INSERT INTO nightkeep_pbem_seen VALUES (?, 'answered')", [once])
+            if once and not _first_time(c, once):
+                return
             _queue(
                 c, str(game_id or ""), "", to, "nightkeep: your message was refused", f"Refused: {detail}\n"
             )
 
-    def reply(self, to: str, subject: str, body: str, game_id: UUID) -> None:
-        """Queues an answer to a mail-only command (status, history, help)."""
+    def reply(self, to: str, subject: str, body: str, game_id: UUID, once: str = "") -> bool:
+        """Queues an answer to a mail-only command (status, history, help) unless its request's key
+        (`once`, recorded with it) was answered already; returns whether it queued it."""
         with self.db.transaction(commit=True) as c:
+            if once and not _first_time(c, once):
+                return False
             _queue(c, str(game_id), "", to, subject, body)
+        return True
 
     def hosted_games(self) -> list[UUID]:
         """Returns every game this store hosts by e-mail."""
@@ -351,6 +352,17 @@ def _queue(
 ) -> None:
     """Adds one mail to the outbox inside the caller's transaction."""
     c.execute(_INSERT, [game, player, to, subject, body, packet, version])
+
+
+def _first_time(c: Any, key: str) -> bool:
+    """Records a once-only key inside the caller's transaction; returns whether it was new. One statement:
+    a second host process waits on the first's row and then finds it there."""
+    c.execute(
+        "INSERT INTO nightkeep_pbem_seen VALUES (?, 'answered') "
+        "ON CONFLICT (digest) DO NOTHING RETURNING digest",
+        [key],
+    )
+    return c.fetchone() is not None
 
 
 def _mark_sent(c: Any, mail: Outgoing) -> None:
