@@ -185,13 +185,19 @@ def remind_overdue(host: Host, now: datetime | None = None) -> int:
 
 
 def run_forever(
-    host: Host, inbox_factory: Callable[[], Inbox], send: Sender, sender: str, interval: float
+    host: Host,
+    inbox_factory: Callable[[], Inbox],
+    send: Sender,
+    sender: str,
+    interval: float,
+    report: Callable[[Pass], None] = lambda done: None,
 ) -> None:
-    """Runs a pass every `interval` seconds until interrupted; a mail server's outage is logged, not fatal."""
+    """Runs a pass every `interval` seconds until interrupted, reporting each; a mail server's outage is
+    logged, not fatal."""
     while True:
         inbox = inbox_factory()
         try:
-            run_once(host, inbox, send, sender)
+            report(run_once(host, inbox, send, sender))
         except MailError as exc:
             log.warning("host_pass_failed", error=str(exc))
         finally:
