@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ import cli.club_commands  # noqa: F401  (adds host deadline, observer, replace, 
 from cli.common import echo_json, handle_errors, json_option, stdin_is_terminal
 from cli.pbem_commands import host, key_option, open_host, viewer_url_option
 from domain.errors import UsageError
-from event_store.host_runner import Sender, run_forever, run_once
+from event_store.host_runner import Pass, Sender, run_forever, run_once
 from event_store.mail import SmtpSettings, open_inbox, send, write_eml
 
 SMTP_PASSWORD_ENV = "NIGHTKEEP_SMTP_PASSWORD"
@@ -86,12 +87,18 @@ def host_run(
         return open_inbox(inbox_spec, **kw)
 
     if not once:
-        run_forever(hosting, inbox_factory, deliver, sender, interval)
+        run_forever(hosting, inbox_factory, deliver, sender, interval, lambda done: _report(done, as_json))
     inbox = inbox_factory()
     try:
         done = run_once(hosting, inbox, deliver, sender)
     finally:
         inbox.close()
+    _report(done, as_json)
+
+
+def _report(done: Pass, as_json: bool) -> None:
+    """Prints what one pass did and flushes it at once: a pipe or file would hold it back, and a host
+    killed later would lose it."""
     if as_json:
         echo_json(vars(done))
     else:
@@ -99,9 +106,12 @@ def host_run(
             click.echo(line)
         click.echo(
             f"{done.handled} handled ({done.refused} refused, answered by mail), {done.sent} mails sent"
-            + (f", {done.failed} not sent" if done.failed else ""),
+            + (f", {done.failed} not sent" if done.failed else "")
+            + (f", {done.set_aside} set aside" if done.set_aside else ""),
             err=True,
         )
+    sys.stdout.flush()
+    sys.stderr.flush()
 
 
 def _sender(

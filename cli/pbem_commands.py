@@ -26,7 +26,7 @@ from event_store import keys as keystore
 from event_store.host_runner import message_for
 from event_store.hosting import Handled, Host, Outgoing
 from event_store.log_reader import LIMITS, read_file
-from event_store.mail import packet_texts, read_eml, sender_of, write_eml
+from event_store.mail import UnreadableMail, read_mail_text, write_eml
 from event_store.recorded import fold_recorded, redacted
 from event_store.replica import Membership, Replica, membership_in
 from event_store.service import GameService
@@ -116,8 +116,13 @@ def read_texts(paths: tuple[str, ...]) -> list[tuple[str, str, str]]:
     for path in paths:
         data = _stdin() if path == "-" else read_file(path)
         if path.endswith(".eml") or data.startswith((b"From:", b"Return-Path:", b"Received:", b"Date:")):
-            message = read_eml(data)
-            out.append((path, "\n".join(packet_texts(message)), sender_of(message)))
+            try:
+                mail = read_mail_text(data)
+            except UnreadableMail as exc:  # unreadable input, exit 2: nothing was read, nothing changed
+                raise UnreadableMail(
+                    f"cannot read {'standard input' if path == '-' else path}: {exc}"
+                ) from None
+            out.append((path, mail.text, mail.sender))
         else:
             out.append((path, data.decode("utf-8", "replace"), ""))
     return out

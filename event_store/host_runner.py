@@ -22,12 +22,26 @@ from uuid import UUID
 from event_store.deadlines import tend
 from event_store.hosting import Draw, Host, Outgoing
 from event_store.lazy_log import get_logger
-from event_store.mail import Inbox, Link, MailError, Picture, compose, packet_texts, read_eml, sender_of
+from event_store.mail import (
+    Inbox,
+    Link,
+    MailError,
+    Picture,
+    UnreadableMail,
+    compose,
+    headers_of,
+    is_automatic,
+    read_mail_text,
+    sender_of,
+)
 
 log = get_logger("nightkeep.host")
 
 Sender = Callable[[EmailMessage], None]
-STARTED = "started"  # a mail being handled; a pass killed meanwhile leaves it so
+STARTED = "started"  # a mail being handled ("started:N" the Nth time); a pass killed meanwhile leaves it so
+# A mail whose reading kills the process (out of memory…) would stop every pass after it: read this many
+# times without an end, it is set aside unread. A kill now and then costs a mail one start.
+MAX_STARTS = 3
 NO_GAME = UUID(int=0)  # the game of an outbox row about none (a refusal of a mail that named no game)
 
 
@@ -42,6 +56,7 @@ class Pass:
     lapsed: int = 0
     default_moves: int = 0
     failed: int = 0
+    set_aside: int = 0  # mails that could not be handled, moved out of the inbox all the same
     details: list[str] = field(default_factory=list)
 
 
@@ -111,47 +126,90 @@ def run_once(host: Host, inbox: Inbox, send: Sender, sender: str = "") -> Pass:
 
 def _handle_message(host: Host, raw: bytes, done: Pass) -> None:
     digest = "mail:" + hashlib.sha256(raw).hexdigest()
-    state = host.seen(digest)
-    if state is not None and state != STARTED:
+    starts = _start(host, digest)
+    if starts is None:
         return  # handled by a pass that was killed before moving it
     # Read again after a kill (`started`), a packet found applied is the same mail, not a replay.
-    resumed = state == STARTED
-    host.remember(digest, STARTED)
-    try:
-        message = read_eml(raw)
-    except MailError as exc:
-        host.remember(digest, f"unreadable: {exc}")
+    resumed = starts > 1
+    if starts > MAX_STARTS:
+        _set_aside(host, raw, digest, UnreadableMail(f"reading it stopped the host {MAX_STARTS} times"), done)
         return
-    from_addr = sender_of(message)
     try:
-        outcomes = host.handle_text("\n".join(packet_texts(message)), from_addr, message)
-    except Exception as exc:  # whatever a stranger's mail trips over must not stop the host for good
-        # No traceback: its locals could hold the game's secrets, and a host's log may be shown to others.
-        log.error("message_failed", error=repr(exc)[:200])
-        host.remember(digest, f"failed: {exc!r:.200}")
-        done.details.append(f"a message could not be handled: {exc!r:.100}")
+        # Read inside the guard: the email package's parse, walk and decoding meet whatever was sent.
+        mail = read_mail_text(raw)
+        outcomes = host.handle_text(mail.text, mail.sender, mail.message)
+    except Exception as exc:  # noqa: BLE001  (whatever a stranger's mail trips over must not stop the host)
+        _set_aside(host, raw, digest, exc, done)
         return
-    for index, outcome in enumerate(outcomes):
+    refusals: list[tuple[str, UUID | None, str]] = []
+    for outcome in outcomes:
         done.handled += 1
         replayed = outcome.duplicate and not resumed  # a new mail carrying what was already applied
-        refused = not outcome.ok or replayed
         detail = f"not applied again: {outcome.detail}" if replayed else outcome.detail
-        done.details.append(f"refused: {detail}" if refused else detail)
-        if refused:
+        done.details.append(f"refused: {detail}" if not outcome.ok or replayed else detail)
+        if not outcome.ok or replayed:
             done.refused += 1
-            if from_addr:
-                host.refusal(from_addr, detail, outcome.game, once=f"{digest}#{index}", player=outcome.player)
+            refusals.append((detail, outcome.game, outcome.player))
+    if refusals and mail.sender and not mail.automatic:
+        # A mail-only seat's refused reply is answered at the seat's address, with its moves and a key.
+        seats = {(game, player) for _, game, player in refusals}
+        game, player = next(iter(seats)) if len(seats) == 1 else (refusals[0][1], "")
+        host.refusal(mail.sender, _in_one(refusals), game, once=f"{digest}#refused", player=player)
     host.remember(digest, "handled", final=True)
 
 
+def _in_one(refusals: list[tuple[str, UUID | None, str]]) -> str:
+    """Says why a mail's packets were refused in one refusal: a mail of a thousand forged packets gets
+    one answer, not a thousand."""
+    reasons = list(dict.fromkeys(detail for detail, _, _ in refusals))
+    more = f" (and {len(reasons) - 3} more reasons)" if len(reasons) > 3 else ""
+    return "; ".join(reasons[:3]) + more
+
+
+def _start(host: Host, digest: str) -> int | None:
+    """Records that a mail is being handled once more; returns how many times it was started, or None
+    when it was handled (or set aside) before."""
+    state = host.seen(digest)
+    if state is not None and not state.startswith(STARTED):
+        return None
+    starts = 1 if state is None else int(state.partition(":")[2] or 1) + 1
+    host.remember(digest, f"{STARTED}:{starts}", final=True)
+    return starts
+
+
+def _set_aside(host: Host, raw: bytes, digest: str, exc: Exception, done: Pass) -> None:
+    """Remembers a mail the host could not handle as failed, so that it is moved out of the inbox like
+    a handled one, and tells its sender once, in one sentence, when the From is one usable address."""
+    if isinstance(exc, UnreadableMail):
+        log.warning("message_unreadable", reason=str(exc))
+        why = f"the host could not read your message ({exc}): send it again as a plain mail"
+    else:
+        # No traceback: its locals could hold the game's secrets, and a host's log may be shown to others.
+        log.error("message_failed", error=repr(exc)[:200])
+        why = "the host could not handle your message: send it again, or ask the host what went wrong"
+    headers = headers_of(raw)
+    sender = "" if is_automatic(headers) else sender_of(headers)
+    if sender:  # the sentence and the failed mark are apart: once= keeps a kill between from telling twice
+        host.refusal(sender, why, None, once=f"{digest}#failed")
+    host.remember(digest, f"failed: {exc!r:.200}", final=True)
+    done.set_aside += 1
+    done.details.append(f"set aside: {why}" if sender else f"set aside: {exc!s:.200}")
+
+
 def run_forever(
-    host: Host, inbox_factory: Callable[[], Inbox], send: Sender, sender: str, interval: float
+    host: Host,
+    inbox_factory: Callable[[], Inbox],
+    send: Sender,
+    sender: str,
+    interval: float,
+    report: Callable[[Pass], None] = lambda done: None,
 ) -> None:
-    """Runs a pass every `interval` seconds until interrupted; a mail server's outage is logged, not fatal."""
+    """Runs a pass every `interval` seconds until interrupted, reporting each; a mail server's outage is
+    logged, not fatal."""
     while True:
         inbox = inbox_factory()
         try:
-            run_once(host, inbox, send, sender)
+            report(run_once(host, inbox, send, sender))
         except MailError as exc:
             log.warning("host_pass_failed", error=str(exc))
         finally:

@@ -28,6 +28,7 @@ from event_store.club_host import take_words
 from event_store.host_parts import Describe, Handled, Outgoing, Seat
 from event_store.keys import KeyPair, load_key
 from event_store.lazy_log import get_logger
+from event_store.mail_reading import safe_address
 from event_store.outbox import Outbox
 from event_store.packets import PLAYER_KINDS, WORD_KINDS, Packet, packets_in
 from event_store.pbem_tables import store_of
@@ -336,7 +337,7 @@ def _ack_rows(game_id: UUID, player: str, version: int, sender: str, rewind: boo
         update, params = "acked=CASE WHEN acked > ? THEN acked ELSE ? END", [version, version]
     sql = f"UPDATE nightkeep_pbem_seats SET {update} WHERE game_id=? AND player=?"
     rows: list[Statement] = [(sql, [*params, str(game_id), player])]
-    if sender:
+    if sender := safe_address(sender):  # a seat's address is only ever one usable address
         rows.append(
             (
                 "UPDATE nightkeep_pbem_seats SET mail=? WHERE game_id=? AND player=? AND mail=''",

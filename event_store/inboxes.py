@@ -17,11 +17,16 @@ from typing import Any, Protocol
 
 from domain.errors import UsageError
 from event_store.lazy_log import get_logger
+from event_store.log_reader import LIMITS
 from event_store.mail_errors import MailError, _decoded, _reason, _tls_context
 
 PASSWORD_ENV_VAR = "NIGHTKEEP_IMAP_PASSWORD"
 
 log = get_logger("nightkeep.mail")  # the transport's logger, as before the inboxes moved here
+
+# What one pass reads from a Maildir at most (besides its first message): a folder of huge mails is
+# taken a few at a time rather than held in memory at once.
+PASS_BYTES = 4 * LIMITS.max_bytes
 
 
 class Inbox(Protocol):
@@ -49,19 +54,42 @@ class MaildirInbox:
         self.path = path
         self.done_folder = done_folder
         self._box = mailbox.Maildir(path, create=False)
+        self._paths: dict[str, Path] = {}  # where `pending` last found each message
 
     def pending(self) -> list[tuple[str, bytes]]:
-        """Returns (key, raw bytes) of the messages in new/ and cur/, oldest delivery first."""
-        found: list[tuple[float, str, bytes]] = []
+        """Returns (key, raw bytes) of the messages in new/ and cur/, oldest delivery first, up to
+        PASS_BYTES (at least one message): the others wait for the next pass."""
+        found = self._listing()
+        self._paths = {key: path for _, key, path in found}
+        out: list[tuple[str, bytes]] = []
+        taken = 0
+        for _, key, path in sorted(found):
+            if out and taken >= PASS_BYTES:
+                break
+            # Read as bytes, never parsed here: what a message holds is read inside the host's guard.
+            raw = _head_of(path)
+            if raw is not None:
+                out.append((key, raw))
+                taken += len(raw)
+        return out
+
+    def _listing(self) -> list[tuple[float, str, Path]]:
+        """Returns (delivery time, key, file) of every message file in new/ and cur/."""
+        found: list[tuple[float, str, Path]] = []
         try:
-            for key in self._box.keys():
-                try:
-                    found.append((self._box.get_message(key).get_date(), key, self._box.get_bytes(key)))
-                except KeyError:  # taken away by someone else since the listing
-                    continue
+            for subdir in ("new", "cur"):
+                for entry in os.scandir(self.path / subdir):
+                    if entry.name.startswith(".") or not entry.is_file():  # a client's temporary file
+                        continue
+                    try:
+                        found.append(
+                            (entry.stat().st_mtime, entry.name.split(self._box.colon)[0], Path(entry.path))
+                        )
+                    except FileNotFoundError:  # taken away by someone else since the listing
+                        continue
         except OSError as exc:
             raise MailError(f"cannot read the Maildir {self.path}: {_reason(exc)}") from None
-        return [(key, raw) for _, key, raw in sorted(found)]
+        return found
 
     def mark_done(self, key: str) -> None:
         """Renames the message into the done folder (new/ or cur/ as it was); a missing key is ignored."""
@@ -79,6 +107,9 @@ class MaildirInbox:
 
     def _file_of(self, key: str) -> Path | None:
         """Returns the file holding `key`, named as mailbox.Maildir names them (KEY or KEY:INFO)."""
+        known = self._paths.get(key)
+        if known is not None and known.exists():
+            return known
         for subdir in ("new", "cur"):
             for entry in os.scandir(self.path / subdir):
                 if entry.name.split(self._box.colon)[0] == key:
@@ -113,7 +144,9 @@ class MboxInbox:
             if found is None:
                 return
             with _locked_mbox(self.done_path, create=True) as done:
-                done.add(box.get_message(found))
+                # The bytes with their "From " line, not a parsed message: a mail the email package
+                # cannot parse is filed all the same.
+                done.add(box.get_bytes(found, from_=True))
             box.remove(found)
         log.info("mail_done", inbox=str(self.path), key=key)
 
@@ -305,6 +338,19 @@ def _imap_inbox(spec: str, password: str | None = None, **kw: Any) -> ImapInbox:
     user = urllib.parse.unquote(url.username)
     folder = urllib.parse.unquote(url.path.lstrip("/")) or "INBOX"
     return ImapInbox(url.hostname, port or (993 if secure else 143), user, password, folder, ssl=secure, **kw)
+
+
+def _head_of(path: Path) -> bytes | None:
+    """Returns a message file's bytes, at most one more than a mail may hold (the reader refuses it
+    then), or None when it has gone meanwhile or cannot be read (it waits, and is logged)."""
+    try:
+        with open(path, "rb") as stream:
+            return stream.read(LIMITS.max_bytes + 1)
+    except FileNotFoundError:  # taken away by someone else since the listing
+        return None
+    except OSError as exc:  # a file dropped unreadable (its mode, a device) stops nothing
+        log.warning("mail_unreadable_file", path=str(path), error=_reason(exc))
+        return None
 
 
 def deliver_to_maildir(path: Path, raw: bytes) -> None:

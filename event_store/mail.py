@@ -1,5 +1,6 @@
 """E-mail transport for play-by-mail: composing and reading messages and sending them by SMTP. The inboxes
-(Maildir, mbox, IMAP) live in `event_store.inboxes` and are re-exported here."""
+(Maildir, mbox, IMAP) live in `event_store.inboxes`, the bounded reading of mail anyone may send in
+`event_store.mail_reading`; both are re-exported here."""
 
 from __future__ import annotations
 
@@ -10,10 +11,8 @@ import tempfile
 import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from email import policy
-from email.message import EmailMessage, Message
-from email.parser import BytesParser
-from email.utils import make_msgid, parseaddr
+from email.message import EmailMessage
+from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,20 @@ from event_store.inboxes import (
 from event_store.lazy_log import get_logger
 from event_store.mail_errors import MailError, _reason, _tls_context
 from event_store.mail_page import Link, Picture, html_page
+from event_store.mail_reading import (
+    PACKET_MEDIA_TYPE,
+    PACKET_SUFFIX,
+    MailText,
+    UnreadableMail,
+    body_text,
+    headers_of,
+    is_automatic,
+    packet_texts,
+    read_eml,
+    read_mail_text,
+    safe_address,
+    sender_of,
+)
 
 __all__ = [
     "PACKET_MEDIA_TYPE",
@@ -40,23 +53,26 @@ __all__ = [
     "Inbox",
     "Link",
     "MailError",
+    "MailText",
     "MaildirInbox",
     "MboxInbox",
     "Picture",
     "SmtpSettings",
+    "UnreadableMail",
     "body_text",
     "compose",
     "deliver_to_maildir",
+    "headers_of",
+    "is_automatic",
     "open_inbox",
     "packet_texts",
     "read_eml",
+    "read_mail_text",
+    "safe_address",
     "send",
     "sender_of",
     "write_eml",
 ]
-
-PACKET_MEDIA_TYPE = "application/x-nightkeep-packet"
-PACKET_SUFFIX = ".nkp"
 
 log = get_logger("nightkeep.mail")
 
@@ -135,57 +151,6 @@ def write_eml(message: EmailMessage, path: Path) -> None:
     except OSError as exc:
         Path(temp).unlink(missing_ok=True)
         raise MailError(f"cannot write {path}: {_reason(exc)}") from None
-
-
-def read_eml(data: bytes) -> EmailMessage:
-    """Parses the bytes of one e-mail message; bytes without a single header raise MailError."""
-    message = BytesParser(EmailMessage, policy=policy.default).parsebytes(data)
-    if not message.keys():
-        raise MailError("not an e-mail message: it has no headers")
-    return message
-
-
-def packet_texts(message: EmailMessage) -> list[str]:
-    """Returns the text of every packet attachment, then of every text/plain part, to search for packets."""
-    packets: list[str] = []
-    plain: list[str] = []
-    for part in message.walk():
-        if part.is_multipart():
-            continue
-        media_type = part.get_content_type()
-        if media_type == PACKET_MEDIA_TYPE or (part.get_filename() or "").endswith(PACKET_SUFFIX):
-            packets.append(_text_of(part))
-        elif media_type == "text/plain":
-            plain.append(_text_of(part))
-    return packets + plain
-
-
-def body_text(message: EmailMessage) -> str:
-    """Returns the text of the message's plain-text body, or "" when it has none."""
-    part = message.get_body(preferencelist=("plain",))
-    return "" if part is None else _text_of(part)
-
-
-def sender_of(message: EmailMessage) -> str:
-    """Returns the bare address of the message's From header, lowercased ("" without one, or when the
-    header cannot be read: a stranger's malformed From must not stop whoever reads the mail)."""
-    try:
-        header = str(message.get("From", ""))
-    except Exception:  # noqa: BLE001  (the email package's header parser raises IndexError and others)
-        return ""
-    return parseaddr(header)[1].lower()
-
-
-def _text_of(part: Message) -> str:
-    """Decodes a part's payload to text with LF line ends; a bad charset costs replacement characters."""
-    payload = part.get_payload(decode=True)
-    if not isinstance(payload, bytes):
-        return ""
-    try:
-        text = payload.decode(part.get_content_charset() or "utf-8", errors="replace")
-    except LookupError:  # a charset name Python does not know
-        text = payload.decode("utf-8", errors="replace")
-    return text.replace("\r\n", "\n")  # the same text whether the mail was stored with CRLF or LF
 
 
 @dataclass(frozen=True)

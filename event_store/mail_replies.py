@@ -24,6 +24,7 @@ from domain.errors import BadPacket, NightkeepError, UnknownGame
 from domain.events import ActionTaken
 from event_store.club_replies import handle_club_command
 from event_store.host_parts import Handled, HostLike
+from event_store.mail_reading import safe_address
 from event_store.reply_parsing import (
     Ask,
     ClubCommand,
@@ -35,7 +36,6 @@ from event_store.reply_parsing import (
     find_game_key,
     html_part,
     html_text,
-    one_address,
     parse_command,
     shown,
 )
@@ -67,7 +67,7 @@ class ReplyHost(HostLike, Protocol):
 
     def is_hosted(self, game_id: UUID) -> bool: ...
     def mail_key(self, game_id: UUID, player: str, version: int) -> str: ...
-    def reply(self, to: str, subject: str, body: str, game_id: UUID) -> None: ...
+    def reply(self, to: str, subject: str, body: str, game_id: UUID, once: str = "") -> bool: ...
     def take_mail_action(
         self, game_id: UUID, player: str, version: int, action: Action, nonce: bytes
     ) -> int: ...
@@ -132,7 +132,7 @@ def _reader_of_key(host: ReplyHost, key: GameKey) -> Reader:
 def _reader_of_sender(host: ReplyHost, sender: str, answers: list[tuple[int, UUID]]) -> Reader:
     """Returns the one mail-only seat whose address sent a reply that lost its Game-Key; when the
     address plays several, the one whose mail the reply answers (In-Reply-To, References)."""
-    address = one_address(sender)
+    address = safe_address(sender)
     seats = _mail_only_seats(host, address) if address else []
     several = len(seats) > 1
     if several:
@@ -186,7 +186,7 @@ def _answer(host: ReplyHost, reader: Reader, reading: str, nonce: bytes, sender:
         case Move() as move:
             return _take_move(host, reader, move, nonce)
         case Ask() as ask:
-            return _ask(host, reader, ask)
+            return _ask(host, reader, ask, nonce)
         case NoCommand():
             raise BadPacket(
                 "your reply has no command above the quoted mail; "
@@ -196,8 +196,10 @@ def _answer(host: ReplyHost, reader: Reader, reading: str, nonce: bytes, sender:
             return _club(host, reader, club, sender)
 
 
-def _ask(host: ReplyHost, reader: Reader, ask: Ask) -> Handled:
-    """Answers `status`, `history` or `help` at the seat's own address, with a fresh key."""
+def _ask(host: ReplyHost, reader: Reader, ask: Ask, nonce: bytes) -> Handled:
+    """Answers `status`, `history` or `help` at the seat's own address, with a fresh key, once for each
+    request: the same reply read again (after a kill) finds its key and is not answered twice; asked
+    again once the game has moved, it is a new request."""
     game, player = reader.game, reader.player
     head = len(host.service.chain_values(game))
     if ask.what == "help":
@@ -207,7 +209,10 @@ def _ask(host: ReplyHost, reader: Reader, ask: Ask) -> Handled:
         body = host.told(game, player, min(since, head), head)
     to_act = host.service.get_game(game).status.get("to_act", [])
     body += host.mail_only_part(game, player, head, to_act)
-    host.reply(host.seats(game)[player].mail, f"nightkeep {ask.what}: game {game}", body, game)
+    once = f"answer:{game}:{player}:{head}:{nonce.hex()}"
+    to = host.seats(game)[player].mail
+    if not host.reply(to, f"nightkeep {ask.what}: game {game}", body, game, once=once):
+        return Handled(True, game, player, f"already answered {ask.what}")
     return Handled(True, game, player, f"answered {ask.what}")
 
 

@@ -36,9 +36,9 @@ from event_store.digest import subject as digest_subject
 from event_store.game_ids import short_id
 from event_store.host_parts import Outgoing
 from event_store.log_reader import FileEntry
+from event_store.mail_reading import safe_address
 from event_store.packets import make_packet
 from event_store.recorded import RecordedEvent, redacted
-from event_store.reply_parsing import one_address
 from event_store.sql import SqlStore, Statement
 
 if TYPE_CHECKING:
@@ -290,21 +290,22 @@ class Outbox:
             to_act = list(self.service.get_game(game_id).status.get("to_act", []))
             body += "\n" + self.mail_only_part(game_id, player, head, to_act).lstrip("\n")
         else:
-            to = one_address(to)  # a stranger's From goes into a header only as one plain address
+            to = safe_address(to)  # a stranger's From goes into a header only as one plain address
         if not to:
             return
         with self.db.transaction(commit=True) as c:
-            if once:
-                c.execute("SELECT 1 FROM nightkeep_pbem_seen WHERE digest=?", [once])
-                if c.fetchone() is not None:
-                    return
-                c.execute("INSERT INTO nightkeep_pbem_seen VALUES (?, 'answered')", [once])
+            if once and not _first_time(c, once):
+                return
             _queue(c, str(game_id or ""), "", to, "nightkeep: your message was refused", body)
 
-    def reply(self, to: str, subject: str, body: str, game_id: UUID) -> None:
-        """Queues an answer to a mail-only command (status, history, help)."""
+    def reply(self, to: str, subject: str, body: str, game_id: UUID, once: str = "") -> bool:
+        """Queues an answer to a mail-only command (status, history, help) unless its request's key
+        (`once`, recorded with it) was answered already; returns whether it queued it."""
         with self.db.transaction(commit=True) as c:
+            if once and not _first_time(c, once):
+                return False
             _queue(c, str(game_id), "", to, subject, body)
+        return True
 
     def hosted_games(self) -> list[UUID]:
         """Returns every game this store hosts by e-mail."""
@@ -384,6 +385,17 @@ def _queue(
 ) -> None:
     """Adds one mail to the outbox inside the caller's transaction."""
     c.execute(_INSERT, [game, player, to, subject, body, packet, version])
+
+
+def _first_time(c: Any, key: str) -> bool:
+    """Records a once-only key inside the caller's transaction; returns whether it was new. One statement:
+    a second host process waits on the first's row and then finds it there."""
+    c.execute(
+        "INSERT INTO nightkeep_pbem_seen VALUES (?, 'answered') "
+        "ON CONFLICT (digest) DO NOTHING RETURNING digest",
+        [key],
+    )
+    return c.fetchone() is not None
 
 
 def _mark_sent(c: Any, mail: Outgoing) -> None:

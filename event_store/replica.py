@@ -187,7 +187,8 @@ class Replica:
             self._append(member, held, new)
         except TamperedLog as exc:
             # Signed by the host and refused by the audit (an action its player never signed…): evidence.
-            self._prove(member.game, new[0].version, text, f"the host signed events the audit refuses: {exc}")
+            detail = f"the host signed events the audit refuses: {exc}"
+            self._prove(member.game, new[0].version, text, detail, finding="host_events_refused_by_audit")
             raise
         self._keep(member.game, since, since + len(entries), text)
         return Received(member.game, member.player, before, before + len(new), "appended")
@@ -245,7 +246,9 @@ class Replica:
                 [str(game_id), since, head, text],
             )
 
-    def _prove(self, game_id: UUID, version: int, text: str, detail: str = "") -> None:
+    def _prove(
+        self, game_id: UUID, version: int, text: str, detail: str = "", finding: str = "host_equivocated"
+    ) -> None:
         with self.db.transaction(commit=True) as c:
             # The packet that signed event `version` before, else the last one this replica took (which
             # signed the history the new event should have followed).
@@ -269,7 +272,7 @@ class Replica:
                 "VALUES (?, ?, ?, ?, ?)",
                 [str(game_id), version, detail, held, text],
             )
-        log.warning("host_equivocated", game=str(game_id), version=version)
+        log.warning(finding, game=str(game_id), version=version, detail=detail[:200])
 
     def proofs(self, game_id: UUID) -> list[Proof]:
         """Returns the proofs kept that the host of a game signed two different histories."""

@@ -15,7 +15,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from email.message import Message
-from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 from typing import ClassVar
 from uuid import UUID
@@ -333,17 +332,3 @@ def html_part(message: Message) -> str:
         return payload.decode(part.get_content_charset() or "utf-8", errors="replace")
     except LookupError:  # a charset name Python does not know
         return payload.decode("utf-8", errors="replace")
-
-
-def one_address(text: str) -> str:
-    """Returns the one bare address `text` names, lower-cased, or "" when it names none, several, or one
-    unsafe in a header. (A strict reading with email.utils until mail.safe_address is there.)"""
-    if len(text) > 998 or any(c in text for c in "\0\r\n"):
-        return ""
-    _, address = parseaddr(text)
-    local, at, domain = address.rpartition("@")
-    if len(getaddresses([text])) != 1 or not (local and at and domain) or "@" in local:
-        return ""
-    if not (address.isascii() and address.isprintable()) or " " in address or len(address) > 254:
-        return ""
-    return address.lower()

@@ -25,6 +25,7 @@ from event_store.host_runner import run_once
 from event_store.hosting import Handled, Host
 from event_store.keys import new_key
 from event_store.mail import MaildirInbox, body_text, compose, deliver_to_maildir, read_eml
+from event_store.mail_reading import safe_address
 from event_store.reply_parsing import (
     Ask,
     Move,
@@ -36,7 +37,6 @@ from event_store.reply_parsing import (
     answered_mails,
     find_game_key,
     html_text,
-    one_address,
     parse_command,
 )
 from event_store.seats import actions_named
@@ -201,7 +201,7 @@ def test_the_host_mails_a_reply_answers_are_read_from_in_reply_to_and_references
     ],
 )
 def test_a_refusal_goes_to_a_sender_only_when_it_is_one_plain_address(sender: str, address: str) -> None:
-    assert one_address(sender) == address
+    assert safe_address(sender) == address
 
 
 # --- a hosted game: Vlad and Ann play by mail only ---------------------------------------------------------
