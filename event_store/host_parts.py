@@ -58,6 +58,7 @@ class Handled:
     player: str
     detail: str
     duplicate: bool = False
+    to_seat: bool = False  # a mail-only seat's reply: its refusal goes to the seat, with its moves and a key
 
 
 class HostLike(Protocol):

@@ -20,7 +20,7 @@ from email.message import EmailMessage
 from uuid import UUID
 
 from event_store.deadlines import tend
-from event_store.hosting import Draw, Host, Outgoing
+from event_store.hosting import Draw, Handled, Host, Outgoing
 from event_store.lazy_log import get_logger
 from event_store.mail import (
     Inbox,
@@ -32,8 +32,10 @@ from event_store.mail import (
     headers_of,
     is_automatic,
     read_mail_text,
+    safe_address,
     sender_of,
 )
+from event_store.packets import BEGIN
 
 log = get_logger("nightkeep.host")
 
@@ -68,7 +70,7 @@ def message_for(
     deterministic, so a resent mail is the same one (its Date aside)."""
     to = mail.to or f"{mail.player or 'player'}@nightkeep.invalid"
     about_game = mail.game != NO_GAME
-    return compose(
+    message = compose(
         sender or "host@nightkeep.invalid",
         to,
         mail.subject,
@@ -78,6 +80,12 @@ def message_for(
         picture=_board(mail, picture) if about_game and (mail.player or mail.observer) else None,
         link=viewer_link(viewer_url, mail.game, mail.version) if about_game and viewer_url else None,
     )
+    # RFC 3834: a program's mail says so, and a vacation responder or another host does not answer it.
+    message["Auto-Submitted"] = "auto-generated"
+    if about_game:  # for a club's mail filters, and for a reader that sorts the host's mail by game
+        message["X-Nightkeep-Game"] = str(mail.game)
+        message["X-Nightkeep-Event"] = str(mail.version)
+    return message
 
 
 def _board(mail: Outgoing, draw: Draw | None) -> Picture | None:
@@ -104,8 +112,9 @@ def viewer_link(base: str, game: UUID, version: int) -> Link:
 def run_once(host: Host, inbox: Inbox, send: Sender, sender: str = "") -> Pass:
     """Handles every pending message, then writes and sends the mail owed."""
     done = Pass()
+    own = safe_address(sender)
     for key, raw in inbox.pending():
-        _handle_message(host, raw, done)
+        _handle_message(host, raw, done, own)
         inbox.mark_done(key)
     tended = tend(host)
     done.reminded, done.lapsed, done.default_moves = tended.reminders, tended.lapses, tended.default_moves
@@ -124,7 +133,8 @@ def run_once(host: Host, inbox: Inbox, send: Sender, sender: str = "") -> Pass:
     return done
 
 
-def _handle_message(host: Host, raw: bytes, done: Pass) -> None:
+def _handle_message(host: Host, raw: bytes, done: Pass, own: str = "") -> None:
+    """Handles one mail of the inbox once (`own`: the host's own address, which it never answers)."""
     digest = "mail:" + hashlib.sha256(raw).hexdigest()
     starts = _start(host, digest)
     if starts is None:
@@ -132,14 +142,19 @@ def _handle_message(host: Host, raw: bytes, done: Pass) -> None:
     # Read again after a kill (`started`), a packet found applied is the same mail, not a replay.
     resumed = starts > 1
     if starts > MAX_STARTS:
-        _set_aside(host, raw, digest, UnreadableMail(f"reading it stopped the host {MAX_STARTS} times"), done)
+        _set_aside(
+            host, raw, digest, UnreadableMail(f"reading it stopped the host {MAX_STARTS} times"), done, own
+        )
         return
     try:
         # Read inside the guard: the email package's parse, walk and decoding meet whatever was sent.
         mail = read_mail_text(raw)
-        outcomes = host.handle_text(mail.text, mail.sender, mail.message)
+        if mail.automatic and BEGIN not in mail.text:  # an answering machine's words are no move
+            outcomes = [Handled(False, None, "", "a program sent it (an automatic reply, a report, a list)")]
+        else:
+            outcomes = host.handle_text(mail.text, mail.sender, mail.message)
     except Exception as exc:  # noqa: BLE001  (whatever a stranger's mail trips over must not stop the host)
-        _set_aside(host, raw, digest, exc, done)
+        _set_aside(host, raw, digest, exc, done, own)
         return
     refusals: list[tuple[str, UUID | None, str]] = []
     for outcome in outcomes:
@@ -149,8 +164,8 @@ def _handle_message(host: Host, raw: bytes, done: Pass) -> None:
         done.details.append(f"refused: {detail}" if not outcome.ok or replayed else detail)
         if not outcome.ok or replayed:
             done.refused += 1
-            refusals.append((detail, outcome.game, outcome.player))
-    if refusals and mail.sender and not mail.automatic:
+            refusals.append((detail, outcome.game, outcome.player if outcome.to_seat else ""))
+    if refusals and _answerable(mail.sender, mail.automatic, own):
         # A mail-only seat's refused reply is answered at the seat's address, with its moves and a key.
         seats = {(game, player) for _, game, player in refusals}
         game, player = next(iter(seats)) if len(seats) == 1 else (refusals[0][1], "")
@@ -177,7 +192,13 @@ def _start(host: Host, digest: str) -> int | None:
     return starts
 
 
-def _set_aside(host: Host, raw: bytes, digest: str, exc: Exception, done: Pass) -> None:
+def _answerable(sender: str, automatic: bool, own: str) -> bool:
+    """Tells whether the host may answer a mail: from one usable address, not a program's and not the
+    host's own (a mail it sent that came back would be answered for ever)."""
+    return bool(sender) and not automatic and sender != own
+
+
+def _set_aside(host: Host, raw: bytes, digest: str, exc: Exception, done: Pass, own: str = "") -> None:
     """Remembers a mail the host could not handle as failed, so that it is moved out of the inbox like
     a handled one, and tells its sender once, in one sentence, when the From is one usable address."""
     if isinstance(exc, UnreadableMail):
@@ -188,7 +209,7 @@ def _set_aside(host: Host, raw: bytes, digest: str, exc: Exception, done: Pass) 
         log.error("message_failed", error=repr(exc)[:200])
         why = "the host could not handle your message: send it again, or ask the host what went wrong"
     headers = headers_of(raw)
-    sender = "" if is_automatic(headers) else sender_of(headers)
+    sender = sender_of(headers) if _answerable(sender_of(headers), is_automatic(headers), own) else ""
     if sender:  # the sentence and the failed mark are apart: once= keeps a kill between from telling twice
         host.refusal(sender, why, None, once=f"{digest}#failed")
     host.remember(digest, f"failed: {exc!r:.200}", final=True)

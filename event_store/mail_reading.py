@@ -163,10 +163,20 @@ def headers_of(data: bytes) -> Message:
 
 
 def is_automatic(message: Message) -> bool:
-    """Tells whether a mail says a program sent it (RFC 3834: an Auto-Submitted header other than "no"):
-    answering it could start two programs mailing each other for ever."""
-    found = [value for name, value in message.raw_items() if name.lower() == "auto-submitted"]
-    return any(value.split(";")[0].strip().lower() != "no" for value in found)
+    """Tells whether a program sent a mail, so that answering it could start two programs mailing each
+    other for ever (RFC 3834 section 2's tests): an Auto-Submitted header other than "no", a Precedence of
+    bulk, junk or list, a delivery report (multipart/report), or a bounce's empty Return-Path."""
+
+    def values(name: str) -> list[str]:
+        return [str(value) for key, value in message.raw_items() if key.lower() == name]
+
+    if any(value.split(";")[0].strip().lower() != "no" for value in values("auto-submitted")):
+        return True
+    if any(value.strip().lower() in ("bulk", "junk", "list") for value in values("precedence")):
+        return True
+    if any(value.strip() in ("<>", "") for value in values("return-path")):
+        return True
+    return any(value.split(";")[0].strip().lower() == "multipart/report" for value in values("content-type"))
 
 
 def safe_address(text: str) -> str:

@@ -98,7 +98,7 @@ def handle_reply(host: ReplyHost, text: str, sender: str, message: Message | Non
     try:
         return _answer(host, reader, reading, digest_of(html or text), sender)
     except NightkeepError as exc:
-        return Handled(False, reader.game, reader.player, str(exc))
+        return Handled(False, reader.game, reader.player, str(exc), to_seat=True)
 
 
 def digest_of(text: str) -> bytes:

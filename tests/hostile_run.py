@@ -267,6 +267,9 @@ def cli_sample(table: HostileTable, count: int) -> CliCounts:
     return counts
 
 
+MAX_ROUNDS = 400  # rounds of one sample: far more than a game of dungeon-short takes
+
+
 def run_hostile(
     where: Path, mails: int, seed: int, max_size: int = 16 << 20, cli_mails: int = 0
 ) -> tuple[Counts, CliCounts]:
@@ -275,8 +278,10 @@ def run_hostile(
     rng = random.Random(seed)
     table = HostileTable(where, rng, max_size)
     try:
-        while table.counts.mails < mails:
+        rounds = 0  # past the hostile mails, the game under way is played on to its end (a bounded time)
+        while table.counts.mails < mails or (table.counts.games < 2 and rounds < MAX_ROUNDS):
             table.round(min(rng.randint(0, 40), mails - table.counts.mails))
+            rounds += 1
         cli = cli_sample(table, cli_mails) if cli_mails else CliCounts()
         return table.finish(), cli
     finally:

@@ -8,7 +8,6 @@ import functools
 import json
 import mailbox
 import random
-import re
 import signal
 import subprocess
 import sys
@@ -338,7 +337,6 @@ def export_file(tmp_path: Path, db: str, game: str) -> Path:
 
 REPO = Path(__file__).resolve().parents[1]
 KILLED_RUNS = 20
-EVENT_OF_SUBJECT = re.compile(r"game (\S+) event (\d+)")
 KILL_TABLES: list[tuple[str, list[tuple[str, str | None]], tuple[str, ...]]] = [
     ("dungeon-short", [("Ann", None), ("Bo", None), ("Cy", None)], ()),
     ("dungeon-short", [("Di", None), ("Ed", None)], ()),
@@ -465,25 +463,34 @@ def test_host_run_killed_at_random_points_loses_and_duplicates_nothing(
             assert host_service.audit(game_id).findings == [], f"run {run}"
         for message in auditor.new_mail():
             assert not is_refusal(message), body_text(message)
-            match = EVENT_OF_SUBJECT.search(str(message["Subject"]))
-            assert match is not None, message["Subject"]
-            told[(str(message["To"]), int(match.group(2)))] += 1
+            event = message["X-Nightkeep-Event"]
+            assert event is not None, message["Subject"]
+            told[(str(message["To"]), int(event))] += 1
         assert [seat for seat, mails in told.items() if mails > 1] == [], f"run {run}: one mail per event"
         for game_id, seated in players.items():
+            # The digest rule owes a seat mail at each new turn of play and on news, and a seat to act
+            # always the last event: each seat holds all the host marked as mailed to it, and no more.
+            seats, to_act = host.seats(game_id), host_service.get_game(game_id).status.get("to_act", [])
             for player in seated:
+                mailed = seats[player.name].sent
+                if player.name in to_act:
+                    assert mailed == head(host_service, game_id), f"run {run}: {player.name} not told"
                 if isinstance(player, SigningPlayer):
                     player.read_mail()
-                    assert player.head == head(host_service, game_id), f"run {run}: {player.name} lost mail"
+                    assert player.head == mailed, f"run {run}: {player.name} lost mail"
                 else:
                     newest = max(v for (to, v) in told if to == address(player.name))
-                    assert newest == head(host_service, game_id), f"run {run}: {player.name} lost mail"
+                    assert newest == mailed, f"run {run}: {player.name} lost mail"
 
     for game_id, seated in players.items():
         for player in seated:
             if isinstance(player, SigningPlayer):
                 assert player.member is not None
-                copy = export_game(player.replica.service, player.member.stored)
-                assert copy == export_game(host_service, game_id, player.name)
+                held = player.replica.service.chain_values(player.member.stored)
+                assert held == host_service.chain_values(game_id)[: len(held)], "the host's own events"
+                if host_service.get_game(game_id).is_finished:  # all told: the very copy the host gives
+                    copy = export_game(player.replica.service, player.member.stored)
+                    assert copy == export_game(host_service, game_id, player.name)
     assert kills["killed in the middle of its pass"] >= 1, f"no kill hit a pass at work: {dict(kills)}"
 
 

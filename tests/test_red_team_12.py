@@ -92,13 +92,13 @@ def test_a_digit_int_cannot_read_is_a_choice_error_not_a_crash_of_the_hot_seat(t
 
 
 def test_a_digit_int_cannot_read_is_refused_as_a_version_and_a_deadline():
-    from cli.pbem_hooks import parse_deadline
     from domain.errors import UsageError
     from domain.setup import version_of
+    from event_store.club_host import parse_span
 
     assert version_of("0.²") is None  # a replay file's recorded version, read by the audit
     with pytest.raises(UsageError, match="malformed --deadline"):
-        parse_deadline("²d")
+        parse_span("²d", "--deadline")
 
 
 def test_hot_seat_play_with_a_superscript_digit_asks_again(db):
