@@ -96,7 +96,7 @@ def handle_reply(host: ReplyHost, text: str, sender: str, message: Message | Non
         game = key.game if key is not None and host.is_hosted(key.game) else None
         return Handled(False, game, "", str(exc))
     try:
-        return _answer(host, reader, reading, digest_of(html or text), sender)
+        return _answer(host, reader, reading, digest_of(html or text))
     except NightkeepError as exc:
         return Handled(False, reader.game, reader.player, str(exc), to_seat=True)
 
@@ -180,7 +180,7 @@ def _seats_answered(
     return {(g, p) for g, p in seats for game, player in sent if g == game and player in ("", p)}
 
 
-def _answer(host: ReplyHost, reader: Reader, reading: str, nonce: bytes, sender: str) -> Handled:
+def _answer(host: ReplyHost, reader: Reader, reading: str, nonce: bytes) -> Handled:
     """Does what a reply's command asks, for the seat it comes from."""
     match parse_command(reading):
         case Move() as move:
@@ -193,7 +193,7 @@ def _answer(host: ReplyHost, reader: Reader, reading: str, nonce: bytes, sender:
                 "write the number of your move, or `help`, as its first line"
             )
         case club:
-            return _club(host, reader, club, sender)
+            return _club(host, reader, club, nonce)
 
 
 def _ask(host: ReplyHost, reader: Reader, ask: Ask, nonce: bytes) -> Handled:
@@ -291,7 +291,7 @@ def _what_to_send(host: ReplyHost, game: UUID, player: str) -> str:
     return "wait for the host's mail of your turn, or reply `status` for the board"
 
 
-def _club(host: ReplyHost, reader: Reader, command: ClubCommand, sender: str) -> Handled:
+def _club(host: ReplyHost, reader: Reader, command: ClubCommand, nonce: bytes) -> Handled:
     """Hands press, vacation and rollback answers to the club's service, press names made seat names."""
     if isinstance(command, Press) and command.to:
         seats = {name.casefold(): name for name in host.seats(reader.game)}
@@ -302,4 +302,4 @@ def _club(host: ReplyHost, reader: Reader, command: ClubCommand, sender: str) ->
                 "write `press all: TEXT` or name seats of this game"
             )
         command = replace(command, to=tuple(seats[name.casefold()] for name in command.to))
-    return handle_club_command(host, reader.game, reader.player, command, sender)
+    return handle_club_command(host, reader.game, reader.player, command, nonce, reader.version)

@@ -14,13 +14,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
+from typing import TypeVar
 from uuid import UUID
 
 import pytest
 
 from cli.pbem_commands import mail_text
 from domain.actions import Action
+from domain.club import PressSent, PrivatePressSent, RollbackAnswered, RolledBack, VacationDeclared
 from domain.events import ActionTaken
+from event_store import club_host
 from event_store.host_runner import run_once
 from event_store.hosting import Handled, Host
 from event_store.keys import new_key
@@ -44,6 +47,7 @@ from event_store.service import GameService
 from tests.pbem_helpers import HOST_MAIL, address, game_key, is_refusal, seed_randomness, sent_again
 from tests.pbem_table import NewStore
 
+T = TypeVar("T")
 GAME = "81b6a334-e793-483c-a9e3-5db8184d9e5f"
 KEY = f"Game-Key: {GAME} 16 ABEF3TMK3NXQSB7E"
 HOST_TEXT = f"Your turn. Reply with the number:\n  1. draw — Draw back up to 8 cards\n\n{KEY}\n"
@@ -417,20 +421,25 @@ def test_club_commands_reach_the_club_service_with_the_games_seat_names(
 ) -> None:
     asked: list[object] = []
 
-    def club(host: Host, game_id: UUID, player: str, command: object, sender: str) -> Handled:
-        asked.append((player, command, sender))
+    def club(
+        host: Host, game_id: UUID, player: str, command: object, nonce: bytes, version: int | None
+    ) -> Handled:
+        asked.append((player, command, version))
         return Handled(True, game_id, player, "taken")
 
     monkeypatch.setattr("event_store.mail_replies.handle_club_command", club)
     vlad = desk.last_to("Vlad")
+    key = game_key(body_text(vlad))
+    assert key is not None
+    at = key[1]
     desk.run(
         gmail(vlad, "press ann: Dawn comes\nsoon."), without_key(vlad, "vacation 3d"), gmail(vlad, "Agree")
     )
     assert sorted(asked, key=repr) == sorted(
         [
-            ("Vlad", Press(("Ann",), "Dawn comes\nsoon."), address("Vlad")),
-            ("Vlad", Vacation(3 * 86400), address("Vlad")),
-            ("Vlad", RollbackAnswer(True), address("Vlad")),
+            ("Vlad", Press(("Ann",), "Dawn comes\nsoon."), at),
+            ("Vlad", Vacation(3 * 86400), None),
+            ("Vlad", RollbackAnswer(True), at),
         ],
         key=repr,
     )
@@ -438,6 +447,60 @@ def test_club_commands_reach_the_club_service_with_the_games_seat_names(
     assert body_text(desk.last_to("Vlad")).startswith(
         "Refused: `press` names no seat `Zed` (the seats are Ann, Vlad)"
     )
+
+
+def club_events(desk: Desk, kind: type[T]) -> list[T]:
+    return [r.event for r in desk.host.service.recorded_events(desk.game) if isinstance(r.event, kind)]
+
+
+def test_press_by_mail_is_relayed_once_as_the_seats_mail_words(desk: Desk) -> None:
+    vlad = desk.last_to("Vlad")
+    desk.run(gmail(vlad, "press all: Dawn comes soon."))
+    desk.run(gmail(vlad, "press all: Dawn comes soon."))  # the same reply sent again: one press
+    desk.run(gmail(vlad, "Press ANN: only for you"))
+    public, private = club_events(desk, PressSent), club_events(desk, PrivatePressSent)
+    assert [(e.sender, e.text, e.auth) for e in public] == [("Vlad", "Dawn comes soon.", "mail")]
+    assert sorted(e.owner for e in private) == ["Ann", "Vlad"] and {e.to[0] for e in private} == {"Ann"}
+    to_ann = [" ".join(body_text(m).split()) for m in desk.sent if str(m["To"]) == address("Ann")]
+    assert sum("Vlad to everyone (by mail, on the host's word): Dawn comes soon." in t for t in to_ann) == 1
+    assert any("only for you" in text for text in to_ann)
+    assert not desk.host.service.audit(desk.game).findings
+
+
+def test_vacation_by_mail_is_recorded_within_the_games_allowance_and_confirmed(desk: Desk) -> None:
+    club_host.set_deadline(desk.host, desk.game, club_host.parse_rules("3d", vacation="5d"))
+    desk.run()
+    desk.run(phone(desk.last_to("Vlad"), "Vacation 2d"))
+    [away] = club_events(desk, VacationDeclared)
+    assert (away.player, away.seconds, away.auth) == ("Vlad", 2 * 86400, "mail")
+    to_vlad = [body_text(m) for m in desk.sent if str(m["To"]) == address("Vlad")]
+    assert sum(text.startswith("Your absence is recorded") for text in to_vlad) == 1
+    desk.run(phone(desk.last_to("Vlad"), "vacation 4d"))
+    refused = body_text(desk.last_to("Vlad"))
+    assert refused.startswith("Refused:") and "Vlad may be away 3 days more" in refused
+    assert len(club_events(desk, VacationDeclared)) == 1
+    assert not desk.host.service.audit(desk.game).findings
+
+
+def test_a_rollback_answered_by_mail_takes_the_game_back_but_not_by_an_older_mail(desk: Desk) -> None:
+    point = desk.head()
+    before = desk.last_to("Vlad")
+    desk.run(gmail(before, "draw"))
+    assert desk.taken() == ["draw"]
+    club_host.propose_rollback(desk.host, desk.game, point, "I meant to discard")
+    desk.run()
+    asked = desk.last_to("Vlad")
+    assert "agree" in body_text(asked)
+    desk.run(gmail(before, "agree"))  # a reply to the mail of before the proposal is no answer to it
+    refused = body_text(desk.last_to("Vlad"))
+    assert refused.startswith("Refused:") and "before the rollback now asked" in refused
+    assert not club_events(desk, RolledBack)
+    desk.run(gmail(asked, "Agree."))
+    [back] = club_events(desk, RolledBack)
+    assert back.to == point and club_events(desk, RollbackAnswered)[0].auth == "mail"
+    service = desk.host.service
+    assert service.fold(desk.game).state == service.fold(desk.game, point).state
+    assert not service.audit(desk.game).findings
 
 
 def test_a_lost_key_from_an_address_with_two_seats_is_placed_by_the_mail_it_answers(
