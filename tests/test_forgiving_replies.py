@@ -527,3 +527,51 @@ def test_a_lost_key_from_an_address_with_two_seats_is_placed_by_the_mail_it_answ
     assert [(e.player, e.action, e.auth) for e in taken][-1] == ("Bo", bo_moves[0], "mail")
     assert desk.head() == head, "Vlad's own game did not move"
     desk.host.service.close()
+
+
+def test_the_hosts_mail_says_a_program_sent_it_and_names_its_game_and_event(desk: Desk) -> None:
+    vlad = desk.last_to("Vlad")
+    assert vlad["Auto-Submitted"] == "auto-generated"
+    assert vlad["X-Nightkeep-Game"] == str(desk.game)
+    assert vlad["X-Nightkeep-Event"] == str(desk.head())
+
+
+def automatic(message: EmailMessage, line: str, header: str, value: str) -> EmailMessage:
+    sent = gmail(message, line)
+    sent[header] = value
+    return sent
+
+
+@pytest.mark.parametrize(
+    ("header", "value"),
+    [
+        ("Auto-Submitted", "auto-replied"),
+        ("Precedence", "bulk"),
+        ("Return-Path", "<>"),
+    ],
+)
+def test_an_answering_machine_quoting_the_key_plays_nothing_and_is_not_answered(
+    desk: Desk, header: str, value: str
+) -> None:
+    before = len(desk.sent)
+    desk.run(automatic(desk.last_to("Vlad"), "Draw", header, value))  # an out-of-office, or a list's copy
+    assert desk.taken() == [] and len(desk.sent) == before
+
+
+def test_a_delivery_report_is_not_answered(desk: Desk) -> None:
+    report = EmailMessage()
+    report["From"], report["To"], report["Subject"] = "MAILER-DAEMON@example.org", HOST_MAIL, "Undelivered"
+    report.set_content("Your mail to ann@example.org could not be delivered.")
+    report.make_mixed()
+    report.replace_header("Content-Type", "multipart/report; report-type=delivery-status; boundary=x")
+    before = len(desk.sent)
+    desk.run(report)
+    assert len(desk.sent) == before
+
+
+def test_the_host_never_answers_its_own_address(desk: Desk) -> None:
+    before = len(desk.sent)
+    desk.run(compose(HOST_MAIL, HOST_MAIL, "a mail of the host's that came back", "help\n"))
+    assert len(desk.sent) == before
+    desk.run(compose(WORK, HOST_MAIL, "the same words from a person", "help\n"))
+    assert [str(m["To"]) for m in desk.sent[before:]] == [WORK]  # (one refusal: no Game-Key)
