@@ -1,8 +1,12 @@
 """`nightkeep host run`: one pass (or a polling loop) of the host over an inbox and an outbox.
 
-A pass handles every pending message once — action, entropy or join packets, or a mail-only reply —
-queues a refusal to the sender of anything refused, moves the message out of the inbox, then writes
-the mail owed for the new events (`Host.follow`) and sends the outbox. It can be killed at any point:
+A pass handles every pending message once — action, entropy, join or words packets, or a mail-only
+reply — queues one refusal to the sender of what it refused (never to a program's mail or the host's
+own address, so two programs cannot answer each other for ever), moves the message out of the inbox,
+then tends the deadlines (reminders, lapses, default moves), writes the mail owed for the new events
+(`Host.follow`: one mail per reader when the turn passes, news or a question reaches it) and sends the
+outbox. A mail that cannot be read within the bounds (size, depth, parts), or that stopped a pass
+before, is set aside, told once and never read again. It can be killed at any point:
 - killed before a message is marked handled, the next pass reads it again, and an action already
   applied is recognised by its signature (or a mail action by its nonce) and not applied twice;
 - the outbox is written with the notification position it reports, so no owed mail is lost;
