@@ -252,11 +252,17 @@ def answer_rollback(
     return version, True
 
 
-def _proposal_reason(host: HostLike, game_id: UUID) -> str:
+def last_proposal(host: HostLike, game_id: UUID) -> tuple[int, RollbackProposed] | None:
+    """Returns the newest rollback proposal of a game and the event it is (None if there was none)."""
     for recorded in reversed(host.service.recorded_events(game_id)):
         if isinstance(recorded.event, RollbackProposed):
-            return recorded.event.reason
-    return ""
+            return recorded.version, recorded.event
+    return None
+
+
+def _proposal_reason(host: HostLike, game_id: UUID) -> str:
+    found = last_proposal(host, game_id)
+    return "" if found is None else found[1].reason
 
 
 def withdraw_rollback(host: HostLike, game_id: UUID) -> int:

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Protocol
 from uuid import UUID
 
-from domain.club import PUBLIC_TO, RollbackProposed, away_until
+from domain.club import PUBLIC_TO, away_until
 from domain.errors import IllegalAction
 from domain.signing import AUTH_MAIL
 from event_store import clock
-from event_store.club_host import answer_rollback, declare_vacation, send_press
+from event_store.club_host import answer_rollback, declare_vacation, last_proposal, send_press
 from event_store.host_parts import Handled, HostLike
 from event_store.reply_parsing import ClubCommand, Press, RollbackAnswer, Vacation
 from event_store.sql import Statement
@@ -30,7 +30,7 @@ def handle_club_command(
     digest) and `version` the event of the mail it answers (None: the reply lost its Game-Key, and the
     host's last mail to the seat stands for it)."""
     mark = f"club:{game_id}:{player}:{nonce.hex()}"
-    if _marked(host, mark):
+    if host.seen(mark) is not None:
         if isinstance(command, Vacation):  # (a pass killed after the absence, before its word to the seat)
             _confirm(host, game_id, player, mark)
         return Handled(True, game_id, player, f"already took {player}'s `{command.word}`", duplicate=True)
@@ -54,26 +54,16 @@ def handle_club_command(
     return Handled(True, game_id, player, said)
 
 
-def _marked(host: ClubHost, mark: str) -> bool:
-    with host.db.transaction(commit=False) as c:
-        c.execute("SELECT 1 FROM nightkeep_pbem_seen WHERE digest=?", [mark])
-        return c.fetchone() is not None
-
-
 def _check_answers_proposal(host: ClubHost, game_id: UUID, answered: int) -> None:
     """Refuses an answer to a rollback written before the rollback now waiting was proposed: an `agree`
     to one the host withdrew must not count for the next."""
-    proposed = 0
-    for recorded in reversed(host.service.recorded_events(game_id)):
-        if isinstance(recorded.event, RollbackProposed):
-            proposed = recorded.version
-            break
-    if not proposed:
+    found = last_proposal(host, game_id)
+    if found is None:
         raise IllegalAction("no rollback waits on an answer in this game")
-    if answered < proposed:
+    if answered < found[0]:
         raise IllegalAction(
             f"your answer replies to a mail of event {answered}, before the rollback now asked "
-            f"(event {proposed}) was proposed; reply to the host's mail that asks it"
+            f"(event {found[0]}) was proposed; reply to the host's mail that asks it"
         )
 
 

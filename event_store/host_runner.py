@@ -213,7 +213,8 @@ def _set_aside(host: Host, raw: bytes, digest: str, exc: Exception, done: Pass, 
         log.error("message_failed", error=repr(exc)[:200])
         why = "the host could not handle your message: send it again, or ask the host what went wrong"
     headers = headers_of(raw)
-    sender = sender_of(headers) if _answerable(sender_of(headers), is_automatic(headers), own) else ""
+    sender = sender_of(headers)
+    sender = sender if _answerable(sender, is_automatic(headers), own) else ""
     if sender:  # the sentence and the failed mark are apart: once= keeps a kill between from telling twice
         host.refusal(sender, why, None, once=f"{digest}#failed")
     host.remember(digest, f"failed: {exc!r:.200}", final=True)
