@@ -5,6 +5,16 @@ read as a big-endian 256-bit integer x, for k = 0, 1, … until x < 2**256 - (2*
 is x mod r. Rejection (vanishingly rare) keeps the mapping free of modulo bias without using another
 draw number. `pool` starts as 32 zero bytes and becomes sha256(pool ‖ value) for each EntropyAdded.
 Only this module touches randomness.
+
+Per-turn keys (games made by nightkeep 0.4.0 or later): every action draws its public dice and picks with
+a key of its own instead of the seed, the next link of a hash chain the host committed to before anyone
+chose the nonce that action draws with (S/KEY, Lamport 1981). The chain is cut into segments of
+`CHAIN_LINKS` links: segment s's root is HMAC-SHA256(seed, "nightkeep-dice-chain" ‖ u64be(s)), link j
+(1…CHAIN_LINKS) is sha256 applied CHAIN_LINKS − j times to the root, and the segment's anchor (link 0)
+is sha256 applied CHAIN_LINKS times, published as `DiceChainCommitted`. Action number i (from 1) uses
+segment (i − 1) // CHAIN_LINKS, link (i − 1) % CHAIN_LINKS + 1, released in its ActionTaken: anyone can
+check it hashes to the link before it, nobody can compute the next one before the host releases it, and
+once the seed is revealed every anchor is checked against it. Private draws (hands, salts) keep the seed.
 """
 
 from __future__ import annotations
@@ -22,6 +32,12 @@ _SPACE = 1 << 256
 _LIMITS: dict[int, int] = {}  # the rejection limit of each bound asked for: a few 256-bit divisions less
 
 
+# Links per segment of the per-turn key chain: computing a link from its segment's root costs at most
+# this many sha256 (about 1 ms), and a segment's anchor is committed a whole segment before it is used.
+CHAIN_LINKS = 1024
+CHAIN_ROOT = b"nightkeep-dice-chain"
+
+
 def new_seed() -> bytes:
     """Returns a fresh secret 32-byte seed from the operating system's generator."""
     return secrets.token_bytes(32)
@@ -35,6 +51,34 @@ def commit_to_seed(seed: bytes) -> bytes:
 def mix_entropy(pool: bytes, value: bytes) -> bytes:
     """Mixes a player's entropy into the pool: sha256(pool ‖ value)."""
     return hashlib.sha256(pool + value).digest()
+
+
+def chain_root(seed: bytes, segment: int) -> bytes:
+    """Returns the secret root of one segment of a game's per-turn key chain."""
+    return hmac.digest(seed, CHAIN_ROOT + segment.to_bytes(8, "big"), "sha256")
+
+
+def hash_times(value: bytes, times: int) -> bytes:
+    """Applies sha256 `times` times."""
+    for _ in range(times):
+        value = hashlib.sha256(value).digest()
+    return value
+
+
+def chain_anchor(seed: bytes, segment: int) -> bytes:
+    """Returns the public anchor (link 0) of a segment of the per-turn key chain."""
+    return hash_times(chain_root(seed, segment), CHAIN_LINKS)
+
+
+def chain_place(action: int) -> tuple[int, int]:
+    """Returns (segment, link) of the per-turn key of action number `action` (from 1)."""
+    return (action - 1) // CHAIN_LINKS, (action - 1) % CHAIN_LINKS + 1
+
+
+def turn_key(seed: bytes, action: int) -> bytes:
+    """Returns the per-turn key of action number `action` (from 1): its link of the chain."""
+    segment, link = chain_place(action)
+    return hash_times(chain_root(seed, segment), CHAIN_LINKS - link)
 
 
 def draw_value(seed: bytes, pool: bytes, nonce: bytes, draw: int, bound: int) -> int:
@@ -111,12 +155,14 @@ class Dice(Protocol):
         """Rolls `count` dice with `sides` faces; returns (faces, draw numbers)."""
         ...
 
-    def pick(self, options: Sequence[str]) -> tuple[str, int]:
-        """Picks one of `options` (in the given order) at random; returns (option, draw number)."""
+    def pick(self, options: Sequence[str], owner: str = "") -> tuple[str, int]:
+        """Picks one of `options` (in the given order) at random; returns (option, draw number). A pick
+        for a private event names its `owner`: it is drawn with the secret seed, not the turn's key."""
         ...
 
     def salt(self) -> tuple[bytes, int]:
-        """Draws 32 secret bytes to salt a commitment; returns (salt, draw number)."""
+        """Draws 32 secret bytes to salt a commitment (always with the secret seed); returns (salt, draw
+        number)."""
         ...
 
 
@@ -135,18 +181,22 @@ class HmacDice:
         next_draw: int = 0,
         script: Sequence[int] = (),
         script_pos: int = 0,
+        key: bytes = b"",
     ) -> None:
         self._seed = seed
+        # The turn's key draws the public dice and picks (the seed itself in a game without one).
+        self._key = key or seed
         self._pool = pool
         self._nonce = nonce
         self.next_draw = next_draw
         self._script = list(script)
         self.script_pos = script_pos
 
-    def _take(self, bound: int) -> tuple[int, int]:
+    def _take(self, bound: int, private: bool = False) -> tuple[int, int]:
         draw = self.next_draw
         self.next_draw += 1
-        return draw_value(self._seed, self._pool, self._nonce, draw, bound), draw
+        key = self._seed if private else self._key
+        return draw_value(key, self._pool, self._nonce, draw, bound), draw
 
     def roll(self, sides: int = 6, count: int = 1) -> tuple[list[int], list[int]]:
         """Rolls `count` dice with `sides` faces; returns (faces, draw numbers)."""
@@ -161,9 +211,9 @@ class HmacDice:
             draws.append(draw)
         return values, draws
 
-    def pick(self, options: Sequence[str]) -> tuple[str, int]:
+    def pick(self, options: Sequence[str], owner: str = "") -> tuple[str, int]:
         """Picks one of `options` at random; returns (option, draw number)."""
-        index, draw = self._take(len(options))
+        index, draw = self._take(len(options), private=bool(owner))
         return options[index], draw
 
     def salt(self) -> tuple[bytes, int]:
@@ -204,7 +254,7 @@ class ScriptedDice:
         self.next_draw += 1
         return hashlib.sha256(b"scripted salt" + draw.to_bytes(8, "big")).digest(), draw
 
-    def pick(self, options: Sequence[str]) -> tuple[str, int]:
+    def pick(self, options: Sequence[str], owner: str = "") -> tuple[str, int]:
         """Returns the next scripted card if it is among the options, else the first option."""
         draw = self.next_draw
         self.next_draw += 1

@@ -26,11 +26,23 @@ from domain.club import (
     redo_problem,
 )
 from domain.club_rules import club_problem, last_said, said_again, said_problem
-from domain.dice import EMPTY_POOL, Dice, HmacDice, commit_to_seed, mix_entropy
+from domain.dice import (
+    CHAIN_LINKS,
+    EMPTY_POOL,
+    Dice,
+    HmacDice,
+    chain_anchor,
+    chain_place,
+    commit_to_seed,
+    hash_times,
+    mix_entropy,
+    turn_key,
+)
 from domain.errors import GameOver, IllegalAction, NotSigned, NotYourTurn, TamperedLog, UsageError
 from domain.events import (
     GENESIS_CHAIN,
     ActionTaken,
+    DiceChainCommitted,
     DieRolled,
     EntropyAdded,
     Event,
@@ -48,11 +60,17 @@ from domain.events import (
 )
 from domain.plain import copy_plain
 from domain.rulesets import Ruleset, build_ruleset, load_all_rulesets, load_ruleset_named
-from domain.setup import MAX_PLAYER_BYTES, entropy_problem
+from domain.setup import (
+    MAX_PLAYER_BYTES,
+    TURN_KEYS_SINCE,
+    entropy_problem,
+    recorded_class_version,
+    version_of,
+)
 from domain.signing import AUTH_SIGNED, authorisation_problem
 from domain.suggest import did_you_mean
 
-NIGHTKEEP_VERSION = "0.3.0"
+NIGHTKEEP_VERSION = "0.4.0"
 # The most events a game's log holds: the one reader reads no longer log, and no event number or
 # version a command is given may be larger.
 MAX_EVENTS = 1_000_000
@@ -91,6 +109,10 @@ def new_meta() -> dict[str, Any]:
         "forked_from": [],
         "keys": {},
         "options": {},
+        # Per-turn dice keys: each segment's committed anchor, and the last link an action released.
+        "anchors": {},
+        "link": [],
+        "made_by": [],
     }
 
 
@@ -126,6 +148,7 @@ def _on_created(holder: Any, event: GameCreated) -> None:
     holder.meta["script"] = list(event.dice_script)
     holder.meta["players"] = [seat["name"] for seat in event.players]
     holder.meta["options"] = dict(event.options)
+    holder.meta["made_by"] = list(version_of(event.nightkeep_version) or ())
     # Built once from the game's options: every later step of the holder uses this object.
     holder.ruleset = build_ruleset(event.ruleset, event.options)
     holder.state = holder.ruleset.initial_state(event)
@@ -136,6 +159,12 @@ def _on_committed(holder: Any, event: SeedCommitted) -> None:
     holder.meta["commitment"] = event.commitment
     holder.meta["seed"] = b""
     holder.meta["commit_chain"] = b""  # set by apply_event: the point players sign their entropy at
+    holder.meta["anchors"] = {}  # a new seed, a new key chain
+    holder.meta["link"] = []
+
+
+def _on_chain_committed(holder: Any, event: DiceChainCommitted) -> None:
+    holder.meta["anchors"][str(event.segment)] = event.anchor  # str keys: a snapshot's msgpack map
 
 
 def _on_forked(holder: Any, event: ForkedFrom) -> None:
@@ -153,6 +182,8 @@ def _on_revealed(holder: Any, event: SeedRevealed) -> None:
 def _on_action(holder: Any, event: ActionTaken) -> None:
     meta = holder.meta
     meta["actions"] += 1
+    if event.dice_key:
+        meta["link"] = [*chain_place(meta["actions"]), event.dice_key]
     if "club" in meta:  # a game played by e-mail: lapses and a rollback's pinned nonce
         on_action(meta, event)
 
@@ -161,6 +192,7 @@ _GAME_EVENTS: dict[type, Any] = {
     ForkedFrom: _on_forked,
     GameCreated: _on_created,
     SeedCommitted: _on_committed,
+    DiceChainCommitted: _on_chain_committed,
     EntropyAdded: _on_entropy,
     SeedRevealed: _on_revealed,
     ActionTaken: _on_action,
@@ -181,6 +213,49 @@ def apply_event(holder: Any, event: Event, chain: bytes) -> None:
         advance_draws(holder.meta, event)
         holder.state = holder.ruleset.evolve(holder.state, event)
     holder.chain = chain
+
+
+def uses_turn_keys(meta: dict[str, Any]) -> bool:
+    """Tells whether a game draws its public dice with per-turn keys (made by nightkeep 0.4.0 or later)."""
+    return tuple(meta["made_by"]) >= TURN_KEYS_SINCE
+
+
+def dice_key_problem(meta: dict[str, Any], event: ActionTaken) -> str:
+    """Says what is wrong with an action's per-turn dice key, given the game before it ("" when nothing
+    is): in a game with a key chain it must be the next link of the segment its action number falls in,
+    hashing to the last link released (or to the segment's anchor); without one it must be empty."""
+    key = event.dice_key
+    if not uses_turn_keys(meta) and not meta["anchors"]:
+        return "an action of a game without a key chain carries a dice key" if key else ""
+    number = meta["actions"] + 1
+    segment, link = chain_place(number)
+    anchor = meta["anchors"].get(str(segment))
+    if anchor is None:
+        return f"no anchor was committed for the key chain's segment {segment} (action {number} draws in it)"
+    if len(key) != len(anchor):
+        return f"action {number} carries no dice key of {len(anchor)} bytes"
+    last = meta["link"]
+    base, steps = (anchor, link)
+    if last and last[0] == segment and last[1] <= link:
+        base, steps = last[2], link - last[1]  # hash on from the last link released
+    if hash_times(key, steps) != base:
+        return f"the dice key of action {number} is not link {link} of the chain the host committed to"
+    return ""
+
+
+def chain_commit_problem(meta: dict[str, Any], event: DiceChainCommitted) -> str:
+    """Says what is wrong with a key chain's anchor where it stands ("" when nothing is): it is committed
+    for the segment the next action draws in, once per seed, in a game that draws with per-turn keys."""
+    if not uses_turn_keys(meta):
+        return "a game made before per-turn keys commits to no key chain"
+    segment = meta["actions"] // CHAIN_LINKS
+    if event.segment != segment:
+        return f"the next action draws in the key chain's segment {segment}, not {event.segment}"
+    if str(event.segment) in meta["anchors"]:
+        return f"the key chain's segment {segment} was committed already"
+    if len(event.anchor) != 32:
+        return "an anchor is 32 bytes"
+    return ""
 
 
 def verify_event(holder: Any, event: Event) -> str:
@@ -499,11 +574,34 @@ class Game(Aggregate):
         return bool(self.ruleset.status(self.state)["status"] == "finished")
 
     def dice(self, seed: bytes, nonce: bytes = b"") -> HmacDice:
-        """Returns this game's fair dice, positioned at its next draw."""
+        """Returns this game's fair dice, positioned at its next draw, keyed for its next action."""
         if commit_to_seed(seed) != self.meta["commitment"]:
             raise TamperedLog("the seed does not match this game's commitment")
         meta = self.meta
-        return HmacDice(seed, meta["pool"], nonce, meta["next_draw"], meta["script"], meta["script_pos"])
+        return HmacDice(
+            seed,
+            meta["pool"],
+            nonce,
+            meta["next_draw"],
+            meta["script"],
+            meta["script_pos"],
+            key=self.turn_key(seed),
+        )
+
+    def turn_key(self, seed: bytes) -> bytes:
+        """Returns the per-turn dice key of the next action (empty in a game without a key chain)."""
+        if not self.meta["anchors"]:
+            return b""
+        return turn_key(seed, self.meta["actions"] + 1)
+
+    def commit_dice_chain(self, seed: bytes) -> None:
+        """Commits the anchor of the key chain's segment the next action draws in, unless it is already:
+        after the seed's commitment, and after the action that ends a segment."""
+        if not uses_turn_keys(self.meta) or self.meta["seed"]:
+            return
+        segment = self.meta["actions"] // CHAIN_LINKS
+        if str(segment) not in self.meta["anchors"]:
+            self.record(DiceChainCommitted(segment=segment, anchor=chain_anchor(seed, segment)))
 
     def add_entropy(self, player: str, value: bytes, signature: bytes = b"") -> None:
         """Mixes a seated player's entropy into later draws; only allowed before the first draw."""
@@ -524,14 +622,27 @@ class Game(Aggregate):
         nonce: bytes = b"",
         auth: str = "",
         signature: bytes = b"",
+        dice_key: bytes = b"",
     ) -> list[Event]:
         """Checks an action is legal for `player` (and, for a seat bound to a key, that it comes signed),
         then records it and the events it causes. A signed action's signature must be the seat's, of
-        `domain.signing.action_bytes` at this point of the game."""
+        `domain.signing.action_bytes` at this point of the game. `dice_key` is the action's per-turn key
+        (`turn_key`), which `dice` draws its public outcomes with."""
         ruleset = self.ruleset
         if len(nonce) > MAX_PLAYER_BYTES:
             raise UsageError(f"a nonce is at most {MAX_PLAYER_BYTES} bytes, got {len(nonce)}")
-        taken = ActionTaken(player=player, action=action_id, nonce=nonce, auth=auth, signature=signature)
+        signed_on = self.chain if auth == AUTH_SIGNED and uses_turn_keys(self.meta) else b""
+        taken = ActionTaken(
+            player=player,
+            action=action_id,
+            nonce=nonce,
+            auth=auth,
+            signature=signature,
+            dice_key=dice_key,
+            signed_chain=signed_on,
+        )
+        if problem := dice_key_problem(self.meta, taken):
+            raise TamperedLog(problem)
         if action_id != START or player != HOST:
             self.check_legal(player, action_id)
             if auth == AUTH_DEFAULT:  # the host's bot moving for a seat whose turn lapsed
@@ -598,8 +709,16 @@ class Game(Aggregate):
         self.record(SeedRevealed(seed=seed))
 
     def record(self, event: Event) -> None:
-        """Appends one event, chained to the previous one, and folds it into the state."""
-        self.record_raw(event.type_name, event.class_version, event.to_fields())
+        """Appends one event, chained to the previous one, and folds it into the state: at the class
+        version the nightkeep that made the game records it (an older game keeps its shapes)."""
+        fields = event.to_fields()
+        version = event.class_version
+        made_by = tuple(self.meta["made_by"]) if self.ruleset_name else ()
+        if made_by and event.added_in:
+            version = recorded_class_version(event.type_name, version, made_by)
+            if version < event.class_version:
+                fields = {k: v for k, v in fields.items() if event.added_in.get(k, 0) <= version}
+        self.record_raw(event.type_name, version, fields)
 
     def record_raw(self, type_name: str, version: int, fields: dict[str, Any]) -> None:
         """Appends one event given as recorded (a fork copies events with their original bytes)."""

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.audit.chain import chain_of, check_links
-from domain.audit.dice import seeds_by_commitment
+from domain.audit.dice import anchor_problems, seeds_by_commitment
 from domain.audit.reading import (
     check_forks,
     class_version_problems,
@@ -89,6 +89,8 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
     for version, detail in class_version_problems(entries, created):
         report.add(version, "format", detail)
     check_forks(entries, events, report)
+    for version, detail in anchor_problems(events):
+        report.add(version, "seed", detail)
     check_signatures(entries, events, report)
     if header is not None:
         for version, detail in header_problems(header, entries, events):

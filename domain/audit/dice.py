@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from domain.dice import commit_to_seed, draw_prefix, draw_salt, draw_value_keyed, hmac_key
-from domain.events import Event, ForkedFrom, SeedRevealed
+from domain.dice import chain_anchor, commit_to_seed, draw_prefix, draw_salt, draw_value_keyed, hmac_key
+from domain.events import DiceChainCommitted, Event, ForkedFrom, SeedCommitted, SeedRevealed
 
 
 class AuditDice:
@@ -26,14 +26,17 @@ class AuditDice:
         meta: dict[str, Any],
         nonce: bytes,
         key: tuple[Any, Any] | None = None,
+        turn_key: bytes = b"",
     ) -> None:
         self._recorded = recorded
         self._seed = seed
         self._pool = meta["pool"]
         self._nonce = nonce
         self._prefix = draw_prefix(self._pool, nonce)
-        # The seed's HMAC key made ready: an audit passes the one it made for the game's seed.
-        self._key = key if key is not None or seed is None else hmac_key(seed)
+        # The seed's HMAC key made ready: an audit passes the one it made for the game's seed. Private
+        # picks and salts draw with it; public dice and picks with the action's per-turn key, if any.
+        self._seed_key = key if key is not None or seed is None else hmac_key(seed)
+        self._key = hmac_key(turn_key) if turn_key else self._seed_key
         self.next_draw: int = meta["next_draw"]
         self._script: list[int] = meta["script"]
         self.script_pos: int = meta["script_pos"]
@@ -92,12 +95,13 @@ class AuditDice:
             return recorded, draw
         return (expected if expected is not None else bytes(32)), draw
 
-    def pick(self, options: Sequence[str]) -> tuple[str, int]:
-        """Picks the recorded option, checking it against the seed."""
+    def pick(self, options: Sequence[str], owner: str = "") -> tuple[str, int]:
+        """Picks the recorded option, checking it against the turn's key (a private pick: the seed)."""
         draw, recorded = self._take()
         expected = None
-        if self._key is not None:
-            expected = options[draw_value_keyed(self._key, self._prefix, draw, len(options))]
+        key = self._seed_key if owner else self._key
+        if key is not None:
+            expected = options[draw_value_keyed(key, self._prefix, draw, len(options))]
         self._compare(draw, recorded, expected)
         if isinstance(recorded, str) and recorded in options:
             return recorded, draw
@@ -139,6 +143,25 @@ def drawn_at(first: int, events: Sequence[Event], draw: int) -> int | None:
             if draw in draws[:count]:
                 found = version
     return found
+
+
+def anchor_problems(events: Sequence[Event]) -> list[tuple[int, str]]:
+    """Checks every key chain anchor committed under a seed the log makes public against that seed (its
+    root for the segment, hashed CHAIN_LINKS times); returns (version, finding) for each that is not."""
+    seeds = seeds_by_commitment(events)
+    problems: list[tuple[int, str]] = []
+    commitment = b""
+    for version, event in enumerate(events, start=1):
+        if type(event) is SeedCommitted:
+            commitment = event.commitment
+        elif type(event) is DiceChainCommitted:
+            seed = seeds.get(commitment)
+            if seed is not None and isinstance(event.segment, int) and event.segment >= 0:
+                if chain_anchor(seed, event.segment) != event.anchor:
+                    problems.append(
+                        (version, f"the key chain anchor at event {version} does not come from the seed")
+                    )
+    return problems
 
 
 def seeds_by_commitment(events: Iterable[Event]) -> dict[bytes, bytes]:

@@ -15,6 +15,7 @@ from domain.dice import EMPTY_POOL, draw_value, mix_entropy
 from domain.errors import NightkeepError
 from domain.events import (
     ActionTaken,
+    DiceChainCommitted,
     DieRolled,
     EntropyAdded,
     Event,
@@ -22,7 +23,15 @@ from domain.events import (
     Sealed,
     SeedCommitted,
 )
-from domain.game import GameFold, Rewinds, apply_event, game_status, verify_event
+from domain.game import (
+    GameFold,
+    Rewinds,
+    apply_event,
+    chain_commit_problem,
+    dice_key_problem,
+    game_status,
+    verify_event,
+)
 from domain.rulesets import ruleset_class
 from domain.setup import entropy_problem
 
@@ -35,7 +44,17 @@ def can_unseal(events: Sequence[Event], created: GameCreated) -> bool:
         redecides = ruleset_class(created.ruleset).redecides_sealed
     except NightkeepError:
         return False
-    return redecides and commitments(events) <= seeds_by_commitment(events).keys()
+    if not redecides:
+        return False
+    # Private press is sealed but read by no rule: such a copy is re-decided whatever its seeds (its
+    # draws are checked with the turns' keys where the game has them).
+    if all(e.type in _UNREAD_PRIVATE for e in events if type(e) is Sealed):
+        return True
+    return commitments(events) <= seeds_by_commitment(events).keys()
+
+
+# Private event types no rule reads (a club's private press): sealed, they hide nothing the rules need.
+_UNREAD_PRIVATE = frozenset({"PrivatePressSent"})
 
 
 def fold_public(
@@ -80,6 +99,10 @@ _CLUB_TYPES = frozenset(CLUB_EVENTS)
 def _public_problem(fold: GameFold, event: Event) -> str:
     """Returns what public facts alone show wrong with an event: an action by someone not to act, or
     what the ruleset's `verify` finds (a reveal that opens no commitment…)."""
+    if isinstance(event, ActionTaken) and (problem := dice_key_problem(fold.meta, event)):
+        return problem
+    if isinstance(event, DiceChainCommitted):
+        return chain_commit_problem(fold.meta, event)
     if isinstance(event, ActionTaken) and event.player != HOST and fold.ruleset_name:
         to_act = fold.ruleset.status(fold.state)["to_act"]
         if event.player not in to_act:
@@ -98,7 +121,7 @@ def check_public_dice(events: Sequence[Event], report: AuditReport) -> None:
     """Recomputes every public die roll from the seed (or script) when the rules cannot be re-run."""
     seeds = seeds_by_commitment(events)
     script: list[int] = []
-    pool, nonce, commitment = EMPTY_POOL, b"", b""
+    pool, nonce, commitment, key = EMPTY_POOL, b"", b"", b""
     for version, event in enumerate(events, start=1):
         if isinstance(event, GameCreated):
             script = list(event.dice_script)
@@ -107,12 +130,13 @@ def check_public_dice(events: Sequence[Event], report: AuditReport) -> None:
         elif isinstance(event, EntropyAdded):
             pool = mix_entropy(pool, event.value)
         elif isinstance(event, ActionTaken):
-            nonce = event.nonce
+            nonce, key = event.nonce, event.dice_key
             report.actions += 1
         elif isinstance(event, DieRolled):
             for draw, face in zip(event.draws, event.values, strict=False):
                 report.draws += 1
-                seed = seeds.get(commitment)
+                # Public dice draw with the turn's key, else (a game without one) with the seed.
+                seed = key or seeds.get(commitment)
                 expected = script.pop(0) if script else None
                 if expected is None and seed is not None:
                     expected = draw_value(seed, pool, nonce, draw, event.sides) + 1
@@ -123,5 +147,6 @@ def check_public_dice(events: Sequence[Event], report: AuditReport) -> None:
                     report.add(
                         version,
                         "dice",
-                        f"draw {draw} at event {version} recorded {face}, the seed gives {expected}",
+                        f"draw {draw} at event {version} recorded {face}, "
+                        f"{'the turn' + chr(39) + 's key' if key else 'the seed'} gives {expected}",
                     )

@@ -36,13 +36,14 @@ VAMPIRES = 3  # RULES.md §4: the vampire player draws 3 identity tokens
 KNOWN_HUMANS = 2  # and the human player 2
 
 
-def picks(res: Resolution, left: list[str], count: int) -> tuple[list[str], list[int]]:
-    """Picks `count` of the options one draw each, without putting any back (removed from `left`);
-    returns the picks and their draw numbers."""
+def picks(res: Resolution, left: list[str], count: int, owner: str) -> tuple[list[str], list[int]]:
+    """Picks `count` of the options one draw each, without putting any back (removed from `left`), for
+    `owner`'s private event (drawn with the secret seed, not the turn's public key); returns the picks
+    and their draw numbers."""
     picked: list[str] = []
     draws: list[int] = []
     for _ in range(count):
-        option, draw = res.dice.pick(left)
+        option, draw = res.dice.pick(left, owner)
         left.remove(option)
         picked.append(option)
         draws.append(draw)
@@ -54,7 +55,7 @@ def draw_cards(res: Resolution, player: str, count: int) -> None:
     committed to afresh."""
     state = state_of(res)
     count = min(count, deck_count(state, player))
-    cards, draws = picks(res, deck_cards(state, player), count)
+    cards, draws = picks(res, deck_cards(state, player), count, player)
     commitments = receive_cards(res, player, cards, draws) if cards else state["players"][player]["hand"]
     res.emit(CardsDrawn(player=player, count=count, commitments=list(commitments)))
 
@@ -89,7 +90,7 @@ def deal(res: Resolution) -> None:
     refill_castle(res)
     vampire, human = player_of(state, VAMPIRE), player_of(state, HUMAN)
     left = list(characters)
-    vampires, draws = picks(res, left, VAMPIRES)
+    vampires, draws = picks(res, left, VAMPIRES, vampire)
     secret, secret_draw = res.dice.salt()
     salts = {c: identity_salt(secret, c) for c in characters}
     res.emit(
@@ -105,7 +106,7 @@ def deal(res: Resolution) -> None:
     )
     identities = {c: VAMPIRE if c in vampires else HUMAN for c in characters}
     res.emit(IdentitiesCommitted(commitments={c: commit(identities[c], salts[c]) for c in characters}))
-    known, draws = picks(res, left, KNOWN_HUMANS)  # among the 6 humans left
+    known, draws = picks(res, left, KNOWN_HUMANS, human)  # among the 6 humans left
     own, own_draw = res.dice.salt()
     res.emit(
         IdentityTokensDrawn(
