@@ -81,6 +81,28 @@ def turn_key(seed: bytes, action: int) -> bytes:
     return hash_times(chain_root(seed, segment), CHAIN_LINKS - link)
 
 
+PRIVATE_KEY = b"nightkeep-private-dice\x00"
+PRIVATE_SALT = b"nightkeep-private-salt\x00"
+
+
+def private_key(seed: bytes, owner: str) -> bytes:
+    """Returns a seat's private dice key (dealt to it sealed): HMAC(seed, "nightkeep-private-dice" ‖ 0x00 ‖
+    UTF-8(owner))."""
+    return hmac.digest(seed, PRIVATE_KEY + owner.encode(), "sha256")
+
+
+def private_salt(seed: bytes, owner: str) -> bytes:
+    """Returns the salt of a seat's sealed DiceKeyDealt: HMAC(seed, "nightkeep-private-salt" ‖ 0x00 ‖
+    UTF-8(owner))."""
+    return hmac.digest(seed, PRIVATE_SALT + owner.encode(), "sha256")
+
+
+def owner_key(key: bytes, turn: bytes) -> bytes:
+    """Returns the key a seat's private draws of one action are made with: HMAC(its private key, the
+    turn's key), so the seat can check them once the turn's key is out, and not foresee them before."""
+    return hmac.digest(key, turn, "sha256")
+
+
 def draw_value(seed: bytes, pool: bytes, nonce: bytes, draw: int, bound: int) -> int:
     """Computes draw number `draw` as an unbiased integer in [0, bound)."""
     return draw_value_after(seed, draw_prefix(pool, nonce), draw, bound)
@@ -160,9 +182,9 @@ class Dice(Protocol):
         for a private event names its `owner`: it is drawn with the secret seed, not the turn's key."""
         ...
 
-    def salt(self) -> tuple[bytes, int]:
-        """Draws 32 secret bytes to salt a commitment (always with the secret seed); returns (salt, draw
-        number)."""
+    def salt(self, owner: str = "") -> tuple[bytes, int]:
+        """Draws 32 secret bytes to salt a commitment of `owner`'s private event (never with the turn's
+        public key); returns (salt, draw number)."""
         ...
 
 
@@ -182,21 +204,30 @@ class HmacDice:
         script: Sequence[int] = (),
         script_pos: int = 0,
         key: bytes = b"",
+        private_keys: dict[str, bytes] | None = None,
     ) -> None:
         self._seed = seed
-        # The turn's key draws the public dice and picks (the seed itself in a game without one).
+        # The turn's key draws the public dice and picks (the seed itself in a game without one); a
+        # seat's private draws are made with its private key mixed with the turn's key.
         self._key = key or seed
+        self._private = {o: owner_key(k, key) for o, k in (private_keys or {}).items()} if key else {}
         self._pool = pool
         self._nonce = nonce
         self.next_draw = next_draw
         self._script = list(script)
         self.script_pos = script_pos
 
-    def _take(self, bound: int, private: bool = False) -> tuple[int, int]:
+    def _take(self, bound: int, owner: str = "") -> tuple[int, int]:
         draw = self.next_draw
         self.next_draw += 1
-        key = self._seed if private else self._key
-        return draw_value(key, self._pool, self._nonce, draw, bound), draw
+        return draw_value(self._key_of(owner), self._pool, self._nonce, draw, bound), draw
+
+    def _key_of(self, owner: str) -> bytes:
+        """Returns the key a draw is made with: the turn's for a public one, the owner's for a private
+        one (the seed in a game without per-turn keys, or for a private draw of nobody's)."""
+        if not owner:
+            return self._key
+        return self._private.get(owner, self._seed)
 
     def roll(self, sides: int = 6, count: int = 1) -> tuple[list[int], list[int]]:
         """Rolls `count` dice with `sides` faces; returns (faces, draw numbers)."""
@@ -213,14 +244,15 @@ class HmacDice:
 
     def pick(self, options: Sequence[str], owner: str = "") -> tuple[str, int]:
         """Picks one of `options` at random; returns (option, draw number)."""
-        index, draw = self._take(len(options), private=bool(owner))
+        index, draw = self._take(len(options), owner)
         return options[index], draw
 
-    def salt(self) -> tuple[bytes, int]:
+    def salt(self, owner: str = "") -> tuple[bytes, int]:
         """Draws 32 secret bytes to salt a commitment; returns (salt, draw number)."""
         draw = self.next_draw
         self.next_draw += 1
-        return draw_salt(self._seed, self._pool, self._nonce, draw), draw
+        key = self._private.get(owner, self._seed)
+        return draw_salt(key, self._pool, self._nonce, draw), draw
 
 
 class ScriptedDice:
@@ -248,7 +280,7 @@ class ScriptedDice:
         self.next_draw += count
         return values, draws
 
-    def salt(self) -> tuple[bytes, int]:
+    def salt(self, owner: str = "") -> tuple[bytes, int]:
         """Returns a fixed salt for the next draw number (tests need them repeatable, not secret)."""
         draw = self.next_draw
         self.next_draw += 1

@@ -397,6 +397,19 @@ class DiceChainCommitted(Event):
 
 
 @event_type
+class DiceKeyDealt(Event):
+    """The host dealt a seat its private dice key, sealed for everyone else: the seat's private draws
+    (its hand, its salts) are made with it mixed with each turn's key, so the seat checks them the turn
+    they are made and nobody else can before the seed is revealed (domain/dice.py)."""
+
+    is_host_event = True
+    private = True
+    owner: str
+    key: bytes
+    salt: bytes
+
+
+@event_type
 class EntropyAdded(Event):
     """A player mixed their own entropy into every later draw."""
 

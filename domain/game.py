@@ -36,6 +36,8 @@ from domain.dice import (
     commit_to_seed,
     hash_times,
     mix_entropy,
+    private_key,
+    private_salt,
     turn_key,
 )
 from domain.errors import GameOver, IllegalAction, NotSigned, NotYourTurn, TamperedLog, UsageError
@@ -43,6 +45,7 @@ from domain.events import (
     GENESIS_CHAIN,
     ActionTaken,
     DiceChainCommitted,
+    DiceKeyDealt,
     DieRolled,
     EntropyAdded,
     Event,
@@ -57,6 +60,7 @@ from domain.events import (
     is_registered,
     is_sealed,
     next_chain,
+    seal,
 )
 from domain.plain import copy_plain
 from domain.rulesets import Ruleset, build_ruleset, load_all_rulesets, load_ruleset_named
@@ -113,6 +117,9 @@ def new_meta() -> dict[str, Any]:
         "anchors": {},
         "link": [],
         "made_by": [],
+        # Private dice keys: those this copy holds unsealed, and every seat dealt one (sealed or not).
+        "private_keys": {},
+        "dealt": [],
     }
 
 
@@ -151,6 +158,7 @@ def _on_created(holder: Any, event: GameCreated) -> None:
     holder.meta["made_by"] = list(version_of(event.nightkeep_version) or ())
     # Built once from the game's options: every later step of the holder uses this object.
     holder.ruleset = build_ruleset(event.ruleset, event.options)
+    holder.meta["private_draws"] = holder.ruleset.private_draws
     holder.state = holder.ruleset.initial_state(event)
 
 
@@ -159,8 +167,15 @@ def _on_committed(holder: Any, event: SeedCommitted) -> None:
     holder.meta["commitment"] = event.commitment
     holder.meta["seed"] = b""
     holder.meta["commit_chain"] = b""  # set by apply_event: the point players sign their entropy at
-    holder.meta["anchors"] = {}  # a new seed, a new key chain
+    holder.meta["anchors"] = {}  # a new seed, a new key chain and new private keys
     holder.meta["link"] = []
+    holder.meta["private_keys"] = {}
+    holder.meta["dealt"] = []
+
+
+def _on_key_dealt(holder: Any, event: DiceKeyDealt) -> None:
+    holder.meta["private_keys"][event.owner] = event.key
+    holder.meta["dealt"].append(event.owner)
 
 
 def _on_chain_committed(holder: Any, event: DiceChainCommitted) -> None:
@@ -193,6 +208,7 @@ _GAME_EVENTS: dict[type, Any] = {
     GameCreated: _on_created,
     SeedCommitted: _on_committed,
     DiceChainCommitted: _on_chain_committed,
+    DiceKeyDealt: _on_key_dealt,
     EntropyAdded: _on_entropy,
     SeedRevealed: _on_revealed,
     ActionTaken: _on_action,
@@ -208,7 +224,10 @@ def apply_event(holder: Any, event: Event, chain: bytes) -> None:
         if type(event) is SeedCommitted:
             holder.meta["commit_chain"] = chain
     elif type(event) is Sealed:
-        pass  # someone else's private event: this copy of the log cannot know what it changed
+        # Someone else's private event: this copy of the log cannot know what it changed (but whose
+        # private dice key it deals).
+        if event.type == "DiceKeyDealt":
+            holder.meta["dealt"].append(event.owner)
     else:
         advance_draws(holder.meta, event)
         holder.state = holder.ruleset.evolve(holder.state, event)
@@ -228,6 +247,8 @@ def dice_key_problem(meta: dict[str, Any], event: ActionTaken) -> str:
     if not uses_turn_keys(meta) and not meta["anchors"]:
         return "an action of a game without a key chain carries a dice key" if key else ""
     number = meta["actions"] + 1
+    if meta.get("private_draws") and sorted(meta["dealt"]) != sorted(meta["players"]):
+        return f"action {number} comes before every seat was dealt its private dice key"
     segment, link = chain_place(number)
     anchor = meta["anchors"].get(str(segment))
     if anchor is None:
@@ -240,6 +261,38 @@ def dice_key_problem(meta: dict[str, Any], event: ActionTaken) -> str:
         base, steps = last[2], link - last[1]  # hash on from the last link released
     if hash_times(key, steps) != base:
         return f"the dice key of action {number} is not link {link} of the chain the host committed to"
+    return ""
+
+
+def key_dealt_problem(meta: dict[str, Any], owner: str) -> str:
+    """Says what is wrong with dealing `owner` a private dice key where it stands ("" when nothing is):
+    each seat once per seed, in a game of a ruleset with private draws that has a key chain, before its
+    first key is released."""
+    if not meta.get("private_draws") or not uses_turn_keys(meta):
+        return "only a game with per-turn keys and private draws deals private dice keys"
+    if owner not in meta["players"]:
+        return f"a private dice key is dealt to {owner!r:.40}, who has no seat"
+    if owner in meta["dealt"]:
+        return f"{owner} was dealt a private dice key already"
+    if not meta["anchors"] or meta["link"]:
+        return "private dice keys are dealt right after the key chain is committed, before any action"
+    return ""
+
+
+def dealt_problem(meta: dict[str, Any], event: Event, seed: bytes | None) -> str:
+    """Says what is wrong with a DiceKeyDealt (held or sealed) where it stands, and once the seed is
+    public whether it deals the key and salt the seed gives ("" when nothing is)."""
+    owner = getattr(event, "owner", "")
+    if problem := key_dealt_problem(meta, owner if type(owner) is str else repr(owner)):
+        return problem
+    if seed is None:
+        return ""
+    fields = {"owner": owner, "key": private_key(seed, owner), "salt": private_salt(seed, owner)}
+    if type(event) is Sealed:
+        if seal(DiceKeyDealt.__name__, 1, fields) != {"owner": event.owner, "sealed": event.sealed}:
+            return f"the sealed private dice key of {owner} is not the one the seed gives"
+    elif isinstance(event, DiceKeyDealt) and event.to_fields() != fields:
+        return f"the private dice key of {owner} is not the one the seed gives"
     return ""
 
 
@@ -586,6 +639,7 @@ class Game(Aggregate):
             meta["script"],
             meta["script_pos"],
             key=self.turn_key(seed),
+            private_keys=meta["private_keys"],
         )
 
     def turn_key(self, seed: bytes) -> bytes:
@@ -602,6 +656,13 @@ class Game(Aggregate):
         segment = self.meta["actions"] // CHAIN_LINKS
         if str(segment) not in self.meta["anchors"]:
             self.record(DiceChainCommitted(segment=segment, anchor=chain_anchor(seed, segment)))
+        if self.meta.get("private_draws") and not self.meta["link"]:
+            for owner in self.meta["players"]:
+                if owner not in self.meta["dealt"]:
+                    dealt = DiceKeyDealt(
+                        owner=owner, key=private_key(seed, owner), salt=private_salt(seed, owner)
+                    )
+                    self.record(dealt)
 
     def add_entropy(self, player: str, value: bytes, signature: bytes = b"") -> None:
         """Mixes a seated player's entropy into later draws; only allowed before the first draw."""

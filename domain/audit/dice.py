@@ -7,7 +7,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from domain.dice import chain_anchor, commit_to_seed, draw_prefix, draw_salt, draw_value_keyed, hmac_key
+from domain.dice import (
+    chain_anchor,
+    commit_to_seed,
+    draw_prefix,
+    draw_salt,
+    draw_value_keyed,
+    hmac_key,
+    owner_key,
+    private_key,
+)
 from domain.events import DiceChainCommitted, Event, ForkedFrom, SeedCommitted, SeedRevealed
 
 
@@ -27,6 +36,7 @@ class AuditDice:
         nonce: bytes,
         key: tuple[Any, Any] | None = None,
         turn_key: bytes = b"",
+        private_keys: dict[str, bytes] | None = None,
     ) -> None:
         self._recorded = recorded
         self._seed = seed
@@ -37,6 +47,12 @@ class AuditDice:
         # picks and salts draw with it; public dice and picks with the action's per-turn key, if any.
         self._seed_key = key if key is not None or seed is None else hmac_key(seed)
         self._key = hmac_key(turn_key) if turn_key else self._seed_key
+        # A seat's private draws: its private dice key mixed with the turn's key (where this copy holds
+        # the key, or the seed gives it); the seed in a game without per-turn keys.
+        self._owners = (
+            {o: owner_key(k, turn_key) for o, k in (private_keys or {}).items()} if turn_key else {}
+        )
+        self._turn_key = turn_key
         self.next_draw: int = meta["next_draw"]
         self._script: list[int] = meta["script"]
         self.script_pos: int = meta["script_pos"]
@@ -84,12 +100,19 @@ class AuditDice:
         self.used += end - first
         return values, list(range(first, end))
 
-    def salt(self) -> tuple[bytes, int]:
-        """Gives the recorded salt, checking it against the seed."""
+    def _private_key(self, owner: str) -> bytes | None:
+        """Returns the key of `owner`'s private draws in this action, or None when it cannot be known."""
+        if self._turn_key and owner:
+            return self._owners.get(owner)
+        return self._seed
+
+    def salt(self, owner: str = "") -> tuple[bytes, int]:
+        """Gives the recorded salt, checking it against its owner's key (or the seed)."""
         draw, recorded = self._take()
         expected = None
-        if self._seed is not None:
-            expected = draw_salt(self._seed, self._pool, self._nonce, draw)
+        key = self._private_key(owner)
+        if key is not None:
+            expected = draw_salt(key, self._pool, self._nonce, draw)
         self._compare(draw, recorded, expected)
         if isinstance(recorded, bytes):
             return recorded, draw
@@ -99,7 +122,11 @@ class AuditDice:
         """Picks the recorded option, checking it against the turn's key (a private pick: the seed)."""
         draw, recorded = self._take()
         expected = None
-        key = self._seed_key if owner else self._key
+        if owner:
+            private = self._private_key(owner)
+            key = hmac_key(private) if private is not None else None
+        else:
+            key = self._key
         if key is not None:
             expected = options[draw_value_keyed(key, self._prefix, draw, len(options))]
         self._compare(draw, recorded, expected)
@@ -143,6 +170,16 @@ def drawn_at(first: int, events: Sequence[Event], draw: int) -> int | None:
             if draw in draws[:count]:
                 found = version
     return found
+
+
+def private_keys_of(meta: dict[str, Any], seed: bytes | None) -> dict[str, bytes]:
+    """Returns the private dice keys an audit can use: those the copy holds, and every seat's once the
+    seed is public."""
+    keys = dict(meta.get("private_keys") or {})
+    if seed is not None and meta.get("private_draws"):
+        for owner in meta["players"]:
+            keys.setdefault(owner, private_key(seed, owner))
+    return keys
 
 
 def anchor_problems(events: Sequence[Event]) -> list[tuple[int, str]]:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.actions import HOST, START
-from domain.audit.dice import AuditDice, drawn_at, recorded_draws, seeds_by_commitment
+from domain.audit.dice import AuditDice, drawn_at, private_keys_of, recorded_draws, seeds_by_commitment
 from domain.audit.report import AuditReport, LogEntry
 from domain.club import CLUB_EVENTS, RolledBack, redo_problem
 from domain.club_rules import club_problem
@@ -34,6 +34,7 @@ from domain.game import (
     chain_commit_problem,
     check_host_start,
     check_legal,
+    dealt_problem,
     dice_key_problem,
     game_status,
 )
@@ -217,6 +218,10 @@ class ReDecider:
             )
         elif type(event) is DiceChainCommitted and (problem := chain_commit_problem(fold.meta, event)):
             self.report.add(version, "dice", f"event {version} (DiceChainCommitted): {problem}")
+        elif event.type_name == "DiceKeyDealt":
+            seed = self.seeds.get(fold.meta["commitment"])
+            if problem := dealt_problem(fold.meta, event, seed):
+                self.report.add(version, "dice", f"event {version} (DiceKeyDealt): {problem}")
         elif type(event) in _CLUB_TYPES:
             problem = club_problem(fold, event, self.events, version - 1, game_status(fold))
             if problem:
@@ -249,7 +254,12 @@ class ReDecider:
         seed = self.seeds.get(commitment)
         if problem := dice_key_problem(fold.meta, action):
             report.add(version, "dice", f"the action at event {version}: {problem}")
-        dice = AuditDice(outcomes, seed, fold.meta, action.nonce, self.keys.get(commitment), action.dice_key)
+        owners = (
+            private_keys_of(fold.meta, seed) if action.dice_key and fold.meta.get("private_draws") else None
+        )
+        dice = AuditDice(
+            outcomes, seed, fold.meta, action.nonce, self.keys.get(commitment), action.dice_key, owners
+        )
         # Deciding in place spares the audit a copy of the state per action and a second evolve of
         # every consequence; the state is rebuilt only if the record diverges.
         if self.in_place:

@@ -11,7 +11,7 @@ from domain.audit.reading import commitments
 from domain.audit.report import AuditReport, LogEntry
 from domain.club import CLUB_EVENTS, paused_by, redo_problem
 from domain.club_rules import club_problem
-from domain.dice import EMPTY_POOL, draw_value, mix_entropy
+from domain.dice import EMPTY_POOL, draw_salt, draw_value, mix_entropy, owner_key
 from domain.errors import NightkeepError
 from domain.events import (
     ActionTaken,
@@ -28,6 +28,7 @@ from domain.game import (
     Rewinds,
     apply_event,
     chain_commit_problem,
+    dealt_problem,
     dice_key_problem,
     game_status,
     verify_event,
@@ -64,12 +65,17 @@ def fold_public(
     a game the copy shows over must have revealed its seed (or its private events escape re-deciding)."""
     pairs = [(event, entry.chain) for event, entry in zip(events, entries, strict=True)]
     fold = GameFold(rewind_source=Rewinds.of(pairs))
+    action: ActionTaken | None = None
     for index, (entry, event) in enumerate(zip(entries, events, strict=True)):
         version = index + 1
         try:
             problem = _public_problem(fold, event) or _club_problem(fold, event, events, index)
             if problem and version > after:  # findings up to `after` come from re-deciding
                 report.add(version, "rules", f"event {version} ({event.type_name}): {problem}")
+            if type(event) is ActionTaken:
+                action = event
+            elif action is not None and action.dice_key and version > after:
+                _check_draws(fold, action, event, version, report)
             apply_event(fold, event, entry.chain)
             fold.version = version
         except Exception as exc:  # a forged value the state cannot take
@@ -84,6 +90,42 @@ def fold_public(
     # (A reveal that does not open the commitment is the shape stage's finding, made first.)
     if report.finished and not fold.meta["seed"]:
         report.add(len(events), "seed", "the game is over but its seed was never revealed")
+
+
+def _check_draws(
+    fold: GameFold, action: ActionTaken, event: Event, version: int, report: AuditReport
+) -> None:
+    """Recomputes the draws of an event that this copy can, with the turn's key (public picks) or its
+    own private dice key mixed with it (its own private picks and salts): so a player's copy checks
+    them the turn they are made, the other seats' sealed ones waiting for the reveal."""
+    if type(event) is Sealed or not fold.ruleset_name:
+        return
+    meta = fold.meta
+    pool, nonce = meta["pool"], action.nonce
+    for check in fold.ruleset.draw_checks(fold.state, event):
+        if check.owner:
+            own = meta["private_keys"].get(check.owner)
+            if own is None:
+                continue
+            key = owner_key(own, action.dice_key)
+        else:
+            key = action.dice_key
+        if check.options is None:
+            expected: object = draw_salt(key, pool, nonce, check.draw)
+        elif check.options:
+            expected = check.options[draw_value(key, pool, nonce, check.draw, len(check.options))]
+        else:
+            continue
+        report.draws += 1
+        report.draws_verified += 1
+        if check.recorded != expected:
+            whose = f"{check.owner}'s key" if check.owner else "the turn's key"
+            detail = f"recorded {_brief(check.recorded)}, {whose} gives {_brief(expected)}"
+            report.add(version, "dice", f"draw {check.draw} at event {version} {detail}")
+
+
+def _brief(value: object) -> str:
+    return value.hex()[:12] + "…" if isinstance(value, bytes) else repr(value)
 
 
 def _club_problem(fold: GameFold, event: Event, events: Sequence[Event], head: int) -> str:
@@ -103,6 +145,8 @@ def _public_problem(fold: GameFold, event: Event) -> str:
         return problem
     if isinstance(event, DiceChainCommitted):
         return chain_commit_problem(fold.meta, event)
+    if event.type_name == "DiceKeyDealt":
+        return dealt_problem(fold.meta, event, None)
     if isinstance(event, ActionTaken) and event.player != HOST and fold.ruleset_name:
         to_act = fold.ruleset.status(fold.state)["to_act"]
         if event.player not in to_act:
