@@ -14,13 +14,14 @@ from cli.main import cli
 from domain.actions import HOST
 from domain.audit import audit_log
 from domain.dice import commit_to_seed
-from domain.errors import IllegalAction, ImportConflict, SeedNotHeld, TamperedLog, UsageError
+from domain.errors import IllegalAction, ImportConflict, SeedNotHeld, TamperedLog, UnreadableLog, UsageError
 from domain.events import (
     GENESIS_CHAIN,
     ActionTaken,
     DieRolled,
     ForkedFrom,
     SeedCommitted,
+    canonical_form,
     next_chain,
     registered_event_types,
 )
@@ -65,11 +66,12 @@ def rechain(document):
         event["version"] = index
         chain = event["chain"] = next_chain(chain, event["type"], event["v"], event["fields"])
     document["header"]["events"] = len(document["events"])
-    return msgpack.packb(document, use_bin_type=True, datetime=True)
+    return packed(document)
 
 
 def packed(document) -> bytes:
-    return msgpack.packb(document, use_bin_type=True, datetime=True)
+    """Encodes a (forged) document canonically, as a careful forger would (other bytes are unreadable)."""
+    return msgpack.packb(canonical_form(document), use_bin_type=True, datetime=True)
 
 
 def unpack(data: bytes):
@@ -341,8 +343,30 @@ def test_a_file_in_another_encoding_is_not_imported(memory_service):
     document = unpack(data)
     reordered = {"header": document["header"], **{k: v for k, v in document.items() if k != "header"}}
     other = GameService.open(":memory:")
-    with pytest.raises(UsageError, match="canonical"):
+    with pytest.raises(UnreadableLog, match="canonical"):
         import_game(other, msgpack.packb(reordered, use_bin_type=True, datetime=True))
+
+
+def _longer_first_version(data: bytes) -> bytes:
+    """The same file with event 1's `version` written as a uint16 (0xcd 0x00 0x01) instead of a fixint:
+    the same values, so the same chain, in bytes no canonical writer gives."""
+    at = data.index(b"\xa7version\x01")  # the first event's entry ends with its version
+    return data[:at] + b"\xa7version\xcd\x00\x01" + data[at + len(b"\xa7version\x01") :]
+
+
+def test_a_file_in_another_encoding_is_unreadable_at_every_door(new_store, tmp_path):
+    """Found by an independent verifier: `audit` called a file clean that `import` refused for its
+    encoding. Bytes that are not the canonical encoding are unreadable at every door (exit 2), even when
+    every value, and so every chain value, is the game's own."""
+    data = (REPLAYS / "dungeon-short-3p-001.nkr").read_bytes()
+    longer = _longer_first_version(data)
+    assert longer != data and unpack(longer) == unpack(data)
+    path = tmp_path / "longer.nkr"
+    path.write_bytes(longer)
+    for args in (["audit", str(path)], ["replay", str(path), "--no-interactive"], ["import", str(path)]):
+        result = run(new_store("s"), *args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "not in canonical encoding" in result.stderr + result.stdout, args
 
 
 # --- CLI -------------------------------------------------------------------------------------------------
