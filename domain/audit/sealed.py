@@ -78,9 +78,10 @@ _CLUB_TYPES = frozenset(CLUB_EVENTS)
 
 
 def _public_problem(fold: GameFold, event: Event) -> str:
-    """Returns what public facts alone show wrong with an event: an action by someone not to act, or
-    what the ruleset's `verify` finds (a reveal that opens no commitment…)."""
-    if isinstance(event, ActionTaken) and event.player != HOST and fold.ruleset_name:
+    """Returns what public facts alone show wrong with an event: an action by someone not to act (the
+    host included: it acts only to start the game), or what the ruleset's `verify` finds (a reveal
+    that opens no commitment…)."""
+    if isinstance(event, ActionTaken) and fold.ruleset_name:
         to_act = fold.ruleset.status(fold.state)["to_act"]
         if event.player not in to_act:
             return f"{event.player} acted while {', '.join(to_act) or 'nobody'} was to act"
