@@ -118,6 +118,11 @@ class Draw:
     number: str
     pile: str = ""  # a pick's pile template
     kinds: str = ""  # the field restricting a pick
+    faces: str = ""  # a die's field giving its number of faces; neither pile nor faces: a salt
+
+    @property
+    def kind(self) -> str:
+        return "pick" if self.pile else "die" if self.faces else "salt"
 
 
 @dataclass
@@ -144,9 +149,11 @@ def read_catalogue() -> dict[str, TypeDoc]:
             if note == "private":
                 doc.private = True
             elif m := re.fullmatch(
-                r"draws `(\w+)` ← `(\w+)`(?: from pile `([^`]+)`)?(?: of kinds `(\w+)`)?", note
+                r"draws `(\w+)` ← `(\w+)`"
+                r"(?: from pile `([^`]+)`(?: of kinds `(\w+)`)?| as dice of `(\w+)` faces| as a salt)",
+                note,
             ):
-                doc.draws.append(Draw(m[1], m[2], m[3] or "", m[4] or ""))
+                doc.draws.append(Draw(m[1], m[2], m[3] or "", m[4] or "", m[5] or ""))
             elif m := re.fullmatch(r"moves `(\w+)`(?: from pile `([^`]+)`)?(?: to pile `([^`]+)`)?", note):
                 doc.moves.append((m[1], m[2] or "", m[3] or ""))
             elif m := re.fullmatch(r"`(\w+)` since v(\d+)", note):
@@ -526,15 +533,15 @@ class Verifier:
                     self.check_not_drawn(index, doc.name, fields, outcome)
                     continue
                 self.take_number(index, number)
-                if d.pile:
+                if d.kind == "pick":
                     self.check_pick(index, doc.name, d, fields, outcome, number)
-                elif isinstance(outcome, bytes):
+                elif d.kind == "salt":
                     assert outcome == salt_of(self.seed, self.pool, self.nonce, number), (
                         f"{self.where(index)}: salt"
                     )
                     self.done.salts += 1
                 else:
-                    faces = fields["sides"]
+                    faces = fields[d.faces]
                     expected = (
                         self.script.pop(0)
                         if self.script
