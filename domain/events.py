@@ -355,8 +355,8 @@ class ForkedFrom(Event):
 
 @event_type
 class GameCreated(Event):
-    """A game was set up: its ruleset, seats, options and the content it is played with (v1's options
-    could hold any value)."""
+    """A game was set up: its ruleset, seats, options and the content it is played with (how v1's option
+    values are read: replay-format.md, Setup)."""
 
     class_version = 3
     ruleset: str
