@@ -312,4 +312,6 @@ def test_a_running_copy_with_an_action_by_the_host_or_no_seat_is_a_finding(store
         chain = entry["chain"] = next_chain(chain, entry["type"], entry["v"], entry["fields"])
     report = audit_replay(msgpack.packb(document, use_bin_type=True, datetime=True), "forged.nkr")
     assert report.partial and report.first_finding().version == action["version"]
-    assert f"{player} acted while" in report.first_finding().detail
+    assert f"{player} acted while" in report.first_finding().detail or "acts only to start" in (
+        report.first_finding().detail
+    )
