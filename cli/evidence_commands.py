@@ -66,7 +66,8 @@ def import_command(ctx: click.Context, file: str, as_json: bool) -> None:
             }
         )
         return
-    dice = "" if imported.dice_verified else "; its dice are not verified yet (the seed is still secret)"
+    secret = "; some of its dice are not verified yet (the seed is still secret)"
+    dice = "" if imported.dice_verified else secret
     stored = f" as {imported.stored}" if imported.stored != imported.game else ""
     if imported.added == imported.events:
         click.echo(f"imported {imported.label}{stored} from {file} ({imported.events} events){dice}")

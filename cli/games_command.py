@@ -168,7 +168,7 @@ def _status(entry: dict[str, Any]) -> str:
 
 
 def _note(entry: dict[str, Any], shorts: dict[str, str]) -> str:
-    """Says what else is worth knowing about a game: a fork, a copy, dice not verified yet."""
+    """Says what else is worth knowing about a game: a fork, a copy, a seed still secret."""
     notes = []
     if entry.get("forked_from"):
         game, _, version = entry["forked_from"].partition("@")
@@ -179,7 +179,7 @@ def _note(entry: dict[str, Any], shorts: dict[str, str]) -> str:
             f"{entry['viewer']}'s copy of {copied}" if entry["viewer"] else f"public copy of {copied}"
         )
     if entry.get("seed") == "secret":
-        notes.append("dice not verified yet")
+        notes.append("seed still secret")
     return "; ".join(notes)
 
 

@@ -98,7 +98,10 @@ def provenance_note(facts: dict[str, Any]) -> str:
         whose = f"{facts['viewer']}'s copy" if facts["viewer"] else "the public copy"
         notes.append(f"{whose} of game {facts['copy_of']}: it cannot be continued")
     if facts.get("seed") == "secret":
-        notes.append("its dice are not verified yet: its host holds the seed until the game ends")
+        notes.append(
+            "its host holds the seed until the game ends: each turn's public dice are checked with that "
+            "turn's key, private draws (and every draw of a game made before 0.4.0) at the reveal"
+        )
     return "; ".join(notes)
 
 

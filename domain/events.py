@@ -63,6 +63,9 @@ class Event:
     # movements of cards between piles.
     piles: ClassVar[dict[str, str]] = {}
     restricted_by: ClassVar[dict[str, str]] = {}
+    # The kind of every other numbered draw: a die's faces (outcome field → the field giving how many
+    # faces it has); a drawn outcome neither picked from a pile nor a die is a salt (32 bytes).
+    faces: ClassVar[dict[str, str]] = {}
     moves: ClassVar[tuple[Move, ...]] = ()
     # Fields a later class version added (field → that version): an event recorded before it says
     # nothing of the field, so an audit re-deciding an old log compares the fields it did record.
@@ -119,6 +122,12 @@ def _check_ledger(cls: type[Event]) -> None:
     named |= {f for t in templates for f in _TEMPLATE_FIELD.findall(t)}
     if not named <= names or not set(cls.piles) <= outcomes or not set(cls.restricted_by) <= set(cls.piles):
         raise TypeError(f"event type {cls.__name__!r} declares its piles with fields it does not have")
+    types = dict(field_types(cls))
+    salts = outcomes - cls.piles.keys() - cls.faces.keys()
+    if not cls.faces.keys() <= outcomes - cls.piles.keys() or not set(cls.faces.values()) <= names:
+        raise TypeError(f"event type {cls.__name__!r} declares dice with fields it does not have")
+    if any(types[salt].grammar != "bin" for salt in salts):
+        raise TypeError(f"event type {cls.__name__!r} draws an outcome that is no pick, die or salt")
     if any(not names >= cls.added_in.keys() or not 1 < v <= cls.class_version for v in cls.added_in.values()):
         raise TypeError(f"event type {cls.__name__!r} names fields added in versions it does not have")
 
@@ -346,8 +355,8 @@ class ForkedFrom(Event):
 
 @event_type
 class GameCreated(Event):
-    """A game was set up: its ruleset, seats, options and the content it is played with (v1's options
-    could hold any value)."""
+    """A game was set up: its ruleset, seats, options and the content it is played with (how v1's option
+    values are read: replay-format.md, Setup)."""
 
     class_version = 3
     ruleset: str
@@ -488,6 +497,7 @@ class DieRolled(Event):
     """Dice were rolled for a purpose; values are the faces, draws the draw numbers that made them."""
 
     drawn = (("values", "draws"),)
+    faces = {"values": "sides"}
 
     player: str
     purpose: str

@@ -3,11 +3,13 @@ touches it — an imported file, a replayed file, an audited file (and, next, th
 
 1. Sizes: the bytes, every string, byte string, array and map are bounded (`Limits`), before and while
    msgpack decodes them (msgpack itself refuses nesting past about a thousand levels).
-2. Shape: the document, its header and every event entry have exactly their keys and types.
+2. Shape: the document, its header and every event entry have exactly their keys and types, written
+   in the canonical encoding (so `audit` refuses what `import` would, and one game has one file).
 3. Then the audit (`domain.audit.audit_log`), whose first stage checks every event's fields against the
    one type grammar before the chain, the header, the shape, the content, the rules and the dice.
 
-Bytes that are not a whole replay file are unreadable (`UnreadableLog`, exit 2); a readable log the
+Bytes that are not a whole replay file, or not its canonical encoding, are unreadable (`UnreadableLog`,
+exit 2); a readable log the
 audit finds fault with is refused by the doors that store or replay it (`TamperedLog`, exit 1, naming
 the first finding). Nothing downstream trusts a log that did not come through here.
 """
@@ -26,6 +28,7 @@ from domain.audit import AuditReport, audit_log
 from domain.audit.reading import header_type_problem
 from domain.collector import paused_collector
 from domain.errors import TamperedLog, UnreadableLog, UsageError
+from domain.events import canonical_form
 from domain.game import MAX_EVENTS, decode_event
 from event_store.recorded import RecordedEvent
 
@@ -141,8 +144,13 @@ def parse_replay(
     except Exception:  # msgpack raises several unrelated types for bad bytes
         whole = None
     document = whole if isinstance(whole, dict) else _read_stepwise(data, source, options)
-    _check_no_repeated_keys(data, document, source, options)
-    return _checked_document(document, source, limits)
+    canonical = _is_canonical(data, document)
+    if not canonical:  # (canonical bytes name no key twice: they would hold fewer entries)
+        _check_no_repeated_keys(data, document, source, options)
+    checked = _checked_document(document, source, limits)
+    if canonical is False:
+        raise UnreadableLog(f"{source} is not in canonical encoding (docs/replay-format.md)")
+    return checked
 
 
 def unpack_bounded(data: bytes, source: str, limits: Limits = LIMITS) -> Any:
@@ -188,6 +196,17 @@ def _check_no_repeated_keys(data: bytes, document: Any, source: str, options: di
         raise
     except Exception:  # damaged bytes: what the reader found already stands
         return
+
+
+def _is_canonical(data: bytes, document: dict[str, Any]) -> bool | None:
+    """Tells whether bytes are the canonical encoding of what they hold (docs/replay-format.md); None
+    when it cannot be told (a value nested too deep to encode again: the audit's first stage names its
+    event). The chain covers decoded values, so without this one game could be written in many ways,
+    and importing a file then exporting it would not give its bytes back."""
+    try:
+        return bool(msgpack.packb(canonical_form(document), use_bin_type=True, datetime=True) == data)
+    except Exception:  # noqa: BLE001  (msgpack raises several unrelated types)
+        return None
 
 
 def _unpack_options(limits: Limits) -> dict[str, Any]:

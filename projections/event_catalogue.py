@@ -40,6 +40,9 @@ The notes say what an event is beyond its fields, each in one of these forms:
     … from pile `PILE`                    a pick: uniform over the pile's cards in sorted order; what
                                           it picked (draw >= 0) leaves the pile
     … of kinds `FIELD`                    only the pile's cards whose kind FIELD lists (empty: all)
+    … as dice of `FIELD` faces            a die: FIELD gives its number of faces (its outcomes)
+    … as a salt                           a salt: 32 secret bytes, no number of outcomes
+                                          (every `draws` note is exactly one of these three kinds)
     moves `FIELD` from pile `A` to pile `B`   the card(s) FIELD names leave A and join B (either may
                                           be missing: a pile the ledger does not follow)
     `FIELD` since vN                      a field class version N added (older events lack it)
@@ -61,6 +64,10 @@ def _notes(cls: type[Event]) -> list[str]:
             note += f" from pile `{cls.piles[outcomes]}`"
         if outcomes in cls.restricted_by:
             note += f" of kinds `{cls.restricted_by[outcomes]}`"
+        if outcomes in cls.faces:
+            note += f" as dice of `{cls.faces[outcomes]}` faces"
+        elif outcomes not in cls.piles:
+            note += " as a salt"
         notes.append(note)
     for move in cls.moves:
         note = f"moves `{move.field}`"

@@ -295,3 +295,23 @@ def test_a_running_copy_sealed_for_someone_without_a_seat_is_a_finding(store_ser
     report = audit_replay(msgpack.packb(document, use_bin_type=True, datetime=True), "forged.nkr")
     assert report.partial and report.first_finding().version == sealed["version"]
     assert "no seat" in report.first_finding().detail
+
+
+@pytest.mark.parametrize("player", [HOST, "Mallory"])
+def test_a_running_copy_with_an_action_by_the_host_or_no_seat_is_a_finding(store_service, player):
+    """Found by an independent verifier: while the seed is secret, an action the host claimed for itself
+    after the start went unchecked in a sealed copy (ActionTaken.player is a seat, or the host at the
+    start)."""
+    game_id = store_service.create_game("vampire-empire", [("Hana", "human"), ("Vlad", "vampire")])
+    play_with_bots(store_service, game_id, seed=3, max_actions=4)
+    document = msgpack.unpackb(export_game(store_service, game_id, PUBLIC), raw=False, timestamp=3)
+    action = [e for e in document["events"] if e["type"] == "ActionTaken"][-1]
+    action["fields"]["player"] = player
+    chain = GENESIS_CHAIN
+    for entry in document["events"]:
+        chain = entry["chain"] = next_chain(chain, entry["type"], entry["v"], entry["fields"])
+    report = audit_replay(msgpack.packb(document, use_bin_type=True, datetime=True), "forged.nkr")
+    assert report.partial and report.first_finding().version == action["version"]
+    assert f"{player} acted while" in report.first_finding().detail or "acts only to start" in (
+        report.first_finding().detail
+    )

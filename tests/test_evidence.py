@@ -14,13 +14,14 @@ from cli.main import cli
 from domain.actions import HOST
 from domain.audit import audit_log
 from domain.dice import commit_to_seed
-from domain.errors import IllegalAction, ImportConflict, SeedNotHeld, TamperedLog, UsageError
+from domain.errors import IllegalAction, ImportConflict, SeedNotHeld, TamperedLog, UnreadableLog, UsageError
 from domain.events import (
     GENESIS_CHAIN,
     ActionTaken,
     DieRolled,
     ForkedFrom,
     SeedCommitted,
+    canonical_form,
     next_chain,
     registered_event_types,
 )
@@ -65,11 +66,12 @@ def rechain(document):
         event["version"] = index
         chain = event["chain"] = next_chain(chain, event["type"], event["v"], event["fields"])
     document["header"]["events"] = len(document["events"])
-    return msgpack.packb(document, use_bin_type=True, datetime=True)
+    return packed(document)
 
 
 def packed(document) -> bytes:
-    return msgpack.packb(document, use_bin_type=True, datetime=True)
+    """Encodes a (forged) document canonically, as a careful forger would (other bytes are unreadable)."""
+    return msgpack.packb(canonical_form(document), use_bin_type=True, datetime=True)
 
 
 def unpack(data: bytes):
@@ -87,7 +89,20 @@ def test_a_finished_game_audits_clean_with_every_draw_verified(memory_service):
     assert report.actions == len(boundaries(memory_service, game_id))
 
 
-def test_a_running_game_says_its_dice_cannot_be_verified_yet_and_checks_the_rest(memory_service):
+def test_a_running_game_has_its_dice_verified_with_each_turns_key(memory_service):
+    game_id = running_game(memory_service)
+    report = memory_service.audit(game_id)
+    assert report.ok and not report.finished
+    assert report.draws > 0 and report.draws_verified == report.draws and not report.notes
+    memory_service.reveal_seed(game_id)
+    revealed = memory_service.audit(game_id)
+    assert revealed.ok and revealed.draws_verified == revealed.draws and not revealed.notes
+
+
+def test_a_running_game_made_before_turn_keys_says_its_dice_cannot_be_verified_yet(
+    memory_service, monkeypatch
+):
+    monkeypatch.setattr("event_store.service.NIGHTKEEP_VERSION", "0.3.0")
     game_id = running_game(memory_service)
     report = memory_service.audit(game_id)
     assert report.ok and not report.finished
@@ -174,7 +189,8 @@ def test_a_fork_copies_the_history_and_commits_to_a_new_seed(memory_service):
     play_with_bots(memory_service, fork_id, seed=5)
     report = memory_service.audit(fork_id)
     assert report.ok, report.findings
-    assert any("forked from" in note for note in report.notes)  # the copied draws need the original
+    # The copied draws are checked with the original's turn keys, copied with them.
+    assert report.draws == report.draws_verified and not report.notes
 
 
 def test_a_fork_with_the_same_dice_replays_the_original_exactly(memory_service):
@@ -187,7 +203,7 @@ def test_a_fork_with_the_same_dice_replays_the_original_exactly(memory_service):
         if isinstance(recorded.event, ActionTaken):
             action = recorded.event
             memory_service.take_action(fork_id, action.player, action.action, nonce=action.nonce)
-    replayed = memory_service.recorded_events(fork_id, gt=at + 2)
+    replayed = memory_service.recorded_events(fork_id, gt=at + 3)  # ForkedFrom, seed, key chain
     assert [(r.type_name, r.fields) for r in replayed] == [(r.type_name, r.fields) for r in later]
     report = memory_service.audit(fork_id)
     assert report.ok and report.draws_verified == report.draws
@@ -341,8 +357,30 @@ def test_a_file_in_another_encoding_is_not_imported(memory_service):
     document = unpack(data)
     reordered = {"header": document["header"], **{k: v for k, v in document.items() if k != "header"}}
     other = GameService.open(":memory:")
-    with pytest.raises(UsageError, match="canonical"):
+    with pytest.raises(UnreadableLog, match="canonical"):
         import_game(other, msgpack.packb(reordered, use_bin_type=True, datetime=True))
+
+
+def _longer_first_version(data: bytes) -> bytes:
+    """The same file with event 1's `version` written as a uint16 (0xcd 0x00 0x01) instead of a fixint:
+    the same values, so the same chain, in bytes no canonical writer gives."""
+    at = data.index(b"\xa7version\x01")  # the first event's entry ends with its version
+    return data[:at] + b"\xa7version\xcd\x00\x01" + data[at + len(b"\xa7version\x01") :]
+
+
+def test_a_file_in_another_encoding_is_unreadable_at_every_door(new_store, tmp_path):
+    """Found by an independent verifier: `audit` called a file clean that `import` refused for its
+    encoding. Bytes that are not the canonical encoding are unreadable at every door (exit 2), even when
+    every value, and so every chain value, is the game's own."""
+    data = (REPLAYS / "dungeon-short-3p-001.nkr").read_bytes()
+    longer = _longer_first_version(data)
+    assert longer != data and unpack(longer) == unpack(data)
+    path = tmp_path / "longer.nkr"
+    path.write_bytes(longer)
+    for args in (["audit", str(path)], ["replay", str(path), "--no-interactive"], ["import", str(path)]):
+        result = run(new_store("s"), *args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "not in canonical encoding" in result.stderr + result.stdout, args
 
 
 # --- CLI -------------------------------------------------------------------------------------------------
@@ -387,7 +425,25 @@ def test_cli_export_import_fork_reveal_audit(new_store, tmp_path):
     assert text.exit_code == 0 and "2 of 2 clean" in text.stdout
 
 
-def test_an_imported_running_game_says_everywhere_that_its_dice_are_not_verified_yet(new_store, tmp_path):
+def test_an_imported_running_game_has_its_dice_checked_and_says_its_seed_is_secret(new_store, tmp_path):
+    host, organiser = new_store("host"), new_store("organiser")
+    created = run(host, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json")
+    game = json.loads(created.stdout)["game"]
+    path = tmp_path / "running.nkr"
+    assert run(host, "export", game, "-o", str(path)).exit_code == 0
+    imported = run(organiser, "import", str(path))
+    assert imported.exit_code == 0 and "not verified" not in imported.stdout
+    assert "holds the seed until the game ends" in run(organiser, "show", game).stdout
+    assert json.loads(run(organiser, "show", game, "--json").stdout)["seed"] == "secret"
+    assert "seed still secret" in run(organiser, "games").stdout
+    audited = run(organiser, "audit", game)
+    assert audited.exit_code == 0 and "clean" in audited.stdout and "not yet verifiable" not in audited.stdout
+
+
+def test_an_imported_running_game_made_before_keys_says_its_dice_are_not_verified_yet(
+    new_store, tmp_path, monkeypatch
+):
+    monkeypatch.setattr("event_store.service.NIGHTKEEP_VERSION", "0.3.0")
     host, organiser = new_store("host"), new_store("organiser")
     created = run(host, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json")
     game = json.loads(created.stdout)["game"]
@@ -395,11 +451,11 @@ def test_an_imported_running_game_says_everywhere_that_its_dice_are_not_verified
     assert run(host, "export", game, "-o", str(path)).exit_code == 0
     imported = run(organiser, "import", str(path))
     assert imported.exit_code == 0 and "dice are not verified yet" in imported.stdout
-    assert "its dice are not verified yet" in run(organiser, "show", game).stdout
+    assert "holds the seed until the game ends" in run(organiser, "show", game).stdout
     assert json.loads(run(organiser, "show", game, "--json").stdout)["seed"] == "secret"
     assert json.loads(run(host, "show", game, "--json").stdout)["seed"] == "held"
     (listed,) = json.loads(run(organiser, "games", "--json").stdout)
-    assert listed["seed"] == "secret" and "dice not verified yet" in run(organiser, "games").stdout
+    assert listed["seed"] == "secret" and "seed still secret" in run(organiser, "games").stdout
     audited = run(organiser, "audit", game)
     assert audited.exit_code == 0 and "dice not yet verifiable" in audited.stdout
 
@@ -429,14 +485,15 @@ def test_cli_reveal_stops_play_and_the_audit_exit_codes(new_store, tmp_path):
     good = tmp_path / "good.nkr"
     assert run(db, "export", game, "-o", str(good)).exit_code == 0
     document = unpack(good.read_bytes())
-    document["events"][2]["fields"]["nonce"] = b"x"
+    started = next(e for e in document["events"] if e["type"] == "ActionTaken")
+    started["fields"]["nonce"] = b"x"
     bad = tmp_path / "bad.nkr"
-    bad.write_bytes(msgpack.packb(document, use_bin_type=True, datetime=True))
+    bad.write_bytes(msgpack.packb(canonical_form(document), use_bin_type=True, datetime=True))
     garbage = tmp_path / "garbage.nkr"
     garbage.write_bytes(b"\x93not a replay")
     assert run(db, "audit", str(good)).exit_code == 0
     found = run(db, "audit", str(good), str(bad))
-    assert found.exit_code == 1 and "event 3: chain" in found.stdout
+    assert found.exit_code == 1 and f"event {started['version']}: chain" in found.stdout
     unreadable = run(db, "audit", str(good), str(bad), str(garbage))
     assert unreadable.exit_code == 2 and "unreadable" in unreadable.stdout  # the summary table's row
     assert unreadable.stderr.startswith(f"{garbage}: unreadable: {garbage} is not a nightkeep replay file")

@@ -2,9 +2,11 @@
 
 This module imports nothing of nightkeep. From the two documents and the content files alone, it
 re-implements the canonical encoding, the chain, the field types, the draws, the pile ledger and the
-rebuilding of sealed events, and checks with them every file in `replays/` and freshly played games of
-every ruleset in every copy (the host's full log, each player's copy, the public copy; conftest plays
-them and hands over the files): every die face, pick and salt is recomputed, every sealed event is
+rebuilding of sealed events, and reads replay-format.md's tables (seats and options by ruleset, the
+events that end a game, what a draw -1 may be) as a program would; it checks with them every file in
+`replays/` and freshly played games of every ruleset in every copy (the host's full log, each player's
+copy, the public copy; conftest plays them and hands over the files): every actor is a seat or the
+host at the start, every die face, pick and salt is recomputed, every sealed event is
 rebuilt and must have its recorded seal, and every commitment opens; in a game played by e-mail,
 every signing seat's action and entropy signature is checked as docs/play-by-email.md says.
 """
@@ -118,6 +120,11 @@ class Draw:
     number: str
     pile: str = ""  # a pick's pile template
     kinds: str = ""  # the field restricting a pick
+    faces: str = ""  # a die's field giving its number of faces; neither pile nor faces: a salt
+
+    @property
+    def kind(self) -> str:
+        return "pick" if self.pile else "die" if self.faces else "salt"
 
 
 @dataclass
@@ -144,9 +151,11 @@ def read_catalogue() -> dict[str, TypeDoc]:
             if note == "private":
                 doc.private = True
             elif m := re.fullmatch(
-                r"draws `(\w+)` ← `(\w+)`(?: from pile `([^`]+)`)?(?: of kinds `(\w+)`)?", note
+                r"draws `(\w+)` ← `(\w+)`"
+                r"(?: from pile `([^`]+)`(?: of kinds `(\w+)`)?| as dice of `(\w+)` faces| as a salt)",
+                note,
             ):
-                doc.draws.append(Draw(m[1], m[2], m[3] or "", m[4] or ""))
+                doc.draws.append(Draw(m[1], m[2], m[3] or "", m[4] or "", m[5] or ""))
             elif m := re.fullmatch(r"moves `(\w+)`(?: from pile `([^`]+)`)?(?: to pile `([^`]+)`)?", note):
                 doc.moves.append((m[1], m[2] or "", m[3] or ""))
             elif m := re.fullmatch(r"`(\w+)` since v(\d+)", note):
@@ -173,6 +182,58 @@ def read_raised() -> dict[str, list[tuple[tuple[int, ...], int]]]:
 
 
 RAISED = read_raised()
+FORMAT_DOC = (ROOT / "docs" / "replay-format.md").read_text(encoding="utf-8")
+
+
+def table_after(marker: str) -> list[list[str]]:
+    """The rows of the first Markdown table after `marker` in replay-format.md, as cells (header and
+    rule left out)."""
+    lines = FORMAT_DOC[FORMAT_DOC.index(marker) :].splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split(" | ")])
+    return rows
+
+
+def ticked(cell: str) -> list[str]:
+    """The names a cell writes in backticks, in order."""
+    return re.findall(r"`([^`]+)`", cell)
+
+
+def read_seats() -> dict[str, tuple[int, int, set[str]]]:
+    """replay-format.md, "Setup": each ruleset's seats (fewest, most) and the options it takes."""
+    seats = {}
+    for ruleset, count, _character, options in table_after("the number of seats, their characters"):
+        low, _, high = count.removeprefix("exactly ").partition(" to ")
+        seats[ticked(ruleset)[0]] = (int(low), int(high or low), set(ticked(options)))
+    return seats
+
+
+def read_option_values() -> dict[str, set[str]]:
+    """replay-format.md, "Setup", Options: the values each option takes."""
+    values = {}
+    for names, allowed, _missing, _meaning in table_after("**Options.**"):
+        for name in ticked(names):
+            values[name] = {v.strip('"') for v in ticked(allowed)}
+    return values
+
+
+def read_game_over() -> dict[str, set[str]]:
+    """replay-format.md, "The end of a game": the events that end a game, by ruleset."""
+    over: dict[str, set[str]] = {}
+    for rulesets, event, _winner in table_after("## The end of a game"):
+        for ruleset in ticked(rulesets):
+            over.setdefault(ruleset, set()).add(ticked(event)[0])
+    return over
+
+
+SEATS = read_seats()
+OPTION_VALUES = read_option_values()
+GAME_OVER = read_game_over()
+NOT_DRAWN = {ticked(event)[0] for event, _ in table_after("An outcome recorded with draw −1")}
 
 
 def recorded_version(type_name: str, made_by: tuple[int, ...]) -> int:
@@ -408,6 +469,7 @@ class Verified:
     keys: int = 0  # per-turn dice keys checked against their chain
     anchors: int = 0  # key chain anchors checked against the revealed seed
     unverifiable: int = 0  # draws whose key is not public yet (private ones, before the reveal)
+    over: bool = False  # a game-over event of the ruleset's table was met
 
 
 class Verifier:
@@ -443,6 +505,10 @@ class Verifier:
         self.links_at: list[tuple[int, int, bytes] | None] = []
         self.private: dict[str, bytes] = {}  # seat → its private dice key (DiceKeyDealt)
         self.owner = ""  # the owner of the private event whose draws are checked
+        self.seats: list[str] = []
+        self.acted = False
+        self.over: int | None = None  # the index of the event that ended the game
+        self.revealed = False
 
     def where(self, index: int) -> str:
         return f"{self.path.name}: event {index + 1} ({self.events[index]['type']})"
@@ -452,6 +518,8 @@ class Verifier:
             self.step(index, event)
             self.actions_at.append(self.actions)
             self.links_at.append(self.link)
+        assert self.over is None or self.revealed, f"{self.path.name}: over, yet its seed is not revealed"
+        self.done.over = self.over is not None
         return self.done
 
     def step(self, index: int, event: dict) -> None:
@@ -474,6 +542,7 @@ class Verifier:
                     f"{self.where(index)}: rebuilt otherwise"
                 )
         self.game_level(kind, fields)
+        self.check_actors_and_end(index, kind, fields)
         self.check_signature(index, kind, fields)
         self.check_draws(index, doc, fields)
         self.move(doc, fields)
@@ -528,6 +597,28 @@ class Verifier:
             self.actions = self.actions_at[fields["to"] - 1]
             self.link = self.links_at[fields["to"] - 1]
 
+    def check_actors_and_end(self, index: int, kind: str, fields: dict) -> None:
+        """replay-format.md, "Actions and consequences" and "The end of a game": the host acts only to
+        start, every other action is a seat's; nothing is played after a game-over event, and the seed
+        is revealed after it."""
+        if kind == "GameCreated":
+            self.seats = [seat["name"] for seat in fields["players"]]
+            self.over = None
+        elif kind == "ActionTaken":
+            assert self.over is None, f"{self.where(index)}: an action after the game was over"
+            first = not self.acted
+            assert fields["player"] in (["host"] if first else self.seats), self.where(index)
+            assert not first or fields["action"] == "start", self.where(index)
+            self.acted = True
+        elif kind in GAME_OVER.get(self.ruleset, ()) and self.over is None:
+            self.over = index
+            winner = fields.get("player", fields.get("winner"))
+            assert winner in ("", *self.seats), self.where(index)
+        elif kind == "SeedRevealed":
+            self.revealed = True
+        if kind == "ForkedFrom":
+            self.acted = False  # the copy starts with its own GameCreated and start
+
     def check_signature(self, index: int, kind: str, fields: dict) -> None:
         """docs/play-by-email.md, "What the log records": a signing seat's actions and entropy carry its
         Ed25519 signature of the point they follow (entropy: the seed's commitment, event 2)."""
@@ -561,6 +652,10 @@ class Verifier:
             assert 1 <= len(name) <= 32 and name.isprintable() and name == name.strip(), name
             assert "/" not in name and ":" not in name and name.casefold() != "host", name
         assert len({n.casefold() for n in names}) == len(names)
+        low, high, options = SEATS[fields["ruleset"]]
+        assert low <= len(names) <= high, f"{self.path.name}: {len(names)} seats"
+        assert set(fields["options"]) <= options, f"{self.path.name}: options {fields['options']}"
+        assert all(fields["options"][o].lower() in OPTION_VALUES[o] for o in fields["options"])
         assert fields["scripted"] == bool(fields["dice_script"])
         assert all(1 <= face <= 6 for face in fields["dice_script"])
         made_by = tuple(int(part) for part in fields["nightkeep_version"].split("."))
@@ -609,20 +704,20 @@ class Verifier:
                     self.check_not_drawn(index, doc.name, fields, outcome)
                     continue
                 self.take_number(index, number)
-                if not self.knows(doc.private or isinstance(outcome, bytes)):
+                if not self.knows(doc.private or d.kind == "salt"):
                     self.done.unverifiable += 1
-                    if d.pile:
+                    if d.kind == "pick":
                         self.piles[pile(d.pile, fields)][outcome] -= 1
                     continue
-                if d.pile:
+                if d.kind == "pick":
                     self.check_pick(index, doc.name, d, fields, outcome, number)
-                elif isinstance(outcome, bytes):
+                elif d.kind == "salt":
                     assert outcome == salt_of(self.private_key, self.pool, self.nonce, number), (
                         f"{self.where(index)}: salt"
                     )
                     self.done.salts += 1
                 else:
-                    faces = fields["sides"]
+                    faces = fields[d.faces]
                     expected = (
                         self.script.pop(0)
                         if self.script
@@ -653,13 +748,15 @@ class Verifier:
         self.done.piles[pile(d.pile, fields)] += 1
 
     def check_not_drawn(self, index: int, kind: str, fields: dict, outcome: str) -> None:
-        """An outcome with draw -1: a character its seat named, or the city's bottom card (Rulesets)."""
+        """An outcome with draw -1 (Piles: only the events of its table)."""
+        assert kind in NOT_DRAWN, f"{self.where(index)}: a draw -1 no document explains"
         if kind == "CharacterDealt":
             assert outcome == self.named[fields["player"]], self.where(index)
         elif kind == "CastleFilled":
             assert not +self.piles["city"] and outcome == self.bottom.pop(0), self.where(index)
-        else:
-            assert kind == "CardsReceived", f"{self.where(index)}: a draw -1 no document explains"
+        else:  # CardsReceived: the card of the CardTaken right after it
+            after = self.events[index + 1]
+            assert after["type"] == "CardTaken" and after["fields"]["card"] == outcome, self.where(index)
 
     def move(self, doc: TypeDoc, fields: dict) -> None:
         if doc.name == "DeckReshuffled":
@@ -801,6 +898,15 @@ def test_every_draw_of_a_recorded_game_follows_from_the_documents(path):
     assert done.dice + sum(done.picks.values()) > 0
     if b"IdentitiesCommitted" in path.read_bytes():
         assert done.salts > 0 and done.opened > 0
+
+
+def test_the_tables_name_every_ruleset_and_every_recorded_game_ends_by_them():
+    # replay-format.md's Setup and end-of-game tables cover the same rulesets, the content files'.
+    assert set(SEATS) == set(GAME_OVER) == set(FILES)
+    assert {option for *_, options in SEATS.values() for option in options} == set(OPTION_VALUES)
+    assert NOT_DRAWN == {"CharacterDealt", "CastleFilled", "CardsReceived"}
+    # Every recorded game is finished: each meets its ruleset's game-over event (and reveals its seed).
+    assert all(Verifier(path).run().over for path in REPLAYS)
 
 
 def test_every_fresh_game_in_every_copy_follows_from_the_documents(fresh_copies):

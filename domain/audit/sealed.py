@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.actions import HOST
+from domain.actions import HOST, START
 from domain.audit.dice import seeds_by_commitment
 from domain.audit.reading import commitments
 from domain.audit.report import AuditReport, LogEntry
@@ -139,15 +139,19 @@ _CLUB_TYPES = frozenset(CLUB_EVENTS)
 
 
 def _public_problem(fold: GameFold, event: Event) -> str:
-    """Returns what public facts alone show wrong with an event: an action by someone not to act, or
-    what the ruleset's `verify` finds (a reveal that opens no commitment…)."""
+    """Returns what public facts alone show wrong with an event: an action by someone not to act (the
+    host acts only to start the game, as its first action), a dice key off the committed chain, or what
+    the ruleset's `verify` finds (a reveal that opens no commitment…)."""
     if isinstance(event, ActionTaken) and (problem := dice_key_problem(fold.meta, event)):
         return problem
     if isinstance(event, DiceChainCommitted):
         return chain_commit_problem(fold.meta, event)
     if event.type_name == "DiceKeyDealt":
         return dealt_problem(fold.meta, event, None)
-    if isinstance(event, ActionTaken) and event.player != HOST and fold.ruleset_name:
+    if isinstance(event, ActionTaken) and event.player == HOST:
+        is_start = event.action == START and not fold.meta["actions"]
+        return "" if is_start else f"the host acted ({event.action!r:.40}); it acts only to start the game"
+    if isinstance(event, ActionTaken) and fold.ruleset_name:
         to_act = fold.ruleset.status(fold.state)["to_act"]
         if event.player not in to_act:
             return f"{event.player} acted while {', '.join(to_act) or 'nobody'} was to act"
