@@ -16,7 +16,6 @@ the file names:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -36,7 +35,7 @@ from domain.events import (
 )
 from domain.signing import KEY_BYTES, fingerprint
 from event_store.log_reader import LIMITS, FileEntry, Limits, file_entries, unpack_bounded
-from event_store.packets import Packet, entry_map, packets_in
+from event_store.packets import Packet, packets_in
 
 FORMAT = "nightkeep-proof"
 FORMAT_VERSION = 1
@@ -96,67 +95,8 @@ class Verdict:
         return {"holds": self.holds, "kind": self.kind, "event": self.event, "statement": self.statement}
 
 
-# --- writing ---------------------------------------------------------------------------------------------
-
-
-def encode_proof(
-    kind: str,
-    game: UUID,
-    event: int,
-    host_key: bytes,
-    history: Sequence[FileEntry],
-    packets: Sequence[str],
-    detail: str = "",
-) -> bytes:
-    """Returns the canonical bytes of a proof file."""
-    document = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "kind": kind,
-        "game": str(game),
-        "event": event,
-        "host_key": host_key,
-        "history": _pack([entry_map(e) for e in history]),
-        "packets": list(packets),
-        "detail": detail[:MAX_DETAIL],
-    }
-    return _pack(document)
-
-
-def public_history(entries: Sequence[FileEntry]) -> list[FileEntry]:
-    """Returns entries with every private event sealed: the history as the public copy holds it."""
-    return [
-        e._replace(fields=seal(e.type_name, e.class_version, e.fields)) if is_private(e.type_name) else e
-        for e in entries
-    ]
-
-
-def best_proof(
-    game: UUID, event: int, host_key: bytes, copy: Sequence[FileEntry], texts: Sequence[str], detail: str
-) -> tuple[str, bytes]:
-    """Returns the kind and bytes of the proof file that shows what a pair of kept packets proves: the
-    first kind that holds, with the fewest packets and the public history where that is enough (the
-    holder's own copy of events 1..event-1 only when the audit's finding needs its secrets)."""
-    texts = [t for t in dict.fromkeys(texts) if t]
-    history = list(copy[: max(event - 1, 0)])
-    public = public_history(history)
-    tries = [
-        (UNSEALED_SECRET, public, texts[-1:]),
-        (UNSEALED_SECRET, public, texts),
-        (CHANGED_FIELDS, public, texts),
-        (TWO_HISTORIES, public, texts),
-        (AUDIT_REFUSED, public, texts[-1:]),
-        (AUDIT_REFUSED, public, texts),
-        (AUDIT_REFUSED, history, texts),
-    ]
-    for kind, entries, chosen in tries:
-        data = encode_proof(kind, game, event, host_key, entries, chosen, detail)
-        if verify_proof(read_proof(data), host_key).holds:
-            return kind, data
-    return TWO_HISTORIES, encode_proof(TWO_HISTORIES, game, event, host_key, public, texts, detail)
-
-
-def _pack(value: Any) -> bytes:
+def pack_canonical(value: Any) -> bytes:
+    """Returns a value in the canonical msgpack of replay-format.md (timestamps as they are)."""
     packed: bytes = msgpack.packb(canonical_form(value), use_bin_type=True, datetime=True)
     return packed
 
@@ -191,7 +131,7 @@ def read_proof(data: bytes, source: str = "proof file") -> ProofFile:
         )
     if document.keys() != DOCUMENT.keys() or any(type(document[k]) is not t for k, t in DOCUMENT.items()):
         raise UnreadableProof(f"{source} is not a whole proof file (a key is missing, unknown or mistyped)")
-    if _pack(document) != data:
+    if pack_canonical(document) != data:
         raise UnreadableProof(f"{source} is not in the canonical encoding")
     if document["kind"] not in KINDS or not 1 <= document["event"] <= LIMITS.max_events:
         raise UnreadableProof(f"{source} names no kind of proof or no event")
