@@ -75,6 +75,16 @@ COMMANDS = {
     "audit": LazyCommand(
         "cli.evidence_commands", "audit", "Verifies games and replay files: chain, dice, rules and content."
     ),
+    "proofs": LazyCommand(
+        "cli.proof_commands",
+        "proofs",
+        "Writes each proof your replica keeps against a game's host as one self-contained file.",
+    ),
+    "verify": LazyCommand(
+        "cli.proof_commands",
+        "verify",
+        "Checks proof files against a host: exit 1 when a proof holds, 0 when none does, 2 unreadable.",
+    ),
     "games": LazyCommand(
         "cli.games_command", "games", "Lists the games in the store, most recently played first."
     ),

@@ -14,6 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from domain.audit import AuditReport
 from domain.errors import NightkeepError
 from event_store.log_reader import read_file
+from event_store.proofs import is_proof_file
 from event_store.replay_file import audit_replay
 
 # Below this many files a pool's start-up costs more than it saves.
@@ -27,8 +28,18 @@ AuditResult = tuple[str, AuditReport | None, str]
 def audit_file(path: str) -> AuditResult:
     """Audits one replay file; returns (path, report, "") or (path, None, why it is unreadable)."""
     try:
-        report = audit_replay(read_file(path), path)
+        data = read_file(path)
     except NightkeepError as exc:
+        return path, None, str(exc)
+    try:
+        report = audit_replay(data, path)
+    except NightkeepError as exc:
+        if is_proof_file(data):  # a proof against a host is checked with its fingerprint, by verify
+            return (
+                path,
+                None,
+                f"{path} is a proof file: nightkeep verify {path} --host-key FINGERPRINT checks it",
+            )
         return path, None, str(exc)
     report.decoded = []  # the events stay here: a worker process sends back only the findings
     return path, report, ""

@@ -137,13 +137,13 @@ def make_packet(kind: str, body: dict[str, Any], sign: Any) -> str:
 def _pack_body(body: dict[str, Any]) -> bytes:
     plain = dict(body)
     if "events" in plain:
-        plain["events"] = [_entry_map(e) for e in plain["events"]]
+        plain["events"] = [entry_map(e) for e in plain["events"]]
     # Canonical order as a replay file writes it (its entries' timestamps pass through as they are).
     packed: bytes = msgpack.packb(canonical_form(plain), use_bin_type=True, datetime=True)
     return packed
 
 
-def _entry_map(entry: FileEntry) -> dict[str, Any]:
+def entry_map(entry: FileEntry) -> dict[str, Any]:
     """Returns a log entry in the replay file's entry shape (docs/replay-format.md)."""
     return {
         "version": entry.version,

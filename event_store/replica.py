@@ -18,7 +18,15 @@ from uuid import UUID
 
 from domain.club import pinned_nonce
 from domain.errors import BadPacket, IllegalAction, TamperedLog, UnknownGame, UsageError
-from domain.events import GENESIS_CHAIN, GameCreated, canonical_bytes, is_private, is_sealed, next_chain
+from domain.events import (
+    GENESIS_CHAIN,
+    GameCreated,
+    canonical_bytes,
+    is_private,
+    is_sealed,
+    next_chain,
+    public_form,
+)
 from domain.game import check_legal
 from domain.signing import ENTROPY_POINT, fingerprint
 from event_store.copies import copy_id
@@ -79,7 +87,7 @@ class Received:
 
 @dataclass(frozen=True)
 class Proof:
-    """Two packets signed by the host that tell different histories."""
+    """A lie of the host the replica caught: the packet it refused and the one it held before (if any)."""
 
     game: UUID
     version: int
@@ -136,9 +144,7 @@ class Replica:
         if pair is None:
             raise UsageError(f"none of your keys is {packet.player}'s key in this game (nightkeep key list)")
         member = Membership(packet.game, packet.player, pair.name, host_key, packet.body["host_mail"])
-        foreign = next((e for e in packet.entries if _others_secret(e, member.player)), None)
-        if foreign is not None:
-            raise BadPacket(f"the invitation holds another seat's private event {foreign.version} unsealed")
+        self._check_no_secret_of_others(packet, packet.entries, text)
         self._append(member, [], packet.entries)
         with self.db.transaction(commit=True) as c:
             c.execute(
@@ -172,6 +178,8 @@ class Replica:
                 "packet is missing (ask the host to resend, or receive that one first)"
             )
         self._check_same_history(member, held, entries, text)
+        self._check_same_fields(member, held, entries, text)
+        self._check_no_secret_of_others(packet, entries, text)
         before = len(held)
         if packet.player != member.player:
             return Received(member.game, packet.player, before, before, f"{packet.player}'s packet agrees")
@@ -180,16 +188,13 @@ class Replica:
             self._keep(member.game, since, since + len(entries), text)  # proof kept even if a kill lost it
             return Received(member.game, member.player, before, before, "already held")
         self._check_links_on(member, held, new[0], text)
-        foreign = next((e for e in new if _others_secret(e, member.player)), None)
-        if foreign is not None:
-            raise BadPacket(f"the host sent another seat's private event {foreign.version} unsealed: refused")
         try:
             self._append(member, held, new)
         except TamperedLog as exc:
             # Signed by the host and refused by the audit (an action its player never signed…): evidence.
             detail = f"the host signed events the audit refuses: {exc}"
             self._prove(member.game, new[0].version, text, detail, finding="host_events_refused_by_audit")
-            raise
+            raise TamperedLog(f"{exc} (refused, and the packet is kept as proof: nightkeep proofs)") from None
         self._keep(member.game, since, since + len(entries), text)
         return Received(member.game, member.player, before, before + len(new), "appended")
 
@@ -204,8 +209,38 @@ class Replica:
                 raise BadPacket(
                     f"the host signed two histories of game {member.game} that part at event "
                     f"{entry.version}: "
-                    "refused, and both packets are kept as proof (nightkeep audit names them)"
+                    "refused, and both packets are kept as proof (nightkeep proofs writes them)"
                 )
+
+    def _check_same_fields(
+        self, member: Membership, held: list[RecordedEvent], entries: list[FileEntry], text: str
+    ) -> None:
+        """Proves a host that resends a held event under its chain value with other fields: what the chain
+        covers (the sealed form of a private event) is compared, so any seat's copy of it will do."""
+        for entry in entries:
+            if entry.version > len(held):
+                return
+            mine = held[entry.version - 1]
+            ours = public_form(mine.type_name, mine.class_version, mine.fields)
+            if canonical_bytes(public_form(entry.type_name, entry.class_version, entry.fields)) != (
+                canonical_bytes(ours)
+            ):
+                detail = f"the host signed event {entry.version} twice with different fields"
+                self._prove(member.game, entry.version, text, detail, finding="host_changed_fields")
+                raise BadPacket(
+                    f"the host resent event {entry.version} of game {member.game} with other fields under "
+                    "the chain value it signed before: refused, and both packets are kept as proof"
+                )
+
+    def _check_no_secret_of_others(self, packet: Packet, entries: list[FileEntry], text: str) -> None:
+        """Proves a host that sends a seat another seat's private event unsealed, new or already held."""
+        foreign = next((e for e in entries if _others_secret(e, packet.player)), None)
+        if foreign is None:
+            return
+        owner = foreign.fields.get("owner")
+        detail = f"the host sent {owner}'s private event {foreign.version} unsealed to {packet.player}"
+        self._prove(packet.game, foreign.version, text, detail, finding="host_leaked_a_secret")
+        raise BadPacket(f"{detail}: refused, and the packet is kept as proof")
 
     def _check_links_on(
         self, member: Membership, held: list[RecordedEvent], first: FileEntry, text: str
@@ -250,14 +285,17 @@ class Replica:
         self, game_id: UUID, version: int, text: str, detail: str = "", finding: str = "host_equivocated"
     ) -> None:
         with self.db.transaction(commit=True) as c:
-            # The packet that signed event `version` before, else the last one this replica took (which
-            # signed the history the new event should have followed).
-            c.execute(
-                "SELECT packet FROM nightkeep_replica_packets WHERE game_id=? AND since<? AND head>=? "
-                "ORDER BY id LIMIT 1",
-                [str(game_id), version, version],
-            )
-            row = c.fetchone()
+            # The packet that signed event `version` before, else one that signed the event before it
+            # (the history the new event should have followed), else the last one this replica took.
+            for signed in (version, version - 1):
+                c.execute(
+                    "SELECT packet FROM nightkeep_replica_packets WHERE game_id=? AND since<? AND head>=? "
+                    "ORDER BY id LIMIT 1",
+                    [str(game_id), signed, signed],
+                )
+                row = c.fetchone()
+                if row is not None:
+                    break
             if row is None:
                 c.execute(
                     "SELECT packet FROM nightkeep_replica_packets WHERE game_id=? AND head>=? "
@@ -275,16 +313,16 @@ class Replica:
         log.warning(finding, game=str(game_id), version=version, detail=detail[:200])
 
     def proofs(self, game_id: UUID) -> list[Proof]:
-        """Returns the proofs kept that the host of a game signed two different histories."""
+        """Returns the proofs kept against the host of a game (a refused invitation's too)."""
         member = self.membership(game_id)
-        if member is None:
-            return []
+        game = member.game if member is not None else game_id
         with self.db.transaction(commit=False) as c:
             c.execute(
-                "SELECT version, detail, held, conflicting FROM nightkeep_replica_proofs WHERE game_id=?",
-                [str(member.game)],
+                "SELECT version, detail, held, conflicting FROM nightkeep_replica_proofs WHERE game_id=? "
+                "ORDER BY id",
+                [str(game)],
             )
-            return [Proof(member.game, *row) for row in c.fetchall()]
+            return [Proof(game, *row) for row in c.fetchall()]
 
     # --- what the player sends ----------------------------------------------------------------------------
 

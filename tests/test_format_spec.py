@@ -13,10 +13,14 @@ every signing seat's action and entropy signature is checked as docs/play-by-ema
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
+import os
 import re
 import struct
+import subprocess
+import sys
 import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
@@ -983,3 +987,103 @@ def test_the_expansion_replays_meet_every_pick_of_their_decks():
     for expansions, piles in seen.items():
         for name in expansions:
             assert decks[name] <= set(piles), f"{expansions}: no pick from {decks[name] - set(piles)}"
+
+
+# --- proof files (replay-format.md, "Proofs"; packets as play-by-email.md says) ------------------------
+
+
+@pytest.fixture(scope="module")
+def leaked_secret_proof(tmp_path_factory):
+    """A proof file made by the command line alone: a host leaks one of Vlad's secrets to Ann (a test
+    double run in its own process), then `nightkeep proofs` writes what Ann's replica kept."""
+    where = tmp_path_factory.mktemp("lying")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def run(*args):
+        done = subprocess.run(
+            [sys.executable, "-m", *args], cwd=ROOT, env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()
+
+    db, game, fingerprint = run("tests.lying_host", str(where))[-3:]
+    run("cli.main", "--db", db, "proofs", game, "-o", str(where / "proofs"))
+    (path,) = (where / "proofs").glob("proof-*.nkp")
+    return path, fingerprint
+
+
+def unarmoured(text: str) -> bytes:
+    """play-by-email.md, Armour: base64 between the BEGIN and END lines, checked by the `*` checksum."""
+    inner = text.replace("\r", "").split("-----BEGIN NIGHTKEEP PACKET-----")[1].split("-----END")[0]
+    encoded, _, checksum = re.sub(r"[^A-Za-z0-9+/=*]", "", inner).rpartition("*")
+    data = base64.b64decode(encoded, validate=True)
+    assert sha256(data).hex()[:8] == checksum
+    return data
+
+
+def public_chain(previous: bytes, entry: dict) -> bytes:
+    fields = entry["fields"]
+    if CATALOGUE[entry["type"]].private and not is_sealed(fields):
+        fields = seal_of(entry["type"], entry["v"], fields)
+    return sha256(previous + encode([entry["type"], entry["v"], fields]))
+
+
+def test_a_proof_file_is_checked_from_the_documents_alone(leaked_secret_proof):
+    path, fingerprint = leaked_secret_proof
+    data = path.read_bytes()
+    proof = msgpack.unpackb(data, raw=False, timestamp=3)
+    assert encode(proof) == data  # canonical
+    assert set(proof) == {
+        "format",
+        "format_version",
+        "kind",
+        "game",
+        "event",
+        "host_key",
+        "history",
+        "packets",
+        "detail",
+    }
+    assert proof["format"] == "nightkeep-proof" and proof["format_version"] == 1
+    assert sha256(proof["host_key"]).hex()[:16] == fingerprint.replace(" ", "")
+    host = Ed25519PublicKey.from_public_bytes(proof["host_key"])
+    packets = []
+    for text in proof["packets"]:
+        packet = msgpack.unpackb(unarmoured(text), raw=False)
+        assert packet["format"] == "nightkeep-packet" and packet["kind"] in ("invite", "events")
+        host.verify(
+            packet["signature"], encode(["nightkeep-packet", packet["kind"], {"body": packet["body"]}])
+        )
+        body = msgpack.unpackb(packet["body"], raw=False, timestamp=3)
+        assert body["game"] == proof["game"]
+        since = body.get("since", 0)
+        assert [e["version"] for e in body["events"]] == list(
+            range(since + 1, since + 1 + len(body["events"]))
+        )
+        packets.append(body)
+    history = msgpack.unpackb(proof["history"], raw=False, timestamp=3)
+    assert encode(history) == proof["history"]
+    assert [e["version"] for e in history] == list(range(1, proof["event"]))
+    assert history[0]["type"] in ("GameCreated", "ForkedFrom")
+    chain = bytes(32)
+    for entry in history:
+        chain = public_chain(chain, entry)
+        assert chain == entry["chain"], entry["version"]
+    anchors = [e for body in packets for e in body["events"]]
+    assert any(
+        (e["version"] == len(history) and e["chain"] == chain)
+        or (e["version"] == len(history) + 1 and public_chain(chain, e) == e["chain"])
+        for e in anchors
+    )
+    # unsealed-secret: a private event of another seat than the packet's reader, not sealed.
+    assert proof["kind"] == "unsealed-secret"
+    leaked = [
+        (body["player"], e)
+        for body in packets
+        for e in body["events"]
+        if CATALOGUE[e["type"]].private
+        and not is_sealed(e["fields"])
+        and e["fields"]["owner"] != body["player"]
+    ]
+    assert [e["version"] for _, e in leaked] == [proof["event"]]
+    assert leaked[0][0] == "Ann" and leaked[0][1]["fields"]["owner"] == "Vlad"
