@@ -114,17 +114,21 @@ def read_file(path: str | Path, limits: Limits = LIMITS) -> bytes:
     return data
 
 
-def read_log(data: bytes, source: str = "replay file", limits: Limits = LIMITS) -> CheckedLog:
-    """Reads replay-file bytes through every check: sizes, shape, then the whole audit."""
+def read_log(
+    data: bytes, source: str = "replay file", limits: Limits = LIMITS, check_encoding: bool = True
+) -> CheckedLog:
+    """Reads replay-file bytes through every check: sizes, shape, then the whole audit. A caller that
+    has just encoded the bytes itself (a replica's copy, `replay_file.check_import(encoded_here=True)`)
+    passes `check_encoding=False`: they are canonical by construction."""
     with paused_collector():  # a file decodes to many small objects and no cycles
-        header, entries = parse_replay(data, source, limits)
+        header, entries = parse_replay(data, source, limits, check_encoding)
     report = audit_log(entries, header)
     report.game = str(header["game"])
     return CheckedLog(source, header, entries, report)
 
 
 def parse_replay(
-    data: bytes, source: str = "replay file", limits: Limits = LIMITS
+    data: bytes, source: str = "replay file", limits: Limits = LIMITS, check_encoding: bool = True
 ) -> tuple[dict[str, Any], list[FileEntry]]:
     """Reads the structure of a replay file without trusting its content (chain, header, rules).
 
@@ -144,7 +148,7 @@ def parse_replay(
     except Exception:  # msgpack raises several unrelated types for bad bytes
         whole = None
     document = whole if isinstance(whole, dict) else _read_stepwise(data, source, options)
-    canonical = _is_canonical(data, document)
+    canonical = _is_canonical(data, document) if check_encoding else None
     if not canonical:  # (canonical bytes name no key twice: they would hold fewer entries)
         _check_no_repeated_keys(data, document, source, options)
     checked = _checked_document(document, source, limits)

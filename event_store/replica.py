@@ -266,7 +266,8 @@ class Replica:
         """Checks the whole copy with the new events through the one reader, then stores the new ones."""
         recorded = [*held, *recorded_of(new)]
         data = encode_replay(str(member.game), recorded, member.player)
-        importable = check_import(data, f"the copy of game {member.game} with the new events")
+        source = f"the copy of game {member.game} with the new events"
+        importable = check_import(data, source, encoded_here=True)  # encoded just now: canonical
         store_import(self.service, replace(importable, viewer=member.player))
 
     def _keep(self, game_id: UUID, since: int, head: int, text: str) -> None:
