@@ -15,6 +15,7 @@ from domain.events import (
     CharacterDealt,
     CombatResolved,
     DiceChainCommitted,
+    DiceKeyDealt,
     DieRolled,
     EntropyAdded,
     Event,
@@ -77,6 +78,8 @@ _GENERIC: dict[type[Event], Callable[[Any], str]] = {
     Sealed: lambda e: (
         f"A private message for {e.owner} (sealed)."
         if e.type == "PrivatePressSent"
+        else f"The host dealt {e.owner} a private dice key (sealed)."
+        if e.type == "DiceKeyDealt"
         else f"Something only {'the host' if e.owner in ('', 'host') else e.owner} may see happened "
         f"({e.type}, sealed)."
     ),
@@ -88,6 +91,7 @@ _GENERIC: dict[type[Event], Callable[[Any], str]] = {
         f"{(e.segment + 1) * CHAIN_LINKS} ({e.anchor.hex()[:12]}…); each action's key comes with it, "
         "so its dice can be checked at once."
     ),
+    DiceKeyDealt: lambda e: f"The host dealt {e.owner} a private dice key, for {e.owner}'s eyes only.",
     EntropyAdded: lambda e: f"{e.player} added entropy to the dice.",
     SeedRevealed: lambda e: (
         f"The host revealed the dice seed ({e.seed.hex()[:12]}…); every roll can be checked."
