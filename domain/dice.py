@@ -221,6 +221,7 @@ class HmacDice:
         # The turn's key draws the public dice and picks (the seed itself in a game without one); a
         # seat's private draws are made with its private key mixed with the turn's key.
         self._key = key or seed
+        self.turn_key = key  # the action's per-turn key, released in its ActionTaken
         self._private = {o: owner_key(k, key) for o, k in (private_keys or {}).items()} if key else {}
         self._pool = pool
         self._nonce = nonce

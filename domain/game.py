@@ -688,11 +688,12 @@ class Game(Aggregate):
         """Checks an action is legal for `player` (and, for a seat bound to a key, that it comes signed),
         then records it and the events it causes. A signed action's signature must be the seat's, of
         `domain.signing.action_bytes` at this point of the game. `dice_key` is the action's per-turn key
-        (`turn_key`), which `dice` draws its public outcomes with."""
+        (`turn_key`), which `dice` draws its public outcomes with (taken from fair dice when not given)."""
         ruleset = self.ruleset
         if len(nonce) > MAX_PLAYER_BYTES:
             raise UsageError(f"a nonce is at most {MAX_PLAYER_BYTES} bytes, got {len(nonce)}")
         signed_on = self.chain if auth == AUTH_SIGNED and uses_turn_keys(self.meta) else b""
+        dice_key = dice_key or getattr(dice, "turn_key", b"")  # the key `dice(seed)` was made with
         taken = ActionTaken(
             player=player,
             action=action_id,

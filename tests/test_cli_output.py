@@ -276,14 +276,14 @@ def test_fork_prints_only_the_new_id_on_stdout_and_the_sentence_on_stderr(db):
     from uuid import UUID
 
     game = played_game(db)
-    result = run(db, "fork", game, "--at", "2")
+    result = run(db, "fork", game, "--at", "3")
     assert result.exit_code == 0, result.output
     fork_id = result.stdout.strip()
     assert result.stdout == fork_id + "\n" and UUID(fork_id)
-    assert f"forked from {game} at event 2" in result.stderr
+    assert f"forked from {game} at event 3" in result.stderr
     shown = json.loads(run(db, "show", fork_id, "--json").stdout)
     assert shown["game"] == fork_id
-    as_json = json.loads(run(db, "fork", game, "--at", "2", "--json").stdout)
+    as_json = json.loads(run(db, "fork", game, "--at", "3", "--json").stdout)
     assert UUID(as_json["game"]) and as_json["forked_from"]["game"] == game
 
 

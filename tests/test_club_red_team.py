@@ -366,7 +366,7 @@ def test_a_seats_signed_words_are_recorded_once(service: GameService) -> None:
     service.record_club(game_id, deadline(vacation=5 * DAY))
     press = signed_press(service, game_id, "I will not attack Bo this turn.")
     service.record_club(game_id, press)
-    with pytest.raises(IllegalAction, match="recorded at event 8 already"):
+    with pytest.raises(IllegalAction, match="recorded at event 9 already"):
         service.record_club(game_id, replace(press, at=NOW + DAY))
     at = head(service, game_id)
     away = VacationDeclared(
@@ -378,15 +378,15 @@ def test_a_seats_signed_words_are_recorded_once(service: GameService) -> None:
         signature=signed(service, game_id, ANN, "vacation", at, "Ann", DAY),
     )
     service.record_club(game_id, away)
-    with pytest.raises(IllegalAction, match="recorded at event 9 already"):
+    with pytest.raises(IllegalAction, match="recorded at event 10 already"):
         service.record_club(game_id, replace(away, at=NOW + 2 * DAY))
     assert not findings(service, game_id)
     forge(service, game_id, replace(press, at=NOW + DAY), replace(away, at=NOW + 2 * DAY))
     found_everywhere(
-        service, game_id, "Ann's press signed at event 7 is recorded at event 8 already", "Bo", PUBLIC
+        service, game_id, "Ann's press signed at event 8 is recorded at event 9 already", "Bo", PUBLIC
     )
     found_everywhere(
-        service, game_id, "Ann's vacation signed at event 8 is recorded at event 9", "Bo", PUBLIC
+        service, game_id, "Ann's vacation signed at event 9 is recorded at event 10", "Bo", PUBLIC
     )
 
 
@@ -415,8 +415,8 @@ def test_the_copies_of_one_signed_private_press_share_its_signature_and_no_more(
     with pytest.raises(IllegalAction, match="already"):
         service.record_club(game_id, *copies)
     forge(service, game_id, *copies)
-    found_everywhere(service, game_id, "Ann's press signed at event 7 is recorded at event 9 already")
-    assert any("recorded at event 8 already" in f for f in findings(service, game_id, "Ann"))
+    found_everywhere(service, game_id, "Ann's press signed at event 8 is recorded at event 10 already")
+    assert any("recorded at event 9 already" in f for f in findings(service, game_id, "Ann"))
 
 
 def test_words_signed_before_the_seeds_commitment_name_no_game(service: GameService) -> None:
