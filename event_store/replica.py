@@ -29,6 +29,7 @@ from domain.events import (
     next_chain,
 )
 from domain.game import check_legal
+from domain.other_histories import other_history
 from domain.signing import ENTROPY_POINT, fingerprint
 from event_store.copies import copy_id
 from event_store.keys import KeyPair, key_with_public, load_key
@@ -213,6 +214,7 @@ class Replica:
         foreign = next((e for e in new if _others_secret(e, member.player)), None)
         if foreign is not None:
             raise BadPacket(f"the host sent another seat's private event {foreign.version} unsealed: refused")
+        self._check_others_signed(member, held, new, text)
         try:
             self._append(member, held, new)
         except TamperedLog as exc:
@@ -250,6 +252,24 @@ class Replica:
             f"the host signed two histories of game {member.game} that part at event {first.version}: "
             "refused, and both packets are kept as proof (nightkeep audit names them)"
         )
+
+    def _check_others_signed(
+        self, member: Membership, held: list[RecordedEvent], new: list[FileEntry], text: str
+    ) -> None:
+        """Proves a host that shows another seat's signed action or words whose signature does not hold on
+        the history this replica holds: that seat signed another history the host showed it (or the host
+        forged what it signed); either way the host lied to one of them."""
+        recorded = [*held, *recorded_of(new)]
+        found = other_history(
+            member.player, [r.event for r in recorded], [r.chain for r in recorded], len(held)
+        )
+        if found is None:
+            return
+        signed_at, detail = found
+        # Kept with the packet that gave this replica the event the signer held, else its last one.
+        kept_at = min(signed_at, len(held))
+        self._prove(member.game, kept_at, text, detail, finding="host_showed_another_history")
+        raise BadPacket(f"{detail}: refused, and both packets are kept as proof (nightkeep audit names them)")
 
     def _held(self, member: Membership) -> list[RecordedEvent]:
         try:
