@@ -4,14 +4,17 @@ with the history's fingerprint, and the host can publish each turn's head to a w
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from uuid import UUID
 
 import pytest
+from click.testing import CliRunner, Result
 from structlog.testing import capture_logs
 
+from cli.main import cli
 from domain.bots import Bot
 from domain.errors import BadPacket
 from domain.game import Game
@@ -199,3 +202,43 @@ def test_every_mail_of_one_event_ends_with_the_same_fingerprint_in_both_parts_wi
         assert html is not None and expected.replace("·", "&middot;") in html.get_content().replace(
             "·", "&middot;"
         )
+
+
+def nightkeep(*args: str) -> Result:
+    """Runs the nightkeep CLI in this process (the keys' folder is the table's, from the environment)."""
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_a_dropped_move_is_shown_on_the_replica_until_the_host_applies_the_same_packet_sent_again(
+    table: Table, tmp_path: Path
+) -> None:
+    play_until(table, "Ann", Bot("dropped"))
+    ann, seat = table.replicas["Ann"]
+    db, game = str(tmp_path / "Ann.sqlite"), str(table.game)
+    action = ann.legal_actions(seat)[0].id
+    at = len(ann.service.recorded_events(seat.stored))
+    packet = ann.action_packet(seat, action)  # lost on its way: the host never reads it
+    assert [(w.kind, w.what, w.version) for w in ann.waiting(seat)] == [("action", action, at)]
+    listed = nightkeep("--db", db, "actions", game)
+    assert listed.exit_code == 0, listed.output
+    (line,) = [line for line in listed.stdout.splitlines() if line.startswith("waiting for the host")]
+    assert f"your move {action!r} written at event {at}, not yet in the host's events" in line
+    assert f"resend with nightkeep act {game} {action} -o FILE" in line
+    shown = json.loads(nightkeep("--db", db, "show", game, "--json").stdout)
+    assert [(w["kind"], w["what"], w["packet"]) for w in shown["waiting"]] == [("action", action, packet)]
+    assert shown["history"]["fingerprint"] == history_fingerprint(
+        at, ann.service.recorded_events(seat.stored)[-1].chain
+    )
+    # Sent again: the same point gives the same nonce and signature, so the same packet, waiting once.
+    assert ann.action_packet(seat, action) == packet and len(ann.waiting(seat)) == 1
+    handled = table.host.handle_text(packet)
+    assert handled[0].ok and not handled[0].duplicate
+    assert table.host.handle_text(packet)[0].duplicate  # and a third copy changes nothing
+    table.deliver()
+    table.read_mail("Ann")
+    assert ann.waiting(seat) == []
+    shown = json.loads(nightkeep("--db", db, "show", game, "--json").stdout)
+    assert shown["waiting"] == [] and shown["history"]["version"] > at
+    text = nightkeep("--db", db, "show", game).stdout
+    assert "waiting for the host" not in text
+    assert f"History: {shown['history']['fingerprint']}" in text
