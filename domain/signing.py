@@ -77,6 +77,14 @@ def history_fingerprint(version: int, chain: bytes) -> str:
     return f"event {version} · " + " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
 
 
+HEAD = "nightkeep-head"
+
+
+def head_bytes(game: str, version: int, chain: bytes) -> bytes:
+    """Returns what a host signs to publish a game's head: its id, its last event's number and chain value."""
+    return canonical_bytes([HEAD, game, version, chain])
+
+
 def keys_problem(seats: set[str], keys: dict[str, bytes], host_key: bytes) -> str:
     """Says what is wrong with a game's seat and host keys ("" when nothing is)."""
     stray = sorted(set(keys) - seats)

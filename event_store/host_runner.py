@@ -40,6 +40,7 @@ from event_store.mail import (
     sender_of,
 )
 from event_store.packets import BEGIN
+from event_store.witness import queue_heads
 
 log = get_logger("nightkeep.host")
 
@@ -127,8 +128,9 @@ def viewer_link(base: str, game: UUID, version: int) -> Link:
     return Link(f"{base.rstrip('/')}/games/{game}{at}", f"{words} (the public view)")
 
 
-def run_once(host: Host, inbox: Inbox, send: Sender, sender: str = "") -> Pass:
-    """Handles every pending message, then writes and sends the mail owed."""
+def run_once(host: Host, inbox: Inbox, send: Sender, sender: str = "", witness: str = "") -> Pass:
+    """Handles every pending message, then writes and sends the mail owed (and to a `witness` address,
+    the signed head of every game that moved on)."""
     done = Pass()
     own = safe_address(sender)
     for key, raw in inbox.pending():
@@ -138,6 +140,8 @@ def run_once(host: Host, inbox: Inbox, send: Sender, sender: str = "") -> Pass:
     done.reminded, done.lapsed, done.default_moves = tended.reminders, tended.lapses, tended.default_moves
     done.details += tended.details
     host.follow()
+    if witness:
+        queue_heads(host, witness)
     for mail in host.due():
         try:
             send(host_message(host, mail, sender))
@@ -243,13 +247,14 @@ def run_forever(
     sender: str,
     interval: float,
     report: Callable[[Pass], None] = lambda done: None,
+    witness: str = "",
 ) -> None:
     """Runs a pass every `interval` seconds until interrupted, reporting each; a mail server's outage is
     logged, not fatal."""
     while True:
         inbox = inbox_factory()
         try:
-            report(run_once(host, inbox, send, sender))
+            report(run_once(host, inbox, send, sender, witness))
         except MailError as exc:
             log.warning("host_pass_failed", error=str(exc))
         finally:

@@ -22,11 +22,16 @@ from domain.signing import AUTH_SIGNED, history_fingerprint
 from event_store.club_host import add_observer, take_words
 from event_store.host_runner import host_message
 from event_store.hosting import Host
+from event_store.keys import load_key
 from event_store.mail import body_text
 from event_store.packets import read_packets
 from event_store.service import GameService
-from tests.pbem_helpers import seed_randomness
+from event_store.witness import Head, read_head_line
+from tests.mail_servers import DovecotServer, SmtpServer
+from tests.pbem_helpers import Mailbox, seed_randomness
 from tests.pbem_table import Table, seat_table
+
+pytest_plugins = ["tests.mail_servers"]
 
 SEATS = [("Ann", None), ("Bo", None), ("Cy", None)]
 MAIL_ONLY = ("Cy",)
@@ -242,3 +247,79 @@ def test_a_dropped_move_is_shown_on_the_replica_until_the_host_applies_the_same_
     text = nightkeep("--db", db, "show", game).stdout
     assert "waiting for the host" not in text
     assert f"History: {shown['history']['fingerprint']}" in text
+
+
+def test_host_run_mails_the_signed_head_of_each_game_that_moved_to_the_witness_over_real_servers(
+    table: Table,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    smtp_to_maildir: SmtpServer,
+    dovecot: DovecotServer,
+) -> None:
+    account = dovecot.new_user()
+    monkeypatch.setenv("NIGHTKEEP_IMAP_PASSWORD", dovecot.password)
+    host_run = [
+        "--db",
+        str(tmp_path / "host.sqlite"),
+        "host",
+        "run",
+        "--inbox",
+        f"imaps://{account}@{dovecot.host}:{dovecot.imaps_port}/INBOX",
+        "--imap-ca",
+        str(dovecot.ca_file),
+        "--smtp",
+        f"{smtp_to_maildir.host}:{smtp_to_maildir.port}",
+        "--from",
+        "host@example.org",
+        "--witness",
+        "Witness@Example.org",
+        "--once",
+    ]
+    witness = Mailbox(smtp_to_maildir.maildir, "witness@example.org")
+
+    def heads_mailed() -> list[Head]:
+        ran = nightkeep(*host_run)
+        assert ran.exit_code == 0, ran.output
+        return [read_head_line(body_text(m), table.host.key.public) for m in witness.new_mail()]
+
+    def head_now() -> Head:
+        chains = table.host.service.chain_values(table.game)
+        return Head(table.game, len(chains), chains[-1])
+
+    assert heads_mailed() == [head_now()]
+    assert heads_mailed() == []  # nothing moved: nothing to witness
+    play_until(table, "Cy", Bot("witness"))
+    (head,) = heads_mailed()
+    assert head == head_now() and head.version > 7
+    # Forged or altered lines are refused; the fingerprint in the mail is the one every seat's mail ends with.
+    mail = Mailbox(smtp_to_maildir.maildir, "witness@example.org").new_mail()[-1]
+    assert body_text(mail).rstrip().splitlines()[-1] == f"History: {head.fingerprint}"
+    line = next(line for line in body_text(mail).splitlines() if line.startswith("nightkeep-head "))
+    with pytest.raises(BadPacket, match="not signed by the host key"):
+        read_head_line(line.replace(f" {head.version} ", f" {head.version + 1} "), table.host.key.public)
+    with pytest.raises(BadPacket, match="not signed by the host key"):
+        read_head_line(line, load_key("ann").public)  # another key's: not the host's head
+
+
+def test_serve_shows_every_games_head_as_json_the_same_as_its_fingerprint_in_mail(table: Table) -> None:
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cli.serve_command import viewer_app
+    from tests.test_web_viewer import asgi_get
+
+    play_until(table, "Cy", Bot("serve"))
+    app = viewer_app(table.host.service, "", "a test store")
+    with ThreadPoolExecutor(1) as runner:  # its own thread and event loop, as test_web_viewer does
+        status, body = runner.submit(asyncio.run, asgi_get(app, "/heads")).result(60)
+    assert status == 200
+    head = table.host.service.recorded_events(table.game)[-1]
+    assert json.loads(body) == [
+        {
+            "game": str(table.game),
+            "version": head.version,
+            "chain": head.chain.hex(),
+            "fingerprint": history_fingerprint(head.version, head.chain),
+        }
+    ]
+    assert table.host.history_line(table.game) == f"History: {history_fingerprint(head.version, head.chain)}"
