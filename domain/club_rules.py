@@ -44,6 +44,7 @@ from domain.club import (
 )
 from domain.events import (
     ActionTaken,
+    DiceChainCommitted,
     EntropyAdded,
     Event,
     ForkedFrom,
@@ -62,6 +63,7 @@ _UNCROSSABLE = (
     ForkedFrom,
     GameCreated,
     SeedCommitted,
+    DiceChainCommitted,
     SeedRevealed,
     EntropyAdded,
     RolledBack,

@@ -5,6 +5,16 @@ read as a big-endian 256-bit integer x, for k = 0, 1, … until x < 2**256 - (2*
 is x mod r. Rejection (vanishingly rare) keeps the mapping free of modulo bias without using another
 draw number. `pool` starts as 32 zero bytes and becomes sha256(pool ‖ value) for each EntropyAdded.
 Only this module touches randomness.
+
+Per-turn keys (games made by nightkeep 0.4.0 or later): every action draws its public dice and picks with
+a key of its own instead of the seed, the next link of a hash chain the host committed to before anyone
+chose the nonce that action draws with (S/KEY, Lamport 1981). The chain is cut into segments of
+`CHAIN_LINKS` links: segment s's root is HMAC-SHA256(seed, "nightkeep-dice-chain" ‖ u64be(s)), link j
+(1…CHAIN_LINKS) is sha256 applied CHAIN_LINKS − j times to the root, and the segment's anchor (link 0)
+is sha256 applied CHAIN_LINKS times, published as `DiceChainCommitted`. Action number i (from 1) uses
+segment (i − 1) // CHAIN_LINKS, link (i − 1) % CHAIN_LINKS + 1, released in its ActionTaken: anyone can
+check it hashes to the link before it, nobody can compute the next one before the host releases it, and
+once the seed is revealed every anchor is checked against it. Private draws (hands, salts) keep the seed.
 """
 
 from __future__ import annotations
@@ -22,6 +32,12 @@ _SPACE = 1 << 256
 _LIMITS: dict[int, int] = {}  # the rejection limit of each bound asked for: a few 256-bit divisions less
 
 
+# Links per segment of the per-turn key chain: computing a link from its segment's root costs at most
+# this many sha256 (about 1 ms), and a segment's anchor is committed a whole segment before it is used.
+CHAIN_LINKS = 1024
+CHAIN_ROOT = b"nightkeep-dice-chain"
+
+
 def new_seed() -> bytes:
     """Returns a fresh secret 32-byte seed from the operating system's generator."""
     return secrets.token_bytes(32)
@@ -35,6 +51,56 @@ def commit_to_seed(seed: bytes) -> bytes:
 def mix_entropy(pool: bytes, value: bytes) -> bytes:
     """Mixes a player's entropy into the pool: sha256(pool ‖ value)."""
     return hashlib.sha256(pool + value).digest()
+
+
+def chain_root(seed: bytes, segment: int) -> bytes:
+    """Returns the secret root of one segment of a game's per-turn key chain."""
+    return hmac.digest(seed, CHAIN_ROOT + segment.to_bytes(8, "big"), "sha256")
+
+
+def hash_times(value: bytes, times: int) -> bytes:
+    """Applies sha256 `times` times."""
+    for _ in range(times):
+        value = hashlib.sha256(value).digest()
+    return value
+
+
+def chain_anchor(seed: bytes, segment: int) -> bytes:
+    """Returns the public anchor (link 0) of a segment of the per-turn key chain."""
+    return hash_times(chain_root(seed, segment), CHAIN_LINKS)
+
+
+def chain_place(action: int) -> tuple[int, int]:
+    """Returns (segment, link) of the per-turn key of action number `action` (from 1)."""
+    return (action - 1) // CHAIN_LINKS, (action - 1) % CHAIN_LINKS + 1
+
+
+def turn_key(seed: bytes, action: int) -> bytes:
+    """Returns the per-turn key of action number `action` (from 1): its link of the chain."""
+    segment, link = chain_place(action)
+    return hash_times(chain_root(seed, segment), CHAIN_LINKS - link)
+
+
+PRIVATE_KEY = b"nightkeep-private-dice\x00"
+PRIVATE_SALT = b"nightkeep-private-salt\x00"
+
+
+def private_key(seed: bytes, owner: str) -> bytes:
+    """Returns a seat's private dice key (dealt to it sealed): HMAC(seed, "nightkeep-private-dice" ‖ 0x00 ‖
+    UTF-8(owner))."""
+    return hmac.digest(seed, PRIVATE_KEY + owner.encode(), "sha256")
+
+
+def private_salt(seed: bytes, owner: str) -> bytes:
+    """Returns the salt of a seat's sealed DiceKeyDealt: HMAC(seed, "nightkeep-private-salt" ‖ 0x00 ‖
+    UTF-8(owner))."""
+    return hmac.digest(seed, PRIVATE_SALT + owner.encode(), "sha256")
+
+
+def owner_key(key: bytes, turn: bytes) -> bytes:
+    """Returns the key a seat's private draws of one action are made with: HMAC(its private key, the
+    turn's key), so the seat can check them once the turn's key is out, and not foresee them before."""
+    return hmac.digest(key, turn, "sha256")
 
 
 def draw_value(seed: bytes, pool: bytes, nonce: bytes, draw: int, bound: int) -> int:
@@ -111,12 +177,14 @@ class Dice(Protocol):
         """Rolls `count` dice with `sides` faces; returns (faces, draw numbers)."""
         ...
 
-    def pick(self, options: Sequence[str]) -> tuple[str, int]:
-        """Picks one of `options` (in the given order) at random; returns (option, draw number)."""
+    def pick(self, options: Sequence[str], owner: str = "") -> tuple[str, int]:
+        """Picks one of `options` (in the given order) at random; returns (option, draw number). A pick
+        for a private event names its `owner`: it is drawn with the secret seed, not the turn's key."""
         ...
 
-    def salt(self) -> tuple[bytes, int]:
-        """Draws 32 secret bytes to salt a commitment; returns (salt, draw number)."""
+    def salt(self, owner: str = "") -> tuple[bytes, int]:
+        """Draws 32 secret bytes to salt a commitment of `owner`'s private event (never with the turn's
+        public key); returns (salt, draw number)."""
         ...
 
 
@@ -135,18 +203,31 @@ class HmacDice:
         next_draw: int = 0,
         script: Sequence[int] = (),
         script_pos: int = 0,
+        key: bytes = b"",
+        private_keys: dict[str, bytes] | None = None,
     ) -> None:
         self._seed = seed
+        # The turn's key draws the public dice and picks (the seed itself in a game without one); a
+        # seat's private draws are made with its private key mixed with the turn's key.
+        self._key = key or seed
+        self._private = {o: owner_key(k, key) for o, k in (private_keys or {}).items()} if key else {}
         self._pool = pool
         self._nonce = nonce
         self.next_draw = next_draw
         self._script = list(script)
         self.script_pos = script_pos
 
-    def _take(self, bound: int) -> tuple[int, int]:
+    def _take(self, bound: int, owner: str = "") -> tuple[int, int]:
         draw = self.next_draw
         self.next_draw += 1
-        return draw_value(self._seed, self._pool, self._nonce, draw, bound), draw
+        return draw_value(self._key_of(owner), self._pool, self._nonce, draw, bound), draw
+
+    def _key_of(self, owner: str) -> bytes:
+        """Returns the key a draw is made with: the turn's for a public one, the owner's for a private
+        one (the seed in a game without per-turn keys, or for a private draw of nobody's)."""
+        if not owner:
+            return self._key
+        return self._private.get(owner, self._seed)
 
     def roll(self, sides: int = 6, count: int = 1) -> tuple[list[int], list[int]]:
         """Rolls `count` dice with `sides` faces; returns (faces, draw numbers)."""
@@ -161,16 +242,17 @@ class HmacDice:
             draws.append(draw)
         return values, draws
 
-    def pick(self, options: Sequence[str]) -> tuple[str, int]:
+    def pick(self, options: Sequence[str], owner: str = "") -> tuple[str, int]:
         """Picks one of `options` at random; returns (option, draw number)."""
-        index, draw = self._take(len(options))
+        index, draw = self._take(len(options), owner)
         return options[index], draw
 
-    def salt(self) -> tuple[bytes, int]:
+    def salt(self, owner: str = "") -> tuple[bytes, int]:
         """Draws 32 secret bytes to salt a commitment; returns (salt, draw number)."""
         draw = self.next_draw
         self.next_draw += 1
-        return draw_salt(self._seed, self._pool, self._nonce, draw), draw
+        key = self._private.get(owner, self._seed)
+        return draw_salt(key, self._pool, self._nonce, draw), draw
 
 
 class ScriptedDice:
@@ -198,13 +280,13 @@ class ScriptedDice:
         self.next_draw += count
         return values, draws
 
-    def salt(self) -> tuple[bytes, int]:
+    def salt(self, owner: str = "") -> tuple[bytes, int]:
         """Returns a fixed salt for the next draw number (tests need them repeatable, not secret)."""
         draw = self.next_draw
         self.next_draw += 1
         return hashlib.sha256(b"scripted salt" + draw.to_bytes(8, "big")).digest(), draw
 
-    def pick(self, options: Sequence[str]) -> tuple[str, int]:
+    def pick(self, options: Sequence[str], owner: str = "") -> tuple[str, int]:
         """Returns the next scripted card if it is among the options, else the first option."""
         draw = self.next_draw
         self.next_draw += 1

@@ -386,6 +386,30 @@ class SeedCommitted(Event):
 
 
 @event_type
+class DiceChainCommitted(Event):
+    """The host committed to the anchor of one segment of the game's per-turn key chain (domain/dice.py):
+    right after its seed's commitment for the segment the next action draws in, and after the action
+    that ends a segment for the next one, so every key is committed before any nonce it draws with."""
+
+    is_host_event = True
+    segment: int
+    anchor: bytes
+
+
+@event_type
+class DiceKeyDealt(Event):
+    """The host dealt a seat its private dice key, sealed for everyone else: the seat's private draws
+    (its hand, its salts) are made with it mixed with each turn's key, so the seat checks them the turn
+    they are made and nobody else can before the seed is revealed (domain/dice.py)."""
+
+    is_host_event = True
+    private = True
+    owner: str
+    key: bytes
+    salt: bytes
+
+
+@event_type
 class EntropyAdded(Event):
     """A player mixed their own entropy into every later draw."""
 
@@ -408,7 +432,7 @@ class EntropyAdded(Event):
 class ActionTaken(Event):
     """A player took an action; the events that follow, up to the next action, are its consequences."""
 
-    class_version = 2
+    class_version = 3
     player: str
     action: str
     nonce: bytes
@@ -417,13 +441,24 @@ class ActionTaken(Event):
     # of the host's) or "" (typed at the host's terminal).
     auth: str = ""
     signature: bytes = b""
-    added_in: ClassVar[dict[str, int]] = {"auth": 2, "signature": 2}
+    # v3: the action's per-turn dice key (its link of the chain `DiceChainCommitted` anchors; empty in a
+    # game without one), and for a signed action the chain value its player signed it on, so a player
+    # shown another history is caught by everyone who receives the action.
+    dice_key: bytes = b""
+    signed_chain: bytes = b""
+    added_in: ClassVar[dict[str, int]] = {"auth": 2, "signature": 2, "dice_key": 3, "signed_chain": 3}
 
     @staticmethod
     def upcast_v1_v2(fields: dict[str, Any]) -> None:
         """v1 actions were all typed at the host's terminal."""
         fields["auth"] = ""
         fields["signature"] = b""
+
+    @staticmethod
+    def upcast_v2_v3(fields: dict[str, Any]) -> None:
+        """v2 actions drew with the seed and did not name the chain value they were signed on."""
+        fields["dice_key"] = b""
+        fields["signed_chain"] = b""
 
 
 @event_type

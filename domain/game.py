@@ -26,11 +26,26 @@ from domain.club import (
     redo_problem,
 )
 from domain.club_rules import club_problem, last_said, said_again, said_problem
-from domain.dice import EMPTY_POOL, Dice, HmacDice, commit_to_seed, mix_entropy
+from domain.dice import (
+    CHAIN_LINKS,
+    EMPTY_POOL,
+    Dice,
+    HmacDice,
+    chain_anchor,
+    chain_place,
+    commit_to_seed,
+    hash_times,
+    mix_entropy,
+    private_key,
+    private_salt,
+    turn_key,
+)
 from domain.errors import GameOver, IllegalAction, NotSigned, NotYourTurn, TamperedLog, UsageError
 from domain.events import (
     GENESIS_CHAIN,
     ActionTaken,
+    DiceChainCommitted,
+    DiceKeyDealt,
     DieRolled,
     EntropyAdded,
     Event,
@@ -45,14 +60,21 @@ from domain.events import (
     is_registered,
     is_sealed,
     next_chain,
+    seal,
 )
 from domain.plain import copy_plain
 from domain.rulesets import Ruleset, build_ruleset, load_all_rulesets, load_ruleset_named
-from domain.setup import MAX_PLAYER_BYTES, entropy_problem
+from domain.setup import (
+    MAX_PLAYER_BYTES,
+    TURN_KEYS_SINCE,
+    entropy_problem,
+    recorded_class_version,
+    version_of,
+)
 from domain.signing import AUTH_SIGNED, authorisation_problem
 from domain.suggest import did_you_mean
 
-NIGHTKEEP_VERSION = "0.3.0"
+NIGHTKEEP_VERSION = "0.4.0"
 # The most events a game's log holds: the one reader reads no longer log, and no event number or
 # version a command is given may be larger.
 MAX_EVENTS = 1_000_000
@@ -91,6 +113,13 @@ def new_meta() -> dict[str, Any]:
         "forked_from": [],
         "keys": {},
         "options": {},
+        # Per-turn dice keys: each segment's committed anchor, and the last link an action released.
+        "anchors": {},
+        "link": [],
+        "made_by": [],
+        # Private dice keys: those this copy holds unsealed, and every seat dealt one (sealed or not).
+        "private_keys": {},
+        "dealt": [],
     }
 
 
@@ -126,8 +155,10 @@ def _on_created(holder: Any, event: GameCreated) -> None:
     holder.meta["script"] = list(event.dice_script)
     holder.meta["players"] = [seat["name"] for seat in event.players]
     holder.meta["options"] = dict(event.options)
+    holder.meta["made_by"] = list(version_of(event.nightkeep_version) or ())
     # Built once from the game's options: every later step of the holder uses this object.
     holder.ruleset = build_ruleset(event.ruleset, event.options)
+    holder.meta["private_draws"] = holder.ruleset.private_draws
     holder.state = holder.ruleset.initial_state(event)
 
 
@@ -136,6 +167,19 @@ def _on_committed(holder: Any, event: SeedCommitted) -> None:
     holder.meta["commitment"] = event.commitment
     holder.meta["seed"] = b""
     holder.meta["commit_chain"] = b""  # set by apply_event: the point players sign their entropy at
+    holder.meta["anchors"] = {}  # a new seed, a new key chain and new private keys
+    holder.meta["link"] = []
+    holder.meta["private_keys"] = {}
+    holder.meta["dealt"] = []
+
+
+def _on_key_dealt(holder: Any, event: DiceKeyDealt) -> None:
+    holder.meta["private_keys"][event.owner] = event.key
+    holder.meta["dealt"].append(event.owner)
+
+
+def _on_chain_committed(holder: Any, event: DiceChainCommitted) -> None:
+    holder.meta["anchors"][str(event.segment)] = event.anchor  # str keys: a snapshot's msgpack map
 
 
 def _on_forked(holder: Any, event: ForkedFrom) -> None:
@@ -153,6 +197,8 @@ def _on_revealed(holder: Any, event: SeedRevealed) -> None:
 def _on_action(holder: Any, event: ActionTaken) -> None:
     meta = holder.meta
     meta["actions"] += 1
+    if event.dice_key:
+        meta["link"] = [*chain_place(meta["actions"]), event.dice_key]
     if "club" in meta:  # a game played by e-mail: lapses and a rollback's pinned nonce
         on_action(meta, event)
 
@@ -161,6 +207,8 @@ _GAME_EVENTS: dict[type, Any] = {
     ForkedFrom: _on_forked,
     GameCreated: _on_created,
     SeedCommitted: _on_committed,
+    DiceChainCommitted: _on_chain_committed,
+    DiceKeyDealt: _on_key_dealt,
     EntropyAdded: _on_entropy,
     SeedRevealed: _on_revealed,
     ActionTaken: _on_action,
@@ -176,11 +224,91 @@ def apply_event(holder: Any, event: Event, chain: bytes) -> None:
         if type(event) is SeedCommitted:
             holder.meta["commit_chain"] = chain
     elif type(event) is Sealed:
-        pass  # someone else's private event: this copy of the log cannot know what it changed
+        # Someone else's private event: this copy of the log cannot know what it changed (but whose
+        # private dice key it deals).
+        if event.type == "DiceKeyDealt":
+            holder.meta["dealt"].append(event.owner)
     else:
         advance_draws(holder.meta, event)
         holder.state = holder.ruleset.evolve(holder.state, event)
     holder.chain = chain
+
+
+def uses_turn_keys(meta: dict[str, Any]) -> bool:
+    """Tells whether a game draws its public dice with per-turn keys (made by nightkeep 0.4.0 or later)."""
+    return tuple(meta["made_by"]) >= TURN_KEYS_SINCE
+
+
+def dice_key_problem(meta: dict[str, Any], event: ActionTaken) -> str:
+    """Says what is wrong with an action's per-turn dice key, given the game before it ("" when nothing
+    is): in a game with a key chain it must be the next link of the segment its action number falls in,
+    hashing to the last link released (or to the segment's anchor); without one it must be empty."""
+    key = event.dice_key
+    if not uses_turn_keys(meta) and not meta["anchors"]:
+        return "an action of a game without a key chain carries a dice key" if key else ""
+    number = meta["actions"] + 1
+    if meta.get("private_draws") and sorted(meta["dealt"]) != sorted(meta["players"]):
+        return f"action {number} comes before every seat was dealt its private dice key"
+    segment, link = chain_place(number)
+    anchor = meta["anchors"].get(str(segment))
+    if anchor is None:
+        return f"no anchor was committed for the key chain's segment {segment} (action {number} draws in it)"
+    if len(key) != len(anchor):
+        return f"action {number} carries no dice key of {len(anchor)} bytes"
+    last = meta["link"]
+    base, steps = (anchor, link)
+    if last and last[0] == segment and last[1] <= link:
+        base, steps = last[2], link - last[1]  # hash on from the last link released
+    if hash_times(key, steps) != base:
+        return f"the dice key of action {number} is not link {link} of the chain the host committed to"
+    return ""
+
+
+def key_dealt_problem(meta: dict[str, Any], owner: str) -> str:
+    """Says what is wrong with dealing `owner` a private dice key where it stands ("" when nothing is):
+    each seat once per seed, in a game of a ruleset with private draws that has a key chain, before its
+    first key is released."""
+    if not meta.get("private_draws") or not uses_turn_keys(meta):
+        return "only a game with per-turn keys and private draws deals private dice keys"
+    if owner not in meta["players"]:
+        return f"a private dice key is dealt to {owner!r:.40}, who has no seat"
+    if owner in meta["dealt"]:
+        return f"{owner} was dealt a private dice key already"
+    if not meta["anchors"] or meta["link"]:
+        return "private dice keys are dealt right after the key chain is committed, before any action"
+    return ""
+
+
+def dealt_problem(meta: dict[str, Any], event: Event, seed: bytes | None) -> str:
+    """Says what is wrong with a DiceKeyDealt (held or sealed) where it stands, and once the seed is
+    public whether it deals the key and salt the seed gives ("" when nothing is)."""
+    owner = getattr(event, "owner", "")
+    if problem := key_dealt_problem(meta, owner if type(owner) is str else repr(owner)):
+        return problem
+    if seed is None:
+        return ""
+    fields = {"owner": owner, "key": private_key(seed, owner), "salt": private_salt(seed, owner)}
+    if type(event) is Sealed:
+        if seal(DiceKeyDealt.__name__, 1, fields) != {"owner": event.owner, "sealed": event.sealed}:
+            return f"the sealed private dice key of {owner} is not the one the seed gives"
+    elif isinstance(event, DiceKeyDealt) and event.to_fields() != fields:
+        return f"the private dice key of {owner} is not the one the seed gives"
+    return ""
+
+
+def chain_commit_problem(meta: dict[str, Any], event: DiceChainCommitted) -> str:
+    """Says what is wrong with a key chain's anchor where it stands ("" when nothing is): it is committed
+    for the segment the next action draws in, once per seed, in a game that draws with per-turn keys."""
+    if not uses_turn_keys(meta):
+        return "a game made before per-turn keys commits to no key chain"
+    segment = meta["actions"] // CHAIN_LINKS
+    if event.segment != segment:
+        return f"the next action draws in the key chain's segment {segment}, not {event.segment}"
+    if str(event.segment) in meta["anchors"]:
+        return f"the key chain's segment {segment} was committed already"
+    if len(event.anchor) != 32:
+        return "an anchor is 32 bytes"
+    return ""
 
 
 def verify_event(holder: Any, event: Event) -> str:
@@ -499,11 +627,42 @@ class Game(Aggregate):
         return bool(self.ruleset.status(self.state)["status"] == "finished")
 
     def dice(self, seed: bytes, nonce: bytes = b"") -> HmacDice:
-        """Returns this game's fair dice, positioned at its next draw."""
+        """Returns this game's fair dice, positioned at its next draw, keyed for its next action."""
         if commit_to_seed(seed) != self.meta["commitment"]:
             raise TamperedLog("the seed does not match this game's commitment")
         meta = self.meta
-        return HmacDice(seed, meta["pool"], nonce, meta["next_draw"], meta["script"], meta["script_pos"])
+        return HmacDice(
+            seed,
+            meta["pool"],
+            nonce,
+            meta["next_draw"],
+            meta["script"],
+            meta["script_pos"],
+            key=self.turn_key(seed),
+            private_keys=meta["private_keys"],
+        )
+
+    def turn_key(self, seed: bytes) -> bytes:
+        """Returns the per-turn dice key of the next action (empty in a game without a key chain)."""
+        if not self.meta["anchors"]:
+            return b""
+        return turn_key(seed, self.meta["actions"] + 1)
+
+    def commit_dice_chain(self, seed: bytes) -> None:
+        """Commits the anchor of the key chain's segment the next action draws in, unless it is already:
+        after the seed's commitment, and after the action that ends a segment."""
+        if not uses_turn_keys(self.meta) or self.meta["seed"]:
+            return
+        segment = self.meta["actions"] // CHAIN_LINKS
+        if str(segment) not in self.meta["anchors"]:
+            self.record(DiceChainCommitted(segment=segment, anchor=chain_anchor(seed, segment)))
+        if self.meta.get("private_draws") and not self.meta["link"]:
+            for owner in self.meta["players"]:
+                if owner not in self.meta["dealt"]:
+                    dealt = DiceKeyDealt(
+                        owner=owner, key=private_key(seed, owner), salt=private_salt(seed, owner)
+                    )
+                    self.record(dealt)
 
     def add_entropy(self, player: str, value: bytes, signature: bytes = b"") -> None:
         """Mixes a seated player's entropy into later draws; only allowed before the first draw."""
@@ -524,14 +683,27 @@ class Game(Aggregate):
         nonce: bytes = b"",
         auth: str = "",
         signature: bytes = b"",
+        dice_key: bytes = b"",
     ) -> list[Event]:
         """Checks an action is legal for `player` (and, for a seat bound to a key, that it comes signed),
         then records it and the events it causes. A signed action's signature must be the seat's, of
-        `domain.signing.action_bytes` at this point of the game."""
+        `domain.signing.action_bytes` at this point of the game. `dice_key` is the action's per-turn key
+        (`turn_key`), which `dice` draws its public outcomes with."""
         ruleset = self.ruleset
         if len(nonce) > MAX_PLAYER_BYTES:
             raise UsageError(f"a nonce is at most {MAX_PLAYER_BYTES} bytes, got {len(nonce)}")
-        taken = ActionTaken(player=player, action=action_id, nonce=nonce, auth=auth, signature=signature)
+        signed_on = self.chain if auth == AUTH_SIGNED and uses_turn_keys(self.meta) else b""
+        taken = ActionTaken(
+            player=player,
+            action=action_id,
+            nonce=nonce,
+            auth=auth,
+            signature=signature,
+            dice_key=dice_key,
+            signed_chain=signed_on,
+        )
+        if problem := dice_key_problem(self.meta, taken):
+            raise TamperedLog(problem)
         if action_id != START or player != HOST:
             self.check_legal(player, action_id)
             if auth == AUTH_DEFAULT:  # the host's bot moving for a seat whose turn lapsed
@@ -598,8 +770,16 @@ class Game(Aggregate):
         self.record(SeedRevealed(seed=seed))
 
     def record(self, event: Event) -> None:
-        """Appends one event, chained to the previous one, and folds it into the state."""
-        self.record_raw(event.type_name, event.class_version, event.to_fields())
+        """Appends one event, chained to the previous one, and folds it into the state: at the class
+        version the nightkeep that made the game records it (an older game keeps its shapes)."""
+        fields = event.to_fields()
+        version = event.class_version
+        made_by = tuple(self.meta["made_by"]) if self.ruleset_name else ()
+        if made_by and event.added_in:
+            version = recorded_class_version(event.type_name, version, made_by)
+            if version < event.class_version:
+                fields = {k: v for k, v in fields.items() if event.added_in.get(k, 0) <= version}
+        self.record_raw(event.type_name, version, fields)
 
     def record_raw(self, type_name: str, version: int, fields: dict[str, Any]) -> None:
         """Appends one event given as recorded (a fork copies events with their original bytes)."""

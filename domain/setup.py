@@ -21,18 +21,23 @@ from domain.suggest import did_you_mean
 CANONICAL_SINCE = (0, 2, 0)
 # Class versions raised since then (type → the nightkeep version that raised it, the class version games
 # recorded before it): a game records each event at the class version of the nightkeep that made it.
-RAISED_SINCE_CANONICAL: dict[str, tuple[tuple[int, ...], int]] = {
-    "GameCreated": ((0, 3, 0), 2),  # seat keys and the host key, for play by e-mail
-    "ActionTaken": ((0, 3, 0), 1),  # how the player was authenticated, and the signature
-    "EntropyAdded": ((0, 3, 0), 1),  # the signature
+# Each type's raises in order.
+RAISED_SINCE_CANONICAL: dict[str, tuple[tuple[tuple[int, ...], int], ...]] = {
+    "GameCreated": (((0, 3, 0), 2),),  # seat keys and the host key, for play by e-mail
+    # how the player was authenticated, and the signature; then the per-turn dice key and the chain
+    # value a signed action was signed on
+    "ActionTaken": (((0, 3, 0), 1), ((0, 4, 0), 2)),
+    "EntropyAdded": (((0, 3, 0), 1),),  # the signature
 }
+# From this version on a game draws its public dice with per-turn keys (DiceChainCommitted).
+TURN_KEYS_SINCE = (0, 4, 0)
 
 
 def recorded_class_version(type_name: str, current: int, recorded_by: tuple[int, ...]) -> int:
     """Returns the class version a game made by nightkeep `recorded_by` records an event type at."""
-    raised = RAISED_SINCE_CANONICAL.get(type_name)
-    if raised is not None and recorded_by < raised[0]:
-        return raised[1]
+    for since, before in RAISED_SINCE_CANONICAL.get(type_name, ()):
+        if recorded_by < since:
+            return before
     return current
 
 

@@ -128,6 +128,14 @@ def authorisation_problem(
         if event.auth != AUTH_SIGNED:
             marked = event.auth or "typed at the host"
             return f"{event.player} signs every action (their replica writes the packets), not {marked!r}"
+        signed_on = getattr(event, "signed_chain", b"")
+        if signed_on and signed_on != chain:
+            other = action_bytes(after, signed_on, event.player, event.action, event.nonce)
+            if is_valid_signature(key, other, event.signature):
+                return (
+                    f"{event.player} signed the action {event.action!r:.60} on another history: chain "
+                    f"{signed_on.hex()[:16]}… at event {after}, where this log has {chain.hex()[:16]}…"
+                )
         message = action_bytes(after, chain, event.player, event.action, event.nonce)
         if is_valid_signature(key, message, event.signature):
             return ""

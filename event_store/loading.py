@@ -19,7 +19,7 @@ from eventsourcing.persistence import EventStore, Mapper, StoredEvent
 
 from domain.errors import CorruptStore, UnknownRuleset
 from domain.folding import fold_envelopes
-from domain.game import MAX_EVENTS, Game, GameFold, holder_ruleset
+from domain.game import MAX_EVENTS, Game, GameFold, holder_ruleset, new_meta
 from domain.rulesets import ruleset_class
 from event_store.recorded import GAME_TOPICS
 from event_store.sql import SqlStore, sql_store_of
@@ -89,8 +89,16 @@ def take_snapshot(game: Game) -> Snapshot:
 
 
 def is_current(snapshot_state: Mapping[str, Any]) -> bool:
-    """Tells whether a snapshot holds the state in the shape its ruleset folds now."""
+    """Tells whether a snapshot holds the state in the shape its ruleset folds now, and the game's
+    bookkeeping in the shape `domain.game.new_meta` keeps now (every key of it: a snapshot taken before
+    per-turn dice keys has no `made_by`, so the game is folded from its events instead)."""
+    meta = snapshot_state.get("meta")
+    if not isinstance(meta, Mapping) or not _META_KEYS <= meta.keys():
+        return False
     return bool(snapshot_state.get(STAMP, 1) == state_version(str(snapshot_state.get("ruleset_name", ""))))
+
+
+_META_KEYS = frozenset(new_meta())
 
 
 def _game_from(mapper: Mapper[UUID], stored: StoredEvent, kind: type) -> Game | None:

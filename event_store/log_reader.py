@@ -30,7 +30,11 @@ from domain.game import MAX_EVENTS, decode_event
 from event_store.recorded import RecordedEvent
 
 FORMAT = "nightkeep-replay"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+# Version 2 added per-turn dice keys (DiceChainCommitted, ActionTaken v3): a file is written at version
+# 2 exactly when its log holds a key chain, so a file of a game without one keeps its bytes.
+FORMAT_VERSIONS = (1, 2)
+TURN_KEYS_TYPE = "DiceChainCommitted"
 DOCUMENT_KEYS = frozenset({"format", "format_version", "header", "events"})
 ENTRY_KEYS = frozenset({"version", "type", "v", "fields", "chain", "time"})
 
@@ -245,9 +249,9 @@ def _checked_document(
     if document.get("format") != FORMAT or type(document.get("format")) is not str:
         raise UnreadableLog(f"{source} is not a nightkeep replay file")
     version = document.get("format_version")
-    if type(version) is not int or version != FORMAT_VERSION:
+    if type(version) is not int or version not in FORMAT_VERSIONS:
         raise UnreadableLog(
-            f"{source} has replay format version {version!r:.20}, this nightkeep reads {FORMAT_VERSION}"
+            f"{source} has replay format version {version!r:.20}, this nightkeep reads 1 and 2"
         )
     if document.keys() != DOCUMENT_KEYS:
         extra = ", ".join(sorted(map(str, document.keys() ^ DOCUMENT_KEYS)))
@@ -260,7 +264,22 @@ def _checked_document(
         raise UnreadableLog(f"{source} has no event list")
     if len(raw_events) > limits.max_events:
         raise UnreadableLog(f"{source} holds more events than a replay file may ({limits.max_events:,})")
-    return header, _entries(raw_events, source)
+    entries = _entries(raw_events, source)
+    if version != format_version_of(entry[1] for entry in entries):
+        raise UnreadableLog(
+            f"{source} says replay format version {version}, but "
+            + (
+                "its log holds per-turn dice keys (version 2)"
+                if version == 1
+                else "holds no per-turn dice keys"
+            )
+        )
+    return header, entries
+
+
+def format_version_of(type_names: Any) -> int:
+    """Returns the replay format version a log is written at: 2 when it holds a key chain, else 1."""
+    return 2 if TURN_KEYS_TYPE in type_names else 1
 
 
 _new_tuple = tuple.__new__

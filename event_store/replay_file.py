@@ -25,7 +25,7 @@ from domain.events import GameCreated, Sealed, SeedCommitted, canonical_form
 from domain.game import GameFold
 from domain.hidden import PUBLIC
 from event_store.copies import Copy, copy_id
-from event_store.log_reader import FORMAT, FORMAT_VERSION, FileEntry, parse_replay, read_log, recorded_of
+from event_store.log_reader import FORMAT, FileEntry, format_version_of, parse_replay, read_log, recorded_of
 from event_store.recorded import RecordedEvent, redacted
 from event_store.service import GameService
 
@@ -104,7 +104,8 @@ def encode_replay(game: str, recorded: Sequence[RecordedEvent], viewer: str = HO
         }
         for r in recorded
     ]
-    document = {"format": FORMAT, "format_version": FORMAT_VERSION, "header": header, "events": events}
+    version = format_version_of(r.type_name for r in recorded)
+    document = {"format": FORMAT, "format_version": version, "header": header, "events": events}
     return _pack_sorted(document)
 
 

@@ -210,10 +210,11 @@ class GameService(Application[UUID]):
         )
         seed = seed or new_seed()
         game = Game.start(created, commit_to_seed(seed), game_id)
+        game.commit_dice_chain(seed)
         for player, value in entropy:
             game.add_entropy(player, value)
         if not wait_for_entropy:
-            game.take_action(HOST, START, game.dice(seed))
+            _take(game, seed, HOST, START)
             self._finish_if_over(game, seed)
         for event in club:
             game.record_club(event, [])
@@ -247,7 +248,7 @@ class GameService(Application[UUID]):
         game = self.playable_game(game_id)
         check_host_start(game)
         seed = self.seed_of(game_id)
-        game.take_action(HOST, START, game.dice(seed))
+        _take(game, seed, HOST, START)
         self._finish_if_over(game, seed)
         recorded = _pending_recorded(game)
         self._save_or_stale(game)
@@ -274,7 +275,7 @@ class GameService(Application[UUID]):
         seed = self.seed_of(game_id)
         if auth != AUTH_SIGNED:  # after a rollback the first move draws as the voided one did
             nonce = game.dice_nonce(nonce)
-        game.take_action(player, action_id, dice or game.dice(seed, nonce), nonce, auth, signature)
+        _take(game, seed, player, action_id, dice, nonce, auth, signature)
         self._finish_if_over(game, seed)
         recorded = _pending_recorded(game)
         self._save_or_stale(game, rows)
@@ -348,6 +349,7 @@ class GameService(Application[UUID]):
         )
         history = [(r.type_name, r.class_version, r.fields) for r in events[:at]]
         game = Game.fork(forked_from, history, commit_to_seed(seed), fork_id)
+        game.commit_dice_chain(seed)
         target = into or self
         target.save(game, rows=target.secrets.put(game.id, seed))
         log.info("game_forked", game=str(game.id), original=str(game_id), at=at, same_dice=same_dice)
@@ -630,3 +632,27 @@ def play_with_bots(
         if on_action is not None:
             on_action(game, choice, recorded)
     return taken
+
+
+def _take(
+    game: Game,
+    seed: bytes,
+    player: str,
+    action_id: str,
+    dice: Dice | None = None,
+    nonce: bytes = b"",
+    auth: str = "",
+    signature: bytes = b"",
+) -> None:
+    """Takes one action with the dice of its turn (its per-turn key released with it), then commits the
+    key chain's next segment when this action ended one."""
+    game.take_action(
+        player,
+        action_id,
+        dice or game.dice(seed, nonce),
+        nonce,
+        auth,
+        signature,
+        dice_key=game.turn_key(seed),
+    )
+    game.commit_dice_chain(seed)

@@ -8,11 +8,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.actions import HOST
+from domain.dice import CHAIN_LINKS
 from domain.events import (
     ActionTaken,
     CardDrawn,
     CharacterDealt,
     CombatResolved,
+    DiceChainCommitted,
     DieRolled,
     EntropyAdded,
     Event,
@@ -81,6 +83,11 @@ _GENERIC: dict[type[Event], Callable[[Any], str]] = {
     ForkedFrom: _forked,
     GameCreated: _created,
     SeedCommitted: lambda e: f"The host committed to a secret dice seed ({e.commitment.hex()[:12]}…).",
+    DiceChainCommitted: lambda e: (
+        f"The host committed to the dice keys of actions {e.segment * CHAIN_LINKS + 1}–"
+        f"{(e.segment + 1) * CHAIN_LINKS} ({e.anchor.hex()[:12]}…); each action's key comes with it, "
+        "so its dice can be checked at once."
+    ),
     EntropyAdded: lambda e: f"{e.player} added entropy to the dice.",
     SeedRevealed: lambda e: (
         f"The host revealed the dice seed ({e.seed.hex()[:12]}…); every roll can be checked."

@@ -110,6 +110,10 @@ def fresh_games(folder: Path) -> list[Path]:
         games["castle-sides-free"] = _first_game(
             service, _played(service, "vampire-empire", ["Vlad", "Hana"]), bool
         )
+        # A game still running: its seed is secret, so only the turns' keys can check its draws.
+        running = service.create_game("talisman", [("Ann", None), ("Bo", None), ("Cy", None)])
+        play_with_bots(service, running, seed=4, max_actions=120)
+        games["running-talisman"] = running
         email_game, email_service = played_by_email(folder / "by-email")
     paths = _write_copies(email_service, email_game, "castle-by-email", folder)
     for name, game_id in games.items():

@@ -160,12 +160,16 @@ def read_catalogue() -> dict[str, TypeDoc]:
 CATALOGUE = read_catalogue()
 
 
-def read_raised() -> dict[str, tuple[tuple[int, ...], int]]:
-    """replay-format.md, "Older versions of event types": the class versions raised since 0.2.0."""
+def read_raised() -> dict[str, list[tuple[tuple[int, ...], int]]]:
+    """replay-format.md, "Older versions of event types": the class versions raised since 0.2.0, each
+    type's raises in order."""
     text = (ROOT / "docs" / "replay-format.md").read_text()
     rows = re.findall(r"^\| `(\w+)` \| ([\d.]+) \| v(\d+) \|", text, re.M)
     assert rows, "replay-format.md lists no raised class versions"
-    return {name: (tuple(int(p) for p in since.split(".")), int(before)) for name, since, before in rows}
+    raised: dict[str, list[tuple[tuple[int, ...], int]]] = {}
+    for name, since, before in rows:
+        raised.setdefault(name, []).append((tuple(int(p) for p in since.split(".")), int(before)))
+    return {name: sorted(steps) for name, steps in raised.items()}
 
 
 RAISED = read_raised()
@@ -173,8 +177,26 @@ RAISED = read_raised()
 
 def recorded_version(type_name: str, made_by: tuple[int, ...]) -> int:
     """The class version a game made by nightkeep `made_by` (0.2.0 or later) records a type at."""
-    raised = RAISED.get(type_name)
-    return raised[1] if raised and made_by < raised[0] else CATALOGUE[type_name].version
+    for since, before in RAISED.get(type_name, []):
+        if made_by < since:
+            return before
+    return CATALOGUE[type_name].version
+
+
+# replay-format.md, "Dice": the per-turn key chain.
+_SEGMENTS = re.search(r"segments of\s+([\d,]+)\s+links", (ROOT / "docs" / "replay-format.md").read_text())
+CHAIN_LINKS = int(_SEGMENTS[1].replace(",", ""))
+
+
+def hashed(value: bytes, times: int) -> bytes:
+    for _ in range(times):
+        value = sha256(value)
+    return value
+
+
+def anchor_of(seed: bytes, segment: int) -> bytes:
+    root = hmac.new(seed, b"nightkeep-dice-chain" + segment.to_bytes(8, "big"), hashlib.sha256).digest()
+    return hashed(root, CHAIN_LINKS)
 
 
 def holds(value: Any, kind: str) -> bool:
@@ -383,6 +405,9 @@ class Verified:
     restricted: int = 0
     reshuffled: int = 0
     signed: int = 0  # actions and entropy whose Ed25519 signature was checked
+    keys: int = 0  # per-turn dice keys checked against their chain
+    anchors: int = 0  # key chain anchors checked against the revealed seed
+    unverifiable: int = 0  # draws whose key is not public yet (private ones, before the reveal)
 
 
 class Verifier:
@@ -409,6 +434,15 @@ class Verifier:
         self.received: dict[str, dict] = {}
         self.keys: dict[str, bytes] = {}
         self.forked = False
+        # Per-turn keys (Dice): each segment's anchor, the last link released, the actions counted.
+        self.anchors: dict[int, bytes] = {}
+        self.link: tuple[int, int, bytes] | None = None
+        self.turn_key = b""
+        self.actions = 0
+        self.actions_at: list[int] = []
+        self.links_at: list[tuple[int, int, bytes] | None] = []
+        self.private: dict[str, bytes] = {}  # seat → its private dice key (DiceKeyDealt)
+        self.owner = ""  # the owner of the private event whose draws are checked
 
     def where(self, index: int) -> str:
         return f"{self.path.name}: event {index + 1} ({self.events[index]['type']})"
@@ -416,6 +450,8 @@ class Verifier:
     def run(self) -> Verified:
         for index, event in enumerate(self.events):
             self.step(index, event)
+            self.actions_at.append(self.actions)
+            self.links_at.append(self.link)
         return self.done
 
     def step(self, index: int, event: dict) -> None:
@@ -433,7 +469,7 @@ class Verifier:
             assert set(fields) == set(wanted), f"{self.where(index)}: its fields are not those of events.md"
             bad = [f for f, t in wanted.items() if not holds(fields[f], t)]
             assert not bad, f"{self.where(index)}: {bad} do not hold their types"
-            if doc.private:
+            if doc.private and self.commitment in self.seeds:  # (before the reveal: its owner's copy)
                 assert self.rebuild(index, kind, fields["owner"]) == fields, (
                     f"{self.where(index)}: rebuilt otherwise"
                 )
@@ -460,10 +496,37 @@ class Verifier:
             self.sides = sides(fields["players"]) if self.ruleset == "vampire-empire" else {}
         elif kind == "SeedCommitted":
             self.commitment = fields["commitment"]
+            self.anchors, self.link, self.private = {}, None, {}
+        elif kind == "DiceKeyDealt":
+            self.private[fields["owner"]] = fields["key"]
+        elif kind == "DiceChainCommitted":
+            segment = fields["segment"]
+            assert segment == self.actions // CHAIN_LINKS and segment not in self.anchors, self.path.name
+            self.anchors[segment] = fields["anchor"]
+            if self.commitment in self.seeds:
+                assert fields["anchor"] == anchor_of(self.seeds[self.commitment], segment), self.path.name
+                self.done.anchors += 1
         elif kind == "EntropyAdded":
             self.pool = sha256(self.pool + fields["value"])
         elif kind == "ActionTaken":
             self.nonce = fields["nonce"]
+            self.actions += 1
+            self.turn_key = fields.get("dice_key", b"")
+            if self.anchors:
+                segment, link = divmod(self.actions - 1, CHAIN_LINKS)
+                link += 1
+                last = self.link
+                base, steps = self.anchors[segment], link
+                if last and last[0] == segment and last[1] <= link:
+                    base, steps = last[2], link - last[1]
+                assert hashed(self.turn_key, steps) == base, f"{self.path.name}: action {self.actions}'s key"
+                self.link = (segment, link, self.turn_key)
+                self.done.keys += 1
+            else:
+                assert not self.turn_key, f"{self.path.name}: a key without a chain"
+        elif kind == "RolledBack":
+            self.actions = self.actions_at[fields["to"] - 1]
+            self.link = self.links_at[fields["to"] - 1]
 
     def check_signature(self, index: int, kind: str, fields: dict) -> None:
         """docs/play-by-email.md, "What the log records": a signing seat's actions and entropy carry its
@@ -515,7 +578,27 @@ class Verifier:
     def seed(self) -> bytes:
         return self.seeds[self.commitment]
 
+    @property
+    def public_key(self) -> bytes:
+        """Public dice and picks draw with the action's key; a game without keys with the seed."""
+        return self.turn_key or self.seed
+
+    def knows(self, private: bool) -> bool:
+        """Whether a draw can be recomputed yet: a public one with a turn key, a private one with its
+        owner's private key and the turn key, any once the seed is out."""
+        if self.commitment in self.seeds:
+            return True
+        return bool(self.turn_key) and (not private or self.owner in self.private)
+
+    @property
+    def private_key(self) -> bytes:
+        """Dice, "Per-turn keys": a private draw's key (its owner's private key mixed with the turn's)."""
+        if self.turn_key and self.ruleset == "vampire-empire":
+            return hmac.new(self.private[self.owner], self.turn_key, hashlib.sha256).digest()
+        return self.seed
+
     def check_draws(self, index: int, doc: TypeDoc, fields: dict) -> None:
+        self.owner = fields.get("owner", "") if doc.private else ""
         for d in doc.draws:
             outcomes, numbers = fields[d.outcome], fields[d.number]
             if not isinstance(numbers, list):
@@ -526,10 +609,15 @@ class Verifier:
                     self.check_not_drawn(index, doc.name, fields, outcome)
                     continue
                 self.take_number(index, number)
+                if not self.knows(doc.private or isinstance(outcome, bytes)):
+                    self.done.unverifiable += 1
+                    if d.pile:
+                        self.piles[pile(d.pile, fields)][outcome] -= 1
+                    continue
                 if d.pile:
                     self.check_pick(index, doc.name, d, fields, outcome, number)
                 elif isinstance(outcome, bytes):
-                    assert outcome == salt_of(self.seed, self.pool, self.nonce, number), (
+                    assert outcome == salt_of(self.private_key, self.pool, self.nonce, number), (
                         f"{self.where(index)}: salt"
                     )
                     self.done.salts += 1
@@ -538,7 +626,7 @@ class Verifier:
                     expected = (
                         self.script.pop(0)
                         if self.script
-                        else draw(self.seed, self.pool, self.nonce, number, faces) + 1
+                        else draw(self.public_key, self.pool, self.nonce, number, faces) + 1
                     )
                     assert outcome == expected, (
                         f"{self.where(index)}: die {number} shows {outcome}, not {expected}"
@@ -555,7 +643,8 @@ class Verifier:
 
     def check_pick(self, index: int, kind: str, d: Draw, fields: dict, outcome: str, number: int) -> None:
         options = self.options(d, fields)
-        expected = options[draw(self.seed, self.pool, self.nonce, number, len(options))]
+        key = self.private_key if CATALOGUE[kind].private else self.public_key
+        expected = options[draw(key, self.pool, self.nonce, number, len(options))]
         assert outcome == expected, (
             f"{self.where(index)}: pick {number} gave {outcome}, the seed gives {expected}"
         )
@@ -596,7 +685,7 @@ class Verifier:
         picked, numbers = [], []
         for _ in range(count):
             options = sorted(self.piles[pile_name].elements(), key=str.encode)
-            picked.append(options[draw(self.seed, self.pool, self.nonce, self.n, len(options))])
+            picked.append(options[draw(self.private_key, self.pool, self.nonce, self.n, len(options))])
             numbers.append(self.n)
             self.piles[pile_name][picked[-1]] -= 1  # put back below: check_draws takes them out again
             self.n += 1
@@ -608,11 +697,20 @@ class Verifier:
     def rebuild(self, index: int, kind: str, owner: str) -> dict:
         """Rebuilds a private event from the public events around it, the ledger and the draws."""
         start = self.n
+        self.owner = owner
+        if kind == "DiceKeyDealt":
+            return {
+                "owner": owner,
+                "key": hmac.new(self.seed, b"nightkeep-private-dice\x00" + owner.encode(), "sha256").digest(),
+                "salt": hmac.new(
+                    self.seed, b"nightkeep-private-salt\x00" + owner.encode(), "sha256"
+                ).digest(),
+            }
         if kind == "IdentityTokensDrawn":
             vampire = self.sides[owner] == "vampire"
             characters, numbers = self.next_picks("tokens", 3 if vampire else 2)
             self.n += len(numbers)
-            salt = salt_of(self.seed, self.pool, self.nonce, self.n)
+            salt = salt_of(self.private_key, self.pool, self.nonce, self.n)
             self.n = start
             if vampire:
                 self.secret = salt
@@ -636,7 +734,7 @@ class Verifier:
             assert after["type"] == "CardTaken", f"{self.where(index)}: CardsReceived before {after['type']}"
             cards, numbers = [after["fields"]["card"]], [-1]
         picked = sum(1 for n in numbers if n >= 0)
-        salt = salt_of(self.seed, self.pool, self.nonce, start + picked)
+        salt = salt_of(self.private_key, self.pool, self.nonce, start + picked)
         hand = sorted([*self.piles[f"hand:{owner}"].elements(), *cards], key=str.encode)
         return {
             "owner": owner,
@@ -683,7 +781,9 @@ def test_the_file_is_canonical_and_chained_as_documented(path):
     data = path.read_bytes()
     document = msgpack.unpackb(data, raw=False, timestamp=3)
     assert encode(document) == data  # the whole file, timestamps included
-    assert document["format"] == "nightkeep-replay" and document["format_version"] == 1
+    # Top level: version 2 exactly when the log holds a key chain (per-turn dice keys).
+    keyed = any(e["type"] == "DiceChainCommitted" for e in document["events"])
+    assert document["format"] == "nightkeep-replay" and document["format_version"] == (2 if keyed else 1)
     chain = bytes(32)
     for number, event in enumerate(document["events"], start=1):
         assert event["version"] == number
@@ -716,8 +816,10 @@ def test_every_fresh_game_in_every_copy_follows_from_the_documents(fresh_copies)
         total.restricted += done.restricted
         total.reshuffled += done.reshuffled
         total.signed += done.signed
+        total.keys += done.keys
+        total.anchors += done.anchors
     # Every kind of draw, pick and seal the documents describe was met and recomputed.
-    assert set(total.picks) == {
+    assert set(total.picks) >= {
         "CharacterDealt",
         "CardDrawn",
         "TeleportCounterDrawn",
@@ -725,9 +827,22 @@ def test_every_fresh_game_in_every_copy_follows_from_the_documents(fresh_copies)
         "IdentityTokensDrawn",
         "CardsReceived",
     }
-    assert set(total.rebuilt) == {"IdentityTokensDrawn", "CardsReceived"}
+    assert set(total.rebuilt) == {"IdentityTokensDrawn", "CardsReceived", "DiceKeyDealt"}
     assert total.dice and total.salts and total.opened and total.restricted and total.reshuffled
     assert total.signed  # a game played by e-mail: its signatures checked from play-by-email.md
+    assert total.keys and total.anchors  # per-turn keys, and their anchors once the seed is out
+
+
+def test_a_running_game_shows_every_public_draw_checkable_at_once(fresh_copies):
+    # replay-format.md, "Dice": each action's key comes with it, so a game whose seed is still secret has
+    # every public die and pick recomputed, and every key checked against the committed chain.
+    (path,) = [p for p in fresh_copies if p.name.startswith("running-talisman")]
+    events = msgpack.unpackb(path.read_bytes(), raw=False, timestamp=3)["events"]
+    assert not any(e["type"] == "SeedRevealed" for e in events)
+    done = Verifier(path).run()
+    actions = sum(1 for e in events if e["type"] == "ActionTaken")
+    assert done.keys == actions > 100
+    assert done.dice and sum(done.picks.values()) and not done.unverifiable
 
 
 def test_the_talisman_replays_meet_every_pick_of_the_main_board():

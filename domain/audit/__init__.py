@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.audit.chain import chain_of, check_links
-from domain.audit.dice import seeds_by_commitment
+from domain.audit.dice import anchor_problems, seeds_by_commitment
 from domain.audit.reading import (
     check_forks,
     class_version_problems,
@@ -42,7 +42,7 @@ from domain.audit.signatures import check_signatures
 from domain.collector import paused_collector
 from domain.content import override_pinned
 from domain.errors import NightkeepError
-from domain.events import GameCreated, Sealed
+from domain.events import DiceChainCommitted, GameCreated, Sealed
 from domain.rulesets import Ruleset, build_ruleset, get_ruleset
 from domain.setup import CANONICAL_SINCE, check_setup, version_of
 
@@ -89,6 +89,8 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
     for version, detail in class_version_problems(entries, created):
         report.add(version, "format", detail)
     check_forks(entries, events, report)
+    for version, detail in anchor_problems(events):
+        report.add(version, "seed", detail)
     check_signatures(entries, events, report)
     if header is not None:
         for version, detail in header_problems(header, entries, events):
@@ -99,11 +101,17 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
         check_public_dice(events, report)
         if check_content(created, start + 1, report):
             fold_public(entries, events, report)
+        keyed = any(type(e) is DiceChainCommitted for e in events)
+        draws = (
+            "the public dice and picks and this copy's own private draws (each with its turn's key)"
+            if keyed
+            else "the public die rolls"
+        )
         report.notes.append(
             f"{sealed} private events are sealed in this copy: the chain, the shape, the content, who "
-            "acted, the public die rolls and the ruleset's checks of every event (reveals against their "
-            "commitments…) are made; actions and card picks can be re-decided only once the seed is "
-            "revealed, or on the host's full log"
+            f"acted, {draws} and the ruleset's checks of every event (reveals against their "
+            "commitments…) are made; the actions and the other seats' private draws can be re-decided "
+            "only once the seed is revealed, or on the host's full log"
         )
         return
     if not check_content(created, start + 1, report):

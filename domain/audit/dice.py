@@ -7,8 +7,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from domain.dice import commit_to_seed, draw_prefix, draw_salt, draw_value_keyed, hmac_key
-from domain.events import Event, ForkedFrom, SeedRevealed
+from domain.dice import (
+    chain_anchor,
+    commit_to_seed,
+    draw_prefix,
+    draw_salt,
+    draw_value_keyed,
+    hmac_key,
+    owner_key,
+    private_key,
+)
+from domain.events import DiceChainCommitted, Event, ForkedFrom, SeedCommitted, SeedRevealed
 
 
 class AuditDice:
@@ -26,14 +35,24 @@ class AuditDice:
         meta: dict[str, Any],
         nonce: bytes,
         key: tuple[Any, Any] | None = None,
+        turn_key: bytes = b"",
+        private_keys: dict[str, bytes] | None = None,
     ) -> None:
         self._recorded = recorded
         self._seed = seed
         self._pool = meta["pool"]
         self._nonce = nonce
         self._prefix = draw_prefix(self._pool, nonce)
-        # The seed's HMAC key made ready: an audit passes the one it made for the game's seed.
-        self._key = key if key is not None or seed is None else hmac_key(seed)
+        # The seed's HMAC key made ready: an audit passes the one it made for the game's seed. Private
+        # picks and salts draw with it; public dice and picks with the action's per-turn key, if any.
+        self._seed_key = key if key is not None or seed is None else hmac_key(seed)
+        self._key = hmac_key(turn_key) if turn_key else self._seed_key
+        # A seat's private draws: its private dice key mixed with the turn's key (where this copy holds
+        # the key, or the seed gives it); the seed in a game without per-turn keys.
+        self._owners = (
+            {o: owner_key(k, turn_key) for o, k in (private_keys or {}).items()} if turn_key else {}
+        )
+        self._turn_key = turn_key
         self.next_draw: int = meta["next_draw"]
         self._script: list[int] = meta["script"]
         self.script_pos: int = meta["script_pos"]
@@ -81,23 +100,35 @@ class AuditDice:
         self.used += end - first
         return values, list(range(first, end))
 
-    def salt(self) -> tuple[bytes, int]:
-        """Gives the recorded salt, checking it against the seed."""
+    def _private_key(self, owner: str) -> bytes | None:
+        """Returns the key of `owner`'s private draws in this action, or None when it cannot be known."""
+        if self._turn_key and owner:
+            return self._owners.get(owner)
+        return self._seed
+
+    def salt(self, owner: str = "") -> tuple[bytes, int]:
+        """Gives the recorded salt, checking it against its owner's key (or the seed)."""
         draw, recorded = self._take()
         expected = None
-        if self._seed is not None:
-            expected = draw_salt(self._seed, self._pool, self._nonce, draw)
+        key = self._private_key(owner)
+        if key is not None:
+            expected = draw_salt(key, self._pool, self._nonce, draw)
         self._compare(draw, recorded, expected)
         if isinstance(recorded, bytes):
             return recorded, draw
         return (expected if expected is not None else bytes(32)), draw
 
-    def pick(self, options: Sequence[str]) -> tuple[str, int]:
-        """Picks the recorded option, checking it against the seed."""
+    def pick(self, options: Sequence[str], owner: str = "") -> tuple[str, int]:
+        """Picks the recorded option, checking it against the turn's key (a private pick: the seed)."""
         draw, recorded = self._take()
         expected = None
-        if self._key is not None:
-            expected = options[draw_value_keyed(self._key, self._prefix, draw, len(options))]
+        if owner:
+            private = self._private_key(owner)
+            key = hmac_key(private) if private is not None else None
+        else:
+            key = self._key
+        if key is not None:
+            expected = options[draw_value_keyed(key, self._prefix, draw, len(options))]
         self._compare(draw, recorded, expected)
         if isinstance(recorded, str) and recorded in options:
             return recorded, draw
@@ -139,6 +170,35 @@ def drawn_at(first: int, events: Sequence[Event], draw: int) -> int | None:
             if draw in draws[:count]:
                 found = version
     return found
+
+
+def private_keys_of(meta: dict[str, Any], seed: bytes | None) -> dict[str, bytes]:
+    """Returns the private dice keys an audit can use: those the copy holds, and every seat's once the
+    seed is public."""
+    keys = dict(meta.get("private_keys") or {})
+    if seed is not None and meta.get("private_draws"):
+        for owner in meta["players"]:
+            keys.setdefault(owner, private_key(seed, owner))
+    return keys
+
+
+def anchor_problems(events: Sequence[Event]) -> list[tuple[int, str]]:
+    """Checks every key chain anchor committed under a seed the log makes public against that seed (its
+    root for the segment, hashed CHAIN_LINKS times); returns (version, finding) for each that is not."""
+    seeds = seeds_by_commitment(events)
+    problems: list[tuple[int, str]] = []
+    commitment = b""
+    for version, event in enumerate(events, start=1):
+        if type(event) is SeedCommitted:
+            commitment = event.commitment
+        elif type(event) is DiceChainCommitted:
+            seed = seeds.get(commitment)
+            if seed is not None and isinstance(event.segment, int) and event.segment >= 0:
+                if chain_anchor(seed, event.segment) != event.anchor:
+                    problems.append(
+                        (version, f"the key chain anchor at event {version} does not come from the seed")
+                    )
+    return problems
 
 
 def seeds_by_commitment(events: Iterable[Event]) -> dict[bytes, bytes]:

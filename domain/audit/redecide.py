@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.actions import HOST, START
-from domain.audit.dice import AuditDice, drawn_at, recorded_draws, seeds_by_commitment
+from domain.audit.dice import AuditDice, drawn_at, private_keys_of, recorded_draws, seeds_by_commitment
 from domain.audit.report import AuditReport, LogEntry
 from domain.club import CLUB_EVENTS, RolledBack, redo_problem
 from domain.club_rules import club_problem
@@ -15,6 +15,7 @@ from domain.dice import hmac_key
 from domain.errors import NightkeepError
 from domain.events import (
     ActionTaken,
+    DiceChainCommitted,
     EntropyAdded,
     Event,
     ForkedFrom,
@@ -30,8 +31,11 @@ from domain.game import (
     Rewinds,
     advance_draws,
     apply_event,
+    chain_commit_problem,
     check_host_start,
     check_legal,
+    dealt_problem,
+    dice_key_problem,
     game_status,
 )
 from domain.setup import entropy_problem
@@ -212,6 +216,12 @@ class ReDecider:
             self.report.add(
                 version, "rules", f"the entropy added at event {version} is not allowed: {problem}"
             )
+        elif type(event) is DiceChainCommitted and (problem := chain_commit_problem(fold.meta, event)):
+            self.report.add(version, "dice", f"event {version} (DiceChainCommitted): {problem}")
+        elif event.type_name == "DiceKeyDealt":
+            seed = self.seeds.get(fold.meta["commitment"])
+            if problem := dealt_problem(fold.meta, event, seed):
+                self.report.add(version, "dice", f"event {version} (DiceKeyDealt): {problem}")
         elif type(event) in _CLUB_TYPES:
             problem = club_problem(fold, event, self.events, version - 1, game_status(fold))
             if problem:
@@ -242,7 +252,14 @@ class ReDecider:
             return False
         commitment = fold.meta["commitment"]
         seed = self.seeds.get(commitment)
-        dice = AuditDice(outcomes, seed, fold.meta, action.nonce, self.keys.get(commitment))
+        if problem := dice_key_problem(fold.meta, action):
+            report.add(version, "dice", f"the action at event {version}: {problem}")
+        owners = (
+            private_keys_of(fold.meta, seed) if action.dice_key and fold.meta.get("private_draws") else None
+        )
+        dice = AuditDice(
+            outcomes, seed, fold.meta, action.nonce, self.keys.get(commitment), action.dice_key, owners
+        )
         # Deciding in place spares the audit a copy of the state per action and a second evolve of
         # every consequence; the state is rebuilt only if the record diverges.
         if self.in_place:
@@ -263,9 +280,10 @@ class ReDecider:
         report.draws_verified += dice.checked
         if seed is None and dice.used > dice.checked:
             self.unverified.append(version)
+        giver = "the turn's key gives" if action.dice_key else "the seed gives"
         for draw, got, fair in dice.mismatches:
             at = drawn_at(version + 1, recorded, draw) or version
-            report.add(at, "dice", f"draw {draw} at event {at} recorded {got!r}, the seed gives {fair!r}")
+            report.add(at, "dice", f"draw {draw} at event {at} recorded {got!r}, {giver} {fair!r}")
         same = self._compare(version, recorded, decided)
         if same and self.dirty:
             self.dirty = False

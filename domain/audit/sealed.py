@@ -11,10 +11,11 @@ from domain.audit.reading import commitments
 from domain.audit.report import AuditReport, LogEntry
 from domain.club import CLUB_EVENTS, paused_by, redo_problem
 from domain.club_rules import club_problem
-from domain.dice import EMPTY_POOL, draw_value, mix_entropy
+from domain.dice import EMPTY_POOL, draw_salt, draw_value, mix_entropy, owner_key
 from domain.errors import NightkeepError
 from domain.events import (
     ActionTaken,
+    DiceChainCommitted,
     DieRolled,
     EntropyAdded,
     Event,
@@ -22,7 +23,16 @@ from domain.events import (
     Sealed,
     SeedCommitted,
 )
-from domain.game import GameFold, Rewinds, apply_event, game_status, verify_event
+from domain.game import (
+    GameFold,
+    Rewinds,
+    apply_event,
+    chain_commit_problem,
+    dealt_problem,
+    dice_key_problem,
+    game_status,
+    verify_event,
+)
 from domain.rulesets import ruleset_class
 from domain.setup import entropy_problem
 
@@ -35,7 +45,17 @@ def can_unseal(events: Sequence[Event], created: GameCreated) -> bool:
         redecides = ruleset_class(created.ruleset).redecides_sealed
     except NightkeepError:
         return False
-    return redecides and commitments(events) <= seeds_by_commitment(events).keys()
+    if not redecides:
+        return False
+    # Private press is sealed but read by no rule: such a copy is re-decided whatever its seeds (its
+    # draws are checked with the turns' keys where the game has them).
+    if all(e.type in _UNREAD_PRIVATE for e in events if type(e) is Sealed):
+        return True
+    return commitments(events) <= seeds_by_commitment(events).keys()
+
+
+# Private event types no rule reads (a club's private press): sealed, they hide nothing the rules need.
+_UNREAD_PRIVATE = frozenset({"PrivatePressSent"})
 
 
 def fold_public(
@@ -45,12 +65,17 @@ def fold_public(
     a game the copy shows over must have revealed its seed (or its private events escape re-deciding)."""
     pairs = [(event, entry.chain) for event, entry in zip(events, entries, strict=True)]
     fold = GameFold(rewind_source=Rewinds.of(pairs))
+    action: ActionTaken | None = None
     for index, (entry, event) in enumerate(zip(entries, events, strict=True)):
         version = index + 1
         try:
             problem = _public_problem(fold, event) or _club_problem(fold, event, events, index)
             if problem and version > after:  # findings up to `after` come from re-deciding
                 report.add(version, "rules", f"event {version} ({event.type_name}): {problem}")
+            if type(event) is ActionTaken:
+                action = event
+            elif action is not None and action.dice_key and version > after:
+                _check_draws(fold, action, event, version, report)
             apply_event(fold, event, entry.chain)
             fold.version = version
         except Exception as exc:  # a forged value the state cannot take
@@ -67,6 +92,42 @@ def fold_public(
         report.add(len(events), "seed", "the game is over but its seed was never revealed")
 
 
+def _check_draws(
+    fold: GameFold, action: ActionTaken, event: Event, version: int, report: AuditReport
+) -> None:
+    """Recomputes the draws of an event that this copy can, with the turn's key (public picks) or its
+    own private dice key mixed with it (its own private picks and salts): so a player's copy checks
+    them the turn they are made, the other seats' sealed ones waiting for the reveal."""
+    if type(event) is Sealed or not fold.ruleset_name:
+        return
+    meta = fold.meta
+    pool, nonce = meta["pool"], action.nonce
+    for check in fold.ruleset.draw_checks(fold.state, event):
+        if check.owner:
+            own = meta["private_keys"].get(check.owner)
+            if own is None:
+                continue
+            key = owner_key(own, action.dice_key)
+        else:
+            key = action.dice_key
+        if check.options is None:
+            expected: object = draw_salt(key, pool, nonce, check.draw)
+        elif check.options:
+            expected = check.options[draw_value(key, pool, nonce, check.draw, len(check.options))]
+        else:
+            continue
+        report.draws += 1
+        report.draws_verified += 1
+        if check.recorded != expected:
+            whose = f"{check.owner}'s key" if check.owner else "the turn's key"
+            detail = f"recorded {_brief(check.recorded)}, {whose} gives {_brief(expected)}"
+            report.add(version, "dice", f"draw {check.draw} at event {version} {detail}")
+
+
+def _brief(value: object) -> str:
+    return value.hex()[:12] + "…" if isinstance(value, bytes) else repr(value)
+
+
 def _club_problem(fold: GameFold, event: Event, events: Sequence[Event], head: int) -> str:
     """Returns what the club's rules find wrong with a club event where it stands (domain.club_rules)."""
     if type(event) not in _CLUB_TYPES:
@@ -80,6 +141,12 @@ _CLUB_TYPES = frozenset(CLUB_EVENTS)
 def _public_problem(fold: GameFold, event: Event) -> str:
     """Returns what public facts alone show wrong with an event: an action by someone not to act, or
     what the ruleset's `verify` finds (a reveal that opens no commitment…)."""
+    if isinstance(event, ActionTaken) and (problem := dice_key_problem(fold.meta, event)):
+        return problem
+    if isinstance(event, DiceChainCommitted):
+        return chain_commit_problem(fold.meta, event)
+    if event.type_name == "DiceKeyDealt":
+        return dealt_problem(fold.meta, event, None)
     if isinstance(event, ActionTaken) and event.player != HOST and fold.ruleset_name:
         to_act = fold.ruleset.status(fold.state)["to_act"]
         if event.player not in to_act:
@@ -98,7 +165,7 @@ def check_public_dice(events: Sequence[Event], report: AuditReport) -> None:
     """Recomputes every public die roll from the seed (or script) when the rules cannot be re-run."""
     seeds = seeds_by_commitment(events)
     script: list[int] = []
-    pool, nonce, commitment = EMPTY_POOL, b"", b""
+    pool, nonce, commitment, key = EMPTY_POOL, b"", b"", b""
     for version, event in enumerate(events, start=1):
         if isinstance(event, GameCreated):
             script = list(event.dice_script)
@@ -107,12 +174,13 @@ def check_public_dice(events: Sequence[Event], report: AuditReport) -> None:
         elif isinstance(event, EntropyAdded):
             pool = mix_entropy(pool, event.value)
         elif isinstance(event, ActionTaken):
-            nonce = event.nonce
+            nonce, key = event.nonce, event.dice_key
             report.actions += 1
         elif isinstance(event, DieRolled):
             for draw, face in zip(event.draws, event.values, strict=False):
                 report.draws += 1
-                seed = seeds.get(commitment)
+                # Public dice draw with the turn's key, else (a game without one) with the seed.
+                seed = key or seeds.get(commitment)
                 expected = script.pop(0) if script else None
                 if expected is None and seed is not None:
                     expected = draw_value(seed, pool, nonce, draw, event.sides) + 1
@@ -123,5 +191,6 @@ def check_public_dice(events: Sequence[Event], report: AuditReport) -> None:
                     report.add(
                         version,
                         "dice",
-                        f"draw {draw} at event {version} recorded {face}, the seed gives {expected}",
+                        f"draw {draw} at event {version} recorded {face}, "
+                        f"{'the turn' + chr(39) + 's key' if key else 'the seed'} gives {expected}",
                     )

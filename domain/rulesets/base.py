@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from domain.actions import HOST, START, Action
 from domain.content import content_hash as hash_files
@@ -45,6 +45,16 @@ class OptionSpec:
         return self.default if self.recorded_default is None else self.recorded_default
 
 
+class DrawCheck(NamedTuple):
+    """One draw a sealed copy can recompute: its number, the options of a pick in the order the draw
+    indexes them (None for a salt), what the log recorded, and whose private draw it is ("" public)."""
+
+    draw: int
+    options: list[str] | None
+    recorded: Any
+    owner: str
+
+
 class Ruleset:
     """The decider every ruleset is: built from a game's options, it owns its content and its rules."""
 
@@ -60,6 +70,9 @@ class Ruleset:
     # in place carries the private state the seals hide); a ruleset whose private events are recorded
     # beside its rules, not by them, cannot be re-decided so and says False.
     redecides_sealed: ClassVar[bool] = True
+    # Draws some seats make in private (a hand, a secret token): each seat is dealt a private dice key
+    # (DiceKeyDealt) so it can check its own private draws the turn they are made.
+    private_draws: ClassVar[bool] = False
     # The shape of the state `initial_state`/`evolve` build: a snapshot stamped with another one (or, for a
     # version above 1, with none) is passed over and the game folded from its events (event_store.loading).
     state_version: ClassVar[int] = 1
@@ -158,6 +171,12 @@ class Ruleset:
         """Says what is wrong with a recorded event given the state before it ("" when nothing is): the
         checks `evolve` (which trusts its events) does not make."""
         return ""
+
+    def draw_checks(self, state: State, event: Event) -> list[DrawCheck]:
+        """Returns the draws of a recorded event that a copy with sealed events can recompute from the
+        state before it (its public picks, and the copy's own private ones): a ruleset whose copies are
+        sealed says them, so every player checks them the turn they are made. None by default."""
+        return []
 
     def bot_weight(self, state: State, action: Action) -> float:
         """Returns how likely a bot is to pick an action (relative weights)."""

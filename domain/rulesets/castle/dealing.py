@@ -7,8 +7,10 @@ seed is revealed, even in a copy where the private events are sealed.
 
 from __future__ import annotations
 
+from domain.events import Event
 from domain.hidden import commit
 from domain.resolution import Resolution
+from domain.rulesets.base import DrawCheck
 from domain.rulesets.castle.content import load_characters
 from domain.rulesets.castle.events import (
     CardsDrawn,
@@ -20,6 +22,7 @@ from domain.rulesets.castle.events import (
     PlayBegan,
 )
 from domain.rulesets.castle.options import CASTLE_SIZE
+from domain.rulesets.castle.shapes import CastleState
 from domain.rulesets.castle.state import (
     HAND_SIZE,
     HUMAN,
@@ -36,13 +39,14 @@ VAMPIRES = 3  # RULES.md §4: the vampire player draws 3 identity tokens
 KNOWN_HUMANS = 2  # and the human player 2
 
 
-def picks(res: Resolution, left: list[str], count: int) -> tuple[list[str], list[int]]:
-    """Picks `count` of the options one draw each, without putting any back (removed from `left`);
-    returns the picks and their draw numbers."""
+def picks(res: Resolution, left: list[str], count: int, owner: str) -> tuple[list[str], list[int]]:
+    """Picks `count` of the options one draw each, without putting any back (removed from `left`), for
+    `owner`'s private event (drawn with the secret seed, not the turn's public key); returns the picks
+    and their draw numbers."""
     picked: list[str] = []
     draws: list[int] = []
     for _ in range(count):
-        option, draw = res.dice.pick(left)
+        option, draw = res.dice.pick(left, owner)
         left.remove(option)
         picked.append(option)
         draws.append(draw)
@@ -54,7 +58,7 @@ def draw_cards(res: Resolution, player: str, count: int) -> None:
     committed to afresh."""
     state = state_of(res)
     count = min(count, deck_count(state, player))
-    cards, draws = picks(res, deck_cards(state, player), count)
+    cards, draws = picks(res, deck_cards(state, player), count, player)
     commitments = receive_cards(res, player, cards, draws) if cards else state["players"][player]["hand"]
     res.emit(CardsDrawn(player=player, count=count, commitments=list(commitments)))
 
@@ -62,7 +66,7 @@ def draw_cards(res: Resolution, player: str, count: int) -> None:
 def receive_cards(res: Resolution, player: str, cards: list[str], draws: list[int]) -> list[bytes]:
     """Records privately the cards coming into a hand and returns the new commitments to the hand."""
     hand = sorted([*state_of(res)["hands"].get(player, {}), *cards])
-    salt, salt_draw = res.dice.salt()
+    salt, salt_draw = res.dice.salt(player)
     res.emit(CardsReceived(owner=player, cards=cards, draws=draws, hand=hand, salt=salt, salt_draw=salt_draw))
     return hand_commitments(salt, hand)
 
@@ -89,8 +93,8 @@ def deal(res: Resolution) -> None:
     refill_castle(res)
     vampire, human = player_of(state, VAMPIRE), player_of(state, HUMAN)
     left = list(characters)
-    vampires, draws = picks(res, left, VAMPIRES)
-    secret, secret_draw = res.dice.salt()
+    vampires, draws = picks(res, left, VAMPIRES, vampire)
+    secret, secret_draw = res.dice.salt(vampire)
     salts = {c: identity_salt(secret, c) for c in characters}
     res.emit(
         IdentityTokensDrawn(
@@ -105,8 +109,8 @@ def deal(res: Resolution) -> None:
     )
     identities = {c: VAMPIRE if c in vampires else HUMAN for c in characters}
     res.emit(IdentitiesCommitted(commitments={c: commit(identities[c], salts[c]) for c in characters}))
-    known, draws = picks(res, left, KNOWN_HUMANS)  # among the 6 humans left
-    own, own_draw = res.dice.salt()
+    known, draws = picks(res, left, KNOWN_HUMANS, human)  # among the 6 humans left
+    own, own_draw = res.dice.salt(human)
     res.emit(
         IdentityTokensDrawn(
             owner=human,
@@ -121,3 +125,28 @@ def deal(res: Resolution) -> None:
     for player in (vampire, human):
         draw_cards(res, player, HAND_SIZE)
     res.emit(PlayBegan(player=vampire))  # RULES.md §4: the vampire player begins
+
+
+def draw_checks(state: CastleState, event: Event) -> list[DrawCheck]:
+    """Returns the draws of a recorded event that a player's copy recomputes the turn they are made: the
+    castle's picks from the city, and the copy's own private picks and salts (a hand from the seat's own
+    deck; the vampire player's tokens from all nine). The human player's known humans are picked among
+    what the vampire player's secret tokens left, which only the host's log shows."""
+    if isinstance(event, CastleFilled):
+        return [DrawCheck(event.draw, list(state["city"]), event.character, "")] if event.draw >= 0 else []
+    checks: list[DrawCheck] = []
+    if isinstance(event, CardsReceived):
+        left = deck_cards(state, event.owner)
+        for card, draw in zip(event.cards, event.draws, strict=False):
+            if draw >= 0 and card in left:
+                checks.append(DrawCheck(draw, list(left), card, event.owner))
+                left.remove(card)
+    elif isinstance(event, IdentityTokensDrawn) and event.identity == VAMPIRE:
+        left = sorted(load_characters())
+        for character, draw in zip(event.characters, event.draws, strict=False):
+            if character in left:
+                checks.append(DrawCheck(draw, list(left), character, event.owner))
+                left.remove(character)
+    if isinstance(event, CardsReceived | IdentityTokensDrawn):
+        checks.append(DrawCheck(event.salt_draw, None, event.salt, event.owner))
+    return checks

@@ -47,7 +47,7 @@ from domain.errors import BadSetup
 from domain.events import Event, GameCreated, GameEnded, TurnEnded
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import Ruleset, State
+from domain.rulesets.base import DrawCheck, Ruleset, State
 from domain.rulesets.castle.checks import verify
 from domain.rulesets.castle.content import (
     HOLY_WATER,
@@ -58,7 +58,14 @@ from domain.rulesets.castle.content import (
     load_human_deck,
     load_vampire_deck,
 )
-from domain.rulesets.castle.dealing import VAMPIRES, deal, draw_cards, receive_cards, refill_castle
+from domain.rulesets.castle.dealing import (
+    VAMPIRES,
+    deal,
+    draw_cards,
+    draw_checks,
+    receive_cards,
+    refill_castle,
+)
 from domain.rulesets.castle.events import (
     CardPlayed,
     CardTaken,
@@ -357,11 +364,16 @@ class VampireEmpire(Ruleset):
     # Each player's options (and the bots' weights) depend on their own secrets: the CLI lists a
     # player's actions only to that player.
     hidden_information = True
+    private_draws = True
     evolve = staticmethod(plain_evolve)
 
     def verify(self, state: State, event: Event) -> str:
         """Returns what is wrong with a recorded event given the state before it ("" when nothing is)."""
         return verify(typed(state), event)
+
+    def draw_checks(self, state: State, event: Event) -> list[DrawCheck]:
+        """Returns the draws a player's copy can recompute: the city's picks and its own private ones."""
+        return draw_checks(typed(state), event)
 
     def legal_actions(self, state: State, player: str | None = None) -> list[Action]:
         """Returns the actions open now to the player who is to act (see `options.legal_actions`)."""
