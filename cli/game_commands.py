@@ -30,7 +30,14 @@ from cli.completion import (
     complete_ruleset,
     complete_seat,
 )
-from cli.pbem_hooks import create_hosted, hosting_options, is_hosted, replica_act, replica_actions
+from cli.pbem_hooks import (
+    create_hosted,
+    hosting_options,
+    is_hosted,
+    replica_act,
+    replica_actions,
+    replica_waiting,
+)
 from cli.picture_files import picture_options, write_pictures
 from cli.rendering import (
     game_summary,
@@ -43,6 +50,7 @@ from cli.rendering import (
 from domain.actions import HOST
 from domain.errors import UsageError
 from domain.game import STOPPED, game_status
+from domain.signing import history_fingerprint
 from event_store.bot_games import refuse_bot_only_options
 from event_store.recorded import created_of, fold_recorded, redacted
 from event_store.seats import AS_ENV, find_action, pick_actor, refuse_if_secret, who_acts
@@ -381,10 +389,21 @@ def show(
     stopped = game_status(fold)["status"] == STOPPED
     if write_pictures(fold, stopped, svg_file, png_file, force_picture, as_json):
         return
+    head = recorded[-1]
+    history = {"version": head.version, "chain": head.chain.hex()}
+    history["fingerprint"] = history_fingerprint(head.version, head.chain)
+    replica = facts.get("replica") and at is None
+    lines, waiting = replica_waiting(service, game_id) if replica else ([], [])
     if as_json:
-        echo_json({**game_summary(str(game_id), fold), **facts})
-    else:
-        print_board(str(game_id), fold, provenance_note(facts))
+        echo_json(
+            {**game_summary(str(game_id), fold), **facts, "history": history}
+            | ({"waiting": waiting} if replica else {})
+        )
+        return
+    print_board(str(game_id), fold, provenance_note(facts))
+    click.echo(f"History: {history['fingerprint']}")
+    for line in lines:
+        click.echo(line)
 
 
 @click.command(name="log")

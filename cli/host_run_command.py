@@ -14,7 +14,7 @@ from cli.common import echo_json, handle_errors, json_option, stdin_is_terminal
 from cli.pbem_commands import host, key_option, open_host, viewer_url_option
 from domain.errors import UsageError
 from event_store.host_runner import Pass, Sender, run_forever, run_once
-from event_store.mail import SmtpSettings, open_inbox, send, write_eml
+from event_store.mail import SmtpSettings, open_inbox, safe_address, send, write_eml
 
 SMTP_PASSWORD_ENV = "NIGHTKEEP_SMTP_PASSWORD"
 
@@ -40,6 +40,13 @@ SMTP_PASSWORD_ENV = "NIGHTKEEP_SMTP_PASSWORD"
 @click.option("--smtp-ca", metavar="FILE", help="CA certificate to verify the SMTP server with.")
 @click.option("--out", "out", metavar="DIR", help="Instead of SMTP, write the mail owed here as .eml files.")
 @click.option("--from", "sender", default="", metavar="ADDR", help="The host's address on its mails.")
+@click.option(
+    "--witness",
+    default="",
+    metavar="ADDR",
+    callback=lambda ctx, param, value: _witness(value),
+    help="After each pass, mail the signed head of every game that moved on to this address.",
+)
 @click.option("--once", is_flag=True, help="One pass, then exit (for cron).")
 @click.option(
     "--interval", default=60.0, type=click.FloatRange(0.1), metavar="SECONDS", help="Polling interval."
@@ -61,6 +68,7 @@ def host_run(
     smtp_ca: str | None,
     out: str | None,
     sender: str,
+    witness: str,
     once: bool,
     interval: float,
     key_name: str,
@@ -87,13 +95,21 @@ def host_run(
         return open_inbox(inbox_spec, **kw)
 
     if not once:
-        run_forever(hosting, inbox_factory, deliver, sender, interval, lambda done: _report(done, as_json))
+        report = lambda done: _report(done, as_json)  # noqa: E731
+        run_forever(hosting, inbox_factory, deliver, sender, interval, report, witness)
     inbox = inbox_factory()
     try:
-        done = run_once(hosting, inbox, deliver, sender)
+        done = run_once(hosting, inbox, deliver, sender, witness)
     finally:
         inbox.close()
     _report(done, as_json)
+
+
+def _witness(value: str) -> str:
+    """Checks a witness's address: one plain address, as a mail's To carries it."""
+    if value and safe_address(value) != value.strip().lower():
+        raise click.BadParameter(f"{value!r:.60} is not one plain e-mail address")
+    return value.strip().lower()
 
 
 def _report(done: Pass, as_json: bool) -> None:

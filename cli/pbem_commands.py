@@ -23,7 +23,7 @@ from cli.rendering import print_board
 from domain.errors import BadPacket, UsageError
 from domain.signing import fingerprint
 from event_store import keys as keystore
-from event_store.host_runner import message_for
+from event_store.host_runner import host_message
 from event_store.hosting import Handled, Host, Outgoing
 from event_store.log_reader import LIMITS, read_file
 from event_store.mail import UnreadableMail, read_mail_text, write_eml
@@ -234,7 +234,7 @@ def write_outbox(host: Host, out: Path, sender: str = "") -> list[Outgoing]:
     written = []
     for mail in host.due():
         stem = f"{mail.id:06d}-{mail.player or 'reply'}"
-        message = message_for(mail, sender or host.host_mail(mail.game), host.picture, host.viewer_url)
+        message = host_message(host, mail, sender)
         write_eml(message, out / f"{stem}.eml")
         if mail.packet:
             (out / f"{stem}.nkp").write_text(mail.packet)

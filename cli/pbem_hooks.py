@@ -166,13 +166,45 @@ def replica_actions(service: GameService, game_id: UUID, as_player: str | None, 
     legal = replica.legal_actions(member)
     if as_json:
         echo_json([a.to_dict() for a in legal])
-    elif legal:
+        return True
+    if legal:
         from cli.rendering import print_actions
 
         print_actions(legal)
     else:
         click.echo(f"No legal actions for {member.player} now (as far as this replica has heard).")
+    for line in waiting_lines(replica, member):
+        click.echo(line)
     return True
+
+
+def waiting_lines(replica: Replica, member: Membership) -> list[str]:
+    """Says, one line each, which packets the replica wrote that the host's events do not hold yet."""
+    lines = []
+    for waiting in replica.waiting(member):
+        again = (
+            f"nightkeep act {member.game} {waiting.what} -o FILE"
+            if waiting.kind == "action"
+            else "the same command"
+        )
+        lines.append(
+            f"waiting for the host: {waiting.describe()}, not yet in the host's events — resend with "
+            f"{again} (it makes the same packet again)"
+        )
+    return lines
+
+
+def replica_waiting(service: GameService, game_id: UUID) -> tuple[list[str], list[dict[str, Any]]]:
+    """Returns what a replica waits on the host for, as lines and for --json (none when it is no replica)."""
+    from cli.pbem_commands import replica_of
+
+    found = replica_of(service, game_id)
+    if found is None:
+        return [], []
+    replica, member = found
+    return waiting_lines(replica, member), [
+        vars(w) | {"words": w.describe()} for w in replica.waiting(member)
+    ]
 
 
 def replica_act(

@@ -24,6 +24,7 @@ from cli.completion import complete_seat
 from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
 from domain.hidden import PUBLIC
+from domain.signing import history_fingerprint
 from event_store.busy import store_error_message
 from event_store.config import describe
 from event_store.service import GameService
@@ -58,7 +59,8 @@ def serve(ctx: click.Context, host: str, port: int, viewer: str | None) -> None:
     """Shows the store's games in a web browser, read-only, each stepping like export --html.
 
     / lists the games; /games/GAME steps through one (the public copy, or with --as PLAYER that
-    player's copy of the games they sit in); /games/GAME.nkr downloads that copy as a replay file.
+    player's copy of the games they sit in); /games/GAME.nkr downloads that copy as a replay file;
+    /heads gives every game's head as JSON (last event, chain value, fingerprint) to compare with.
     The host's full log is never served. Ctrl-C stops.
 
     \b
@@ -113,7 +115,7 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
-    from starlette.responses import HTMLResponse, PlainTextResponse, Response
+    from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
     from starlette.routing import Route
 
     from cli.export_command import html_page
@@ -176,6 +178,16 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
             raise
         return HTMLResponse(page, headers=SECURITY_HEADERS)
 
+    async def heads(request: Request) -> Response:
+        # Every copy of a game has the same chain values: the head is public whoever's copy is served.
+        try:
+            found = [_head(service, UUID(entry["game"])) for entry in service.game_index().games()]
+        except NightkeepError as exc:
+            return PlainTextResponse(f"{exc}\n", 503 if exc.exit_code == 3 else 500, headers=SECURITY_HEADERS)
+        except (sqlite3.DatabaseError, PersistenceError) as exc:
+            return store_trouble(exc)
+        return JSONResponse(found, headers=SECURITY_HEADERS)
+
     async def replay_file(request: Request) -> Response:
         found = copy_of(request)
         if isinstance(found, Response):
@@ -186,6 +198,7 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
 
     routes = [
         Route("/", index, methods=["GET"]),
+        Route("/heads", heads, methods=["GET"]),
         Route("/games/{game}.nkr", replay_file, methods=["GET"]),
         Route("/games/{game}", game_page, methods=["GET"]),
     ]
@@ -214,6 +227,18 @@ def _with_headers(app: Any) -> Any:
         await app(scope, receive, send_with_headers if scope["type"] == "http" else send)
 
     return wrapped
+
+
+def _head(service: GameService, game_id: UUID) -> dict[str, Any]:
+    """Returns a game's head: its last event's number, chain value (hex) and the history's fingerprint."""
+    chains = service.chain_values(game_id)
+    fingerprint = history_fingerprint(len(chains), chains[-1])
+    return {
+        "game": str(game_id),
+        "version": len(chains),
+        "chain": chains[-1].hex(),
+        "fingerprint": fingerprint,
+    }
 
 
 def _row(service: GameService, entry: dict[str, Any], viewer: str) -> Any:

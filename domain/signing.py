@@ -65,6 +65,26 @@ def fingerprint(key: bytes) -> str:
     return " ".join(digest[i : i + 4] for i in range(0, 16, 4))
 
 
+# A history's fingerprint shows this many hex digits of the chain value: enough that a host cannot make
+# two histories agree on them by trying (2^48 events), few enough to read out or compare in press.
+HISTORY_DIGITS = 12
+
+
+def history_fingerprint(version: int, chain: bytes) -> str:
+    """Returns a history's short fingerprint, the same for every copy of a game at event `version` whose
+    chain value is `chain`: "event 109 · 3f2a 91c0 7be4" (the first 12 hex digits, in groups of four)."""
+    digits = chain.hex()[:HISTORY_DIGITS]
+    return f"event {version} · " + " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
+
+
+HEAD = "nightkeep-head"
+
+
+def head_bytes(game: str, version: int, chain: bytes) -> bytes:
+    """Returns what a host signs to publish a game's head: its id, its last event's number and chain value."""
+    return canonical_bytes([HEAD, game, version, chain])
+
+
 def keys_problem(seats: set[str], keys: dict[str, bytes], host_key: bytes) -> str:
     """Says what is wrong with a game's seat and host keys ("" when nothing is)."""
     stray = sorted(set(keys) - seats)

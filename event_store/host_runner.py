@@ -40,6 +40,7 @@ from event_store.mail import (
     sender_of,
 )
 from event_store.packets import BEGIN
+from event_store.witness import queue_heads
 
 log = get_logger("nightkeep.host")
 
@@ -66,12 +67,25 @@ class Pass:
     details: list[str] = field(default_factory=list)
 
 
+def host_message(host: Host, mail: Outgoing, sender: str = "") -> EmailMessage:
+    """Returns the mail a host sends for an outbox row: from `sender` (else the game's host address), with
+    the host's board picture and viewer link, ending with the fingerprint of the game's history."""
+    return message_for(
+        mail,
+        sender or host.host_mail(mail.game),
+        host.picture,
+        host.viewer_url,
+        host.history_line(mail.game, mail.version) if mail.game != NO_GAME else "",
+    )
+
+
 def message_for(
-    mail: Outgoing, sender: str, picture: Draw | None = None, viewer_url: str = ""
+    mail: Outgoing, sender: str, picture: Draw | None = None, viewer_url: str = "", history: str = ""
 ) -> EmailMessage:
-    """Returns the mail for an outbox row, with the board its reader may see drawn now (`picture`) and a
-    link to the game in the public viewer at `viewer_url`; its Message-ID is stable and the drawing
-    deterministic, so a resent mail is the same one (its Date aside)."""
+    """Returns the mail for an outbox row, with the board its reader may see drawn now (`picture`), a
+    link to the game in the public viewer at `viewer_url` and the history's fingerprint last; its
+    Message-ID is stable and the drawing deterministic, so a resent mail is the same one (its Date
+    aside)."""
     to = mail.to or f"{mail.player or 'player'}@nightkeep.invalid"
     about_game = mail.game != NO_GAME
     message = compose(
@@ -83,6 +97,7 @@ def message_for(
         message_id=f"<outbox-{mail.id}.{mail.game}@nightkeep>",
         picture=_board(mail, picture) if about_game and (mail.player or mail.observer) else None,
         link=viewer_link(viewer_url, mail.game, mail.version) if about_game and viewer_url else None,
+        last_line=history,
     )
     # RFC 3834: a program's mail says so, and a vacation responder or another host does not answer it.
     message["Auto-Submitted"] = "auto-generated"
@@ -113,8 +128,9 @@ def viewer_link(base: str, game: UUID, version: int) -> Link:
     return Link(f"{base.rstrip('/')}/games/{game}{at}", f"{words} (the public view)")
 
 
-def run_once(host: Host, inbox: Inbox, send: Sender, sender: str = "") -> Pass:
-    """Handles every pending message, then writes and sends the mail owed."""
+def run_once(host: Host, inbox: Inbox, send: Sender, sender: str = "", witness: str = "") -> Pass:
+    """Handles every pending message, then writes and sends the mail owed (and to a `witness` address,
+    the signed head of every game that moved on)."""
     done = Pass()
     own = safe_address(sender)
     for key, raw in inbox.pending():
@@ -124,9 +140,11 @@ def run_once(host: Host, inbox: Inbox, send: Sender, sender: str = "") -> Pass:
     done.reminded, done.lapsed, done.default_moves = tended.reminders, tended.lapses, tended.default_moves
     done.details += tended.details
     host.follow()
+    if witness:
+        queue_heads(host, witness)
     for mail in host.due():
         try:
-            send(message_for(mail, sender or host.host_mail(mail.game), host.picture, host.viewer_url))
+            send(host_message(host, mail, sender))
         except MailError as exc:  # one refused recipient must not hold back everybody else's mail
             done.failed += 1
             done.details.append(f"not sent to {mail.to}: {exc} (tried again next pass)")
@@ -229,13 +247,14 @@ def run_forever(
     sender: str,
     interval: float,
     report: Callable[[Pass], None] = lambda done: None,
+    witness: str = "",
 ) -> None:
     """Runs a pass every `interval` seconds until interrupted, reporting each; a mail server's outage is
     logged, not fatal."""
     while True:
         inbox = inbox_factory()
         try:
-            report(run_once(host, inbox, send, sender))
+            report(run_once(host, inbox, send, sender, witness))
         except MailError as exc:
             log.warning("host_pass_failed", error=str(exc))
         finally:

@@ -88,12 +88,15 @@ def compose(
     in_reply_to: str | None = None,
     picture: Picture | None = None,
     link: Link | None = None,
+    last_line: str = "",
 ) -> EmailMessage:
-    """Builds a UTF-8 mail: the text, and the same text as HTML for phones with the picture inline (by its
-    Content-ID) and the link; a packet travels once, as an attached file."""
+    """Builds a UTF-8 mail: the text, ending with `last_line` (the history's fingerprint), and the same
+    text as HTML for phones with the picture inline (by its Content-ID) and the link; a packet travels
+    once, as an attached file."""
     message = EmailMessage()
     message_id = message_id or make_msgid(domain="nightkeep")
     _set_headers(message, sender, to, subject, message_id, in_reply_to)
+    body = f"{body.rstrip()}\n\n{last_line}\n" if last_line else body
     text = body if link is None else f"{body.rstrip()}\n\n{link.words}:\n{link.url}\n"
     # Left alone, policy.default would send non-ASCII text as raw 8bit, which not every relay carries.
     message.set_content(text, cte=None if text.isascii() else "quoted-printable")

@@ -16,6 +16,7 @@ from uuid import UUID
 from domain.actions import HOST
 from domain.errors import StaleVersion
 from domain.hidden import PUBLIC
+from domain.signing import history_fingerprint
 from event_store import clock
 from event_store.deadlines import Wait, current_waits
 from event_store.digest import (
@@ -249,6 +250,16 @@ class Outbox:
             "to_act": to_act,
         }
         return make_packet("events", body, self.key_for(game_id).sign)
+
+    def history_line(self, game_id: UUID, version: int = 0) -> str:
+        """Returns the line every mail about a hosted game ends with: the fingerprint of its history at
+        event `version` (its last event when 0), the same in every seat's copy, so that players can
+        compare it in press ("" for a mail about no game of this host's)."""
+        if not self.is_hosted(game_id):
+            return ""
+        chains = self.service.chain_values(game_id)
+        at = version if 0 < version <= len(chains) else len(chains)
+        return "History: " + history_fingerprint(at, chains[at - 1])
 
     def told(self, game_id: UUID, player: str, old: int, new: int) -> str:
         """Returns what a mail tells a reader of events old+1..new (`describe`), with the words a reader

@@ -15,6 +15,7 @@ events.
 - `nightkeep_pbem_observers`: who watches a game by mail, and the last event each was sent.
 - `nightkeep_pbem_mailed`: who was to move when each seat last got mail, so a seat gets one mail per
   turn of play (a digest) rather than one per move.
+- `nightkeep_pbem_witnessed`: the last head of each game mailed to each witness address (`--witness`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ def schema(store: SqlStore) -> list[str]:
         "mail TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game_id, name))",
         "CREATE TABLE IF NOT EXISTS nightkeep_pbem_mailed (game_id TEXT NOT NULL, player TEXT NOT NULL, "
         "to_act TEXT NOT NULL, PRIMARY KEY (game_id, player))",
+        "CREATE TABLE IF NOT EXISTS nightkeep_pbem_witnessed (game_id TEXT NOT NULL, witness TEXT NOT NULL, "
+        "version INTEGER NOT NULL, PRIMARY KEY (game_id, witness))",
     ]
 
 

@@ -15,6 +15,7 @@ from domain.events import is_private, seal
 from event_store.log_reader import FileEntry
 from event_store.packets import entry_map, read_packets
 from event_store.proofs import (
+    ANOTHER_HISTORY,
     AUDIT_REFUSED,
     CHANGED_FIELDS,
     FORMAT,
@@ -76,6 +77,8 @@ def best_proof(
         (UNSEALED_SECRET, public, texts),
         (CHANGED_FIELDS, public, texts),
         (TWO_HISTORIES, public, texts),
+        (ANOTHER_HISTORY, public, texts[-1:]),
+        (ANOTHER_HISTORY, public, texts),
         (AUDIT_REFUSED, public, texts[-1:]),
         (AUDIT_REFUSED, public, texts),
         (AUDIT_REFUSED, history, texts),

@@ -33,19 +33,22 @@ from domain.events import (
     next_chain,
     seal,
 )
+from domain.game import decode_event
+from domain.other_histories import other_history
 from domain.signing import KEY_BYTES, fingerprint
 from event_store.log_reader import LIMITS, FileEntry, Limits, file_entries, unpack_bounded
 from event_store.packets import Packet, packets_in
 
 FORMAT = "nightkeep-proof"
 FORMAT_VERSION = 1
-TWO_HISTORIES, CHANGED_FIELDS, UNSEALED_SECRET, AUDIT_REFUSED = (
+TWO_HISTORIES, CHANGED_FIELDS, UNSEALED_SECRET, AUDIT_REFUSED, ANOTHER_HISTORY = (
     "two-histories",
     "changed-fields",
     "unsealed-secret",
     "audit-refused",
+    "another-history",
 )
-KINDS = (TWO_HISTORIES, CHANGED_FIELDS, UNSEALED_SECRET, AUDIT_REFUSED)
+KINDS = (TWO_HISTORIES, CHANGED_FIELDS, UNSEALED_SECRET, AUDIT_REFUSED, ANOTHER_HISTORY)
 DOCUMENT: dict[str, type] = {
     "format": str,
     "format_version": int,
@@ -329,6 +332,34 @@ def _audit_refused(proof: ProofFile) -> Verdict:
     return _fails(proof, f"the history and the packet's events from {proof.event} on pass their audit")
 
 
+def _another_history(proof: ProofFile) -> Verdict:
+    """The packets the host signed for one seat, on from the history, hold another seat's signed action
+    or words whose signature does not hold on that history (domain.other_histories): the host showed the
+    other seat another history, or forged its signature."""
+    entries = list(proof.history)
+    for packet in proof.packets:  # in the order they came: each takes the history on where it stood
+        for entry in packet.entries:
+            if entry.version == len(entries) + 1:
+                previous = entries[-1].chain if entries else GENESIS_CHAIN
+                if not _follows(previous, entry):
+                    return _fails(
+                        proof, f"event {entry.version} of the packets does not follow the one before"
+                    )
+                entries.append(entry)
+    if len(entries) == len(proof.history) or not proof.packets:
+        return _fails(proof, "the packets add nothing to the history")
+    try:
+        events = [decode_event(e.type_name, e.class_version, dict(e.fields)) for e in entries]
+    except NightkeepError as exc:
+        return _fails(proof, f"an event cannot be read: {exc}")
+    player = proof.packets[-1].player
+    found = other_history(player, events, [e.chain for e in entries], len(proof.history))
+    if found is None:
+        return _fails(proof, "every other seat's signature holds on the history the host signed")
+    at, words = found
+    return _holds(proof, at, f"{words} (in the packets the host signed for {player:.40})")
+
+
 def _sealed_unless(entry: FileEntry, viewer: str | None) -> FileEntry:
     if not is_private(entry.type_name) or entry.fields.get("owner") == viewer:
         return entry
@@ -348,4 +379,5 @@ _CHECKS = {
     CHANGED_FIELDS: _changed_fields,
     UNSEALED_SECRET: _unsealed_secret,
     AUDIT_REFUSED: _audit_refused,
+    ANOTHER_HISTORY: _another_history,
 }

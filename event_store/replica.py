@@ -20,6 +20,8 @@ from domain.club import pinned_nonce
 from domain.errors import BadPacket, IllegalAction, TamperedLog, UnknownGame, UsageError
 from domain.events import (
     GENESIS_CHAIN,
+    ActionTaken,
+    EntropyAdded,
     GameCreated,
     canonical_bytes,
     is_private,
@@ -28,6 +30,7 @@ from domain.events import (
     public_form,
 )
 from domain.game import check_legal
+from domain.other_histories import other_history
 from domain.signing import ENTROPY_POINT, fingerprint
 from event_store.copies import copy_id
 from event_store.keys import KeyPair, key_with_public, load_key
@@ -43,6 +46,7 @@ from event_store.sql import SqlStore, sql_store_of
 log = get_logger("nightkeep.replica")
 
 PROOFS = "nightkeep_replica_proofs"
+SENT = "nightkeep_replica_sent"
 
 
 def schema(store: SqlStore) -> list[str]:
@@ -55,6 +59,10 @@ def schema(store: SqlStore) -> list[str]:
         f"CREATE TABLE IF NOT EXISTS {PROOFS} (id {store.serial}, "
         "game_id TEXT NOT NULL, version INTEGER NOT NULL, detail TEXT NOT NULL, held TEXT NOT NULL, "
         "conflicting TEXT NOT NULL)",
+        # Every packet the replica wrote, until the host's events hold what it said (`waiting`).
+        f"CREATE TABLE IF NOT EXISTS {SENT} (id {store.serial}, game_id TEXT NOT NULL, "
+        f"kind TEXT NOT NULL, version INTEGER NOT NULL, what TEXT NOT NULL, signature {store.blob} NOT NULL, "
+        "packet TEXT NOT NULL)",
     ]
 
 
@@ -94,6 +102,22 @@ class Proof:
     detail: str
     held: str
     conflicting: str
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A packet the replica wrote that the host's events do not hold yet: its kind, the event it was made
+    holding, what it says ("roll", a press's first words…) and the packet itself, to send again."""
+
+    kind: str
+    version: int
+    what: str
+    packet: str
+
+    def describe(self) -> str:
+        """Says in words what waits ("your move 'roll' written at event 108")."""
+        said = {"action": f"your move {self.what!r}", "entropy": "your entropy"}.get(self.kind, "")
+        return f"{said or f'your {self.kind} {self.what!r}'} written at event {self.version}"
 
 
 class Replica:
@@ -188,6 +212,7 @@ class Replica:
             self._keep(member.game, since, since + len(entries), text)  # proof kept even if a kill lost it
             return Received(member.game, member.player, before, before, "already held")
         self._check_links_on(member, held, new[0], text)
+        self._check_others_signed(member, held, new, text)
         try:
             self._append(member, held, new)
         except TamperedLog as exc:
@@ -255,6 +280,24 @@ class Replica:
             f"the host signed two histories of game {member.game} that part at event {first.version}: "
             "refused, and both packets are kept as proof (nightkeep audit names them)"
         )
+
+    def _check_others_signed(
+        self, member: Membership, held: list[RecordedEvent], new: list[FileEntry], text: str
+    ) -> None:
+        """Proves a host that shows another seat's signed action or words whose signature does not hold on
+        the history this replica holds: that seat signed another history the host showed it (or the host
+        forged what it signed); either way the host lied to one of them."""
+        recorded = [*held, *recorded_of(new)]
+        found = other_history(
+            member.player, [r.event for r in recorded], [r.chain for r in recorded], len(held)
+        )
+        if found is None:
+            return
+        signed_at, detail = found
+        # Kept with the packet that gave this replica the event the signer held, else its last one.
+        kept_at = min(signed_at, len(held))
+        self._prove(member.game, kept_at, text, detail, finding="host_showed_another_history")
+        raise BadPacket(f"{detail}: refused, and both packets are kept as proof (nightkeep audit names them)")
 
     def _held(self, member: Membership) -> list[RecordedEvent]:
         try:
@@ -375,7 +418,7 @@ class Replica:
             "action": action_id,
             "nonce": nonce,
         }
-        return make_packet("action", body, self._key(member).sign)
+        return self._sent(member, "action", action_id, make_packet("action", body, self._key(member).sign))
 
     def seats(self, member: Membership) -> list[str]:
         """Returns the names of the game's seats, as the replica's copy records them."""
@@ -398,7 +441,11 @@ class Replica:
             "version": len(held),
             "chain": held[-1].chain,
         }
-        return make_packet(kind, {**body, **said}, self._key(member).sign)
+        what = {"press": str(said.get("text", ""))[:40], "vacation": f"{said.get('seconds', 0)}s"}.get(
+            kind, ""
+        )
+        what = what or ("agreed" if said.get("agreed") else "refused")
+        return self._sent(member, kind, what, make_packet(kind, {**body, **said}, self._key(member).sign))
 
     def entropy_packet(self, member: Membership, value: bytes | None = None) -> str:
         """Returns a signed entropy packet, signed at the seed's commitment so that the players' entropy
@@ -412,7 +459,46 @@ class Replica:
             "chain": chain,
             "value": value or self._own_randomness(member, "entropy", version, chain),
         }
-        return make_packet("entropy", body, self._key(member).sign)
+        return self._sent(member, "entropy", "", make_packet("entropy", body, self._key(member).sign))
+
+    def _sent(self, member: Membership, kind: str, what: str, text: str) -> str:
+        """Remembers a packet written (once: the same packet made again is the same row); returns it."""
+        packet = read_packets(text)[0]
+        with self.db.transaction(commit=True) as c:
+            c.execute(
+                f"SELECT 1 FROM {SENT} WHERE game_id=? AND signature=?", [str(member.game), packet.signature]
+            )
+            if c.fetchone() is None:
+                c.execute(
+                    f"INSERT INTO {SENT} (game_id, kind, version, what, signature, packet) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    [str(member.game), kind, packet.body["version"], what, packet.signature, text],
+                )
+        return text
+
+    def waiting(self, member: Membership) -> list[Waiting]:
+        """Returns the packets this replica wrote that the host's events do not hold yet, oldest first: an
+        action until an ActionTaken carries its signature (or the game moved past the event it was made
+        at, where the host takes it no more), words and entropy until the event that records them."""
+        with self.db.transaction(commit=False) as c:
+            c.execute(
+                f"SELECT kind, version, what, signature, packet FROM {SENT} WHERE game_id=? ORDER BY id",
+                [str(member.game)],
+            )
+            rows = c.fetchall()
+        if not rows:
+            return []
+        held = self._held(member)
+        signed = {getattr(r.event, "signature", b"") for r in held}
+        moved_on = max((r.version for r in held if isinstance(r.event, ActionTaken)), default=0)
+        gave = any(isinstance(r.event, EntropyAdded) and r.event.player == member.player for r in held)
+        return [
+            Waiting(kind, version, what, packet)
+            for kind, version, what, signature, packet in rows
+            if bytes(signature) not in signed
+            and not (kind == "action" and moved_on > version)
+            and not (kind == "entropy" and gave)
+        ]
 
 
 def _is_replica_store(service: GameService) -> bool:
