@@ -425,13 +425,19 @@ def test_cli_export_import_fork_reveal_audit(new_store, tmp_path):
     assert text.exit_code == 0 and "2 of 2 clean" in text.stdout
 
 
-def test_an_imported_running_game_has_its_dice_checked_and_says_its_seed_is_secret(new_store, tmp_path):
+def import_a_running_game(new_store, tmp_path):
+    """A host creates a game and exports it running; an organiser imports it. Returns both stores, the
+    game and what `import` printed."""
     host, organiser = new_store("host"), new_store("organiser")
     created = run(host, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json")
     game = json.loads(created.stdout)["game"]
     path = tmp_path / "running.nkr"
     assert run(host, "export", game, "-o", str(path)).exit_code == 0
-    imported = run(organiser, "import", str(path))
+    return host, organiser, game, run(organiser, "import", str(path))
+
+
+def test_an_imported_running_game_has_its_dice_checked_and_says_its_seed_is_secret(new_store, tmp_path):
+    host, organiser, game, imported = import_a_running_game(new_store, tmp_path)
     assert imported.exit_code == 0 and "not verified" not in imported.stdout
     assert "holds the seed until the game ends" in run(organiser, "show", game).stdout
     assert json.loads(run(organiser, "show", game, "--json").stdout)["seed"] == "secret"
@@ -444,12 +450,7 @@ def test_an_imported_running_game_made_before_keys_says_its_dice_are_not_verifie
     new_store, tmp_path, monkeypatch
 ):
     monkeypatch.setattr("event_store.service.NIGHTKEEP_VERSION", "0.3.0")
-    host, organiser = new_store("host"), new_store("organiser")
-    created = run(host, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json")
-    game = json.loads(created.stdout)["game"]
-    path = tmp_path / "running.nkr"
-    assert run(host, "export", game, "-o", str(path)).exit_code == 0
-    imported = run(organiser, "import", str(path))
+    host, organiser, game, imported = import_a_running_game(new_store, tmp_path)
     assert imported.exit_code == 0 and "dice are not verified yet" in imported.stdout
     assert "holds the seed until the game ends" in run(organiser, "show", game).stdout
     assert json.loads(run(organiser, "show", game, "--json").stdout)["seed"] == "secret"

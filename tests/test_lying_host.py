@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -146,25 +146,40 @@ def test_a_host_that_forges_a_seats_signature_is_refused_by_the_audit_and_proven
     verified(castle, path, "the audit refuses")
 
 
+def rewrite_first_new(
+    liar: LyingHost,
+    wanted: Callable[[Any], bool],
+    edit: Callable[[dict[str, Any]], None],
+    says: str,
+    reveal: bool = False,
+) -> None:
+    """Plays until Ann's replica is owed an event `wanted` picks (then, with `reveal`, the host reveals
+    the seed), and has the host rewrite it with `edit` (rechaining what follows): Ann's replica refuses
+    it by its dice, and the proof says `says`."""
+    while not any(wanted(e) for e in liar.seen_by("Ann")[liar.held_by("Ann") :]):
+        liar.table.play_turn(Bot("keys"))
+    if reveal:
+        liar.table.host.service.reveal_seed(liar.table.game)
+    held = liar.held_by("Ann")
+    target = next(e for e in liar.seen_by("Ann")[held:] if wanted(e))
+    path = caught(liar, "Ann", liar.rewritten("Ann", held - 1, target.version, edit), TamperedLog, "dice")
+    verified(liar, path, says)
+
+
 @pytest.mark.parametrize("revealed", [False, True], ids=["running", "revealed"])
 def test_a_host_that_loads_a_die_is_caught_the_turn_it_is_rolled(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, revealed: bool
 ) -> None:
     # Per-turn keys: the die is checked with its turn's key on receipt, long before any reveal.
     table = table_of(tmp_path, monkeypatch, "dungeon-short", DUNGEON)
-    liar, bot = LyingHost(table), Bot("dice")
-    while not any(e.type_name == "DieRolled" for e in liar.seen_by("Ann")[liar.held_by("Ann") :]):
-        table.play_turn(bot)
-    if revealed:
-        table.host.service.reveal_seed(table.game)
-    held = liar.held_by("Ann")
-    rolled = next(e for e in liar.seen_by("Ann")[held:] if e.type_name == "DieRolled")
 
     def loaded(fields: dict[str, Any]) -> None:
         fields["values"] = [v % 6 + 1 for v in fields["values"]]
 
-    path = caught(liar, "Ann", liar.rewritten("Ann", held - 1, rolled.version, loaded), TamperedLog, "dice")
-    verified(liar, path, "the turn's key gives")
+    def rolled(entry: Any) -> bool:
+        return bool(entry.type_name == "DieRolled")
+
+    rewrite_first_new(LyingHost(table), rolled, loaded, "the turn's key gives", reveal=revealed)
     table.close()
 
 
@@ -174,26 +189,15 @@ def test_a_host_that_deals_a_seat_other_cards_than_its_key_picks_is_caught_by_th
     # Ann's own private draws are checked with her private dice key the turn they are made: the host
     # swaps the order of two cards she drew (her hand, and so its commitments, stay the same).
     table = table_of(tmp_path, monkeypatch, "vampire-empire", CASTLE)
-    liar, bot = LyingHost(table), Bot("hand")
 
     def drawn(entry: Any) -> bool:
-        fields = entry.fields
-        return (
-            entry.type_name == "CardsReceived" and fields.get("owner") == "Ann" and len(fields["cards"]) > 1
-        )
-
-    while not any(drawn(e) for e in liar.seen_by("Ann")[liar.held_by("Ann") :]):
-        table.play_turn(bot)
-    held = liar.held_by("Ann")
-    received = next(e for e in liar.seen_by("Ann")[held:] if drawn(e))
+        mine = entry.type_name == "CardsReceived" and entry.fields.get("owner") == "Ann"
+        return mine and len(entry.fields["cards"]) > 1
 
     def swapped(fields: dict[str, Any]) -> None:
         fields["cards"] = [fields["cards"][1], fields["cards"][0], *fields["cards"][2:]]
 
-    path = caught(
-        liar, "Ann", liar.rewritten("Ann", held - 1, received.version, swapped), TamperedLog, "dice"
-    )
-    verified(liar, path, "Ann's key gives")
+    rewrite_first_new(LyingHost(table), drawn, swapped, "Ann's key gives")
     table.close()
 
 
