@@ -128,7 +128,13 @@ def test_players_add_entropy_then_the_host_starts_the_game(db):
     late = run(db, "entropy", game, "late", "--as", "Bo")
     assert late.exit_code == 2
     log = json.loads(run(db, "log", game, "--json").stdout)
-    assert [e["type"] for e in log[:4]] == ["GameCreated", "SeedCommitted", "EntropyAdded", "ActionTaken"]
+    assert [e["type"] for e in log[:5]] == [
+        "GameCreated",
+        "SeedCommitted",
+        "DiceChainCommitted",
+        "EntropyAdded",
+        "ActionTaken",
+    ]
 
 
 def test_acting_on_a_finished_game_says_it_is_over(db):
