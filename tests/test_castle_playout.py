@@ -26,19 +26,11 @@ from domain.actions import HOST, START
 from domain.audit import RawEntry, audit_log
 from domain.bots import Bot
 from domain.dice import (
-    CHAIN_LINKS,
-    HmacDice,
-    chain_anchor,
     commit_to_seed,
-    private_key,
-    private_salt,
-    turn_key,
 )
 from domain.events import (
     GENESIS_CHAIN,
     ActionTaken,
-    DiceChainCommitted,
-    DiceKeyDealt,
     Event,
     GameCreated,
     SeedCommitted,
@@ -61,6 +53,7 @@ from event_store.recorded import RecordedEvent, redacted
 from event_store.replay_file import audit_replay, encode_replay
 from projections.timeline import describe_event
 from projections.views import render_board
+from tests.keyed_logs import KeyedDice
 
 empire = VampireEmpire()
 
@@ -118,22 +111,19 @@ def play(index: int) -> Played:
     record(created)
     record(SeedCommitted(commitment=commit_to_seed(seed)))
     # Per-turn keys (replay-format.md, Dice): the chain's anchor, each seat's private key, a key an action.
-    record(DiceChainCommitted(segment=0, anchor=chain_anchor(seed, 0)))
-    private = {seat["name"]: private_key(seed, seat["name"]) for seat in created.players}
-    for owner, key in private.items():
-        record(DiceKeyDealt(owner=owner, key=key, salt=private_salt(seed, owner)))
-    dice, bot = HmacDice(seed), Bot(index)
+    keyed = KeyedDice(seed, [seat["name"] for seat in created.players], private_draws=True)
+    for event in keyed.opening():
+        record(event)
+    bot = Bot(index)
     player, action = HOST, START
     for _ in range(MAX_ACTIONS):
-        key = turn_key(seed, game.actions + 1)
-        dice = HmacDice(seed, next_draw=dice.next_draw, key=key, private_keys=private)
+        dice, key = keyed.next_action()
         record(ActionTaken(player=player, action=action, nonce=b"", dice_key=key))
         for event in empire.decide_in_place(state, action, player, dice):  # evolves `state` too
             record(event)
         game.actions += 1
-        if game.actions % CHAIN_LINKS == 0:
-            segment = game.actions // CHAIN_LINKS
-            record(DiceChainCommitted(segment=segment, anchor=chain_anchor(seed, segment)))
+        for event in keyed.after_action():
+            record(event)
         if empire.status(state)["status"] == "finished":
             break
         choice = bot.choose(empire, state, empire.legal_actions(state))

@@ -210,8 +210,9 @@ def test_a_mail_of_many_forged_packets_gets_one_refusal(table: MailTable, tmp_pa
 
     assert (done.handled, done.refused) == (50, 50)
     (told,) = table.to(MALLORY)
-    (line,) = body_text(told).splitlines()
+    line, *rest = body_text(told).splitlines()
     assert line.startswith("Refused: Bo plays by mail")
+    assert [r for r in rest if r.strip() and not r.startswith("History: event ")] == []
 
 
 def test_a_mail_a_program_sent_is_not_answered(table: MailTable) -> None:

@@ -22,7 +22,7 @@ import pytest
 from domain.actions import HOST, START
 from domain.audit import RawEntry, audit_log
 from domain.bots import Bot
-from domain.dice import HmacDice, commit_to_seed
+from domain.dice import commit_to_seed
 from domain.events import (
     GENESIS_CHAIN,
     ActionTaken,
@@ -40,6 +40,7 @@ from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered
 from domain.rulesets.keep.moves import CHART, OBELISK
 from domain.rulesets.keep.run import KeepRun
 from domain.rulesets.keep.state import ENTRANCE, LAST
+from tests.keyed_logs import KeyedDice
 
 keep = KeepRun()
 
@@ -86,11 +87,12 @@ def play(index: int) -> Played:
     created = created_for(index)
     seed = hashlib.sha256(f"keep-playout-{index}".encode()).digest()
     game = Played(seed, created, keep.initial_state(created))
-    dice, bot = HmacDice(seed), Bot(index)
+    keyed, bot = KeyedDice(seed), Bot(index)
     ruleset = KeepRun(created.options)  # who aims the Vampire Wizard's spells is the game's option
     state = copy.deepcopy(game.initial)
     player, action = HOST, START
     for _ in range(MAX_ACTIONS):
+        dice, _ = keyed.next_action()
         events = ruleset.decide(state, action, player, dice)
         game.steps.append((player, action, events))
         for event in events:
@@ -201,9 +203,13 @@ def chained_log(game: Played) -> list[RawEntry]:
 
     record(game.created)
     record(SeedCommitted(commitment=commit_to_seed(game.seed)))
+    keyed = KeyedDice(game.seed)
+    for event in keyed.opening():
+        record(event)
     for player, action, events in game.steps:
-        record(ActionTaken(player=player, action=action, nonce=b""))
-        for event in events:
+        _, key = keyed.next_action()
+        record(ActionTaken(player=player, action=action, nonce=b"", dice_key=key))
+        for event in [*events, *keyed.after_action()]:
             record(event)
     record(SeedRevealed(seed=game.seed))
     return entries
