@@ -42,7 +42,8 @@ def test_a_ruleset_without_a_picture_gets_its_text_board_as_one(db):
     assert check_readable(svg) == []
     board = run(db, "show", game).stdout
     assert "Ann" in svg and "Bo" in svg
-    assert board.splitlines()[-1].strip().replace("&", "&amp;") in svg
+    last = [line for line in board.splitlines() if not line.startswith("History: ")][-1]  # the board's
+    assert last.strip().replace("&", "&amp;") in svg
 
 
 def test_show_writes_svg_and_png_files_and_keeps_existing_ones(db, tmp_path):

@@ -59,13 +59,13 @@ def played_store(service: GameService) -> dict[str, UUID]:
     games["finished"] = service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
     play_with_bots(service, games["finished"], seed=1)
     games["running"] = service.create_game("keep-run", [("Cy", None), ("Di", None)])
-    play_with_bots(service, games["running"], seed=2, max_actions=25)
+    play_with_bots(service, games["running"], seed=2, max_actions=10)
     games["stopped"] = service.create_game("dungeon-short", [("Ann", None), ("Cy", None)])
     play_with_bots(service, games["stopped"], seed=3, max_actions=10)
     service.reveal_seed(games["stopped"])
     at = boundaries(service, games["finished"])[5]
     games["fork"], _ = service.fork_game(games["finished"], at)
-    play_with_bots(service, games["fork"], seed=4, max_actions=15)
+    play_with_bots(service, games["fork"], seed=4, max_actions=4)
     games["secrets"] = service.create_game("vampire-empire", [("Hana", "human"), ("Vlad", "vampire")])
     play_with_bots(service, games["secrets"], seed=5, max_actions=20)
     return games
