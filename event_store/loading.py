@@ -93,7 +93,7 @@ def is_current(snapshot_state: Mapping[str, Any]) -> bool:
     bookkeeping in the shape `domain.game.new_meta` keeps now (every key of it: a snapshot taken before
     per-turn dice keys has no `made_by`, so the game is folded from its events instead)."""
     meta = snapshot_state.get("meta")
-    if not isinstance(meta, Mapping) or not _META_KEYS <= meta.keys():
+    if isinstance(meta, Mapping) and not _META_KEYS <= meta.keys():
         return False
     return bool(snapshot_state.get(STAMP, 1) == state_version(str(snapshot_state.get("ruleset_name", ""))))
 

@@ -164,7 +164,7 @@ def test_every_command_finds_its_game_on_whichever_shard_holds_it(two_shards, tm
         assert json.loads(run(location, "audit", game, "--json").stdout)[0]["findings"] == []
         exported = run(location, "export", game, "-o", str(tmp_path / f"{game}.nkr"))
         assert exported.exit_code == 0, exported.output
-        fork = json.loads(run(location, "fork", game, "--at", "2", "--json").stdout)["game"]
+        fork = json.loads(run(location, "fork", game, "--at", "3", "--json").stdout)["game"]
         games.append(fork)
     listed = json.loads(run(location, "games", "--json").stdout)
     assert {e["game"] for e in listed} == set(games)
@@ -181,7 +181,7 @@ def test_a_fork_lives_on_its_own_ids_home_shard_and_an_import_on_its_games(
         games = new_toy_games(sharded, 4)
         for game in games:
             play_with_bots(sharded, game, seed=1)
-        forks = [sharded.fork_game(game, 2)[0] for game in games]
+        forks = [sharded.fork_game(game, 3)[0] for game in games]
         files = {game: export_game(sharded, game) for game in games}
     finally:
         sharded.close()

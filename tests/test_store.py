@@ -197,7 +197,7 @@ def test_a_fold_from_a_snapshot_equals_the_fold_of_every_event_in_forks_and_impo
 
 def test_entropy_changes_the_dice_and_is_refused_after_the_first_draw(store_service):
     a = store_service.create_game("toy-race", PLAYERS, entropy=[("Ann", b"lucky")])
-    assert store_service.recorded_events(a)[2].type_name == "EntropyAdded"
+    assert store_service.recorded_events(a)[3].type_name == "EntropyAdded"  # after the key chain's anchor
     game = store_service.get_game(a)
     game.take_action("Ann", "roll", game.dice(store_service.seed_of(a)))
     with pytest.raises(UsageError):
@@ -251,7 +251,7 @@ def test_players_add_entropy_after_the_commitment_and_before_the_host_starts(sto
     _, started = store_service.start_game(game_id)
     assert [r.type_name for r in started][:1] == ["ActionTaken"]
     types = [r.type_name for r in store_service.recorded_events(game_id)]
-    assert types[:4] == ["GameCreated", "SeedCommitted", "EntropyAdded", "ActionTaken"]
+    assert types[:5] == ["GameCreated", "SeedCommitted", "DiceChainCommitted", "EntropyAdded", "ActionTaken"]
     with pytest.raises(UsageError):
         store_service.add_entropy(game_id, "Ann", b"too late")
     with pytest.raises(IllegalAction):
