@@ -250,14 +250,19 @@ def test_an_existing_html_file_is_kept_without_force(tmp_path):
     assert page.read_text().startswith("<!DOCTYPE html>")
 
 
-def test_bot_games_and_a_running_game_whose_dice_cannot_be_verified_yet(memory_service, tmp_path):
+def test_bot_games_and_a_running_game_whose_dice_cannot_be_verified_yet(
+    memory_service, tmp_path, monkeypatch
+):
     files = []
     for n in range(2):
         game_id = memory_service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
         play_with_bots(memory_service, game_id, seed=n)
         files.append(tmp_path / f"bot-{n}.nkr")
         files[-1].write_bytes(export_game(memory_service, game_id))
-    running = memory_service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
+    # A game made before per-turn keys: its dice wait for the seed (a keyed one has them checked, below).
+    with monkeypatch.context() as old:
+        old.setattr("event_store.service.NIGHTKEEP_VERSION", "0.3.0")
+        running = memory_service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
     play_with_bots(memory_service, running, seed=9, max_actions=8)
     files.append(tmp_path / "running.nkr")
     files[-1].write_bytes(export_game(memory_service, running))
@@ -271,6 +276,12 @@ def test_bot_games_and_a_running_game_whose_dice_cannot_be_verified_yet(memory_s
     every = next(t for t in report["dice"]["tests"] if t["scope"] == ALL)
     _, finished_only = report_json(*files[:2])
     assert every == next(t for t in finished_only["dice"]["tests"] if t["scope"] == ALL)
+    keyed = memory_service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
+    play_with_bots(memory_service, keyed, seed=9, max_actions=8)
+    files.append(tmp_path / "keyed.nkr")
+    files[-1].write_bytes(export_game(memory_service, keyed))
+    _, with_keyed = report_json(*files)
+    assert with_keyed["by_audit"] == {AUDIT_CLEAN: 3, AUDIT_UNCHECKED_DICE: 1}  # checked turn by turn
 
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal():
