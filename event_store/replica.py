@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
 
-from domain.club import pinned_nonce
+from domain.club import paused_by, pinned_nonce
 from domain.errors import BadPacket, IllegalAction, TamperedLog, UnknownGame, UsageError
 from domain.events import (
     GENESIS_CHAIN,
@@ -394,8 +394,8 @@ class Replica:
     def legal_actions(self, member: Membership) -> list[Any]:
         """Returns the player's legal actions as the replica's copy shows them."""
         fold = fold_recorded(self._held(member))
-        if fold.meta["actions"] == 0:
-            return []
+        if fold.meta["actions"] == 0 or paused_by(fold.meta):
+            return []  # not dealt yet, or a rollback waits on answers: `act` would refuse any move
         return list(fold.ruleset.legal_actions(fold.state, member.player))
 
     def action_packet(self, member: Membership, action_id: str) -> str:

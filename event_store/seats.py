@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from domain.actions import HOST, Action
+from domain.club import paused_by
 from domain.errors import UsageError
 from domain.game import STOPPED
 from domain.hidden import PUBLIC
@@ -43,9 +44,12 @@ def seen_by(recorded: list[RecordedEvent], viewer: str | None) -> list[RecordedE
 
 def who_acts(service: GameService, game_id: UUID, player: str | None = None) -> str:
     """Says who is to act, or why nobody is (over, stopped, not started): public facts only."""
-    status = service.get_game(game_id).status
+    game = service.get_game(game_id)
+    status = game.status
     if status["status"] == STOPPED:
         return f"the game was stopped: {status['reason']}"
+    if status["status"] == "running" and (paused := paused_by(game.meta)):
+        return f"play waits: {paused}"
     if status["status"] == "finished":
         return "the game is over" + (f", won by {status['winner']}" if status["winner"] else "")
     to_act: list[str] = status.get("to_act", [])

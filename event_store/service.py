@@ -19,7 +19,14 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import TopicError, get_topic
 
 from domain.actions import HOST, START, Action
-from domain.club import RewindNeeded, RollbackAnswered, RollbackProposed, RolledBack, SeatHandedOver
+from domain.club import (
+    RewindNeeded,
+    RollbackAnswered,
+    RollbackProposed,
+    RolledBack,
+    SeatHandedOver,
+    paused_by,
+)
 from domain.collector import paused_collector
 from domain.dice import Dice, commit_to_seed, new_seed
 from domain.errors import (
@@ -517,8 +524,8 @@ class GameService(Application[UUID]):
         game = self.playable_game(game_id)
         if player is not None:
             game.check_player(player)
-        if game.status["status"] != "running":
-            return []  # over, or stopped by an early reveal: nobody acts
+        if game.status["status"] != "running" or paused_by(game.meta):
+            return []  # over, stopped by an early reveal, or waiting on a rollback's answers: nobody acts
         return game.ruleset.legal_actions(game.state, player)
 
     def recorded_events(

@@ -34,6 +34,7 @@ from domain.events import ActionTaken, DieRolled
 from domain.signing import action_bytes
 from event_store.recorded import redacted
 from event_store.replay_file import audit_replay, export_game
+from event_store.seats import who_acts
 from event_store.service import GameService
 
 DAY = 86400
@@ -256,6 +257,8 @@ def test_an_agreed_rollback_returns_the_game_and_the_redone_move_draws_the_same(
     service.record_club(game_id, RollbackProposed(to=to, reason="I wrote 2, not 1", voids=["Ann"], at=NOW))
     with pytest.raises(IllegalAction, match="play waits"):
         service.take_action(game_id, "Ann", "roll")
+    assert service.legal_actions(game_id) == []  # no move is listed that `act` would refuse
+    assert who_acts(service, game_id).startswith("play waits: a rollback")
     service.record_club(
         game_id,
         RollbackAnswered(player="Ann", to=to, agreed=True, at=NOW, auth="mail", signed_at=0, signature=b""),
