@@ -289,7 +289,7 @@ def dealt_problem(meta: dict[str, Any], event: Event, seed: bytes | None) -> str
         return ""
     fields = {"owner": owner, "key": private_key(seed, owner), "salt": private_salt(seed, owner)}
     if type(event) is Sealed:
-        if seal(DiceKeyDealt.__name__, 1, fields) != {"owner": event.owner, "sealed": event.sealed}:
+        if seal(event.type, event.v, fields) != {"owner": event.owner, "sealed": event.sealed}:
             return f"the sealed private dice key of {owner} is not the one the seed gives"
     elif isinstance(event, DiceKeyDealt) and event.to_fields() != fields:
         return f"the private dice key of {owner} is not the one the seed gives"

@@ -4,11 +4,10 @@ the recorded consequences, and every draw is recomputed from the seed (or the di
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from domain.actions import HOST, START
 from domain.audit.dice import AuditDice, drawn_at, private_keys_of, recorded_draws, seeds_by_commitment
-from domain.audit.report import AuditReport, LogEntry
+from domain.audit.report import AuditReport, LogEntry, brief
 from domain.club import CLUB_EVENTS, RolledBack, redo_problem
 from domain.club_rules import club_problem
 from domain.dice import hmac_key
@@ -48,24 +47,12 @@ def _describe(event: Event, sealed: bool = False) -> str:
     recorded seal and the re-decided one can be compared (its values are no secret once the seed that
     let the audit re-decide it is public)."""
     if isinstance(event, Sealed):
-        return f"{event.type_name}(sealed for {event.owner}, seal {_brief(event.sealed)})"
-    fields = ", ".join(f"{k}={_brief(v)}" for k, v in event.to_fields().items())
+        return f"{event.type_name}(sealed for {event.owner}, seal {brief(event.sealed)})"
+    fields = ", ".join(f"{k}={brief(v)}" for k, v in event.to_fields().items())
     if sealed and event.private:
         seal_of = seal(event.type_name, event.class_version, event.to_fields())["sealed"]
-        fields += f"; seal {_brief(seal_of)}"
+        fields += f"; seal {brief(seal_of)}"
     return f"{event.type_name}({fields})"
-
-
-def _brief(value: Any) -> str:
-    """Writes a field value for a finding: bytes as their first 6 bytes in hex, so a map of 9 hashes
-    stays readable (a reader compares them with the full values in the file)."""
-    if isinstance(value, bytes):
-        return value[:6].hex() + ("…" if len(value) > 6 else "")
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {_brief(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_brief(v) for v in value) + "]"
-    return repr(value)
 
 
 def _same_event(recorded: Event, decided: Event, recorded_version: int) -> bool:

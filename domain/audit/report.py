@@ -132,3 +132,15 @@ class AuditReport:
             "findings": [f.to_json() for f in self.findings],
             "notes": list(self.notes),
         }
+
+
+def brief(value: Any) -> str:
+    """Writes a field value for a finding: bytes as their first 6 bytes in hex, so a map of 9 hashes
+    stays readable (a reader compares them with the full values in the file)."""
+    if isinstance(value, bytes):
+        return value[:6].hex() + ("…" if len(value) > 6 else "")
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {brief(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(brief(v) for v in value) + "]"
+    return repr(value)

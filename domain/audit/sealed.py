@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from domain.actions import HOST, START
 from domain.audit.dice import seeds_by_commitment
 from domain.audit.reading import commitments
-from domain.audit.report import AuditReport, LogEntry
+from domain.audit.report import AuditReport, LogEntry, brief
 from domain.club import CLUB_EVENTS, paused_by, redo_problem
 from domain.club_rules import club_problem
 from domain.dice import EMPTY_POOL, draw_salt, draw_value, mix_entropy, owner_key
@@ -120,12 +120,8 @@ def _check_draws(
         report.draws_verified += 1
         if check.recorded != expected:
             whose = f"{check.owner}'s key" if check.owner else "the turn's key"
-            detail = f"recorded {_brief(check.recorded)}, {whose} gives {_brief(expected)}"
+            detail = f"recorded {brief(check.recorded)}, {whose} gives {brief(expected)}"
             report.add(version, "dice", f"draw {check.draw} at event {version} {detail}")
-
-
-def _brief(value: object) -> str:
-    return value.hex()[:12] + "…" if isinstance(value, bytes) else repr(value)
 
 
 def _club_problem(fold: GameFold, event: Event, events: Sequence[Event], head: int) -> str:
