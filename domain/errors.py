@@ -95,10 +95,6 @@ class TamperedLog(NightkeepError, ValueError):
     exit_code = 1
 
 
-class ForgedReveal(TamperedLog):
-    """A revealed value and salt do not match the commitment they claim to open."""
-
-
 class StoreUnavailable(NightkeepError, OSError):
     """Raised when a store's server cannot be reached or refuses the connection."""
 

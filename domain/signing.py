@@ -20,7 +20,6 @@ ENTROPY = "nightkeep-entropy"
 PACKET = "nightkeep-packet"
 AUTH_SIGNED = "signed"
 AUTH_MAIL = "mail"
-AUTHS = ("", AUTH_SIGNED, AUTH_MAIL)
 
 
 def action_bytes(version: int, chain: bytes, player: str, action: str, nonce: bytes) -> bytes:

@@ -44,7 +44,6 @@ WIDTH = 64
 PLAYER_KINDS = ("action", "entropy", "join", "press", "vacation", "answer")
 # A seat's signed words (domain.club): each is signed as its club event records it (`signed_bytes`).
 WORD_KINDS = ("press", "vacation", "answer")
-HOST_KINDS = ("invite", "events")
 # The body's keys and their types, per kind ("entries": a list of log entries).
 BODIES: dict[str, dict[str, type | str]] = {
     "action": {"game": str, "player": str, "version": int, "chain": bytes, "action": str, "nonce": bytes},

@@ -98,11 +98,6 @@ def _all_items() -> Mapping[str, Item]:
 # --- spaces and positions -----------------------------------------------------------------------------------
 
 
-def is_expansion_board(board: str) -> bool:
-    """Tells whether a board is an expansion's (the Dungeon, the Keep) rather than a main-board region."""
-    return board in EXPANSION_BOARDS
-
-
 def space_name(board: str, space: int) -> str:
     """Returns a space's name on any board, or `space N` off it."""
     if board == DUNGEON:

@@ -4,7 +4,7 @@ Secrets follow DESIGN.md's hidden-information scheme. A private event (`private 
 its owner may see: the identity tokens a player drew, the cards that came into a hand. Its picks and its
 salt are numbered draws named in `drawn`, so the host's full log re-decides draw by draw. The public log
 holds commitments: one per character to its identity, one per card in a hand. A reveal carries the value
-and the salt, and folding it checks the pair against the commitment (`state.evolve`), so a forged reveal
+and the salt, and folding it checks the pair against the commitment (`checks.verify`), so a forged reveal
 cannot enter a game, and an audit reports one in any copy of a log.
 """
 

@@ -15,9 +15,6 @@ STARTING_LIVES = 4
 STARTING_GOLD = 1
 CARRY_LIMIT = 4  # RULES.md §1 (Talisman): at most 4 Objects; the excess stays on the space
 
-# RULES.md §1: encounter numbers order the cards lying on one space.
-ENCOUNTER_NUMBERS = {"event": 1, "enemy": 2, "stranger": 3, "object": 4, "follower": 5, "place": 6}
-
 
 class Item(Protocol):
     """What an Object or Follower card tells combat: its bonuses and the die face it saves a life on."""

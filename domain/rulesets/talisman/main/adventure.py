@@ -44,7 +44,6 @@ from domain.rulesets.talisman.main.spells_cards import earthquake, laid_here, me
 from domain.rulesets.talisman.main.state import ADVENTURE
 
 OBJECT_NUMBER = 4
-ENEMIES = ("monster", "spirit")
 KEEP, ALL_BOARDS, EARTHQUAKE = "keep", "all-boards", "destroy-cards"
 # A card's meeting: returns False when the encounter stops there.
 Meeting = Callable[[MainContext, Resolution, str, Any, int], bool]

@@ -19,7 +19,7 @@ from domain.rulesets.keep.state import BOARD as KEEP_BOARD
 from domain.rulesets.talisman.character import PLAYING
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
 from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted, CommandSpellCast
-from domain.rulesets.talisman.main.state import CHARACTERS, CROWN
+from domain.rulesets.talisman.main.state import CHARACTERS
 
 COMMAND_HITS = (4, 5, 6)  # RULES.md §5: the Command Spell takes a life from every other character
 
@@ -102,11 +102,6 @@ def cast_command_spell(ctx: MainContext, res: Resolution, player: str) -> None:
             and sheet_of(res, other)["board"] != KEEP_BOARD
         ):
             lose_lives(ctx, res, other, 1, "the Command Spell")
-
-
-def on_crown(res: Resolution, player: str) -> bool:
-    """Tells whether the player stands on the Crown of Command."""
-    return sheet_of(res, player)["board"] == CROWN
 
 
 def check_round_cap(ctx: MainContext, res: Resolution) -> bool:

@@ -65,7 +65,6 @@ from domain.rulesets.talisman.main.state import (
 CAST = "cast:"
 COUNTERSPELL, ALLOW = "counterspell", "allow"
 RINGS = (OUTER, MIDDLE)
-FIGHTS = ("combat", "psychic-combat", "any-combat")
 KEEP = "keep"
 # Keep 11.1: the Spells that move a character or alter its movement (none is cast in the Keep).
 MOVING = frozenset({"teleport", "move-other", "reroll", "misdirect"})

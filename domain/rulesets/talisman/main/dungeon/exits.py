@@ -32,7 +32,6 @@ CHAMBER = "dungeon:chamber"
 BY_DOOR = "left the Dungeon by a Doorway"  # the crossing's reason from the Entrance or by the Tunnel
 DOOR_CHOICE = "dungeon-door"  # the Treasure Chamber's 1: a Doorway of the player's choice
 PORTAL = "talisman/space/middle/portal-of-power"
-CROWN_SPACE = "talisman/space/crown/crown-of-command"
 MAIN_BOARDS = ("outer", "middle", "inner")
 
 
