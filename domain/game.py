@@ -500,6 +500,20 @@ class Rewinds:
         return fold
 
 
+class Envelope(Aggregate.Event):
+    """What every stored event of a game is: one domain event as recorded (its type name, class version
+    and fields) with its chain hash, folded into the game by `apply_event`."""
+
+    type: str
+    v: int
+    fields: dict[str, Any]
+    chain: bytes
+
+    def apply(self, aggregate: Game) -> None:
+        """Folds the event this envelope carries into the game."""
+        aggregate._fold(self.type, self.v, self.fields, self.chain)
+
+
 class Game(Aggregate):
     """One game: records each action and its consequences, and folds them into the ruleset state."""
 
@@ -523,27 +537,13 @@ class Game(Aggregate):
             game.ruleset = holder_ruleset(game.ruleset_name, game.meta)
             return game
 
-    class Created(Aggregate.Created):
-        """The first envelope of a game; it carries the GameCreated event."""
+    # The stored topics are these classes' (domain.game:Game.Created, …:Game.Recorded); the body they
+    # share is Envelope's, which is never stored itself.
+    class Created(Envelope, Aggregate.Created):
+        """The first envelope of a game; it carries the GameCreated event (or a fork's ForkedFrom)."""
 
-        type: str
-        v: int
-        fields: dict[str, Any]
-        chain: bytes
-
-        def apply(self, aggregate: Any) -> None:
-            aggregate._fold(self.type, self.v, self.fields, self.chain)
-
-    class Recorded(Aggregate.Event):
+    class Recorded(Envelope):
         """Every later envelope: one ruleset or game event with its chain hash."""
-
-        type: str
-        v: int
-        fields: dict[str, Any]
-        chain: bytes
-
-        def apply(self, aggregate: Any) -> None:
-            aggregate._fold(self.type, self.v, self.fields, self.chain)
 
     def __init__(self) -> None:
         self.ruleset_name = ""
