@@ -30,6 +30,7 @@ from domain.club import (
     TurnLapsed,
 )
 from domain.events import Sealed
+from domain.game_meta import ClubMeta
 from domain.hidden import PUBLIC
 from domain.signing import fingerprint
 from event_store import clock
@@ -73,7 +74,7 @@ class Situation:
     head: int
     status: dict[str, Any]
     to_act: list[str]
-    meta: dict[str, Any]
+    meta: ClubMeta
     due: dict[str, int]  # seconds since the epoch, per seat to move (none without a deadline)
 
     @property

@@ -19,7 +19,8 @@ from eventsourcing.persistence import EventStore, Mapper, StoredEvent
 
 from domain.errors import CorruptStore, UnknownRuleset
 from domain.folding import fold_envelopes
-from domain.game import MAX_EVENTS, Game, GameFold, holder_ruleset, new_meta
+from domain.game import MAX_EVENTS, Game, GameFold, holder_ruleset
+from domain.game_meta import new_meta
 from domain.rulesets import ruleset_class
 from event_store.recorded import GAME_TOPICS
 from event_store.sql import SqlStore, sql_store_of
