@@ -8,7 +8,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar, cast
 from uuid import UUID
 
 import click
@@ -25,6 +25,8 @@ from event_store.seats import resolve_viewer as resolve_viewer
 from event_store.seats import seen_by as seen_by
 from event_store.service import GameService
 
+P = ParamSpec("P")
+R = TypeVar("R")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -33,14 +35,14 @@ class NightkeepCliError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int) -> None:
         super().__init__(message)
-        self.exit_code = exit_code  # type: ignore[misc]
+        self.exit_code = exit_code  # type: ignore[misc]  # click's is a ClassVar; ours is per error
 
 
-def handle_errors(func: F) -> F:
+def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
     """Turns nightkeep and storage errors into one-line messages with the right exit code."""
 
     @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return func(*args, **kwargs)
         except NightkeepError as exc:
@@ -48,7 +50,7 @@ def handle_errors(func: F) -> F:
         except (sqlite3.DatabaseError, PersistenceError) as exc:
             raise NightkeepCliError(store_error_message(exc), 2) from None
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
 def looks_like_path(text: str) -> bool:
@@ -108,9 +110,9 @@ def get_service(ctx: click.Context, create: bool = False) -> GameService:
         db = resolve_db(obj.get("db"))
         if is_shard_map(db):
             obj["db_resolved"] = db
-            obj["service"] = open_shard_map(db, create)
-            ctx.find_root().call_on_close(obj["service"].close)
-            return obj["service"]  # type: ignore[no-any-return]
+            sharded = obj["service"] = open_shard_map(db, create)
+            ctx.find_root().call_on_close(sharded.close)
+            return sharded
         if not create and not store_exists(db):
             raise UsageError(f"no store at {describe(db)} (nightkeep new or nightkeep import creates one)")
         obj["db_resolved"] = db
@@ -122,7 +124,8 @@ def get_service(ctx: click.Context, create: bool = False) -> GameService:
             raise NightkeepCliError(f"cannot open the store {describe(db)}: {first_line(exc)}", 2) from None
         # A PostgreSQL store holds pooled connections: they are given back when the command ends.
         ctx.find_root().call_on_close(obj["service"].close)
-    return obj["service"]  # type: ignore[no-any-return]
+    service: GameService = obj["service"]  # the context object is click's untyped dict
+    return service
 
 
 def open_shard_map(db: str, create: bool) -> GameService:
