@@ -64,6 +64,7 @@ from domain.events import (
 from domain.game_meta import GameHolder, GameMeta, new_meta
 from domain.plain import copy_plain
 from domain.rulesets import Ruleset, build_ruleset, load_all_rulesets, load_ruleset_named
+from domain.rulesets.base import GameStatus
 from domain.setup import (
     MAX_PLAYER_BYTES,
     TURN_KEYS_SINCE,
@@ -340,13 +341,13 @@ STOPPED_REASON = "its dice seed was revealed before the end, so it takes no more
 STOPPED_MESSAGE = f"the game was stopped: {STOPPED_REASON}"
 
 
-def game_status(holder: GameHolder) -> dict[str, Any]:
+def game_status(holder: GameHolder) -> GameStatus:
     """Returns a game's status: the ruleset's (running or finished, winner, who is to act), or
     `stopped` with nobody to act for a game whose seed was revealed before it ended.
 
     `holder` is a Game or a GameFold (anything with `ruleset`, `meta` and `state`).
     """
-    status: dict[str, Any] = holder.ruleset.status(holder.state)
+    status: GameStatus = holder.ruleset.status(holder.state)
     if holder.meta["seed"] and status["status"] != "finished":
         # Once the seed is public anyone could pick a nonce that gives the roll they want.
         return {"status": STOPPED, "winner": "", "to_act": [], "reason": STOPPED_REASON}
@@ -593,7 +594,7 @@ class Game(Aggregate):
         return game
 
     @property
-    def status(self) -> dict[str, Any]:
+    def status(self) -> GameStatus:
         """Returns this game's status (running, finished or stopped; the winner; who is to act)."""
         return game_status(self)
 

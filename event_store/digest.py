@@ -32,6 +32,7 @@ from domain.club import (
 from domain.events import Sealed
 from domain.game_meta import ClubMeta
 from domain.hidden import PUBLIC
+from domain.rulesets.base import GameStatus
 from domain.signing import fingerprint
 from event_store import clock
 from event_store.game_ids import short_id
@@ -72,7 +73,7 @@ class Situation:
     game: UUID
     title: str
     head: int
-    status: dict[str, Any]
+    status: GameStatus
     to_act: list[str]
     meta: ClubMeta
     due: dict[str, int]  # seconds since the epoch, per seat to move (none without a deadline)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, NotRequired, TypedDict, TypeVar
 
 from domain.actions import HOST, START, Action
 from domain.content import content_hash as hash_files
@@ -44,6 +44,15 @@ class OptionSpec:
     def absent(self) -> str:
         """Returns the value a game whose options do not name this one is played with."""
         return self.default if self.recorded_default is None else self.recorded_default
+
+
+class GameStatus(TypedDict):
+    """Where a game stands: its ruleset's word, or `stopped` with the reason (domain.game.game_status)."""
+
+    status: str  # running, finished or stopped
+    winner: str  # "" for none (or a tie)
+    to_act: list[str]  # who is to act now: seats, or the host before the deal
+    reason: NotRequired[str]  # why a stopped game stopped
 
 
 class DrawCheck(NamedTuple):
@@ -154,7 +163,7 @@ class Ruleset(Generic[S]):
         (False may be conservative: the caller then asks `legal_actions`, which also says why.)"""
         return any(a.id == action_id for a in self.legal_actions(state, player))
 
-    def status(self, state: S) -> dict[str, Any]:
+    def status(self, state: S) -> GameStatus:
         """Returns {"status": "running"|"finished", "winner": str, "to_act": [players]}."""
         raise NotImplementedError
 

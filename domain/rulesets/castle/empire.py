@@ -47,7 +47,7 @@ from domain.errors import BadSetup
 from domain.events import Event, GameCreated, GameEnded, TurnEnded
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import DrawCheck, Ruleset
+from domain.rulesets.base import DrawCheck, GameStatus, Ruleset
 from domain.rulesets.castle.checks import verify
 from domain.rulesets.castle.content import (
     HOLY_WATER,
@@ -431,7 +431,7 @@ class VampireEmpire(Ruleset[CastleState]):
             parts = [resolve[kind](p) for kind, p in zip(kinds, parts, strict=True)]
         _HANDLERS[verb](res, player, *parts)  # a legal action has a handler
 
-    def status(self, state: CastleState) -> dict[str, Any]:
+    def status(self, state: CastleState) -> GameStatus:
         """Returns running/finished, the winner ("" for none or a tie) and who is to act."""
         if state["phase"] == "over":
             return {"status": "finished", "winner": state["winner"], "to_act": []}

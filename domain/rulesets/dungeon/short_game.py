@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from domain.actions import Action
 from domain.events import GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
+from domain.rulesets.base import GameStatus
 from domain.rulesets.dungeon import turns
 from domain.rulesets.dungeon.content import content_paths, load_board, load_deck
 from domain.rulesets.dungeon.effects import DungeonBoard, board_hooks
@@ -142,7 +143,7 @@ class DungeonShort(TalismanRace[DungeonState]):
         """Returns the Dungeon board's hooks, with this game's ending installed on the Treasure Chamber."""
         return board_hooks(load_board(), self.arrival)
 
-    def status(self, state: DungeonState) -> dict[str, Any]:
+    def status(self, state: DungeonState) -> GameStatus:
         """Returns running/finished, the winner ("" for none) and who is to act."""
         return race_status(state)
 

@@ -29,7 +29,7 @@ from domain.errors import BadSetup
 from domain.events import GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import OptionSpec
+from domain.rulesets.base import GameStatus, OptionSpec
 from domain.rulesets.keep.board import KeepBoard
 from domain.rulesets.keep.content import (
     content_paths,
@@ -245,7 +245,7 @@ class KeepRun(TalismanRace[KeepState]):
         the Vampire Wizard's spells (Keep 8.4)."""
         return _BOARDS[state["hoard"], self.options["wizard"] == "choose"]
 
-    def status(self, state: KeepState) -> dict[str, Any]:
+    def status(self, state: KeepState) -> GameStatus:
         """Returns running/finished, the winner ("" for none) and who is to act (a choice's chooser)."""
         keep = state
         status = race_status(keep)

@@ -27,7 +27,7 @@ from domain.errors import BadSetup
 from domain.events import CharacterDealt, Event, GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import Evolver, OptionSpec
+from domain.rulesets.base import Evolver, GameStatus, OptionSpec
 from domain.rulesets.keep.events import ChoiceMade
 from domain.rulesets.talisman.characters import canonical_seats, load_characters
 from domain.rulesets.talisman.effects import GAME_RULES, GameRules
@@ -257,7 +257,7 @@ class TalismanGame(TalismanRace[MainState]):
             return action_id in movement.go_ids(self.ctx, main, player)
         return super().is_legal(state, player, action_id)
 
-    def status(self, state: MainState) -> dict[str, Any]:
+    def status(self, state: MainState) -> GameStatus:
         """Returns running/finished, the winner ("" for none) and who is to act."""
         main = state
         if main["phase"] == "over":
