@@ -6,8 +6,8 @@ names its keys and their types. Keys marked NotRequired are set by some events o
 taken before they existed lacks them: readers ask `meta.get(...)`.
 """
 
-from __future__ import annotations
-
+# Without `from __future__ import annotations`: TypedDict reads NotRequired from evaluated annotations,
+# so GameMeta.__required_keys__ says which keys every game has (tests/test_game_meta.py).
 from typing import Any, NotRequired, Protocol, TypedDict
 
 from domain.dice import EMPTY_POOL
