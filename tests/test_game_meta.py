@@ -20,7 +20,7 @@ DECLARED = typing.get_type_hints(GameMeta)
 def _holds(value: object, hint: object) -> bool:
     if hint is typing.Any:
         return True
-    return isinstance(value, typing.get_origin(hint) or hint)  # type: ignore[arg-type]
+    return isinstance(value, typing.get_origin(hint) or hint)
 
 
 def test_a_new_game_meta_keeps_the_key_order_snapshots_store() -> None:
