@@ -8,9 +8,9 @@ choice (kind `landing:<step>`) resumes it after that step:
    the space is filled with the extra cards and the player discards as many (`landing:draw:<n>`);
 5. `evade`: the enemies lying here that the player's abilities let it evade, one by one, or `fight`.
 Then the space is met (`places.PLACES`). A table the player need not roll on asks `roll` or `pass`.
-The steps read the board landed on through a `Ground`: the main board's (`MAIN`), or an expansion's whose
-spaces are met by the main board's landing steps (the Keep's, Keep 7.2, 13: abilities work there as on the
-main board), which names the kind its choices are offered under, its deck's cards and its draws.
+The steps read the board landed on as a `LandingBoard`: the main board (`MAIN_BOARD`), or an expansion's
+board whose spaces are met after the main board's landing steps (the Keep's, Keep 7.2, 13: abilities work
+there as on the main board), which names the kind its choices are offered under, its cards and its draws.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ FILLED_LATER = ("black-knight",)  # spaces whose cards are drawn after their own
 
 
 @dataclass(frozen=True, slots=True)
-class Ground:
+class LandingBoard:
     """The board a character lands on, as the landing steps read it: the kind its landing choices are
     offered under (`<kind>:<step>`; the encounter step's own kind if it names one), a card lying there as
     the abilities read it (None: no card of its deck), how many cards the space draws now, how it draws
@@ -55,7 +55,7 @@ class Ground:
         return self.encounter_kind if step == "encounter" and self.encounter_kind else f"{self.kind}:{step}"
 
 
-Step = Callable[[MainContext, Resolution, str, Ground], bool]
+Step = Callable[[MainContext, Resolution, str, LandingBoard], bool]
 
 
 def others_here(state: MainState, player: str) -> list[str]:
@@ -83,24 +83,24 @@ def encounter_options(ctx: MainContext, state: MainState, player: str) -> list[s
     return found
 
 
-def _spells(ctx: MainContext, res: Resolution, player: str, ground: Ground) -> bool:
+def _spells(ctx: MainContext, res: Resolution, player: str, board: LandingBoard) -> bool:
     for ability, hook in at(ctx, sheet_of(res, player), LANDING):
         hook.run(ctx, res, player, ability)
     return True
 
 
-def _encounter(ctx: MainContext, res: Resolution, player: str, ground: Ground) -> bool:
+def _encounter(ctx: MainContext, res: Resolution, player: str, board: LandingBoard) -> bool:
     state = state_of(res)
     options = encounter_options(ctx, state, player)
     if any(hook.run(ctx, state, player, a) for a, hook in at(ctx, sheet_of(res, player), PASS)):
         options.append(PASSED)
     if not options:
         return True
-    offer(res, player, ground.kind_of("encounter"), [SPACE, *options])
+    offer(res, player, board.kind_of("encounter"), [SPACE, *options])
     return False
 
 
-def _ward(ctx: MainContext, res: Resolution, player: str, ground: Ground) -> bool:
+def _ward(ctx: MainContext, res: Resolution, player: str, board: LandingBoard) -> bool:
     from domain.rulesets.talisman.main.duels import spend
 
     for ready in sheet_of(res, player)["ready"]:
@@ -117,32 +117,32 @@ def extra_draws(ctx: MainContext, res: Resolution, player: str) -> int:
     return extra + sum(r["amount"] for r in sheet["ready"] if r["effect"] == "extra-card")
 
 
-def _draw(ctx: MainContext, res: Resolution, player: str, ground: Ground) -> bool:
+def _draw(ctx: MainContext, res: Resolution, player: str, board: LandingBoard) -> bool:
     from domain.rulesets.talisman.main.duels import spend
 
     sheet = sheet_of(res, player)
     evading = bool(at(ctx, sheet, EVADE))
     extra = extra_draws(ctx, res, player)
-    draws = ground.draws(ctx, res, player)
+    draws = board.draws(ctx, res, player)
     if not draws or not (extra or evading):
         return True
     for ready in [r for r in sheet["ready"] if r["effect"] == "extra-card"]:
         spend(res, player, ready)
-    return _offer_discard(ctx, res, player, ground.fill(ctx, res, player, draws, extra), ground)
+    return _offer_discard(ctx, res, player, board.fill(ctx, res, player, draws, extra), board)
 
 
-def _offer_discard(ctx: MainContext, res: Resolution, player: str, count: int, ground: Ground) -> bool:
+def _offer_discard(ctx: MainContext, res: Resolution, player: str, count: int, board: LandingBoard) -> bool:
     from domain.rulesets.talisman.main.adventure import lying_here
 
     # Only the cards of the board's deck (not dropped items) may go back.
-    drawn = sorted({card for card in lying_here(res, player) if ground.card(ctx, card) is not None})
+    drawn = sorted({card for card in lying_here(res, player) if board.card(ctx, card) is not None})
     if count <= 0 or not drawn:
         return True
-    offer(res, player, ground.kind_of(f"draw:{count}"), drawn)
+    offer(res, player, board.kind_of(f"draw:{count}"), drawn)
     return False
 
 
-def evadable(ctx: MainContext, res: Resolution, player: str, ground: Ground | None = None) -> list[str]:
+def evadable(ctx: MainContext, res: Resolution, player: str, board: LandingBoard | None = None) -> list[str]:
     """Returns the enemies lying here that the player's abilities let it evade (not yet evaded)."""
     from domain.rulesets.talisman.main.adventure import lying_here
 
@@ -150,7 +150,7 @@ def evadable(ctx: MainContext, res: Resolution, player: str, ground: Ground | No
     hooks = at(ctx, sheet, EVADE)
     found = []
     for card_id in lying_here(res, player):
-        card = (ground or MAIN).card(ctx, card_id)
+        card = (board or MAIN_BOARD).card(ctx, card_id)
         if card is None or card.type not in ("monster", "spirit") or card_id in sheet["evaded"]:
             continue
         if any(hook.run(ctx, sheet, ability, card) for ability, hook in hooks):
@@ -158,11 +158,11 @@ def evadable(ctx: MainContext, res: Resolution, player: str, ground: Ground | No
     return sorted(set(found))
 
 
-def _evade(ctx: MainContext, res: Resolution, player: str, ground: Ground) -> bool:
-    options = evadable(ctx, res, player, ground)
+def _evade(ctx: MainContext, res: Resolution, player: str, board: LandingBoard) -> bool:
+    options = evadable(ctx, res, player, board)
     if not options:
         return True
-    offer(res, player, ground.kind_of("evade"), [*options, FIGHT])
+    offer(res, player, board.kind_of("evade"), [*options, FIGHT])
     return False
 
 
@@ -177,13 +177,13 @@ ORDER = list(STEPS)
 
 
 def run_steps(
-    ctx: MainContext, res: Resolution, player: str, first: int = 0, ground: Ground | None = None
+    ctx: MainContext, res: Resolution, player: str, first: int = 0, board: LandingBoard | None = None
 ) -> bool:
-    """Runs the landing steps from `first` (on the main board unless `ground` names another); True when
+    """Runs the landing steps from `first` (on the main board unless `board` names another); True when
     the space is to be met now."""
-    ground = ground or MAIN
+    board = board or MAIN_BOARD
     for step in ORDER[first:]:  # (a loop, not all() over a generator: every landing runs it)
-        if not STEPS[step](ctx, res, player, ground):
+        if not STEPS[step](ctx, res, player, board):
             return False
     return True
 
@@ -213,21 +213,23 @@ def _main_fill(ctx: MainContext, res: Resolution, player: str, draws: int, extra
     return len(lying_here(res, player)) - max(before, draws)
 
 
-MAIN = Ground(LANDING_KIND, _main_card, _main_draws, _main_fill, meet_space)
+MAIN_BOARD = LandingBoard(LANDING_KIND, _main_card, _main_draws, _main_fill, meet_space)
 
 
-def resume(ctx: MainContext, res: Resolution, player: str, after: str, ground: Ground | None = None) -> None:
+def resume(
+    ctx: MainContext, res: Resolution, player: str, after: str, board: LandingBoard | None = None
+) -> None:
     """Goes on landing after the step `after`, then meets the space."""
-    ground = ground or MAIN
-    if run_steps(ctx, res, player, ORDER.index(after) + 1, ground):
-        ground.meet(ctx, res, player)
+    board = board or MAIN_BOARD
+    if run_steps(ctx, res, player, ORDER.index(after) + 1, board):
+        board.meet(ctx, res, player)
 
 
 def decide_landing(
-    ctx: MainContext, res: Resolution, player: str, option: str, step: str, ground: Ground | None = None
+    ctx: MainContext, res: Resolution, player: str, option: str, step: str, board: LandingBoard | None = None
 ) -> None:
-    """Resolves a landing choice (`<kind>:<step>`; on the main board unless `ground` names another)."""
-    ground = ground or MAIN
+    """Resolves a landing choice (`<kind>:<step>`; on the main board unless `board` names another)."""
+    board = board or MAIN_BOARD
     from domain.rulesets.talisman.main.pvp import encounter_character
 
     if step == "encounter" and option == PASSED:
@@ -240,14 +242,14 @@ def decide_landing(
         encounter_character(ctx, res, player, option)
     elif step.startswith("draw"):
         res.emit(CardDiscarded(player=player, card=option, space=sheet_of(res, player)["space"]))
-        if _offer_discard(ctx, res, player, int(step.partition(":")[2]) - 1, ground):
-            resume(ctx, res, player, "draw", ground)
+        if _offer_discard(ctx, res, player, int(step.partition(":")[2]) - 1, board):
+            resume(ctx, res, player, "draw", board)
     elif step == "evade" and option != FIGHT:
         res.emit(EnemyEvaded(player=player, card=option))
-        if _evade(ctx, res, player, ground):
-            resume(ctx, res, player, step, ground)
+        if _evade(ctx, res, player, board):
+            resume(ctx, res, player, step, board)
     elif in_play(res, player):
-        resume(ctx, res, player, step, ground)
+        resume(ctx, res, player, step, board)
 
 
 def skips_table(ctx: MainContext, res: Resolution, player: str) -> bool:

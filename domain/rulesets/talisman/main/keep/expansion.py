@@ -166,7 +166,7 @@ class KeepExpansion(Expansion):
         if head == MEET:
             self._meet(res, player, option)
         elif head == LANDING:
-            decide_landing(self.ctx, res, player, option, step, self.board.ground)  # Keep 7.2, 13
+            decide_landing(self.ctx, res, player, option, step, self.board.landing)  # Keep 7.2, 13
         elif head == entry.PORTAL:
             entry.through_portal(self.ctx, res, player, kind, option)
         elif head == WIZARD_TARGET:
@@ -181,7 +181,7 @@ class KeepExpansion(Expansion):
         if option == SPACE:
             self.board.landed(res, player)
         else:
-            decide_landing(self.ctx, res, player, option, "encounter", self.board.ground)
+            decide_landing(self.ctx, res, player, option, "encounter", self.board.landing)
 
     def bot_weight(self, state: MainState, action: Action) -> float | None:
         """Returns how likely a bot is to take one of the Keep's actions (None: not the Keep's to say); a

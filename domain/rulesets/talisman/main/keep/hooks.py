@@ -1,11 +1,11 @@
 """The Keep's board hooks in a main-board game: the Keep run's spaces (Keep 5-8), with the Sentry's toll,
 the Vampire Wizard and the Talisman Vault played by the main board's rules (Keep 8.2, 8.4, 9.1).
 
-A space a movement roll lands on is met after the main board's landing steps (`landing`, on the Keep's
-`Ground`): abilities and Spells work in the Keep as on the main board but for movement (Keep 7.2, 11.1, 13),
-so a Ninja may pass the space or evade its enemies, and a Prophetess (Foresight), a Philosopher
-(Contemplation) or a Divination draws the extra Keep cards and discards as many. Their choices are
-`keep-meet` (the space, a character there, or passing it) and `keep-landing:<step>`.
+A space a movement roll lands on is met after the main board's landing steps (`landing`, the Keep read
+as a `LandingBoard`): abilities and Spells work in the Keep as on the main board but for movement (Keep
+7.2, 11.1, 13), so a Ninja may pass the space or evade its enemies, and a Prophetess (Foresight), a
+Philosopher (Contemplation) or a Divination draws the extra Keep cards and discards as many. Their choices
+are `keep-meet` (the space, a character there, or passing it) and `keep-landing:<step>`.
 House decisions, in nightkeep's words: a Teleport Tile drawn is laid with its counter at once (Keep 6.1),
 so it is never a card sent back, and the cards kept, the tile among them, are as many as the hall draws;
 the Keep's cards have no family, so Charm Animals finds none there; the Sacred Obelisk's test is the way
@@ -30,7 +30,7 @@ from domain.rulesets.talisman.hooks import WinOnArrival
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, state_of
 from domain.rulesets.talisman.main.keep import sentry, vault, wizard
-from domain.rulesets.talisman.main.landing import SPACE, Ground, encounter_options, resume, run_steps
+from domain.rulesets.talisman.main.landing import SPACE, LandingBoard, encounter_options, resume, run_steps
 
 SENTRY_SPACE = 4
 MEET = "keep-meet"  # the encounter step's choice: the space, a character standing there, or passing it
@@ -74,7 +74,7 @@ class MainKeep(KeepBoard):
     def __init__(self, ctx: MainContext, wizard_aimed: bool) -> None:
         super().__init__(WinOnArrival("unused: the Vault is met by `vault.enter`"), wizard_aimed)
         self.ctx = ctx
-        self.ground = Ground(LANDING, keep_card, _draws, _fill, self._meet_here, encounter_kind=MEET)
+        self.landing = LandingBoard(LANDING, keep_card, _draws, _fill, self._meet_here, encounter_kind=MEET)
 
     def reached_centre(self, res: Resolution, player: str) -> None:
         """Meets the Talisman Vault by the main board's rules (Keep 9.1)."""
@@ -85,7 +85,7 @@ class MainKeep(KeepBoard):
         7.2, 13: as on the main board, RULES.md §5). The Vault is met on arrival; on the Obelisk (Keep
         8.6) no ability or Spell skips the test (a character standing there may be attacked instead)."""
         if space not in (LAST, OBELISK):
-            if run_steps(self.ctx, res, player, ground=self.ground):
+            if run_steps(self.ctx, res, player, board=self.landing):
                 self.meet(res, player, space)
             return
         options = encounter_options(self.ctx, state_of(res), player) if space != LAST else []
@@ -100,7 +100,7 @@ class MainKeep(KeepBoard):
         if space == OBELISK:
             self.meet(res, player, space)
         else:
-            resume(self.ctx, res, player, "encounter", self.ground)
+            resume(self.ctx, res, player, "encounter", self.landing)
 
     def _meet_here(self, ctx: MainContext, res: Resolution, player: str) -> None:
         self.meet(res, player, sheet_of(res, player)["space"])
