@@ -11,7 +11,7 @@ from event_store.bot_games import bot_game_options
 from event_store.service import GameService, play_with_bots
 
 BOTH = {"dungeon": "true", "keep": "true"}
-SEED = 7
+SEED = 1  # a game whose characters cast inside (seed 7's Ninja now passes the Keep and wins by action 237)
 
 
 def test_is_legal_agrees_on_every_cast_and_choice_in_a_bot_game_with_both_expansions() -> None:

@@ -133,7 +133,7 @@ def _tile_here(res: Resolution, player: str, space: int) -> str:
     return next((c for c in cards_at(res, player, space) if c in cards and cards[c].kind == TILE), "")
 
 
-def _draw_onto(res: Resolution, player: str, space: int, count: int) -> None:
+def draw_onto(res: Resolution, player: str, space: int, count: int) -> None:
     """Draws Keep cards onto a space; a tile gets a counter, a second is discarded (Keep 6.1, Keep 6.2)."""
     lying = cards_at(res, player, space)
     before = len(lying)
@@ -160,15 +160,25 @@ def _lay_tile(res: Resolution, player: str, space: int) -> None:
     )
 
 
+def hall_draws(res: Resolution, player: str, space: int) -> int:
+    """Returns how many Keep cards a hall draws now: its number when it holds no card, one fewer when its
+    Teleport Tile lies there alone (Keep 6.3), else none (every other kind of space draws none)."""
+    found = load_board().space(space)
+    if found.kind != "hall":
+        return 0
+    lying = cards_at(res, player, space)
+    if not lying:
+        return found.draws
+    if len(lying) == 1 and found.draws > 1 and _tile_here(res, player, space):
+        return found.draws - 1  # Keep 6.3: a tile alone on a draw-2 space
+    return 0
+
+
 def land_on_hall(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
     """Draws onto an empty hall and meets its cards, its Teleport Tile last (Keep 6.1, Keep 6.3)."""
-    draws = load_board().space(space).draws
-    lying = cards_at(res, player, space)
-    tile = _tile_here(res, player, space)
-    if not lying:
-        _draw_onto(res, player, space, draws)
-    elif tile and len(lying) == 1 and draws > 1:
-        _draw_onto(res, player, space, draws - 1)  # Keep 6.3: a tile alone on a draw-2 space
+    draws = hall_draws(res, player, space)
+    if draws:
+        draw_onto(res, player, space, draws)
     encounter_cards(encounter_rules(hooks), res, player, space)
     if still_on(res, player, space) and keep_state(res)["tiles"][space]:
         teleport_from(res, player, space)

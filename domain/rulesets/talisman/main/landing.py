@@ -8,11 +8,15 @@ choice (kind `landing:<step>`) resumes it after that step:
    the space is filled with the extra cards and the player discards as many (`landing:draw:<n>`);
 5. `evade`: the enemies lying here that the player's abilities let it evade, one by one, or `fight`.
 Then the space is met (`places.PLACES`). A table the player need not roll on asks `roll` or `pass`.
+The steps read the board landed on as a `LandingBoard`: the main board (`MAIN_BOARD`), or an expansion's
+board whose spaces are met after the main board's landing steps (the Keep's, Keep 7.2, 13: abilities work
+there as on the main board), which names the kind its choices are offered under, its cards and its draws.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from domain.resolution import Resolution
@@ -30,7 +34,28 @@ from domain.rulesets.talisman.main.state import MainState
 LANDING_KIND = "landing"
 SPACE, PASSED, FIGHT, ROLL = "space", "pass", "fight", "roll"
 FILLED_LATER = ("black-knight",)  # spaces whose cards are drawn after their own question
-Step = Callable[[MainContext, Resolution, str], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class LandingBoard:
+    """The board a character lands on, as the landing steps read it: the kind its landing choices are
+    offered under (`<kind>:<step>`; the encounter step's own kind if it names one), a card lying there as
+    the abilities read it (None: no card of its deck), how many cards the space draws now, how it draws
+    them with the extra ones (returning how many the player then discards) and how the space is met."""
+
+    kind: str
+    card: Callable[[MainContext, str], Any]
+    draws: Callable[[MainContext, Resolution, str], int]
+    fill: Callable[[MainContext, Resolution, str, int, int], int]
+    meet: Callable[[MainContext, Resolution, str], None]
+    encounter_kind: str = ""
+
+    def kind_of(self, step: str) -> str:
+        """Returns the kind of the choice a step offers on this board."""
+        return self.encounter_kind if step == "encounter" and self.encounter_kind else f"{self.kind}:{step}"
+
+
+Step = Callable[[MainContext, Resolution, str, LandingBoard], bool]
 
 
 def others_here(state: MainState, player: str) -> list[str]:
@@ -58,24 +83,24 @@ def encounter_options(ctx: MainContext, state: MainState, player: str) -> list[s
     return found
 
 
-def _spells(ctx: MainContext, res: Resolution, player: str) -> bool:
+def _spells(ctx: MainContext, res: Resolution, player: str, board: LandingBoard) -> bool:
     for ability, hook in at(ctx, sheet_of(res, player), LANDING):
         hook.run(ctx, res, player, ability)
     return True
 
 
-def _encounter(ctx: MainContext, res: Resolution, player: str) -> bool:
+def _encounter(ctx: MainContext, res: Resolution, player: str, board: LandingBoard) -> bool:
     state = state_of(res)
     options = encounter_options(ctx, state, player)
     if any(hook.run(ctx, state, player, a) for a, hook in at(ctx, sheet_of(res, player), PASS)):
         options.append(PASSED)
     if not options:
         return True
-    offer(res, player, f"{LANDING_KIND}:encounter", [SPACE, *options])
+    offer(res, player, board.kind_of("encounter"), [SPACE, *options])
     return False
 
 
-def _ward(ctx: MainContext, res: Resolution, player: str) -> bool:
+def _ward(ctx: MainContext, res: Resolution, player: str, board: LandingBoard) -> bool:
     from domain.rulesets.talisman.main.duels import spend
 
     for ready in sheet_of(res, player)["ready"]:
@@ -92,33 +117,32 @@ def extra_draws(ctx: MainContext, res: Resolution, player: str) -> int:
     return extra + sum(r["amount"] for r in sheet["ready"] if r["effect"] == "extra-card")
 
 
-def _draw(ctx: MainContext, res: Resolution, player: str) -> bool:
-    from domain.rulesets.talisman.main.adventure import fill_space, lying_here
+def _draw(ctx: MainContext, res: Resolution, player: str, board: LandingBoard) -> bool:
     from domain.rulesets.talisman.main.duels import spend
 
-    space, sheet = ctx.here(res, player), sheet_of(res, player)
+    sheet = sheet_of(res, player)
     evading = bool(at(ctx, sheet, EVADE))
     extra = extra_draws(ctx, res, player)
-    if not space.draws or space.kind in FILLED_LATER or not (extra or evading):
+    draws = board.draws(ctx, res, player)
+    if not draws or not (extra or evading):
         return True
     for ready in [r for r in sheet["ready"] if r["effect"] == "extra-card"]:
         spend(res, player, ready)
-    before = len(lying_here(res, player))
-    fill_space(ctx, res, player, space.draws + extra)
-    return _offer_discard(ctx, res, player, len(lying_here(res, player)) - max(before, space.draws))
+    return _offer_discard(ctx, res, player, board.fill(ctx, res, player, draws, extra), board)
 
 
-def _offer_discard(ctx: MainContext, res: Resolution, player: str, count: int) -> bool:
+def _offer_discard(ctx: MainContext, res: Resolution, player: str, count: int, board: LandingBoard) -> bool:
     from domain.rulesets.talisman.main.adventure import lying_here
 
-    drawn = sorted({card for card in lying_here(res, player) if card in ctx.cards})  # not dropped items
+    # Only the cards of the board's deck (not dropped items) may go back.
+    drawn = sorted({card for card in lying_here(res, player) if board.card(ctx, card) is not None})
     if count <= 0 or not drawn:
         return True
-    offer(res, player, f"{LANDING_KIND}:draw:{count}", drawn)
+    offer(res, player, board.kind_of(f"draw:{count}"), drawn)
     return False
 
 
-def evadable(ctx: MainContext, res: Resolution, player: str) -> list[str]:
+def evadable(ctx: MainContext, res: Resolution, player: str, board: LandingBoard | None = None) -> list[str]:
     """Returns the enemies lying here that the player's abilities let it evade (not yet evaded)."""
     from domain.rulesets.talisman.main.adventure import lying_here
 
@@ -126,7 +150,7 @@ def evadable(ctx: MainContext, res: Resolution, player: str) -> list[str]:
     hooks = at(ctx, sheet, EVADE)
     found = []
     for card_id in lying_here(res, player):
-        card = ctx.cards.get(card_id)
+        card = (board or MAIN_BOARD).card(ctx, card_id)
         if card is None or card.type not in ("monster", "spirit") or card_id in sheet["evaded"]:
             continue
         if any(hook.run(ctx, sheet, ability, card) for ability, hook in hooks):
@@ -134,11 +158,11 @@ def evadable(ctx: MainContext, res: Resolution, player: str) -> list[str]:
     return sorted(set(found))
 
 
-def _evade(ctx: MainContext, res: Resolution, player: str) -> bool:
-    options = evadable(ctx, res, player)
+def _evade(ctx: MainContext, res: Resolution, player: str, board: LandingBoard) -> bool:
+    options = evadable(ctx, res, player, board)
     if not options:
         return True
-    offer(res, player, f"{LANDING_KIND}:evade", [*options, FIGHT])
+    offer(res, player, board.kind_of("evade"), [*options, FIGHT])
     return False
 
 
@@ -152,10 +176,14 @@ STEPS: dict[str, Step] = {
 ORDER = list(STEPS)
 
 
-def run_steps(ctx: MainContext, res: Resolution, player: str, first: int = 0) -> bool:
-    """Runs the landing steps from `first`; True when the space is to be met now."""
+def run_steps(
+    ctx: MainContext, res: Resolution, player: str, first: int = 0, board: LandingBoard | None = None
+) -> bool:
+    """Runs the landing steps from `first` (on the main board unless `board` names another); True when
+    the space is to be met now."""
+    board = board or MAIN_BOARD
     for step in ORDER[first:]:  # (a loop, not all() over a generator: every landing runs it)
-        if not STEPS[step](ctx, res, player):
+        if not STEPS[step](ctx, res, player, board):
             return False
     return True
 
@@ -167,14 +195,41 @@ def meet_space(ctx: MainContext, res: Resolution, player: str) -> None:
     places.meet_space(ctx, res, player)
 
 
-def resume(ctx: MainContext, res: Resolution, player: str, after: str) -> None:
+def _main_card(ctx: MainContext, card: str) -> Any:
+    return ctx.cards.get(card)
+
+
+def _main_draws(ctx: MainContext, res: Resolution, player: str) -> int:
+    space = ctx.here(res, player)
+    return 0 if space.kind in FILLED_LATER else space.draws
+
+
+def _main_fill(ctx: MainContext, res: Resolution, player: str, draws: int, extra: int) -> int:
+    # A main-board space is filled from the Adventure deck up to its cards and the extra ones.
+    from domain.rulesets.talisman.main.adventure import fill_space, lying_here
+
+    before = len(lying_here(res, player))
+    fill_space(ctx, res, player, draws + extra)
+    return len(lying_here(res, player)) - max(before, draws)
+
+
+MAIN_BOARD = LandingBoard(LANDING_KIND, _main_card, _main_draws, _main_fill, meet_space)
+
+
+def resume(
+    ctx: MainContext, res: Resolution, player: str, after: str, board: LandingBoard | None = None
+) -> None:
     """Goes on landing after the step `after`, then meets the space."""
-    if run_steps(ctx, res, player, ORDER.index(after) + 1):
-        meet_space(ctx, res, player)
+    board = board or MAIN_BOARD
+    if run_steps(ctx, res, player, ORDER.index(after) + 1, board):
+        board.meet(ctx, res, player)
 
 
-def decide_landing(ctx: MainContext, res: Resolution, player: str, option: str, step: str) -> None:
-    """Resolves a landing choice (`landing:<step>`)."""
+def decide_landing(
+    ctx: MainContext, res: Resolution, player: str, option: str, step: str, board: LandingBoard | None = None
+) -> None:
+    """Resolves a landing choice (`<kind>:<step>`; on the main board unless `board` names another)."""
+    board = board or MAIN_BOARD
     from domain.rulesets.talisman.main.pvp import encounter_character
 
     if step == "encounter" and option == PASSED:
@@ -187,14 +242,14 @@ def decide_landing(ctx: MainContext, res: Resolution, player: str, option: str, 
         encounter_character(ctx, res, player, option)
     elif step.startswith("draw"):
         res.emit(CardDiscarded(player=player, card=option, space=sheet_of(res, player)["space"]))
-        if _offer_discard(ctx, res, player, int(step.partition(":")[2]) - 1):
-            resume(ctx, res, player, "draw")
+        if _offer_discard(ctx, res, player, int(step.partition(":")[2]) - 1, board):
+            resume(ctx, res, player, "draw", board)
     elif step == "evade" and option != FIGHT:
         res.emit(EnemyEvaded(player=player, card=option))
-        if _evade(ctx, res, player):
-            resume(ctx, res, player, step)
+        if _evade(ctx, res, player, board):
+            resume(ctx, res, player, step, board)
     elif in_play(res, player):
-        resume(ctx, res, player, step)
+        resume(ctx, res, player, step, board)
 
 
 def skips_table(ctx: MainContext, res: Resolution, player: str) -> bool:

@@ -21,13 +21,12 @@ from domain.rulesets.keep.state import BOARD, COUNTERS, KEEP_DECK, LAST, VAULT_D
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.keep.wizard import DISCARD, WIZARD_TARGET
 from domain.rulesets.talisman.main.choices import option_label
-from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue, sheet_of
+from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue
 from domain.rulesets.talisman.main.expansion import Expansion
 from domain.rulesets.talisman.main.keep import entry, turn, wizard
-from domain.rulesets.talisman.main.keep.hooks import MEET, MainKeep
+from domain.rulesets.talisman.main.keep.hooks import LANDING, MEET, MainKeep
 from domain.rulesets.talisman.main.keep.state import HANDLERS, SHEET_KEYS, state_keys
-from domain.rulesets.talisman.main.landing import SPACE
-from domain.rulesets.talisman.main.pvp import encounter_character
+from domain.rulesets.talisman.main.landing import SPACE, decide_landing
 from domain.rulesets.talisman.main.spells import spell_of
 from domain.rulesets.talisman.shapes import discard_pile
 
@@ -48,7 +47,7 @@ class KeepExpansion(Expansion):
     boards: ClassVar[tuple[str, ...]] = (BOARD,)
     adventure_file: ClassVar[str] = "adventure-keep.toml"
     choice_kinds: ClassVar[frozenset[str]] = frozenset(
-        {entry.PORTAL, WIZARD_TARGET, SENTRY_TOLL, TOME_GIFT, MEET}
+        {entry.PORTAL, WIZARD_TARGET, SENTRY_TOLL, TOME_GIFT, MEET, LANDING}
     )
     handlers = HANDLERS
 
@@ -140,9 +139,11 @@ class KeepExpansion(Expansion):
 
     def choice_label(self, kind: str, option: str) -> str:
         """Returns one option of the Keep's choices in words."""
-        head = kind.partition(":")[0]
+        head, _, step = kind.partition(":")
         if head == MEET:
             return option_label(self.ctx, "landing:encounter", option)
+        if head == LANDING:
+            return option_label(self.ctx, f"landing:{step}", option)
         if head == entry.PORTAL:
             go = "Step through the Ethereal Portal to the Keep Entrance"
             return go if option == entry.GO else "Leave the Ethereal Portal be"
@@ -161,9 +162,11 @@ class KeepExpansion(Expansion):
 
     def make_choice(self, res: Resolution, player: str, kind: str, option: str) -> bool:
         """Carries out one of the Keep's choices."""
-        head = kind.partition(":")[0]
+        head, _, step = kind.partition(":")
         if head == MEET:
             self._meet(res, player, option)
+        elif head == LANDING:
+            decide_landing(self.ctx, res, player, option, step, self.board.landing)  # Keep 7.2, 13
         elif head == entry.PORTAL:
             entry.through_portal(self.ctx, res, player, kind, option)
         elif head == WIZARD_TARGET:
@@ -173,11 +176,12 @@ class KeepExpansion(Expansion):
         return False
 
     def _meet(self, res: Resolution, player: str, option: str) -> None:
-        """Meets the space landed on, or attacks a character standing there (Keep 7.1)."""
+        """Goes on to meet the space landed on, or attacks a character standing there (Keep 7.1), or
+        passes the space (the Ninja's Unseen, Keep 7.2, 13)."""
         if option == SPACE:
-            self.board.meet(res, player, sheet_of(res, player)["space"])
+            self.board.landed(res, player)
         else:
-            encounter_character(self.ctx, res, player, option)
+            decide_landing(self.ctx, res, player, option, "encounter", self.board.landing)
 
     def bot_weight(self, state: MainState, action: Action) -> float | None:
         """Returns how likely a bot is to take one of the Keep's actions (None: not the Keep's to say); a
