@@ -7,15 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.events import (
     CardDrawn,
-    CharacterDealt,
-    CombatResolved,
-    DieRolled,
     Event,
-    GameWon,
-    LifeGained,
-    LifeLost,
-    Moved,
-    PlayerOut,
 )
 from domain.rulesets.keep.events import (
     ChoiceMade,
@@ -38,18 +30,9 @@ from domain.rulesets.keep.events import (
 )
 from domain.rulesets.talisman.events import (
     CardDiscarded,
-    CardEncountered,
-    DeckReshuffled,
-    FleeingDeclared,
-    GoldChanged,
-    GoldTaken,
-    PlayOpened,
-    StatChanged,
-    TurnLost,
-    TurnSkipped,
 )
 from projections.keep_view import DECK_NAMES, name_of, where, who
-from projections.talisman_sheet import card_sentences, combat_sentence, lives
+from projections.talisman_sentences import BoardWords, short_combat_kind, talisman_sentences
 
 if TYPE_CHECKING:  # the timeline hands its runs of stored events over
     from event_store.recorded import RecordedEvent
@@ -74,36 +57,6 @@ _DIE_PURPOSES = {
     "armour": "to save a life",
     "table": "on the card's table",
 }
-
-
-def _die(e: DieRolled) -> str:
-    if e.purpose in ("combat", "psychic-combat") and len(e.values) == 2:
-        # Told alone (no later result to name the opponent by); the timeline names both when it can.
-        kind = e.purpose.replace("-", " ")
-        return f"{e.player} rolled {e.values[0]} and their opponent rolled {e.values[1]} in {kind}."
-    faces = ", ".join(map(str, e.values))
-    return f"{e.player} rolled {faces} {_DIE_PURPOSES.get(e.purpose, 'for ' + e.purpose)}."
-
-
-def _drawn(e: CardDrawn) -> str:
-    if e.deck == "vault":
-        return f"{e.player} turned over the Vault card {name_of(e.card)}."
-    if e.deck == "spells":
-        return f"The spell {name_of(e.card)} was drawn from the Spell deck for {e.player}."
-    return f"{e.player} drew the {name_of(e.card)} from the Keep deck."
-
-
-_MOVES = {"flight": "fled back", "sentry": "was driven back by the Sentry", "card": "was sent back"}
-
-
-def _moved(e: Moved) -> str:
-    how = _MOVES.get(e.reason, "moved")
-    return f"{e.piece} {how} from {where(e.from_space)} to {where(e.to_space)}."
-
-
-def _combat(e: CombatResolved) -> str:
-    kind = "psychic combat" if e.kind == "psychic" else "combat"
-    return combat_sentence(e, who(e.opponent), kind)
 
 
 def _entry(e: EntryTested) -> str:
@@ -168,23 +121,34 @@ def _made(e: ChoiceMade) -> str:
     return f"{e.player} chose {_option(e.option)}."
 
 
-def _stat(e: StatChanged) -> str:
-    change = "gained" if e.amount > 0 else "lost"
-    return f"{e.player} {change} {abs(e.amount)} {e.stat.title()} ({who(e.reason)})."
+_MOVES = {"flight": "fled back", "sentry": "was driven back by the Sentry", "card": "was sent back"}
+
+WORDS = BoardWords(
+    card=name_of,
+    cause=who,
+    deck=lambda deck: DECK_NAMES.get(deck, deck + " deck"),
+    where=lambda board, number: where(number),
+    how_moved=lambda e: _MOVES.get(e.reason, "moved"),
+    combat_kind=short_combat_kind,
+    contest="run",
+    won="Keep run",
+    place=lambda number: f" on {where(number)}",
+    goes_first=" to the Keep's door",
+    fled="Keep",
+    die_purposes=_DIE_PURPOSES,
+)
 
 
-def _gold(e: GoldChanged) -> str:
-    change = "gained" if e.amount > 0 else "lost"
-    return f"{e.player} {change} {abs(e.amount)} gold ({who(e.reason)})."
-
-
-def _out(e: PlayerOut) -> str:
-    if e.reason == "killed":
-        return f"{e.player} was killed and is out of the run; their belongings stay where they fell."
-    return f"{e.player} is out of the run ({e.reason})."
+def _drawn(e: CardDrawn) -> str:
+    if e.deck == "vault":
+        return f"{e.player} turned over the Vault card {name_of(e.card)}."
+    if e.deck == "spells":
+        return f"The spell {name_of(e.card)} was drawn from the Spell deck for {e.player}."
+    return f"{e.player} drew the {name_of(e.card)} from the Keep deck."
 
 
 _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
+    **talisman_sentences(WORDS),
     # The Keep's own events.
     EntryTested: _entry,
     FlightEnded: lambda e: f"{e.player} fled out of the Keep's door and is outside the Keep again.",
@@ -215,32 +179,9 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     VaultCardMet: _vault_card,
     ChoiceOffered: _offered,
     ChoiceMade: _made,
-    # Shared events, in the Keep's words.
-    CharacterDealt: lambda e: (
-        f"{e.player} {'was dealt' if e.draw >= 0 else 'chose'} the {name_of(e.character)}."
-    ),
-    PlayOpened: lambda e: f"Play opened; {e.player} goes first to the Keep's door.",
-    DieRolled: _die,
+    # Shared events the Keep tells with more.
     CardDrawn: _drawn,
-    Moved: _moved,
-    CombatResolved: _combat,
-    LifeLost: lambda e: f"{e.player} lost {lives(e.amount)} to {who(e.reason)}.",
-    LifeGained: lambda e: f"{e.player} gained {lives(e.amount)} from {who(e.reason)}.",
-    FleeingDeclared: lambda e: f"{e.player} is fleeing the Keep.",
-    CardEncountered: lambda e: f"{e.player} encountered the {name_of(e.card)} on {where(e.space)}.",
     CardDiscarded: lambda e: f"The {name_of(e.card)} on {where(e.space)} was discarded.",
-    **card_sentences(name_of),
-    StatChanged: _stat,
-    GoldChanged: _gold,
-    GoldTaken: lambda e: f"{e.player} picked up {e.amount} gold on {where(e.space)}.",
-    TurnLost: lambda e: f"{e.player} will miss a turn ({who(e.reason)}).",
-    TurnSkipped: lambda e: f"{e.player} missed a turn.",
-    DeckReshuffled: lambda e: (
-        f"The {DECK_NAMES.get(e.deck, e.deck + ' deck')} ran out; "
-        f"{e.count} discarded cards were shuffled back in."
-    ),
-    PlayerOut: _out,
-    GameWon: lambda e: f"{e.player} won the Keep run: {e.reason}!",
 }
 
 
