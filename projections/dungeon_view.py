@@ -14,15 +14,14 @@ from domain.events import Event, GameWon
 from domain.rulesets.dungeon.content import load_board, load_deck
 from domain.rulesets.dungeon.encounters import GUARD
 from domain.rulesets.dungeon.state import BOARD, DECK, DungeonSheet, DungeonState, sheet_in
-from domain.rulesets.talisman.character import craft_bonus, strength_bonus
 from domain.rulesets.talisman.characters import load_characters
 from domain.rulesets.talisman.shapes import discard_pile
 from projections.spiral import render_spiral
 from projections.talisman_sentences import BoardWords, short_combat_kind, talisman_sentences
 from projections.talisman_sheet import (
+    sheet_cells,
     sheet_summary,
     waiting_row,
-    with_bonus,
 )
 from projections.text_layout import fit, table_lines, wrap
 from projections.views import STOPPED_HEAD
@@ -195,13 +194,7 @@ def _sheets(state: State) -> list[list[str]]:
         sheet = sheet_in(state, name)
         rows.append(
             [
-                name,
-                character_name(sheet["character"]),
-                str(sheet["space"]),
-                with_bonus(sheet["strength"], strength_bonus(sheet, cards)),
-                with_bonus(sheet["craft"], craft_bonus(sheet, cards)),
-                str(sheet["lives"]),
-                str(sheet["gold"]),
+                *sheet_cells(name, sheet, character_name, cards),
                 ", ".join(card_name(c) for c in sheet["objects"]) or "-",
                 ", ".join(card_name(c) for c in sheet["followers"]) or "-",
                 ", ".join(card_name(c) for c in sheet["trophies"]) or "-",

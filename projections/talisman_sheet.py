@@ -41,6 +41,22 @@ def with_bonus(base: int, bonus: int) -> str:
     return f"{base + bonus} ({base}+{bonus})" if bonus else str(base)
 
 
+def sheet_cells(
+    name: str, sheet: Sheet, character: Callable[[str], str], cards: Mapping[str, Item]
+) -> list[str]:
+    """Returns the cells a short board's sheet row starts with (text and picture alike): the player, the
+    character's name, the space, Strength and Craft with their bonuses, lives and gold."""
+    return [
+        name,
+        character(sheet["character"]),
+        str(sheet["space"]),
+        with_bonus(sheet["strength"], strength_bonus(sheet, cards)),
+        with_bonus(sheet["craft"], craft_bonus(sheet, cards)),
+        str(sheet["lives"]),
+        str(sheet["gold"]),
+    ]
+
+
 def waiting_row(name: str, character: str, space: int, space_name: str, **own: Any) -> dict[str, Any]:
     """Returns the `show --json` row of a seat not dealt its character yet: the shared keys, nothing
     held, then the board's own keys (`own`) with their empty values."""
