@@ -32,7 +32,7 @@ from domain.rulesets.talisman.events import (
     CardDiscarded,
 )
 from projections.keep_view import DECK_NAMES, name_of, where, who
-from projections.talisman_sentences import BoardWords, short_combat_kind, talisman_sentences
+from projections.talisman_sentences import BoardWords, Sentences, short_combat_kind, talisman_sentences
 
 if TYPE_CHECKING:  # the timeline hands its runs of stored events over
     from event_store.recorded import RecordedEvent
@@ -63,17 +63,6 @@ def _entry(e: EntryTested) -> str:
     if e.passed:
         return f"{e.player} opened the Keep's door ({e.total}, under {e.target}) and goes in next turn."
     return f"The Keep's door held against {e.player} ({e.total}, needed under {e.target})."
-
-
-def _counter(e: TeleportCounterDrawn) -> str:
-    if e.destination == e.space:
-        return f"A Teleport Tile was laid on {where(e.space)}; its counter names that space: it does nothing."
-    return f"A Teleport Tile was laid on {where(e.space)}; its counter sends to {where(e.destination)}."
-
-
-def _teleported(e: Teleported) -> str:
-    start = f" from {where(e.from_space)}" if e.from_space != e.tile_space else ""
-    return f"The Teleport Tile on {where(e.tile_space)} sent {e.piece}{start} to {where(e.to_space)}."
 
 
 def _obelisk(e: ObeliskTested) -> str:
@@ -121,6 +110,35 @@ def _made(e: ChoiceMade) -> str:
     return f"{e.player} chose {_option(e.option)}."
 
 
+def keep_sentences(name: Callable[[str], str], where: Callable[[int], str]) -> Sentences:
+    """Returns the sentences of the Keep's own events that read the same in the Keep run and beside the
+    main board, naming cards with `name` and the Keep's spaces with `where` (`the Sentry (3)`)."""
+
+    def counter(e: TeleportCounterDrawn) -> str:
+        tile = f"A Teleport Tile was laid on {where(e.space)}"
+        if e.destination == e.space:
+            return f"{tile}; its counter names that space: it does nothing."
+        return f"{tile}; its counter sends to {where(e.destination)}."
+
+    def teleported(e: Teleported) -> str:
+        start = f" from {where(e.from_space)}" if e.from_space != e.tile_space else ""
+        return f"The Teleport Tile on {where(e.tile_space)} sent {e.piece}{start} to {where(e.to_space)}."
+
+    def discarded(e: SpellDiscarded) -> str:
+        why = f"it {e.reason} {e.player}" if e.reason == "would help" else f"it {e.reason}"
+        return f"The Vampire Wizard discarded {name(e.spell)} unused ({why})."
+
+    return {
+        TeleportCounterDrawn: counter,
+        Teleported: teleported,
+        ItemGivenUp: lambda e: f"{e.player} gave the {name(e.card)} up to the Sentry.",
+        SpellCast: lambda e: f"The Vampire Wizard cast {name(e.spell)} on {e.player}.",
+        SpellDiscarded: discarded,
+        ItemGained: lambda e: f"{e.player} found the {name(e.item)} in the Treasure Hoard.",
+        SpellGained: lambda e: f"{e.player} gained the spell {name(e.spell)} from the Treasure Hoard.",
+    }
+
+
 _MOVES = {"flight": "fled back", "sentry": "was driven back by the Sentry", "card": "was sent back"}
 
 WORDS = BoardWords(
@@ -150,32 +168,22 @@ def _drawn(e: CardDrawn) -> str:
 _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     **talisman_sentences(WORDS),
     # The Keep's own events.
+    **keep_sentences(name_of, where),
     EntryTested: _entry,
     FlightEnded: lambda e: f"{e.player} fled out of the Keep's door and is outside the Keep again.",
-    TeleportCounterDrawn: _counter,
-    Teleported: _teleported,
     LoopFailed: lambda e: f"{e.player} failed to break free of the teleport loop and is sent on again.",
     LoopEscaped: lambda e: (
         f"{e.player} broke free of the teleport loop after three failed turns."
         if e.automatic
         else f"{e.player} broke free of the teleport loop."
     ),
-    ItemGivenUp: lambda e: f"{e.player} gave the {name_of(e.card)} up to the Sentry.",
     FollowerLeft: lambda e: f"The {name_of(e.card)} fled from {e.player} at the Tome of the Undead.",
     ObeliskTested: _obelisk,
-    SpellCast: lambda e: f"The Vampire Wizard cast {name_of(e.spell)} on {e.player}.",
-    SpellDiscarded: lambda e: (
-        f"The Vampire Wizard discarded {name_of(e.spell)} unused (it {e.reason} {e.player})."
-        if e.reason == "would help"
-        else f"The Vampire Wizard discarded {name_of(e.spell)} unused (it {e.reason})."
-    ),
     TalismanTaken: lambda e: (
         f"{e.player} took a Talisman a fallen character left on the Vault."
         if e.from_vault
         else f"{e.player} took a Talisman in the Talisman Vault."
     ),
-    ItemGained: lambda e: f"{e.player} found the {name_of(e.item)} in the Treasure Hoard.",
-    SpellGained: lambda e: f"{e.player} gained the spell {name_of(e.spell)} from the Treasure Hoard.",
     VaultCardMet: _vault_card,
     ChoiceOffered: _offered,
     ChoiceMade: _made,

@@ -24,11 +24,6 @@ from domain.rulesets.keep.events import (
     ChoiceMade,
     ChoiceOffered,
     FollowerLeft,
-    ItemGained,
-    ItemGivenUp,
-    SpellCast,
-    SpellDiscarded,
-    SpellGained,
     TeleportCounterDrawn,
     Teleported,
 )
@@ -111,24 +106,6 @@ def concerns_expansion(event: Event, main_types: frozenset[type[Event]]) -> bool
     return bool(boards & set(EXPANSION_BOARDS)) or fields.get("deck") in DECKS
 
 
-def _teleported(e: Teleported) -> str:
-    start = f" from {where(KEEP, e.from_space)}" if e.from_space != e.tile_space else ""
-    tile, to = where(KEEP, e.tile_space), where(KEEP, e.to_space)
-    return f"The Teleport Tile on {tile} sent {e.piece}{start} to {to}."
-
-
-def _counter(e: TeleportCounterDrawn) -> str:
-    tile = f"A Teleport Tile was laid on {where(KEEP, e.space)}"
-    if e.destination == e.space:
-        return f"{tile}; its counter names that space: it does nothing."
-    return f"{tile}; its counter sends to {where(KEEP, e.destination)}."
-
-
-def _discarded(e: SpellDiscarded) -> str:
-    why = f"it {e.reason} {e.player}" if e.reason == "would help" else f"it {e.reason}"
-    return f"The Vampire Wizard discarded {name_of(e.spell)} unused ({why})."
-
-
 def _option(option: str) -> str:
     return "a life" if option == "life" else name_of(option) if "/" in option else f"+2 {option.title()}"
 
@@ -158,18 +135,13 @@ def _drawn(e: CardDrawn) -> str | None:
 
 
 _OWN: dict[type[Event], Callable[[Any], str | None]] = {
-    Teleported: _teleported,
-    TeleportCounterDrawn: _counter,
+    # The Keep run's sentences, with the main board's cards named too (a Spell, an Object from outside)
+    # and the Keep's spaces named board and all.
+    **keep_timeline.keep_sentences(name_of, lambda number: where(KEEP, number)),
     FleeingDeclared: lambda e: f"{e.player} is fleeing, back the way they came in.",
     CardDrawn: _drawn,
     ChoiceOffered: lambda e: _offered(e) if _keep_kind(e.kind) else None,
     ChoiceMade: lambda e: _made(e) if _keep_kind(e.kind) else None,
-    # The Keep run's sentences, with the main board's cards named too (a Spell, an Object from outside).
-    ItemGivenUp: lambda e: f"{e.player} gave the {name_of(e.card)} up to the Sentry.",
-    SpellCast: lambda e: f"The Vampire Wizard cast {name_of(e.spell)} on {e.player}.",
-    SpellDiscarded: _discarded,
-    ItemGained: lambda e: f"{e.player} found the {name_of(e.item)} in the Treasure Hoard.",
-    SpellGained: lambda e: f"{e.player} gained the spell {name_of(e.spell)} from the Treasure Hoard.",
 }
 # Told here before any wording module: a flight is either expansion's (the run tells whose, describe_at),
 # and a teleport's spaces are named board and all, as every other position in a main-board game.
