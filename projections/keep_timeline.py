@@ -85,29 +85,40 @@ def _vault_card(e: VaultCardMet) -> str:
     return f"In the Talisman Vault, {e.player} {done}."
 
 
-def _option(option: str) -> str:
-    return "a life" if option == "life" else name_of(option) if "/" in option else f"+2 {option}"
-
-
 def _listed(names: list[str]) -> str:
     return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
 
 
-def _offered(e: ChoiceOffered) -> str:
-    if e.kind == "wizard-target":
+def choice_words(
+    choice: ChoiceOffered | ChoiceMade, kind: str, name: Callable[[str], str], spell: str = ""
+) -> str:
+    """Tells a Keep choice (Keep 8.2-8.4: `kind` is `sentry-toll`, `tome-gift` or `wizard-target`), in
+    the Keep run and beside the main board alike: cards named with `name`, the Vampire Wizard's spell
+    by name when the run around it tells which (`spell`)."""
+
+    def option_words(option: str) -> str:
+        return "a life" if option == "life" else name(option) if "/" in option else f"+2 {option.title()}"
+
+    if isinstance(choice, ChoiceMade):
+        if kind != "wizard-target":
+            return f"{choice.player} chose {option_words(choice.option)}."
+        if choice.option == "discard":
+            return f"{choice.player} has the Vampire Wizard discard {name(spell) if spell else 'the spell'}."
+        whose = f"Vampire Wizard's {name(spell)}" if spell else "Vampire Wizard's spell"
+        return f"{choice.player} aims the {whose} at {choice.option}."
+    options = [o for o in choice.options if o != "discard"]
+    if kind == "wizard-target":
         # Keep 8.4 (house): the spell just drawn waits for its aim; the victim is the one it was drawn for.
-        targets = _listed([o for o in e.options if o != "discard"])
-        return f"{e.player} plays the Vampire Wizard and must aim the spell: at {targets}, or discard it."
-    asked = "what to give the Sentry" if e.kind == "sentry-toll" else "the Tome's gift"
-    return f"{e.player} must choose {asked}: {', '.join(_option(o) for o in e.options)}."
+        aim = f"must aim {name(spell) if spell else 'the spell'}: at {_listed(options)}, or discard it"
+        return f"{choice.player} plays the Vampire Wizard and {aim}."
+    asked = "what to give the Sentry" if kind == "sentry-toll" else "the Tome's gift"
+    return f"{choice.player} must choose {asked}: {', '.join(option_words(o) for o in options)}."
 
 
-def _made(e: ChoiceMade) -> str:
-    if e.kind == "wizard-target":
-        if e.option == "discard":
-            return f"{e.player} has the Vampire Wizard discard the spell."
-        return f"{e.player} aims the Vampire Wizard's spell at {e.option}."
-    return f"{e.player} chose {_option(e.option)}."
+def spell_drawn_before(events: Sequence[RecordedEvent], index: int) -> str:
+    """Returns the spell drawn last before an event of a run (the Vampire Wizard's, Keep 8.4), or ""."""
+    earlier = (events[i].event for i in range(index - 1, -1, -1))
+    return next((e.card for e in earlier if isinstance(e, CardDrawn) and e.deck == "spells"), "")
 
 
 def keep_sentences(name: Callable[[str], str], where: Callable[[int], str]) -> Sentences:
@@ -185,8 +196,8 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
         else f"{e.player} took a Talisman in the Talisman Vault."
     ),
     VaultCardMet: _vault_card,
-    ChoiceOffered: _offered,
-    ChoiceMade: _made,
+    ChoiceOffered: lambda e: choice_words(e, e.kind, name_of),
+    ChoiceMade: lambda e: choice_words(e, e.kind, name_of),
     # Shared events the Keep tells with more.
     CardDrawn: _drawn,
     CardDiscarded: lambda e: f"The {name_of(e.card)} on {where(e.space)} was discarded.",
@@ -199,23 +210,8 @@ def describe_at(events: Sequence[RecordedEvent], index: int) -> str | None:
     event = events[index].event
     if not isinstance(event, ChoiceOffered | ChoiceMade) or event.kind != "wizard-target":
         return None
-    spell = next(
-        (
-            earlier.card
-            for earlier in (events[i].event for i in range(index - 1, -1, -1))
-            if isinstance(earlier, CardDrawn) and earlier.deck == "spells"
-        ),
-        "",
-    )
-    if not spell:
-        return None
-    if isinstance(event, ChoiceOffered):
-        targets = _listed([o for o in event.options if o != "discard"])
-        aim = f"must aim {name_of(spell)}: at {targets}, or discard it"
-        return f"{event.player} plays the Vampire Wizard and {aim}."
-    if event.option == "discard":
-        return f"{event.player} has the Vampire Wizard discard {name_of(spell)}."
-    return f"{event.player} aims the Vampire Wizard's {name_of(spell)} at {event.option}."
+    spell = spell_drawn_before(events, index)
+    return choice_words(event, event.kind, name_of, spell) if spell else None
 
 
 def opponent_name(ref: str) -> str:
