@@ -137,6 +137,12 @@ def talisman_sentences(words: BoardWords) -> Sentences:
     return sentences
 
 
+def faces_words(values: list[int]) -> str:
+    """Returns the faces a roll showed as the main board tells them: `3`, `3 and 5`, `1, 4 and 6`."""
+    faces = [str(v) for v in values]
+    return faces[0] if len(faces) == 1 else f"{', '.join(faces[:-1])} and {faces[-1]}"
+
+
 def short_combat_kind(kind: str) -> str:
     """Names a combat's kind as the short games record it (`psychic` or else combat)."""
     return "psychic combat" if kind == "psychic" else "combat"

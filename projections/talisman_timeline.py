@@ -57,7 +57,7 @@ from projections.talisman_expansion_timeline import (
 )
 from projections.talisman_expansion_timeline import describe_at as describe_at  # Keep 8.4, in a run
 from projections.talisman_names import name_of, option_words, where
-from projections.talisman_sentences import BoardWords, talisman_sentences
+from projections.talisman_sentences import BoardWords, faces_words, talisman_sentences
 
 DECKS = {
     "adventure": "Adventure deck",
@@ -110,11 +110,6 @@ def _places() -> dict[str, str]:
     return {t.id: t.name.removeprefix("The ") for t in load_places().tables}
 
 
-def _faces(values: list[int]) -> str:
-    faces = [str(v) for v in values]
-    return faces[0] if len(faces) == 1 else f"{', '.join(faces[:-1])} and {faces[-1]}"
-
-
 def _die(e: DieRolled) -> str:
     place = _places().get(e.purpose)
     purpose = _DIE_PURPOSES.get(e.purpose) or (
@@ -122,7 +117,7 @@ def _die(e: DieRolled) -> str:
     )
     if e.purpose in ("combat", "psychic-combat") and len(e.values) == 2:
         return f"{e.player} rolled {e.values[0]} and their opponent {e.values[1]} {purpose}."
-    return f"{e.player} rolled {_faces(e.values)} {purpose}."
+    return f"{e.player} rolled {faces_words(e.values)} {purpose}."
 
 
 def _drawn(e: CardDrawn) -> str:
