@@ -2,7 +2,7 @@
 
 Why it exists: a real `dungeon-short` game ends after a few hundred events, so it can never show what
 the store costs on a long game (1,000 or 10,000 events). This ruleset is a race on a very long track
-(option `goal`, default 100,000 spaces) modelled on tests/toy_ruleset.py, but each `roll` records the
+(option `goal`, default 100,000 spaces) grown from the toy race (toy_ruleset.py), but each `roll` records the
 same shared events the real rulesets record, with realistic sizes and mix:
 DieRolled, Moved, a CardDrawn every few spaces (a fair `dice.pick` over a small deck) and TurnEnded.
 Its `evolve` updates nested dicts the way the real rulesets do (per-player sheets, a deck with a
@@ -15,15 +15,11 @@ It is registered at runtime by the benchmark script only (never in domain/rulese
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from domain.actions import Action
-from domain.errors import BadSetup
+from benchmarks.toy_ruleset import ToyRace
 from domain.events import CardDrawn, CharacterDealt, DieRolled, Event, GameCreated, GameWon, Moved, TurnEnded
 from domain.resolution import Resolution
-from domain.rulesets.base import Ruleset
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 6
@@ -82,30 +78,17 @@ def evolve(state: dict[str, Any], event: Event) -> dict[str, Any]:
     return state
 
 
-class Marathon(Ruleset):
+class Marathon(ToyRace):
     """A race on a very long track, recording the events a real ruleset records."""
 
     name = "bench-marathon"
+    character = "marathoner"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     evolve = staticmethod(evolve)  # the fold calls it directly, as a real ruleset's
 
-    @classmethod
-    def check_options(cls, options: Mapping[str, Any]) -> None:
-        """Takes only `goal`, any whole number of spaces."""
-        if set(options) - {"goal"}:
-            raise BadSetup(f"unknown option {sorted(set(options) - {'goal'})[0]!r}")
-
-    def content_paths(self) -> list[Path]:
-        return []
-
     def content_hash(self) -> str:
         return "bench-marathon-1"
-
-    def validate_setup(self, players: list[dict[str, Any]], options: Mapping[str, Any]) -> None:
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise BadSetup(f"bench-marathon takes {MIN_PLAYERS}-{MAX_PLAYERS} players")
-        self.check_options(options)
 
     def initial_state(self, created: GameCreated) -> dict[str, Any]:
         names = [p["name"] for p in created.players]
@@ -131,20 +114,6 @@ class Marathon(Ruleset):
             "turns": 0,
         }
 
-    def is_in_setup(self, state: dict[str, Any]) -> bool:
-        return not state["started"]
-
-    def legal_actions(self, state: dict[str, Any], player: str | None = None) -> list[Action]:
-        if not state["started"] or state["winner"]:
-            return []
-        current = state["order"][state["turn"]]
-        if player not in (None, current):
-            return []
-        return [Action("roll", current, "Roll and move")]
-
-    def start(self, res: Resolution) -> None:
-        res.emit(*(CharacterDealt(player=n, character="marathoner", draw=-1) for n in res.state["order"]))
-
     def resolve(self, res: Resolution, action_id: str, player: str) -> None:
         state, dice = res.state, res.dice
         (value,), draws = dice.roll(6)
@@ -164,8 +133,3 @@ class Marathon(Ruleset):
             res.emit(CardDrawn(player=player, deck="adventure", card=card, draw=draw))
         nxt = state["order"][(state["turn"] + 1) % len(state["order"])]
         res.emit(TurnEnded(player=player, next_player=nxt))
-
-    def status(self, state: dict[str, Any]) -> dict[str, Any]:
-        if state["winner"]:
-            return {"status": "finished", "winner": state["winner"], "to_act": []}
-        return {"status": "running", "winner": "", "to_act": [state["order"][state["turn"]]]}

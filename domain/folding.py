@@ -4,6 +4,7 @@ once per fold (a long rebuild, the tail after a snapshot)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from operator import attrgetter
 from typing import Any
 
 from domain.events import ActionTaken, DieRolled, EntropyAdded, Event, ForkedFrom, Sealed, SeedRevealed
@@ -25,65 +26,75 @@ class NotItsShape(Exception):
 
 def fold_step(cls: type[Event]) -> FoldStep:
     """Returns `apply_event` made for one event type (a ruleset's, or a game-level event that only
-    keeps `meta`): it checks the envelope's version and field names, builds the event without
-    calling `__init__` and folds it, the type's draw fields read directly."""
+    keeps `meta`): it checks the envelope's version and field names, builds the event and folds it,
+    the type's draw field read directly. Made once per type and kept."""
     step = _STEPS.get(cls)
     if step is None:
-        namespace: dict[str, Any] = {
-            "new": object.__new__,
-            "cls": cls,
-            "shape": NotItsShape,
-            "handle": _GAME_EVENTS.get(cls),
-            "advance": advance_draws,
-        }
-        exec(_step_source(cls), namespace)  # noqa: S102  (generated from the class's own field names)
-        step = _STEPS[cls] = namespace["step"]
+        step = _STEPS[cls] = _make_step(cls)
     return step
 
 
-def _step_source(cls: type[Event]) -> str:
-    # A slotted dataclass's __init__ only assigns its fields: assigning them to a bare instance gives
-    # the same object at half the cost, and one call per event does it all; every fold pays it.
-    names = cls._field_names
-    build = ["        event = new(cls)", *(f"        event.{name} = fields[{name!r}]" for name in names)]
-    if hasattr(cls, "__post_init__") or not names:  # its __init__ does more than assign
-        build = ["        event = cls(**fields)"]
-    lines = [
-        "def step(envelope, state, meta, holder, evolve):",
-        "    fields = envelope['fields']",
-        f"    if envelope['v'] != {cls.class_version}:",
-        "        raise shape",
-        "    try:",
-        f"        if len(fields) != {len(names)}:",
-        "            raise shape",
-        *build,
-        "    except (KeyError, TypeError):  # as many fields, not the same names; or not a map",
-        "        raise shape from None",
-    ]
+def _make_step(cls: type[Event]) -> FoldStep:
+    version, count = cls.class_version, len(cls._field_names)
+
+    def build(envelope: dict[str, Any]) -> Event:
+        if envelope["v"] != version:
+            raise NotItsShape
+        fields = envelope["fields"]
+        try:
+            if len(fields) != count:
+                raise NotItsShape
+            # As many fields but not the same names, or not a map: the constructor refuses them.
+            return cls(**fields)
+        except TypeError:
+            raise NotItsShape from None
+
     if cls in _META_ONLY:
-        return "\n".join([*lines, "    handle(holder, event)", "    return state"])
-    lines += _draw_lines(cls)
-    return "\n".join([*lines, "    return evolve(state, event)"])
+        handle = _GAME_EVENTS[cls]
 
+        def step_meta(
+            envelope: dict[str, Any], state: dict[str, Any], meta: dict[str, Any], holder: Any, evolve: Evolve
+        ) -> dict[str, Any]:
+            handle(holder, build(envelope))
+            return state
 
-def _draw_lines(cls: type[Event]) -> list[str]:
-    """`advance_draws` for one type: one draw field is read directly; a draw below the counter (-1
-    is no draw) leaves it."""
+        return step_meta
     fields = _draw_fields(cls)
-    rolled = issubclass(cls, DieRolled)
     if not fields:
-        return []
+
+        def step(
+            envelope: dict[str, Any], state: dict[str, Any], meta: dict[str, Any], holder: Any, evolve: Evolve
+        ) -> dict[str, Any]:
+            return evolve(state, build(envelope))
+
+        return step
+    rolled = issubclass(cls, DieRolled)
     if len(fields) > 1 or (rolled and fields != ("draws",)):
-        return ["    advance(meta, event)"]
-    lines = [
-        f"    drawn = event.{fields[0]}",
-        "    last = (max(drawn) if drawn else -1) if type(drawn) is list else drawn",
-        "    if last >= meta['next_draw']:",
-        "        meta['next_draw'] = last + 1",
-    ]
-    if rolled:  # a scripted game's die faces come from its script first (HmacDice.roll)
-        lines.append("    meta['script_pos'] = min(len(meta['script']), meta['script_pos'] + len(drawn))")
-    return lines
+
+        def step_draws(
+            envelope: dict[str, Any], state: dict[str, Any], meta: dict[str, Any], holder: Any, evolve: Evolve
+        ) -> dict[str, Any]:
+            event = build(envelope)
+            advance_draws(meta, event)
+            return evolve(state, event)
+
+        return step_draws
+    read_drawn = attrgetter(fields[0])
+
+    def step_draw(
+        envelope: dict[str, Any], state: dict[str, Any], meta: dict[str, Any], holder: Any, evolve: Evolve
+    ) -> dict[str, Any]:
+        # `advance_draws` for one draw field: a draw below the counter (-1 is no draw) leaves it.
+        event = build(envelope)
+        drawn = read_drawn(event)
+        last = (max(drawn) if drawn else -1) if type(drawn) is list else drawn
+        if last >= meta["next_draw"]:
+            meta["next_draw"] = last + 1
+        if rolled:  # a scripted game's die faces come from its script first (HmacDice.roll)
+            meta["script_pos"] = min(len(meta["script"]), meta["script_pos"] + len(drawn))
+        return evolve(state, event)
+
+    return step_draw
 
 
 def fold_envelopes(fold: Any, envelopes: Iterable[dict[str, Any]]) -> None:

@@ -10,44 +10,18 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from domain.events import (
-    CardDrawn,
-    CharacterDealt,
-    CombatResolved,
-    DieRolled,
-    Event,
-    GameWon,
-    LifeGained,
-    LifeLost,
-    Moved,
-    PlayerOut,
-)
+from domain.events import Event, GameWon
 from domain.rulesets.dungeon.content import load_board, load_deck
 from domain.rulesets.dungeon.encounters import GUARD
 from domain.rulesets.dungeon.state import BOARD, DECK, DungeonSheet, DungeonState, sheet_in
-from domain.rulesets.talisman.character import craft_bonus, strength_bonus
 from domain.rulesets.talisman.characters import load_characters
-from domain.rulesets.talisman.events import (
-    CardDiscarded,
-    CardEncountered,
-    DeckReshuffled,
-    FleeingDeclared,
-    GoldChanged,
-    GoldTaken,
-    PlayOpened,
-    StatChanged,
-    TurnLost,
-    TurnSkipped,
-)
 from domain.rulesets.talisman.shapes import discard_pile
 from projections.spiral import render_spiral
+from projections.talisman_sentences import BoardWords, short_combat_kind, talisman_sentences
 from projections.talisman_sheet import (
-    card_sentences,
-    combat_sentence,
-    lives,
+    sheet_cells,
     sheet_summary,
     waiting_row,
-    with_bonus,
 )
 from projections.text_layout import fit, table_lines, wrap
 from projections.views import STOPPED_HEAD
@@ -220,13 +194,7 @@ def _sheets(state: State) -> list[list[str]]:
         sheet = sheet_in(state, name)
         rows.append(
             [
-                name,
-                character_name(sheet["character"]),
-                str(sheet["space"]),
-                with_bonus(sheet["strength"], strength_bonus(sheet, cards)),
-                with_bonus(sheet["craft"], craft_bonus(sheet, cards)),
-                str(sheet["lives"]),
-                str(sheet["gold"]),
+                *sheet_cells(name, sheet, character_name, cards),
                 ", ".join(card_name(c) for c in sheet["objects"]) or "-",
                 ", ".join(card_name(c) for c in sheet["followers"]) or "-",
                 ", ".join(card_name(c) for c in sheet["trophies"]) or "-",
@@ -306,65 +274,25 @@ def _who(opponent: str) -> str:
     return f"the {card_name(opponent)}" if "/" in opponent else opponent
 
 
-def _die(e: DieRolled) -> str:
-    faces = ", ".join(map(str, e.values))
-    if e.purpose in ("combat", "psychic-combat") and len(e.values) == 2:
-        # Told alone (no later result to name the opponent by); the timeline names both when it can.
-        kind = e.purpose.replace("-", " ")
-        return f"{e.player} rolled {e.values[0]} and their opponent rolled {e.values[1]} in {kind}."
-    words = {"movement": "to move", "armour": "to save a life", "table": "on the card's table"}
-    return f"{e.player} rolled {faces} {words.get(e.purpose, 'for ' + e.purpose)}."
+_MOVES = {"retreat": "fell back", "flight": "fled", "card": "was sent back"}
 
-
-def _moved(e: Moved) -> str:
-    how = {"retreat": "fell back", "flight": "fled", "card": "was sent back"}.get(e.reason, "moved")
-    return (
-        f"{e.piece} {how} from the {space_name(e.from_space)} ({e.from_space}) "
-        f"to the {space_name(e.to_space)} ({e.to_space})."
-    )
-
-
-def _combat(e: CombatResolved) -> str:
-    kind = "psychic combat" if e.kind == "psychic" else "combat"
-    return combat_sentence(e, _who(e.opponent), kind)
-
-
-def _dealt(e: CharacterDealt) -> str:
-    how = "was dealt" if e.draw >= 0 else "chose"
-    return f"{e.player} {how} the {character_name(e.character)}."
-
+WORDS = BoardWords(
+    card=card_name,
+    character=character_name,
+    cause=_who,
+    deck=lambda deck: "Dungeon deck",
+    where=lambda board, index: f"the {space_name(index)} ({index})",
+    how_moved=lambda e: _MOVES.get(e.reason, "moved"),
+    combat_kind=short_combat_kind,
+    contest="race",
+    won="game",
+    place=lambda index: f" in the {space_name(index)}",
+    fled="Dungeon",
+    die_purposes={"movement": "to move", "armour": "to save a life", "table": "on the card's table"},
+)
 
 _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
-    CharacterDealt: _dealt,
-    PlayOpened: lambda e: f"Play opened; {e.player} goes first.",
-    DieRolled: _die,
-    CardDrawn: lambda e: f"{e.player} drew the {card_name(e.card)} from the Dungeon deck.",
-    Moved: _moved,
-    CombatResolved: _combat,
-    LifeLost: lambda e: f"{e.player} lost {lives(e.amount)} to {_who(e.reason)}.",
-    LifeGained: lambda e: f"{e.player} gained {lives(e.amount)} from {_who(e.reason)}.",
-    FleeingDeclared: lambda e: f"{e.player} is fleeing the Dungeon.",
-    CardEncountered: lambda e: (
-        f"{e.player} encountered the {card_name(e.card)} in the {space_name(e.space)}."
-    ),
-    CardDiscarded: lambda e: f"The {card_name(e.card)} was discarded.",
-    **card_sentences(card_name),
-    StatChanged: lambda e: (
-        f"{e.player} {'gained' if e.amount > 0 else 'lost'} {abs(e.amount)} "
-        f"{e.stat.title()} ({_who(e.reason)})."
-    ),
-    GoldChanged: lambda e: (
-        f"{e.player} {'gained' if e.amount > 0 else 'lost'} {abs(e.amount)} gold ({_who(e.reason)})."
-    ),
-    GoldTaken: lambda e: f"{e.player} picked up {e.amount} gold in the {space_name(e.space)}.",
-    TurnLost: lambda e: f"{e.player} will miss a turn ({_who(e.reason)}).",
-    TurnSkipped: lambda e: f"{e.player} missed a turn.",
-    DeckReshuffled: lambda e: f"The Dungeon deck ran out; {e.count} discarded cards were shuffled back in.",
-    PlayerOut: lambda e: (
-        f"{e.player} was killed and is out of the race; their belongings stay where they fell."
-        if e.reason == "killed"
-        else f"{e.player} is out of the race ({e.reason})."
-    ),
+    **talisman_sentences(WORDS),
     GameWon: lambda e: f"{e.player} reached the Treasure Chamber and won the game!",
 }
 

@@ -7,15 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.events import (
     CardDrawn,
-    CharacterDealt,
-    CombatResolved,
-    DieRolled,
     Event,
-    GameWon,
-    LifeGained,
-    LifeLost,
-    Moved,
-    PlayerOut,
 )
 from domain.rulesets.keep.events import (
     ChoiceMade,
@@ -38,18 +30,9 @@ from domain.rulesets.keep.events import (
 )
 from domain.rulesets.talisman.events import (
     CardDiscarded,
-    CardEncountered,
-    DeckReshuffled,
-    FleeingDeclared,
-    GoldChanged,
-    GoldTaken,
-    PlayOpened,
-    StatChanged,
-    TurnLost,
-    TurnSkipped,
 )
 from projections.keep_view import DECK_NAMES, name_of, where, who
-from projections.talisman_sheet import card_sentences, combat_sentence, lives
+from projections.talisman_sentences import BoardWords, Sentences, short_combat_kind, talisman_sentences
 
 if TYPE_CHECKING:  # the timeline hands its runs of stored events over
     from event_store.recorded import RecordedEvent
@@ -76,51 +59,10 @@ _DIE_PURPOSES = {
 }
 
 
-def _die(e: DieRolled) -> str:
-    if e.purpose in ("combat", "psychic-combat") and len(e.values) == 2:
-        # Told alone (no later result to name the opponent by); the timeline names both when it can.
-        kind = e.purpose.replace("-", " ")
-        return f"{e.player} rolled {e.values[0]} and their opponent rolled {e.values[1]} in {kind}."
-    faces = ", ".join(map(str, e.values))
-    return f"{e.player} rolled {faces} {_DIE_PURPOSES.get(e.purpose, 'for ' + e.purpose)}."
-
-
-def _drawn(e: CardDrawn) -> str:
-    if e.deck == "vault":
-        return f"{e.player} turned over the Vault card {name_of(e.card)}."
-    if e.deck == "spells":
-        return f"The spell {name_of(e.card)} was drawn from the Spell deck for {e.player}."
-    return f"{e.player} drew the {name_of(e.card)} from the Keep deck."
-
-
-_MOVES = {"flight": "fled back", "sentry": "was driven back by the Sentry", "card": "was sent back"}
-
-
-def _moved(e: Moved) -> str:
-    how = _MOVES.get(e.reason, "moved")
-    return f"{e.piece} {how} from {where(e.from_space)} to {where(e.to_space)}."
-
-
-def _combat(e: CombatResolved) -> str:
-    kind = "psychic combat" if e.kind == "psychic" else "combat"
-    return combat_sentence(e, who(e.opponent), kind)
-
-
 def _entry(e: EntryTested) -> str:
     if e.passed:
         return f"{e.player} opened the Keep's door ({e.total}, under {e.target}) and goes in next turn."
     return f"The Keep's door held against {e.player} ({e.total}, needed under {e.target})."
-
-
-def _counter(e: TeleportCounterDrawn) -> str:
-    if e.destination == e.space:
-        return f"A Teleport Tile was laid on {where(e.space)}; its counter names that space: it does nothing."
-    return f"A Teleport Tile was laid on {where(e.space)}; its counter sends to {where(e.destination)}."
-
-
-def _teleported(e: Teleported) -> str:
-    start = f" from {where(e.from_space)}" if e.from_space != e.tile_space else ""
-    return f"The Teleport Tile on {where(e.tile_space)} sent {e.piece}{start} to {where(e.to_space)}."
 
 
 def _obelisk(e: ObeliskTested) -> str:
@@ -143,104 +85,122 @@ def _vault_card(e: VaultCardMet) -> str:
     return f"In the Talisman Vault, {e.player} {done}."
 
 
-def _option(option: str) -> str:
-    return "a life" if option == "life" else name_of(option) if "/" in option else f"+2 {option}"
-
-
 def _listed(names: list[str]) -> str:
     return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
 
 
-def _offered(e: ChoiceOffered) -> str:
-    if e.kind == "wizard-target":
+def choice_words(
+    choice: ChoiceOffered | ChoiceMade, kind: str, name: Callable[[str], str], spell: str = ""
+) -> str:
+    """Tells a Keep choice (Keep 8.2-8.4: `kind` is `sentry-toll`, `tome-gift` or `wizard-target`), in
+    the Keep run and beside the main board alike: cards named with `name`, the Vampire Wizard's spell
+    by name when the run around it tells which (`spell`)."""
+
+    def option_words(option: str) -> str:
+        return "a life" if option == "life" else name(option) if "/" in option else f"+2 {option.title()}"
+
+    if isinstance(choice, ChoiceMade):
+        if kind != "wizard-target":
+            return f"{choice.player} chose {option_words(choice.option)}."
+        if choice.option == "discard":
+            return f"{choice.player} has the Vampire Wizard discard {name(spell) if spell else 'the spell'}."
+        whose = f"Vampire Wizard's {name(spell)}" if spell else "Vampire Wizard's spell"
+        return f"{choice.player} aims the {whose} at {choice.option}."
+    options = [o for o in choice.options if o != "discard"]
+    if kind == "wizard-target":
         # Keep 8.4 (house): the spell just drawn waits for its aim; the victim is the one it was drawn for.
-        targets = _listed([o for o in e.options if o != "discard"])
-        return f"{e.player} plays the Vampire Wizard and must aim the spell: at {targets}, or discard it."
-    asked = "what to give the Sentry" if e.kind == "sentry-toll" else "the Tome's gift"
-    return f"{e.player} must choose {asked}: {', '.join(_option(o) for o in e.options)}."
+        aim = f"must aim {name(spell) if spell else 'the spell'}: at {_listed(options)}, or discard it"
+        return f"{choice.player} plays the Vampire Wizard and {aim}."
+    asked = "what to give the Sentry" if kind == "sentry-toll" else "the Tome's gift"
+    return f"{choice.player} must choose {asked}: {', '.join(option_words(o) for o in options)}."
 
 
-def _made(e: ChoiceMade) -> str:
-    if e.kind == "wizard-target":
-        if e.option == "discard":
-            return f"{e.player} has the Vampire Wizard discard the spell."
-        return f"{e.player} aims the Vampire Wizard's spell at {e.option}."
-    return f"{e.player} chose {_option(e.option)}."
+def spell_drawn_before(events: Sequence[RecordedEvent], index: int) -> str:
+    """Returns the spell drawn last before an event of a run (the Vampire Wizard's, Keep 8.4), or ""."""
+    earlier = (events[i].event for i in range(index - 1, -1, -1))
+    return next((e.card for e in earlier if isinstance(e, CardDrawn) and e.deck == "spells"), "")
 
 
-def _stat(e: StatChanged) -> str:
-    change = "gained" if e.amount > 0 else "lost"
-    return f"{e.player} {change} {abs(e.amount)} {e.stat.title()} ({who(e.reason)})."
+def keep_sentences(name: Callable[[str], str], where: Callable[[int], str]) -> Sentences:
+    """Returns the sentences of the Keep's own events that read the same in the Keep run and beside the
+    main board, naming cards with `name` and the Keep's spaces with `where` (`the Sentry (3)`)."""
+
+    def counter(e: TeleportCounterDrawn) -> str:
+        tile = f"A Teleport Tile was laid on {where(e.space)}"
+        if e.destination == e.space:
+            return f"{tile}; its counter names that space: it does nothing."
+        return f"{tile}; its counter sends to {where(e.destination)}."
+
+    def teleported(e: Teleported) -> str:
+        start = f" from {where(e.from_space)}" if e.from_space != e.tile_space else ""
+        return f"The Teleport Tile on {where(e.tile_space)} sent {e.piece}{start} to {where(e.to_space)}."
+
+    def discarded(e: SpellDiscarded) -> str:
+        why = f"it {e.reason} {e.player}" if e.reason == "would help" else f"it {e.reason}"
+        return f"The Vampire Wizard discarded {name(e.spell)} unused ({why})."
+
+    return {
+        TeleportCounterDrawn: counter,
+        Teleported: teleported,
+        ItemGivenUp: lambda e: f"{e.player} gave the {name(e.card)} up to the Sentry.",
+        SpellCast: lambda e: f"The Vampire Wizard cast {name(e.spell)} on {e.player}.",
+        SpellDiscarded: discarded,
+        ItemGained: lambda e: f"{e.player} found the {name(e.item)} in the Treasure Hoard.",
+        SpellGained: lambda e: f"{e.player} gained the spell {name(e.spell)} from the Treasure Hoard.",
+    }
 
 
-def _gold(e: GoldChanged) -> str:
-    change = "gained" if e.amount > 0 else "lost"
-    return f"{e.player} {change} {abs(e.amount)} gold ({who(e.reason)})."
+_MOVES = {"flight": "fled back", "sentry": "was driven back by the Sentry", "card": "was sent back"}
+
+WORDS = BoardWords(
+    card=name_of,
+    cause=who,
+    deck=lambda deck: DECK_NAMES.get(deck, deck + " deck"),
+    where=lambda board, number: where(number),
+    how_moved=lambda e: _MOVES.get(e.reason, "moved"),
+    combat_kind=short_combat_kind,
+    contest="run",
+    won="Keep run",
+    place=lambda number: f" on {where(number)}",
+    goes_first=" to the Keep's door",
+    fled="Keep",
+    die_purposes=_DIE_PURPOSES,
+)
 
 
-def _out(e: PlayerOut) -> str:
-    if e.reason == "killed":
-        return f"{e.player} was killed and is out of the run; their belongings stay where they fell."
-    return f"{e.player} is out of the run ({e.reason})."
+def _drawn(e: CardDrawn) -> str:
+    if e.deck == "vault":
+        return f"{e.player} turned over the Vault card {name_of(e.card)}."
+    if e.deck == "spells":
+        return f"The spell {name_of(e.card)} was drawn from the Spell deck for {e.player}."
+    return f"{e.player} drew the {name_of(e.card)} from the Keep deck."
 
 
 _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
+    **talisman_sentences(WORDS),
     # The Keep's own events.
+    **keep_sentences(name_of, where),
     EntryTested: _entry,
     FlightEnded: lambda e: f"{e.player} fled out of the Keep's door and is outside the Keep again.",
-    TeleportCounterDrawn: _counter,
-    Teleported: _teleported,
     LoopFailed: lambda e: f"{e.player} failed to break free of the teleport loop and is sent on again.",
     LoopEscaped: lambda e: (
         f"{e.player} broke free of the teleport loop after three failed turns."
         if e.automatic
         else f"{e.player} broke free of the teleport loop."
     ),
-    ItemGivenUp: lambda e: f"{e.player} gave the {name_of(e.card)} up to the Sentry.",
     FollowerLeft: lambda e: f"The {name_of(e.card)} fled from {e.player} at the Tome of the Undead.",
     ObeliskTested: _obelisk,
-    SpellCast: lambda e: f"The Vampire Wizard cast {name_of(e.spell)} on {e.player}.",
-    SpellDiscarded: lambda e: (
-        f"The Vampire Wizard discarded {name_of(e.spell)} unused (it {e.reason} {e.player})."
-        if e.reason == "would help"
-        else f"The Vampire Wizard discarded {name_of(e.spell)} unused (it {e.reason})."
-    ),
     TalismanTaken: lambda e: (
         f"{e.player} took a Talisman a fallen character left on the Vault."
         if e.from_vault
         else f"{e.player} took a Talisman in the Talisman Vault."
     ),
-    ItemGained: lambda e: f"{e.player} found the {name_of(e.item)} in the Treasure Hoard.",
-    SpellGained: lambda e: f"{e.player} gained the spell {name_of(e.spell)} from the Treasure Hoard.",
     VaultCardMet: _vault_card,
-    ChoiceOffered: _offered,
-    ChoiceMade: _made,
-    # Shared events, in the Keep's words.
-    CharacterDealt: lambda e: (
-        f"{e.player} {'was dealt' if e.draw >= 0 else 'chose'} the {name_of(e.character)}."
-    ),
-    PlayOpened: lambda e: f"Play opened; {e.player} goes first to the Keep's door.",
-    DieRolled: _die,
+    ChoiceOffered: lambda e: choice_words(e, e.kind, name_of),
+    ChoiceMade: lambda e: choice_words(e, e.kind, name_of),
+    # Shared events the Keep tells with more.
     CardDrawn: _drawn,
-    Moved: _moved,
-    CombatResolved: _combat,
-    LifeLost: lambda e: f"{e.player} lost {lives(e.amount)} to {who(e.reason)}.",
-    LifeGained: lambda e: f"{e.player} gained {lives(e.amount)} from {who(e.reason)}.",
-    FleeingDeclared: lambda e: f"{e.player} is fleeing the Keep.",
-    CardEncountered: lambda e: f"{e.player} encountered the {name_of(e.card)} on {where(e.space)}.",
     CardDiscarded: lambda e: f"The {name_of(e.card)} on {where(e.space)} was discarded.",
-    **card_sentences(name_of),
-    StatChanged: _stat,
-    GoldChanged: _gold,
-    GoldTaken: lambda e: f"{e.player} picked up {e.amount} gold on {where(e.space)}.",
-    TurnLost: lambda e: f"{e.player} will miss a turn ({who(e.reason)}).",
-    TurnSkipped: lambda e: f"{e.player} missed a turn.",
-    DeckReshuffled: lambda e: (
-        f"The {DECK_NAMES.get(e.deck, e.deck + ' deck')} ran out; "
-        f"{e.count} discarded cards were shuffled back in."
-    ),
-    PlayerOut: _out,
-    GameWon: lambda e: f"{e.player} won the Keep run: {e.reason}!",
 }
 
 
@@ -250,23 +210,8 @@ def describe_at(events: Sequence[RecordedEvent], index: int) -> str | None:
     event = events[index].event
     if not isinstance(event, ChoiceOffered | ChoiceMade) or event.kind != "wizard-target":
         return None
-    spell = next(
-        (
-            earlier.card
-            for earlier in (events[i].event for i in range(index - 1, -1, -1))
-            if isinstance(earlier, CardDrawn) and earlier.deck == "spells"
-        ),
-        "",
-    )
-    if not spell:
-        return None
-    if isinstance(event, ChoiceOffered):
-        targets = _listed([o for o in event.options if o != "discard"])
-        aim = f"must aim {name_of(spell)}: at {targets}, or discard it"
-        return f"{event.player} plays the Vampire Wizard and {aim}."
-    if event.option == "discard":
-        return f"{event.player} has the Vampire Wizard discard {name_of(spell)}."
-    return f"{event.player} aims the Vampire Wizard's {name_of(spell)} at {event.option}."
+    spell = spell_drawn_before(events, index)
+    return choice_words(event, event.kind, name_of, spell) if spell else None
 
 
 def opponent_name(ref: str) -> str:

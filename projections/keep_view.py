@@ -30,10 +30,9 @@ from domain.rulesets.keep.state import (
     sheet_in,
 )
 from domain.rulesets.keep.vault import items_in_play
-from domain.rulesets.talisman.character import craft_bonus, strength_bonus
 from domain.rulesets.talisman.characters import load_characters, resolve_character
 from domain.rulesets.talisman.shapes import discard_pile
-from projections.talisman_sheet import sheet_summary, waiting_row, with_bonus
+from projections.talisman_sheet import sheet_cells, sheet_summary, waiting_row
 from projections.text_layout import fit, table_lines, wrap
 from projections.views import STOPPED_HEAD
 
@@ -219,19 +218,8 @@ def _sheet_rows(state: State, width: int = 0) -> list[str]:
             rows.append([name, requested_name(state, name) or "(to be dealt)", *[""] * 6, "waiting"])
             continue
         sheet = sheet_in(state, name)
-        rows.append(
-            [
-                name,
-                name_of(sheet["character"]),
-                str(sheet["space"]),
-                with_bonus(sheet["strength"], strength_bonus(sheet, cards)),
-                with_bonus(sheet["craft"], craft_bonus(sheet, cards)),
-                str(sheet["lives"]),
-                str(sheet["gold"]),
-                "yes" if sheet["talisman"] else "-",
-                status_words(sheet),
-            ]
-        )
+        talisman = "yes" if sheet["talisman"] else "-"
+        rows.append([*sheet_cells(name, sheet, name_of, cards), talisman, status_words(sheet)])
     if width:
         headers = ["player", "character", "sp", "str", "craft", "lives", "gold", "tal", "status"]
         return table_lines(headers, rows[1:], width)

@@ -24,11 +24,6 @@ from domain.rulesets.keep.events import (
     ChoiceMade,
     ChoiceOffered,
     FollowerLeft,
-    ItemGained,
-    ItemGivenUp,
-    SpellCast,
-    SpellDiscarded,
-    SpellGained,
     TeleportCounterDrawn,
     Teleported,
 )
@@ -111,44 +106,9 @@ def concerns_expansion(event: Event, main_types: frozenset[type[Event]]) -> bool
     return bool(boards & set(EXPANSION_BOARDS)) or fields.get("deck") in DECKS
 
 
-def _teleported(e: Teleported) -> str:
-    start = f" from {where(KEEP, e.from_space)}" if e.from_space != e.tile_space else ""
-    tile, to = where(KEEP, e.tile_space), where(KEEP, e.to_space)
-    return f"The Teleport Tile on {tile} sent {e.piece}{start} to {to}."
-
-
-def _counter(e: TeleportCounterDrawn) -> str:
-    tile = f"A Teleport Tile was laid on {where(KEEP, e.space)}"
-    if e.destination == e.space:
-        return f"{tile}; its counter names that space: it does nothing."
-    return f"{tile}; its counter sends to {where(KEEP, e.destination)}."
-
-
-def _discarded(e: SpellDiscarded) -> str:
-    why = f"it {e.reason} {e.player}" if e.reason == "would help" else f"it {e.reason}"
-    return f"The Vampire Wizard discarded {name_of(e.spell)} unused ({why})."
-
-
-def _option(option: str) -> str:
-    return "a life" if option == "life" else name_of(option) if "/" in option else f"+2 {option.title()}"
-
-
-def _offered(e: ChoiceOffered) -> str:
-    options = [_option(o) for o in e.options if o != "discard"]
+def _choice(e: ChoiceOffered | ChoiceMade) -> str | None:
     kind = _keep_kind(e.kind)
-    if kind == "wizard-target":  # Keep 8.4 (house): the spell just drawn waits for its aim
-        aims = ", ".join(options)
-        return f"{e.player} plays the Vampire Wizard and must aim the spell: at {aims}, or discard it."
-    asked = "what to give the Sentry" if kind == "sentry-toll" else "the Tome's gift"
-    return f"{e.player} must choose {asked}: {', '.join(options)}."
-
-
-def _made(e: ChoiceMade) -> str:
-    if _keep_kind(e.kind) != "wizard-target":
-        return f"{e.player} chose {_option(e.option)}."
-    if e.option == "discard":
-        return f"{e.player} has the Vampire Wizard discard the spell."
-    return f"{e.player} aims the Vampire Wizard's spell at {e.option}."
+    return keep_timeline.choice_words(e, kind, name_of) if kind else None
 
 
 def _drawn(e: CardDrawn) -> str | None:
@@ -158,18 +118,13 @@ def _drawn(e: CardDrawn) -> str | None:
 
 
 _OWN: dict[type[Event], Callable[[Any], str | None]] = {
-    Teleported: _teleported,
-    TeleportCounterDrawn: _counter,
+    # The Keep run's sentences, with the main board's cards named too (a Spell, an Object from outside)
+    # and the Keep's spaces named board and all.
+    **keep_timeline.keep_sentences(name_of, lambda number: where(KEEP, number)),
     FleeingDeclared: lambda e: f"{e.player} is fleeing, back the way they came in.",
     CardDrawn: _drawn,
-    ChoiceOffered: lambda e: _offered(e) if _keep_kind(e.kind) else None,
-    ChoiceMade: lambda e: _made(e) if _keep_kind(e.kind) else None,
-    # The Keep run's sentences, with the main board's cards named too (a Spell, an Object from outside).
-    ItemGivenUp: lambda e: f"{e.player} gave the {name_of(e.card)} up to the Sentry.",
-    SpellCast: lambda e: f"The Vampire Wizard cast {name_of(e.spell)} on {e.player}.",
-    SpellDiscarded: _discarded,
-    ItemGained: lambda e: f"{e.player} found the {name_of(e.item)} in the Treasure Hoard.",
-    SpellGained: lambda e: f"{e.player} gained the spell {name_of(e.spell)} from the Treasure Hoard.",
+    ChoiceOffered: _choice,
+    ChoiceMade: _choice,
 }
 # Told here before any wording module: a flight is either expansion's (the run tells whose, describe_at),
 # and a teleport's spaces are named board and all, as every other position in a main-board game.
@@ -209,20 +164,6 @@ def _flight_at(events: Sequence[RecordedEvent], index: int, e: FleeingDeclared) 
     return f"{e.player} {flight}." if flight else None
 
 
-def _wizard_at(events: Sequence[RecordedEvent], index: int, event: ChoiceOffered | ChoiceMade) -> str | None:
-    earlier = (events[i].event for i in range(index - 1, -1, -1))
-    spell = next((e.card for e in earlier if isinstance(e, CardDrawn) and e.deck == "spells"), "")
-    if not spell:
-        return None
-    if isinstance(event, ChoiceOffered):
-        targets = ", ".join(o for o in event.options if o != "discard")
-        aim = f"must aim {name_of(spell)}: at {targets}, or discard it"
-        return f"{event.player} plays the Vampire Wizard and {aim}."
-    if event.option == "discard":
-        return f"{event.player} has the Vampire Wizard discard {name_of(spell)}."
-    return f"{event.player} aims the Vampire Wizard's {name_of(spell)} at {event.option}."
-
-
 def describe_at(events: Sequence[RecordedEvent], index: int) -> str | None:
     """Tells what only the run around an event makes clear: whose board a flight leaves (Dungeon 9.1, Keep
     10), the spell the Vampire Wizard's offer or aim is about (Keep 8.4); None for anything else."""
@@ -230,7 +171,8 @@ def describe_at(events: Sequence[RecordedEvent], index: int) -> str | None:
     if isinstance(event, FleeingDeclared):
         return _flight_at(events, index, event)
     if isinstance(event, ChoiceOffered | ChoiceMade) and _keep_kind(event.kind) == "wizard-target":
-        return _wizard_at(events, index, event)
+        spell = keep_timeline.spell_drawn_before(events, index)
+        return keep_timeline.choice_words(event, "wizard-target", name_of, spell) if spell else None
     return None
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from domain.events import DieRolled, Event
 from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered
+from projections.talisman_sentences import faces_words
 
 PORTAL = "keep-portal"
 ROLLED_FOR = {
@@ -17,11 +18,6 @@ ROLLED_FOR = {
     "keep-movement": "to move through the Keep (1-2: 1 space, 3-4: 2, 5-6: 3)",
     "keep-exit": "on the Keep's Exit Table",
 }
-
-
-def _faces(values: list[int]) -> str:
-    faces = [str(v) for v in values]
-    return faces[0] if len(faces) == 1 else f"{', '.join(faces[:-1])} and {faces[-1]}"
 
 
 def _portal(event: ChoiceOffered | ChoiceMade) -> str:
@@ -37,5 +33,5 @@ def describe(event: Event) -> str | None:
     if isinstance(event, ChoiceOffered | ChoiceMade) and event.kind.partition(":")[0] == PORTAL:
         return _portal(event)
     if isinstance(event, DieRolled) and event.purpose in ROLLED_FOR:
-        return f"{event.player} rolled {_faces(event.values)} {ROLLED_FOR[event.purpose]}."
+        return f"{event.player} rolled {faces_words(event.values)} {ROLLED_FOR[event.purpose]}."
     return None

@@ -5,15 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.events import CombatResolved, Event
+from domain.events import CombatResolved
 from domain.rulesets.talisman.character import Item, craft_bonus, strength_bonus
-from domain.rulesets.talisman.events import (
-    FollowerJoined,
-    LifeSaved,
-    ObjectTaken,
-    TrophiesTraded,
-    TrophyTaken,
-)
 from domain.rulesets.talisman.shapes import Sheet
 
 
@@ -48,6 +41,22 @@ def with_bonus(base: int, bonus: int) -> str:
     return f"{base + bonus} ({base}+{bonus})" if bonus else str(base)
 
 
+def sheet_cells(
+    name: str, sheet: Sheet, character: Callable[[str], str], cards: Mapping[str, Item]
+) -> list[str]:
+    """Returns the cells a short board's sheet row starts with (text and picture alike): the player, the
+    character's name, the space, Strength and Craft with their bonuses, lives and gold."""
+    return [
+        name,
+        character(sheet["character"]),
+        str(sheet["space"]),
+        with_bonus(sheet["strength"], strength_bonus(sheet, cards)),
+        with_bonus(sheet["craft"], craft_bonus(sheet, cards)),
+        str(sheet["lives"]),
+        str(sheet["gold"]),
+    ]
+
+
 def waiting_row(name: str, character: str, space: int, space_name: str, **own: Any) -> dict[str, Any]:
     """Returns the `show --json` row of a seat not dealt its character yet: the shared keys, nothing
     held, then the board's own keys (`own`) with their empty values."""
@@ -55,21 +64,6 @@ def waiting_row(name: str, character: str, space: int, space_name: str, **own: A
     row.update(lives=0, strength=0, craft=0, gold=0, objects=[], followers=[], trophies=0, status="waiting")
     row.update(own)
     return row
-
-
-def card_sentences(card_name: Callable[[str], str]) -> dict[type[Event], Callable[[Any], str]]:
-    """Returns the sentences every Talisman board tells the shared card events in (a board's timeline
-    adds its own), naming cards with the board's `card_name`."""
-    return {
-        LifeSaved: lambda e: f"{e.player}'s {card_name(e.item)} saved a life.",
-        ObjectTaken: lambda e: f"{e.player} took the {card_name(e.card)}.",
-        FollowerJoined: lambda e: f"The {card_name(e.card)} joined {e.player}.",
-        TrophyTaken: lambda e: f"{e.player} killed the {card_name(e.card)} and kept it as a trophy.",
-        TrophiesTraded: lambda e: (
-            f"{e.player} traded in {', '.join(card_name(c) for c in e.cards)} "
-            f"for +{e.amount} {e.stat.title()}."
-        ),
-    }
 
 
 def lives(n: int) -> str:

@@ -8,30 +8,13 @@ from typing import Any
 
 from domain.events import (
     CardDrawn,
-    CharacterDealt,
-    CombatResolved,
     DieRolled,
     Event,
     GameEnded,
-    GameWon,
-    LifeGained,
-    LifeLost,
     Moved,
-    PlayerOut,
     TurnEnded,
 )
 from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered, FollowerLeft
-from domain.rulesets.talisman.events import (
-    CardDiscarded,
-    CardEncountered,
-    DeckReshuffled,
-    GoldChanged,
-    GoldTaken,
-    PlayOpened,
-    StatChanged,
-    TurnLost,
-    TurnSkipped,
-)
 from domain.rulesets.talisman.main.content import load_places
 from domain.rulesets.talisman.main.events import (
     AlignmentChanged,
@@ -74,7 +57,7 @@ from projections.talisman_expansion_timeline import (
 )
 from projections.talisman_expansion_timeline import describe_at as describe_at  # Keep 8.4, in a run
 from projections.talisman_names import name_of, option_words, where
-from projections.talisman_sheet import card_sentences, combat_sentence, lives
+from projections.talisman_sentences import BoardWords, faces_words, talisman_sentences
 
 DECKS = {
     "adventure": "Adventure deck",
@@ -127,11 +110,6 @@ def _places() -> dict[str, str]:
     return {t.id: t.name.removeprefix("The ") for t in load_places().tables}
 
 
-def _faces(values: list[int]) -> str:
-    faces = [str(v) for v in values]
-    return faces[0] if len(faces) == 1 else f"{', '.join(faces[:-1])} and {faces[-1]}"
-
-
 def _die(e: DieRolled) -> str:
     place = _places().get(e.purpose)
     purpose = _DIE_PURPOSES.get(e.purpose) or (
@@ -139,7 +117,7 @@ def _die(e: DieRolled) -> str:
     )
     if e.purpose in ("combat", "psychic-combat") and len(e.values) == 2:
         return f"{e.player} rolled {e.values[0]} and their opponent {e.values[1]} {purpose}."
-    return f"{e.player} rolled {_faces(e.values)} {purpose}."
+    return f"{e.player} rolled {faces_words(e.values)} {purpose}."
 
 
 def _drawn(e: CardDrawn) -> str:
@@ -150,25 +128,10 @@ def _drawn(e: CardDrawn) -> str:
     return f"{e.player} drew the {name_of(e.card)} from the {DECKS.get(e.deck, e.deck)}."
 
 
-def _moved(e: Moved) -> str:
-    how = moved_on(e) or _MOVES.get(e.reason) or f"was sent by {_reason(e.reason)}"
-    return f"{e.piece} {how} from {where(e.board, e.from_space)} to {where(e.board, e.to_space)}."
-
-
 def _crossed(e: RegionCrossed) -> str:
     how = crossing(e) or _CROSSINGS.get(e.reason) or f"was sent by {_reason(e.reason)}"
     start, end = where(e.from_board, e.from_space), where(e.to_board, e.to_space)
     return f"{e.player} {how}: from {start} to {end}."
-
-
-def _combat(e: CombatResolved) -> str:
-    kind = _kind(e.kind)
-    return combat_sentence(e, opponent_name(e.opponent), kind)
-
-
-def _change(player: str, amount: int, what: str, reason: str) -> str:
-    change = "gained" if amount > 0 else "lost"
-    return f"{player} {change} {abs(amount)} {what} ({_reason(reason)})."
 
 
 def _offered(e: ChoiceOffered) -> str:
@@ -234,7 +197,26 @@ def _ended(e: GameEnded) -> str:
     return f"The game ended{' with ' + e.winner + ' winning' if e.winner else ' drawn'}: {e.reason}."
 
 
+def _how_moved(e: Moved) -> str:
+    return moved_on(e) or _MOVES.get(e.reason) or f"was sent by {_reason(e.reason)}"
+
+
+WORDS = BoardWords(
+    card=name_of,
+    cause=_reason,
+    deck=lambda deck: DECKS.get(deck, deck),
+    where=where,
+    how_moved=_how_moved,
+    combat_kind=_kind,
+    contest="game",
+    won="game",
+    met="met",
+    causes_in_brackets=True,
+    killed_out=False,
+)
+
 _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
+    **talisman_sentences(WORDS),
     # The main board's own events.
     RegionCrossed: _crossed,
     CharacterDied: lambda e: (
@@ -279,32 +261,11 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     SpellTaken: lambda e: f"{e.player} took {e.victim}'s spell {name_of(e.spell)} (die {e.face}).",
     ChoiceOffered: _offered,
     ChoiceMade: lambda e: f"{e.player} chose {option_words(e.option)}.",
-    # Shared events, in the main board's words.
-    CharacterDealt: lambda e: (
-        f"{e.player} {'was dealt' if e.draw >= 0 else 'chose'} the {name_of(e.character)}."
-    ),
-    PlayOpened: lambda e: f"Play opened; {e.player} goes first.",
+    # Shared events the main board tells with more.
     DieRolled: _die,
     CardDrawn: _drawn,
-    Moved: _moved,
-    CombatResolved: _combat,
-    LifeLost: lambda e: f"{e.player} lost {lives(e.amount)} ({_reason(e.reason)}).",
-    LifeGained: lambda e: f"{e.player} gained {lives(e.amount)} ({_reason(e.reason)}).",
-    CardEncountered: lambda e: f"{e.player} met the {name_of(e.card)}.",
-    CardDiscarded: lambda e: f"The {name_of(e.card)} was discarded.",
     FollowerLeft: lambda e: f"The {name_of(e.card)} left {e.player}.",
-    **card_sentences(name_of),
-    StatChanged: lambda e: _change(e.player, e.amount, e.stat.title(), e.reason),
-    GoldChanged: lambda e: _change(e.player, e.amount, "gold", e.reason),
-    GoldTaken: lambda e: f"{e.player} picked up {e.amount} gold.",
-    TurnLost: lambda e: f"{e.player} will miss a turn ({_reason(e.reason)}).",
-    TurnSkipped: lambda e: f"{e.player} missed a turn.",
     TurnEnded: lambda e: f"{e.player}'s turn ended; {e.next_player} is next.",
-    DeckReshuffled: lambda e: (
-        f"The {DECKS.get(e.deck, e.deck)} ran out; {e.count} discarded cards were shuffled back in."
-    ),
-    PlayerOut: lambda e: f"{e.player} is out of the game ({e.reason}).",
-    GameWon: lambda e: f"{e.player} won the game: {e.reason}!",
     GameEnded: _ended,
 }
 

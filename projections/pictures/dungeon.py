@@ -14,11 +14,8 @@ from typing import Any, cast
 
 import drawsvg
 
-from domain.errors import UnknownCharacter
 from domain.rulesets.dungeon.content import Space, load_board, load_deck
 from domain.rulesets.dungeon.state import BOARD, DungeonState, sheet_in
-from domain.rulesets.talisman.character import craft_bonus, strength_bonus
-from domain.rulesets.talisman.characters import resolve_character
 from domain.rulesets.talisman.shapes import TalismanState
 from projections.dungeon_view import SPIRAL_SIZE, card_name, character_name, heading
 from projections.pictures._expansion_parts import (
@@ -34,8 +31,10 @@ from projections.pictures._expansion_parts import (
     short_names,
     where_everyone_is,
 )
+from projections.pictures.short_sheets import carried_lines as short_carried_lines
+from projections.pictures.short_sheets import sheet_table as seat_table
 from projections.spiral import spiral_positions
-from projections.talisman_sheet import with_bonus
+from projections.talisman_sheet import sheet_cells
 
 TITLE = "The Dungeon (short game)"
 KIND_FILLS = {
@@ -105,64 +104,28 @@ def _status(state: DungeonState, name: str) -> str:
     return ", ".join(words)
 
 
-def asked_for(wanted: str) -> str:
-    """Returns the name of the character a seat asked for (by id or short name), or `to be dealt`."""
-    if not wanted:
-        return "to be dealt"
-    try:
-        return character_name(resolve_character(wanted))
-    except UnknownCharacter:  # content swapped since the game was set up: the name as recorded
-        return wanted
-
-
 def sheet_table(state: DungeonState) -> Table:
     """Returns each seat's sheet as a table row: stats as the state holds them (with bonuses), status."""
     cards = load_deck().cards
-    short = short_names(state["order"])
-    rows: list[tuple[Piece | None, list[str]]] = []
-    for seat, name in enumerate(state["order"]):
-        piece = Piece(name, seat, short[name])
-        if name not in state["players"]:
-            rows.append((piece, [name, asked_for(state["requested"].get(name, "")), *[""] * 5, "waiting"]))
-            continue
-        sheet = sheet_in(state, name)
-        rows.append(
-            (
-                piece,
-                [
-                    name,
-                    character_name(sheet["character"]),
-                    str(sheet["space"]),
-                    with_bonus(sheet["strength"], strength_bonus(sheet, cards)),
-                    with_bonus(sheet["craft"], craft_bonus(sheet, cards)),
-                    str(sheet["lives"]),
-                    str(sheet["gold"]),
-                    _status(state, name),
-                ],
-            )
-        )
-    return Table(HEADERS, rows)
+
+    def cells(name: str) -> list[str]:
+        return [*sheet_cells(name, sheet_in(state, name), character_name, cards), _status(state, name)]
+
+    return seat_table(state, HEADERS, cells)
 
 
 def carried_lines(state: TalismanState) -> list[str]:
     """Returns a line for each character that carries anything: objects, followers, trophies."""
-    lines = []
-    for name in state["order"]:
-        sheet = state["players"].get(name)
-        if sheet is None:
-            continue
-        held = [
-            f"{what}: {', '.join(card_name(c) for c in cards)}"
-            for what, cards in (
-                ("objects", sheet["objects"]),
-                ("followers", sheet["followers"]),
-                ("trophies", sheet["trophies"]),
-            )
-            if cards
+
+    def held_by(name: str) -> list[tuple[str, list[str]]]:
+        sheet = sheet_in(state, name)
+        return [
+            ("objects", sheet["objects"]),
+            ("followers", sheet["followers"]),
+            ("trophies", sheet["trophies"]),
         ]
-        if held:
-            lines.append(f"{name} carries {'; '.join(held)}.")
-    return lines
+
+    return short_carried_lines(state, held_by, card_name)
 
 
 def draw(fold: Any, stopped: bool = False) -> drawsvg.Drawing:

@@ -18,7 +18,6 @@ import drawsvg
 from domain.rulesets.keep.content import Board, Space, load_board
 from domain.rulesets.keep.state import BOARD, VAULT_DECK, KeepState, sheet_in
 from domain.rulesets.keep.vault import items_in_play
-from domain.rulesets.talisman.character import craft_bonus, strength_bonus
 from domain.rulesets.talisman.shapes import TalismanState, discard_pile
 from projections.keep_view import counts_line, face_up, head_line, name_of, status_words, tile_mark
 from projections.pictures._expansion_parts import (
@@ -34,12 +33,13 @@ from projections.pictures._expansion_parts import (
     draw_step,
     draw_table,
     finished_page,
-    short_names,
     where_everyone_is,
 )
-from projections.pictures.dungeon import asked_for, pieces_by_space
+from projections.pictures.dungeon import pieces_by_space
 from projections.pictures.kit import label
-from projections.talisman_sheet import with_bonus
+from projections.pictures.short_sheets import carried_lines as short_carried_lines
+from projections.pictures.short_sheets import sheet_table as seat_table
+from projections.talisman_sheet import sheet_cells
 
 TITLE = "The Vampire's Keep (Keep run)"
 COLUMNS = 4
@@ -167,54 +167,24 @@ def _vault_note(state: KeepState, space: Space) -> str:
 def sheet_table(state: KeepState) -> Table:
     """Returns each seat's sheet as a table row: stats as the state holds them (with bonuses), status."""
     cards = items_in_play().cards
-    short = short_names(state["order"])
-    rows: list[tuple[Piece | None, list[str]]] = []
-    for seat, name in enumerate(state["order"]):
-        piece = Piece(name, seat, short[name])
-        if name not in state["players"]:
-            rows.append((piece, [name, asked_for(state["requested"].get(name, "")), *[""] * 6, "waiting"]))
-            continue
+
+    def cells(name: str) -> list[str]:
         sheet = sheet_in(state, name)
-        stats = [
-            with_bonus(sheet["strength"], strength_bonus(sheet, cards)),
-            with_bonus(sheet["craft"], craft_bonus(sheet, cards)),
-            str(sheet["lives"]),
-            str(sheet["gold"]),
-        ]
         talisman = "yes" if sheet["talisman"] else "-"
-        rows.append(
-            (
-                piece,
-                [
-                    name,
-                    name_of(sheet["character"]),
-                    str(sheet["space"]),
-                    *stats,
-                    talisman,
-                    status_words(sheet),
-                ],
-            )
-        )
-    return Table(HEADERS, rows)
+        return [*sheet_cells(name, sheet, name_of, cards), talisman, status_words(sheet)]
+
+    return seat_table(state, HEADERS, cells)
 
 
 def carried_lines(state: KeepState) -> list[str]:
     """Returns a line for each character that carries anything: objects, followers, spells, trophies."""
-    lines = []
-    for name in state["order"]:
-        if name not in state["players"]:
-            continue
+
+    def held_by(name: str) -> list[tuple[str, list[str]]]:
         sheet = sheet_in(state, name)
-        kinds = (
-            ("objects", sheet["objects"]),
-            ("followers", sheet["followers"]),
-            ("spells", sheet["spells"]),
-            ("trophies", sheet["trophies"]),
-        )
-        held = [f"{what}: {', '.join(name_of(c) for c in cards)}" for what, cards in kinds if cards]
-        if held:
-            lines.append(f"{name} carries {'; '.join(held)}.")
-    return lines
+        kinds = ("objects", sheet["objects"]), ("followers", sheet["followers"]), ("spells", sheet["spells"])
+        return [*kinds, ("trophies", sheet["trophies"])]
+
+    return short_carried_lines(cast(TalismanState, state), held_by, name_of)
 
 
 def draw(fold: Any, stopped: bool = False) -> drawsvg.Drawing:

@@ -1,4 +1,8 @@
-"""A tiny race game used to test the core (aggregate, store, chain) apart from any real ruleset."""
+"""A tiny race game that tests the core (aggregate, store, chain) apart from any real ruleset, and that
+the benchmarks' long-game ruleset (`marathon_ruleset.py`) grows from.
+
+It lives here, shipped nowhere, so that tests (tests/conftest.py registers it as `toy-race`) and
+benchmarks import one copy and no benchmark imports the tests."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ class ToyRace(Ruleset):
     """A race to the goal space on a track, one die a turn."""
 
     name = "toy-race"
+    character = "toy"  # what every player is dealt at the start
     min_players = 1
     max_players = 4
     # tests/test_hidden.py records a private event beside these rules: a sealed copy cannot be re-decided.
@@ -38,7 +43,7 @@ class ToyRace(Ruleset):
 
     def validate_setup(self, players: list[dict[str, Any]], options: Mapping[str, Any]) -> None:
         if not self.min_players <= len(players) <= self.max_players:
-            raise BadSetup("toy-race takes 1-4 players")
+            raise BadSetup(f"{self.name} takes {self.min_players}-{self.max_players} players")
         self.check_options(options)
 
     def initial_state(self, created: GameCreated) -> dict[str, Any]:
@@ -65,7 +70,7 @@ class ToyRace(Ruleset):
         return [Action("roll", current, "Roll and move")]
 
     def start(self, res: Resolution) -> None:
-        res.emit(*(CharacterDealt(player=n, character="toy", draw=-1) for n in res.state["order"]))
+        res.emit(*(CharacterDealt(player=n, character=self.character, draw=-1) for n in res.state["order"]))
 
     def resolve(self, res: Resolution, action_id: str, player: str) -> None:
         state = res.state
