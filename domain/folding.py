@@ -9,10 +9,11 @@ from typing import Any
 
 from domain.events import ActionTaken, DieRolled, EntropyAdded, Event, ForkedFrom, Sealed, SeedRevealed
 from domain.game import _GAME_EVENTS, _draw_fields, advance_draws, apply_event, decode_event
+from domain.game_meta import GameHolder, GameMeta
 
 Evolve = Callable[[dict[str, Any], Event], dict[str, Any]]
 # Folds one stored event of its type's current shape: (envelope, state, meta, holder, evolve) -> state.
-FoldStep = Callable[[dict[str, Any], dict[str, Any], dict[str, Any], Any, Evolve], dict[str, Any]]
+FoldStep = Callable[[dict[str, Any], dict[str, Any], GameMeta, GameHolder, Evolve], dict[str, Any]]
 # Game-level events whose handler only changes `meta` in place; the others (GameCreated, SeedCommitted)
 # change the ruleset, the state or need the chain, and go the general way.
 _META_ONLY = frozenset({ActionTaken, EntropyAdded, ForkedFrom, SeedRevealed})
@@ -53,7 +54,11 @@ def _make_step(cls: type[Event]) -> FoldStep:
         handle = _GAME_EVENTS[cls]
 
         def step_meta(
-            envelope: dict[str, Any], state: dict[str, Any], meta: dict[str, Any], holder: Any, evolve: Evolve
+            envelope: dict[str, Any],
+            state: dict[str, Any],
+            meta: GameMeta,
+            holder: GameHolder,
+            evolve: Evolve,
         ) -> dict[str, Any]:
             handle(holder, build(envelope))
             return state
@@ -63,7 +68,11 @@ def _make_step(cls: type[Event]) -> FoldStep:
     if not fields:
 
         def step(
-            envelope: dict[str, Any], state: dict[str, Any], meta: dict[str, Any], holder: Any, evolve: Evolve
+            envelope: dict[str, Any],
+            state: dict[str, Any],
+            meta: GameMeta,
+            holder: GameHolder,
+            evolve: Evolve,
         ) -> dict[str, Any]:
             return evolve(state, build(envelope))
 
@@ -72,7 +81,11 @@ def _make_step(cls: type[Event]) -> FoldStep:
     if len(fields) > 1 or (rolled and fields != ("draws",)):
 
         def step_draws(
-            envelope: dict[str, Any], state: dict[str, Any], meta: dict[str, Any], holder: Any, evolve: Evolve
+            envelope: dict[str, Any],
+            state: dict[str, Any],
+            meta: GameMeta,
+            holder: GameHolder,
+            evolve: Evolve,
         ) -> dict[str, Any]:
             event = build(envelope)
             advance_draws(meta, event)
@@ -82,7 +95,7 @@ def _make_step(cls: type[Event]) -> FoldStep:
     read_drawn = attrgetter(fields[0])
 
     def step_draw(
-        envelope: dict[str, Any], state: dict[str, Any], meta: dict[str, Any], holder: Any, evolve: Evolve
+        envelope: dict[str, Any], state: dict[str, Any], meta: GameMeta, holder: GameHolder, evolve: Evolve
     ) -> dict[str, Any]:
         # `advance_draws` for one draw field: a draw below the counter (-1 is no draw) leaves it.
         event = build(envelope)
