@@ -123,10 +123,8 @@ class Abilities:
         """Resolves an `ability:<hook>:<board>:<space>` move; False when the id is not one."""
         if not action_id.startswith(ABILITY):
             return False
-        from domain.rulesets.talisman.main.regions import build_regions, go_to
-
         _, hook, board, space = action_id.split(":")
-        go_to(build_regions(ctx), res, player, board, int(space), hook)
+        ctx.steps.go_to(ctx, res, player, board, int(space), hook)
         return True
 
     def destinations(

@@ -20,35 +20,46 @@
 
 A turn it resolves is closed by the ruleset (`finish_action`: the turn passes unless a choice waits);
 `resolve` returns True when the same player acts again (a Dungeon landing that offers a choice of
-encounter, say). The expansions in play are built once per ruleset object, in the order of `NAMES`.
+encounter, say). The expansions in play are built once per ruleset object, in the order of
+`build.EXPANSIONS`. `Expansion` is generic in the context it reads (`MainContext`), so this module imports
+nothing of the rules that ask it.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from domain.actions import Action
 from domain.events import Event
 from domain.resolution import Resolution
 from domain.rulesets.base import Evolver
+from domain.rulesets.talisman.main.state import MainSheet, MainState
 
-if TYPE_CHECKING:
-    from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue
-    from domain.rulesets.talisman.main.outcomes import OutcomeRule
-    from domain.rulesets.talisman.main.state import MainSheet, MainState
-
-# The expansions, by the option that brings each in (RULES.md §5), in the order they are asked.
-NAMES: dict[str, str] = {
-    "dungeon": "domain.rulesets.talisman.main.dungeon.expansion:DungeonExpansion",
-    "keep": "domain.rulesets.talisman.main.keep.expansion:KeepExpansion",
-}
+Ctx = TypeVar("Ctx")
 
 
-class Expansion:
-    """One expansion of the main board; every default adds nothing."""
+@dataclass(frozen=True, slots=True)
+class ItemStats:
+    """What an Object or Follower adds in a fight: its bonuses and the face it saves a life on."""
+
+    strength_bonus: int = 0
+    craft_bonus: int = 0
+    armour_save: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TrophyValue:
+    """What a killed enemy is worth as a trophy (RULES.md §1)."""
+
+    trophy_kind: str
+    trophy_value: int
+
+
+class Expansion(Generic[Ctx]):
+    """One expansion of the main board, reading a context of type `Ctx`; every default adds nothing."""
 
     name: ClassVar[str]  # the option that brings it in: `dungeon`, `keep`
     boards: ClassVar[tuple[str, ...]] = ()  # the boards it adds (a sheet's `board`)
@@ -56,15 +67,20 @@ class Expansion:
     choice_kinds: ClassVar[frozenset[str]] = frozenset()  # the choice kinds (first part) it makes
     handlers: ClassVar[Mapping[type[Event], Evolver]] = {}  # run after the main board's step
 
-    def __init__(self, ctx: MainContext) -> None:
+    def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
 
     # -- content and setup ------------------------------------------------------------------------
 
     @classmethod
+    def short_game_content_paths(cls) -> list[Path]:
+        """Returns its short game's content files (its board and decks), in every game it is in."""
+        return []
+
+    @classmethod
     def own_content_paths(cls) -> list[Path]:
         """Returns the content files it adds beyond its short game's files and its Adventure file (both
-        in every game it is in, `main.content.content_paths`)."""
+        in every game it is in, `main.build.content_paths`)."""
         return []
 
     def load_content(self) -> None:
@@ -131,7 +147,7 @@ class Expansion:
         """Resolves one of its `main_actions` (True: the same player acts again); None when not its own."""
         return None
 
-    def outcomes(self) -> dict[str, OutcomeRule]:
+    def outcomes(self) -> dict[str, Callable[[Ctx, Resolution, str, int, str, str], None]]:
         """Returns the outcomes of cards and places it owns, by outcome (or card effect) id."""
         return {}
 
@@ -160,19 +176,3 @@ class Expansion:
     def make_choice(self, res: Resolution, player: str, kind: str, option: str) -> bool:
         """Carries out one of its choices (ChoiceMade is already emitted); True: the player acts again."""
         return False
-
-
-def expansion_class(name: str) -> type[Expansion]:
-    """Returns the class of the expansion an option names (imported on first use)."""
-    module, _, cls = NAMES[name].partition(":")
-    found: type[Expansion] = getattr(importlib.import_module(module), cls)
-    return found
-
-
-def build_expansions(ctx: MainContext, options: Mapping[str, str]) -> tuple[Expansion, ...]:
-    """Returns the expansions the options turn on, built for this context, in the order of `NAMES`."""
-    built: list[Expansion] = []
-    for name in NAMES:
-        if options.get(name, "false") == "true":
-            built.append(expansion_class(name)(ctx))
-    return tuple(built)

@@ -21,10 +21,12 @@ from domain.rulesets.talisman.events import CardDiscarded
 from domain.rulesets.talisman.main.ability_encounters import DRAWS, EVADE, LANDING, OPTIONS, PASS, TABLE
 from domain.rulesets.talisman.main.ability_hooks import here_name
 from domain.rulesets.talisman.main.choices import offer
-from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
+from domain.rulesets.talisman.main.context import MainContext, lying_here, sheet_of, state_of
+from domain.rulesets.talisman.main.duels import spend
 from domain.rulesets.talisman.main.ending import in_play
 from domain.rulesets.talisman.main.events_abilities import AbilityUsed, EnemyEvaded
 from domain.rulesets.talisman.main.hook_lookup import at
+from domain.rulesets.talisman.main.piles import fill_space
 from domain.rulesets.talisman.main.state import MainState
 
 LANDING_KIND = "landing"
@@ -76,8 +78,6 @@ def _encounter(ctx: MainContext, res: Resolution, player: str) -> bool:
 
 
 def _ward(ctx: MainContext, res: Resolution, player: str) -> bool:
-    from domain.rulesets.talisman.main.duels import spend
-
     for ready in sheet_of(res, player)["ready"]:
         if ready["effect"] == "skip-encounter":
             spend(res, player, ready)  # Ward: the space is not met this turn
@@ -93,9 +93,6 @@ def extra_draws(ctx: MainContext, res: Resolution, player: str) -> int:
 
 
 def _draw(ctx: MainContext, res: Resolution, player: str) -> bool:
-    from domain.rulesets.talisman.main.adventure import fill_space, lying_here
-    from domain.rulesets.talisman.main.duels import spend
-
     space, sheet = ctx.here(res, player), sheet_of(res, player)
     evading = bool(at(ctx, sheet, EVADE))
     extra = extra_draws(ctx, res, player)
@@ -109,8 +106,6 @@ def _draw(ctx: MainContext, res: Resolution, player: str) -> bool:
 
 
 def _offer_discard(ctx: MainContext, res: Resolution, player: str, count: int) -> bool:
-    from domain.rulesets.talisman.main.adventure import lying_here
-
     drawn = sorted({card for card in lying_here(res, player) if card in ctx.cards})  # not dropped items
     if count <= 0 or not drawn:
         return True
@@ -120,8 +115,6 @@ def _offer_discard(ctx: MainContext, res: Resolution, player: str, count: int) -
 
 def evadable(ctx: MainContext, res: Resolution, player: str) -> list[str]:
     """Returns the enemies lying here that the player's abilities let it evade (not yet evaded)."""
-    from domain.rulesets.talisman.main.adventure import lying_here
-
     sheet = sheet_of(res, player)
     hooks = at(ctx, sheet, EVADE)
     found = []
@@ -161,10 +154,8 @@ def run_steps(ctx: MainContext, res: Resolution, player: str, first: int = 0) ->
 
 
 def meet_space(ctx: MainContext, res: Resolution, player: str) -> None:
-    """Meets the player's space (its handler in `places`)."""
-    from domain.rulesets.talisman.main import places
-
-    places.meet_space(ctx, res, player)
+    """Meets the player's space (its handler in `places`, handed up as `ctx.steps.meet_space`)."""
+    ctx.steps.meet_space(ctx, res, player)
 
 
 def resume(ctx: MainContext, res: Resolution, player: str, after: str) -> None:
@@ -175,8 +166,6 @@ def resume(ctx: MainContext, res: Resolution, player: str, after: str) -> None:
 
 def decide_landing(ctx: MainContext, res: Resolution, player: str, option: str, step: str) -> None:
     """Resolves a landing choice (`landing:<step>`)."""
-    from domain.rulesets.talisman.main.pvp import encounter_character
-
     if step == "encounter" and option == PASSED:
         res.emit(
             AbilityUsed(
@@ -184,7 +173,7 @@ def decide_landing(ctx: MainContext, res: Resolution, player: str, option: str, 
             )
         )
     elif step == "encounter" and option != SPACE:
-        encounter_character(ctx, res, player, option)
+        ctx.steps.encounter_character(ctx, res, player, option)
     elif step.startswith("draw"):
         res.emit(CardDiscarded(player=player, card=option, space=sheet_of(res, player)["space"]))
         if _offer_discard(ctx, res, player, int(step.partition(":")[2]) - 1):
@@ -209,11 +198,9 @@ def skips_table(ctx: MainContext, res: Resolution, player: str) -> bool:
 
 def decide_table(ctx: MainContext, res: Resolution, player: str, option: str) -> None:
     """Rolls on the space's table when the player chose to."""
-    from domain.rulesets.talisman.main.places import run_table
-
     space = ctx.here(res, player)
     if option == ROLL and space.table:
-        run_table(ctx, res, player, space.table)
+        ctx.steps.run_table(ctx, res, player, space.table)
 
 
 def landing_choice(ctx: MainContext, res: Resolution, player: str, option: str, arg: str) -> None:

@@ -33,13 +33,14 @@ from domain.rulesets.talisman.characters import canonical_seats, load_characters
 from domain.rulesets.talisman.effects import GAME_RULES, GameRules
 from domain.rulesets.talisman.main import movement
 from domain.rulesets.talisman.main.abilities import ABILITIES
+from domain.rulesets.talisman.main.build import EXPANSIONS, build_context, content_paths
 from domain.rulesets.talisman.main.choices import CHOOSE, option_label
 from domain.rulesets.talisman.main.context import MainContext
 from domain.rulesets.talisman.main.decisions import make_choice
 from domain.rulesets.talisman.main.dungeon import events as dungeon_events  # noqa: F401  (registers them)
 from domain.rulesets.talisman.main.ending import check_killed
 from domain.rulesets.talisman.main.events import CharacterRestarted
-from domain.rulesets.talisman.main.expansion import NAMES, Expansion
+from domain.rulesets.talisman.main.expansion import Expansion
 from domain.rulesets.talisman.main.fights import fight
 from domain.rulesets.talisman.main.handlers import HANDLERS
 from domain.rulesets.talisman.main.items import items_at_turn_start
@@ -105,7 +106,7 @@ class TalismanGame(TalismanRace):
     option_specs = {
         "ending": OptionSpec(("crown", "first"), "crown", ENDING_HELP),
         "bot_round_cap": OptionSpec(("0", "400"), "0", CAP_HELP),
-        **{name: OptionSpec(("true", "false"), "false", EXPANSION_HELP[name]) for name in NAMES},
+        **{name: OptionSpec(("true", "false"), "false", EXPANSION_HELP[name]) for name in EXPANSIONS},
         **{key: OptionSpec(("true", "false"), "false", text) for key, text in EXPANSION_OPTIONS.items()},
         "keep.wizard": OptionSpec(("choose", "auto"), "choose", WIZARD_HELP),
     }
@@ -113,9 +114,9 @@ class TalismanGame(TalismanRace):
 
     def __init__(self, options: Mapping[str, str] | None = None) -> None:
         super().__init__(options)
-        self.ctx = MainContext(dict(self.options))
+        self.ctx = build_context(dict(self.options))
         self.regions = build_regions(self.ctx)
-        self.expansions: tuple[Expansion, ...] = self.ctx.expansions
+        self.expansions: tuple[Expansion[MainContext], ...] = self.ctx.expansions
         if self.expansions:
             self.handlers = merged_handlers(self.expansions)
             self.game_rules: GameRules | None = GameRules(kill=self._kill, fight=self._fight)
@@ -148,8 +149,6 @@ class TalismanGame(TalismanRace):
 
     def content_paths(self) -> list[Path]:
         """Returns the characters and the main board's content files."""
-        from domain.rulesets.talisman.main.content import content_paths
-
         return content_paths(self.options)
 
     def load_content(self) -> None:
@@ -314,7 +313,7 @@ class TalismanGame(TalismanRace):
         if action_id != "roll" and not ABILITIES.keeps_turn(res, action_id):
             finish_action(self.ctx, res)
 
-    def _chooser(self, kind: str) -> Expansion | None:
+    def _chooser(self, kind: str) -> Expansion[MainContext] | None:
         head = kind.partition(":")[0]
         return next((exp for exp in self.expansions if head in exp.choice_kinds), None)
 
@@ -357,7 +356,7 @@ class TalismanGame(TalismanRace):
         return BOT_WEIGHTS.get(action.id, 1.0)
 
 
-def merged_handlers(expansions: tuple[Expansion, ...]) -> dict[type[Event], Evolver]:
+def merged_handlers(expansions: tuple[Expansion[MainContext], ...]) -> dict[type[Event], Evolver]:
     """Returns the main board's evolve steps with each expansion's run after them for the same event; a new
     character's sheet (dealt or restarted) gets every expansion's sheet keys."""
     steps: dict[type[Event], list[Evolver]] = {kind: [step] for kind, step in HANDLERS.items()}

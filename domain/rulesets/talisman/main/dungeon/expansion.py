@@ -16,16 +16,17 @@ from domain.events import Event
 from domain.resolution import Resolution
 from domain.rulesets.base import Evolver
 from domain.rulesets.dungeon.content import Board, load_board, load_deck
+from domain.rulesets.dungeon.content import content_paths as short_game_paths
 from domain.rulesets.dungeon.state import BOARD, DECK
 from domain.rulesets.talisman.main.choices import option_label
-from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue
+from domain.rulesets.talisman.main.context import MainContext, OutcomeRule
 from domain.rulesets.talisman.main.dungeon import entering, exits, landing, turn
 from domain.rulesets.talisman.main.dungeon.board import MainDungeonBoard, dungeon_hooks
 from domain.rulesets.talisman.main.dungeon.bots import bot_weight
 from domain.rulesets.talisman.main.dungeon.content import ADVENTURE_FILE, exits_path, load_exits
 from domain.rulesets.talisman.main.dungeon.state import SHEET_KEYS, handlers
-from domain.rulesets.talisman.main.expansion import Expansion
-from domain.rulesets.talisman.main.outcomes import OutcomeRule, apply_outcome
+from domain.rulesets.talisman.main.expansion import Expansion, ItemStats, TrophyValue
+from domain.rulesets.talisman.main.outcomes import apply_outcome
 from domain.rulesets.talisman.main.state import MainState
 from domain.rulesets.talisman.shapes import discard_pile
 
@@ -35,7 +36,7 @@ def _doorway(ctx: Any, res: Resolution, player: str, amount: int, target: str, r
     return None
 
 
-class DungeonExpansion(Expansion):
+class DungeonExpansion(Expansion[MainContext]):
     """The Dungeon beside the main board."""
 
     name: ClassVar[str] = "dungeon"
@@ -47,6 +48,11 @@ class DungeonExpansion(Expansion):
     def __init__(self, ctx: MainContext) -> None:
         super().__init__(ctx)
         self._hooks: tuple[Board, MainDungeonBoard] | None = None
+
+    @classmethod
+    def short_game_content_paths(cls) -> list[Path]:
+        """Returns the Dungeon board and deck (the short game's files)."""
+        return short_game_paths()
 
     @classmethod
     def own_content_paths(cls) -> list[Path]:

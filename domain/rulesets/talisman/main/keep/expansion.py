@@ -10,10 +10,12 @@ the Exit Table in `vault`, the main state's Keep keys and their evolve steps in 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from pathlib import Path
+from typing import Any, ClassVar
 
 from domain.actions import Action
 from domain.resolution import Resolution
+from domain.rulesets.keep.content import content_paths as short_game_paths
 from domain.rulesets.keep.content import load_board, load_deck, load_spells, load_tables, load_vault
 from domain.rulesets.keep.moves import counter_ids
 from domain.rulesets.keep.spaces import LIFE, SENTRY_TOLL, TOME_GIFT, pay_or_take
@@ -21,19 +23,16 @@ from domain.rulesets.keep.state import BOARD, COUNTERS, KEEP_DECK, LAST, VAULT_D
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.keep.wizard import DISCARD, WIZARD_TARGET
 from domain.rulesets.talisman.main.choices import option_label
-from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue, sheet_of
-from domain.rulesets.talisman.main.expansion import Expansion
+from domain.rulesets.talisman.main.context import MainContext, OutcomeRule, sheet_of
+from domain.rulesets.talisman.main.expansion import Expansion, ItemStats, TrophyValue
 from domain.rulesets.talisman.main.keep import entry, turn, wizard
 from domain.rulesets.talisman.main.keep.hooks import MEET, MainKeep
 from domain.rulesets.talisman.main.keep.state import HANDLERS, SHEET_KEYS, state_keys
 from domain.rulesets.talisman.main.landing import SPACE
 from domain.rulesets.talisman.main.pvp import encounter_character
 from domain.rulesets.talisman.main.spells import spell_of
+from domain.rulesets.talisman.main.state import MainSheet, MainState
 from domain.rulesets.talisman.shapes import discard_pile
-
-if TYPE_CHECKING:
-    from domain.rulesets.talisman.main.outcomes import OutcomeRule
-    from domain.rulesets.talisman.main.state import MainSheet, MainState
 
 # Bots go in when a way opens and leave the Keep's door alone rarely; they flee rarely.
 BOT_WEIGHTS = {"choose:go": 4.0, "choose:stay": 0.5, "flee": 0.02, "choose:warlock-keep": 3.0}
@@ -41,7 +40,7 @@ BOT_WEIGHTS |= {"choose:mystic-keep": 3.0, "choose:enchantress-keep": 3.0}
 SELF_AIM_WEIGHT = 0.1
 
 
-class KeepExpansion(Expansion):
+class KeepExpansion(Expansion[MainContext]):
     """The Vampire's Keep beside the main board."""
 
     name: ClassVar[str] = "keep"
@@ -57,6 +56,11 @@ class KeepExpansion(Expansion):
         self.board = MainKeep(ctx, ctx.options.get("keep.wizard", "choose") == "choose")
 
     # -- content and setup ------------------------------------------------------------------------
+
+    @classmethod
+    def short_game_content_paths(cls) -> list[Path]:
+        """Returns the Keep's board, decks and tables (the Keep run's files)."""
+        return short_game_paths()
 
     def load_content(self) -> None:
         """Loads (and so checks) the Keep's board, decks and tables."""
