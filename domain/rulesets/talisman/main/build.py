@@ -27,8 +27,8 @@ from domain.rulesets.talisman.main.regions import build_regions, go_to
 
 # The expansions, by the option that brings each in (RULES.md §5), in the order they are asked.
 EXPANSIONS: dict[str, str] = {
-    "dungeon": "domain.rulesets.talisman.main.dungeon.expansion:DungeonExpansion",
-    "keep": "domain.rulesets.talisman.main.keep.expansion:KeepExpansion",
+    "dungeon": "domain.rulesets.dungeon.main.expansion:DungeonExpansion",
+    "keep": "domain.rulesets.keep.main.expansion:KeepExpansion",
 }
 
 LOADERS = ContentLoaders(

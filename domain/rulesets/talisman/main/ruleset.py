@@ -28,6 +28,7 @@ from domain.events import CharacterDealt, Event, GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
 from domain.rulesets.base import Evolver, OptionSpec, State
+from domain.rulesets.dungeon.main import events as dungeon_events  # noqa: F401  (registers them)
 from domain.rulesets.keep.events import ChoiceMade
 from domain.rulesets.talisman.characters import canonical_seats, load_characters
 from domain.rulesets.talisman.effects import GAME_RULES, GameRules
@@ -37,7 +38,6 @@ from domain.rulesets.talisman.main.build import EXPANSIONS, build_context, conte
 from domain.rulesets.talisman.main.choices import CHOOSE, option_label
 from domain.rulesets.talisman.main.context import MainContext
 from domain.rulesets.talisman.main.decisions import make_choice
-from domain.rulesets.talisman.main.dungeon import events as dungeon_events  # noqa: F401  (registers them)
 from domain.rulesets.talisman.main.ending import check_killed
 from domain.rulesets.talisman.main.events import CharacterRestarted
 from domain.rulesets.talisman.main.expansion import Expansion

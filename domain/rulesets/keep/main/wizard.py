@@ -21,6 +21,7 @@ from typing import Any
 
 from domain.resolution import Resolution
 from domain.rulesets.keep.events import SpellCast, SpellDiscarded
+from domain.rulesets.keep.main.state import WIZARD_SPACE
 from domain.rulesets.keep.moves import KeepMover
 from domain.rulesets.keep.state import BOARD, ENTRANCE
 from domain.rulesets.keep.wizard import AIMED_AT_NOBODY, DISCARD, WIZARD_SPELLS, WIZARD_TARGET
@@ -30,7 +31,6 @@ from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import lose_lives
 from domain.rulesets.talisman.main.items import change_alignment
-from domain.rulesets.talisman.main.keep.state import WIZARD_SPACE
 from domain.rulesets.talisman.main.piles import draw_from
 from domain.rulesets.talisman.main.spells import spell_of
 from domain.rulesets.talisman.main.state import SPELLS

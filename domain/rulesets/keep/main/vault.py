@@ -23,6 +23,7 @@ from __future__ import annotations
 from domain.events import DieRolled
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_tables
+from domain.rulesets.keep.main.inside import Inside
 from domain.rulesets.keep.state import BOARD, LAST, VAULT_DECK
 from domain.rulesets.keep.vault import VAULT_CARDS, _meet, items_in_play
 from domain.rulesets.talisman.character import room_for_spells
@@ -32,7 +33,6 @@ from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_o
 from domain.rulesets.talisman.main.ending import reach_crown
 from domain.rulesets.talisman.main.events import ItemBought
 from domain.rulesets.talisman.main.items import room_to_carry
-from domain.rulesets.talisman.main.keep.inside import Inside
 from domain.rulesets.talisman.main.piles import draw_from
 from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import CROWN, PURCHASE, SPELLS, TALISMANS, deck_of

@@ -18,16 +18,16 @@ from __future__ import annotations
 
 from domain.actions import Action
 from domain.resolution import Resolution
+from domain.rulesets.keep.main.hooks import MainKeep
+from domain.rulesets.keep.main.state import FLIGHT_RETURN
+from domain.rulesets.keep.main.vault import entered_from
+from domain.rulesets.keep.main.vault import leave as exit_by_table
 from domain.rulesets.keep.moves import OBELISK
 from domain.rulesets.keep.spaces import obelisk_test
 from domain.rulesets.keep.state import ENTRANCE, LAST
 from domain.rulesets.keep.steps import break_free, entry_test, move_by_chart, roll_label
 from domain.rulesets.talisman.events import FleeingDeclared
 from domain.rulesets.talisman.main.context import MainContext, sheet_of
-from domain.rulesets.talisman.main.keep.hooks import MainKeep
-from domain.rulesets.talisman.main.keep.state import FLIGHT_RETURN
-from domain.rulesets.talisman.main.keep.vault import entered_from
-from domain.rulesets.talisman.main.keep.vault import leave as exit_by_table
 from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import MainState
 

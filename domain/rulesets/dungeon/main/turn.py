@@ -20,13 +20,13 @@ from domain.events import DieRolled
 from domain.resolution import Resolution
 from domain.rulesets.dungeon.content import load_board, load_deck
 from domain.rulesets.dungeon.effects import DungeonBoard
+from domain.rulesets.dungeon.main import exits, landing
+from domain.rulesets.dungeon.main.state import DEFEATED, FLEEING, FRESH, LANDED, flags
 from domain.rulesets.dungeon.state import BOARD
 from domain.rulesets.talisman.effects import still_on
 from domain.rulesets.talisman.encounters import enemies_left
 from domain.rulesets.talisman.events import FleeingDeclared, FollowerJoined, ObjectTaken
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of
-from domain.rulesets.talisman.main.dungeon import exits, landing
-from domain.rulesets.talisman.main.dungeon.state import DEFEATED, FLEEING, FRESH, LANDED, flags
 from domain.rulesets.talisman.main.ending import in_play
 from domain.rulesets.talisman.main.items import may_hold, room_to_carry
 from domain.rulesets.talisman.main.landing import encounter_options

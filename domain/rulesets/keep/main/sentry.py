@@ -11,6 +11,7 @@ from __future__ import annotations
 from domain.events import DieRolled
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_board, load_tables
+from domain.rulesets.keep.main.inside import Inside
 from domain.rulesets.keep.moves import SENTRY_RETREAT, KeepMover
 from domain.rulesets.keep.spaces import LIFE, SENTRY, SENTRY_TOLL
 from domain.rulesets.keep.vault import items_in_play
@@ -19,7 +20,6 @@ from domain.rulesets.talisman.effects import lose_lives
 from domain.rulesets.talisman.encounters import fight
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, sheet_of
-from domain.rulesets.talisman.main.keep.inside import Inside
 
 ROUNDS = {"combat_rounds": COMBAT, "psychic_rounds": PSYCHIC}
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from domain.actions import Action
 from domain.resolution import Resolution
+from domain.rulesets.dungeon.main.content import is_doorway
+from domain.rulesets.dungeon.main.events import HorseDiscarded
+from domain.rulesets.dungeon.main.exits import doorways
+from domain.rulesets.dungeon.main.state import BARRED, LANDED, flags
 from domain.rulesets.dungeon.state import BOARD
 from domain.rulesets.talisman.events import CardDiscarded
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
-from domain.rulesets.talisman.main.dungeon.content import is_doorway
-from domain.rulesets.talisman.main.dungeon.events import HorseDiscarded
-from domain.rulesets.talisman.main.dungeon.exits import doorways
-from domain.rulesets.talisman.main.dungeon.state import BARRED, LANDED, flags
 from domain.rulesets.talisman.main.places_elsewhere import horses
 from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import PURCHASE, MainState, deck_of

@@ -22,12 +22,12 @@ from typing import Any
 from domain.events import CardDrawn, CombatResolved, DieRolled, Event, Moved, TurnEnded
 from domain.rulesets.base import Evolver
 from domain.rulesets.dungeon.content import CARD_PREFIX, load_deck
+from domain.rulesets.dungeon.main.content import ADVENTURE_FILE
+from domain.rulesets.dungeon.main.events import HorseDiscarded
 from domain.rulesets.dungeon.state import BOARD, DECK
 from domain.rulesets.keep.events import FollowerLeft
 from domain.rulesets.talisman.events import CardDiscarded, FleeingDeclared, TrophiesTraded
 from domain.rulesets.talisman.main.content import load_adventure_extra
-from domain.rulesets.talisman.main.dungeon.content import ADVENTURE_FILE
-from domain.rulesets.talisman.main.dungeon.events import HorseDiscarded
 from domain.rulesets.talisman.main.events import CharacterDied, ItemSold, RegionCrossed
 from domain.rulesets.talisman.main.events_abilities import EnemyDestroyed
 from domain.rulesets.talisman.main.state import ADVENTURE, MOVEMENT, PURCHASE, deck_of

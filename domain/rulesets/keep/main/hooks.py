@@ -10,12 +10,12 @@ from __future__ import annotations
 from domain.resolution import Resolution
 from domain.rulesets.keep import spaces
 from domain.rulesets.keep.board import KeepBoard
+from domain.rulesets.keep.main import sentry, vault, wizard
 from domain.rulesets.keep.state import BOARD, LAST
 from domain.rulesets.talisman.effects import sheet_of
 from domain.rulesets.talisman.hooks import WinOnArrival
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, state_of
-from domain.rulesets.talisman.main.keep import sentry, vault, wizard
 from domain.rulesets.talisman.main.landing import SPACE, encounter_options
 
 SENTRY_SPACE = 4

@@ -17,14 +17,14 @@ from domain.resolution import Resolution
 from domain.rulesets.base import Evolver
 from domain.rulesets.dungeon.content import Board, load_board, load_deck
 from domain.rulesets.dungeon.content import content_paths as short_game_paths
+from domain.rulesets.dungeon.main import entering, exits, landing, turn
+from domain.rulesets.dungeon.main.board import MainDungeonBoard, dungeon_hooks
+from domain.rulesets.dungeon.main.bots import bot_weight
+from domain.rulesets.dungeon.main.content import ADVENTURE_FILE, exits_path, load_exits
+from domain.rulesets.dungeon.main.state import SHEET_KEYS, handlers
 from domain.rulesets.dungeon.state import BOARD, DECK
 from domain.rulesets.talisman.main.choices import option_label
 from domain.rulesets.talisman.main.context import MainContext, OutcomeRule
-from domain.rulesets.talisman.main.dungeon import entering, exits, landing, turn
-from domain.rulesets.talisman.main.dungeon.board import MainDungeonBoard, dungeon_hooks
-from domain.rulesets.talisman.main.dungeon.bots import bot_weight
-from domain.rulesets.talisman.main.dungeon.content import ADVENTURE_FILE, exits_path, load_exits
-from domain.rulesets.talisman.main.dungeon.state import SHEET_KEYS, handlers
 from domain.rulesets.talisman.main.expansion import Expansion, ItemStats, TrophyValue
 from domain.rulesets.talisman.main.outcomes import apply_outcome
 from domain.rulesets.talisman.main.state import MainState

@@ -17,6 +17,9 @@ from domain.actions import Action
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import content_paths as short_game_paths
 from domain.rulesets.keep.content import load_board, load_deck, load_spells, load_tables, load_vault
+from domain.rulesets.keep.main import entry, turn, wizard
+from domain.rulesets.keep.main.hooks import MEET, MainKeep
+from domain.rulesets.keep.main.state import HANDLERS, SHEET_KEYS, state_keys
 from domain.rulesets.keep.moves import counter_ids
 from domain.rulesets.keep.spaces import LIFE, SENTRY_TOLL, TOME_GIFT, pay_or_take
 from domain.rulesets.keep.state import BOARD, COUNTERS, KEEP_DECK, LAST, VAULT_DECK
@@ -25,9 +28,6 @@ from domain.rulesets.keep.wizard import DISCARD, WIZARD_TARGET
 from domain.rulesets.talisman.main.choices import option_label
 from domain.rulesets.talisman.main.context import MainContext, OutcomeRule, sheet_of
 from domain.rulesets.talisman.main.expansion import Expansion, ItemStats, TrophyValue
-from domain.rulesets.talisman.main.keep import entry, turn, wizard
-from domain.rulesets.talisman.main.keep.hooks import MEET, MainKeep
-from domain.rulesets.talisman.main.keep.state import HANDLERS, SHEET_KEYS, state_keys
 from domain.rulesets.talisman.main.landing import SPACE
 from domain.rulesets.talisman.main.pvp import encounter_character
 from domain.rulesets.talisman.main.spells import spell_of
