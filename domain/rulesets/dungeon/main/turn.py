@@ -26,7 +26,7 @@ from domain.rulesets.dungeon.state import BOARD
 from domain.rulesets.talisman.effects import still_on
 from domain.rulesets.talisman.encounters import enemies_left
 from domain.rulesets.talisman.events import FleeingDeclared, FollowerJoined, ObjectTaken
-from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of
+from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import in_play
 from domain.rulesets.talisman.main.items import may_hold, room_to_carry
 from domain.rulesets.talisman.main.landing import encounter_options
@@ -140,7 +140,7 @@ def roll(ctx: MainContext, res: Resolution, board: DungeonBoard, player: str) ->
         or there in (ENTRANCE, last)
     ):
         return False
-    if may_meet_others(res.state, player) and encounter_options(ctx, res.state, player):  # type: ignore[arg-type]
+    if may_meet_others(state_of(res), player) and encounter_options(ctx, state_of(res), player):
         return True
     meet(ctx, res, board, player)
     return False

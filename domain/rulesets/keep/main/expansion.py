@@ -19,7 +19,7 @@ from domain.rulesets.keep.content import content_paths as short_game_paths
 from domain.rulesets.keep.content import load_board, load_deck, load_spells, load_tables, load_vault
 from domain.rulesets.keep.main import entry, turn, wizard
 from domain.rulesets.keep.main.hooks import MEET, MainKeep
-from domain.rulesets.keep.main.state import HANDLERS, SHEET_KEYS, state_keys
+from domain.rulesets.keep.main.state import HANDLERS, SHEET_KEYS, KeepPart, KeepSheet, state_keys
 from domain.rulesets.keep.moves import counter_ids
 from domain.rulesets.keep.spaces import LIFE, SENTRY_TOLL, TOME_GIFT, pay_or_take
 from domain.rulesets.keep.state import BOARD, COUNTERS, KEEP_DECK, LAST, VAULT_DECK
@@ -81,13 +81,13 @@ class KeepExpansion(Expansion[MainContext]):
         piles = {KEEP_DECK: list(load_deck().cards), VAULT_DECK: list(load_vault()), COUNTERS: counter_ids()}
         return piles | {discard_pile(KEEP_DECK): [], discard_pile(VAULT_DECK): []}
 
-    def state_keys(self) -> dict[str, Any]:
+    def state_keys(self) -> KeepPart:
         """Returns the Keep run's keys of the state (tiles, Vault, Wizard, the Hoard option, Keep 15.2)."""
         return state_keys(self.ctx.options.get("keep.hoard") == "true")
 
-    def sheet_keys(self) -> dict[str, Any]:
+    def sheet_keys(self) -> KeepSheet:
         """Returns the Keep's keys of every sheet (inside or not, fleeing, looping, where it came from)."""
-        return dict(SHEET_KEYS)
+        return KeepSheet(**SHEET_KEYS)
 
     def items(self) -> dict[str, ItemStats]:
         """Returns what the Keep's and the Treasure Hoard's Objects and Followers add in a fight."""

@@ -21,7 +21,7 @@ from typing import Any
 
 from domain.resolution import Resolution
 from domain.rulesets.keep.events import SpellCast, SpellDiscarded
-from domain.rulesets.keep.main.state import WIZARD_SPACE
+from domain.rulesets.keep.main.state import WIZARD_SPACE, keep_part
 from domain.rulesets.keep.moves import KeepMover
 from domain.rulesets.keep.state import BOARD, ENTRANCE
 from domain.rulesets.keep.wizard import AIMED_AT_NOBODY, DISCARD, WIZARD_SPELLS, WIZARD_TARGET
@@ -41,7 +41,7 @@ __all__ = ["WIZARD_SPACE", "aim", "land", "would_harm"]
 
 
 def _other_spells(res: Resolution, target: str) -> list[str]:
-    pending = state_of(res)["wizard"].get("spell", "")  # type: ignore[typeddict-item]
+    pending = keep_part(state_of(res))["wizard"].get("spell", "")
     return [spell for spell in sheet_of(res, target)["spells"] if spell != pending]
 
 
@@ -128,7 +128,7 @@ def aim(ctx: MainContext, res: Resolution, option: str, hooks: KeepMover) -> Non
     """Casts the Spell waiting for its aim at the chosen character (or discards it), then goes on."""
     state = state_of(res)
     victim = state["turn"]
-    casting: dict[str, Any] = state["wizard"]  # type: ignore[typeddict-item]
+    casting = keep_part(state)["wizard"]
     spell_id, drawn = casting["spell"], casting.get("drawn", WIZARD_SPELLS)
     if option == DISCARD:
         res.emit(SpellDiscarded(player=victim, spell=spell_id, reason=AIMED_AT_NOBODY))

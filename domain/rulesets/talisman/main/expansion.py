@@ -99,11 +99,11 @@ class Expansion(Generic[Ctx]):
         `id`, `name` and `kind` wherever a character stands: `MainContext.space`)."""
         return {}
 
-    def state_keys(self) -> dict[str, Any]:
+    def state_keys(self) -> Mapping[str, object]:
         """Returns its keys of the main state, with their values at GameCreated."""
         return {}
 
-    def sheet_keys(self) -> dict[str, Any]:
+    def sheet_keys(self) -> Mapping[str, object]:
         """Returns its keys of every character's sheet, with a new character's values."""
         return {}
 
