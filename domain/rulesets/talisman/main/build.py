@@ -76,9 +76,5 @@ def content_paths(options: Mapping[str, str] | None = None) -> list[Path]:
     # RULES.md §5: `--option dungeon=true` / `keep=true` put that expansion's board and decks in play.
     for name in EXPANSIONS:
         if given.get(name, "false").lower() == "true":
-            cls = expansion_class(name)
-            paths += cls.short_game_content_paths()
-            if cls.adventure_file:
-                paths.append(content_path(DIR, cls.adventure_file))
-            paths += [p for p in cls.own_content_paths() if p not in paths]
+            paths += [p for p in expansion_class(name).content_paths() if p not in paths]
     return paths

@@ -18,7 +18,7 @@ import msgspec
 
 from domain.resolution import Resolution
 from domain.rulesets.talisman.main.content_board import BoardFile, PlacesFile, Space, Table
-from domain.rulesets.talisman.main.expansion import Expansion, ItemStats, TrophyValue
+from domain.rulesets.talisman.main.expansion import Expansion, ExpansionContent, ItemStats, TrophyValue
 from domain.rulesets.talisman.main.state import MainSheet, MainState
 
 
@@ -110,6 +110,11 @@ class MainContext:
         return tuple(build(self) for build in self.expansion_builders)
 
     @cached_property
+    def expansion_contents(self) -> tuple[ExpansionContent[MainContext], ...]:
+        """Returns what each expansion in play adds to the content, in their order."""
+        return tuple(exp.content() for exp in self.expansions)
+
+    @cached_property
     def board_expansions(self) -> dict[str, Expansion[MainContext]]:
         """Returns the expansion each of the expansions' boards belongs to, by board id."""
         return {board: exp for exp in self.expansions for board in exp.boards}
@@ -122,8 +127,8 @@ class MainContext:
     def outcome_rules(self) -> dict[str, OutcomeRule]:
         """Returns every outcome rule in play: the main board's, and those the expansions own."""
         found = dict(self.main_outcomes)
-        for exp in self.expansions:
-            found.update(exp.outcomes())
+        for exp_content in self.expansion_contents:
+            found.update(exp_content.outcomes)
         return found
 
     @cached_property
@@ -166,8 +171,8 @@ class MainContext:
         """Returns what every Adventure and Purchase card adds in a fight, by id."""
         found = {c.id: _stats(c.effect, c.amount, c.save) for c in self.adventure.cards}
         found.update({i.id: _stats(i.effect, i.amount, i.save) for i in self.purchase.items})
-        for exp in self.expansions:
-            found.update(exp.items())
+        for exp_content in self.expansion_contents:
+            found.update(exp_content.items)
         return found
 
     @cached_property
@@ -178,8 +183,8 @@ class MainContext:
             for c in self.adventure.cards
             if c.type in ("monster", "spirit")
         }
-        for exp in self.expansions:
-            found.update(exp.trophies())
+        for exp_content in self.expansion_contents:
+            found.update(exp_content.trophies)
         return found
 
     @cached_property
@@ -216,8 +221,8 @@ class MainContext:
         found = {c.id: c.name for c in self.adventure.cards}
         found.update({i.id: i.name for i in self.purchase.items})
         found.update({t.id: t.name for t in self.talismans.talismans})
-        for exp in self.expansions:
-            found.update(exp.names())
+        for exp_content in self.expansion_contents:
+            found.update(exp_content.names)
         return found
 
     def card_name(self, card: str) -> str:
@@ -229,7 +234,7 @@ class MainContext:
         found = self.cards.get(card)
         if found is not None:
             return bool(found.type == "magic-object")
-        return any(card in exp.magic() for exp in self.expansions)
+        return any(card in exp_content.magic for exp_content in self.expansion_contents)
 
     def price(self, card: str) -> int:
         """Returns a Purchase item's price."""
@@ -240,14 +245,14 @@ class MainContext:
         for name in ("board", "places", "adventure", "purchase", "spells", "talismans", "abilities"):
             getattr(self, name)
         for exp in self.expansions:
-            exp.load_content()
+            exp.check_content()
 
     @cached_property
     def sizes(self) -> dict[str, int]:
         """Returns each board's number of spaces, the expansions' boards included."""
         found = {b.id: len(b.spaces) for b in self.board.boards}
-        for exp in self.expansions:
-            found.update(exp.sizes())
+        for exp_content in self.expansion_contents:
+            found.update(exp_content.sizes)
         return found
 
     @cached_property
@@ -255,8 +260,8 @@ class MainContext:
         """Returns each board's spaces by board id (the rules ask for a space on nearly every step), the
         expansions' boards included (their spaces have the `id`, `name` and `kind` the rules read)."""
         found: dict[str, tuple[Any, ...]] = {b.id: b.spaces for b in self.board.boards}
-        for exp in self.expansions:
-            found.update(exp.spaces())
+        for exp_content in self.expansion_contents:
+            found.update(exp_content.spaces)
         return found
 
     @cached_property

@@ -172,8 +172,9 @@ class TalismanGame(TalismanRace):
             self._starts(),
         )
         for exp in self.expansions:
-            state["piles"].update({name: sorted(cards) for name, cards in exp.piles().items()})
-            cast(dict[str, object], state).update(exp.state_keys())  # its own keys, typed by it (`KeepPart`)
+            added = exp.content()
+            state["piles"].update({name: sorted(cards) for name, cards in added.piles.items()})
+            cast(dict[str, object], state).update(added.state_keys)  # its own keys, typed by it (`KeepPart`)
         return cast(State, state)
 
     def _piles(self, requested: Mapping[str, str]) -> dict[str, list[str]]:
@@ -218,7 +219,7 @@ class TalismanGame(TalismanRace):
         sheet = main["players"][current]
         expansion = self.ctx.expansion_on(sheet["board"])
         if expansion is not None:
-            return expansion.legal_actions(main, current) + ABILITIES.castable(self.ctx, main, current)
+            return expansion.actions(main, current) + ABILITIES.castable(self.ctx, main, current)
         if sheet["board"] == CROWN:
             return [Action("command", current, "Cast the Command Spell")]
         if main["step"] == ROLLED:
@@ -227,7 +228,7 @@ class TalismanGame(TalismanRace):
             self.ctx, main, current
         )
         for exp in self.expansions:
-            extra += exp.main_actions(main, current)
+            extra += exp.actions(main, current)
         return movement.move_actions(self.ctx, main, current) + extra
 
     def is_legal(self, state: State, player: str, action_id: str) -> bool:
@@ -246,7 +247,7 @@ class TalismanGame(TalismanRace):
         board = main["players"][player]["board"]
         expansion = self.ctx.expansion_on(board)
         if expansion is not None and not action_id.startswith("cast:"):
-            return expansion.is_legal(main, player, action_id)
+            return any(action.id == action_id for action in expansion.actions(main, player))
         if board == CROWN:
             return action_id == "command"
         rolled = main["step"] == ROLLED
@@ -328,7 +329,7 @@ class TalismanGame(TalismanRace):
             again = expansion.resolve(res, action_id, player)
         else:
             again = next(
-                (r for exp in self.expansions if (r := exp.resolve_main(res, action_id, player)) is not None),
+                (r for exp in self.expansions if (r := exp.resolve(res, action_id, player)) is not None),
                 None,
             )
             if again is None:
@@ -365,7 +366,7 @@ def merged_handlers(expansions: tuple[Expansion[MainContext], ...]) -> dict[type
             steps.setdefault(kind, []).append(step)
     sheet_keys: dict[str, Any] = {}
     for exp in expansions:
-        sheet_keys.update(exp.sheet_keys())
+        sheet_keys.update(exp.content().sheet_keys)
     if sheet_keys:
         for kind in (CharacterDealt, CharacterRestarted):
             steps.setdefault(kind, []).insert(1, _sheet_keys_step(sheet_keys))
