@@ -62,6 +62,13 @@ def expansion_class(name: str) -> type[Expansion[MainContext]]:
     return cast("type[Expansion[MainContext]]", getattr(importlib.import_module(module), cls))
 
 
+def load_expansions() -> None:
+    """Imports every expansion, so their own event types are registered (a log read back may name one
+    before any game with that expansion is built)."""
+    for name in EXPANSIONS:
+        expansion_class(name)
+
+
 def build_context(options: Mapping[str, str]) -> MainContext:
     """Returns the context the main board's rules read for these options, its expansions in the order of
     `EXPANSIONS`."""

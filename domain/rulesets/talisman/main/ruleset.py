@@ -28,13 +28,12 @@ from domain.events import CharacterDealt, Event, GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
 from domain.rulesets.base import Evolver, OptionSpec, State
-from domain.rulesets.dungeon.main import events as dungeon_events  # noqa: F401  (registers them)
 from domain.rulesets.keep.events import ChoiceMade
 from domain.rulesets.talisman.characters import canonical_seats, load_characters
 from domain.rulesets.talisman.effects import GAME_RULES, GameRules
 from domain.rulesets.talisman.main import movement
 from domain.rulesets.talisman.main.abilities import ABILITIES
-from domain.rulesets.talisman.main.build import EXPANSIONS, build_context, content_paths
+from domain.rulesets.talisman.main.build import EXPANSIONS, build_context, content_paths, load_expansions
 from domain.rulesets.talisman.main.choices import CHOOSE, option_label
 from domain.rulesets.talisman.main.context import MainContext
 from domain.rulesets.talisman.main.decisions import make_choice
@@ -386,3 +385,6 @@ def _sheet_keys_step(keys: Mapping[str, Any]) -> Callable[[Any, Any], None]:
         state["players"][event.player].update(copy.deepcopy(dict(keys)))
 
     return apply
+
+
+load_expansions()  # their event types are the talisman ruleset's too
