@@ -363,12 +363,10 @@ def merged_handlers(expansions: tuple[Expansion[MainContext], ...]) -> dict[type
     for exp in expansions:
         for kind, step in exp.handlers.items():
             steps.setdefault(kind, []).append(step)
-    sheet_keys: dict[str, Any] = {}
-    for exp in expansions:
-        sheet_keys.update(exp.content().sheet_keys)
-    if sheet_keys:
+    if expansions:
+        keys_step = _sheet_keys_step(expansions)
         for kind in (CharacterDealt, CharacterRestarted):
-            steps.setdefault(kind, []).insert(1, _sheet_keys_step(sheet_keys))
+            steps.setdefault(kind, []).insert(1, keys_step)
     return {kind: found[0] if len(found) == 1 else _chain(found) for kind, found in steps.items()}
 
 
@@ -380,9 +378,15 @@ def _chain(steps: list[Evolver]) -> Evolver:
     return apply
 
 
-def _sheet_keys_step(keys: Mapping[str, Any]) -> Callable[[Any, Any], None]:
+def _sheet_keys_step(expansions: tuple[Expansion[MainContext], ...]) -> Callable[[Any, Any], None]:
+    # The expansions' content is read on the first sheet made, not when the ruleset is built.
+    merged: dict[str, Any] = {}
+
     def apply(state: Any, event: Any) -> None:
-        state["players"][event.player].update(copy.deepcopy(dict(keys)))
+        if not merged:
+            for exp in expansions:
+                merged.update(exp.content().sheet_keys)
+        state["players"][event.player].update(copy.deepcopy(merged))
 
     return apply
 
