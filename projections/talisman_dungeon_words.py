@@ -8,6 +8,8 @@ from functools import cache
 
 from domain.events import Event
 from domain.rulesets.dungeon.content import load_board, load_deck
+from domain.rulesets.dungeon.main.content import ADVENTURE_FILE
+from domain.rulesets.dungeon.main.events import HorseDiscarded, TreasureChamberRolled
 from domain.rulesets.dungeon.state import BOARD
 from domain.rulesets.talisman.main.content import (
     load_adventure,
@@ -17,8 +19,6 @@ from domain.rulesets.talisman.main.content import (
 from domain.rulesets.talisman.main.content import (
     load_board as main_board,
 )
-from domain.rulesets.talisman.main.dungeon.content import ADVENTURE_FILE
-from domain.rulesets.talisman.main.dungeon.events import HorseDiscarded, TreasureChamberRolled
 from domain.rulesets.talisman.main.events import RegionCrossed
 
 

@@ -18,6 +18,7 @@ from domain.rulesets.keep.state import BOARD as KEEP
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.character import Item
 from domain.rulesets.talisman.characters import load_characters
+from domain.rulesets.talisman.main.build import build_context
 from domain.rulesets.talisman.main.content import load_board
 from domain.rulesets.talisman.main.context import MainContext
 from projections import dungeon_view, keep_view
@@ -31,13 +32,13 @@ _BOARD_NAMES = {DUNGEON: "Dungeon", KEEP: "Vampire's Keep"}
 @cache
 def main_context() -> MainContext:
     """Returns the main board's content without expansions (what a plain game names and counts)."""
-    return MainContext({})
+    return build_context({})
 
 
 @cache
 def _expansions_context() -> MainContext:
     # The Adventure cards the expansions shuffle in, and what their cards are named and worth.
-    return MainContext({name: "true" for name in ("dungeon", "keep")})
+    return build_context({name: "true" for name in ("dungeon", "keep")})
 
 
 @cache

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from domain.events import CardDrawn
 from domain.rulesets.dungeon.content import load_deck
+from domain.rulesets.dungeon.main.content import is_doorway
+from domain.rulesets.dungeon.main.events import HorseDiscarded
 from domain.rulesets.talisman.events import CardDiscarded, CardEncountered
-from domain.rulesets.talisman.main.dungeon.content import is_doorway
-from domain.rulesets.talisman.main.dungeon.events import HorseDiscarded
 from domain.rulesets.talisman.main.events import RegionCrossed
 from tests.decider_helpers import names, of
 from tests.main_helpers import ANN, BO, act, land, lay, new_game, put

@@ -4,7 +4,7 @@ each of its own events and for every crossing into or out of the Dungeon, nothin
 from __future__ import annotations
 
 from domain.events import TurnEnded
-from domain.rulesets.talisman.main.dungeon.events import HorseDiscarded, TreasureChamberRolled
+from domain.rulesets.dungeon.main.events import HorseDiscarded, TreasureChamberRolled
 from domain.rulesets.talisman.main.events import RegionCrossed
 from projections.talisman_dungeon_words import describe
 

@@ -11,7 +11,7 @@ from domain.events import CharacterDealt, LifeLost, PlayerOut
 from domain.resolution import Resolution
 from domain.rulesets.talisman import effects
 from domain.rulesets.talisman.main.events import CharacterDied
-from domain.rulesets.talisman.main.expansion import Expansion
+from domain.rulesets.talisman.main.expansion import Expansion, ExpansionContent
 from domain.rulesets.talisman.main.handlers import HANDLERS
 from domain.rulesets.talisman.main.ruleset import merged_handlers
 from tests.main_helpers import ANN, new_game
@@ -26,8 +26,8 @@ class _Toy(Expansion):
         )
     }
 
-    def sheet_keys(self) -> dict[str, Any]:
-        return {"toy_list": []}
+    def content(self) -> ExpansionContent[Any]:
+        return ExpansionContent(sheet_keys={"toy_list": []})
 
 
 def test_a_game_without_expansions_keeps_the_main_boards_own_steps():

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from domain.rulesets.talisman.characters import load_characters
+from domain.rulesets.talisman.main.build import content_paths
 from domain.rulesets.talisman.main.content import (
     HOOKS,
     KINDS,
     MAIN_FILES,
-    content_paths,
     load_abilities,
     load_adventure,
     load_board,

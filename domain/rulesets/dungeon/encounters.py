@@ -10,22 +10,28 @@ the house decisions). The Dungeon adds, in nightkeep's words:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from domain.resolution import Resolution
 from domain.rulesets.dungeon.content import load_board
 from domain.rulesets.dungeon.state import DECK
 from domain.rulesets.talisman.combat import COMBAT, WON
 from domain.rulesets.talisman.effects import cards_at
-from domain.rulesets.talisman.encounters import draw_cards, encounter_cards, fight
+from domain.rulesets.talisman.encounters import Encounter, draw_cards, encounter_cards, fight
 
-if TYPE_CHECKING:  # the board's hooks call this module: only their type is needed here
-    from domain.rulesets.dungeon.effects import DungeonBoard
+
+class EncounterSource(Protocol):
+    """What meeting a space asks of the board's hooks (`effects.DungeonBoard`, which call this module)."""
+
+    def encounter_rules(self) -> Encounter:
+        """Returns what the shared encounter rules need to know about the Dungeon and this board."""
+        ...
+
 
 GUARD = "dungeon/guard"
 
 
-def encounter_space(res: Resolution, player: str, index: int, board: DungeonBoard) -> None:
+def encounter_space(res: Resolution, player: str, index: int, board: EncounterSource) -> None:
     """Encounters space `index`: the Guard first on the Guard Room, then the cards in order."""
     space = load_board().spaces[index]
     enc = board.encounter_rules()

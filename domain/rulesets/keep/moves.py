@@ -3,6 +3,8 @@ the spaces are the board's (`board.KeepBoard`)."""
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_board
 from domain.rulesets.keep.events import Teleported
@@ -11,6 +13,22 @@ from domain.rulesets.talisman.effects import sheet_of
 
 OBELISK = 19  # the Sacred Obelisk bars the way to the Fountain and the Vault (Keep 8.6)
 SENTRY_RETREAT = 3  # RULES.md §3: a character who loses both rounds against the Sentry goes back to Hallway 3
+
+
+class KeepMover(Protocol):
+    """What the Keep's spaces and the Vampire Wizard ask of the board's hooks (`board.KeepBoard`, which
+    call them): its moves, and whether a player aims the Wizard's spells."""
+
+    wizard_aimed: bool
+
+    def move(self, res: Resolution, player: str, to_space: int, reason: str) -> None:
+        """Moves a character along the Keep's spaces, running the board's hooks."""
+        ...
+
+    def move_back(self, res: Resolution, player: str, amount: int, card: str) -> None:
+        """Moves the character back (Keep 5.3): not a movement roll, nothing is met."""
+        ...
+
 
 # Keep 5.2: the die gives the number of spaces; Keep 5.4, 11.1 and 13: nothing may alter it.
 CHART = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}

@@ -30,7 +30,6 @@ House decisions, in nightkeep's words:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from domain.events import DieRolled, LifeGained
 from domain.resolution import Resolution
@@ -43,7 +42,7 @@ from domain.rulesets.keep.events import (
     ObeliskTested,
     TeleportCounterDrawn,
 )
-from domain.rulesets.keep.moves import OBELISK, SENTRY_RETREAT, counter_value, teleport
+from domain.rulesets.keep.moves import OBELISK, SENTRY_RETREAT, KeepMover, counter_value, teleport
 from domain.rulesets.keep.state import COUNTERS, KEEP_DECK, keep_state
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.keep.wizard import WIZARD_TARGET, aim, land_on_wizard
@@ -65,15 +64,12 @@ from domain.rulesets.talisman.events import (
     StatChanged,
 )
 
-if TYPE_CHECKING:  # the board's hooks call this module: only their type is needed here
-    from domain.rulesets.keep.board import KeepBoard
-
 SENTRY = "keep/sentry"
 SENTRY_TOLL, TOME_GIFT, LIFE = "sentry-toll", "tome-gift", "life"
 TOME_GIFT_AMOUNT = 2  # RULES.md §3 Tome 12: +2 Strength, Craft or Lives (choose)
 
 
-def make_choice(res: Resolution, player: str, option: str, hooks: KeepBoard) -> None:
+def make_choice(res: Resolution, player: str, option: str, hooks: KeepMover) -> None:
     """Carries out the choice a space asked for (RULES.md §3: the Sentry's 6, the Tome's 12; Keep 8.4:
     the Vampire Wizard's target)."""
     kind = keep_state(res)["choice"]["kind"]
@@ -98,7 +94,7 @@ def pay_or_take(res: Resolution, player: str, kind: str, option: str) -> None:
         res.emit(StatChanged(player=player, stat=option, amount=TOME_GIFT_AMOUNT, reason="keep/space/tome"))
 
 
-def encounter_rules(hooks: KeepBoard) -> Encounter:
+def encounter_rules(hooks: KeepMover) -> Encounter:
     """Returns what the shared encounter rules need to know about the Keep (tiles are met apart, last)."""
     return Encounter(
         deck_name=KEEP_DECK, deck=items_in_play(), move_back=hooks.move_back, handlers={TILE: _skip_tile}
@@ -115,13 +111,13 @@ def _roll(res: Resolution, player: str, purpose: str, count: int) -> list[int]:
     return faces
 
 
-def land(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
+def land(res: Resolution, player: str, space: int, hooks: KeepMover) -> None:
     """Encounters the space the character landed on by a movement roll."""
     kind = load_board().space(space).kind
     _BY_KIND.get(kind, _nothing)(res, player, space, hooks)
 
 
-def _nothing(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
+def _nothing(res: Resolution, player: str, space: int, hooks: KeepMover) -> None:
     return None
 
 
@@ -174,7 +170,7 @@ def hall_draws(res: Resolution, player: str, space: int) -> int:
     return 0
 
 
-def land_on_hall(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
+def land_on_hall(res: Resolution, player: str, space: int, hooks: KeepMover) -> None:
     """Draws onto an empty hall and meets its cards, its Teleport Tile last (Keep 6.1, Keep 6.3)."""
     draws = hall_draws(res, player, space)
     if draws:
@@ -194,7 +190,7 @@ def teleport_from(res: Resolution, player: str, tile_space: int) -> None:
 # --- the special spaces --------------------------------------------------------------------------------
 
 
-def _sentry(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
+def _sentry(res: Resolution, player: str, space: int, hooks: KeepMover) -> None:
     (face,) = _roll(res, player, "sentry", 1)
     line = load_tables().line("sentry", face)
     board = load_board()
@@ -223,7 +219,7 @@ def _sentry(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
         hooks.move(res, player, SENTRY_RETREAT, "sentry")
 
 
-def _tome(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
+def _tome(res: Resolution, player: str, space: int, hooks: KeepMover) -> None:
     total = sum(_roll(res, player, "tome", 2))
     line = load_tables().line("tome", total)
     sheet = sheet_of(res, player)
@@ -256,7 +252,7 @@ def _tome(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
         res.emit(ChoiceOffered(player=player, kind=TOME_GIFT, options=["strength", "craft", "lives"]))
 
 
-def _coffin(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
+def _coffin(res: Resolution, player: str, space: int, hooks: KeepMover) -> None:
     (face,) = _roll(res, player, "coffin", 1)
     line = load_tables().line("coffin", face)
     reason = "keep/space/ancient-coffin"
@@ -271,7 +267,7 @@ def _coffin(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
             res.emit(ObjectTaken(player=player, card=card, space=space))
 
 
-def _fountain(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
+def _fountain(res: Resolution, player: str, space: int, hooks: KeepMover) -> None:
     (face,) = _roll(res, player, "fountain", 1)
     line = load_tables().line("fountain", face)
     reason = "keep/space/fountain-of-blood"
@@ -293,11 +289,11 @@ def obelisk_test(res: Resolution, player: str, space: int) -> None:
         lose_lives(res, player, 1, "keep/space/sacred-obelisk")
 
 
-def _obelisk(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
+def _obelisk(res: Resolution, player: str, space: int, hooks: KeepMover) -> None:
     obelisk_test(res, player, space)
 
 
-_BY_KIND: dict[str, Callable[[Resolution, str, int, KeepBoard], None]] = {
+_BY_KIND: dict[str, Callable[[Resolution, str, int, KeepMover], None]] = {
     "hall": land_on_hall,
     "sentry": _sentry,
     "tome": _tome,
@@ -305,5 +301,5 @@ _BY_KIND: dict[str, Callable[[Resolution, str, int, KeepBoard], None]] = {
     "coffin": _coffin,
     "obelisk": _obelisk,
     "fountain": _fountain,
-    # The Vault (21) is the board's centre: reaching it runs the board's hook (board.KeepBoard).
+    # The Vault (21) is the board's centre: reaching it runs the board's hook (board.KeepMover).
 }

@@ -20,20 +20,17 @@ House decisions, in nightkeep's words:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_spells
 from domain.rulesets.keep.events import ChoiceOffered, SpellCast, SpellDiscarded
+from domain.rulesets.keep.moves import KeepMover
 from domain.rulesets.keep.state import SPELL_DECK, KeepState, keep_state, sheet_in
 from domain.rulesets.talisman.character import PLAYING
 from domain.rulesets.talisman.effects import in_play, lose_lives, sheet_of, stat_of
 from domain.rulesets.talisman.encounters import draw_card
 from domain.rulesets.talisman.events import GoldChanged, StatChanged, TurnLost
 from domain.rulesets.talisman.turns import next_in_play
-
-if TYPE_CHECKING:  # the board's hooks call this module: only their type is needed here
-    from domain.rulesets.keep.board import KeepBoard
 
 WIZARD_TARGET, DISCARD = "wizard-target", "discard"
 WIZARD_SPELLS = 3  # Keep 8.4: the Vampire Wizard unleashes three spells
@@ -74,12 +71,12 @@ def wizard_targets(state: KeepState) -> list[str]:
     ]
 
 
-def land_on_wizard(res: Resolution, player: str, space: int, hooks: KeepBoard) -> None:
+def land_on_wizard(res: Resolution, player: str, space: int, hooks: KeepMover) -> None:
     """Meets the Vampire Wizard: his three spells, each aimed by a player or by the rules."""
     _cast_spells(res, player, hooks, 0)
 
 
-def _cast_spells(res: Resolution, victim: str, hooks: KeepBoard, drawn: int) -> None:
+def _cast_spells(res: Resolution, victim: str, hooks: KeepMover, drawn: int) -> None:
     """Draws the Wizard's spells after the first `drawn`, casting each, until one waits for its aim."""
     spells = load_spells()
     for _ in range(drawn, WIZARD_SPELLS):
@@ -99,7 +96,7 @@ def _cast_spells(res: Resolution, victim: str, hooks: KeepBoard, drawn: int) -> 
             return  # Keep 8.4: casting stops once the victim is killed
 
 
-def _cast_at(res: Resolution, target: str, spell_id: str, hooks: KeepBoard) -> None:
+def _cast_at(res: Resolution, target: str, spell_id: str, hooks: KeepMover) -> None:
     """Casts a spell at a character, or discards it if it would do nothing or help it (Keep 8.4)."""
     spell = load_spells()[spell_id]
     if not spell_would_harm(res, target, spell.effect, spell.amount):
@@ -110,7 +107,7 @@ def _cast_at(res: Resolution, target: str, spell_id: str, hooks: KeepBoard) -> N
     _spell_effect(res, target, spell.effect, spell.amount, spell_id, hooks)
 
 
-def aim(res: Resolution, chooser: str, option: str, hooks: KeepBoard) -> None:
+def aim(res: Resolution, chooser: str, option: str, hooks: KeepMover) -> None:
     """Casts the spell waiting for its aim at the chosen character (or discards it), then goes on."""
     state = keep_state(res)
     victim, spell_id = state["turn"], state["wizard"]["spell"]
@@ -124,7 +121,7 @@ def aim(res: Resolution, chooser: str, option: str, hooks: KeepBoard) -> None:
 
 
 def _spell_effect(
-    res: Resolution, player: str, effect: str, amount: int, spell: str, hooks: KeepBoard
+    res: Resolution, player: str, effect: str, amount: int, spell: str, hooks: KeepMover
 ) -> None:
     sheet = sheet_of(res, player)
     if effect == "lose_life":

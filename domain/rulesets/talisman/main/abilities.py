@@ -22,7 +22,6 @@ rules:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from domain.actions import Action
 from domain.resolution import Resolution
@@ -40,6 +39,7 @@ from domain.rulesets.talisman.main.ability_hooks import (
     CombatDice,
 )
 from domain.rulesets.talisman.main.choices import pending
+from domain.rulesets.talisman.main.context import MainContext
 from domain.rulesets.talisman.main.duels import fight_dice, iron_skin
 from domain.rulesets.talisman.main.hook_lookup import ABILITY_HOOKS, at, at_against
 from domain.rulesets.talisman.main.items import extra_steps
@@ -51,10 +51,7 @@ from domain.rulesets.talisman.main.spells_cards import laid_here, meet_laid
 from domain.rulesets.talisman.main.state import BEGUN, CROWN, MainState
 from domain.rulesets.talisman.main.state import START as TURN_START
 
-if TYPE_CHECKING:
-    from domain.rulesets.talisman.main.context import MainContext
-
-Decision = Callable[["MainContext", Resolution, str, str, str], None]
+Decision = Callable[[MainContext, Resolution, str, str, str], None]
 # A Rout may drive its loser across the Dungeon too (Dungeon 12.10): `routed` places it on either board.
 ABILITY_DECISIONS: dict[str, Decision] = {
     **LANDING_DECISIONS,
@@ -123,10 +120,8 @@ class Abilities:
         """Resolves an `ability:<hook>:<board>:<space>` move; False when the id is not one."""
         if not action_id.startswith(ABILITY):
             return False
-        from domain.rulesets.talisman.main.regions import build_regions, go_to
-
         _, hook, board, space = action_id.split(":")
-        go_to(build_regions(ctx), res, player, board, int(space), hook)
+        ctx.steps.go_to(ctx, res, player, board, int(space), hook)
         return True
 
     def destinations(

@@ -33,36 +33,19 @@ from domain.rulesets.talisman.events import (
 )
 from domain.rulesets.talisman.main.choices import waiting
 from domain.rulesets.talisman.main.content_decks import HELD_EFFECTS
-from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
+from domain.rulesets.talisman.main.context import MainContext, is_over, lying_here, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import in_play
 from domain.rulesets.talisman.main.events import SpiritsEmpowered
 from domain.rulesets.talisman.main.fights import fight
 from domain.rulesets.talisman.main.items import may_hold, room_to_carry
 from domain.rulesets.talisman.main.outcomes import apply_outcome
-from domain.rulesets.talisman.main.piles import draw_from
+from domain.rulesets.talisman.main.piles import fill_space
 from domain.rulesets.talisman.main.spells_cards import earthquake, laid_here, meet_laid
-from domain.rulesets.talisman.main.state import ADVENTURE
 
 OBJECT_NUMBER = 4
 KEEP, ALL_BOARDS, EARTHQUAKE = "keep", "all-boards", "destroy-cards"
 # A card's meeting: returns False when the encounter stops there.
 Meeting = Callable[[MainContext, Resolution, str, Any, int], bool]
-
-
-def lying_here(res: Resolution, player: str) -> list[str]:
-    """Returns the face-up cards on the player's space."""
-    sheet = sheet_of(res, player)
-    return state_of(res)["cards"][sheet["board"]][sheet["space"]]
-
-
-def fill_space(ctx: MainContext, res: Resolution, player: str, draws: int) -> None:
-    """Draws Adventure cards onto the player's space until it holds `draws` cards (RULES.md §5)."""
-    while len(lying_here(res, player)) < draws:
-        card = draw_from(res, ADVENTURE, player)
-        if not card:
-            return
-        for exp in ctx.expansions:  # an expansion may discard it (a third Doorway, Dungeon 4.1): draw again
-            exp.card_drawn(res, player, card)
 
 
 def enemies_left(ctx: MainContext, res: Resolution, player: str) -> bool:

@@ -8,10 +8,7 @@ abilities); `characters.toml` is shared with the short games. Errors name the fi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
-
-from domain.content import content_path, load_schema
+from domain.content import load_schema
 from domain.rulesets.talisman.characters import FILE as CHARACTERS_FILE
 from domain.rulesets.talisman.characters import load_characters
 from domain.rulesets.talisman.main.content_abilities import (
@@ -64,7 +61,6 @@ __all__ = [
     "PurchaseFile",
     "SpellsFile",
     "TalismansFile",
-    "content_paths",
     "load_abilities",
     "load_adventure",
     "load_adventure_extra",
@@ -201,23 +197,3 @@ def _check_limit_targets(ability: Ability, filename: str, key: str) -> None:
     for k, limit in enumerate(ability.limits):
         if limit.limit == "not-against" and limit.target not in foes[limit.where]:
             fail(filename, f"{key}.limits[{k}].target", f"no {limit.where} foe has the id {limit.target!r}")
-
-
-def content_paths(options: Mapping[str, str] | None = None) -> list[Path]:
-    """Returns the content files a main-board game plays with: its own, and each expansion's it turns on."""
-    from domain.rulesets.dungeon import content as dungeon
-    from domain.rulesets.keep import content as keep
-    from domain.rulesets.talisman.main.expansion import NAMES, expansion_class
-
-    given = options or {}
-    paths = [content_path(DIR, name) for name in (CHARACTERS_FILE, *MAIN_FILES)]
-    # RULES.md §5: `--option dungeon=true` / `keep=true` put that expansion's board and decks in play.
-    shared = {"dungeon": dungeon.content_paths, "keep": keep.content_paths}
-    for option in NAMES:
-        if given.get(option, "false").lower() == "true":
-            paths += shared[option]()
-            cls = expansion_class(option)
-            if cls.adventure_file:
-                paths.append(content_path(DIR, cls.adventure_file))
-            paths += [p for p in cls.own_content_paths() if p not in paths]
-    return paths

@@ -1,22 +1,25 @@
-"""What the main board's rules read while resolving: the content in play and the game's options.
+"""What the main board's rules read while resolving: the content in play, the game's options, the
+expansions in play and the few steps a lower rule hands back up.
 
-One `MainContext` is built per ruleset object (so per set of options) and handed to every rule step;
-it also gives the typed view of a Resolution's working state.
+One `MainContext` is built per ruleset object (so per set of options) by `build.build_context` and
+handed to every rule step. It is plain data: the content loaders, the main board's outcome table, the
+table of steps (`MainSteps`) and the expansions' builders are given to it, so it imports none of the
+rules that read it. It also gives the typed view of a Resolution's working state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import msgspec
 
 from domain.resolution import Resolution
+from domain.rulesets.talisman.main.content_board import BoardFile, PlacesFile, Space, Table
+from domain.rulesets.talisman.main.expansion import Expansion, ExpansionContent, ItemStats, TrophyValue
 from domain.rulesets.talisman.main.state import MainSheet, MainState
-
-if TYPE_CHECKING:
-    from domain.rulesets.talisman.main.content_board import BoardFile, PlacesFile, Space, Table
-    from domain.rulesets.talisman.main.expansion import Expansion
-    from domain.rulesets.talisman.main.outcomes import OutcomeRule
 
 
 # The rules read the working state on nearly every step: these skip `typing.cast`'s call.
@@ -37,21 +40,10 @@ def is_over(res: Resolution) -> bool:
     return bool(res.state["phase"] == "over")
 
 
-@dataclass(frozen=True, slots=True)
-class ItemStats:
-    """What an Object or Follower adds in a fight: its bonuses and the face it saves a life on."""
-
-    strength_bonus: int = 0
-    craft_bonus: int = 0
-    armour_save: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class TrophyValue:
-    """What a killed enemy is worth as a trophy (RULES.md §1)."""
-
-    trophy_kind: str
-    trophy_value: int
+def lying_here(res: Resolution, player: str) -> list[str]:
+    """Returns the face-up cards on the player's space."""
+    sheet = sheet_of(res, player)
+    return state_of(res)["cards"][sheet["board"]][sheet["space"]]
 
 
 def _stats(effect: str, amount: int, save: int) -> ItemStats:
@@ -62,61 +54,89 @@ def _stats(effect: str, amount: int, save: int) -> ItemStats:
     )
 
 
+OutcomeRule = Callable[["MainContext", Resolution, str, int, str, str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class ContentLoaders:
+    """The main board's content files, each as the function that loads (and so validates) it."""
+
+    board: Callable[[], BoardFile]
+    places: Callable[[], PlacesFile]
+    adventure: Callable[[], Any]
+    adventure_extra: Callable[[str], Any]  # an expansion's own Adventure cards, by file name
+    purchase: Callable[[], Any]
+    spells: Callable[[], Any]
+    talismans: Callable[[], Any]
+    abilities: Callable[[], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class MainSteps:
+    """The rule steps a lower module hands back up to a higher one (landing meets the space it lands on,
+    a fight asks the abilities): passed in as data, so the lower module imports none of its callers."""
+
+    meet_space: Callable[[MainContext, Resolution, str], None]
+    run_table: Callable[[MainContext, Resolution, str, str], None]
+    encounter_character: Callable[[MainContext, Resolution, str, str], None]
+    combat_bonus: Callable[[MainContext, MainState, str, str, str], int]
+    go_to: Callable[[MainContext, Resolution, str, str, int, str], None]
+
+
 @dataclass(frozen=True)
 class MainContext:
-    """The content in play (board, places, decks) and the options, as the rules read them."""
+    """The content in play (board, places, decks), the options, the expansions and the steps handed up,
+    as the rules read them (each content file is loaded on first use)."""
 
+    loaders: ContentLoaders
+    steps: MainSteps
+    main_outcomes: Mapping[str, OutcomeRule]
+    expansion_builders: tuple[Callable[[MainContext], Expansion[MainContext]], ...] = ()
     options: dict[str, str] = field(default_factory=dict)
 
     @cached_property
     def board(self) -> BoardFile:
         """Returns the main board (regions are boards)."""
-        from domain.rulesets.talisman.main.content import load_board
-
-        return load_board()
+        return self.loaders.board()
 
     @cached_property
     def places(self) -> PlacesFile:
         """Returns the places' die tables and the Warlock's quests."""
-        from domain.rulesets.talisman.main.content import load_places
-
-        return load_places()
+        return self.loaders.places()
 
     @cached_property
-    def expansions(self) -> tuple[Expansion, ...]:
-        """Returns the expansions the options put in play (`expansion`), built once."""
-        from domain.rulesets.talisman.main.expansion import build_expansions
-
-        return build_expansions(self, self.options)
+    def expansions(self) -> tuple[Expansion[MainContext], ...]:
+        """Returns the expansions the options put in play, built once for this context."""
+        return tuple(build(self) for build in self.expansion_builders)
 
     @cached_property
-    def board_expansions(self) -> dict[str, Expansion]:
+    def expansion_contents(self) -> tuple[ExpansionContent[MainContext], ...]:
+        """Returns what each expansion in play adds to the content, in their order."""
+        return tuple(exp.content() for exp in self.expansions)
+
+    @cached_property
+    def board_expansions(self) -> dict[str, Expansion[MainContext]]:
         """Returns the expansion each of the expansions' boards belongs to, by board id."""
         return {board: exp for exp in self.expansions for board in exp.boards}
 
-    def expansion_on(self, board: str) -> Expansion | None:
+    def expansion_on(self, board: str) -> Expansion[MainContext] | None:
         """Returns the expansion whose board this is (None for the main board's own boards)."""
         return self.board_expansions.get(board)
 
     @cached_property
     def outcome_rules(self) -> dict[str, OutcomeRule]:
         """Returns every outcome rule in play: the main board's, and those the expansions own."""
-        from domain.rulesets.talisman.main.outcomes import OUTCOMES
-
-        found = dict(OUTCOMES)
-        for exp in self.expansions:
-            found.update(exp.outcomes())
+        found = dict(self.main_outcomes)
+        for exp_content in self.expansion_contents:
+            found.update(exp_content.outcomes)
         return found
 
     @cached_property
     def adventure(self) -> Any:
         """Returns the Adventure deck: the main board's cards and those the expansions in play shuffle in."""
-        import msgspec
-
-        from domain.rulesets.talisman.main.content import load_adventure, load_adventure_extra
-
-        deck = load_adventure()
-        extra = [load_adventure_extra(exp.adventure_file) for exp in self.expansions if exp.adventure_file]
+        deck = self.loaders.adventure()
+        files = [exp.adventure_file for exp in self.expansions if exp.adventure_file]
+        extra = [self.loaders.adventure_extra(name) for name in files]
         if not extra:
             return deck
         return msgspec.structs.replace(deck, cards=deck.cards + tuple(c for f in extra for c in f.cards))
@@ -124,30 +144,22 @@ class MainContext:
     @cached_property
     def purchase(self) -> Any:
         """Returns the Purchase deck."""
-        from domain.rulesets.talisman.main.content import load_purchase
-
-        return load_purchase()
+        return self.loaders.purchase()
 
     @cached_property
     def spells(self) -> Any:
         """Returns the Spell deck."""
-        from domain.rulesets.talisman.main.content import load_spells
-
-        return load_spells()
+        return self.loaders.spells()
 
     @cached_property
     def talismans(self) -> Any:
         """Returns the Talismans."""
-        from domain.rulesets.talisman.main.content import load_talismans
-
-        return load_talismans()
+        return self.loaders.talismans()
 
     @cached_property
     def abilities(self) -> Any:
         """Returns every character's abilities (abilities.toml)."""
-        from domain.rulesets.talisman.main.content import load_abilities
-
-        return load_abilities()
+        return self.loaders.abilities()
 
     @cached_property
     def cards(self) -> dict[str, Any]:
@@ -159,8 +171,8 @@ class MainContext:
         """Returns what every Adventure and Purchase card adds in a fight, by id."""
         found = {c.id: _stats(c.effect, c.amount, c.save) for c in self.adventure.cards}
         found.update({i.id: _stats(i.effect, i.amount, i.save) for i in self.purchase.items})
-        for exp in self.expansions:
-            found.update(exp.items())
+        for exp_content in self.expansion_contents:
+            found.update(exp_content.items)
         return found
 
     @cached_property
@@ -171,8 +183,8 @@ class MainContext:
             for c in self.adventure.cards
             if c.type in ("monster", "spirit")
         }
-        for exp in self.expansions:
-            found.update(exp.trophies())
+        for exp_content in self.expansion_contents:
+            found.update(exp_content.trophies)
         return found
 
     @cached_property
@@ -209,8 +221,8 @@ class MainContext:
         found = {c.id: c.name for c in self.adventure.cards}
         found.update({i.id: i.name for i in self.purchase.items})
         found.update({t.id: t.name for t in self.talismans.talismans})
-        for exp in self.expansions:
-            found.update(exp.names())
+        for exp_content in self.expansion_contents:
+            found.update(exp_content.names)
         return found
 
     def card_name(self, card: str) -> str:
@@ -222,7 +234,7 @@ class MainContext:
         found = self.cards.get(card)
         if found is not None:
             return bool(found.type == "magic-object")
-        return any(card in exp.magic() for exp in self.expansions)
+        return any(card in exp_content.magic for exp_content in self.expansion_contents)
 
     def price(self, card: str) -> int:
         """Returns a Purchase item's price."""
@@ -233,14 +245,14 @@ class MainContext:
         for name in ("board", "places", "adventure", "purchase", "spells", "talismans", "abilities"):
             getattr(self, name)
         for exp in self.expansions:
-            exp.load_content()
+            exp.check_content()
 
     @cached_property
     def sizes(self) -> dict[str, int]:
         """Returns each board's number of spaces, the expansions' boards included."""
         found = {b.id: len(b.spaces) for b in self.board.boards}
-        for exp in self.expansions:
-            found.update(exp.sizes())
+        for exp_content in self.expansion_contents:
+            found.update(exp_content.sizes)
         return found
 
     @cached_property
@@ -248,8 +260,8 @@ class MainContext:
         """Returns each board's spaces by board id (the rules ask for a space on nearly every step), the
         expansions' boards included (their spaces have the `id`, `name` and `kind` the rules read)."""
         found: dict[str, tuple[Any, ...]] = {b.id: b.spaces for b in self.board.boards}
-        for exp in self.expansions:
-            found.update(exp.spaces())
+        for exp_content in self.expansion_contents:
+            found.update(exp_content.spaces)
         return found
 
     @cached_property

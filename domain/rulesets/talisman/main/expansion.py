@@ -1,54 +1,87 @@
 """The main board's expansions (RULES.md §5: `--option dungeon=true`, `--option keep=true`): each is an
-`Expansion` object the `talisman` ruleset builds when its option is true, and asks at fixed points.
+`Expansion` object the `talisman` ruleset builds when its option is true, and asks through eleven hooks.
 
-- **Its boards.** A character standing on one of the expansion's boards (`boards`) plays its whole turn
-  by the expansion's rules: `legal_actions`, `is_legal` and `resolve` (Spells stay the main board's:
-  `cast:` ids go to `abilities`, which asks where the caster stands).
-- **The main board.** On the main board each expansion in play may add actions (`main_actions`,
-  `resolve_main`: enter the Dungeon from a Doorway…), own outcomes of cards and places (`outcomes`:
-  `doorway`, `ethereal-portal`, `enter-keep`…), take a card as it is drawn (`card_drawn`: a third
-  Doorway is discarded, Dungeon 4.1) and take over a Talisman's gain (`gains_talisman`: Keep 4.5).
-- **Its content.** Its short game's files and its own (`own_content_paths`), the Adventure cards it
-  shuffles in (`adventure_file`, merged into the Adventure deck by `MainContext`), its decks
-  (`piles`), its boards' sizes (`sizes`), and what its cards are worth once carried or killed
-  (`items`, `trophies`, `names`, `magic`).
-- **Its state** lives in the main state's own keys (`state_keys`, added by `initial_state`) and in every
-  sheet's (`sheet_keys`, added by `fresh_sheet`), as the short games keep them, so the short games' steps
-  run on the main state unchanged; its evolve steps (`handlers`) run after the main board's for the same
-  event type.
-- **Its choices.** A choice whose kind's first part is in `choice_kinds` is labelled and made by it.
+- **Its content** (`content_paths`, `content`, `check_content`): its files (its short game's, the
+  Adventure cards it shuffles in, its own), and as one `ExpansionContent`: its boards' sizes and spaces,
+  its decks, what its cards are worth once carried or killed, their names, its Magic Objects, the outcomes
+  of cards and places it owns (`doorway`, `ethereal-portal`, `enter-keep`…) and its keys of the main state
+  and of every sheet (as the short games keep them, so the short games' steps run on the main state
+  unchanged). Its evolve steps (`handlers`) run after the main board's for the same event type.
+- **Its turns** (`actions`, `resolve`): a character standing on one of its boards (`boards`) plays its
+  whole turn by its rules (Spells stay the main board's: `cast:` ids go to `abilities`); on the main board
+  each expansion may add actions (enter the Dungeon from a Doorway…).
+- **The main board's questions** (`card_drawn`: a third Doorway is discarded, Dungeon 4.1; `offers`: a
+  way in it could not take is not offered; `gains_talisman`: Keep 4.5; `bot_weight`).
+- **Its choices** (`choice_label`, `make_choice`): a choice whose kind's first part is in `choice_kinds`
+  is labelled and made by it.
 
 A turn it resolves is closed by the ruleset (`finish_action`: the turn passes unless a choice waits);
 `resolve` returns True when the same player acts again (a Dungeon landing that offers a choice of
-encounter, say). The expansions in play are built once per ruleset object, in the order of `NAMES`.
+encounter, say). The expansions in play are built once per ruleset object, in the order of
+`build.EXPANSIONS`. `Expansion` is generic in the context it reads (`MainContext`), so this module imports
+nothing of the rules that ask it.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from domain.actions import Action
 from domain.events import Event
 from domain.resolution import Resolution
 from domain.rulesets.base import Evolver
+from domain.rulesets.talisman.main.state import MainSheet, MainState
 
-if TYPE_CHECKING:
-    from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue
-    from domain.rulesets.talisman.main.outcomes import OutcomeRule
-    from domain.rulesets.talisman.main.state import MainSheet, MainState
-
-# The expansions, by the option that brings each in (RULES.md §5), in the order they are asked.
-NAMES: dict[str, str] = {
-    "dungeon": "domain.rulesets.talisman.main.dungeon.expansion:DungeonExpansion",
-    "keep": "domain.rulesets.talisman.main.keep.expansion:KeepExpansion",
-}
+Ctx = TypeVar("Ctx")
+# An outcome's rule: (context, resolution, player, amount, target, reason), as `outcomes.OUTCOMES`.
+Outcome = Callable[[Ctx, Resolution, str, int, str, str], None]
 
 
-class Expansion:
-    """One expansion of the main board; every default adds nothing."""
+@dataclass(frozen=True, slots=True)
+class ItemStats:
+    """What an Object or Follower adds in a fight: its bonuses and the face it saves a life on."""
+
+    strength_bonus: int = 0
+    craft_bonus: int = 0
+    armour_save: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TrophyValue:
+    """What a killed enemy is worth as a trophy (RULES.md §1)."""
+
+    trophy_kind: str
+    trophy_value: int
+
+
+@dataclass(frozen=True)
+class ExpansionContent(Generic[Ctx]):
+    """What an expansion adds to the content in play (`MainContext` merges it with the main board's)."""
+
+    # Each board it adds: its number of spaces, and its spaces (`id`, `name`, `kind` are read).
+    sizes: Mapping[str, int] = field(default_factory=dict)
+    spaces: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    # Its decks by ledger name (discard piles included, empty).
+    piles: Mapping[str, list[str]] = field(default_factory=dict)
+    # Its cards: what they add in a fight, their worth as trophies, their names, its Magic Objects.
+    items: Mapping[str, ItemStats] = field(default_factory=dict)
+    trophies: Mapping[str, TrophyValue] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)
+    magic: frozenset[str] = frozenset()
+    # The outcomes of cards and places it owns, by outcome (or card effect) id.
+    outcomes: Mapping[str, Callable[[Ctx, Resolution, str, int, str, str], None]] = field(
+        default_factory=dict
+    )
+    # Its keys of the main state at GameCreated, and of a new character's sheet.
+    state_keys: Mapping[str, object] = field(default_factory=dict)
+    sheet_keys: Mapping[str, object] = field(default_factory=dict)
+
+
+class Expansion(Generic[Ctx]):
+    """One expansion of the main board, reading a context of type `Ctx`; every default adds nothing."""
 
     name: ClassVar[str]  # the option that brings it in: `dungeon`, `keep`
     boards: ClassVar[tuple[str, ...]] = ()  # the boards it adds (a sheet's `board`)
@@ -56,84 +89,37 @@ class Expansion:
     choice_kinds: ClassVar[frozenset[str]] = frozenset()  # the choice kinds (first part) it makes
     handlers: ClassVar[Mapping[type[Event], Evolver]] = {}  # run after the main board's step
 
-    def __init__(self, ctx: MainContext) -> None:
+    def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
 
-    # -- content and setup ------------------------------------------------------------------------
+    # -- its content ----------------------------------------------------------------------------------
 
     @classmethod
-    def own_content_paths(cls) -> list[Path]:
-        """Returns the content files it adds beyond its short game's files and its Adventure file (both
-        in every game it is in, `main.content.content_paths`)."""
+    def content_paths(cls) -> list[Path]:
+        """Returns the content files it adds to every game it is in, in order: its short game's, its
+        Adventure cards' (`adventure_file`), its own (`build.content_paths`)."""
         return []
 
-    def load_content(self) -> None:
-        """Loads (and so checks) its content."""
+    def content(self) -> ExpansionContent[Ctx]:
+        """Returns what it adds to the content in play (asked once per context, and at GameCreated)."""
+        return ExpansionContent()
 
-    def sizes(self) -> dict[str, int]:
-        """Returns the number of spaces of each board it adds (the state's `cards` and `gold` lists)."""
-        return {}
+    def check_content(self) -> None:
+        """Loads (and so checks) its content, against the context's where it names the main board's."""
 
-    def piles(self) -> dict[str, list[str]]:
-        """Returns its decks and piles by ledger name (discard piles included, empty)."""
-        return {}
+    # -- its turns --------------------------------------------------------------------------------------
 
-    def spaces(self) -> dict[str, tuple[Any, ...]]:
-        """Returns the spaces of each board it adds, by board id (the main board's rules read a space's
-        `id`, `name` and `kind` wherever a character stands: `MainContext.space`)."""
-        return {}
-
-    def state_keys(self) -> dict[str, Any]:
-        """Returns its keys of the main state, with their values at GameCreated."""
-        return {}
-
-    def sheet_keys(self) -> dict[str, Any]:
-        """Returns its keys of every character's sheet, with a new character's values."""
-        return {}
-
-    def items(self) -> dict[str, ItemStats]:
-        """Returns what its decks' Objects and Followers add in a fight, by card id."""
-        return {}
-
-    def trophies(self) -> dict[str, TrophyValue]:
-        """Returns what its decks' enemies are worth as trophies, by card id."""
-        return {}
-
-    def names(self) -> dict[str, str]:
-        """Returns the names of its cards, by id."""
-        return {}
-
-    def magic(self) -> frozenset[str]:
-        """Returns the ids of its Magic Objects."""
-        return frozenset()
-
-    # -- a turn on its boards -----------------------------------------------------------------------
-
-    def legal_actions(self, state: MainState, player: str) -> list[Action]:
-        """Returns the actions of a character on one of its boards whose turn it is (no choice waits)."""
+    def actions(self, state: MainState, player: str) -> list[Action]:
+        """Returns the actions of the character whose turn it is (no choice waits): on one of its boards,
+        that turn's; elsewhere, those it adds."""
         return []
 
-    def is_legal(self, state: MainState, player: str, action_id: str) -> bool:
-        """Tells whether `action_id` is among `legal_actions(state, player)`."""
-        return any(action.id == action_id for action in self.legal_actions(state, player))
-
-    def resolve(self, res: Resolution, action_id: str, player: str) -> bool:
-        """Resolves one legal action of a character on its boards; True when the same player acts again."""
-        return False
-
-    # -- on the main board --------------------------------------------------------------------------
-
-    def main_actions(self, state: MainState, player: str) -> list[Action]:
-        """Returns the actions it adds for a character on the main board whose turn it is."""
-        return []
-
-    def resolve_main(self, res: Resolution, action_id: str, player: str) -> bool | None:
-        """Resolves one of its `main_actions` (True: the same player acts again); None when not its own."""
+    def resolve(self, res: Resolution, action_id: str, player: str) -> bool | None:
+        """Resolves one of its `actions`: True when the same player acts again; None when the action is
+        not its own (a character on the main board)."""
         return None
 
-    def outcomes(self) -> dict[str, OutcomeRule]:
-        """Returns the outcomes of cards and places it owns, by outcome (or card effect) id."""
-        return {}
+    # -- the main board's questions -----------------------------------------------------------------------
 
     def card_drawn(self, res: Resolution, player: str, card: str) -> None:
         """Runs after a card is drawn onto a main-board space (it may discard it: another is drawn)."""
@@ -160,19 +146,3 @@ class Expansion:
     def make_choice(self, res: Resolution, player: str, kind: str, option: str) -> bool:
         """Carries out one of its choices (ChoiceMade is already emitted); True: the player acts again."""
         return False
-
-
-def expansion_class(name: str) -> type[Expansion]:
-    """Returns the class of the expansion an option names (imported on first use)."""
-    module, _, cls = NAMES[name].partition(":")
-    found: type[Expansion] = getattr(importlib.import_module(module), cls)
-    return found
-
-
-def build_expansions(ctx: MainContext, options: Mapping[str, str]) -> tuple[Expansion, ...]:
-    """Returns the expansions the options turn on, built for this context, in the order of `NAMES`."""
-    built: list[Expansion] = []
-    for name in NAMES:
-        if options.get(name, "false") == "true":
-            built.append(expansion_class(name)(ctx))
-    return tuple(built)

@@ -16,8 +16,9 @@ from domain.rulesets.talisman.character import (
 )
 from domain.rulesets.talisman.combat import COMBAT
 from domain.rulesets.talisman.events import GoldChanged
-from domain.rulesets.talisman.main.context import ItemStats, MainContext, sheet_of
+from domain.rulesets.talisman.main.context import MainContext, sheet_of
 from domain.rulesets.talisman.main.events import AlignmentChanged, ItemDropped
+from domain.rulesets.talisman.main.expansion import ItemStats
 from domain.rulesets.talisman.main.state import MainSheet
 
 CURSED_GLADE = "cursed-glade"

@@ -25,10 +25,12 @@ from domain.rulesets.talisman.events import CardDiscarded
 from domain.rulesets.talisman.main.ability_encounters import DRAWS, EVADE, LANDING, OPTIONS, PASS, TABLE
 from domain.rulesets.talisman.main.ability_hooks import here_name
 from domain.rulesets.talisman.main.choices import offer
-from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
+from domain.rulesets.talisman.main.context import MainContext, lying_here, sheet_of, state_of
+from domain.rulesets.talisman.main.duels import spend
 from domain.rulesets.talisman.main.ending import in_play
 from domain.rulesets.talisman.main.events_abilities import AbilityUsed, EnemyEvaded
 from domain.rulesets.talisman.main.hook_lookup import at
+from domain.rulesets.talisman.main.piles import fill_space
 from domain.rulesets.talisman.main.state import MainState
 
 LANDING_KIND = "landing"
@@ -101,8 +103,6 @@ def _encounter(ctx: MainContext, res: Resolution, player: str, board: LandingBoa
 
 
 def _ward(ctx: MainContext, res: Resolution, player: str, board: LandingBoard) -> bool:
-    from domain.rulesets.talisman.main.duels import spend
-
     for ready in sheet_of(res, player)["ready"]:
         if ready["effect"] == "skip-encounter":
             spend(res, player, ready)  # Ward: the space is not met this turn
@@ -118,8 +118,6 @@ def extra_draws(ctx: MainContext, res: Resolution, player: str) -> int:
 
 
 def _draw(ctx: MainContext, res: Resolution, player: str, board: LandingBoard) -> bool:
-    from domain.rulesets.talisman.main.duels import spend
-
     sheet = sheet_of(res, player)
     evading = bool(at(ctx, sheet, EVADE))
     extra = extra_draws(ctx, res, player)
@@ -132,8 +130,6 @@ def _draw(ctx: MainContext, res: Resolution, player: str, board: LandingBoard) -
 
 
 def _offer_discard(ctx: MainContext, res: Resolution, player: str, count: int, board: LandingBoard) -> bool:
-    from domain.rulesets.talisman.main.adventure import lying_here
-
     # Only the cards of the board's deck (not dropped items) may go back.
     drawn = sorted({card for card in lying_here(res, player) if board.card(ctx, card) is not None})
     if count <= 0 or not drawn:
@@ -144,8 +140,6 @@ def _offer_discard(ctx: MainContext, res: Resolution, player: str, count: int, b
 
 def evadable(ctx: MainContext, res: Resolution, player: str, board: LandingBoard | None = None) -> list[str]:
     """Returns the enemies lying here that the player's abilities let it evade (not yet evaded)."""
-    from domain.rulesets.talisman.main.adventure import lying_here
-
     sheet = sheet_of(res, player)
     hooks = at(ctx, sheet, EVADE)
     found = []
@@ -189,10 +183,8 @@ def run_steps(
 
 
 def meet_space(ctx: MainContext, res: Resolution, player: str) -> None:
-    """Meets the player's space (its handler in `places`)."""
-    from domain.rulesets.talisman.main import places
-
-    places.meet_space(ctx, res, player)
+    """Meets the player's space (its handler in `places`, handed up as `ctx.steps.meet_space`)."""
+    ctx.steps.meet_space(ctx, res, player)
 
 
 def _main_card(ctx: MainContext, card: str) -> Any:
@@ -206,8 +198,6 @@ def _main_draws(ctx: MainContext, res: Resolution, player: str) -> int:
 
 def _main_fill(ctx: MainContext, res: Resolution, player: str, draws: int, extra: int) -> int:
     # A main-board space is filled from the Adventure deck up to its cards and the extra ones.
-    from domain.rulesets.talisman.main.adventure import fill_space, lying_here
-
     before = len(lying_here(res, player))
     fill_space(ctx, res, player, draws + extra)
     return len(lying_here(res, player)) - max(before, draws)
@@ -230,8 +220,6 @@ def decide_landing(
 ) -> None:
     """Resolves a landing choice (`<kind>:<step>`; on the main board unless `board` names another)."""
     board = board or MAIN_BOARD
-    from domain.rulesets.talisman.main.pvp import encounter_character
-
     if step == "encounter" and option == PASSED:
         res.emit(
             AbilityUsed(
@@ -239,7 +227,7 @@ def decide_landing(
             )
         )
     elif step == "encounter" and option != SPACE:
-        encounter_character(ctx, res, player, option)
+        ctx.steps.encounter_character(ctx, res, player, option)
     elif step.startswith("draw"):
         res.emit(CardDiscarded(player=player, card=option, space=sheet_of(res, player)["space"]))
         if _offer_discard(ctx, res, player, int(step.partition(":")[2]) - 1, board):
@@ -264,11 +252,9 @@ def skips_table(ctx: MainContext, res: Resolution, player: str) -> bool:
 
 def decide_table(ctx: MainContext, res: Resolution, player: str, option: str) -> None:
     """Rolls on the space's table when the player chose to."""
-    from domain.rulesets.talisman.main.places import run_table
-
     space = ctx.here(res, player)
     if option == ROLL and space.table:
-        run_table(ctx, res, player, space.table)
+        ctx.steps.run_table(ctx, res, player, space.table)
 
 
 def landing_choice(ctx: MainContext, res: Resolution, player: str, option: str, arg: str) -> None:

@@ -7,15 +7,13 @@ elsewhere (`teleport`) does not meet its new space until a later turn.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from domain.events import DieRolled, LifeGained
 from domain.resolution import Resolution
 from domain.rulesets.talisman.character import STARTING_LIVES, room_for_spells
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC
 from domain.rulesets.talisman.events import GoldChanged, StatChanged, TurnLost
 from domain.rulesets.talisman.main.choices import offer
-from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
+from domain.rulesets.talisman.main.context import MainContext, OutcomeRule, is_over, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import in_play, lose_lives
 from domain.rulesets.talisman.main.events import QuestGiven, SpiritsEmpowered
 from domain.rulesets.talisman.main.fights import fight
@@ -24,7 +22,6 @@ from domain.rulesets.talisman.main.piles import draw_from
 from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import PURCHASE, SPELLS, TALISMANS
 
-OutcomeRule = Callable[[MainContext, Resolution, str, int, str, str], None]
 ALIGNMENTS = ("good", "neutral", "evil")
 DUEL_ROUNDS = 10  # house: ten tied rounds with Death end the duel as a stand-off
 

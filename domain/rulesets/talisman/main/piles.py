@@ -6,7 +6,8 @@ from __future__ import annotations
 from domain.events import CardDrawn
 from domain.resolution import Resolution
 from domain.rulesets.talisman.events import DeckReshuffled
-from domain.rulesets.talisman.main.context import state_of
+from domain.rulesets.talisman.main.context import MainContext, lying_here, state_of
+from domain.rulesets.talisman.main.state import ADVENTURE
 from domain.rulesets.talisman.shapes import discard_pile
 
 
@@ -21,3 +22,13 @@ def draw_from(res: Resolution, deck: str, player: str) -> str:
     card, draw = res.dice.pick(list(state_of(res)["piles"][deck]))
     res.emit(CardDrawn(player=player, deck=deck, card=card, draw=draw))
     return card
+
+
+def fill_space(ctx: MainContext, res: Resolution, player: str, draws: int) -> None:
+    """Draws Adventure cards onto the player's space until it holds `draws` cards (RULES.md §5)."""
+    while len(lying_here(res, player)) < draws:
+        card = draw_from(res, ADVENTURE, player)
+        if not card:
+            return
+        for exp in ctx.expansions:  # an expansion may discard it (a third Doorway, Dungeon 4.1): draw again
+            exp.card_drawn(res, player, card)

@@ -36,9 +36,7 @@ Decision = Callable[[MainContext, Resolution, str, str, str], None]
 
 def fight_value(ctx: MainContext, res: Resolution, player: str, kind: str, opponent: str) -> int:
     """Returns a character's Strength or Craft in a fight, with its items' and abilities' bonuses."""
-    from domain.rulesets.talisman.main.abilities import ABILITIES
-
-    return effective(ctx, sheet_of(res, player), kind) + ABILITIES.combat_bonus(
+    return effective(ctx, sheet_of(res, player), kind) + ctx.steps.combat_bonus(
         ctx, state_of(res), player, kind, opponent
     )
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from domain.actions import HOST, Action
 from domain.errors import BadSetup
@@ -33,13 +33,13 @@ from domain.rulesets.talisman.characters import canonical_seats, load_characters
 from domain.rulesets.talisman.effects import GAME_RULES, GameRules
 from domain.rulesets.talisman.main import movement
 from domain.rulesets.talisman.main.abilities import ABILITIES
+from domain.rulesets.talisman.main.build import EXPANSIONS, build_context, content_paths, load_expansions
 from domain.rulesets.talisman.main.choices import CHOOSE, option_label
 from domain.rulesets.talisman.main.context import MainContext
 from domain.rulesets.talisman.main.decisions import make_choice
-from domain.rulesets.talisman.main.dungeon import events as dungeon_events  # noqa: F401  (registers them)
 from domain.rulesets.talisman.main.ending import check_killed
 from domain.rulesets.talisman.main.events import CharacterRestarted
-from domain.rulesets.talisman.main.expansion import NAMES, Expansion
+from domain.rulesets.talisman.main.expansion import Expansion
 from domain.rulesets.talisman.main.fights import fight
 from domain.rulesets.talisman.main.handlers import HANDLERS
 from domain.rulesets.talisman.main.items import items_at_turn_start
@@ -105,7 +105,7 @@ class TalismanGame(TalismanRace[MainState]):
     option_specs = {
         "ending": OptionSpec(("crown", "first"), "crown", ENDING_HELP),
         "bot_round_cap": OptionSpec(("0", "400"), "0", CAP_HELP),
-        **{name: OptionSpec(("true", "false"), "false", EXPANSION_HELP[name]) for name in NAMES},
+        **{name: OptionSpec(("true", "false"), "false", EXPANSION_HELP[name]) for name in EXPANSIONS},
         **{key: OptionSpec(("true", "false"), "false", text) for key, text in EXPANSION_OPTIONS.items()},
         "keep.wizard": OptionSpec(("choose", "auto"), "choose", WIZARD_HELP),
     }
@@ -113,9 +113,9 @@ class TalismanGame(TalismanRace[MainState]):
 
     def __init__(self, options: Mapping[str, str] | None = None) -> None:
         super().__init__(options)
-        self.ctx = MainContext(dict(self.options))
+        self.ctx = build_context(dict(self.options))
         self.regions = build_regions(self.ctx)
-        self.expansions: tuple[Expansion, ...] = self.ctx.expansions
+        self.expansions: tuple[Expansion[MainContext], ...] = self.ctx.expansions
         if self.expansions:
             self.handlers = merged_handlers(self.expansions)
             self.game_rules: GameRules | None = GameRules(kill=self._kill, fight=self._fight)
@@ -148,8 +148,6 @@ class TalismanGame(TalismanRace[MainState]):
 
     def content_paths(self) -> list[Path]:
         """Returns the characters and the main board's content files."""
-        from domain.rulesets.talisman.main.content import content_paths
-
         return content_paths(self.options)
 
     def load_content(self) -> None:
@@ -173,8 +171,9 @@ class TalismanGame(TalismanRace[MainState]):
             self._starts(),
         )
         for exp in self.expansions:
-            state["piles"].update({name: sorted(cards) for name, cards in exp.piles().items()})
-            state.update(exp.state_keys())  # type: ignore[typeddict-item]
+            added = exp.content()
+            state["piles"].update({name: sorted(cards) for name, cards in added.piles.items()})
+            cast(dict[str, object], state).update(added.state_keys)  # its own keys, typed by it (`KeepPart`)
         return state
 
     def _piles(self, requested: Mapping[str, str]) -> dict[str, list[str]]:
@@ -219,7 +218,7 @@ class TalismanGame(TalismanRace[MainState]):
         sheet = main["players"][current]
         expansion = self.ctx.expansion_on(sheet["board"])
         if expansion is not None:
-            return expansion.legal_actions(main, current) + ABILITIES.castable(self.ctx, main, current)
+            return expansion.actions(main, current) + ABILITIES.castable(self.ctx, main, current)
         if sheet["board"] == CROWN:
             return [Action("command", current, "Cast the Command Spell")]
         if main["step"] == ROLLED:
@@ -228,7 +227,7 @@ class TalismanGame(TalismanRace[MainState]):
             self.ctx, main, current
         )
         for exp in self.expansions:
-            extra += exp.main_actions(main, current)
+            extra += exp.actions(main, current)
         return movement.move_actions(self.ctx, main, current) + extra
 
     def is_legal(self, state: MainState, player: str, action_id: str) -> bool:
@@ -247,7 +246,7 @@ class TalismanGame(TalismanRace[MainState]):
         board = main["players"][player]["board"]
         expansion = self.ctx.expansion_on(board)
         if expansion is not None and not action_id.startswith("cast:"):
-            return expansion.is_legal(main, player, action_id)
+            return any(action.id == action_id for action in expansion.actions(main, player))
         if board == CROWN:
             return action_id == "command"
         rolled = main["step"] == ROLLED
@@ -314,7 +313,7 @@ class TalismanGame(TalismanRace[MainState]):
         if action_id != "roll" and not ABILITIES.keeps_turn(res, action_id):
             finish_action(self.ctx, res)
 
-    def _chooser(self, kind: str) -> Expansion | None:
+    def _chooser(self, kind: str) -> Expansion[MainContext] | None:
         head = kind.partition(":")[0]
         return next((exp for exp in self.expansions if head in exp.choice_kinds), None)
 
@@ -329,7 +328,7 @@ class TalismanGame(TalismanRace[MainState]):
             again = expansion.resolve(res, action_id, player)
         else:
             again = next(
-                (r for exp in self.expansions if (r := exp.resolve_main(res, action_id, player)) is not None),
+                (r for exp in self.expansions if (r := exp.resolve(res, action_id, player)) is not None),
                 None,
             )
             if again is None:
@@ -357,19 +356,17 @@ class TalismanGame(TalismanRace[MainState]):
         return BOT_WEIGHTS.get(action.id, 1.0)
 
 
-def merged_handlers(expansions: tuple[Expansion, ...]) -> dict[type[Event], Evolver]:
+def merged_handlers(expansions: tuple[Expansion[MainContext], ...]) -> dict[type[Event], Evolver]:
     """Returns the main board's evolve steps with each expansion's run after them for the same event; a new
     character's sheet (dealt or restarted) gets every expansion's sheet keys."""
     steps: dict[type[Event], list[Evolver]] = {kind: [step] for kind, step in HANDLERS.items()}
     for exp in expansions:
         for kind, step in exp.handlers.items():
             steps.setdefault(kind, []).append(step)
-    sheet_keys: dict[str, Any] = {}
-    for exp in expansions:
-        sheet_keys.update(exp.sheet_keys())
-    if sheet_keys:
+    if expansions:
+        keys_step = _sheet_keys_step(expansions)
         for kind in (CharacterDealt, CharacterRestarted):
-            steps.setdefault(kind, []).insert(1, _sheet_keys_step(sheet_keys))
+            steps.setdefault(kind, []).insert(1, keys_step)
     return {kind: found[0] if len(found) == 1 else _chain(found) for kind, found in steps.items()}
 
 
@@ -381,8 +378,17 @@ def _chain(steps: list[Evolver]) -> Evolver:
     return apply
 
 
-def _sheet_keys_step(keys: Mapping[str, Any]) -> Callable[[Any, Any], None]:
+def _sheet_keys_step(expansions: tuple[Expansion[MainContext], ...]) -> Callable[[Any, Any], None]:
+    # The expansions' content is read on the first sheet made, not when the ruleset is built.
+    merged: dict[str, Any] = {}
+
     def apply(state: Any, event: Any) -> None:
-        state["players"][event.player].update(copy.deepcopy(dict(keys)))
+        if not merged:
+            for exp in expansions:
+                merged.update(exp.content().sheet_keys)
+        state["players"][event.player].update(copy.deepcopy(merged))
 
     return apply
+
+
+load_expansions()  # their event types are the talisman ruleset's too

@@ -44,7 +44,7 @@ def card_deck(ctx: MainContext, board: str, card: str) -> str:
     expansion = ctx.expansion_on(board)
     if expansion is None:
         return ADVENTURE
-    return next(pile for pile in expansion.piles() if not pile.startswith("discard:"))
+    return next(pile for pile in expansion.content().piles if not pile.startswith("discard:"))
 
 
 def face_up(ctx: MainContext, state: Any, board: str) -> list[str]:

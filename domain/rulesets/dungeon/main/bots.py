@@ -4,10 +4,10 @@ Entrance now and then (so bot games go in and come out); the main board's weight
 from __future__ import annotations
 
 from domain.actions import Action
+from domain.rulesets.dungeon.main.exits import CHAMBER, DOOR
+from domain.rulesets.dungeon.main.state import in_dungeon
+from domain.rulesets.dungeon.main.turn import FLEE, ROLL, SPACE
 from domain.rulesets.talisman.main.context import MainContext
-from domain.rulesets.talisman.main.dungeon.exits import CHAMBER, DOOR
-from domain.rulesets.talisman.main.dungeon.state import in_dungeon
-from domain.rulesets.talisman.main.dungeon.turn import FLEE, ROLL, SPACE
 from domain.rulesets.talisman.main.state import MainState
 
 ENTER_WEIGHT = 3.0  # against the roll's 1: a Doorway is usually taken

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from domain.events import DieRolled
 from domain.resolution import Resolution
+from domain.rulesets.keep.main.state import keep_sheet
 from domain.rulesets.keep.state import BOARD, ENTRANCE
 from domain.rulesets.talisman.character import PLAYING
 from domain.rulesets.talisman.events import CardDiscarded
@@ -46,8 +47,7 @@ def talismans_outside(ctx: MainContext) -> bool:
 
 def may_enter(sheet: MainSheet) -> bool:
     """Tells whether a character may go into the Keep now: outside it, and no turn outside owed."""
-    keep: dict[str, object] = sheet  # type: ignore[assignment]  # the Keep's sheet keys
-    return sheet["status"] == PLAYING and sheet["board"] != BOARD and keep["keep_wait"] == 0
+    return sheet["status"] == PLAYING and sheet["board"] != BOARD and keep_sheet(sheet)["keep_wait"] == 0
 
 
 def warlock_open(ctx: MainContext, sheet: MainSheet) -> bool:

@@ -17,17 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from domain.events import CardDrawn, CombatResolved, DieRolled, Event, Moved, TurnEnded
 from domain.rulesets.base import Evolver
 from domain.rulesets.dungeon.content import CARD_PREFIX, load_deck
+from domain.rulesets.dungeon.main.content import ADVENTURE_FILE
+from domain.rulesets.dungeon.main.events import HorseDiscarded
 from domain.rulesets.dungeon.state import BOARD, DECK
 from domain.rulesets.keep.events import FollowerLeft
 from domain.rulesets.talisman.events import CardDiscarded, FleeingDeclared, TrophiesTraded
 from domain.rulesets.talisman.main.content import load_adventure_extra
-from domain.rulesets.talisman.main.dungeon.content import ADVENTURE_FILE
-from domain.rulesets.talisman.main.dungeon.events import HorseDiscarded
 from domain.rulesets.talisman.main.events import CharacterDied, ItemSold, RegionCrossed
 from domain.rulesets.talisman.main.events_abilities import EnemyDestroyed
 from domain.rulesets.talisman.main.state import ADVENTURE, MOVEMENT, PURCHASE, deck_of
@@ -66,10 +66,19 @@ def _drawn(state: Any, e: CardDrawn) -> None:
         state["players"][e.player][LANDED] = True  # drawn onto the drawer's own space: it landed there
 
 
-def flags(state: Any, player: str) -> dict[str, Any]:
-    """Returns a player's sheet as a plain mapping, to read the Dungeon's flags on it."""
-    sheet: dict[str, Any] = state["players"][player]
-    return sheet
+class DungeonFlags(TypedDict):
+    """The Dungeon's keys of every character's sheet (`SHEET_KEYS`), beside the main board's `MainSheet`."""
+
+    fleeing: bool  # FLEEING (Dungeon 9)
+    defeated: bool  # DEFEATED (Dungeon 7.3)
+    dungeon_fresh: bool  # FRESH: on the Entrance, not yet moved inside since coming down
+    dungeon_barred: int  # BARRED: turns left before it may go down a Doorway again
+    dungeon_landed: bool  # LANDED: it landed where a way in or out lies (see above)
+
+
+def flags(state: Mapping[str, Any], player: str) -> DungeonFlags:
+    """Returns the Dungeon's keys of a player's sheet, typed (the same dict: writes go to the sheet)."""
+    return cast(DungeonFlags, state["players"][player])
 
 
 def in_dungeon(state: Any, player: str) -> bool:

@@ -15,7 +15,7 @@ and a Treasure Hoard item (which belongs to no deck, Keep 15) leaves the game wh
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from domain.events import CardDrawn, Event, TurnEnded
 from domain.rulesets.base import Evolver
@@ -61,7 +61,40 @@ KEEP_CARD = "keep/card/"
 # Where a discarded card of the Keep goes, by its id's prefix ("": out of the game, a Hoard item).
 KEEP_CARDS = {KEEP_CARD: discard_pile(KEEP_DECK), "keep/vault/": discard_pile(VAULT_DECK), "keep/item/": ""}
 
-SHEET_KEYS: dict[str, Any] = {
+
+class KeepSheet(TypedDict):
+    """The Keep's keys of every character's sheet (`SHEET_KEYS`), beside the main board's `MainSheet`."""
+
+    entered: bool
+    fleeing: bool
+    looping: bool
+    loop_fails: int
+    obelisk: bool
+    keep_from: list[Any]  # [board, space] it came into the Keep from (Keep 10), [] when none
+    keep_wait: int
+
+
+class KeepPart(TypedDict):
+    """The Keep's keys of the main state (`state_keys`), beside the main board's `MainState`."""
+
+    tiles: list[int]
+    vault_talismans: int
+    vault_spells: list[str]
+    wizard: dict[str, Any]  # the Vampire Wizard's spell waiting for its aim (Keep 8.4), {} when none
+    hoard: bool
+
+
+def keep_sheet(sheet: Mapping[str, object]) -> KeepSheet:
+    """Returns the Keep's keys of a character's sheet, typed (the same dict: writes go to the sheet)."""
+    return cast(KeepSheet, sheet)
+
+
+def keep_part(state: Mapping[str, object]) -> KeepPart:
+    """Returns the Keep's keys of the main state, typed (the same dict: writes go to the state)."""
+    return cast(KeepPart, state)
+
+
+SHEET_KEYS: KeepSheet = {
     "entered": False,
     "fleeing": False,
     "looping": False,
@@ -72,7 +105,7 @@ SHEET_KEYS: dict[str, Any] = {
 }
 
 
-def state_keys(hoard: bool) -> dict[str, Any]:
+def state_keys(hoard: bool) -> KeepPart:
     """Returns the Keep's keys of the main state at GameCreated."""
     return {
         "tiles": [0] * (LAST + 1),

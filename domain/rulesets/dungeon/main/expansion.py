@@ -12,20 +12,23 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from domain.actions import Action
+from domain.content import content_path
 from domain.events import Event
 from domain.resolution import Resolution
 from domain.rulesets.base import Evolver
 from domain.rulesets.dungeon.content import Board, load_board, load_deck
+from domain.rulesets.dungeon.content import content_paths as short_game_paths
+from domain.rulesets.dungeon.main import entering, exits, landing, turn
+from domain.rulesets.dungeon.main.board import MainDungeonBoard, dungeon_hooks
+from domain.rulesets.dungeon.main.bots import bot_weight
+from domain.rulesets.dungeon.main.content import ADVENTURE_FILE, exits_path, load_exits
+from domain.rulesets.dungeon.main.state import SHEET_KEYS, handlers
 from domain.rulesets.dungeon.state import BOARD, DECK
 from domain.rulesets.talisman.main.choices import option_label
-from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue
-from domain.rulesets.talisman.main.dungeon import entering, exits, landing, turn
-from domain.rulesets.talisman.main.dungeon.board import MainDungeonBoard, dungeon_hooks
-from domain.rulesets.talisman.main.dungeon.bots import bot_weight
-from domain.rulesets.talisman.main.dungeon.content import ADVENTURE_FILE, exits_path, load_exits
-from domain.rulesets.talisman.main.dungeon.state import SHEET_KEYS, handlers
-from domain.rulesets.talisman.main.expansion import Expansion
-from domain.rulesets.talisman.main.outcomes import OutcomeRule, apply_outcome
+from domain.rulesets.talisman.main.content_base import DIR
+from domain.rulesets.talisman.main.context import MainContext
+from domain.rulesets.talisman.main.expansion import Expansion, ExpansionContent, ItemStats, TrophyValue
+from domain.rulesets.talisman.main.outcomes import apply_outcome
 from domain.rulesets.talisman.main.state import MainState
 from domain.rulesets.talisman.shapes import discard_pile
 
@@ -35,7 +38,7 @@ def _doorway(ctx: Any, res: Resolution, player: str, amount: int, target: str, r
     return None
 
 
-class DungeonExpansion(Expansion):
+class DungeonExpansion(Expansion[MainContext]):
     """The Dungeon beside the main board."""
 
     name: ClassVar[str] = "dungeon"
@@ -49,11 +52,32 @@ class DungeonExpansion(Expansion):
         self._hooks: tuple[Board, MainDungeonBoard] | None = None
 
     @classmethod
-    def own_content_paths(cls) -> list[Path]:
-        """Returns the ways out of the Dungeon (the Treasure Chamber table, the Tunnel)."""
-        return [exits_path()]
+    def content_paths(cls) -> list[Path]:
+        """Returns the Dungeon board and deck (the short game's files), its Doorways (Adventure cards) and
+        the ways out of the Dungeon (the Treasure Chamber table, the Tunnel)."""
+        return [*short_game_paths(), content_path(DIR, ADVENTURE_FILE), exits_path()]
 
-    def load_content(self) -> None:
+    def content(self) -> ExpansionContent[MainContext]:
+        """Returns the Dungeon board, its deck (the Tunnel in it: it leads to the main board, Dungeon 8.3),
+        its cards' worth, names and Magic Objects, the Doorway's outcome and a new character's flags."""
+        board, cards = load_board(), load_deck().cards.values()
+        return ExpansionContent(
+            sizes={BOARD: len(board.spaces)},
+            spaces={BOARD: board.spaces},
+            piles={DECK: list(load_deck().cards), discard_pile(DECK): []},
+            items={
+                c.id: ItemStats(c.strength_bonus, c.craft_bonus, c.armour_save)
+                for c in cards
+                if c.kind in ("object", "magic-object", "follower")
+            },
+            trophies={c.id: TrophyValue(c.trophy_kind, c.trophy_value) for c in cards if c.is_enemy},
+            names={c.id: c.name for c in cards},
+            magic=frozenset(c.id for c in cards if c.kind == "magic-object"),
+            outcomes={"doorway": _doorway},
+            sheet_keys=dict(SHEET_KEYS),
+        )
+
+    def check_content(self) -> None:
         """Loads (and so checks) the Dungeon's board, deck and ways out, whose spaces must be the board's."""
         load_board(), load_deck()
         found = load_exits()
@@ -61,44 +85,6 @@ class DungeonExpansion(Expansion):
             if row.to != "doorway":
                 self.ctx.position(row.to)
         self.ctx.position(found.fallback)
-
-    def sizes(self) -> dict[str, int]:
-        """Returns the Dungeon board's number of spaces."""
-        return {BOARD: len(load_board().spaces)}
-
-    def spaces(self) -> dict[str, tuple[Any, ...]]:
-        """Returns the Dungeon board's spaces."""
-        return {BOARD: load_board().spaces}
-
-    def piles(self) -> dict[str, list[str]]:
-        """Returns the Dungeon deck (the Tunnel in it: it leads to the main board, Dungeon 8.3)."""
-        return {DECK: list(load_deck().cards), discard_pile(DECK): []}
-
-    def sheet_keys(self) -> dict[str, Any]:
-        """Returns a new character's Dungeon flags (none set)."""
-        return dict(SHEET_KEYS)
-
-    def items(self) -> dict[str, ItemStats]:
-        """Returns what the Dungeon's Objects and Followers add in a fight, by card id."""
-        return {
-            c.id: ItemStats(c.strength_bonus, c.craft_bonus, c.armour_save)
-            for c in load_deck().cards.values()
-            if c.kind in ("object", "magic-object", "follower")
-        }
-
-    def trophies(self) -> dict[str, TrophyValue]:
-        """Returns what the Dungeon's enemies are worth as trophies, by card id."""
-        return {
-            c.id: TrophyValue(c.trophy_kind, c.trophy_value) for c in load_deck().cards.values() if c.is_enemy
-        }
-
-    def names(self) -> dict[str, str]:
-        """Returns the names of the Dungeon's cards, by id."""
-        return {c.id: c.name for c in load_deck().cards.values()}
-
-    def magic(self) -> frozenset[str]:
-        """Returns the ids of the Dungeon's Magic Objects."""
-        return frozenset(c.id for c in load_deck().cards.values() if c.kind == "magic-object")
 
     # -- a turn in the Dungeon --------------------------------------------------------------------
 
@@ -120,30 +106,24 @@ class DungeonExpansion(Expansion):
                 self.ctx, res, player, "gain-talisman", 1, "", "the Treasure Chamber (Dungeon 13.1)"
             )
 
-    def legal_actions(self, state: MainState, player: str) -> list[Action]:
-        """Returns the actions of a character in the Dungeon whose turn it is."""
-        return turn.legal_actions(self.ctx, state, player)
-
-    def resolve(self, res: Resolution, action_id: str, player: str) -> bool:
-        """Resolves one action in the Dungeon; True when the same player acts again."""
-        return turn.resolve(self.ctx, res, self.board_hooks(), action_id, player)
-
-    # -- on the main board ------------------------------------------------------------------------
-
-    def main_actions(self, state: MainState, player: str) -> list[Action]:
-        """Returns `dungeon:enter` for a character on a Doorway (Dungeon 5)."""
+    def actions(self, state: MainState, player: str) -> list[Action]:
+        """Returns the actions of a character in the Dungeon whose turn it is; on the main board,
+        `dungeon:enter` for a character on a Doorway (Dungeon 5)."""
+        if state["players"][player]["board"] == BOARD:
+            return turn.legal_actions(self.ctx, state, player)
         return entering.main_actions(self.ctx, state, player)
 
-    def resolve_main(self, res: Resolution, action_id: str, player: str) -> bool | None:
-        """Goes down a Doorway (`dungeon:enter`); None for any other action."""
+    def resolve(self, res: Resolution, action_id: str, player: str) -> bool | None:
+        """Resolves one action in the Dungeon (True when the same player acts again); on the main board,
+        goes down a Doorway (`dungeon:enter`), None for any other action."""
+        if res.state["players"][player]["board"] == BOARD:
+            return turn.resolve(self.ctx, res, self.board_hooks(), action_id, player)
         if action_id != entering.ENTER:
             return None
         entering.enter(self.ctx, res, player)
         return False
 
-    def outcomes(self) -> dict[str, OutcomeRule]:
-        """Returns the Doorway's outcome (it does nothing when met: the way down is the next turn's)."""
-        return {"doorway": _doorway}
+    # -- the main board's questions ---------------------------------------------------------------
 
     def card_drawn(self, res: Resolution, player: str, card: str) -> None:
         """Discards a third Doorway drawn (Dungeon 4.1)."""

@@ -23,6 +23,8 @@ from __future__ import annotations
 from domain.events import DieRolled
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_tables
+from domain.rulesets.keep.main.inside import Inside
+from domain.rulesets.keep.main.state import keep_part, keep_sheet
 from domain.rulesets.keep.state import BOARD, LAST, VAULT_DECK
 from domain.rulesets.keep.vault import VAULT_CARDS, _meet, items_in_play
 from domain.rulesets.talisman.character import room_for_spells
@@ -32,7 +34,6 @@ from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_o
 from domain.rulesets.talisman.main.ending import reach_crown
 from domain.rulesets.talisman.main.events import ItemBought
 from domain.rulesets.talisman.main.items import room_to_carry
-from domain.rulesets.talisman.main.keep.inside import Inside
 from domain.rulesets.talisman.main.piles import draw_from
 from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import CROWN, PURCHASE, SPELLS, TALISMANS, deck_of
@@ -46,7 +47,7 @@ def enter(ctx: MainContext, res: Resolution, player: str) -> None:
     """Meets the Talisman Vault (Keep 8.8, 9.1): a Talisman (or the Hoard), 3 Vault cards; a survivor takes
     what lies there."""
     inside = Inside(res, player)
-    if state_of(res)["hoard"]:  # type: ignore[typeddict-item]
+    if keep_part(state_of(res))["hoard"]:
         _hoard(ctx, res, player)
     else:
         draw_from(res, TALISMANS, player)
@@ -101,7 +102,7 @@ def entered_from(res: Resolution, player: str) -> tuple[str, int]:
     """Returns the space the character entered the Keep from (Keep 10; its starting space if none is
     recorded: a character stood on the Keep by hand)."""
     sheet = sheet_of(res, player)
-    found = sheet["keep_from"] or state_of(res)["starts"].get(sheet["character"], [])  # type: ignore[typeddict-item]
+    found = keep_sheet(sheet)["keep_from"] or state_of(res)["starts"].get(sheet["character"], [])
     board, space = found or ["outer", 0]
     return str(board), int(space)
 

@@ -18,16 +18,16 @@ from __future__ import annotations
 
 from domain.actions import Action
 from domain.resolution import Resolution
+from domain.rulesets.keep.main.hooks import MainKeep
+from domain.rulesets.keep.main.state import FLIGHT_RETURN, keep_sheet
+from domain.rulesets.keep.main.vault import entered_from
+from domain.rulesets.keep.main.vault import leave as exit_by_table
 from domain.rulesets.keep.moves import OBELISK
 from domain.rulesets.keep.spaces import obelisk_test
 from domain.rulesets.keep.state import ENTRANCE, LAST
 from domain.rulesets.keep.steps import break_free, entry_test, move_by_chart, roll_label
 from domain.rulesets.talisman.events import FleeingDeclared
 from domain.rulesets.talisman.main.context import MainContext, sheet_of
-from domain.rulesets.talisman.main.keep.hooks import MainKeep
-from domain.rulesets.talisman.main.keep.state import FLIGHT_RETURN
-from domain.rulesets.talisman.main.keep.vault import entered_from
-from domain.rulesets.talisman.main.keep.vault import leave as exit_by_table
 from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import MainState
 
@@ -36,19 +36,19 @@ ENTER, ROLL, FLEE, LEAVE, EXIT = "enter", "roll", "flee", "leave", "exit"
 
 def action_ids(state: MainState, player: str) -> list[str]:
     """Returns the ids of the actions open to a character on the Keep whose turn it is."""
-    sheet: dict[str, object] = state["players"][player]  # type: ignore[assignment]
+    sheet, keep = state["players"][player], keep_sheet(state["players"][player])
     if sheet["space"] == LAST:
         return [EXIT]
-    if not sheet["entered"]:
-        return [LEAVE] if sheet["keep_wait"] else [ENTER]
-    if sheet["space"] != ENTRANCE and not sheet["fleeing"]:
+    if not keep["entered"]:
+        return [LEAVE] if keep["keep_wait"] else [ENTER]
+    if sheet["space"] != ENTRANCE and not keep["fleeing"]:
         return [ROLL, FLEE]
     return [ROLL]
 
 
 def actions(state: MainState, player: str) -> list[Action]:
     """Returns the actions open to a character on the Keep, labelled."""
-    sheet: dict[str, object] = state["players"][player]  # type: ignore[assignment]
+    sheet = state["players"][player]
     labels = {
         ENTER: "Try to open the Keep's door (3 dice under Strength + Craft + Lives)",
         FLEE: "Flee the Keep (irrevocable)",
@@ -85,7 +85,7 @@ def _enter(res: Resolution, player: str) -> None:
 
 
 def _roll(res: Resolution, player: str, board: MainKeep) -> None:
-    sheet: dict[str, object] = sheet_of(res, player)  # type: ignore[assignment]
+    sheet = keep_sheet(sheet_of(res, player))
     if sheet["fleeing"]:
         _movement(res, player, board)
     elif sheet["looping"]:

@@ -17,10 +17,12 @@ House decisions, in nightkeep's words (the Keep run's, `keep/wizard.py`, on the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.resolution import Resolution
 from domain.rulesets.keep.events import SpellCast, SpellDiscarded
+from domain.rulesets.keep.main.state import WIZARD_SPACE, keep_part
+from domain.rulesets.keep.moves import KeepMover
 from domain.rulesets.keep.state import BOARD, ENTRANCE
 from domain.rulesets.keep.wizard import AIMED_AT_NOBODY, DISCARD, WIZARD_SPELLS, WIZARD_TARGET
 from domain.rulesets.talisman.character import PLAYING
@@ -29,21 +31,17 @@ from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
 from domain.rulesets.talisman.main.ending import lose_lives
 from domain.rulesets.talisman.main.items import change_alignment
-from domain.rulesets.talisman.main.keep.state import WIZARD_SPACE
 from domain.rulesets.talisman.main.piles import draw_from
 from domain.rulesets.talisman.main.spells import spell_of
 from domain.rulesets.talisman.main.state import SPELLS
 from domain.rulesets.talisman.turns import next_in_play
-
-if TYPE_CHECKING:
-    from domain.rulesets.keep.board import KeepBoard
 
 NEUTRAL = "neutral"
 __all__ = ["WIZARD_SPACE", "aim", "land", "would_harm"]
 
 
 def _other_spells(res: Resolution, target: str) -> list[str]:
-    pending = state_of(res)["wizard"].get("spell", "")  # type: ignore[typeddict-item]
+    pending = keep_part(state_of(res))["wizard"].get("spell", "")
     return [spell for spell in sheet_of(res, target)["spells"] if spell != pending]
 
 
@@ -81,12 +79,12 @@ def _victim_here(res: Resolution, victim: str) -> bool:
     return sheet["board"] == BOARD and sheet["space"] == WIZARD_SPACE and res.state["phase"] != "over"
 
 
-def land(ctx: MainContext, res: Resolution, player: str, hooks: KeepBoard) -> None:
+def land(ctx: MainContext, res: Resolution, player: str, hooks: KeepMover) -> None:
     """Meets the Vampire Wizard: his three Spells, each aimed by a player or by the rules."""
     _cast_spells(ctx, res, player, hooks, 0)
 
 
-def _cast_spells(ctx: MainContext, res: Resolution, victim: str, hooks: KeepBoard, drawn: int) -> None:
+def _cast_spells(ctx: MainContext, res: Resolution, victim: str, hooks: KeepMover, drawn: int) -> None:
     character = sheet_of(res, victim)["character"]
     for _ in range(drawn, WIZARD_SPELLS):
         spell_id = draw_from(res, SPELLS, victim)
@@ -104,7 +102,7 @@ def _cast_spells(ctx: MainContext, res: Resolution, victim: str, hooks: KeepBoar
             return
 
 
-def _cast_at(ctx: MainContext, res: Resolution, target: str, spell_id: str, hooks: KeepBoard) -> None:
+def _cast_at(ctx: MainContext, res: Resolution, target: str, spell_id: str, hooks: KeepMover) -> None:
     spell = spell_of(ctx, spell_id)
     if not would_harm(ctx, res, target, spell_id):
         res.emit(SpellDiscarded(player=target, spell=spell_id, reason="would help or do nothing"))
@@ -126,11 +124,11 @@ def _cast_at(ctx: MainContext, res: Resolution, target: str, spell_id: str, hook
         change_alignment(ctx, res, target, NEUTRAL, spell_id)
 
 
-def aim(ctx: MainContext, res: Resolution, option: str, hooks: KeepBoard) -> None:
+def aim(ctx: MainContext, res: Resolution, option: str, hooks: KeepMover) -> None:
     """Casts the Spell waiting for its aim at the chosen character (or discards it), then goes on."""
     state = state_of(res)
     victim = state["turn"]
-    casting: dict[str, Any] = state["wizard"]  # type: ignore[typeddict-item]
+    casting = keep_part(state)["wizard"]
     spell_id, drawn = casting["spell"], casting.get("drawn", WIZARD_SPELLS)
     if option == DISCARD:
         res.emit(SpellDiscarded(player=victim, spell=spell_id, reason=AIMED_AT_NOBODY))

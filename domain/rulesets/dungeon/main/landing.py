@@ -24,7 +24,8 @@ from domain.rulesets.talisman.encounters import draw_cards
 from domain.rulesets.talisman.events import CardDiscarded
 from domain.rulesets.talisman.main.ability_encounters import EVADE
 from domain.rulesets.talisman.main.choices import offer
-from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
+from domain.rulesets.talisman.main.context import MainContext, lying_here, sheet_of
+from domain.rulesets.talisman.main.duels import spend
 from domain.rulesets.talisman.main.ending import in_play
 from domain.rulesets.talisman.main.events_abilities import EnemyEvaded
 from domain.rulesets.talisman.main.hook_lookup import at
@@ -45,15 +46,7 @@ class Foe:
     family: str = ""
 
 
-def lying_here(res: Resolution, player: str) -> list[str]:
-    """Returns the face-up cards on the player's Dungeon space."""
-    sheet = sheet_of(res, player)
-    return state_of(res)["cards"][sheet["board"]][sheet["space"]]
-
-
 def _draw(ctx: MainContext, res: Resolution, player: str) -> bool:
-    from domain.rulesets.talisman.main.duels import spend
-
     space, sheet = load_board().spaces[sheet_of(res, player)["space"]], sheet_of(res, player)
     if not space.draws or space.kind == "guard-room" or lying_here(res, player):
         return True  # nothing is about to be drawn (the Dungeon's encounter draws only on an empty space)

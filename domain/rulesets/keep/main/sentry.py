@@ -8,12 +8,11 @@ next turn; losing both rounds sends it back to Hallway 3.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.events import DieRolled
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_board, load_tables
-from domain.rulesets.keep.moves import SENTRY_RETREAT
+from domain.rulesets.keep.main.inside import Inside
+from domain.rulesets.keep.moves import SENTRY_RETREAT, KeepMover
 from domain.rulesets.keep.spaces import LIFE, SENTRY, SENTRY_TOLL
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC
@@ -21,15 +20,11 @@ from domain.rulesets.talisman.effects import lose_lives
 from domain.rulesets.talisman.encounters import fight
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, sheet_of
-from domain.rulesets.talisman.main.keep.inside import Inside
-
-if TYPE_CHECKING:
-    from domain.rulesets.talisman.main.keep.hooks import MainKeep
 
 ROUNDS = {"combat_rounds": COMBAT, "psychic_rounds": PSYCHIC}
 
 
-def land(ctx: MainContext, res: Resolution, player: str, hooks: MainKeep) -> None:
+def land(ctx: MainContext, res: Resolution, player: str, hooks: KeepMover) -> None:
     """Rolls on the Sentry's table and does what the line says."""
     (face,), draws = res.dice.roll(6)
     res.emit(DieRolled(player=player, purpose="sentry", sides=6, values=[face], draws=draws))

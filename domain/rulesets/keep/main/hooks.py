@@ -23,13 +23,13 @@ from domain.resolution import Resolution
 from domain.rulesets.keep import spaces
 from domain.rulesets.keep.board import KeepBoard
 from domain.rulesets.keep.content import TILE, load_deck
+from domain.rulesets.keep.main import sentry, vault, wizard
 from domain.rulesets.keep.moves import OBELISK
 from domain.rulesets.keep.state import BOARD, LAST
 from domain.rulesets.talisman.effects import cards_at, sheet_of
 from domain.rulesets.talisman.hooks import WinOnArrival
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, state_of
-from domain.rulesets.talisman.main.keep import sentry, vault, wizard
 from domain.rulesets.talisman.main.landing import SPACE, LandingBoard, encounter_options, resume, run_steps
 
 SENTRY_SPACE = 4

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from domain.actions import Action
 from domain.resolution import Resolution
+from domain.rulesets.dungeon.main.content import is_doorway
+from domain.rulesets.dungeon.main.events import HorseDiscarded
+from domain.rulesets.dungeon.main.exits import doorways
+from domain.rulesets.dungeon.main.state import flags
 from domain.rulesets.dungeon.state import BOARD
 from domain.rulesets.talisman.events import CardDiscarded
 from domain.rulesets.talisman.main.context import MainContext, sheet_of, state_of
-from domain.rulesets.talisman.main.dungeon.content import is_doorway
-from domain.rulesets.talisman.main.dungeon.events import HorseDiscarded
-from domain.rulesets.talisman.main.dungeon.exits import doorways
-from domain.rulesets.talisman.main.dungeon.state import BARRED, LANDED, flags
 from domain.rulesets.talisman.main.places_elsewhere import horses
 from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import PURCHASE, MainState, deck_of
@@ -54,7 +54,7 @@ def main_actions(ctx: MainContext, state: MainState, player: str) -> list[Action
     """Returns `dungeon:enter` for a character standing on a Doorway, unless it just came out (8.2)."""
     sheet = flags(state, player)
     # Dungeon 5.1: only a character who landed on the Doorway (not one it was drawn beside) goes down.
-    if not on_doorway(ctx, state, player) or sheet[BARRED] or not sheet.get(LANDED):
+    if not on_doorway(ctx, state, player) or sheet["dungeon_barred"] or not sheet.get("dungeon_landed"):
         return []
     return [Action(ENTER, player, "Go down the Doorway to the Dungeon's Entrance")]
 

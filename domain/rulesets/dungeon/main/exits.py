@@ -19,10 +19,10 @@ from __future__ import annotations
 from domain.actions import Action
 from domain.events import DieRolled
 from domain.resolution import Resolution
+from domain.rulesets.dungeon.main.content import DOORWAY, is_doorway, load_exits
+from domain.rulesets.dungeon.main.events import TreasureChamberRolled
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, state_of
-from domain.rulesets.talisman.main.dungeon.content import DOORWAY, is_doorway, load_exits
-from domain.rulesets.talisman.main.dungeon.events import TreasureChamberRolled
 from domain.rulesets.talisman.main.ending import in_play, reach_crown
 from domain.rulesets.talisman.main.positions import relocate
 from domain.rulesets.talisman.main.state import CROWN, MainState

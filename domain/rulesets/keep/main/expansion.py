@@ -10,29 +10,30 @@ the Exit Table in `vault`, the main state's Keep keys and their evolve steps in 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from pathlib import Path
+from typing import ClassVar
 
 from domain.actions import Action
+from domain.content import content_path
 from domain.resolution import Resolution
+from domain.rulesets.keep.content import content_paths as short_game_paths
 from domain.rulesets.keep.content import load_board, load_deck, load_spells, load_tables, load_vault
+from domain.rulesets.keep.main import entry, turn, wizard
+from domain.rulesets.keep.main.hooks import LANDING, MEET, MainKeep
+from domain.rulesets.keep.main.state import HANDLERS, SHEET_KEYS, KeepSheet, state_keys
 from domain.rulesets.keep.moves import counter_ids
 from domain.rulesets.keep.spaces import LIFE, SENTRY_TOLL, TOME_GIFT, pay_or_take
 from domain.rulesets.keep.state import BOARD, COUNTERS, KEEP_DECK, LAST, VAULT_DECK
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.keep.wizard import DISCARD, WIZARD_TARGET
 from domain.rulesets.talisman.main.choices import option_label
-from domain.rulesets.talisman.main.context import ItemStats, MainContext, TrophyValue
-from domain.rulesets.talisman.main.expansion import Expansion
-from domain.rulesets.talisman.main.keep import entry, turn, wizard
-from domain.rulesets.talisman.main.keep.hooks import LANDING, MEET, MainKeep
-from domain.rulesets.talisman.main.keep.state import HANDLERS, SHEET_KEYS, state_keys
+from domain.rulesets.talisman.main.content_base import DIR
+from domain.rulesets.talisman.main.context import MainContext
+from domain.rulesets.talisman.main.expansion import Expansion, ExpansionContent, ItemStats, TrophyValue
 from domain.rulesets.talisman.main.landing import SPACE, decide_landing
 from domain.rulesets.talisman.main.spells import spell_of
+from domain.rulesets.talisman.main.state import MainSheet, MainState
 from domain.rulesets.talisman.shapes import discard_pile
-
-if TYPE_CHECKING:
-    from domain.rulesets.talisman.main.outcomes import OutcomeRule
-    from domain.rulesets.talisman.main.state import MainSheet, MainState
 
 # Bots go in when a way opens and leave the Keep's door alone rarely; they flee rarely.
 BOT_WEIGHTS = {"choose:go": 4.0, "choose:stay": 0.5, "flee": 0.02, "choose:warlock-keep": 3.0}
@@ -40,7 +41,7 @@ BOT_WEIGHTS |= {"choose:mystic-keep": 3.0, "choose:enchantress-keep": 3.0}
 SELF_AIM_WEIGHT = 0.1
 
 
-class KeepExpansion(Expansion):
+class KeepExpansion(Expansion[MainContext]):
     """The Vampire's Keep beside the main board."""
 
     name: ClassVar[str] = "keep"
@@ -55,77 +56,60 @@ class KeepExpansion(Expansion):
         super().__init__(ctx)
         self.board = MainKeep(ctx, ctx.options.get("keep.wizard", "choose") == "choose")
 
-    # -- content and setup ------------------------------------------------------------------------
+    # -- its content -----------------------------------------------------------------------------------
 
-    def load_content(self) -> None:
+    @classmethod
+    def content_paths(cls) -> list[Path]:
+        """Returns the Keep's board, decks and tables (the Keep run's files) and its house Adventure cards."""
+        return [*short_game_paths(), content_path(DIR, cls.adventure_file)]
+
+    def content(self) -> ExpansionContent[MainContext]:
+        """Returns the Keep's spaces (1-21 on 3 levels, index 0 unused: space 1 again, Keep 3.2, 5.1,
+        RULES.md §3), its decks and Teleport counters with their discard piles (Keep 3.4-3.6, 14.1, 14.2),
+        what its, the Vault's and the Treasure Hoard's cards are worth and named, its ways in (the Mystic's,
+        the Enchantress's, the Warlock's and the Portals) and its keys of the state (the Hoard option, Keep
+        15.2) and of every sheet."""
+        keep, cards = load_board().spaces, items_in_play().cards.values()
+        piles = {KEEP_DECK: list(load_deck().cards), VAULT_DECK: list(load_vault()), COUNTERS: counter_ids()}
+        names = {card.id: card.name for card in cards}
+        names.update({card.id: card.name for card in load_vault().values()})
+        return ExpansionContent(
+            sizes={BOARD: LAST + 1},
+            spaces={BOARD: (keep[0], *keep)},
+            piles=piles | {discard_pile(KEEP_DECK): [], discard_pile(VAULT_DECK): []},
+            items={
+                card.id: ItemStats(card.strength_bonus, card.craft_bonus, card.armour_save)
+                for card in cards
+                if not card.is_enemy
+            },
+            trophies={
+                card.id: TrophyValue(card.trophy_kind, card.trophy_value) for card in cards if card.is_enemy
+            },
+            names=names,
+            magic=frozenset(c.id for c in cards if c.kind == "magic-object"),
+            outcomes=dict(entry.OUTCOMES),
+            state_keys=state_keys(self.ctx.options.get("keep.hoard") == "true"),
+            sheet_keys=KeepSheet(**SHEET_KEYS),
+        )
+
+    def check_content(self) -> None:
         """Loads (and so checks) the Keep's board, decks and tables."""
         load_board(), load_deck(), load_vault(), load_spells(), load_tables()
 
-    def sizes(self) -> dict[str, int]:
-        """Returns the Keep's spaces: 1-21 on 3 levels, index 0 unused (Keep 3.2, 5.1, RULES.md §3)."""
-        return {BOARD: LAST + 1}
+    # -- its turns: a turn on the Keep ------------------------------------------------------------------
 
-    def spaces(self) -> dict[str, tuple[Any, ...]]:
-        """Returns the Keep's spaces as the main board's rules read them (index 0 unused: space 1 again)."""
-        keep = load_board().spaces
-        return {BOARD: (keep[0], *keep)}
+    def actions(self, state: MainState, player: str) -> list[Action]:
+        """Returns the actions of a character on the Keep whose turn it is (none on the main board)."""
+        return turn.actions(state, player) if state["players"][player]["board"] == BOARD else []
 
-    def piles(self) -> dict[str, list[str]]:
-        """Returns the Keep deck, the Vault deck and the Teleport counters, with their discard piles (Keep
-        3.4-3.6, 14.1, 14.2)."""
-        piles = {KEEP_DECK: list(load_deck().cards), VAULT_DECK: list(load_vault()), COUNTERS: counter_ids()}
-        return piles | {discard_pile(KEEP_DECK): [], discard_pile(VAULT_DECK): []}
-
-    def state_keys(self) -> dict[str, Any]:
-        """Returns the Keep run's keys of the state (tiles, Vault, Wizard, the Hoard option, Keep 15.2)."""
-        return state_keys(self.ctx.options.get("keep.hoard") == "true")
-
-    def sheet_keys(self) -> dict[str, Any]:
-        """Returns the Keep's keys of every sheet (inside or not, fleeing, looping, where it came from)."""
-        return dict(SHEET_KEYS)
-
-    def items(self) -> dict[str, ItemStats]:
-        """Returns what the Keep's and the Treasure Hoard's Objects and Followers add in a fight."""
-        return {
-            card.id: ItemStats(card.strength_bonus, card.craft_bonus, card.armour_save)
-            for card in items_in_play().cards.values()
-            if not card.is_enemy
-        }
-
-    def trophies(self) -> dict[str, TrophyValue]:
-        """Returns what the Keep's enemies are worth as trophies."""
-        cards = items_in_play().cards.values()
-        return {card.id: TrophyValue(card.trophy_kind, card.trophy_value) for card in cards if card.is_enemy}
-
-    def names(self) -> dict[str, str]:
-        """Returns the names of the Keep's cards, the Vault's and the Hoard's items."""
-        found = {card.id: card.name for card in items_in_play().cards.values()}
-        found.update({card.id: card.name for card in load_vault().values()})
-        return found
-
-    def magic(self) -> frozenset[str]:
-        """Returns the ids of the Keep's Magic Objects."""
-        return frozenset(c.id for c in items_in_play().cards.values() if c.kind == "magic-object")
-
-    # -- a turn on the Keep ---------------------------------------------------------------------------
-
-    def legal_actions(self, state: MainState, player: str) -> list[Action]:
-        """Returns the actions of a character on the Keep whose turn it is."""
-        return turn.actions(state, player)
-
-    def is_legal(self, state: MainState, player: str, action_id: str) -> bool:
-        """Tells whether `action_id` is open to a character on the Keep (unlabelled)."""
-        return action_id in turn.action_ids(state, player)
-
-    def resolve(self, res: Resolution, action_id: str, player: str) -> bool:
-        """Resolves one action on the Keep; True when the player steps out and plays on."""
+    def resolve(self, res: Resolution, action_id: str, player: str) -> bool | None:
+        """Resolves one action on the Keep (True when the player steps out and plays on); None on the main
+        board, where the Keep adds no action."""
+        if res.state["players"][player]["board"] != BOARD:
+            return None
         return turn.resolve(self.ctx, res, action_id, player, self.board)
 
-    # -- on the main board ------------------------------------------------------------------------------
-
-    def outcomes(self) -> dict[str, OutcomeRule]:
-        """Returns the Keep's ways in: the Mystic's, the Enchantress's, the Warlock's and the Portals."""
-        return dict(entry.OUTCOMES)
+    # -- the main board's questions ---------------------------------------------------------------------
 
     def offers(self, sheet: MainSheet, outcome: str) -> bool:
         """Tells whether a way into the Keep is worth offering the character now (Keep 4.2-4.4, 10)."""

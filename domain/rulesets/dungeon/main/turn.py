@@ -13,20 +13,18 @@ turn after a defeat (7.3: that turn it moves back).
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.actions import Action
 from domain.events import DieRolled
 from domain.resolution import Resolution
 from domain.rulesets.dungeon.content import load_board, load_deck
 from domain.rulesets.dungeon.effects import DungeonBoard
+from domain.rulesets.dungeon.main import exits, landing
+from domain.rulesets.dungeon.main.state import DungeonFlags, flags
 from domain.rulesets.dungeon.state import BOARD
 from domain.rulesets.talisman.effects import still_on
 from domain.rulesets.talisman.encounters import enemies_left
 from domain.rulesets.talisman.events import FleeingDeclared, FollowerJoined, ObjectTaken
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of
-from domain.rulesets.talisman.main.dungeon import exits, landing
-from domain.rulesets.talisman.main.dungeon.state import DEFEATED, FLEEING, FRESH, LANDED, flags
 from domain.rulesets.talisman.main.ending import in_play
 from domain.rulesets.talisman.main.items import may_hold, room_to_carry
 from domain.rulesets.talisman.main.landing import encounter_options
@@ -44,10 +42,10 @@ def tunnel_cards() -> frozenset[str]:
     return frozenset(card.id for card in load_deck().cards.values() if card.leaves_board)
 
 
-def _roll_label(sheet: dict[str, Any]) -> str:
-    if sheet[FLEEING]:
+def _roll_label(sheet: DungeonFlags) -> str:
+    if sheet["fleeing"]:
         return "Roll and flee toward the Entrance"
-    if sheet[DEFEATED]:
+    if sheet["defeated"]:
         return "Roll and move back toward the Entrance (defeated last turn)"
     return "Roll and move toward the Treasure Chamber"
 
@@ -63,7 +61,7 @@ def may_meet_others(state: MainState, player: str) -> bool:
 def legal_actions(ctx: MainContext, state: MainState, player: str) -> list[Action]:
     """Returns the actions of a character in the Dungeon whose turn it is."""
     sheet = flags(state, player)
-    space = sheet["space"]
+    space = state["players"][player]["space"]
     if state["step"] == ROLLED:
         name = load_board().spaces[space].name
         options = encounter_options(ctx, state, player) if may_meet_others(state, player) else []
@@ -74,20 +72,20 @@ def legal_actions(ctx: MainContext, state: MainState, player: str) -> list[Actio
         return [Action(exits.CHAMBER, player, exits.chamber_label(ctx, state))]
     roll = Action(ROLL, player, _roll_label(sheet))
     if space == ENTRANCE:
-        if sheet[FLEEING]:
+        if sheet["fleeing"]:
             return exits.door_actions(ctx, state, player, "Leave the Dungeon (fled)")
-        if sheet[FRESH]:
+        if sheet["dungeon_fresh"]:
             return [roll]  # Dungeon 8.2: not the turn after coming down
         return [roll, *exits.door_actions(ctx, state, player, "Leave the Dungeon")]
-    if sheet[FLEEING]:
+    if sheet["fleeing"]:
         return [roll]  # Dungeon 9.1: all the way to the Entrance
     actions = [roll, Action(FLEE, player, "Flee the Dungeon (irrevocable)")]
     # Dungeon 8.3; house: not the turn after a defeat, which must move back (7.3)
     # Dungeon 8.3: only by landing where the Tunnel lies (not where another drew it)
-    landed = sheet.get(LANDED)
+    landed = sheet.get("dungeon_landed")
     if (
         landed
-        and not sheet[DEFEATED]
+        and not sheet["defeated"]
         and any(card in tunnel_cards() for card in state["cards"][BOARD][space])
     ):
         actions += exits.tunnel_actions(ctx, state, player)
@@ -123,14 +121,14 @@ def roll(ctx: MainContext, res: Resolution, board: DungeonBoard, player: str) ->
     """Rolls one die and moves: toward the centre, or back when defeated (7.3) or fleeing (9); meets the
     space reached, unless other characters there give a choice (True: the player chooses)."""
     sheet = flags(res.state, player)
-    backwards = bool(sheet[FLEEING] or sheet[DEFEATED]) != spend_misdirection(res, player)  # Dungeon 10.3
-    reason = "flight" if sheet[FLEEING] else "retreat" if sheet[DEFEATED] else "roll"
+    backwards = bool(sheet["fleeing"] or sheet["defeated"]) != spend_misdirection(res, player)  # Dungeon 10.3
+    reason = "flight" if sheet["fleeing"] else "retreat" if sheet["defeated"] else "roll"
     (face,), draws = res.dice.roll(6)
     res.emit(DieRolled(player=player, purpose=MOVEMENT, sides=6, values=[face], draws=draws))
-    here, last = sheet["space"], load_board().last
+    here, last = sheet_of(res, player)["space"], load_board().last
     # Dungeon 6.2, 8.1: forward, stopping on the Treasure Chamber; 7.3, 9: back, stopping on the Entrance.
     there = max(ENTRANCE, here - face) if backwards else min(last, here + face)
-    character = sheet["character"]
+    character = sheet_of(res, player)["character"]
     board.move(res, player, there, reason)
     after = sheet_of(res, player)
     if (
