@@ -50,6 +50,15 @@ def new_sheet(character: Character, board: str = "", space: int = 0) -> Sheet:
     }
 
 
+def stat_now_and_base(sheet: Sheet, stat: str) -> tuple[int, int]:
+    """Returns a sheet's Strength or Craft (`stat`) now and its starting value."""
+    if stat == "strength":
+        return sheet["strength"], sheet["base_strength"]
+    if stat == "craft":
+        return sheet["craft"], sheet["base_craft"]
+    raise ValueError(f"no stat named {stat!r}")
+
+
 def _bonus(sheet: Sheet, items: Mapping[str, Item], stat: str) -> int:
     attr = f"{stat}_bonus"
     carried: list[int] = [getattr(items[c], attr) for c in sheet["objects"] if c in items]

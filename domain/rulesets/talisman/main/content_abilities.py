@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, get_args
 
 import msgspec
 
@@ -43,7 +43,7 @@ Hook = Literal[
     "peek-next-card",
     "rout",
 ]
-HOOKS: tuple[str, ...] = Hook.__args__  # type: ignore[attr-defined]
+HOOKS: tuple[str, ...] = get_args(Hook)
 # The hooks whose `target` is a space name of board.toml, a space kind, a card family.
 SPACE_NAME_HOOKS = frozenset(
     {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 import msgspec
 
@@ -43,7 +43,7 @@ Kind = Literal[
     "cursed-glade",
     "crown",
 ]
-KINDS: tuple[str, ...] = Kind.__args__  # type: ignore[attr-defined]
+KINDS: tuple[str, ...] = get_args(Kind)
 
 # What a row, a fixed outcome or a service does (places.toml's header says each in words).
 Outcome = Literal[
@@ -63,7 +63,7 @@ Outcome = Literal[
     "enter-keep",
     "enter-keep-test",
 ]
-OUTCOMES: tuple[str, ...] = Outcome.__args__  # type: ignore[attr-defined]
+OUTCOMES: tuple[str, ...] = get_args(Outcome)
 Alignment = Literal["good", "neutral", "evil"]
 Ability = Literal["", "strength", "craft"]
 Goal = Literal["kill-monster", "kill-spirit", "pay-gold", "bring-follower", "lose-life", "visit-space"]

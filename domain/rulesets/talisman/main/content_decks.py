@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 import msgspec
 
@@ -31,7 +31,7 @@ HeldEffect = Literal[
     "gold-each-turn",
     "spell-ward",
 ]
-HELD_EFFECTS: frozenset[str] = frozenset({"nothing", *HeldEffect.__args__})  # type: ignore[attr-defined]
+HELD_EFFECTS: frozenset[str] = frozenset({"nothing", *get_args(HeldEffect)})
 # What a card does (adventure.toml's header says each in words).
 CardEffect = Literal[
     Effect,
@@ -45,7 +45,7 @@ CardEffect = Literal[
     "destroy-cards",
     "doorway",
 ]
-CARD_EFFECTS: tuple[str, ...] = CardEffect.__args__  # type: ignore[attr-defined]
+CARD_EFFECTS: tuple[str, ...] = get_args(CardEffect)
 # Whom an Event strikes: `everyone` spares the Keep (Keep 12), `all-boards` does not (Divine Intervention).
 Scope = Literal["you", "region", "everyone", "all-boards"]
 # `horse`: a mount that may not go into the Dungeon or the Keep (Dungeon 5.3, Keep 5.5).
@@ -81,7 +81,7 @@ SpellEffect = Literal[
     "barrier-space",
     "misdirect",
 ]
-SPELL_EFFECTS: tuple[str, ...] = SpellEffect.__args__  # type: ignore[attr-defined]
+SPELL_EFFECTS: tuple[str, ...] = get_args(SpellEffect)
 SpellTarget = Literal["self", "other", "enemy"]
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from domain.actions import Action
 from domain.events import DieRolled
 from domain.resolution import Resolution
+from domain.rulesets.talisman.character import stat_now_and_base
 from domain.rulesets.talisman.combat import COMBAT, WON
 from domain.rulesets.talisman.events import StatChanged
 from domain.rulesets.talisman.main.abilities import ABILITIES
@@ -182,9 +183,10 @@ def portal(ctx: MainContext, regions: Regions, res: Resolution, player: str, act
     sheet = sheet_of(res, player)
     values, draws = res.dice.roll(6, 2)
     res.emit(DieRolled(player=player, purpose=f"portal-{stat}", sides=6, values=values, draws=draws))
-    if sum(values) <= sheet[stat]:  # type: ignore[literal-required]
+    now, base = stat_now_and_base(sheet, stat)
+    if sum(values) <= now:
         go_to(regions, res, player, INNER, PLAIN_OF_PERIL, "portal of power")
-    elif sheet[stat] > sheet[f"base_{stat}"]:  # type: ignore[literal-required]
+    elif now > base:
         res.emit(StatChanged(player=player, stat=stat, amount=-1, reason="the Portal of Power"))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from domain.events import DieRolled, LifeGained
 from domain.resolution import Resolution
-from domain.rulesets.talisman.character import STARTING_LIVES, room_for_spells
+from domain.rulesets.talisman.character import STARTING_LIVES, room_for_spells, stat_now_and_base
 from domain.rulesets.talisman.combat import COMBAT, LOST, PSYCHIC
 from domain.rulesets.talisman.events import GoldChanged, StatChanged, TurnLost
 from domain.rulesets.talisman.main.choices import offer
@@ -59,7 +59,8 @@ def _stat(stat: str, sign: int) -> OutcomeRule:
         sheet = sheet_of(res, player)
         if sign < 0:
             # RULES.md §1: Strength and Craft never fall below their starting values.
-            amount = min(amount, sheet[stat] - sheet[f"base_{stat}"])  # type: ignore[literal-required]
+            now, base = stat_now_and_base(sheet, stat)
+            amount = min(amount, now - base)
         if amount > 0:
             res.emit(StatChanged(player=player, stat=stat, amount=sign * amount, reason=reason))
 

@@ -71,7 +71,7 @@ class Choice(TypedDict):
 class MainState(TalismanState):
     """The `talisman` game's state."""
 
-    players: dict[str, MainSheet]  # type: ignore[misc]
+    players: dict[str, MainSheet]  # type: ignore[misc]  # a TypedDict field narrowed to the main board's sheet
     step: str  # start / rolled
     rolled: int  # the movement roll while `step` is rolled
     round: int  # rounds begun (1 = the first round)
