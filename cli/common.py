@@ -18,12 +18,12 @@ from cli.completion import complete_seat
 from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
 from domain.game import MAX_EVENTS
+from event_store.app.seats import resolve_viewer as resolve_viewer
+from event_store.app.seats import seen_by as seen_by
+from event_store.app.service import GameService
 from event_store.busy import first_line, store_error_message
 from event_store.config import describe, is_shard_map, resolve_db, store_exists
 from event_store.recorded import RecordedEvent
-from event_store.seats import resolve_viewer as resolve_viewer
-from event_store.seats import seen_by as seen_by
-from event_store.service import GameService
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -127,7 +127,7 @@ def get_service(ctx: click.Context, create: bool = False) -> GameService:
 
 def open_shard_map(db: str, create: bool) -> GameService:
     """Opens the games of a shard map (`--db shards:PATH`), spread over several stores."""
-    from event_store.shards import ShardedService
+    from sharding.shards import ShardedService
 
     # A ShardedService offers every GameService method the commands call, routed to a game's shard.
     return cast(GameService, ShardedService.open(db, create))

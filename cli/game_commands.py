@@ -51,10 +51,10 @@ from domain.actions import HOST
 from domain.errors import UsageError
 from domain.game import STOPPED, game_status
 from domain.signing import history_fingerprint
-from event_store.bot_games import refuse_bot_only_options
+from event_store.app.seats import AS_ENV, find_action, pick_actor, refuse_if_secret, who_acts
+from event_store.app.service import GameService, play_with_bots
 from event_store.recorded import created_of, fold_recorded, redacted
-from event_store.seats import AS_ENV, find_action, pick_actor, refuse_if_secret, who_acts
-from event_store.service import GameService, play_with_bots
+from simulation.bot_games import refuse_bot_only_options
 
 
 def parse_player(text: str) -> tuple[str, str | None]:

@@ -21,9 +21,9 @@ from domain.actions import Action
 from domain.bots import Bot
 from domain.errors import NightkeepError
 from domain.hidden import PUBLIC
+from event_store.app.seats import is_secret_game, match_action, players_to_act, seen_by, who_acts
+from event_store.app.service import GameService
 from event_store.recorded import fold_recorded, redacted
-from event_store.seats import is_secret_game, match_action, players_to_act, seen_by, who_acts
-from event_store.service import GameService
 
 QUIT = frozenset({"q", "quit", "exit"})
 HELP = frozenset({"?", "help", ""})

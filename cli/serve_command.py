@@ -25,9 +25,9 @@ from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
 from domain.hidden import PUBLIC
 from domain.signing import history_fingerprint
+from event_store.app.service import GameService
 from event_store.busy import store_error_message
 from event_store.config import describe
-from event_store.service import GameService
 
 # Every page names what it may load: nothing from elsewhere, its own inline script and style only.
 SECURITY_HEADERS = {
@@ -119,7 +119,7 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
     from starlette.routing import Route
 
     from cli.export_command import html_page
-    from event_store.replay_file import export_game
+    from event_store.app.replay_file import export_game
     from projections.html_replay import games_page
 
     # A copy's page by its bytes' digest (a game that moves on is drawn anew), the latest few kept: every

@@ -16,7 +16,7 @@ from domain.events import GameCreated
 from domain.game import NIGHTKEEP_VERSION, Game, GameFold
 from domain.plain import copy_plain
 from domain.rulesets import Ruleset, build_ruleset, get_ruleset, ruleset_entry, ruleset_names
-from event_store.service import GameService
+from event_store.app.service import GameService
 from projections.views import players_summary, render_board, ruleset_describer
 from tests.test_cli_startup import imported_after
 

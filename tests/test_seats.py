@@ -6,7 +6,7 @@ import pytest
 
 from domain.actions import Action
 from domain.errors import UsageError
-from event_store.seats import find_action, match_action, pick_actor, resolve_viewer, seen_by
+from event_store.app.seats import find_action, match_action, pick_actor, resolve_viewer, seen_by
 
 ACTIONS = [
     Action("roll", "Ann", "Roll and move"),

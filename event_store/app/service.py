@@ -57,10 +57,10 @@ from domain.game import (
 from domain.rulesets import build_ruleset, get_ruleset
 from domain.setup import check_setup
 from domain.signing import AUTH_SIGNED, keys_problem
+from event_store.app.forks import check_fork_point, original_seed_for_fork
 from event_store.at_rest import check_store
 from event_store.config import persistence_env
 from event_store.copies import copy_store_for
-from event_store.forks import check_fork_point, original_seed_for_fork
 from event_store.lazy_log import get_logger
 from event_store.loading import fold_from_snapshot, load_latest, take_snapshot
 from event_store.recorded import (
@@ -598,8 +598,8 @@ class GameService(Application[UUID]):
 
     def resolve_game_id(self, text: str) -> UUID:
         """Parses a game id given on the command line: the whole id or a unique prefix of it (see
-        `event_store.game_ids`); a replica takes the game's id for its one copy of the game."""
-        from event_store.game_ids import resolve_game_id
+        `event_store.app.game_ids`); a replica takes the game's id for its one copy of the game."""
+        from event_store.app.game_ids import resolve_game_id
 
         return resolve_game_id(self.recorder, self.copies, text)
 
@@ -616,7 +616,7 @@ def play_with_bots(
     `on_action` sees the game after each action, the action the bot chose and the events it recorded.
     """
     from domain.bots import Bot
-    from event_store.bot_games import is_uncapped_bot_play
+    from simulation.bot_games import is_uncapped_bot_play
 
     bot = Bot(seed if seed is not None else str(game_id))
     taken = 0

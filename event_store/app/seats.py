@@ -18,8 +18,8 @@ from domain.errors import UsageError
 from domain.game import STOPPED
 from domain.hidden import PUBLIC
 from domain.suggest import did_you_mean
+from event_store.app.service import GameService
 from event_store.recorded import RecordedEvent, created_of, redacted
-from event_store.service import GameService
 
 # Who acts or whose actions to list, when --as is not given (hot-seat play at one terminal).
 AS_ENV = "NIGHTKEEP_AS"

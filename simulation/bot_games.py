@@ -35,8 +35,8 @@ from domain.rulesets import check_ruleset_name, get_ruleset
 from event_store.lazy_log import get_logger
 
 if TYPE_CHECKING:
+    from event_store.app.service import GameService
     from event_store.recorded import RecordedEvent
-    from event_store.service import GameService
 
 log = get_logger("nightkeep.bots")
 BOT_ROUND_CAP = "bot_round_cap"
@@ -155,7 +155,7 @@ def play_audited(games: BotGames, index: int) -> PlayedGame:
 
 
 def _play(games: BotGames, index: int, audit: bool) -> PlayedGame:
-    from event_store.service import GameService, play_with_bots
+    from event_store.app.service import GameService, play_with_bots
     from projections.report_records import audit_status
 
     service = GameService.open(":memory:")
@@ -228,7 +228,7 @@ def store_game(service: GameService, games: BotGames, index: int, recorded: list
 
 def replay_bytes(game_id: str, recorded: list[RecordedEvent]) -> bytes:
     """Returns a played game as replay-file bytes: the host's copy, whose audit checks every die."""
-    from event_store.replay_file import encode_replay
+    from event_store.app.replay_file import encode_replay
 
     return encode_replay(game_id, recorded)
 

@@ -43,7 +43,7 @@ def schema(store: SqlStore) -> list[str]:
         "CREATE TABLE IF NOT EXISTS nightkeep_pbem_tracking (name TEXT PRIMARY KEY, "
         "position BIGINT NOT NULL)",
         "CREATE TABLE IF NOT EXISTS nightkeep_pbem_seen (digest TEXT PRIMARY KEY, outcome TEXT NOT NULL)",
-        # A club's service (event_store/club_host.py, deadlines.py): tables of their own, so a store
+        # A club's service (event_store/pbem/club_host.py, deadlines.py): tables of their own, so a store
         # made before them gains them as it is opened.
         "CREATE TABLE IF NOT EXISTS nightkeep_pbem_settings (game_id TEXT PRIMARY KEY, title TEXT NOT NULL)",
         "CREATE TABLE IF NOT EXISTS nightkeep_pbem_waits (game_id TEXT NOT NULL, player TEXT NOT NULL, "

@@ -27,11 +27,11 @@ from eventsourcing.persistence import PersistenceError
 from domain.errors import CorruptStore, NightkeepError, UnknownGame, UsageError
 from domain.events import ForkedFrom
 from domain.game import Game, GameFold
+from event_store.app.game_ids import MAX_LISTED, AmbiguousGameId
+from event_store.app.service import GameService
 from event_store.config import describe, is_shard_map, store_exists
 from event_store.copies import Copy
-from event_store.game_ids import MAX_LISTED, AmbiguousGameId
 from event_store.recorded import RecordedEvent
-from event_store.service import GameService
 from event_store.shard_map import ShardSpec, home_shard, read_shard_map
 from projections.game_index import Entry, GameIndex
 
