@@ -79,7 +79,7 @@ from event_store.pbem.keys import new_key  # noqa: E402
 from event_store.pbem.packets import read_packets  # noqa: E402
 from tests.pbem_table import Table  # noqa: E402
 
-rulesets.register(rulesets.RulesetEntry("bench-marathon", "benchmarks.marathon_ruleset:Marathon", view=""))
+rulesets.register(rulesets.RulesetEntry("bench-marathon", "benchmarks.marathon_ruleset:Marathon"))
 
 Scenario = tuple[str, list[tuple[str, str | None]]]  # ruleset, seats (name, character)
 

@@ -26,6 +26,8 @@ from event_store.config import describe, is_shard_map, resolve_db, store_exists
 from event_store.recorded import RecordedEvent
 
 F = TypeVar("F", bound=Callable[..., Any])
+# The name of the key a host signs with unless told otherwise (`new` on a hosted game, `host …`).
+HOST_KEY = "host"
 
 
 class NightkeepCliError(click.ClickException):

@@ -108,7 +108,9 @@ def complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -
     service = _service(ctx)
     if service is None:
         return []
-    games = service.game_index().games()
+    from sharding.shards import game_index_of
+
+    games = game_index_of(service).games()
     return _matching(incomplete, ((g["game"], f"{g['ruleset']}: {', '.join(g['players'])}") for g in games))
 
 

@@ -17,8 +17,7 @@ from uuid import UUID
 
 import click
 
-from cli.common import echo_json, get_service, handle_errors, json_option
-from cli.pbem_hooks import HOST_KEY
+from cli.common import HOST_KEY, echo_json, get_service, handle_errors, json_option
 from cli.rendering import print_board
 from domain.errors import BadPacket, UsageError
 from domain.signing import fingerprint

@@ -9,17 +9,15 @@ from uuid import UUID
 
 import click
 
-from cli.common import echo_json
+from cli.common import HOST_KEY, echo_json
 from domain.errors import UsageError
 from event_store.app.service import GameService
 
 if TYPE_CHECKING:
     from event_store.pbem.replica import Membership, Replica
 
-# The name of the key a host signs with unless told otherwise. The e-mail machinery (cli.pbem_commands,
-# keys, packets, mail) is imported only by the functions that use it, so `show` and `act` on an ordinary
-# game never load it.
-HOST_KEY = "host"
+# The e-mail machinery (cli.pbem_commands, keys, packets, mail) is imported only by the functions that use
+# it, so `show` and `act` on an ordinary game never load it.
 
 
 def hosting_options(func: Any) -> Any:

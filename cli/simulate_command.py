@@ -19,7 +19,7 @@ from domain.errors import UsageError
 
 if TYPE_CHECKING:
     from event_store.app.service import GameService
-    from projections.reports import GameRecord, Report
+    from projections.report_rows import GameRecord, Report
     from simulation.bot_games import BotGames, PlayedGame, Simulation
 
 # A seed that names replay files stays a plain file name on every system.

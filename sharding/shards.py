@@ -19,7 +19,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from uuid import UUID, uuid4
 
 from eventsourcing.persistence import PersistenceError
@@ -324,6 +324,14 @@ def _stored_twice(game_id: UUID, holders: Sequence[Shard]) -> CorruptStore:
         f"game {game_id} is stored on shards {names}: a game lives on one shard (export it from one, "
         "check both copies, and delete the other)"
     )
+
+
+def game_index_of(service: GameService | ShardedService) -> GameIndex:
+    """Returns a store's game index (`games` lists from it): a shard map's spans its shards."""
+    if isinstance(service, ShardedService):
+        # ShardedGameIndex offers every GameIndex method the commands call, over every shard.
+        return cast(GameIndex, service.game_index())
+    return GameIndex(service)
 
 
 def open_store(db: str, create: bool = False) -> GameService | ShardedService:

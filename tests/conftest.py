@@ -12,7 +12,7 @@ from tests.pg_server import postgres_server  # noqa: F401  (a fixture)
 settings.register_profile("nightkeep", derandomize=True, deadline=None)
 settings.load_profile("nightkeep")
 
-rulesets.register(rulesets.RulesetEntry("toy-race", "tests.toy_ruleset:ToyRace", view=""))
+rulesets.register(rulesets.RulesetEntry("toy-race", "tests.toy_ruleset:ToyRace"))
 
 
 @pytest.fixture

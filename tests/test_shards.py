@@ -25,6 +25,7 @@ from event_store.app.game_ids import AmbiguousGameId
 from event_store.app.replay_file import export_game, import_game
 from event_store.app.service import GameService, play_with_bots
 from event_store.shard_map import home_shard, shard_score
+from projections.game_index import GameIndex
 from sharding.shards import ShardedService
 
 _databases = itertools.count(1)
@@ -86,7 +87,7 @@ def stored_on(db: str) -> set[UUID]:
     """Returns the ids of the games one shard's store holds (asked of that store alone)."""
     service = GameService.open(db)
     try:
-        return {UUID(e["game"]) for e in service.game_index().games()}
+        return {UUID(e["game"]) for e in GameIndex(service).games()}
     finally:
         service.close()
 

@@ -19,20 +19,17 @@ from cli.main import cli
 from event_store.app.replay_file import export_game
 from event_store.app.service import play_with_bots
 from projections.pictures.kit import check_readable
-from projections.report_dice import ALL, PLAYER, PURPOSE
-from projections.reports import (
+from projections.report_dice import ALL, PLAYER, PURPOSE, Roll
+from projections.report_rows import (
     AUDIT_CLEAN,
     AUDIT_FINDINGS,
     AUDIT_UNCHECKED_DICE,
     AUDIT_UNREADABLE,
     Exit,
     GameRecord,
-    Roll,
     Seat,
-    build_report,
-    render_html,
-    render_text,
 )
+from projections.reports import build_report, render_html, render_text
 from tests.log_mutations import pack, rechain, unpack
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"

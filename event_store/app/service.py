@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -76,9 +76,11 @@ from event_store.transcoder import MsgpackTranscoder
 
 if TYPE_CHECKING:
     from domain.audit import AuditReport, RawEntry
-    from projections.game_index import GameIndex
 
 log = get_logger("nightkeep.store")
+# The option that caps bot games' rounds (RULES.md §5): `simulation.bot_games` sets it, bots playing here
+# warn when it is off.
+BOT_ROUND_CAP = "bot_round_cap"
 
 SNAPSHOT_INTERVAL = 32
 # The club events whose checks read the log itself (a rollback's range, the host's key), not only the
@@ -590,12 +592,6 @@ class GameService(Application[UUID]):
             raise UsageError(f"game {game_id} has only {fold.version} events")
         return fold
 
-    def game_index(self) -> GameIndex:
-        """Returns the store's game index (`games` lists from it; a sharded store's spans its shards)."""
-        from projections.game_index import GameIndex
-
-        return GameIndex(self)
-
     def resolve_game_id(self, text: str) -> UUID:
         """Parses a game id given on the command line: the whole id or a unique prefix of it (see
         `event_store.app.game_ids`); a replica takes the game's id for its one copy of the game."""
@@ -616,7 +612,6 @@ def play_with_bots(
     `on_action` sees the game after each action, the action the bot chose and the events it recorded.
     """
     from domain.bots import Bot
-    from simulation.bot_games import is_uncapped_bot_play
 
     bot = Bot(seed if seed is not None else str(game_id))
     taken = 0
@@ -639,6 +634,12 @@ def play_with_bots(
         if on_action is not None:
             on_action(game, choice, recorded)
     return taken
+
+
+def is_uncapped_bot_play(ruleset_name: str, options: Mapping[str, str]) -> bool:
+    """Tells whether bots are about to play a game whose ruleset has a bot round cap that is off."""
+    spec = get_ruleset(ruleset_name).option_specs.get(BOT_ROUND_CAP)
+    return spec is not None and options.get(BOT_ROUND_CAP, spec.default) == "0"
 
 
 def _take(
