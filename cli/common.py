@@ -23,6 +23,7 @@ from event_store.app.seats import seen_by as seen_by
 from event_store.app.service import GameService
 from event_store.busy import first_line, store_error_message
 from event_store.config import describe, is_shard_map, resolve_db, store_exists
+from event_store.pbem.pbem_tables import is_replica_store
 from event_store.recorded import RecordedEvent
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -124,7 +125,18 @@ def get_service(ctx: click.Context, create: bool = False) -> GameService:
             raise NightkeepCliError(f"cannot open the store {describe(db)}: {first_line(exc)}", 2) from None
         # A PostgreSQL store holds pooled connections: they are given back when the command ends.
         ctx.find_root().call_on_close(obj["service"].close)
+        obj["replica"] = is_replica_store(obj["service"].recorder)
     return obj["service"]  # type: ignore[no-any-return]
+
+
+def is_replica(ctx: click.Context) -> bool:
+    """Tells whether the store this invocation opened is a player's replica (one that joined a game by
+    e-mail): decided once, when the store is opened, so no command asks the e-mail layer again."""
+    obj = ctx.ensure_object(dict)
+    service = get_service(ctx)
+    if "replica" not in obj:  # a shard map, or a service handed in by a caller
+        obj["replica"] = is_replica_store(getattr(service, "recorder", None))
+    return bool(obj["replica"])
 
 
 def open_shard_map(db: str, create: bool) -> GameService:

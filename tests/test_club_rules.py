@@ -258,7 +258,7 @@ def test_an_agreed_rollback_returns_the_game_and_the_redone_move_draws_the_same(
     with pytest.raises(IllegalAction, match="play waits"):
         service.take_action(game_id, "Ann", "roll")
     assert service.legal_actions(game_id) == []  # no move is listed that `act` would refuse
-    assert who_acts(service, game_id).startswith("play waits: a rollback")
+    assert who_acts(service.get_game(game_id)).startswith("play waits: a rollback")
     service.record_club(
         game_id,
         RollbackAnswered(player="Ann", to=to, agreed=True, at=NOW, auth="mail", signed_at=0, signature=b""),

@@ -22,7 +22,7 @@ from uuid import UUID
 from domain.actions import Action
 from domain.errors import BadPacket, NightkeepError, UnknownGame
 from domain.events import ActionTaken
-from event_store.app.seats import actions_named, who_acts
+from event_store.app.seats import actions_named, open_actions, who_acts
 from event_store.pbem.club_replies import handle_club_command
 from event_store.pbem.host_parts import Handled, HostLike
 from event_store.pbem.mail_reading import safe_address
@@ -237,9 +237,10 @@ def _take_move(host: ReplyHost, reader: Reader, move: Move, nonce: bytes) -> Han
             f"your reply was for event {version}, but the game has moved on to event {head}; "
             f"{_what_to_send(host, game, player)}"
         )
-    actions = host.service.legal_actions(game, player)
+    loaded = host.service.playable_game(game)
+    actions = open_actions(loaded, player)
     if not actions:
-        raise BadPacket(f"{who_acts(host.service, game, player)}; {_what_to_send(host, game, player)}")
+        raise BadPacket(f"{who_acts(loaded, player)}; {_what_to_send(host, game, player)}")
     chosen = _chosen(actions, move)
     new_version = host.take_mail_action(game, player, version, chosen, nonce)
     return Handled(

@@ -25,6 +25,9 @@ from typing import Any
 from domain.errors import UsageError
 from event_store.sql import SQLITE, SqlStore, sql_store_of
 
+# The replica's proofs table (event_store.pbem.replica): a store that has it has joined a game as a player.
+PROOFS = "nightkeep_replica_proofs"
+
 
 def schema(store: SqlStore) -> list[str]:
     """Returns the CREATE statements of the host's tables, in the store's column types."""
@@ -80,3 +83,12 @@ def has_table(store: SqlStore, name: str) -> bool:
         c.execute("SELECT to_regclass(?)", [name])
         row = c.fetchone()
         return row is not None and row[0] is not None
+
+
+def is_replica_store(recorder: Any) -> bool:
+    """Tells whether a store has ever joined a game as a player's replica (without creating its tables);
+    a shard map (no recorder of its own) and the in-memory store never have: e-mail play is on one store."""
+    if recorder is None:
+        return False
+    store = sql_store_of(recorder)
+    return store is not None and has_table(store, PROOFS)

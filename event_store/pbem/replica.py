@@ -39,13 +39,12 @@ from event_store.lazy_log import get_logger
 from event_store.log_reader import FileEntry, recorded_of
 from event_store.pbem.keys import KeyPair, key_with_public, load_key
 from event_store.pbem.packets import Packet, make_packet, read_packets
-from event_store.pbem.pbem_tables import has_table
+from event_store.pbem.pbem_tables import PROOFS, is_replica_store
 from event_store.recorded import RecordedEvent, fold_recorded
 from event_store.sql import SqlStore, sql_store_of
 
 log = get_logger("nightkeep.replica")
 
-PROOFS = "nightkeep_replica_proofs"
 SENT = "nightkeep_replica_sent"
 
 
@@ -502,12 +501,8 @@ class Replica:
 
 
 def _is_replica_store(service: GameService) -> bool:
-    """Tells whether a store has ever joined a game (without creating the replica's tables); a shard map
-    (no recorder of its own) never has: play by e-mail runs on one store."""
-    if service.recorder is None:
-        return False
-    store = sql_store_of(service.recorder)
-    return store is not None and has_table(store, PROOFS)
+    """Tells whether a store has ever joined a game (see pbem_tables.is_replica_store)."""
+    return is_replica_store(service.recorder)
 
 
 def proofs_in(service: GameService, game_id: UUID) -> list[Proof]:
