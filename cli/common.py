@@ -8,7 +8,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar, cast
 from uuid import UUID
 
 import click
@@ -26,6 +26,8 @@ from event_store.config import describe, is_shard_map, resolve_db, store_exists
 from event_store.pbem.pbem_tables import is_replica_store
 from event_store.recorded import RecordedEvent
 
+P = ParamSpec("P")
+R = TypeVar("R")
 F = TypeVar("F", bound=Callable[..., Any])
 # The name of the key a host signs with unless told otherwise (`new` on a hosted game, `host …`).
 HOST_KEY = "host"
@@ -36,14 +38,14 @@ class NightkeepCliError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int) -> None:
         super().__init__(message)
-        self.exit_code = exit_code  # type: ignore[misc]
+        self.exit_code = exit_code  # type: ignore[misc]  # click's is a ClassVar; ours is per error
 
 
-def handle_errors(func: F) -> F:
+def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
     """Turns nightkeep and storage errors into one-line messages with the right exit code."""
 
     @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return func(*args, **kwargs)
         except NightkeepError as exc:
@@ -51,7 +53,7 @@ def handle_errors(func: F) -> F:
         except (sqlite3.DatabaseError, PersistenceError) as exc:
             raise NightkeepCliError(store_error_message(exc), 2) from None
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
 def looks_like_path(text: str) -> bool:
@@ -111,9 +113,9 @@ def get_service(ctx: click.Context, create: bool = False) -> GameService:
         db = resolve_db(obj.get("db"))
         if is_shard_map(db):
             obj["db_resolved"] = db
-            obj["service"] = open_shard_map(db, create)
-            ctx.find_root().call_on_close(obj["service"].close)
-            return obj["service"]  # type: ignore[no-any-return]
+            sharded = obj["service"] = open_shard_map(db, create)
+            ctx.find_root().call_on_close(sharded.close)
+            return sharded
         if not create and not store_exists(db):
             raise UsageError(f"no store at {describe(db)} (nightkeep new or nightkeep import creates one)")
         obj["db_resolved"] = db
@@ -126,7 +128,8 @@ def get_service(ctx: click.Context, create: bool = False) -> GameService:
         # A PostgreSQL store holds pooled connections: they are given back when the command ends.
         ctx.find_root().call_on_close(obj["service"].close)
         obj["replica"] = is_replica_store(obj["service"].recorder)
-    return obj["service"]  # type: ignore[no-any-return]
+    service: GameService = obj["service"]  # the context object is click's untyped dict
+    return service
 
 
 def is_replica(ctx: click.Context) -> bool:

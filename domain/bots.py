@@ -7,10 +7,10 @@ its dice still come from the game's fair draws, so bot randomness never touches 
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from domain.actions import Action
 from domain.rulesets import Ruleset
+from domain.rulesets.base import S
 
 
 class Bot:
@@ -19,7 +19,7 @@ class Bot:
     def __init__(self, seed: int | str | None = None) -> None:
         self._rng = random.Random(seed)
 
-    def choose(self, ruleset: Ruleset, state: dict[str, Any], actions: list[Action]) -> Action:
+    def choose(self, ruleset: Ruleset[S], state: S, actions: list[Action]) -> Action:
         """Chooses one of the given legal actions."""
         if not actions:
             raise ValueError("a bot needs at least one legal action")

@@ -18,6 +18,7 @@ from typing import Any
 from domain.actions import HOST
 from domain.errors import TamperedLog
 from domain.events import ActionTaken, Event, canonical_bytes, event_type
+from domain.game_meta import ClubHolder, ClubMeta, GameHolder
 from domain.plain import copy_plain
 
 # What a missed turn does (DeadlineSet.missed).
@@ -34,7 +35,7 @@ MAX_TEXT_BYTES = 4096
 PUBLIC_TO = "all"
 
 
-def _club(meta: dict[str, Any]) -> dict[str, Any]:
+def _club(meta: ClubMeta) -> dict[str, Any]:
     club: dict[str, Any] = meta.setdefault("club", {})
     return club
 
@@ -236,7 +237,7 @@ def signed_payload(event: Event) -> Any:
 # --- the fold ------------------------------------------------------------------------------------------
 
 
-def _on_deadline(holder: Any, event: DeadlineSet) -> None:
+def _on_deadline(holder: GameHolder, event: DeadlineSet) -> None:
     _club(holder.meta)["deadline"] = {
         "seconds": event.seconds,
         "reminders": list(event.reminders),
@@ -246,11 +247,11 @@ def _on_deadline(holder: Any, event: DeadlineSet) -> None:
     }
 
 
-def _on_lapsed(holder: Any, event: TurnLapsed) -> None:
+def _on_lapsed(holder: ClubHolder, event: TurnLapsed) -> None:
     _club(holder.meta).setdefault("lapsed", {})[event.player] = event.rule
 
 
-def _on_handed_over(holder: Any, event: SeatHandedOver) -> None:
+def _on_handed_over(holder: ClubHolder, event: SeatHandedOver) -> None:
     keys = dict(holder.meta.get("keys", {}))
     if event.key:
         keys[event.player] = event.key
@@ -262,14 +263,14 @@ def _on_handed_over(holder: Any, event: SeatHandedOver) -> None:
     club.setdefault("played_by", {})[event.player] = event.replacement
 
 
-def _on_vacation(holder: Any, event: VacationDeclared) -> None:
+def _on_vacation(holder: GameHolder, event: VacationDeclared) -> None:
     club = _club(holder.meta)
     club.setdefault("away", {})[event.player] = event.at + event.seconds
     used = club.setdefault("away_used", {})
     used[event.player] = used.get(event.player, 0) + event.seconds
 
 
-def _on_observer(holder: Any, event: ObserverAdded | ObserverRemoved) -> None:
+def _on_observer(holder: GameHolder, event: ObserverAdded | ObserverRemoved) -> None:
     watching = set(_club(holder.meta).get("observers", []))
     if isinstance(event, ObserverAdded):
         watching.add(event.name)
@@ -278,11 +279,11 @@ def _on_observer(holder: Any, event: ObserverAdded | ObserverRemoved) -> None:
     _club(holder.meta)["observers"] = sorted(watching)
 
 
-def _on_proposed(holder: Any, event: RollbackProposed) -> None:
+def _on_proposed(holder: GameHolder, event: RollbackProposed) -> None:
     _club(holder.meta)["pending"] = {"to": event.to, "waiting": list(event.voids), "agreed": []}
 
 
-def _on_answered(holder: Any, event: RollbackAnswered) -> None:
+def _on_answered(holder: GameHolder, event: RollbackAnswered) -> None:
     club = _club(holder.meta)
     pending = club.get("pending")
     if pending is None:
@@ -295,11 +296,11 @@ def _on_answered(holder: Any, event: RollbackAnswered) -> None:
         pending["agreed"].append(event.player)
 
 
-def _on_withdrawn(holder: Any, event: RollbackWithdrawn) -> None:
+def _on_withdrawn(holder: GameHolder, event: RollbackWithdrawn) -> None:
     _club(holder.meta)["pending"] = None
 
 
-def _on_rolled_back(holder: Any, event: RolledBack) -> None:
+def _on_rolled_back(holder: GameHolder, event: RolledBack) -> None:
     """Takes the holder back to its state at event `to`, keeping what the club agreed since."""
     before = getattr(holder, "version", None)  # the events folded before this one
     if before is not None and not 1 <= event.to < before:
@@ -320,7 +321,7 @@ def _on_rolled_back(holder: Any, event: RolledBack) -> None:
     club["last_rollback"] = event.to
 
 
-def _on_nothing(holder: Any, event: Event) -> None:
+def _on_nothing(holder: GameHolder, event: Event) -> None:
     """Press changes nothing in the game."""
 
 
@@ -349,7 +350,7 @@ class RewindNeeded(Exception):
         self.to = to
 
 
-def on_action(meta: dict[str, Any], event: ActionTaken) -> None:
+def on_action(meta: ClubMeta, event: ActionTaken) -> None:
     """Keeps the club's bookkeeping of a move: a lapse lasts until its seat moves itself or another
     seat moves, and a rollback's pinned nonce is used by the first move after it."""
     club = meta.get("club")
@@ -366,7 +367,7 @@ def on_action(meta: dict[str, Any], event: ActionTaken) -> None:
 # --- questions the game and its readers ask ------------------------------------------------------------
 
 
-def paused_by(meta: dict[str, Any]) -> str:
+def paused_by(meta: ClubMeta) -> str:
     """Says why nobody may move now ("" when play is open): a rollback waiting on answers."""
     pending = meta.get("club", {}).get("pending")
     if not pending:
@@ -375,13 +376,13 @@ def paused_by(meta: dict[str, Any]) -> str:
     return f"a rollback to event {pending['to']} waits on the answer of {waiting}"
 
 
-def pinned_nonce(meta: dict[str, Any]) -> bytes | None:
+def pinned_nonce(meta: ClubMeta) -> bytes | None:
     """Returns the nonce the next move must draw with after a rollback (None: the mover's own)."""
     redo: bytes | None = meta.get("club", {}).get("redo")
     return redo
 
 
-def deadline_of(meta: dict[str, Any]) -> dict[str, Any]:
+def deadline_of(meta: ClubMeta) -> dict[str, Any]:
     """Returns the game's deadline rules (seconds 0: no deadline)."""
     found: dict[str, Any] = meta.get("club", {}).get("deadline") or {
         "seconds": 0,
@@ -393,19 +394,19 @@ def deadline_of(meta: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
-def lapsed_rule(meta: dict[str, Any], player: str) -> str:
+def lapsed_rule(meta: ClubMeta, player: str) -> str:
     """Returns the missed-turn rule a seat's lapsed turn is under ("" when it has not lapsed)."""
     rule: str = meta.get("club", {}).get("lapsed", {}).get(player, "")
     return rule
 
 
-def away_until(meta: dict[str, Any], player: str) -> int:
+def away_until(meta: ClubMeta, player: str) -> int:
     """Returns when a seat's declared absence ends (0: none declared)."""
     until: int = meta.get("club", {}).get("away", {}).get(player, 0)
     return until
 
 
-def default_move_problem(meta: dict[str, Any], event: ActionTaken) -> str:
+def default_move_problem(meta: ClubMeta, event: ActionTaken) -> str:
     """Says why a move marked as the host's default move for a seat is not allowed ("" when it is): the
     seat's turn lapsed under the rule `default`, and the move draws with no nonce of the host's choosing
     (none, or after a rollback the voided move's), so the host picks no roll for the seat."""
@@ -420,7 +421,7 @@ def default_move_problem(meta: dict[str, Any], event: ActionTaken) -> str:
     return ""
 
 
-def redo_problem(meta: dict[str, Any], event: ActionTaken) -> str:
+def redo_problem(meta: ClubMeta, event: ActionTaken) -> str:
     """Says why the first move after a rollback does not draw as the voided one did ("" when it does)."""
     pinned = pinned_nonce(meta)
     if pinned is None or event.player == HOST or event.nonce == pinned:

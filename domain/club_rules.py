@@ -54,6 +54,8 @@ from domain.events import (
     SeedRevealed,
     is_private,
 )
+from domain.game_meta import GameHolder
+from domain.rulesets.base import GameStatus
 from domain.signing import AUTH_MAIL, AUTH_SIGNED, ENTROPY_POINT, is_valid_signature
 
 YEAR = 366 * 86400
@@ -70,11 +72,11 @@ _UNCROSSABLE = (
     SeatHandedOver,
 )
 
-Check = Callable[[Any, Any, Sequence[Event], int, dict[str, Any]], str]
+Check = Callable[[GameHolder, Any, Sequence[Event], int, GameStatus], str]
 
 
 def club_problem(
-    holder: Any, event: Event, events: Sequence[Event], head: int, status: dict[str, Any]
+    holder: GameHolder, event: Event, events: Sequence[Event], head: int, status: GameStatus
 ) -> str:
     """Says why a club event may not be recorded after the first `head` events of `events`, with the
     game folded to there in `holder` and its `status` (domain.game.game_status) ("" when it may)."""
@@ -87,7 +89,7 @@ def club_problem(
     return problem
 
 
-def _seats(holder: Any) -> list[str]:
+def _seats(holder: GameHolder) -> list[str]:
     players: list[str] = holder.meta["players"]
     return players
 
@@ -99,7 +101,7 @@ def _label_problem(text: str, what: str) -> str:
 
 
 def _deadline(
-    holder: Any, event: DeadlineSet, events: Sequence[Event], head: int, status: dict[str, Any]
+    holder: GameHolder, event: DeadlineSet, events: Sequence[Event], head: int, status: GameStatus
 ) -> str:
     if not 0 <= event.seconds <= YEAR or not 0 <= event.grace <= YEAR or not 0 <= event.vacation <= YEAR:
         return "a deadline, a grace and an absence are from 0 to a year"
@@ -117,7 +119,7 @@ def _deadline(
 
 
 def _lapsed(
-    holder: Any, event: TurnLapsed, events: Sequence[Event], head: int, status: dict[str, Any]
+    holder: GameHolder, event: TurnLapsed, events: Sequence[Event], head: int, status: GameStatus
 ) -> str:
     rules = deadline_of(holder.meta)
     if not rules["seconds"]:
@@ -138,7 +140,7 @@ def _lapsed(
 
 
 def _handed_over(
-    holder: Any, event: SeatHandedOver, events: Sequence[Event], head: int, status: dict[str, Any]
+    holder: GameHolder, event: SeatHandedOver, events: Sequence[Event], head: int, status: GameStatus
 ) -> str:
     if lapsed_rule(holder.meta, event.player) != REPLACE:
         return f"{event.player}'s turn has not lapsed under the rule `replace`: the seat is theirs"
@@ -157,7 +159,7 @@ def _handed_over(
 
 
 def _vacation(
-    holder: Any, event: VacationDeclared, events: Sequence[Event], head: int, status: dict[str, Any]
+    holder: GameHolder, event: VacationDeclared, events: Sequence[Event], head: int, status: GameStatus
 ) -> str:
     if event.player not in _seats(holder):
         return f"{event.player!r:.40} has no seat in this game"
@@ -201,11 +203,11 @@ def _said_at(event: Any, head: int) -> str:
 
 
 def _press(
-    holder: Any,
+    holder: GameHolder,
     event: PressSent | PrivatePressSent,
     events: Sequence[Event],
     head: int,
-    status: dict[str, Any],
+    status: GameStatus,
 ) -> str:
     seats = _seats(holder)
     if event.sender not in (*seats, HOST):
@@ -224,11 +226,11 @@ def _press(
 
 
 def _observer(
-    holder: Any,
+    holder: GameHolder,
     event: ObserverAdded | ObserverRemoved,
     events: Sequence[Event],
     head: int,
-    status: dict[str, Any],
+    status: GameStatus,
 ) -> str:
     watching = holder.meta.get("club", {}).get("observers", [])
     if isinstance(event, ObserverAdded) and event.name in watching:
@@ -239,7 +241,7 @@ def _observer(
 
 
 def _proposed(
-    holder: Any, event: RollbackProposed, events: Sequence[Event], head: int, status: dict[str, Any]
+    holder: GameHolder, event: RollbackProposed, events: Sequence[Event], head: int, status: GameStatus
 ) -> str:
     if paused_by(holder.meta):
         return "a rollback is already waiting on answers"
@@ -256,7 +258,7 @@ def _proposed(
 
 
 def _answered(
-    holder: Any, event: RollbackAnswered, events: Sequence[Event], head: int, status: dict[str, Any]
+    holder: GameHolder, event: RollbackAnswered, events: Sequence[Event], head: int, status: GameStatus
 ) -> str:
     pending = holder.meta.get("club", {}).get("pending")
     if not pending:
@@ -272,7 +274,7 @@ def _answered(
 
 
 def _rolled_back(
-    holder: Any, event: RolledBack, events: Sequence[Event], head: int, status: dict[str, Any]
+    holder: GameHolder, event: RolledBack, events: Sequence[Event], head: int, status: GameStatus
 ) -> str:
     pending = holder.meta.get("club", {}).get("pending")
     if not pending or pending["waiting"] or pending["to"] != event.to:
@@ -284,7 +286,7 @@ def _rolled_back(
 
 
 def _withdrawn(
-    holder: Any, event: RollbackWithdrawn, events: Sequence[Event], head: int, status: dict[str, Any]
+    holder: GameHolder, event: RollbackWithdrawn, events: Sequence[Event], head: int, status: GameStatus
 ) -> str:
     return "" if holder.meta.get("club", {}).get("pending") else "no rollback waits to be withdrawn"
 

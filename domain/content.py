@@ -260,17 +260,24 @@ def load_schema(
     """Returns a content file converted to `schema` and passed through `check(model, filename)`, which
     raises ContentError for what the schema cannot say and may build the model the rules read from it
     (loaded once per process like `load_model`)."""
-    builder = _schema_builder(schema, check)  # type: ignore[arg-type]  # a class is hashable
+    builder = _schema_builder(schema, check)
     return load_model(ruleset_dir_name, filename, builder)
 
 
-@lru_cache(maxsize=64)
+# One builder per (schema, check): load_model caches by builder, so the same pair must give the same one.
+_BUILDERS: dict[tuple[type, object], Callable[[dict[str, Any], str], Any]] = {}
+
+
 def _schema_builder(
     schema: type[S], check: Callable[[S, str], Any] | None
 ) -> Callable[[dict[str, Any], str], Any]:
-    # One builder per (schema, check): load_model caches by builder, so the same pair must give the same one.
+    found = _BUILDERS.get((schema, check))
+    if found is not None:
+        return found
+
     def build(data: dict[str, Any], filename: str) -> Any:
         model = convert_content(data, schema, filename)
         return check(model, filename) if check is not None else model
 
+    _BUILDERS[schema, check] = build
     return build

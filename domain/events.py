@@ -24,7 +24,7 @@ from domain.field_types import FieldType, Seat, field_type, fields_checker
 GENESIS_CHAIN = bytes(32)
 
 _REGISTRY: dict[str, type[Event]] = {}
-E = TypeVar("E", bound="type[Event]")
+E = TypeVar("E", bound="Event")
 _TEMPLATE_FIELD = re.compile(r"\{([a-z_]+)\}")
 
 
@@ -41,6 +41,8 @@ class Event:
     """Base of every recorded fact; subclasses are slotted dataclasses registered by name (see event_type)."""
 
     __slots__ = ()
+    # Set by `event_type` on each event class (a dataclass), which `dataclasses.fields` reads.
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
     class_version: ClassVar[int] = 1
     # Host events (seed reveal, entropy) are recorded by the host, not decided by a rule.
     is_host_event: ClassVar[bool] = False
@@ -83,7 +85,7 @@ class Event:
 
 
 @dataclass_transform(frozen_default=True)
-def event_type(cls: E) -> E:
+def event_type(cls: type[E]) -> type[E]:
     """Registers a dataclass as an event type under its class name.
 
     Events are immutable facts. Type checkers see them as frozen (so an assignment to a field is a
@@ -102,7 +104,7 @@ def event_type(cls: E) -> E:
         raise TypeError(
             f"event type {name!r} is registered twice ({known.__module__} and {data_cls.__module__})"
         )
-    data_cls._field_names = tuple(f.name for f in dataclasses.fields(data_cls))  # type: ignore[arg-type]
+    data_cls._field_names = tuple(f.name for f in dataclasses.fields(data_cls))
     field_types(data_cls)  # every field must be annotated in the one grammar (domain.field_types)
     if data_cls.picked_field and not data_cls.drawn:
         data_cls.drawn = ((data_cls.picked_field, "draw"),)  # one pick: what it picked, and its draw
@@ -110,7 +112,7 @@ def event_type(cls: E) -> E:
         raise TypeError(f"private event type {name!r} needs an `owner` and a `salt` field")
     _check_ledger(data_cls)
     _REGISTRY[name] = data_cls
-    return data_cls  # type: ignore[return-value]
+    return data_cls
 
 
 def _check_ledger(cls: type[Event]) -> None:
@@ -331,7 +333,7 @@ class Sealed(Event):
         return self.type
 
     @property
-    def is_host_event(self) -> bool:  # type: ignore[override]
+    def is_host_event(self) -> bool:  # type: ignore[override]  # a class's flag, per instance here
         """Tells whether the private event it stands for is the host's (private press), not a rule's."""
         cls = _lookup(self.type)
         return cls is not None and cls.is_host_event

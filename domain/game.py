@@ -28,7 +28,6 @@ from domain.club import (
 from domain.club_rules import club_problem, last_said, said_again, said_problem
 from domain.dice import (
     CHAIN_LINKS,
-    EMPTY_POOL,
     Dice,
     HmacDice,
     chain_anchor,
@@ -62,8 +61,10 @@ from domain.events import (
     next_chain,
     seal,
 )
+from domain.game_meta import GameHolder, GameMeta, new_meta
 from domain.plain import copy_plain
 from domain.rulesets import Ruleset, build_ruleset, load_all_rulesets, load_ruleset_named
+from domain.rulesets.base import GameStatus
 from domain.setup import (
     MAX_PLAYER_BYTES,
     TURN_KEYS_SINCE,
@@ -99,31 +100,7 @@ def decode_event(type_name: str, version: int, fields: dict[str, Any]) -> Event:
     return event_from_fields(type_name, version, fields)
 
 
-def new_meta() -> dict[str, Any]:
-    """Returns the bookkeeping every game keeps besides its ruleset state."""
-    return {
-        "commitment": b"",
-        "pool": EMPTY_POOL,
-        "next_draw": 0,
-        "script": [],
-        "script_pos": 0,
-        "seed": b"",
-        "actions": 0,
-        "players": [],
-        "forked_from": [],
-        "keys": {},
-        "options": {},
-        # Per-turn dice keys: each segment's committed anchor, and the last link an action released.
-        "anchors": {},
-        "link": [],
-        "made_by": [],
-        # Private dice keys: those this copy holds unsealed, and every seat dealt one (sealed or not).
-        "private_keys": {},
-        "dealt": [],
-    }
-
-
-class NoRuleset(Ruleset):
+class NoRuleset(Ruleset[dict[str, Any]]):
     """What a holder plays before its GameCreated: no ruleset event may be folded yet."""
 
     name = ""
@@ -137,7 +114,7 @@ class NoRuleset(Ruleset):
 NO_RULESET = NoRuleset()
 
 
-def holder_ruleset(name: str, meta: dict[str, Any]) -> Ruleset:
+def holder_ruleset(name: str, meta: GameMeta) -> Ruleset[Any]:
     """Returns the ruleset a holder of game `name` with `meta` plays (NO_RULESET before GameCreated)."""
     if not name:
         return NO_RULESET
@@ -146,7 +123,7 @@ def holder_ruleset(name: str, meta: dict[str, Any]) -> Ruleset:
     return build_ruleset(name, meta.get("options") or {})
 
 
-def _on_created(holder: Any, event: GameCreated) -> None:
+def _on_created(holder: GameHolder, event: GameCreated) -> None:
     holder.ruleset_name = event.ruleset
     # A fork is played at one terminal: the keys bound its original's seats, as the audit reads them.
     forked = bool(holder.meta["forked_from"])
@@ -162,7 +139,7 @@ def _on_created(holder: Any, event: GameCreated) -> None:
     holder.state = holder.ruleset.initial_state(event)
 
 
-def _on_committed(holder: Any, event: SeedCommitted) -> None:
+def _on_committed(holder: GameHolder, event: SeedCommitted) -> None:
     # A fork commits to a new seed after its copied history: later draws come from the new seed.
     holder.meta["commitment"] = event.commitment
     holder.meta["seed"] = b""
@@ -173,28 +150,28 @@ def _on_committed(holder: Any, event: SeedCommitted) -> None:
     holder.meta["dealt"] = []
 
 
-def _on_key_dealt(holder: Any, event: DiceKeyDealt) -> None:
+def _on_key_dealt(holder: GameHolder, event: DiceKeyDealt) -> None:
     holder.meta["private_keys"][event.owner] = event.key
     holder.meta["dealt"].append(event.owner)
 
 
-def _on_chain_committed(holder: Any, event: DiceChainCommitted) -> None:
+def _on_chain_committed(holder: GameHolder, event: DiceChainCommitted) -> None:
     holder.meta["anchors"][str(event.segment)] = event.anchor  # str keys: a snapshot's msgpack map
 
 
-def _on_forked(holder: Any, event: ForkedFrom) -> None:
+def _on_forked(holder: GameHolder, event: ForkedFrom) -> None:
     holder.meta["forked_from"].append({"game": event.game, "version": event.version})
 
 
-def _on_entropy(holder: Any, event: EntropyAdded) -> None:
+def _on_entropy(holder: GameHolder, event: EntropyAdded) -> None:
     holder.meta["pool"] = mix_entropy(holder.meta["pool"], event.value)
 
 
-def _on_revealed(holder: Any, event: SeedRevealed) -> None:
+def _on_revealed(holder: GameHolder, event: SeedRevealed) -> None:
     holder.meta["seed"] = event.seed
 
 
-def _on_action(holder: Any, event: ActionTaken) -> None:
+def _on_action(holder: GameHolder, event: ActionTaken) -> None:
     meta = holder.meta
     meta["actions"] += 1
     if event.dice_key:
@@ -203,7 +180,7 @@ def _on_action(holder: Any, event: ActionTaken) -> None:
         on_action(meta, event)
 
 
-_GAME_EVENTS: dict[type, Any] = {
+_GAME_EVENTS: dict[type[Event], Callable[[GameHolder, Any], None]] = {
     ForkedFrom: _on_forked,
     GameCreated: _on_created,
     SeedCommitted: _on_committed,
@@ -216,7 +193,7 @@ _GAME_EVENTS: dict[type, Any] = {
 }
 
 
-def apply_event(holder: Any, event: Event, chain: bytes) -> None:
+def apply_event(holder: GameHolder, event: Event, chain: bytes) -> None:
     """Folds one event into a holder with `ruleset_name`, `ruleset`, `meta`, `state` and `chain`."""
     handler = _GAME_EVENTS.get(type(event))
     if handler is not None:
@@ -234,12 +211,12 @@ def apply_event(holder: Any, event: Event, chain: bytes) -> None:
     holder.chain = chain
 
 
-def uses_turn_keys(meta: dict[str, Any]) -> bool:
+def uses_turn_keys(meta: GameMeta) -> bool:
     """Tells whether a game draws its public dice with per-turn keys (made by nightkeep 0.4.0 or later)."""
     return tuple(meta["made_by"]) >= TURN_KEYS_SINCE
 
 
-def dice_key_problem(meta: dict[str, Any], event: ActionTaken) -> str:
+def dice_key_problem(meta: GameMeta, event: ActionTaken) -> str:
     """Says what is wrong with an action's per-turn dice key, given the game before it ("" when nothing
     is): in a game with a key chain it must be the next link of the segment its action number falls in,
     hashing to the last link released (or to the segment's anchor); without one it must be empty."""
@@ -264,7 +241,7 @@ def dice_key_problem(meta: dict[str, Any], event: ActionTaken) -> str:
     return ""
 
 
-def key_dealt_problem(meta: dict[str, Any], owner: str) -> str:
+def key_dealt_problem(meta: GameMeta, owner: str) -> str:
     """Says what is wrong with dealing `owner` a private dice key where it stands ("" when nothing is):
     each seat once per seed, in a game of a ruleset with private draws that has a key chain, before its
     first key is released."""
@@ -279,7 +256,7 @@ def key_dealt_problem(meta: dict[str, Any], owner: str) -> str:
     return ""
 
 
-def dealt_problem(meta: dict[str, Any], event: Event, seed: bytes | None) -> str:
+def dealt_problem(meta: GameMeta, event: Event, seed: bytes | None) -> str:
     """Says what is wrong with a DiceKeyDealt (held or sealed) where it stands, and once the seed is
     public whether it deals the key and salt the seed gives ("" when nothing is)."""
     owner = getattr(event, "owner", "")
@@ -296,7 +273,7 @@ def dealt_problem(meta: dict[str, Any], event: Event, seed: bytes | None) -> str
     return ""
 
 
-def chain_commit_problem(meta: dict[str, Any], event: DiceChainCommitted) -> str:
+def chain_commit_problem(meta: GameMeta, event: DiceChainCommitted) -> str:
     """Says what is wrong with a key chain's anchor where it stands ("" when nothing is): it is committed
     for the segment the next action draws in, once per seed, in a game that draws with per-turn keys."""
     if not uses_turn_keys(meta):
@@ -311,7 +288,7 @@ def chain_commit_problem(meta: dict[str, Any], event: DiceChainCommitted) -> str
     return ""
 
 
-def verify_event(holder: Any, event: Event) -> str:
+def verify_event(holder: GameHolder, event: Event) -> str:
     """Returns what the ruleset finds wrong with a recorded event, given the state before it ("" when
     nothing is): the checks `evolve` does not make (a reveal that opens no commitment…), for a log whose
     actions cannot be re-decided or that comes from elsewhere. Game-level and sealed events pass."""
@@ -336,7 +313,7 @@ def _draw_fields(cls: type[Event]) -> tuple[str, ...]:
     return fields
 
 
-def advance_draws(meta: dict[str, Any], event: Event) -> None:
+def advance_draws(meta: GameMeta, event: Event) -> None:
     """Moves the draw counter (and the dice script) past the draws a ruleset event consumed."""
     cls = type(event)
     fields = _DRAW_FIELDS.get(cls)
@@ -364,20 +341,20 @@ STOPPED_REASON = "its dice seed was revealed before the end, so it takes no more
 STOPPED_MESSAGE = f"the game was stopped: {STOPPED_REASON}"
 
 
-def game_status(holder: Any) -> dict[str, Any]:
+def game_status(holder: GameHolder) -> GameStatus:
     """Returns a game's status: the ruleset's (running or finished, winner, who is to act), or
     `stopped` with nobody to act for a game whose seed was revealed before it ended.
 
     `holder` is a Game or a GameFold (anything with `ruleset`, `meta` and `state`).
     """
-    status: dict[str, Any] = holder.ruleset.status(holder.state)
+    status: GameStatus = holder.ruleset.status(holder.state)
     if holder.meta["seed"] and status["status"] != "finished":
         # Once the seed is public anyone could pick a nonce that gives the roll they want.
         return {"status": STOPPED, "winner": "", "to_act": [], "reason": STOPPED_REASON}
     return status
 
 
-def check_legal(holder: Any, player: str, action_id: str) -> None:
+def check_legal(holder: GameHolder, player: str, action_id: str) -> None:
     """Raises the specific error that says why `player` may not take `action_id` now.
 
     `holder` is a Game or a GameFold (anything with `ruleset`, `meta` and `state`).
@@ -414,7 +391,7 @@ def check_legal(holder: Any, player: str, action_id: str) -> None:
     )
 
 
-def check_host_start(holder: Any) -> None:
+def check_host_start(holder: GameHolder) -> None:
     """Raises IllegalAction unless the host may start the game now (before any other action)."""
     if holder.meta["actions"] > 0:
         raise IllegalAction("the game has already started")
@@ -425,11 +402,11 @@ class GameFold:
     """A game's state rebuilt from events without the aggregate machinery (views, audits, files)."""
 
     ruleset_name: str = ""
-    meta: dict[str, Any] = field(default_factory=new_meta)
+    meta: GameMeta = field(default_factory=new_meta)
     state: dict[str, Any] = field(default_factory=dict)
     chain: bytes = GENESIS_CHAIN
     version: int = 0
-    ruleset: Ruleset = NO_RULESET  # built from GameCreated (holder_ruleset for a snapshot's fold)
+    ruleset: Ruleset[Any] = NO_RULESET  # built from GameCreated (holder_ruleset for a snapshot's fold)
     # The fold at an earlier event, for a rollback (domain.club.RolledBack) to return to; without one a
     # rollback raises RewindNeeded and the caller folds again with one.
     rewind_source: Callable[[int], GameFold] | None = field(default=None, compare=False, repr=False)
@@ -500,6 +477,20 @@ class Rewinds:
         return fold
 
 
+class Envelope(Aggregate.Event):
+    """What every stored event of a game is: one domain event as recorded (its type name, class version
+    and fields) with its chain hash, folded into the game by `apply_event`."""
+
+    type: str
+    v: int
+    fields: dict[str, Any]
+    chain: bytes
+
+    def apply(self, aggregate: Game) -> None:
+        """Folds the event this envelope carries into the game."""
+        aggregate._fold(self.type, self.v, self.fields, self.chain)
+
+
 class Game(Aggregate):
     """One game: records each action and its consequences, and folds them into the ruleset state."""
 
@@ -523,31 +514,17 @@ class Game(Aggregate):
             game.ruleset = holder_ruleset(game.ruleset_name, game.meta)
             return game
 
-    class Created(Aggregate.Created):
-        """The first envelope of a game; it carries the GameCreated event."""
+    # The stored topics are these classes' (domain.game:Game.Created, …:Game.Recorded); the body they
+    # share is Envelope's, which is never stored itself.
+    class Created(Envelope, Aggregate.Created):
+        """The first envelope of a game; it carries the GameCreated event (or a fork's ForkedFrom)."""
 
-        type: str
-        v: int
-        fields: dict[str, Any]
-        chain: bytes
-
-        def apply(self, aggregate: Any) -> None:
-            aggregate._fold(self.type, self.v, self.fields, self.chain)
-
-    class Recorded(Aggregate.Event):
+    class Recorded(Envelope):
         """Every later envelope: one ruleset or game event with its chain hash."""
-
-        type: str
-        v: int
-        fields: dict[str, Any]
-        chain: bytes
-
-        def apply(self, aggregate: Any) -> None:
-            aggregate._fold(self.type, self.v, self.fields, self.chain)
 
     def __init__(self) -> None:
         self.ruleset_name = ""
-        self.ruleset: Ruleset = NO_RULESET
+        self.ruleset: Ruleset[Any] = NO_RULESET
         self.meta = new_meta()
         self.state: dict[str, Any] = {}
         self.chain = GENESIS_CHAIN
@@ -617,7 +594,7 @@ class Game(Aggregate):
         return game
 
     @property
-    def status(self) -> dict[str, Any]:
+    def status(self) -> GameStatus:
         """Returns this game's status (running, finished or stopped; the winner; who is to act)."""
         return game_status(self)
 

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Generic
+
+from typing_extensions import TypeVar
 
 from domain.dice import Dice
 from domain.events import Event
 from domain.plain import copy_plain
 
+# The state type of the ruleset resolving (`Resolution[CastleState]`); a bare `Resolution` is one of a
+# ruleset whose steps do not say theirs (Any), so those steps type-check as they did before.
+S = TypeVar("S", default=Any)
 
-class Resolution:
+
+class Resolution(Generic[S]):
     """Deep-copies the state once, then applies each emitted event so later steps see earlier ones.
 
     With `in_place` the caller hands over the state itself (an audit that will adopt the result), so
@@ -22,13 +28,13 @@ class Resolution:
 
     def __init__(
         self,
-        state: dict[str, Any],
+        state: S,
         dice: Dice,
-        evolve: Callable[[dict[str, Any], Event], Any],
+        evolve: Callable[[S, Event], object],
         in_place: bool = False,
-        handlers: Mapping[type, Callable[[dict[str, Any], Any], Any]] | None = None,
+        handlers: Mapping[type, Callable[[S, Any], object]] | None = None,
     ) -> None:
-        self.state = state if in_place else copy_plain(state)
+        self.state: S = state if in_place else copy_plain(state)
         self.dice = dice
         self.events: list[Event] = []
         self._evolve = evolve

@@ -12,6 +12,7 @@ from typing import Any
 from domain.actions import HOST
 from domain.errors import BadSetup
 from domain.field_types import Seat
+from domain.game_meta import GameMeta
 from domain.rulesets import Ruleset
 from domain.suggest import did_you_mean
 
@@ -59,7 +60,7 @@ def check_seat_names(names: Iterable[str]) -> None:
 
 
 def check_setup(
-    ruleset: Ruleset, seats: Sequence[Seat], options: dict[str, str], dice_script: Sequence[int]
+    ruleset: Ruleset[Any], seats: Sequence[Seat], options: dict[str, str], dice_script: Sequence[int]
 ) -> None:
     """Raises a UsageError subclass for a game the rules cannot set up: seat names, the ruleset's own
     seats and options, and scripted die faces (1 to 6)."""
@@ -77,7 +78,7 @@ def version_of(text: str) -> tuple[int, ...] | None:
     return tuple(int(p) for p in parts)
 
 
-def entropy_problem(meta: dict[str, Any], player: str) -> str:
+def entropy_problem(meta: GameMeta, player: str) -> str:
     """Says why a player may not add entropy now ("" when they may): only a seated player, and only
     before the first draw (later entropy would let its giver steer the dice)."""
     if player not in meta["players"]:

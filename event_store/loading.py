@@ -19,7 +19,8 @@ from eventsourcing.persistence import EventStore, Mapper, StoredEvent
 
 from domain.errors import CorruptStore, UnknownRuleset
 from domain.folding import fold_envelopes
-from domain.game import MAX_EVENTS, Game, GameFold, holder_ruleset, new_meta
+from domain.game import MAX_EVENTS, Game, GameFold, holder_ruleset
+from domain.game_meta import new_meta
 from domain.rulesets import ruleset_class
 from event_store.recorded import GAME_TOPICS
 from event_store.sql import SqlStore, sql_store_of
@@ -101,14 +102,16 @@ def is_current(snapshot_state: Mapping[str, Any]) -> bool:
 _META_KEYS = frozenset(new_meta())
 
 
-def _game_from(mapper: Mapper[UUID], stored: StoredEvent, kind: type) -> Game | None:
+def _game_from(
+    mapper: Mapper[UUID], stored: StoredEvent, kind: type[Game.Snapshot] | type[Game.Created]
+) -> Game | None:
     """Returns the game a stored snapshot or creation event makes, or None when it cannot be read (or
     is a snapshot of another state shape)."""
     try:
         taken = mapper.to_domain_event(stored)
         if isinstance(taken, Snapshot) and not is_current(taken.state):
             return None
-        game = taken.mutate(None) if isinstance(taken, kind) else None  # type: ignore[attr-defined]
+        game = taken.mutate(None) if isinstance(taken, kind) else None
     except Exception:  # noqa: BLE001  (damaged bytes: msgpack and the library raise unrelated types)
         return None
     if not isinstance(game, Game):

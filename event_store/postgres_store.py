@@ -114,8 +114,9 @@ CREATED_MEANWHILE = (IntegrityError, InternalError, ProgrammingError)
 CREATE_ATTEMPTS = 5
 
 
-class CreatesConcurrently:
-    """Makes a recorder's `create_table` safe when other processes create the same store at once."""
+class CreatesConcurrently(PostgresAggregateRecorder):
+    """Makes a recorder's `create_table` safe when other processes create the same store at once (put
+    before the library's recorder class among the bases)."""
 
     def create_table(self) -> None:
         # A store that has its table is left as it is: CREATE INDEX IF NOT EXISTS would wait for a
@@ -125,15 +126,15 @@ class CreatesConcurrently:
             return
         for attempt in range(CREATE_ATTEMPTS):
             try:
-                super().create_table()  # type: ignore[misc]
+                super().create_table()
                 return
             except CREATED_MEANWHILE:
                 if attempt == CREATE_ATTEMPTS - 1:
                     raise
 
     def _table_exists(self) -> bool:
-        datastore: PostgresDatastore = self.datastore  # type: ignore[attr-defined]
-        table = f'"{datastore.schema}".{self.events_table_name}'  # type: ignore[attr-defined]
+        datastore = self.datastore
+        table = f'"{datastore.schema}".{self.events_table_name}'
         with datastore.get_connection() as conn:
             row = conn.execute("SELECT to_regclass(%s) AS found", [table]).fetchone()
         return row is not None and row["found"] is not None

@@ -18,6 +18,7 @@ from projections.report_rows import (
 
 if TYPE_CHECKING:
     from domain.audit import AuditReport
+    from domain.rulesets.base import GameStatus
     from event_store.recorded import RecordedEvent
 
 
@@ -103,7 +104,7 @@ def _seats(players: list[Any], events: list[Any]) -> list[Seat]:
     return [Seat(i, seat["name"], character[seat["name"]]) for i, seat in enumerate(players)]
 
 
-def _ending(ruleset: str, events: list[Any], status: dict[str, Any]) -> str:
+def _ending(ruleset: str, events: list[Any], status: GameStatus) -> str:
     """Returns how the game ended in the timeline's words ("" while it runs)."""
     from domain.events import GameEnded, GameWon
     from domain.game import STOPPED, STOPPED_REASON

@@ -135,7 +135,7 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
         )
 
 
-def _built_for(created: GameCreated, default: Ruleset) -> Ruleset:
+def _built_for(created: GameCreated, default: Ruleset[Any]) -> Ruleset[Any]:
     """Returns the ruleset built from the game's options; the default one for options it refuses (the
     setup check says what is wrong with them)."""
     try:

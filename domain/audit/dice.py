@@ -18,6 +18,7 @@ from domain.dice import (
     private_key,
 )
 from domain.events import DiceChainCommitted, Event, ForkedFrom, SeedCommitted, SeedRevealed
+from domain.game_meta import GameMeta
 
 
 class AuditDice:
@@ -32,7 +33,7 @@ class AuditDice:
         self,
         recorded: dict[int, Any],
         seed: bytes | None,
-        meta: dict[str, Any],
+        meta: GameMeta,
         nonce: bytes,
         key: tuple[Any, Any] | None = None,
         turn_key: bytes = b"",
@@ -172,7 +173,7 @@ def drawn_at(first: int, events: Sequence[Event], draw: int) -> int | None:
     return found
 
 
-def private_keys_of(meta: dict[str, Any], seed: bytes | None) -> dict[str, bytes]:
+def private_keys_of(meta: GameMeta, seed: bytes | None) -> dict[str, bytes]:
     """Returns the private dice keys an audit can use: those the copy holds, and every seat's once the
     seed is public."""
     keys = dict(meta.get("private_keys") or {})

@@ -12,7 +12,6 @@ was signed against its original game's chain, so only a log without forks is che
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from domain.audit.report import AuditReport, LogEntry
 from domain.club import (
@@ -27,6 +26,7 @@ from domain.club import (
 )
 from domain.club_rules import said_again, said_problem
 from domain.events import ActionTaken, EntropyAdded, Event, ForkedFrom, GameCreated
+from domain.game_meta import ClubMeta
 from domain.signing import AUTH_SIGNED, ENTROPY_POINT, authorisation_problem, keys_problem
 
 
@@ -64,7 +64,7 @@ class _ClubKeys:
     """The seats' keys and lapsed turns as the log goes, for the checks that depend on them."""
 
     def __init__(self, keys: dict[str, bytes]) -> None:
-        self.meta: dict[str, Any] = {"keys": keys, "club": {}}
+        self.meta: ClubMeta = {"keys": keys, "club": {}}
         self.said: dict[bytes, tuple[int, Event]] = {}  # each signature of a seat's words: where it was last
 
     def authorised(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from typing import Any
 
 from domain.errors import UnknownRuleset
 from domain.events import set_type_loader
@@ -42,9 +43,9 @@ _ENTRIES: dict[str, RulesetEntry] = {
         RulesetEntry("vampire-empire", "domain.rulesets.castle.empire:VampireEmpire"),
     )
 }
-_classes: dict[str, type[Ruleset]] = {}
+_classes: dict[str, type[Ruleset[Any]]] = {}
 # Built rulesets by (name, options in key order): a game, its folds and its audits share one object.
-_built: dict[tuple[str, tuple[tuple[str, str], ...]], Ruleset] = {}
+_built: dict[tuple[str, tuple[tuple[str, str], ...]], Ruleset[Any]] = {}
 
 
 def register(entry: RulesetEntry) -> None:
@@ -71,7 +72,7 @@ def check_ruleset_name(name: str) -> None:
     ruleset_entry(name)
 
 
-def ruleset_class(name: str) -> type[Ruleset]:
+def ruleset_class(name: str) -> type[Ruleset[Any]]:
     """Returns the class registered under `name`, importing its module the first time."""
     found = _classes.get(name)
     if found is None:
@@ -83,7 +84,7 @@ def ruleset_class(name: str) -> type[Ruleset]:
     return found
 
 
-def build_ruleset(name: str, options: Mapping[str, str] | None = None) -> Ruleset:
+def build_ruleset(name: str, options: Mapping[str, str] | None = None) -> Ruleset[Any]:
     """Returns the ruleset `name` built from a game's options (BadSetup for an option it does not take);
     the same options, in any order or case, give the same object."""
     given = options or {}
@@ -94,7 +95,7 @@ def build_ruleset(name: str, options: Mapping[str, str] | None = None) -> Rulese
     return built
 
 
-def get_ruleset(name: str) -> Ruleset:
+def get_ruleset(name: str) -> Ruleset[Any]:
     """Returns the ruleset registered under `name` with its default options (for callers with no game)."""
     return build_ruleset(name)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Generic, NamedTuple, NotRequired, TypedDict, TypeVar
 
 from domain.actions import HOST, START, Action
 from domain.content import content_hash as hash_files
@@ -24,7 +24,8 @@ from domain.field_types import Seat
 from domain.resolution import Resolution
 from domain.suggest import did_you_mean
 
-State = dict[str, Any]
+# The state a ruleset folds (its TypedDict: CastleState, KeepState…), plain msgpack-native data.
+S = TypeVar("S", bound=Mapping[str, Any])
 Evolver = Callable[[Any, Any], None]
 
 
@@ -45,6 +46,15 @@ class OptionSpec:
         return self.default if self.recorded_default is None else self.recorded_default
 
 
+class GameStatus(TypedDict):
+    """Where a game stands: its ruleset's word, or `stopped` with the reason (domain.game.game_status)."""
+
+    status: str  # running, finished or stopped
+    winner: str  # "" for none (or a tie)
+    to_act: list[str]  # who is to act now: seats, or the host before the deal
+    reason: NotRequired[str]  # why a stopped game stopped
+
+
 class DrawCheck(NamedTuple):
     """One draw a sealed copy can recompute: its number, the options of a pick in the order the draw
     indexes them (None for a salt), what the log recorded, and whose private draw it is ("" public)."""
@@ -55,8 +65,10 @@ class DrawCheck(NamedTuple):
     owner: str
 
 
-class Ruleset:
-    """The decider every ruleset is: built from a game's options, it owns its content and its rules."""
+class Ruleset(Generic[S]):
+    """The decider every ruleset is: built from a game's options, it owns its content and its rules.
+
+    `S` is the state it folds; code that holds some ruleset, whichever it is, holds a `Ruleset[Any]`."""
 
     name: ClassVar[str]
     summary: ClassVar[str] = ""
@@ -136,53 +148,53 @@ class Ruleset:
         the one way the ruleset reads them)."""
         return players, self.record_options(options)
 
-    def initial_state(self, created: GameCreated) -> State:
+    def initial_state(self, created: GameCreated) -> S:
         """Returns the state right after GameCreated (msgpack-encodable)."""
         raise NotImplementedError
 
     # -- the rules ----------------------------------------------------------------------------------
 
-    def legal_actions(self, state: State, player: str | None = None) -> list[Action]:
+    def legal_actions(self, state: S, player: str | None = None) -> list[Action]:
         """Returns the actions open now (to `player`, or to anyone if None)."""
         raise NotImplementedError
 
-    def is_legal(self, state: State, player: str, action_id: str) -> bool:
+    def is_legal(self, state: S, player: str, action_id: str) -> bool:
         """Tells whether `action_id` is among legal_actions(state, player); True only while the game runs.
         (False may be conservative: the caller then asks `legal_actions`, which also says why.)"""
         return any(a.id == action_id for a in self.legal_actions(state, player))
 
-    def status(self, state: State) -> dict[str, Any]:
+    def status(self, state: S) -> GameStatus:
         """Returns {"status": "running"|"finished", "winner": str, "to_act": [players]}."""
         raise NotImplementedError
 
-    def is_in_setup(self, state: State) -> bool:
+    def is_in_setup(self, state: S) -> bool:
         """Tells whether the game waits for the host's `start`."""
         return bool(state["phase"] == "setup")
 
-    def start(self, res: Resolution) -> None:
+    def start(self, res: Resolution[S]) -> None:
         """Resolves the host's `start`: deals and opens play."""
         raise NotImplementedError
 
-    def resolve(self, res: Resolution, action_id: str, player: str) -> None:
+    def resolve(self, res: Resolution[S], action_id: str, player: str) -> None:
         """Resolves one legal action on the working copy `res` (emitting its events)."""
         raise NotImplementedError
 
-    def verify(self, state: State, event: Event) -> str:
+    def verify(self, state: S, event: Event) -> str:
         """Says what is wrong with a recorded event given the state before it ("" when nothing is): the
         checks `evolve` (which trusts its events) does not make."""
         return ""
 
-    def draw_checks(self, state: State, event: Event) -> list[DrawCheck]:
+    def draw_checks(self, state: S, event: Event) -> list[DrawCheck]:
         """Returns the draws of a recorded event that a copy with sealed events can recompute from the
         state before it (its public picks, and the copy's own private ones): a ruleset whose copies are
         sealed says them, so every player checks them the turn they are made. None by default."""
         return []
 
-    def bot_weight(self, state: State, action: Action) -> float:
+    def bot_weight(self, state: S, action: Action) -> float:
         """Returns how likely a bot is to pick an action (relative weights)."""
         return 1.0
 
-    def evolve(self, state: State, event: Event) -> State:
+    def evolve(self, state: S, event: Event) -> S:
         """Applies one recorded event to the state in place and returns it (the only mutation)."""
         handlers = self.handlers
         if handlers is not None and (apply := handlers.get(type(event))) is not None:
@@ -191,20 +203,20 @@ class Ruleset:
 
     # -- one decide for every ruleset ---------------------------------------------------------------
 
-    def decide(self, state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
+    def decide(self, state: S, action_id: str, player: str, dice: Dice) -> list[Event]:
         """Returns the events an action causes; never mutates `state`."""
         return self._decide(state, action_id, player, dice, in_place=False)
 
-    def decide_in_place(self, state: State, action_id: str, player: str, dice: Dice) -> list[Event]:
+    def decide_in_place(self, state: S, action_id: str, player: str, dice: Dice) -> list[Event]:
         """Like decide, for an auditor that has checked the action is legal: evolves `state` itself
         through the returned events (the audit adopts it)."""
         return self._decide(state, action_id, player, dice, in_place=True)
 
-    def resolution(self, state: State, dice: Dice, in_place: bool) -> Resolution:
+    def resolution(self, state: S, dice: Dice, in_place: bool) -> Resolution[S]:
         """Returns the working copy one action is resolved on."""
         return Resolution(state, dice, self.evolve, in_place, self.handlers)
 
-    def _decide(self, state: State, action_id: str, player: str, dice: Dice, in_place: bool) -> list[Event]:
+    def _decide(self, state: S, action_id: str, player: str, dice: Dice, in_place: bool) -> list[Event]:
         if action_id == START:
             if player != HOST or not self.is_in_setup(state):
                 raise IllegalAction("only the host starts a game, once")

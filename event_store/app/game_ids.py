@@ -10,6 +10,8 @@ import string
 from uuid import UUID
 
 from eventsourcing.persistence import ApplicationRecorder
+from eventsourcing.popo import POPOAggregateRecorder
+from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.errors import UnknownGame, UsageError
 from event_store.copies import CopyStore
@@ -42,8 +44,8 @@ def stored_ids_with_prefix(recorder: ApplicationRecorder, prefix: str) -> list[U
     """Returns the ids of the stored aggregates whose hex id starts with `prefix` (a range scan)."""
     store = sql_store_of(recorder)
     if store is None:
-        # The in-memory store offers no query for ids.
-        ids = list(recorder._stored_events_index)  # type: ignore[attr-defined]
+        # The in-memory store offers no query for ids: its index of stored events is read instead.
+        ids = recorder._stored_events_index if isinstance(recorder, POPOAggregateRecorder) else {}
         return [UUID(i) for i in ids if UUID(i).hex.startswith(prefix)]
     if store.dialect == SQLITE:
         # Stored ids are 32 hex digits; the primary key (originator_id, version) serves this range.
@@ -53,10 +55,21 @@ def stored_ids_with_prefix(recorder: ApplicationRecorder, prefix: str) -> list[U
         # A uuid column: every id with the prefix lies between it padded with 0s and with fs.
         bounds = [UUID(prefix.ljust(32, "0")), UUID(prefix.ljust(32, "f"))]
         where = "originator_id BETWEEN ? AND ?"
-    table = recorder.events_table_name  # type: ignore[attr-defined]
+    table = _events_table(recorder)
     with store.transaction(commit=False) as c:
         c.execute(f"SELECT originator_id FROM {table} WHERE {where} AND originator_version = 1", bounds)
         return store.ids(c.fetchall())
+
+
+def _events_table(recorder: ApplicationRecorder) -> str:
+    """Returns the events table of a SQL recorder (sql_store_of refuses all but SQLite and PostgreSQL)."""
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        return recorder.events_table_name
+    from eventsourcing.postgres import PostgresAggregateRecorder  # psycopg: only for a PostgreSQL store
+
+    if not isinstance(recorder, PostgresAggregateRecorder):
+        raise TypeError(f"{type(recorder).__name__} is no SQL recorder")
+    return recorder.events_table_name
 
 
 def resolve_game_id(recorder: ApplicationRecorder, copies: CopyStore, text: str) -> UUID:

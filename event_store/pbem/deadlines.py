@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from domain.actions import HOST
@@ -23,6 +23,7 @@ from domain.club import AUTH_DEFAULT, DEFAULT, REPLACE, WAIT, TurnLapsed, away_u
 from domain.errors import NightkeepError
 from domain.events import ActionTaken
 from domain.game import game_status
+from domain.game_meta import ClubMeta
 from event_store import clock
 from event_store.lazy_log import get_logger
 from event_store.recorded import RecordedEvent
@@ -49,7 +50,7 @@ class Wait:
     lapsed: int = 0
     is_new: bool = False
 
-    def due(self, meta: dict[str, Any]) -> int:
+    def due(self, meta: ClubMeta) -> int:
         """Returns when the move is due under the game's deadline (0: no deadline)."""
         seconds: int = deadline_of(meta)["seconds"]
         if not seconds:
@@ -134,9 +135,7 @@ def _tend_game(host: HostLike, game_id: UUID, done: Tended) -> None:
         _tend_seat(host, game_id, fold.meta, wait, now, done)
 
 
-def _tend_seat(
-    host: HostLike, game_id: UUID, meta: dict[str, Any], wait: Wait, now: int, done: Tended
-) -> None:
+def _tend_seat(host: HostLike, game_id: UUID, meta: ClubMeta, wait: Wait, now: int, done: Tended) -> None:
     rules = deadline_of(meta)
     due = wait.due(meta)
     rule = lapsed_rule(meta, wait.player)

@@ -30,7 +30,9 @@ from domain.club import (
     TurnLapsed,
 )
 from domain.events import Sealed
+from domain.game_meta import ClubMeta
 from domain.hidden import PUBLIC
+from domain.rulesets.base import GameStatus
 from domain.signing import fingerprint
 from event_store import clock
 from event_store.app.game_ids import short_id
@@ -71,9 +73,9 @@ class Situation:
     game: UUID
     title: str
     head: int
-    status: dict[str, Any]
+    status: GameStatus
     to_act: list[str]
-    meta: dict[str, Any]
+    meta: ClubMeta
     due: dict[str, int]  # seconds since the epoch, per seat to move (none without a deadline)
 
     @property

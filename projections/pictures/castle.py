@@ -16,7 +16,7 @@ import drawsvg
 from domain.rulesets.castle.content import Character, castle_content
 from domain.rulesets.castle.options import to_act
 from domain.rulesets.castle.shapes import CastleState
-from domain.rulesets.castle.state import ATTACK, CELLAR, DEFENCE, HUMAN, MOAT, VAMPIRE, deck_count, typed
+from domain.rulesets.castle.state import ATTACK, CELLAR, DEFENCE, HUMAN, MOAT, VAMPIRE, deck_count
 from projections.castle_view import REASONS, STEPS, card_order, character_name, identity_words
 from projections.pictures._expansion_text import cut_to, text_width
 from projections.pictures.castle_parts import (
@@ -361,7 +361,7 @@ def draw_secrets(sheet: Sheet, state: CastleState) -> None:
 
 def draw(fold: Any, stopped: bool = False) -> drawsvg.Drawing:
     """Returns the board picture of a fold: the same fold gives the same picture, byte for byte."""
-    state = typed(fold.state)
+    state: CastleState = fold.state
     sheet = Sheet()
     draw_head(sheet, state, stopped)
     draw_characters(sheet, state)

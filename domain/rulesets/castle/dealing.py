@@ -32,14 +32,15 @@ from domain.rulesets.castle.state import (
     hand_commitments,
     identity_salt,
     player_of,
-    state_of,
 )
 
 VAMPIRES = 3  # RULES.md §4: the vampire player draws 3 identity tokens
 KNOWN_HUMANS = 2  # and the human player 2
 
 
-def picks(res: Resolution, left: list[str], count: int, owner: str) -> tuple[list[str], list[int]]:
+def picks(
+    res: Resolution[CastleState], left: list[str], count: int, owner: str
+) -> tuple[list[str], list[int]]:
     """Picks `count` of the options one draw each, without putting any back (removed from `left`), for
     `owner`'s private event (drawn with the secret seed, not the turn's public key); returns the picks
     and their draw numbers."""
@@ -53,28 +54,30 @@ def picks(res: Resolution, left: list[str], count: int, owner: str) -> tuple[lis
     return picked, draws
 
 
-def draw_cards(res: Resolution, player: str, count: int) -> None:
+def draw_cards(res: Resolution[CastleState], player: str, count: int) -> None:
     """Draws `count` cards (or what the deck holds): a private pick per card; the whole hand is then
     committed to afresh."""
-    state = state_of(res)
+    state = res.state
     count = min(count, deck_count(state, player))
     cards, draws = picks(res, deck_cards(state, player), count, player)
     commitments = receive_cards(res, player, cards, draws) if cards else state["players"][player]["hand"]
     res.emit(CardsDrawn(player=player, count=count, commitments=list(commitments)))
 
 
-def receive_cards(res: Resolution, player: str, cards: list[str], draws: list[int]) -> list[bytes]:
+def receive_cards(
+    res: Resolution[CastleState], player: str, cards: list[str], draws: list[int]
+) -> list[bytes]:
     """Records privately the cards coming into a hand and returns the new commitments to the hand."""
-    hand = sorted([*state_of(res)["hands"].get(player, {}), *cards])
+    hand = sorted([*res.state["hands"].get(player, {}), *cards])
     salt, salt_draw = res.dice.salt(player)
     res.emit(CardsReceived(owner=player, cards=cards, draws=draws, hand=hand, salt=salt, salt_draw=salt_draw))
     return hand_commitments(salt, hand)
 
 
-def refill_castle(res: Resolution) -> None:
+def refill_castle(res: Resolution[CastleState]) -> None:
     """Fills the castle up to 3 from the city: the shuffled cards first, then the bottom."""
     # RULES.md §4: the castle always holds 3 while the city has cards.
-    state = state_of(res)
+    state = res.state
     while len(state["castle"]) < CASTLE_SIZE and (state["city"] or state["bottom"]):
         if state["city"]:
             character, draw = res.dice.pick(list(state["city"]))
@@ -83,11 +86,11 @@ def refill_castle(res: Resolution) -> None:
         res.emit(CastleFilled(character=character, draw=draw))
 
 
-def deal(res: Resolution) -> None:
+def deal(res: Resolution[CastleState]) -> None:
     """Deals the host's start: the city and the castle, the identity tokens and their commitments, both
     hands of 8; the vampire player begins."""
     # RULES.md §4: the shuffled characters form the city, its top 3 the castle; 3 and 2 identity tokens.
-    state = state_of(res)
+    state = res.state
     characters = sorted(load_characters())
     res.emit(CityShuffled(characters=characters))
     refill_castle(res)

@@ -40,14 +40,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from domain.actions import HOST, Action
 from domain.errors import BadSetup
 from domain.events import Event, GameCreated, GameEnded, TurnEnded
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import DrawCheck, Ruleset, State
+from domain.rulesets.base import DrawCheck, GameStatus, Ruleset
 from domain.rulesets.castle.checks import verify
 from domain.rulesets.castle.content import (
     HOLY_WATER,
@@ -109,16 +109,14 @@ from domain.rulesets.castle.state import (
     alive,
     assign_sides,
     card,
+    evolve,
     new_state,
     opponent,
     out_of_cards,
-    plain_evolve,
     player_of,
     side_of,
-    state_of,
     the_fight,
     the_holy,
-    typed,
 )
 from domain.suggest import did_you_mean
 
@@ -133,22 +131,22 @@ def _truth(state: CastleState, character: str) -> Token:
     return state["tokens"][player_of(state, VAMPIRE)][character]
 
 
-def _reveal(res: Resolution, character: str, reason: str) -> None:
-    truth = _truth(state_of(res), character)
+def _reveal(res: Resolution[CastleState], character: str, reason: str) -> None:
+    truth = _truth(res.state, character)
     res.emit(
         IdentityRevealed(character=character, identity=truth["identity"], salt=truth["salt"], reason=reason)
     )
 
 
-def _play_card(res: Resolution, player: str, card_id: str, use: str, pile: str = CELLAR) -> None:
-    salt = state_of(res)["hands"][player][card_id]
+def _play_card(res: Resolution[CastleState], player: str, card_id: str, use: str, pile: str = CELLAR) -> None:
+    salt = res.state["hands"][player][card_id]
     res.emit(CardPlayed(player=player, card=card_id, salt=salt, use=use, pile=pile))
 
 
-def _end_if_won(res: Resolution) -> bool:
+def _end_if_won(res: Resolution[CastleState]) -> bool:
     """Ends the game if a side has won; returns whether it ended."""
     # RULES.md §4: all vampires dead, all humans dead, or three revealed vampires hold the castle.
-    state = state_of(res)
+    state = res.state
     known, dead = state["known"], state["dead"]
     dead_vampires = sum(known.get(c) == VAMPIRE for c in dead)
     dead_humans = sum(known.get(c) == HUMAN for c in dead)
@@ -164,27 +162,27 @@ def _end_if_won(res: Resolution) -> bool:
     return True
 
 
-def _end(res: Resolution, side: str, reason: str) -> None:
+def _end(res: Resolution[CastleState], side: str, reason: str) -> None:
     """Reveals every identity still secret, then ends the game (`side` "" for a tie)."""
     _reveal_all(res)
-    winner = player_of(state_of(res), side) if side else ""
+    winner = player_of(res.state, side) if side else ""
     res.emit(GameEnded(winner=winner, reason=reason))
 
 
-def _reveal_all(res: Resolution) -> None:
-    for character in sorted(alive(state_of(res))):
-        if character not in state_of(res)["known"]:
+def _reveal_all(res: Resolution[CastleState]) -> None:
+    for character in sorted(alive(res.state)):
+        if character not in res.state["known"]:
             _reveal(res, character, "game-end")
 
 
-def _score(res: Resolution) -> None:
+def _score(res: Resolution[CastleState]) -> None:
     """Scores the survivors. The identities are revealed first, so the scores follow from public events
     alone."""
     # RULES.md §4: both players are out of cards: 1 point per surviving human, 2 per surviving vampire.
     _reveal_all(res)
     scores = {HUMAN: 0, VAMPIRE: 0}
-    for character in alive(state_of(res)):
-        identity = state_of(res)["known"][character]
+    for character in alive(res.state):
+        identity = res.state["known"][character]
         scores[identity] += POINTS[identity]
     res.emit(ScoresCounted(human=scores[HUMAN], vampire=scores[VAMPIRE]))
     best = max(scores.values())
@@ -192,9 +190,9 @@ def _score(res: Resolution) -> None:
     _end(res, winners[0] if len(winners) == 1 else "", "out-of-cards")
 
 
-def _end_turn(res: Resolution, player: str) -> None:
+def _end_turn(res: Resolution[CastleState], player: str) -> None:
     """Hands the turn over; a player out of cards passes, and when both are, the game is scored."""
-    state = state_of(res)
+    state = res.state
     other = opponent(state, player)
     if out_of_cards(state, other):
         if out_of_cards(state, player):
@@ -207,19 +205,19 @@ def _end_turn(res: Resolution, player: str) -> None:
     res.emit(TurnEnded(player=player, next_player=other))
 
 
-def _after_action(res: Resolution, player: str) -> None:
+def _after_action(res: Resolution[CastleState], player: str) -> None:
     if not _end_if_won(res):
         _end_turn(res, player)
 
 
-def _discard(res: Resolution, player: str, card_id: str) -> None:
+def _discard(res: Resolution[CastleState], player: str, card_id: str) -> None:
     _play_card(res, player, card_id, "discard", MOAT)
 
 
-def _support(res: Resolution, player: str, card_short: str, target: str = "") -> None:
+def _support(res: Resolution[CastleState], player: str, card_short: str, target: str = "") -> None:
     """Plays a support card; its target (short id) is a castle character for a marker, a card for a
     take, nothing for a draw."""
-    side = side_of(state_of(res), player)
+    side = side_of(res.state, player)
     card_id = card_id_of(side, card_short)
     c = card(side, card_id)
     _play_card(res, player, card_id, "support")
@@ -233,21 +231,21 @@ def _support(res: Resolution, player: str, card_short: str, target: str = "") ->
         res.emit(CardTaken(player=player, card=taken, pile=TAKE_PILES[c.effect], commitments=commitments))
 
 
-def _hide(res: Resolution, player: str, character: str) -> None:
-    for c in lowest(cards_in_hand(state_of(res), player, castle_content()), RED, HIDE_CARDS):
+def _hide(res: Resolution[CastleState], player: str, character: str) -> None:
+    for c in lowest(cards_in_hand(res.state, player, castle_content()), RED, HIDE_CARDS):
         _play_card(res, player, c.id, "hide")
     res.emit(CharacterHidden(player=player, character=character))
     refill_castle(res)
     _after_action(res, player)
 
 
-def _holy_water(res: Resolution, player: str, character: str) -> None:
-    pair = lowest(cards_in_hand(state_of(res), player, castle_content()), HOLY_WATER, HOLY_WATER_CARDS)
+def _holy_water(res: Resolution[CastleState], player: str, character: str) -> None:
+    pair = lowest(cards_in_hand(res.state, player, castle_content()), HOLY_WATER, HOLY_WATER_CARDS)
     for c in pair:
         _play_card(res, player, c.id, "holy-water")
     res.emit(HolyWaterAsked(player=player, character=character, card=pair[0].id))
     _reveal(res, character, "holy-water")
-    state = state_of(res)
+    state = res.state
     if _end_if_won(res):
         return
     if state["known"][character] == VAMPIRE and character in state["castle"]:
@@ -258,22 +256,22 @@ def _holy_water(res: Resolution, player: str, character: str) -> None:
     _end_turn(res, player)
 
 
-def _attack(res: Resolution, player: str, attacker: str, defender: str) -> None:
-    state = state_of(res)
+def _attack(res: Resolution[CastleState], player: str, attacker: str, defender: str) -> None:
+    state = res.state
     holy = the_holy(state)["card"] if state["step"] == "holy-attack" else ""
     res.emit(FightStarted(player=player, attacker=attacker, defender=defender, holy_water=holy))
 
 
-def _play(res: Resolution, player: str, card_id: str) -> None:
-    fight = the_fight(state_of(res))
+def _play(res: Resolution[CastleState], player: str, card_id: str) -> None:
+    fight = the_fight(res.state)
     side = ATTACK if fight["stage"] == ATTACK else DEFENCE
     _play_card(res, player, card_id, side)
-    value = card(side_of(state_of(res), player), card_id).value
+    value = card(side_of(res.state, player), card_id).value
     res.emit(FightCardPlayed(player=player, side=side, card=card_id, value=value))
 
 
-def _done(res: Resolution, player: str) -> None:
-    state = state_of(res)
+def _done(res: Resolution[CastleState], player: str) -> None:
+    state = res.state
     fight = the_fight(state)
     if fight["stage"] == ATTACK:
         res.emit(FightCardsDone(player=player, side=ATTACK))
@@ -296,12 +294,12 @@ def _done(res: Resolution, player: str) -> None:
         _end_turn(res, fight["attacking"])
 
 
-def _pass(res: Resolution, player: str, reason: str) -> None:
+def _pass(res: Resolution[CastleState], player: str, reason: str) -> None:
     res.emit(TurnPassed(player=player, reason=reason))
     _end_turn(res, player)
 
 
-def _reveal_action(res: Resolution, player: str, character: str) -> None:
+def _reveal_action(res: Resolution[CastleState], player: str, character: str) -> None:
     _reveal(res, character, "unmasked")
     _end_if_won(res)
 
@@ -318,8 +316,8 @@ _ARGUMENTS = {
 }
 
 
-def _draw_up(res: Resolution, player: str) -> None:
-    draw_cards(res, player, max(0, HAND_SIZE - len(state_of(res)["players"][player]["hand"])))
+def _draw_up(res: Resolution[CastleState], player: str) -> None:
+    draw_cards(res, player, max(0, HAND_SIZE - len(res.state["players"][player]["hand"])))
 
 
 _HANDLERS: dict[str, Callable[..., None]] = {
@@ -353,7 +351,7 @@ _BOT_WEIGHTS = {
 }
 
 
-class VampireEmpire(Ruleset):
+class VampireEmpire(Ruleset[CastleState]):
     """Vampire Empire (RULES.md §4): a human and a vampire player over a castle of secret identities."""
 
     name = "vampire-empire"
@@ -365,19 +363,19 @@ class VampireEmpire(Ruleset):
     # player's actions only to that player.
     hidden_information = True
     private_draws = True
-    evolve = staticmethod(plain_evolve)
+    evolve = staticmethod(evolve)
 
-    def verify(self, state: State, event: Event) -> str:
+    def verify(self, state: CastleState, event: Event) -> str:
         """Returns what is wrong with a recorded event given the state before it ("" when nothing is)."""
-        return verify(typed(state), event)
+        return verify(state, event)
 
-    def draw_checks(self, state: State, event: Event) -> list[DrawCheck]:
+    def draw_checks(self, state: CastleState, event: Event) -> list[DrawCheck]:
         """Returns the draws a player's copy can recompute: the city's picks and its own private ones."""
-        return draw_checks(typed(state), event)
+        return draw_checks(state, event)
 
-    def legal_actions(self, state: State, player: str | None = None) -> list[Action]:
+    def legal_actions(self, state: CastleState, player: str | None = None) -> list[Action]:
         """Returns the actions open now to the player who is to act (see `options.legal_actions`)."""
-        return legal_actions(typed(state), player)
+        return legal_actions(state, player)
 
     def content_paths(self) -> list[Path]:
         """Returns the characters and both decks this game is played with."""
@@ -415,37 +413,35 @@ class VampireEmpire(Ruleset):
         seats: list[Seat] = [{"name": seat["name"], "character": by_name[seat["name"]]} for seat in players]
         return seats, self.record_options(options)
 
-    def initial_state(self, created: GameCreated) -> State:
+    def initial_state(self, created: GameCreated) -> CastleState:
         """Returns the state right after GameCreated (nothing dealt yet)."""
-        return cast(State, new_state(created))
+        return new_state(created)
 
-    def start(self, res: Resolution) -> None:
+    def start(self, res: Resolution[CastleState]) -> None:
         """Deals the city, the castle, the identities and both hands (RULES.md §4)."""
         deal(res)
 
-    def resolve(self, res: Resolution, action_id: str, player: str) -> None:
+    def resolve(self, res: Resolution[CastleState], action_id: str, player: str) -> None:
         """Resolves one action: its verb's handler, given the content ids its short ids name."""
         verb, *parts = action_id.split(":")
-        side = side_of(state_of(res), player)
+        side = side_of(res.state, player)
         kinds = _ARGUMENTS.get(verb)
         if kinds is not None:  # short ids to content ids
             resolve = {CARD: lambda short_id: card_id_of(side, short_id), CHARACTER: character_id_of}
             parts = [resolve[kind](p) for kind, p in zip(kinds, parts, strict=True)]
         _HANDLERS[verb](res, player, *parts)  # a legal action has a handler
 
-    def status(self, plain: State) -> dict[str, Any]:
+    def status(self, state: CastleState) -> GameStatus:
         """Returns running/finished, the winner ("" for none or a tie) and who is to act."""
-        state = typed(plain)
         if state["phase"] == "over":
             return {"status": "finished", "winner": state["winner"], "to_act": []}
         if state["phase"] == "setup":
             return {"status": "running", "winner": "", "to_act": [HOST]}
         return {"status": "running", "winner": "", "to_act": [to_act(state)]}
 
-    def bot_weight(self, plain: State, action: Action) -> float:
+    def bot_weight(self, state: CastleState, action: Action) -> float:
         """Returns how likely a bot is to pick an action. It weighs only what the acting player may know:
         public facts and its own tokens (the human bot never peeks at the vampire player's)."""
-        state = typed(plain)
         verb, _, rest = action.id.partition(":")
         if verb == "reveal":
             castle = state["castle"]

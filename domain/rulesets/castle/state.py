@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from domain.events import Event, GameCreated, GameEnded, TurnEnded
 from domain.hidden import commit
-from domain.resolution import Resolution
 from domain.rulesets.castle.content import CastleCard, castle_content
 from domain.rulesets.castle.events import (
     CardPlayed,
@@ -52,19 +51,6 @@ MOAT: Final = "moat"
 DECK: Final = "deck"
 ATTACK: Final = "attack"
 DEFENCE: Final = "defence"
-
-
-# The rules read the state on nearly every step: these skip `typing.cast`'s call (as the main board's do).
-def typed(plain: dict[str, Any]) -> CastleState:
-    """Returns a state this ruleset folded (a plain dict, as every ruleset's) as the castle's typed state."""
-    state: CastleState = plain  # type: ignore[assignment]
-    return state
-
-
-def state_of(res: Resolution) -> CastleState:
-    """Returns a resolution's working state as the castle's typed state."""
-    state: CastleState = res.state  # type: ignore[assignment]
-    return state
 
 
 def the_fight(state: CastleState) -> Fight:
@@ -389,12 +375,3 @@ def evolve(state: CastleState, event: Event) -> CastleState:
     if handler is not None:
         handler(state, event)
     return state
-
-
-if TYPE_CHECKING:  # `evolve` as the engine calls it, on the plain dict every ruleset's state is
-
-    def plain_evolve(state: dict[str, Any], event: Event) -> dict[str, Any]:
-        """Applies one event to the state in place and returns it (`evolve`, typed for the engine)."""
-
-else:
-    plain_evolve = evolve  # the same function: the fold calls it once per event, with nothing in between

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, cast
+from typing import ClassVar
 
 from domain.actions import Action
 from domain.events import GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import State
+from domain.rulesets.base import GameStatus
 from domain.rulesets.dungeon import turns
 from domain.rulesets.dungeon.content import content_paths, load_board, load_deck
 from domain.rulesets.dungeon.effects import DungeonBoard, board_hooks
@@ -82,7 +82,7 @@ _ON_BOARD: dict[str, Callable[[Resolution, str, DungeonBoard], None]] = {
 }
 
 
-class DungeonShort(TalismanRace):
+class DungeonShort(TalismanRace[DungeonState]):
     """The short Dungeon game: a race from the Entrance to the Treasure Chamber (Dungeon 14)."""
 
     name = "dungeon-short"
@@ -110,21 +110,21 @@ class DungeonShort(TalismanRace):
         option (it takes none)."""
         return canonical_seats(players), self.record_options(options)
 
-    def initial_state(self, created: GameCreated) -> State:
+    def initial_state(self, created: GameCreated) -> DungeonState:
         """Returns the state right after GameCreated (nothing dealt, the Tunnel out of the deck)."""
         board = load_board()
         # Dungeon 14 plays without the main board, so the Tunnel (Dungeon 8.3) has nowhere to lead.
         deck = [c.id for c in load_deck().cards.values() if not c.leaves_board]
-        return cast(State, new_state(created, len(board.spaces), deck))
+        return new_state(created, len(board.spaces), deck)
 
-    def legal_actions(self, state: State, player: str | None = None) -> list[Action]:
+    def legal_actions(self, state: DungeonState, player: str | None = None) -> list[Action]:
         """Returns the actions open now: roll/flee before moving, or the encounter choice after landing."""
-        return _legal_actions(cast(DungeonState, state), player)
+        return _legal_actions(state, player)
 
-    def is_legal(self, state: State, player: str, action_id: str) -> bool:
+    def is_legal(self, state: DungeonState, player: str, action_id: str) -> bool:
         """Tells whether `action_id` is among legal_actions(state, player), without labelling any (an
         audit asks once per action); a game in its turn phase is not finished."""
-        return _is_legal(cast(DungeonState, state), player, action_id)
+        return _is_legal(state, player, action_id)
 
     def start(self, res: Resolution) -> None:
         """Deals characters (RULES.md §1) and opens play."""
@@ -143,11 +143,11 @@ class DungeonShort(TalismanRace):
         """Returns the Dungeon board's hooks, with this game's ending installed on the Treasure Chamber."""
         return board_hooks(load_board(), self.arrival)
 
-    def status(self, state: State) -> dict[str, Any]:
+    def status(self, state: DungeonState) -> GameStatus:
         """Returns running/finished, the winner ("" for none) and who is to act."""
-        return race_status(cast(DungeonState, state))
+        return race_status(state)
 
-    def bot_weight(self, state: State, action: Action) -> float:
+    def bot_weight(self, state: DungeonState, action: Action) -> float:
         """Returns how likely a bot is to pick an action: fleeing is rare, attacks a little less likely."""
         if action.id == "flee":
             return FLEE_WEIGHT

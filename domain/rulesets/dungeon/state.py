@@ -9,7 +9,7 @@ choosing whom to encounter); a sheet adds `fleeing` and `defeated` (must move ba
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from domain.events import (
     CharacterDealt,
@@ -130,7 +130,7 @@ EVOLVERS: dict[type[Event], Evolver] = {
 }
 
 
-def evolve(state: dict[str, Any], event: Event) -> dict[str, Any]:
+def evolve(state: DungeonState, event: Event) -> DungeonState:
     """Applies one recorded event to the state in place and returns it; other events are facts only."""
     # One lookup, no helper call: every fold and every re-decided consequence comes here.
     apply = EVOLVERS.get(type(event))

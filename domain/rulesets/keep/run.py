@@ -22,14 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from domain.actions import Action
 from domain.errors import BadSetup
 from domain.events import GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import OptionSpec, State
+from domain.rulesets.base import GameStatus, OptionSpec
 from domain.rulesets.keep.board import KeepBoard
 from domain.rulesets.keep.content import (
     content_paths,
@@ -139,7 +139,7 @@ _BOARDS = {
 }
 
 
-class KeepRun(TalismanRace):
+class KeepRun(TalismanRace[KeepState]):
     """The Vampire's Keep on its own (RULES.md §3): the first to survive the Talisman Vault wins."""
 
     name = "keep-run"
@@ -177,7 +177,7 @@ class KeepRun(TalismanRace):
         option's value in lower case (`hoard=True` is recorded `true`, and `wizard=choose` by default)."""
         return canonical_seats(players), self.record_options(options)
 
-    def initial_state(self, created: GameCreated) -> State:
+    def initial_state(self, created: GameCreated) -> KeepState:
         """Returns the state right after GameCreated (characters not dealt yet)."""
         state = new_state(
             created,
@@ -186,11 +186,11 @@ class KeepRun(TalismanRace):
             list(load_vault()),
             list(load_spells()),
         )
-        return cast(State, state)
+        return state
 
-    def legal_actions(self, state: State, player: str | None = None) -> list[Action]:
+    def legal_actions(self, state: KeepState, player: str | None = None) -> list[Action]:
         """Returns the actions open now to the player whose turn it is."""
-        keep = cast(KeepState, state)
+        keep = state
         if keep["phase"] != "turn":
             return []
         choice = keep["choice"]
@@ -211,10 +211,10 @@ class KeepRun(TalismanRace):
             actions.append(Action("flee", current, "Flee the Keep (irrevocable)"))
         return actions
 
-    def is_legal(self, state: State, player: str, action_id: str) -> bool:
+    def is_legal(self, state: KeepState, player: str, action_id: str) -> bool:
         """Tells whether `action_id` is among legal_actions(state, player), without labelling any (an
         audit asks once per action); a game in its turn phase is not finished."""
-        keep = cast(KeepState, state)
+        keep = state
         choice = keep["choice"]
         if keep["phase"] != "turn" or player != choice.get("player", keep["turn"]):
             return False
@@ -245,15 +245,15 @@ class KeepRun(TalismanRace):
         the Vampire Wizard's spells (Keep 8.4)."""
         return _BOARDS[state["hoard"], self.options["wizard"] == "choose"]
 
-    def status(self, state: State) -> dict[str, Any]:
+    def status(self, state: KeepState) -> GameStatus:
         """Returns running/finished, the winner ("" for none) and who is to act (a choice's chooser)."""
-        keep = cast(KeepState, state)
+        keep = state
         status = race_status(keep)
         if keep["phase"] == "turn" and keep["choice"]:
             status["to_act"] = [keep["choice"].get("player", keep["turn"])]
         return status
 
-    def bot_weight(self, state: State, action: Action) -> float:
+    def bot_weight(self, state: KeepState, action: Action) -> float:
         """Returns how likely a bot is to pick an action: fleeing is rare, and so is aiming the Vampire
         Wizard's spell at itself."""
         if action.id == "flee":

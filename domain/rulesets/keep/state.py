@@ -16,7 +16,7 @@ or {}) and `wizard` (the Vampire Wizard's spells this turn: the one last drawn a
 
 from __future__ import annotations
 
-from typing import Any, TypedDict, cast
+from typing import TypedDict, cast
 
 from domain.events import CardDrawn, CharacterDealt, Event, GameCreated, PlayerOut, TurnEnded
 from domain.resolution import Resolution
@@ -319,7 +319,7 @@ _EVOLVERS: dict[type[Event], Evolver] = {
 }
 
 
-def evolve(state: dict[str, Any], event: Event) -> dict[str, Any]:
+def evolve(state: KeepState, event: Event) -> KeepState:
     """Applies one recorded event to the state in place and returns it; other events are facts only."""
     # One lookup, no helper call: every fold and every re-decided consequence comes here.
     apply = _EVOLVERS.get(type(event))

@@ -9,7 +9,7 @@ from typing import Any
 from domain.actions import HOST
 from domain.events import CharacterDealt, GameEnded, TurnEnded
 from domain.resolution import Resolution
-from domain.rulesets.base import Ruleset
+from domain.rulesets.base import GameStatus, Ruleset, S
 from domain.rulesets.talisman.character import PLAYING
 from domain.rulesets.talisman.characters import (
     character_choices,
@@ -67,7 +67,7 @@ def deal_characters(res: Resolution) -> None:
     res.emit(PlayOpened(player=state["order"][0]))
 
 
-def race_status(state: TalismanState) -> dict[str, Any]:
+def race_status(state: TalismanState) -> GameStatus:
     """Returns running/finished, the winner ("" for none) and who is to act (the host before the deal)."""
     if state["phase"] == "over":
         return {"status": "finished", "winner": state["winner"], "to_act": []}
@@ -76,7 +76,7 @@ def race_status(state: TalismanState) -> dict[str, Any]:
     return {"status": "running", "winner": "", "to_act": [state["turn"]]}
 
 
-class TalismanRace(Ruleset):
+class TalismanRace(Ruleset[S]):
     """A Talisman-family game: its seats name Talisman characters, checked before its content loads."""
 
     def character_choices(self) -> list[tuple[str, str]]:

@@ -174,7 +174,7 @@ class Abilities:
 
     def keeps_turn(self, res: Resolution, action_id: str) -> bool:
         """Tells whether the turn goes on after the action (a Spell cast, and the choices it left)."""
-        if pending(res.state) or res.state["phase"] != "turn":  # type: ignore[arg-type]
+        if pending(res.state) or res.state["phase"] != "turn":
             return False
         if action_id.startswith(spells.CAST):
             return True

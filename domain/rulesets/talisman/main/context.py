@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 # The rules read the working state on nearly every step: these skip `typing.cast`'s call.
 def state_of(res: Resolution) -> MainState:
     """Returns the working state of a resolution, typed."""
-    state: MainState = res.state  # type: ignore[assignment]
+    state: MainState = res.state
     return state
 
 

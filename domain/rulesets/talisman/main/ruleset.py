@@ -20,14 +20,14 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from domain.actions import HOST, Action
 from domain.errors import BadSetup
 from domain.events import CharacterDealt, Event, GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
-from domain.rulesets.base import Evolver, OptionSpec, State
+from domain.rulesets.base import Evolver, GameStatus, OptionSpec
 from domain.rulesets.keep.events import ChoiceMade
 from domain.rulesets.talisman.characters import canonical_seats, load_characters
 from domain.rulesets.talisman.effects import GAME_RULES, GameRules
@@ -95,7 +95,7 @@ WIZARD_HELP = (
 )
 
 
-class TalismanGame(TalismanRace):
+class TalismanGame(TalismanRace[MainState]):
     """The `talisman` game on the main board, built from its options."""
 
     name = "talisman"
@@ -162,7 +162,7 @@ class TalismanGame(TalismanRace):
         """Returns the seats with full character ids and every option, in lower case."""
         return canonical_seats(players), self.record_options(options)
 
-    def initial_state(self, created: GameCreated) -> State:
+    def initial_state(self, created: GameCreated) -> MainState:
         """Returns the state right after GameCreated: nobody dealt yet, every pile full and sorted."""
         requested = {p["name"]: p.get("character", "") or "" for p in created.players}
         state = new_state(
@@ -175,7 +175,7 @@ class TalismanGame(TalismanRace):
         for exp in self.expansions:
             state["piles"].update({name: sorted(cards) for name, cards in exp.piles().items()})
             state.update(exp.state_keys())  # type: ignore[typeddict-item]
-        return cast(State, state)
+        return state
 
     def _piles(self, requested: Mapping[str, str]) -> dict[str, list[str]]:
         ctx = self.ctx
@@ -200,9 +200,9 @@ class TalismanGame(TalismanRace):
 
     # -- the rules ----------------------------------------------------------------------------------
 
-    def legal_actions(self, state: State, player: str | None = None) -> list[Action]:
+    def legal_actions(self, state: MainState, player: str | None = None) -> list[Action]:
         """Returns the actions open now: a pending choice's options, else the turn's moves."""
-        main = cast(MainState, state)
+        main = state
         if main["phase"] != "turn":
             return []
         choice = main["choice"]
@@ -231,11 +231,11 @@ class TalismanGame(TalismanRace):
             extra += exp.main_actions(main, current)
         return movement.move_actions(self.ctx, main, current) + extra
 
-    def is_legal(self, state: State, player: str, action_id: str) -> bool:
+    def is_legal(self, state: MainState, player: str, action_id: str) -> bool:
         """Tells whether `action_id` is among legal_actions(state, player), without labelling them: a
         choice's options, the Crown's spell, the roll and where it leads are answered directly (the
         audit asks once per action); anything else asks `legal_actions`."""
-        main = cast(MainState, state)
+        main = state
         if main["phase"] != "turn":
             return False
         choice = main["choice"]
@@ -257,9 +257,9 @@ class TalismanGame(TalismanRace):
             return action_id in movement.go_ids(self.ctx, main, player)
         return super().is_legal(state, player, action_id)
 
-    def status(self, state: State) -> dict[str, Any]:
+    def status(self, state: MainState) -> GameStatus:
         """Returns running/finished, the winner ("" for none) and who is to act."""
-        main = cast(MainState, state)
+        main = state
         if main["phase"] == "over":
             return {"status": "finished", "winner": main["winner"], "to_act": []}
         if main["phase"] == "setup":
@@ -338,10 +338,10 @@ class TalismanGame(TalismanRace):
             finish_action(self.ctx, res)
         return True
 
-    def bot_weight(self, state: State, action: Action) -> float:
+    def bot_weight(self, state: MainState, action: Action) -> float:
         """Returns how likely a bot is to pick an action: toward the Crown, rarely back or away; without a
         Talisman (the Valley of Fire's key) it seeks the Warlock's Cave and leaves the Portal alone."""
-        main = cast(MainState, state)
+        main = state
         for exp in self.expansions:
             weight = exp.bot_weight(main, action)
             if weight is not None:

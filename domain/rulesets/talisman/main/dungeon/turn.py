@@ -140,7 +140,7 @@ def roll(ctx: MainContext, res: Resolution, board: DungeonBoard, player: str) ->
         or there in (ENTRANCE, last)
     ):
         return False
-    if may_meet_others(res.state, player) and encounter_options(ctx, res.state, player):  # type: ignore[arg-type]
+    if may_meet_others(res.state, player) and encounter_options(ctx, res.state, player):
         return True
     meet(ctx, res, board, player)
     return False
