@@ -49,7 +49,7 @@ from bench_store import build_batched, current_player, next_player_from  # noqa:
 from eventsourcing.sqlite import SQLiteConnection  # noqa: E402
 
 from domain.collector import paused_collector  # noqa: E402
-from event_store.service import GameService  # noqa: E402
+from event_store.app.service import GameService  # noqa: E402
 
 FULL = {"games": 200, "reps": 5, "fold_events": 10_000, "lengths": (1_000, 100_000), "actions": 200}
 QUICK = {"games": 30, "reps": 3, "fold_events": 3_000, "lengths": (1_000, 20_000), "actions": 60}

@@ -65,11 +65,11 @@ try:
 except ImportError:  # benchmark-only dependency: say how to get it instead of a traceback
     sys.exit("python-chess is missing: pip install -e '.[bench]'  (or pip install 'chess>=1.10,<2')")
 
-import event_store.service  # noqa: E402
+import event_store.app.service  # noqa: E402
 from domain.audit import audit_log  # noqa: E402
-from event_store.audit_files import audit_files  # noqa: E402
-from event_store.replay_file import FileEntry, audit_replay, export_game, parse_replay  # noqa: E402
-from event_store.service import GameService, play_with_bots  # noqa: E402
+from event_store.app.replay_file import FileEntry, audit_replay, export_game, parse_replay  # noqa: E402
+from event_store.app.service import GameService, play_with_bots  # noqa: E402
+from event_store.pbem.audit_files import audit_files  # noqa: E402
 
 RULESET = "dungeon-short"
 PLAYERS = [("Ann", None), ("Bo", None), ("Cy", None)]
@@ -88,7 +88,7 @@ Parsed = tuple[dict[str, Any], list[FileEntry]]
 def seeded_dice_seeds(seed: int) -> AbstractContextManager[Any]:
     """Makes the service draw repeatable game seeds (it asks the OS for them) while inside."""
     rng = random.Random(seed)
-    return patch.object(event_store.service, "new_seed", lambda: rng.randbytes(32))
+    return patch.object(event_store.app.service, "new_seed", lambda: rng.randbytes(32))
 
 
 def make_replays(games: int, seed: int) -> list[bytes]:

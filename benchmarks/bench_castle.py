@@ -40,9 +40,9 @@ from domain.events import GameCreated  # noqa: E402
 from domain.game import NIGHTKEEP_VERSION  # noqa: E402
 from domain.hidden import PUBLIC  # noqa: E402
 from domain.rulesets.castle.empire import VampireEmpire  # noqa: E402
+from event_store.app.replay_file import encode_replay, parse_replay  # noqa: E402
+from event_store.app.service import GameService, play_with_bots  # noqa: E402
 from event_store.recorded import fold_recorded, redacted  # noqa: E402
-from event_store.replay_file import encode_replay, parse_replay  # noqa: E402
-from event_store.service import GameService, play_with_bots  # noqa: E402
 from projections.views import render_board  # noqa: E402
 
 empire = VampireEmpire()

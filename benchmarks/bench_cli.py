@@ -46,7 +46,7 @@ from event_store import lazy_log  # noqa: E402
 
 lazy_log.defer_configuration(lambda: None, 30)  # building the stores logs nothing
 
-from event_store.service import GameService, play_with_bots  # noqa: E402
+from event_store.app.service import GameService, play_with_bots  # noqa: E402
 from tests.store_clones import clone_games, new_ids, play_templates  # noqa: E402
 
 PYTHON = sys.executable

@@ -51,12 +51,12 @@ structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.
 
 from cli.pbem_commands import mail_text  # noqa: E402
 from domain.bots import Bot  # noqa: E402
-from event_store.host_runner import run_once  # noqa: E402
-from event_store.hosting import Host  # noqa: E402
-from event_store.keys import new_key  # noqa: E402
-from event_store.mail import MaildirInbox, deliver_to_maildir  # noqa: E402
-from event_store.replica import Replica  # noqa: E402
-from event_store.service import GameService  # noqa: E402
+from event_store.app.service import GameService  # noqa: E402
+from event_store.pbem.host_runner import run_once  # noqa: E402
+from event_store.pbem.hosting import Host  # noqa: E402
+from event_store.pbem.keys import new_key  # noqa: E402
+from event_store.pbem.mail import MaildirInbox, deliver_to_maildir  # noqa: E402
+from event_store.pbem.replica import Replica  # noqa: E402
 from projections.turns import turn_starts  # noqa: E402
 from tests.pbem_helpers import (  # noqa: E402
     HOST_MAIL,
@@ -102,7 +102,7 @@ def play(ruleset: str, folder: Path, seed: int) -> Played:
     patch = pytest.MonkeyPatch()
     seed_randomness(patch, seed)
     rng = random.Random(seed)
-    patch.setattr("event_store.service.new_seed", lambda: rng.randbytes(32))
+    patch.setattr("event_store.app.service.new_seed", lambda: rng.randbytes(32))
     try:
         return _play(ruleset, folder)
     finally:

@@ -52,7 +52,7 @@ from domain import field_types, folding  # noqa: E402
 from domain.events import Event  # noqa: E402
 from domain.events import field_types as spec_of  # noqa: E402
 from domain.game import GameFold  # noqa: E402
-from event_store.replay_file import read_replay  # noqa: E402
+from event_store.app.replay_file import read_replay  # noqa: E402
 
 # The last revision whose fold and field checks were generated source run with `exec`.
 EXEC_REVISION = "c1119db"

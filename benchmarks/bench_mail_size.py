@@ -43,13 +43,13 @@ from tabulate import tabulate  # noqa: E402
 
 from cli.pbem_commands import board_png, mail_text  # noqa: E402
 from domain.events import TurnEnded  # noqa: E402
-from event_store.host_parts import Outgoing, Seat  # noqa: E402
-from event_store.host_runner import message_for  # noqa: E402
-from event_store.hosting import Host  # noqa: E402
-from event_store.keys import KeyPair  # noqa: E402
-from event_store.mail import PACKET_MEDIA_TYPE  # noqa: E402
+from event_store.app.service import GameService, play_with_bots  # noqa: E402
+from event_store.pbem.host_parts import Outgoing, Seat  # noqa: E402
+from event_store.pbem.host_runner import message_for  # noqa: E402
+from event_store.pbem.hosting import Host  # noqa: E402
+from event_store.pbem.keys import KeyPair  # noqa: E402
+from event_store.pbem.mail import PACKET_MEDIA_TYPE  # noqa: E402
 from event_store.recorded import RecordedEvent, fold_recorded, redacted  # noqa: E402
-from event_store.service import GameService, play_with_bots  # noqa: E402
 from projections.mail_picture import PICTURE_WIDTH, fewer_colours  # noqa: E402
 from projections.pictures import draw_board  # noqa: E402
 from projections.pictures.kit import to_png  # noqa: E402
@@ -162,7 +162,7 @@ def main() -> None:
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
     counter = itertools.count()
     seeds = patch(
-        "event_store.service.new_seed", lambda: hashlib.sha256(b"bench-mail-%d" % next(counter)).digest()
+        "event_store.app.service.new_seed", lambda: hashlib.sha256(b"bench-mail-%d" % next(counter)).digest()
     )
     key = KeyPair("host", Ed25519PrivateKey.from_private_bytes(bytes(32)))
     with seeds, tempfile.TemporaryDirectory() as folder:

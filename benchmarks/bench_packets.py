@@ -67,19 +67,19 @@ import structlog  # noqa: E402
 
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
 
-import event_store.hosting  # noqa: E402
-import event_store.replica  # noqa: E402
-import event_store.service  # noqa: E402
+import event_store.app.service  # noqa: E402
+import event_store.pbem.hosting  # noqa: E402
+import event_store.pbem.replica  # noqa: E402
 from domain import rulesets  # noqa: E402
 from domain.bots import Bot  # noqa: E402
-from event_store.hosting import Host  # noqa: E402
-from event_store.keys import new_key  # noqa: E402
-from event_store.packets import read_packets  # noqa: E402
-from event_store.replay_file import export_game  # noqa: E402
-from event_store.service import GameService  # noqa: E402
+from event_store.app.replay_file import export_game  # noqa: E402
+from event_store.app.service import GameService  # noqa: E402
+from event_store.pbem.hosting import Host  # noqa: E402
+from event_store.pbem.keys import new_key  # noqa: E402
+from event_store.pbem.packets import read_packets  # noqa: E402
 from tests.pbem_table import Table  # noqa: E402
 
-rulesets.register(rulesets.RulesetEntry("bench-marathon", "benchmarks.marathon_ruleset:Marathon", view=""))
+rulesets.register(rulesets.RulesetEntry("bench-marathon", "benchmarks.marathon_ruleset:Marathon"))
 
 Scenario = tuple[str, list[tuple[str, str | None]]]  # ruleset, seats (name, character)
 
@@ -125,9 +125,9 @@ def repeatable(seed: int) -> Iterator[bytes]:
     dice_seed = rng.randbytes(32)
     seeded = SimpleNamespace(token_bytes=lambda n=32: rng.randbytes(n))
     with (
-        patch.object(event_store.service, "new_seed", lambda: dice_seed),
-        patch.object(event_store.replica.Replica, "_own_randomness", lambda *_: rng.randbytes(32)),
-        patch.object(event_store.hosting, "secrets", seeded),
+        patch.object(event_store.app.service, "new_seed", lambda: dice_seed),
+        patch.object(event_store.pbem.replica.Replica, "_own_randomness", lambda *_: rng.randbytes(32)),
+        patch.object(event_store.pbem.hosting, "secrets", seeded),
     ):
         yield dice_seed
 

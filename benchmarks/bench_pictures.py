@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from domain.game import STOPPED, game_status  # noqa: E402
+from event_store.app.replay_file import read_replay  # noqa: E402
+from event_store.app.seats import seen_by  # noqa: E402
 from event_store.log_reader import read_file  # noqa: E402
-from event_store.replay_file import read_replay  # noqa: E402
-from event_store.seats import seen_by  # noqa: E402
 from projections.pictures import draw_board  # noqa: E402
 from projections.pictures.kit import to_png  # noqa: E402
 from projections.pictures.talisman_cells import _cell_svg  # noqa: E402

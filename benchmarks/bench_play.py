@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT))
 
 import structlog  # noqa: E402
 
+from event_store.app.service import GameService, play_with_bots  # noqa: E402
 from event_store.recorded import RecordedEvent  # noqa: E402
-from event_store.service import GameService, play_with_bots  # noqa: E402
 from projections.timeline import describe_event, describe_events  # noqa: E402
 
 SEATS = {

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import structlog  # noqa: E402
 
-from event_store.service import GameService, play_with_bots  # noqa: E402
+from event_store.app.service import GameService, play_with_bots  # noqa: E402
 from projections.read_side import ReadSide, fold_views  # noqa: E402
 
 RULESETS = ("dungeon-short", "keep-run")

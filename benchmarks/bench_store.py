@@ -49,9 +49,9 @@ structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.
 import domain.game  # noqa: E402
 from domain import rulesets  # noqa: E402
 from domain.events import TurnEnded  # noqa: E402
-from event_store.service import GameService, play_with_bots  # noqa: E402
+from event_store.app.service import GameService, play_with_bots  # noqa: E402
 
-rulesets.register(rulesets.RulesetEntry("bench-marathon", "benchmarks.marathon_ruleset:Marathon", view=""))
+rulesets.register(rulesets.RulesetEntry("bench-marathon", "benchmarks.marathon_ruleset:Marathon"))
 
 MARATHON = "bench-marathon"
 PLAYERS = [("Ann", None), ("Bo", None), ("Cy", None)]

@@ -42,10 +42,10 @@ import structlog  # noqa: E402
 
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
 
-import event_store.service  # noqa: E402
-from event_store.bot_games import bot_game_options  # noqa: E402
-from event_store.replay_file import audit_replay, export_game  # noqa: E402
-from event_store.service import GameService, play_with_bots  # noqa: E402
+import event_store.app.service  # noqa: E402
+from event_store.app.replay_file import audit_replay, export_game  # noqa: E402
+from event_store.app.service import GameService, play_with_bots  # noqa: E402
+from simulation.bot_games import bot_game_options  # noqa: E402
 
 RULESETS = ("talisman", "dungeon-short")
 PLAYERS = [("Ann", None), ("Bo", None), ("Cy", None)]
@@ -59,7 +59,7 @@ def play_games(ruleset: str, games: int, seed: int) -> tuple[list[bytes], int]:
     rng = random.Random(seed)
     service = GameService.open(":memory:")
     replays, events = [], 0
-    with patch.object(event_store.service, "new_seed", lambda: rng.randbytes(32)):
+    with patch.object(event_store.app.service, "new_seed", lambda: rng.randbytes(32)):
         for n in range(games):
             game_id = service.create_game(ruleset, PLAYERS, bot_game_options(ruleset))
             play_with_bots(service, game_id, seed=seed + n)

@@ -39,10 +39,10 @@ import structlog  # noqa: E402
 import domain.audit.redecide  # noqa: E402
 import domain.audit.sealed  # noqa: E402
 from domain.bots import Bot  # noqa: E402
-from event_store.hosting import Host  # noqa: E402
-from event_store.keys import new_key  # noqa: E402
-from event_store.replica import Replica  # noqa: E402
-from event_store.service import GameService  # noqa: E402
+from event_store.app.service import GameService  # noqa: E402
+from event_store.pbem.hosting import Host  # noqa: E402
+from event_store.pbem.keys import new_key  # noqa: E402
+from event_store.pbem.replica import Replica  # noqa: E402
 from tests.pbem_table import Table  # noqa: E402
 
 SCENARIOS = {

@@ -28,7 +28,7 @@ import structlog  # noqa: E402
 
 from cli.replay_command import compose_frame, player_styles  # noqa: E402
 from domain.plain import copy_plain  # noqa: E402
-from event_store.service import GameService, play_with_bots  # noqa: E402
+from event_store.app.service import GameService, play_with_bots  # noqa: E402
 from projections.replay_source import ReplaySource  # noqa: E402
 from projections.views import render_board  # noqa: E402
 from tests.fresh_games import seeded_seeds  # noqa: E402

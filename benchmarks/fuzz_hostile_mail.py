@@ -63,7 +63,7 @@ def main() -> int:
         patch.setenv("NIGHTKEEP_KEYS", os.path.join(folder, "keys"))
         seed_randomness(patch, args.seed)
         seeds = (hashlib.sha256(b"fuzz-%d-%d" % (args.seed, n)).digest() for n in itertools.count())
-        patch.setattr("event_store.service.new_seed", lambda: next(seeds))  # the games' dice
+        patch.setattr("event_store.app.service.new_seed", lambda: next(seeds))  # the games' dice
         counts, cli = run_hostile(Path(folder), mails, args.seed, args.max_size, cli_mails)
     report(counts, cli, time.perf_counter() - started)
     return 0 if missed(counts, cli) == [] else 1

@@ -21,8 +21,8 @@ from typing import Any
 
 from eventsourcing.persistence import StoredEvent
 
-from event_store.bot_games import bot_game_options, seats_for
-from event_store.service import GameService, play_with_bots
+from event_store.app.service import GameService, play_with_bots
+from simulation.bot_games import bot_game_options, seats_for
 
 RAW_TABLE = "raw_events"
 # The library's PostgreSQL events table (eventsourcing.postgres.PostgresApplicationRecorder), as raw DDL.

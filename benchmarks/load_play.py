@@ -27,8 +27,8 @@ import structlog
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
 
 from domain.bots import Bot  # noqa: E402
-from event_store.bot_games import bot_game_options, seats_for  # noqa: E402
-from event_store.service import GameService  # noqa: E402
+from event_store.app.service import GameService  # noqa: E402
+from simulation.bot_games import bot_game_options, seats_for  # noqa: E402
 
 SETUP_TIMEOUT_S = 300
 

@@ -10,7 +10,7 @@ discard pile, a hand capped at a few cards), so folding it costs about what fold
 
 It is registered at runtime by the benchmark script only (never in domain/rulesets):
     from domain import rulesets
-    rulesets.register(RulesetEntry("bench-marathon", "benchmarks.marathon_ruleset:Marathon", view=""))
+    rulesets.register(RulesetEntry("bench-marathon", "benchmarks.marathon_ruleset:Marathon"))
 """
 
 from __future__ import annotations

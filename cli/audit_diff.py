@@ -20,9 +20,9 @@ from domain.audit.chain import MAX_FIELD_DEPTH, nesting_within
 from domain.errors import NightkeepError, UnreadableLog, UsageError
 from domain.events import ActionTaken, GameCreated, Sealed
 from domain.game import STOPPED, decode_event
+from event_store.app.seats import resolve_viewer, seen_by
 from event_store.log_reader import parse_replay, read_file
 from event_store.recorded import RecordedEvent
-from event_store.seats import resolve_viewer, seen_by
 from projections.log_diff import (
     DIFFERENT_GAMES,
     DIVERGED,

@@ -19,11 +19,11 @@ from cli.pbem_commands import host, key_option, open_host, replica_of, write_pac
 from domain.actions import HOST
 from domain.club import MISSED_RULES, PUBLIC_TO, deadline_of
 from domain.errors import UsageError
-from event_store import club_host
-from event_store import keys as keystore
-from event_store.club_host import parse_rules, parse_span
-from event_store.digest import title_row
-from event_store.host_parts import HostLike
+from event_store.pbem import club_host
+from event_store.pbem import keys as keystore
+from event_store.pbem.club_host import parse_rules, parse_span
+from event_store.pbem.digest import title_row
+from event_store.pbem.host_parts import HostLike
 
 OUTPUT = click.option(
     "-o", "--output", metavar="FILE", help="On a replica: where to write the signed packet."

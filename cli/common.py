@@ -18,16 +18,19 @@ from cli.completion import complete_seat
 from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
 from domain.game import MAX_EVENTS
+from event_store.app.seats import resolve_viewer as resolve_viewer
+from event_store.app.seats import seen_by as seen_by
+from event_store.app.service import GameService
 from event_store.busy import first_line, store_error_message
 from event_store.config import describe, is_shard_map, resolve_db, store_exists
+from event_store.pbem.pbem_tables import is_replica_store
 from event_store.recorded import RecordedEvent
-from event_store.seats import resolve_viewer as resolve_viewer
-from event_store.seats import seen_by as seen_by
-from event_store.service import GameService
 
 P = ParamSpec("P")
 R = TypeVar("R")
 F = TypeVar("F", bound=Callable[..., Any])
+# The name of the key a host signs with unless told otherwise (`new` on a hosted game, `host …`).
+HOST_KEY = "host"
 
 
 class NightkeepCliError(click.ClickException):
@@ -124,13 +127,24 @@ def get_service(ctx: click.Context, create: bool = False) -> GameService:
             raise NightkeepCliError(f"cannot open the store {describe(db)}: {first_line(exc)}", 2) from None
         # A PostgreSQL store holds pooled connections: they are given back when the command ends.
         ctx.find_root().call_on_close(obj["service"].close)
+        obj["replica"] = is_replica_store(obj["service"].recorder)
     service: GameService = obj["service"]  # the context object is click's untyped dict
     return service
 
 
+def is_replica(ctx: click.Context) -> bool:
+    """Tells whether the store this invocation opened is a player's replica (one that joined a game by
+    e-mail): decided once, when the store is opened, so no command asks the e-mail layer again."""
+    obj = ctx.ensure_object(dict)
+    service = get_service(ctx)
+    if "replica" not in obj:  # a shard map, or a service handed in by a caller
+        obj["replica"] = is_replica_store(getattr(service, "recorder", None))
+    return bool(obj["replica"])
+
+
 def open_shard_map(db: str, create: bool) -> GameService:
     """Opens the games of a shard map (`--db shards:PATH`), spread over several stores."""
-    from event_store.shards import ShardedService
+    from sharding.shards import ShardedService
 
     # A ShardedService offers every GameService method the commands call, routed to a game's shard.
     return cast(GameService, ShardedService.open(db, create))

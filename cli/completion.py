@@ -45,7 +45,7 @@ def _matching(incomplete: str, items: Iterable[tuple[str, str]]) -> list[Complet
 def _service(ctx: click.Context) -> Any:
     """Opens the store named by --db / NIGHTKEEP_DB, or returns None when there is none."""
     from event_store.config import resolve_db, store_exists
-    from event_store.shards import open_store
+    from sharding.shards import open_store
 
     db = resolve_db(ctx.find_root().params.get("db"))
     return open_store(db) if store_exists(db) else None
@@ -108,7 +108,9 @@ def complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -
     service = _service(ctx)
     if service is None:
         return []
-    games = service.game_index().games()
+    from sharding.shards import game_index_of
+
+    games = game_index_of(service).games()
     return _matching(incomplete, ((g["game"], f"{g['ruleset']}: {', '.join(g['players'])}") for g in games))
 
 

@@ -24,12 +24,12 @@ from domain.game import Game
 from domain.hidden import PUBLIC
 from domain.rulesets import has_hidden_information, ruleset_names
 from domain.suggest import did_you_mean
-from event_store.bot_games import bot_game_options
+from event_store.app.forks import action_boundaries
+from event_store.app.service import GameService, play_with_bots
 from event_store.config import default_db_path, describe
-from event_store.forks import action_boundaries
 from event_store.recorded import RecordedEvent, fold_recorded, redacted
-from event_store.service import GameService, play_with_bots
 from projections.timeline import describe_event
+from simulation.bot_games import bot_game_options
 
 DEFAULT_RULESET = "dungeon-short"
 SEATS: dict[str, list[tuple[str, str | None]]] = {

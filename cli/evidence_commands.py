@@ -25,11 +25,11 @@ from cli.rendering import console, plain_cells
 from domain.audit import AuditReport
 from domain.errors import NightkeepError, UsageError
 from domain.game import STOPPED
-from event_store.audit_files import MAX_JOBS, AuditResult, audit_files
+from event_store.app.replay_file import check_import, store_import
+from event_store.app.service import GameService
 from event_store.log_reader import read_file
-from event_store.replay_file import check_import, store_import
-from event_store.replica import packet_digest, proofs_in
-from event_store.service import GameService
+from event_store.pbem.audit_files import MAX_JOBS, AuditResult, audit_files
+from event_store.pbem.replica import packet_digest, proofs_in
 
 
 @click.command("import")

@@ -15,8 +15,8 @@ from cli.output_files import write_output
 from domain.actions import HOST
 from domain.errors import UsageError
 from domain.hidden import PUBLIC
+from event_store.app.replay_file import encode_replay, export_game, read_replay
 from event_store.log_reader import read_file, read_log
-from event_store.replay_file import encode_replay, export_game, read_replay
 
 if TYPE_CHECKING:
     from projections.html_replay import Progress as StepsDone
@@ -163,7 +163,7 @@ def _export_html(ctx: click.Context, game: str, html_file: str, force: bool, vie
     from rich.console import Console
     from rich.progress import Progress  # only a page takes long enough to show progress
 
-    from event_store.bot_games import job_count
+    from simulation.bot_games import job_count
 
     shown = Console(stderr=True)  # stdout may be carrying the page
     with Progress(console=shown, transient=True, disable=not sys.stderr.isatty()) as bar:

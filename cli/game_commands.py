@@ -14,6 +14,7 @@ from cli.common import (
     event_json,
     get_service,
     handle_errors,
+    is_replica,
     json_option,
     log_entries_json,
     parse_nonce,
@@ -51,10 +52,10 @@ from domain.actions import HOST
 from domain.errors import UsageError
 from domain.game import STOPPED, game_status
 from domain.signing import history_fingerprint
-from event_store.bot_games import refuse_bot_only_options
+from event_store.app.seats import AS_ENV, open_actions, refuse_if_secret, who_acts
+from event_store.app.service import GameService, play_with_bots
 from event_store.recorded import created_of, fold_recorded, redacted
-from event_store.seats import AS_ENV, find_action, pick_actor, refuse_if_secret, who_acts
-from event_store.service import GameService, play_with_bots
+from simulation.bot_games import refuse_bot_only_options
 
 
 def parse_player(text: str) -> tuple[str, str | None]:
@@ -202,17 +203,19 @@ def actions(ctx: click.Context, game: str, as_player: str | None, as_json: bool)
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
-    if replica_actions(service, game_id, as_player, as_json):
+    if is_replica(ctx) and replica_actions(service, game_id, as_player, as_json):
         return  # a player's replica lists its own seat's actions
+    loaded = service.get_game(game_id)
     if as_player is None:
-        refuse_if_secret(service, game_id, "whose actions to list")
-    legal = service.legal_actions(game_id, as_player)
+        refuse_if_secret(loaded, "whose actions to list")
+    service.refuse_copy(game_id)
+    legal = open_actions(loaded, as_player)
     if as_json:
         echo_json([a.to_dict() for a in legal])
     elif legal:
         print_actions(legal)
     else:
-        click.echo(f"No legal actions now: {who_acts(service, game_id, as_player)}.")
+        click.echo(f"No legal actions now: {who_acts(loaded, as_player)}.")
 
 
 @click.command()
@@ -258,22 +261,18 @@ def act(
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
-    if replica_act(service, game_id, action_id, as_player, output):
+    if is_replica(ctx) and replica_act(service, game_id, action_id, as_player, output):
         return
     if as_player == HOST:  # the host's one action is the start, which `start` shows as the public sees it
         raise UsageError("the host does not act in a game: it starts one with nightkeep start GAME")
-    if not as_player:
-        as_player = pick_actor(service, game_id, action_id)
-    chosen = find_action(service, game_id, as_player, action_id)
-    action_id = chosen.id if chosen else action_id
     nonce_bytes = parse_nonce(nonce)
-    version, recorded = service.take_action(game_id, as_player, action_id, nonce_bytes, expect_version)
-    recorded = redacted(recorded, as_player)  # the actor sees its own private events, no one else's
+    acted = service.act(game_id, action_id, as_player or None, nonce_bytes, expect_version)
+    recorded = redacted(acted.recorded, acted.player)  # the actor sees its own private events, no one else's
     if as_json:
-        echo_json({"version": version, "events": [event_json(r) for r in recorded]})
+        echo_json({"version": acted.version, "events": [event_json(r) for r in recorded]})
     else:
-        labels = {recorded[0].version: chosen.label} if chosen and recorded else None
-        print_timeline(service.get_game(game_id).ruleset_name, recorded, labels)
+        labels = {recorded[0].version: acted.action.label} if acted.action and recorded else None
+        print_timeline(acted.ruleset_name, recorded, labels)
 
 
 @click.command()

@@ -13,8 +13,8 @@ import cli.club_commands  # noqa: F401  (adds host deadline, observer, replace, 
 from cli.common import echo_json, handle_errors, json_option, stdin_is_terminal
 from cli.pbem_commands import host, key_option, open_host, viewer_url_option
 from domain.errors import UsageError
-from event_store.host_runner import Pass, Sender, run_forever, run_once
-from event_store.mail import SmtpSettings, open_inbox, safe_address, send, write_eml
+from event_store.pbem.host_runner import Pass, Sender, run_forever, run_once
+from event_store.pbem.mail import SmtpSettings, open_inbox, safe_address, send, write_eml
 
 SMTP_PASSWORD_ENV = "NIGHTKEEP_SMTP_PASSWORD"
 

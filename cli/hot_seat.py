@@ -21,9 +21,9 @@ from domain.actions import Action
 from domain.bots import Bot
 from domain.errors import NightkeepError
 from domain.hidden import PUBLIC
+from event_store.app.seats import match_action, players_to_act, seen_by, who_acts
+from event_store.app.service import GameService
 from event_store.recorded import fold_recorded, redacted
-from event_store.seats import is_secret_game, match_action, players_to_act, seen_by, who_acts
-from event_store.service import GameService
 
 QUIT = frozenset({"q", "quit", "exit"})
 HELP = frozenset({"?", "help", ""})
@@ -73,15 +73,15 @@ class HotSeat:
 
     def run(self) -> None:
         """Plays until the game ends or the player stops; every action is stored as it is taken."""
-        self.secret = is_secret_game(self.service, self.game_id)
         game = self.service.get_game(self.game_id)
+        self.secret = game.ruleset.hidden_information
         self.started_at, self.ruleset = game.version, game.ruleset_name
         out = console()
         while True:
-            waiting = players_to_act(self.service, self.game_id)
+            waiting = players_to_act(self.service.get_game(self.game_id))
             if not waiting:
                 self._show(self.at_keyboard if self.secret else PUBLIC, choices=0)
-                out.print(f"No more play: {who_acts(self.service, self.game_id)}.", markup=False)
+                out.print(f"No more play: {who_acts(self.service.get_game(self.game_id))}.", markup=False)
                 return
             humans = [p for p in waiting if p not in self.bots]
             if not humans:

@@ -17,19 +17,18 @@ from uuid import UUID
 
 import click
 
-from cli.common import echo_json, get_service, handle_errors, json_option
-from cli.pbem_hooks import HOST_KEY
+from cli.common import HOST_KEY, echo_json, get_service, handle_errors, json_option
 from cli.rendering import print_board
 from domain.errors import BadPacket, UsageError
 from domain.signing import fingerprint
-from event_store import keys as keystore
-from event_store.host_runner import host_message
-from event_store.hosting import Handled, Host, Outgoing
+from event_store.app.service import GameService
 from event_store.log_reader import LIMITS, read_file
-from event_store.mail import UnreadableMail, read_mail_text, write_eml
+from event_store.pbem import keys as keystore
+from event_store.pbem.host_runner import host_message
+from event_store.pbem.hosting import Handled, Host, Outgoing
+from event_store.pbem.mail import UnreadableMail, read_mail_text, write_eml
+from event_store.pbem.replica import Membership, Replica, membership_in
 from event_store.recorded import fold_recorded, redacted
-from event_store.replica import Membership, Replica, membership_in
-from event_store.service import GameService
 
 # --- keys ------------------------------------------------------------------------------------------------
 

@@ -9,17 +9,15 @@ from uuid import UUID
 
 import click
 
-from cli.common import echo_json
+from cli.common import HOST_KEY, echo_json
 from domain.errors import UsageError
-from event_store.service import GameService
+from event_store.app.service import GameService
 
 if TYPE_CHECKING:
-    from event_store.replica import Membership, Replica
+    from event_store.pbem.replica import Membership, Replica
 
-# The name of the key a host signs with unless told otherwise. The e-mail machinery (cli.pbem_commands,
-# keys, packets, mail) is imported only by the functions that use it, so `show` and `act` on an ordinary
-# game never load it.
-HOST_KEY = "host"
+# The e-mail machinery (cli.pbem_commands, keys, packets, mail) is imported only by the functions that use
+# it, so `show` and `act` on an ordinary game never load it.
 
 
 def hosting_options(func: Any) -> Any:
@@ -109,8 +107,8 @@ def create_hosted(
 ) -> UUID:
     """Starts a game played by e-mail and writes (or queues) its invitations."""
     from cli.pbem_commands import open_host, write_outbox
-    from event_store import keys as keystore
-    from event_store.club_host import deadline_event, parse_rules
+    from event_store.pbem import keys as keystore
+    from event_store.pbem.club_host import deadline_event, parse_rules
 
     keys = {name: keystore.parse_public(text) for name, text in _pairs(hosting["seat_keys"], "--key").items()}
     mail = _pairs(hosting["seat_mail"], "--mail")

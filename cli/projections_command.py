@@ -65,7 +65,7 @@ def run(ctx: click.Context, batch: int, once: bool, rebuild: bool, poll: float, 
         nightkeep projections run --batch 500
         nightkeep projections run --rebuild --once
     """
-    from projections.read_shards import read_side_for  # a shard map's read side spans its shards
+    from sharding.read_shards import read_side_for  # a shard map's read side spans its shards
 
     side = read_side_for(get_service(ctx), batch_size=batch)
     with _stop_on_signals() as stop:
@@ -119,7 +119,7 @@ def show(ctx: click.Context, game: str | None, as_json: bool) -> None:
         nightkeep projections show
         nightkeep projections show 760b6a61 --json
     """
-    from projections.read_shards import latest_notification, read_side_for
+    from sharding.read_shards import latest_notification, read_side_for
 
     service = get_service(ctx)
     side = read_side_for(service)
@@ -187,8 +187,8 @@ def check(ctx: click.Context, as_json: bool) -> None:
     Example:
         nightkeep projections run --once && nightkeep projections check
     """
-    from projections.read_shards import folded_views, read_side_for
     from projections.read_side import differences
+    from sharding.read_shards import folded_views, read_side_for
 
     service = get_service(ctx)
     side = read_side_for(service)

@@ -10,9 +10,9 @@ from cli.common import echo_json, get_service, handle_errors, json_option
 from cli.completion import complete_game
 from domain.errors import NightkeepError, UsageError
 from event_store.log_reader import read_file
-from event_store.proof_files import replica_proofs
-from event_store.proofs import PROOF_LIMITS, Verdict, compact_fingerprint, read_proof, verify_proof
-from event_store.replica import Replica, membership_in, proofs_in
+from event_store.pbem.proof_files import replica_proofs
+from event_store.pbem.proofs import PROOF_LIMITS, Verdict, compact_fingerprint, read_proof, verify_proof
+from event_store.pbem.replica import Replica, membership_in, proofs_in
 
 
 @click.command()

@@ -12,8 +12,8 @@ from uuid import UUID
 
 from domain.actions import Action
 from domain.game import STOPPED, Game, GameFold, game_status
+from event_store.app.service import GameService
 from event_store.recorded import RecordedEvent
-from event_store.service import GameService
 from projections.views import players_summary, render_board
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ def provenance(service: GameService, game_id: UUID, revealed: bool | None = None
     }
     copy = service.copies.get(game_id)
     if copy is not None:
-        from event_store.replica import membership_in  # only a copy can be a replica: keep `show` light
+        from event_store.pbem.replica import membership_in  # only a copy can be a replica: keep `show` light
 
         facts.update(copy_of=str(copy.game), viewer=copy.viewer)
         if membership_in(service, game_id) is not None:

@@ -32,8 +32,8 @@ from cli.replay_keys import KEY_GUIDE, KEY_HELP, Keys, TerminalKeys, command_for
 from domain.errors import UsageError
 from domain.events import ActionTaken
 from domain.game import STOPPED
+from event_store.app.replay_file import read_replay
 from event_store.log_reader import read_file
-from event_store.replay_file import read_replay
 from projections.replay_source import ReplaySource, move
 from projections.text_layout import wrap
 from projections.turns import turn_at

@@ -25,9 +25,10 @@ from domain.actions import HOST
 from domain.errors import NightkeepError, UsageError
 from domain.hidden import PUBLIC
 from domain.signing import history_fingerprint
+from event_store.app.service import GameService
 from event_store.busy import store_error_message
 from event_store.config import describe
-from event_store.service import GameService
+from sharding.shards import game_index_of
 
 # Every page names what it may load: nothing from elsewhere, its own inline script and style only.
 SECURITY_HEADERS = {
@@ -71,7 +72,7 @@ def serve(ctx: click.Context, host: str, port: int, viewer: str | None) -> None:
     if viewer == HOST:
         raise UsageError("serve never shows the host's full log: export --html --as host writes it to a file")
     service = get_service(ctx)
-    if viewer and not any(viewer in entry["players"] for entry in service.game_index().games()):
+    if viewer and not any(viewer in entry["players"] for entry in game_index_of(service).games()):
         note = f"note: {viewer} sits in no game of this store yet: every page is the public copy"
         click.echo(note, err=True)
     listening = _listen(host, port)
@@ -119,7 +120,7 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
     from starlette.routing import Route
 
     from cli.export_command import html_page
-    from event_store.replay_file import export_game
+    from event_store.app.replay_file import export_game
     from projections.html_replay import games_page
 
     # A copy's page by its bytes' digest (a game that moves on is drawn anew), the latest few kept: every
@@ -147,7 +148,7 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
     # Handlers are coroutines on purpose: the store is used from the event loop's one thread only.
     async def index(request: Request) -> Response:
         try:
-            rows = [_row(service, entry, viewer) for entry in service.game_index().games()]
+            rows = [_row(service, entry, viewer) for entry in game_index_of(service).games()]
         except NightkeepError as exc:
             return PlainTextResponse(f"{exc}\n", 503 if exc.exit_code == 3 else 500, headers=SECURITY_HEADERS)
         except (sqlite3.DatabaseError, PersistenceError) as exc:
@@ -181,7 +182,7 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
     async def heads(request: Request) -> Response:
         # Every copy of a game has the same chain values: the head is public whoever's copy is served.
         try:
-            found = [_head(service, UUID(entry["game"])) for entry in service.game_index().games()]
+            found = [_head(service, UUID(entry["game"])) for entry in game_index_of(service).games()]
         except NightkeepError as exc:
             return PlainTextResponse(f"{exc}\n", 503 if exc.exit_code == 3 else 500, headers=SECURITY_HEADERS)
         except (sqlite3.DatabaseError, PersistenceError) as exc:

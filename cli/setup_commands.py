@@ -10,6 +10,7 @@ from cli.common import (
     event_json,
     get_service,
     handle_errors,
+    is_replica,
     json_option,
     resolve_viewer,
     viewer_option,
@@ -54,11 +55,12 @@ def entropy(
     if not text:
         raise UsageError("entropy text must not be empty")
     service = get_service(ctx)
-    if replica_entropy(service, service.resolve_game_id(game), text, output):
+    game_id = service.resolve_game_id(game)
+    if is_replica(ctx) and replica_entropy(service, game_id, text, output):
         return
     if not as_player:
         raise UsageError("say whose entropy this is with --as PLAYER")
-    version = service.add_entropy(service.resolve_game_id(game), as_player, entropy_bytes(text))
+    version = service.add_entropy(game_id, as_player, entropy_bytes(text))
     if as_json:
         echo_json({"version": version})
     else:

@@ -18,9 +18,9 @@ from cli.output_files import write_output
 from domain.errors import UsageError
 
 if TYPE_CHECKING:
-    from event_store.bot_games import BotGames, PlayedGame, Simulation
-    from event_store.service import GameService
-    from projections.reports import GameRecord, Report
+    from event_store.app.service import GameService
+    from projections.report_rows import GameRecord, Report
+    from simulation.bot_games import BotGames, PlayedGame, Simulation
 
 # A seed that names replay files stays a plain file name on every system.
 FILE_SEED = re.compile(r"[A-Za-z0-9._-]{1,64}")
@@ -106,7 +106,7 @@ def simulate(
         nightkeep simulate dungeon-short --games 500 --jobs auto --html dungeon.html
     """
     from cli.game_commands import parse_option
-    from event_store.bot_games import BotGames, check_not_stored, play_games
+    from simulation.bot_games import BotGames, check_not_stored, play_games
 
     if as_json and html_out == "-":
         raise UsageError("--json and --html - would both print on stdout: give --html a file")
@@ -202,8 +202,8 @@ def keep_and_sum(
     """Stores and writes each game as asked while summing them up, and adds its report record to
     `records`, in game order. A game that fails its audit is reported, never stored or written: no door
     into a store (or a file meant for one) takes what `nightkeep audit` refuses."""
-    from event_store.bot_games import Simulation, replay_bytes, store_game
     from projections.reports import record_of
+    from simulation.bot_games import Simulation, replay_bytes, store_game
 
     summary = Simulation(planned.ruleset)
     for index, (game_id, recorded, audit, findings) in enumerate(played):

@@ -9,10 +9,11 @@ import click
 
 from cli.common import echo_json, handle_errors, json_option
 from domain.errors import NightkeepError, UsageError
-from event_store.audit_files import MAX_JOBS, AuditResult, audit_files
 from event_store.log_reader import parse_replay, read_file, recorded_of
+from event_store.pbem.audit_files import MAX_JOBS, AuditResult, audit_files
 from projections.report_records import audit_status, flagged_record, unreadable_record
-from projections.reports import AUDIT_FINDINGS, GameRecord, record_of
+from projections.report_rows import AUDIT_FINDINGS, GameRecord
+from projections.reports import record_of
 
 
 @click.group()

@@ -28,7 +28,7 @@ PG_POOL = {"POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "4", "POSTGRES_CO
 # milliseconds). SQLITE_LOCK_TIMEOUT in the environment overrides it.
 SQLITE_LOCK_TIMEOUT = "30"
 SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
-# `shards:PATH` names a shard map: games spread over several stores (event_store/shards.py).
+# `shards:PATH` names a shard map: games spread over several stores (sharding/shards.py).
 SHARD_MAP = "shards:"
 
 
@@ -144,7 +144,7 @@ def persistence_env(db: str) -> dict[str, str]:
     if db in (MEMORY, "memory"):
         return {"PERSISTENCE_MODULE": "eventsourcing.popo", **cipher_env(encrypts=False)}
     if is_shard_map(db):  # never a SQLite file named "shards:…"
-        raise UsageError(f"{db}: a shard map is several stores (open it with event_store.shards)")
+        raise UsageError(f"{db}: a shard map is several stores (open it with sharding.shards)")
     if is_postgres(db):
         from event_store.postgres_store import check_reachable
 

@@ -14,7 +14,7 @@ from domain.events import CharacterDealt, Event, PlayerOut
 from domain.game import game_status
 from domain.rulesets.keep.events import EntryTested, FlightEnded
 from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted
-from projections.reports import Exit
+from projections.report_rows import Exit
 
 WON, KILLED, FLED, LOST, PLAYING = "won", "killed", "fled", "lost", "playing"
 

@@ -8,7 +8,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from projections.reports import Roll
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One die's face: the purpose it was rolled for, who rolled it, its sides and the face shown."""
+
+    purpose: str
+    player: str
+    sides: int
+    face: int
+
 
 # A test is flagged below this p-value.
 ALPHA = 0.01

@@ -15,7 +15,7 @@ import drawsvg as draw
 
 from projections.pictures.kit import FONT, INK, MIN_FONT, PAPER, label
 from projections.report_dice import DiceTest
-from projections.reports import GameRow, Report, Spread, Tally
+from projections.report_rows import GameRow, Report, Spread, Tally
 
 PLOT_WIDTH = 480
 PLOT_HEIGHT = 350

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from projections.reports import (
+from projections.report_dice import Roll
+from projections.report_rows import (
     AUDIT_CLEAN,
     AUDIT_FINDINGS,
     AUDIT_UNCHECKED_DICE,
     AUDIT_UNREADABLE,
     MAX_FINDINGS,
     GameRecord,
-    Roll,
     Seat,
 )
 

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from projections.reports import Report, Tally
+from projections.report_rows import Report, Tally
 
 WIDTH = 110
 

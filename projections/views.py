@@ -9,7 +9,7 @@ from typing import Any
 
 from domain.errors import UnknownRuleset
 from domain.events import Event
-from domain.rulesets import ruleset_entry
+from projections.registry import shown_by
 
 # What every board view says of a game stopped by an early reveal, instead of who is to act.
 STOPPED_HEAD = "Stopped: the dice seed was revealed before the end; nobody acts."
@@ -26,7 +26,7 @@ def _module(ruleset: str, timeline: bool = False) -> ModuleType | None:
     if key in _found:
         return _found[key]
     try:
-        entry = ruleset_entry(ruleset)
+        entry = shown_by(ruleset)
     except UnknownRuleset:
         return None  # a log of a ruleset this nightkeep does not have (it may be registered later)
     name = (timeline and entry.timeline) or entry.view

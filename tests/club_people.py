@@ -15,8 +15,8 @@ from uuid import UUID
 from domain.actions import HOST
 from domain.events import ActionTaken, Event
 from domain.game import game_status
-from event_store.mail import body_text
-from event_store.service import GameService
+from event_store.app.service import GameService
+from event_store.pbem.mail import body_text
 from tests.club_table import HOST_MAIL, ClubMail, Shell, wait_for
 from tests.pbem_helpers import Mailbox, game_key, is_refusal, is_turn_mail, packet_of, reply_to
 

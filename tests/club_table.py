@@ -25,7 +25,7 @@ from pathlib import Path
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
-from event_store.mail import read_eml
+from event_store.pbem.mail import read_eml
 from tests.club_guide_text import Unit, environment_file
 from tests.mail_servers import DovecotServer, MaildirDelivery, OneLogin, make_certificate, running_smtp
 

@@ -12,19 +12,19 @@ from tests.pg_server import postgres_server  # noqa: F401  (a fixture)
 settings.register_profile("nightkeep", derandomize=True, deadline=None)
 settings.load_profile("nightkeep")
 
-rulesets.register(rulesets.RulesetEntry("toy-race", "benchmarks.toy_ruleset:ToyRace", view=""))
+rulesets.register(rulesets.RulesetEntry("toy-race", "benchmarks.toy_ruleset:ToyRace"))
 
 
 @pytest.fixture
 def memory_service():
-    from event_store.service import GameService
+    from event_store.app.service import GameService
 
     return GameService.open(":memory:")
 
 
 @pytest.fixture
 def sqlite_service(tmp_path):
-    from event_store.service import GameService
+    from event_store.app.service import GameService
 
     return GameService.open(str(tmp_path / "games.sqlite"))
 
@@ -64,7 +64,7 @@ def db(new_store):
 @pytest.fixture
 def store_service(db):
     """A GameService on a new store of this run's kind (SQLite, then PostgreSQL)."""
-    from event_store.service import GameService
+    from event_store.app.service import GameService
 
     service = GameService.open(db)
     yield service
@@ -96,7 +96,7 @@ def seeded_dice(monkeypatch):
     def next_seed() -> bytes:
         return hashlib.sha256(f"nightkeep-test-seed-{next(counter)}".encode()).digest()
 
-    monkeypatch.setattr("event_store.service.new_seed", next_seed)
+    monkeypatch.setattr("event_store.app.service.new_seed", next_seed)
 
 
 @pytest.fixture

@@ -24,8 +24,8 @@ from domain.events import ActionTaken, CardDrawn, Event
 from domain.hidden import PUBLIC
 from domain.rulesets.castle.events import CardTaken
 from domain.rulesets.talisman.events import DeckReshuffled
-from event_store.replay_file import export_game
-from event_store.service import GameService, play_with_bots
+from event_store.app.replay_file import export_game
+from event_store.app.service import GameService, play_with_bots
 
 Wanted = Callable[[list[Event]], bool]
 
@@ -34,7 +34,9 @@ Wanted = Callable[[list[Event]], bool]
 def seeded_seeds() -> Iterator[None]:
     """Makes every game's secret seed a fixed sequence, so the search finds the same games each run."""
     counter = itertools.count()
-    with patch("event_store.service.new_seed", lambda: hashlib.sha256(b"fresh-%d" % next(counter)).digest()):
+    with patch(
+        "event_store.app.service.new_seed", lambda: hashlib.sha256(b"fresh-%d" % next(counter)).digest()
+    ):
         yield
 
 
@@ -135,9 +137,9 @@ def _write_copies(service: GameService, game_id: UUID, name: str, folder: Path) 
 def played_by_email(folder: Path) -> tuple[UUID, GameService]:
     """Plays a Vampire Empire game by e-mail: Hana signs her entropy and actions, Vlad plays by mail."""
     from domain.bots import Bot
-    from event_store.hosting import Host
-    from event_store.keys import new_key
-    from event_store.replica import Replica
+    from event_store.pbem.hosting import Host
+    from event_store.pbem.keys import new_key
+    from event_store.pbem.replica import Replica
 
     folder.mkdir(parents=True, exist_ok=True)
     with patch.dict(os.environ, {"NIGHTKEEP_KEYS": str(folder / "keys")}):

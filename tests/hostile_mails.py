@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from event_store.log_reader import LIMITS
-from event_store.packets import BEGIN, END
+from event_store.pbem.packets import BEGIN, END
 
 CRLF = b"\r\n"
 CONTROLS = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])

@@ -28,12 +28,12 @@ import structlog
 from domain.bots import Bot
 from domain.events import ActionTaken
 from domain.signing import AUTH_MAIL, AUTH_SIGNED
-from event_store.host_runner import run_once
-from event_store.hosting import Host
-from event_store.keys import new_key
-from event_store.mail import MaildirInbox, body_text, deliver_to_maildir, safe_address
-from event_store.replica import Replica
-from event_store.service import GameService
+from event_store.app.service import GameService
+from event_store.pbem.host_runner import run_once
+from event_store.pbem.hosting import Host
+from event_store.pbem.keys import new_key
+from event_store.pbem.mail import MaildirInbox, body_text, deliver_to_maildir, safe_address
+from event_store.pbem.replica import Replica
 from tests.hostile_mails import Lures, hostile_mail
 from tests.pbem_helpers import (
     GAME_KEY,

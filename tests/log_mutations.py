@@ -25,8 +25,8 @@ import msgpack
 from domain.errors import NightkeepError
 from domain.events import GENESIS_CHAIN, next_chain
 from domain.game import GameFold
-from event_store.replay_file import audit_replay, import_game, read_replay
-from event_store.service import GameService
+from event_store.app.replay_file import audit_replay, import_game, read_replay
+from event_store.app.service import GameService
 from projections.timeline import describe_event
 from projections.views import render_board
 

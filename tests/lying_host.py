@@ -19,10 +19,10 @@ from typing import Any
 from domain.bots import Bot
 from domain.events import GENESIS_CHAIN, is_private, next_chain
 from domain.signing import fingerprint
-from event_store.keys import new_key
 from event_store.log_reader import FileEntry
-from event_store.packets import make_packet
-from event_store.proof_files import file_entries_of
+from event_store.pbem.keys import new_key
+from event_store.pbem.packets import make_packet
+from event_store.pbem.proof_files import file_entries_of
 from event_store.recorded import redacted
 from tests.pbem_table import Table
 
@@ -122,9 +122,9 @@ def leak_a_secret(where: Path) -> tuple[str, str, str]:
     returns Ann's replica store, the game id and the host key's fingerprint."""
     import os
 
-    from event_store.hosting import Host
-    from event_store.replica import Replica
-    from event_store.service import GameService
+    from event_store.app.service import GameService
+    from event_store.pbem.hosting import Host
+    from event_store.pbem.replica import Replica
 
     os.environ["NIGHTKEEP_KEYS"] = str(where / "keys")
     host_key = new_key("host")

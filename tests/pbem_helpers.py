@@ -25,11 +25,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from domain.actions import Action
 from domain.bots import Bot
 from domain.events import EntropyAdded
-from event_store.mail import body_text, compose, packet_texts, read_eml, sender_of
-from event_store.packets import BEGIN
+from event_store.app.service import GameService
+from event_store.pbem.mail import body_text, compose, packet_texts, read_eml, sender_of
+from event_store.pbem.packets import BEGIN
+from event_store.pbem.replica import Membership, Replica
 from event_store.recorded import fold_recorded
-from event_store.replica import Membership, Replica
-from event_store.service import GameService
 
 HOST_MAIL = "host@example.org"
 ACTION_LINE = re.compile(r"^\s+(\d+)\. (\S+) — ", re.M)
@@ -52,7 +52,7 @@ def seed_randomness(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     monkeypatch.setattr(
         Ed25519PrivateKey, "generate", lambda: Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
     )
-    monkeypatch.setattr("event_store.hosting.secrets", SimpleNamespace(token_bytes=rng.randbytes))
+    monkeypatch.setattr("event_store.pbem.hosting.secrets", SimpleNamespace(token_bytes=rng.randbytes))
     monkeypatch.setattr("eventsourcing.domain.uuid4", lambda: UUID(int=rng.getrandbits(128), version=4))
 
 

@@ -13,11 +13,11 @@ from uuid import UUID
 import pytest
 
 from domain.bots import Bot
-from event_store.hosting import Host
-from event_store.keys import KeyPair, new_key
-from event_store.replay_file import export_game
-from event_store.replica import Membership, Replica
-from event_store.service import GameService
+from event_store.app.replay_file import export_game
+from event_store.app.service import GameService
+from event_store.pbem.hosting import Host
+from event_store.pbem.keys import KeyPair, new_key
+from event_store.pbem.replica import Membership, Replica
 from event_store.sql import SQLITE, sql_store_of
 
 NewStore = Callable[[str], str]  # the `new_store` fixture: a name -> a new store's location

@@ -24,7 +24,7 @@ from uuid import UUID
 from domain.bots import Bot
 from domain.errors import NightkeepError, StaleVersion
 from event_store import lazy_log
-from event_store.service import GameService
+from event_store.app.service import GameService
 
 
 def choose(service: GameService, game_id: UUID, bot: Bot) -> tuple[int, str, str] | None:

@@ -15,8 +15,8 @@ import structlog
 
 from domain.actions import HOST
 from domain.hidden import PUBLIC
-from event_store.replay_file import export_game, read_replay
-from event_store.service import GameService, play_with_bots
+from event_store.app.replay_file import export_game, read_replay
+from event_store.app.service import GameService, play_with_bots
 from projections.views import render_board
 from tests.record_talisman_replays import REPLAYS, named_seeds
 

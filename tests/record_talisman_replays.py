@@ -25,11 +25,11 @@ from uuid import UUID
 from domain.actions import HOST
 from domain.events import GameWon
 from domain.game import GameFold
-from event_store.bot_games import bot_game_options
+from event_store.app.replay_file import export_game
+from event_store.app.service import GameService, play_with_bots
 from event_store.recorded import RecordedEvent
-from event_store.replay_file import export_game
-from event_store.service import GameService, play_with_bots
 from projections.views import render_board
+from simulation.bot_games import bot_game_options
 from tests.fresh_games import seeded_seeds
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
@@ -119,7 +119,7 @@ def named_seeds(name: str) -> Iterator[None]:
     """Makes every game's secret seed a fixed sequence of its own, named after the game recorded."""
     counter = itertools.count()
     fresh = lambda: hashlib.sha256(f"{name}-{next(counter)}".encode()).digest()  # noqa: E731
-    with patch("event_store.service.new_seed", fresh):
+    with patch("event_store.app.service.new_seed", fresh):
         yield
 
 

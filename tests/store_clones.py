@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Sequence
 from uuid import UUID
 
-from event_store.service import GameService, play_with_bots
+from event_store.app.service import GameService, play_with_bots
 from event_store.sql import sql_store_of
 
 # The games a store of clones is made of: (ruleset, players, bot actions; None: to the end).

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from event_store.service import GameService
+from event_store.app.service import GameService
 from event_store.sql import SqlStore, sql_store_of
 
 

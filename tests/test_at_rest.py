@@ -22,10 +22,10 @@ from cli.main import cli
 from domain.game import Game
 from domain.hidden import HOST, PUBLIC
 from domain.rulesets.castle.events import CardsReceived, IdentityTokensDrawn
+from event_store.app.replay_file import audit_replay, export_game, import_game
+from event_store.app.service import GameService, play_with_bots
 from event_store.at_rest import KEY_ENV, META_TABLE
 from event_store.config import is_postgres, pg_settings
-from event_store.replay_file import audit_replay, export_game, import_game
-from event_store.service import GameService, play_with_bots
 from projections.replay_source import ReplaySource
 
 KEY = base64.b64encode(hashlib.sha256(b"nightkeep-test-at-rest-key").digest()).decode()
@@ -47,7 +47,7 @@ def same_run(monkeypatch):
         monkeypatch.setattr(Game, "create_id", staticmethod(lambda *args, **kwargs: next(ids)))
         monkeypatch.setattr("eventsourcing.domain.datetime_now_with_tzinfo", lambda: next(times))
         seeds = (hashlib.sha256(SEED + bytes([n])).digest() for n in itertools.count())
-        monkeypatch.setattr("event_store.service.new_seed", lambda: next(seeds))
+        monkeypatch.setattr("event_store.app.service.new_seed", lambda: next(seeds))
 
     return restart
 

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
+from event_store.app.replay_file import read_replay
 from event_store.log_reader import parse_replay
-from event_store.replay_file import read_replay
 from projections.log_diff import ChainComparer, bisect_first_difference, compare_logs
 from tests.log_mutations import pack, rechain, unpack
 

@@ -11,7 +11,7 @@ from domain.audit import AuditReport, RawEntry, audit_log
 from domain.audit.chain import check_links
 from domain.audit.reading import decode_all
 from domain.events import GENESIS_CHAIN, next_chain
-from event_store.replay_file import parse_replay
+from event_store.app.replay_file import parse_replay
 
 REPLAYS = sorted((Path(__file__).resolve().parent.parent / "replays").glob("*.nkr"))
 

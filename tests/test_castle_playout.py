@@ -49,8 +49,8 @@ from domain.rulesets.castle.events import (
     IdentityTokensDrawn,
 )
 from domain.rulesets.castle.state import card_salt, out_of_cards
+from event_store.app.replay_file import audit_replay, encode_replay
 from event_store.recorded import RecordedEvent, redacted
-from event_store.replay_file import audit_replay, encode_replay
 from projections.timeline import describe_event
 from projections.views import render_board
 from tests.keyed_logs import KeyedDice

@@ -17,8 +17,7 @@ from domain.errors import IllegalAction, TamperedLog
 from domain.events import GENESIS_CHAIN, next_chain
 from domain.hidden import PUBLIC
 from domain.rulesets.castle.content import load_human_deck
-from event_store.recorded import redacted
-from event_store.replay_file import (
+from event_store.app.replay_file import (
     FileEntry,
     audit_replay,
     encode_replay,
@@ -27,7 +26,8 @@ from event_store.replay_file import (
     parse_replay,
     recorded_of,
 )
-from event_store.service import GameService, play_with_bots
+from event_store.app.service import GameService, play_with_bots
+from event_store.recorded import redacted
 
 PATH = Path(__file__).resolve().parent.parent / "replays" / "vampire-empire-001.nkr"
 HUMAN, VAMPIRE = "Hana", "Vlad"

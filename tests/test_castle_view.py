@@ -18,8 +18,8 @@ from domain.events import Sealed, registered_event_types
 from domain.game import GameFold
 from domain.rulesets.castle import events as castle_events
 from domain.rulesets.castle.content import load_characters, load_human_deck, load_vampire_deck
+from event_store.app.service import GameService, play_with_bots
 from event_store.recorded import fold_recorded, redacted
-from event_store.service import GameService, play_with_bots
 from projections import castle_timeline as timeline
 from projections import castle_view as view
 from projections.timeline import describe_event
@@ -77,7 +77,7 @@ def games():
         # Module-scoped, so outside conftest's per-test seeds: the same fixed seeds, set here.
         counter = itertools.count()
         patch.setattr(
-            "event_store.service.new_seed",
+            "event_store.app.service.new_seed",
             lambda: hashlib.sha256(f"nightkeep-castle-view-{next(counter)}".encode()).digest(),
         )
         service = GameService.open(":memory:")

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from event_store.service import GameService
+from event_store.app.service import GameService
 
 
 def run(db, *args):

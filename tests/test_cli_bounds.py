@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from cli import evidence_commands
 from cli.main import cli
-from event_store.service import GameService
+from event_store.app.service import GameService
 
 HUGE = "99999999999999999999"
 

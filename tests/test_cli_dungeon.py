@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from event_store.service import GameService
+from event_store.app.service import GameService
 from tests import store_rows
 
 
@@ -147,7 +147,7 @@ def test_acting_on_a_finished_game_says_it_is_over(db):
 
 
 def test_export_writes_a_replay_and_refuses_a_tampered_store(db, tmp_path):
-    from event_store.replay_file import read_replay
+    from event_store.app.replay_file import read_replay
 
     game = json.loads(run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json").stdout)[
         "game"

@@ -132,7 +132,7 @@ SEATS = ("--player", "Ann", "--player", "Bo")
 
 
 def stored_games(db):
-    from event_store.service import GameService
+    from event_store.app.service import GameService
 
     service = GameService.open(db)  # keep a reference: a collected Application closes its store
     return service.recorder.max_notification_id() or 0
@@ -231,7 +231,7 @@ def played_game(db):
 def test_log_json_carries_chain_time_and_text_beside_version_type_and_fields(db):
     from datetime import datetime
 
-    from event_store.service import GameService
+    from event_store.app.service import GameService
     from projections.timeline import describe_events
 
     game = played_game(db)

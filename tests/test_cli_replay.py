@@ -13,8 +13,8 @@ from cli.main import cli
 from cli.replay_keys import KEY_GUIDE, KEY_HELP, TerminalKeys, command_for, key_names, piped_keys, read_line
 from domain.events import ActionTaken, TurnEnded
 from domain.game import GameFold
+from event_store.app.replay_file import read_replay
 from event_store.config import store_exists
-from event_store.replay_file import read_replay
 from projections.replay_source import CHECKPOINT_EVERY, ReplaySource
 from projections.turns import next_turn_start, previous_turn_start, turn_at, turn_starts
 
@@ -191,7 +191,7 @@ def test_a_truncated_file_is_refused_in_one_line(db, tmp_path):
 
 
 def test_an_unknown_game_exits_2(db):
-    from event_store.service import GameService
+    from event_store.app.service import GameService
 
     store = GameService.open(db)  # an existing store without that game
     assert store.recorder.max_notification_id() in (0, None)

@@ -46,7 +46,7 @@ def test_help_lists_every_command_without_importing_any_command_module():
     modules = imported_after(code)
     loaded = {entry.module for entry in COMMANDS.values()} & modules
     assert loaded == set()
-    assert not {"structlog", "rich", "eventsourcing", "event_store.service"} & modules
+    assert not {"structlog", "rich", "eventsourcing", "event_store.app.service"} & modules
 
 
 def test_help_shows_the_registry_help_shortened_as_click_shortens_it():
@@ -64,7 +64,7 @@ def test_a_command_that_logs_nothing_shown_never_imports_structlog(tmp_path):
         " standalone_mode=False)\n"
     )
     modules = imported_after(code)
-    assert "event_store.service" in modules
+    assert "event_store.app.service" in modules
     assert not {"structlog", "structlog.dev"} & modules
 
 

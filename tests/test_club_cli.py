@@ -20,7 +20,7 @@ from domain.club import (
     RolledBack,
     VacationDeclared,
 )
-from event_store.service import GameService
+from event_store.app.service import GameService
 from tests.pbem_table import NewStore
 
 NOW = "2026-12-06T20:00:00+00:00"

@@ -17,14 +17,14 @@ from domain.errors import IllegalAction
 from domain.events import ActionTaken
 from domain.hidden import PUBLIC
 from event_store import clock, club_host
-from event_store.club_host import DeadlineRules, deadline_event
-from event_store.deadlines import tend
-from event_store.hosting import Host, Outgoing
-from event_store.keys import new_key
+from event_store.app.replay_file import audit_replay, export_game
+from event_store.app.service import GameService
+from event_store.pbem.club_host import DeadlineRules, deadline_event
+from event_store.pbem.deadlines import tend
+from event_store.pbem.hosting import Host, Outgoing
+from event_store.pbem.keys import new_key
+from event_store.pbem.replica import Replica
 from event_store.recorded import redacted
-from event_store.replay_file import audit_replay, export_game
-from event_store.replica import Replica
-from event_store.service import GameService
 from tests.pbem_table import NewStore, Table
 
 START = datetime(2026, 12, 6, 20, 0, tzinfo=UTC)

@@ -40,15 +40,15 @@ from domain.events import ActionTaken, Event, canonical_form
 from domain.game import GameFold
 from domain.hidden import PUBLIC
 from domain.signing import action_bytes
-from event_store import club_host
-from event_store.club_host import parse_rules
-from event_store.host_parts import Outgoing
-from event_store.host_runner import message_for
-from event_store.keys import load_key
-from event_store.mail import packet_texts
-from event_store.packets import make_packet
-from event_store.replay_file import audit_replay, export_game, import_game
-from event_store.service import GameService
+from event_store.app.replay_file import audit_replay, export_game, import_game
+from event_store.app.service import GameService
+from event_store.pbem import club_host
+from event_store.pbem.club_host import parse_rules
+from event_store.pbem.host_parts import Outgoing
+from event_store.pbem.host_runner import message_for
+from event_store.pbem.keys import load_key
+from event_store.pbem.mail import packet_texts
+from event_store.pbem.packets import make_packet
 from tests.log_mutations import rechain, unpack
 from tests.pbem_table import NewStore, Table, seat_table
 
@@ -717,7 +717,7 @@ def test_every_fold_gives_the_state_after_a_rollback(
     aggregate (fresh and cached, now and at every older version), its fold, `show --at N`, `replay --to N`,
     the read side and a replica's copy all give the state of the events before the rollback's target
     followed by those after the rollback, and the voided moves count for nothing."""
-    import event_store.service as service_module
+    import event_store.app.service as service_module
     from domain.game import Game
     from projections.read_side import ReadSide
     from projections.views import render_board

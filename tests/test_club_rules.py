@@ -32,10 +32,10 @@ from domain.club_rules import rollback_problem
 from domain.errors import IllegalAction, NotSigned
 from domain.events import ActionTaken, DieRolled
 from domain.signing import action_bytes
+from event_store.app.replay_file import audit_replay, export_game
+from event_store.app.seats import who_acts
+from event_store.app.service import GameService
 from event_store.recorded import redacted
-from event_store.replay_file import audit_replay, export_game
-from event_store.seats import who_acts
-from event_store.service import GameService
 
 DAY = 86400
 NOW = 1_800_000_000
@@ -258,7 +258,7 @@ def test_an_agreed_rollback_returns_the_game_and_the_redone_move_draws_the_same(
     with pytest.raises(IllegalAction, match="play waits"):
         service.take_action(game_id, "Ann", "roll")
     assert service.legal_actions(game_id) == []  # no move is listed that `act` would refuse
-    assert who_acts(service, game_id).startswith("play waits: a rollback")
+    assert who_acts(service.get_game(game_id)).startswith("play waits: a rollback")
     service.record_club(
         game_id,
         RollbackAnswered(player="Ann", to=to, agreed=True, at=NOW, auth="mail", signed_at=0, signature=b""),
@@ -346,7 +346,7 @@ def test_a_game_played_at_one_terminal_has_no_club_events(service: GameService) 
 def test_a_rollback_past_a_snapshot_loads_from_the_first_event(
     tmp_path, monkeypatch: pytest.MonkeyPatch, interval: int
 ) -> None:
-    import event_store.service as service_module
+    import event_store.app.service as service_module
     from domain.game import Game
 
     monkeypatch.setattr(service_module, "SNAPSHOT_INTERVAL", interval)

@@ -22,7 +22,7 @@ from uuid import UUID
 from domain.actions import HOST
 from domain.errors import StaleVersion
 from domain.events import ActionTaken
-from event_store.service import GameService
+from event_store.app.service import GameService
 
 REPO = Path(__file__).resolve().parents[1]
 RACERS = 8

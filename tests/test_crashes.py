@@ -22,8 +22,8 @@ from pathlib import Path
 from uuid import UUID
 
 from domain.bots import Bot
-from event_store.replay_file import check_import, export_game, import_game
-from event_store.service import GameService, play_with_bots
+from event_store.app.replay_file import check_import, export_game, import_game
+from event_store.app.service import GameService, play_with_bots
 from event_store.sql import SQLITE, sql_store_of
 from projections.read_side import ReadSide, fold_views
 from tests.race_driver import choose

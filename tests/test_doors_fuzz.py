@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cli.main import cli
-from event_store.service import GameService
+from event_store.app.service import GameService
 from tests.log_mutations import MUTATIONS, check_doors, fresh_store, store_snapshot
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"

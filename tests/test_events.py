@@ -24,7 +24,7 @@ from domain.events import (
 )
 from domain.game import Game
 from domain.rulesets import get_ruleset, ruleset_names
-from event_store.service import GameService
+from event_store.app.service import GameService
 from event_store.transcoder import MsgpackTranscoder
 
 SAMPLES = {

@@ -25,8 +25,7 @@ from domain.events import (
     next_chain,
     registered_event_types,
 )
-from event_store.config import store_exists
-from event_store.replay_file import (
+from event_store.app.replay_file import (
     audit_replay,
     encode_replay,
     export_game,
@@ -34,7 +33,8 @@ from event_store.replay_file import (
     parse_replay,
     recorded_of,
 )
-from event_store.service import GameService, play_with_bots
+from event_store.app.service import GameService, play_with_bots
+from event_store.config import store_exists
 from tests import store_rows
 
 PLAYERS = [("Ann", None), ("Bo", None), ("Cy", None)]
@@ -102,7 +102,7 @@ def test_a_running_game_has_its_dice_verified_with_each_turns_key(memory_service
 def test_a_running_game_made_before_turn_keys_says_its_dice_cannot_be_verified_yet(
     memory_service, monkeypatch
 ):
-    monkeypatch.setattr("event_store.service.NIGHTKEEP_VERSION", "0.3.0")
+    monkeypatch.setattr("event_store.app.service.NIGHTKEEP_VERSION", "0.3.0")
     game_id = running_game(memory_service)
     report = memory_service.audit(game_id)
     assert report.ok and not report.finished
@@ -449,7 +449,7 @@ def test_an_imported_running_game_has_its_dice_checked_and_says_its_seed_is_secr
 def test_an_imported_running_game_made_before_keys_says_its_dice_are_not_verified_yet(
     new_store, tmp_path, monkeypatch
 ):
-    monkeypatch.setattr("event_store.service.NIGHTKEEP_VERSION", "0.3.0")
+    monkeypatch.setattr("event_store.app.service.NIGHTKEEP_VERSION", "0.3.0")
     host, organiser, game, imported = import_a_running_game(new_store, tmp_path)
     assert imported.exit_code == 0 and "dice are not verified yet" in imported.stdout
     assert "holds the seed until the game ends" in run(organiser, "show", game).stdout

@@ -11,10 +11,10 @@ import pytest
 from domain.events import CharacterDealt, GameEnded, GameWon, Moved, PlayerOut
 from domain.rulesets.keep.events import EntryTested, FlightEnded, Teleported
 from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted
-from event_store.bot_games import BotGames, play_game
 from event_store.recorded import fold_recorded
 from projections.exits import exits_of, place
-from projections.reports import Exit
+from projections.report_rows import Exit
+from simulation.bot_games import BotGames, play_game
 
 WARRIOR, ELF, DWARF = "talisman/character/warrior", "talisman/character/elf", "talisman/character/dwarf"
 

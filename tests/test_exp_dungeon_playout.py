@@ -11,8 +11,8 @@ import pytest
 
 from domain.events import Event
 from domain.rulesets.talisman.main.events import RegionCrossed
-from event_store.bot_games import bot_game_options
-from event_store.service import play_with_bots
+from event_store.app.service import play_with_bots
+from simulation.bot_games import bot_game_options
 from tests.playout_helpers import play
 from tests.test_exp_playout import ExpansionGame
 

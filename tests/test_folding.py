@@ -13,7 +13,7 @@ from domain.errors import CorruptStore
 from domain.events import Event
 from domain.folding import _META_ONLY, NotItsShape, fold_envelopes, fold_step
 from domain.game import _GAME_EVENTS, GameFold, _draw_fields, advance_draws
-from event_store.replay_file import read_replay
+from event_store.app.replay_file import read_replay
 from tests import store_rows
 from tests.test_events import all_event_types, sample
 
@@ -138,7 +138,7 @@ def test_a_damaged_stored_event_stops_the_fold_of_every_event_with_one_error(sto
 
 
 def test_a_folds_row_decoder_decodes_every_stored_row_as_the_single_decoder_does(store_service):
-    from event_store.service import play_with_bots
+    from event_store.app.service import play_with_bots
 
     service = store_service
     game_id = service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])

@@ -23,13 +23,15 @@ from cli.pbem_commands import mail_text
 from domain.actions import Action
 from domain.club import PressSent, PrivatePressSent, RollbackAnswered, RolledBack, VacationDeclared
 from domain.events import ActionTaken
-from event_store import club_host
-from event_store.host_runner import run_once
-from event_store.hosting import Handled, Host
-from event_store.keys import new_key
-from event_store.mail import MaildirInbox, body_text, compose, deliver_to_maildir, read_eml
-from event_store.mail_reading import safe_address
-from event_store.reply_parsing import (
+from event_store.app.seats import actions_named
+from event_store.app.service import GameService
+from event_store.pbem import club_host
+from event_store.pbem.host_runner import run_once
+from event_store.pbem.hosting import Handled, Host
+from event_store.pbem.keys import new_key
+from event_store.pbem.mail import MaildirInbox, body_text, compose, deliver_to_maildir, read_eml
+from event_store.pbem.mail_reading import safe_address
+from event_store.pbem.reply_parsing import (
     Ask,
     Move,
     NoCommand,
@@ -42,8 +44,6 @@ from event_store.reply_parsing import (
     html_text,
     parse_command,
 )
-from event_store.seats import actions_named
-from event_store.service import GameService
 from tests.pbem_helpers import HOST_MAIL, address, game_key, is_refusal, seed_randomness, sent_again
 from tests.pbem_table import NewStore
 
@@ -427,7 +427,7 @@ def test_club_commands_reach_the_club_service_with_the_games_seat_names(
         asked.append((player, command, version))
         return Handled(True, game_id, player, "taken")
 
-    monkeypatch.setattr("event_store.mail_replies.handle_club_command", club)
+    monkeypatch.setattr("event_store.pbem.mail_replies.handle_club_command", club)
     vlad = desk.last_to("Vlad")
     key = game_key(body_text(vlad))
     assert key is not None

@@ -7,7 +7,7 @@ from uuid import UUID
 import pytest
 
 from domain.errors import UnknownGame
-from event_store.game_ids import AmbiguousGameId, resolve_game_id, short_id
+from event_store.app.game_ids import AmbiguousGameId, resolve_game_id, short_id
 from tests import store_rows
 
 SEATS = [("Ann", None), ("Bo", None)]
@@ -16,7 +16,7 @@ SEATS = [("Ann", None), ("Bo", None)]
 @pytest.fixture(params=["memory", "sql"])
 def service(request, store_kind, new_store):
     """The in-memory store, then this run's SQL store (so memory runs twice: cheap, and simple)."""
-    from event_store.service import GameService
+    from event_store.app.service import GameService
 
     opened = GameService.open(":memory:" if request.param == "memory" else new_store("games"))
     yield opened

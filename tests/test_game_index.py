@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from eventsourcing.persistence import IntegrityError, Tracking
 
 from cli.main import cli
-from event_store.service import GameService, play_with_bots
+from event_store.app.service import GameService, play_with_bots
 from projections.game_index import INDEX_NAME, GameIndex
 
 

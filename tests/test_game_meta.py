@@ -11,7 +11,7 @@ import pytest
 from domain.game_meta import GameMeta, new_meta
 from domain.rulesets import ruleset_class, ruleset_names
 from domain.rulesets.base import Ruleset
-from event_store.replay_file import read_replay
+from event_store.app.replay_file import read_replay
 
 REPLAYS = sorted((Path(__file__).resolve().parent.parent / "replays").glob("*.nkr"))
 DECLARED = typing.get_type_hints(GameMeta)

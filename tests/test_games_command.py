@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from cli import games_command
 from cli.main import cli
-from event_store.service import GameService, play_with_bots
+from event_store.app.service import GameService, play_with_bots
 from projections.game_index import short_ids
 from tests.store_clones import clone_games, new_ids
 

@@ -16,8 +16,8 @@ from cli.main import cli
 from domain.errors import UsageError
 from domain.events import Event, event_type, next_chain
 from domain.hidden import HOST, PUBLIC, commit, reveal_matches, sees
-from event_store.replay_file import audit_replay, export_game, import_game, read_replay
-from event_store.service import GameService
+from event_store.app.replay_file import audit_replay, export_game, import_game, read_replay
+from event_store.app.service import GameService
 
 SECRET = "the-lady-is-a-vampire"
 SALT = hashlib.sha256(b"nightkeep-test-salt").digest()

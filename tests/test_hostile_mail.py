@@ -27,10 +27,11 @@ from cli.main import cli
 from domain.bots import Bot
 from domain.errors import TamperedLog
 from domain.events import next_chain
-from event_store.host_runner import run_once
-from event_store.hosting import Host
-from event_store.keys import new_key
-from event_store.mail import (
+from event_store.app.service import GameService
+from event_store.pbem.host_runner import run_once
+from event_store.pbem.hosting import Host
+from event_store.pbem.keys import new_key
+from event_store.pbem.mail import (
     MaildirInbox,
     UnreadableMail,
     body_text,
@@ -40,8 +41,7 @@ from event_store.mail import (
     safe_address,
     sender_of,
 )
-from event_store.packets import make_packet, read_packets
-from event_store.service import GameService
+from event_store.pbem.packets import make_packet, read_packets
 from tests.hostile_run import digest_of, run_hostile
 from tests.pbem_helpers import HOST_MAIL, address, is_refusal, reply_to, seed_randomness
 from tests.pbem_table import NewStore, Table, seat_table

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from event_store.service import GameService
+from event_store.app.service import GameService
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]")
 

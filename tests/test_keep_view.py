@@ -14,7 +14,7 @@ from cli.main import cli
 from domain.events import CardDrawn, DieRolled, LifeLost, Moved, registered_event_types
 from domain.rulesets.keep import events as keep_events
 from domain.rulesets.keep.content import TILE, load_deck
-from event_store.service import GameService, play_with_bots
+from event_store.app.service import GameService, play_with_bots
 from projections import keep_timeline as timeline
 from projections import keep_view as view
 from projections.timeline import describe_event
@@ -86,7 +86,7 @@ def frames():
         # Module-scoped, so outside conftest's per-test seeds: the same fixed seeds, set here.
         counter = itertools.count(SEEDS[0])  # each game's dice seed numbered as its bot's
         patch.setattr(
-            "event_store.service.new_seed",
+            "event_store.app.service.new_seed",
             lambda: hashlib.sha256(f"nightkeep-test-seed-{next(counter)}".encode()).digest(),
         )
         service, games = played()

@@ -17,8 +17,8 @@ from structlog.testing import capture_logs
 from domain.bots import Bot
 from domain.errors import BadPacket, TamperedLog
 from domain.signing import fingerprint
-from event_store.packets import read_packets
-from event_store.proofs import pack_canonical
+from event_store.pbem.packets import read_packets
+from event_store.pbem.proofs import pack_canonical
 from tests.lying_host import CASTLE, DUNGEON, LyingHost, flipped
 from tests.pbem_table import Table, seat_table
 

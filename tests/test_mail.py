@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from domain.errors import NightkeepError, UsageError
-from event_store.mail import (
+from event_store.pbem.mail import (
     PACKET_MEDIA_TYPE,
     ImapInbox,
     MaildirInbox,

@@ -16,9 +16,9 @@ import pytest
 
 from domain.events import is_private
 from domain.game import game_status
+from event_store.app.seats import seen_by
+from event_store.app.service import GameService, play_with_bots
 from event_store.recorded import RecordedEvent, fold_recorded, redacted
-from event_store.seats import seen_by
-from event_store.service import GameService, play_with_bots
 from projections.castle_view import card_name, character_name
 from projections.mail_words import TOLD, WIDTH, mail_words
 from projections.phone_lines import listed, wrap_words
@@ -47,7 +47,7 @@ def played() -> dict[str, list[RecordedEvent]]:
     with pytest.MonkeyPatch.context() as patch:
         counter = itertools.count()
         patch.setattr(
-            "event_store.service.new_seed",
+            "event_store.app.service.new_seed",
             lambda: hashlib.sha256(f"nightkeep-mail-words-{next(counter)}".encode()).digest(),
         )
         service = GameService.open(":memory:")

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 from structlog.testing import capture_logs
 
 from cli.main import cli
-from event_store.bot_games import bot_game_options, simulate
-from event_store.service import GameService, play_with_bots
+from event_store.app.service import GameService, play_with_bots
+from simulation.bot_games import bot_game_options, simulate
 
 
 def test_bot_games_of_talisman_get_the_round_cap_and_others_nothing():

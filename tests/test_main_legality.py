@@ -9,8 +9,8 @@ import pytest
 
 from domain.actions import HOST, START
 from domain.rulesets.talisman.main.ruleset import TalismanGame
-from event_store.bot_games import bot_game_options
-from event_store.service import GameService, play_with_bots
+from event_store.app.service import GameService, play_with_bots
+from simulation.bot_games import bot_game_options
 
 # Ids of every kind the main board takes, and near misses: each is asked of every player in every state.
 BOARDS = {"outer": 24, "middle": 16, "inner": 8, "crown": 1}

@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 from domain.events import Event, GameEnded, GameWon
-from event_store.bot_games import bot_game_options
+from event_store.app.service import play_with_bots
 from event_store.recorded import fold_recorded
-from event_store.service import play_with_bots
 from projections.views import render_board
+from simulation.bot_games import bot_game_options
 from tests import playout_helpers
 from tests.main_helpers import ANN, BO, act, new_game, put
 from tests.playout_helpers import CheckedGame, rebuilt

@@ -13,9 +13,9 @@ import pytest
 from domain.bots import Bot
 from domain.errors import BadPacket, NotSigned, UsageError
 from domain.events import ActionTaken
-from event_store.keys import load_key, new_key
-from event_store.packets import BEGIN, END, decode_packet, find_armoured, make_packet, read_packets
-from event_store.replay_file import audit_replay, export_game
+from event_store.app.replay_file import audit_replay, export_game
+from event_store.pbem.keys import load_key, new_key
+from event_store.pbem.packets import BEGIN, END, decode_packet, find_armoured, make_packet, read_packets
 from tests.pbem_table import NewStore, Table, seat_table, stored_bytes
 
 DUNGEON = [("Ann", None), ("Bo", None), ("Cy", None)]
@@ -172,7 +172,7 @@ def test_a_copy_of_a_packet_with_its_body_re_encoded_is_refused_and_binds_no_add
     import msgpack
 
     from domain.events import canonical_bytes
-    from event_store.packets import armour
+    from event_store.pbem.packets import armour
 
     _, text = _next_packet(running)
     packet = read_packets(text)[0]

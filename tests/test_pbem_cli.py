@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import cli
-from event_store.mail import body_text, read_eml
-from event_store.replay_file import export_game
-from event_store.service import GameService
+from event_store.app.replay_file import export_game
+from event_store.app.service import GameService
+from event_store.pbem.mail import body_text, read_eml
 from tests.pbem_table import NewStore
 
 
@@ -218,7 +218,7 @@ def test_a_forged_mail_key_is_refused_in_one_line(
 def test_audit_on_a_replica_names_the_packets_kept_against_its_host(
     new_store: NewStore, tmp_path: Path, people: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from event_store.packets import make_packet, read_packets
+    from event_store.pbem.packets import make_packet, read_packets
     from tests.pbem_table import seat_table
 
     table = seat_table(new_store, tmp_path, monkeypatch, "dungeon-short", [("Ann", None), ("Bo", None)])

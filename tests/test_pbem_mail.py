@@ -28,11 +28,13 @@ from domain.actions import HOST, Action
 from domain.bots import Bot
 from domain.events import ActionTaken
 from domain.rulesets import get_ruleset
+from event_store.app.replay_file import audit_replay, export_game
+from event_store.app.service import GameService
 from event_store.copies import copy_id
-from event_store.host_runner import run_once
-from event_store.hosting import Host
-from event_store.keys import KeyPair, new_key
-from event_store.mail import (
+from event_store.pbem.host_runner import run_once
+from event_store.pbem.hosting import Host
+from event_store.pbem.keys import KeyPair, new_key
+from event_store.pbem.mail import (
     ImapInbox,
     SmtpSettings,
     body_text,
@@ -41,10 +43,8 @@ from event_store.mail import (
     read_eml,
     send,
 )
-from event_store.packets import make_packet
-from event_store.replay_file import audit_replay, export_game
-from event_store.replica import Replica
-from event_store.service import GameService
+from event_store.pbem.packets import make_packet
+from event_store.pbem.replica import Replica
 from tests.pbem_helpers import (
     HOST_MAIL,
     Mailbox,

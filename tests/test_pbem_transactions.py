@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from domain.bots import Bot
-from event_store.hosting import Host
-from event_store.outbox import TRACKING
-from event_store.packets import read_packets
-from event_store.service import GameService
+from event_store.app.service import GameService
+from event_store.pbem.hosting import Host
+from event_store.pbem.outbox import TRACKING
+from event_store.pbem.packets import read_packets
 from tests.pbem_table import NewStore, Table, seat_table
 
 DUNGEON = [("Ann", None), ("Bo", None), ("Cy", None)]
@@ -56,7 +56,7 @@ def _position(host: Host) -> int:
 def test_a_packet_whose_seen_row_fails_leaves_no_event_and_no_ack_then_applies_once(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import event_store.hosting as hosting
+    import event_store.pbem.hosting as hosting
 
     player, packet = _action_packet(table)
     chains = table.host.service.chain_values(table.game)
@@ -118,7 +118,7 @@ def test_a_hosted_game_whose_seats_cannot_be_written_is_not_stored_at_all(
 def test_the_outbox_follower_stopped_before_its_commit_writes_nothing_then_each_mail_once(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import event_store.outbox as outbox
+    import event_store.pbem.outbox as outbox
 
     table.deliver()
     _, packet = _action_packet(table)

@@ -30,12 +30,12 @@ from PIL import Image
 from cli.main import cli
 from domain.errors import UsageError
 from event_store import clock
-from event_store.host_runner import message_for
-from event_store.mail import PACKET_MEDIA_TYPE, Link, Picture, compose, packet_texts
-from event_store.mail_page import sentences
-from event_store.outbox import Outgoing
+from event_store.app.service import GameService, play_with_bots
+from event_store.pbem.host_runner import message_for
+from event_store.pbem.mail import PACKET_MEDIA_TYPE, Link, Picture, compose, packet_texts
+from event_store.pbem.mail_page import sentences
+from event_store.pbem.outbox import Outgoing
 from event_store.recorded import RecordedEvent, redacted
-from event_store.service import GameService, play_with_bots
 from projections.mail_picture import PICTURE_WIDTH, mail_picture
 from projections.mail_words import WIDTH
 
@@ -120,7 +120,7 @@ def games() -> dict[str, list[RecordedEvent]]:
     with pytest.MonkeyPatch.context() as patch:
         counter = itertools.count()
         patch.setattr(
-            "event_store.service.new_seed",
+            "event_store.app.service.new_seed",
             lambda: hashlib.sha256(f"nightkeep-phone-mail-{next(counter)}".encode()).digest(),
         )
         service = GameService.open(":memory:")

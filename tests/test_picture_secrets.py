@@ -22,9 +22,9 @@ from cli.main import cli
 from domain.events import is_private
 from domain.rulesets import has_hidden_information, ruleset_names
 from domain.rulesets.castle.content import load_characters
+from event_store.app.seats import seen_by
+from event_store.app.service import GameService, play_with_bots
 from event_store.recorded import RecordedEvent, fold_recorded
-from event_store.seats import seen_by
-from event_store.service import GameService, play_with_bots
 from projections.castle_view import card_name
 from projections.pictures import draw_board
 
@@ -129,7 +129,7 @@ def played():
     with pytest.MonkeyPatch.context() as patch:
         counter = itertools.count()
         patch.setattr(
-            "event_store.service.new_seed",
+            "event_store.app.service.new_seed",
             lambda: hashlib.sha256(f"nightkeep-picture-secrets-{next(counter)}".encode()).digest(),
         )
         service = GameService.open(":memory:")

@@ -9,9 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from domain.rulesets import ruleset_entry, ruleset_names
+from domain.rulesets import ruleset_names
 from projections.pictures import draw_board, has_picture
 from projections.pictures.kit import MAX_WIDTH, check_readable, new_drawing, seat_mark, to_png
+from projections.registry import shown_by
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -28,7 +29,7 @@ def new_toy_game(db):
 
 def test_every_shipped_ruleset_names_a_picture_module():
     for name in ("dungeon-short", "keep-run", "talisman", "vampire-empire"):
-        assert ruleset_entry(name).picture, name
+        assert shown_by(name).picture, name
         assert has_picture(name), name
 
 

@@ -16,9 +16,9 @@ from cli.main import cli
 from domain.game import GameFold
 from domain.rulesets.castle.content import load_characters
 from domain.rulesets.castle.state import deck_count
+from event_store.app.seats import seen_by
+from event_store.app.service import GameService, play_with_bots
 from event_store.recorded import fold_recorded
-from event_store.seats import seen_by
-from event_store.service import GameService, play_with_bots
 from projections.castle_view import REASONS
 from projections.pictures import draw_board
 from projections.pictures.kit import check_readable
@@ -51,7 +51,7 @@ def games():
     with pytest.MonkeyPatch.context() as patch:
         counter = itertools.count()
         patch.setattr(
-            "event_store.service.new_seed",
+            "event_store.app.service.new_seed",
             lambda: hashlib.sha256(f"nightkeep-castle-picture-{next(counter)}".encode()).digest(),
         )
         service = GameService.open(":memory:")

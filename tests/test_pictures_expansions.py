@@ -20,9 +20,9 @@ from domain.game import GameFold
 from domain.rulesets.dungeon.content import load_board as dungeon_board
 from domain.rulesets.keep.content import load_board as keep_board
 from domain.rulesets.talisman.events import PlayOpened
+from event_store.app.replay_file import ReplayFile, read_replay
+from event_store.app.seats import seen_by
 from event_store.recorded import fold_recorded
-from event_store.replay_file import ReplayFile, read_replay
-from event_store.seats import seen_by
 from projections.pictures import draw_board
 from projections.pictures.dungeon import dungeon_panel
 from projections.pictures.keep import keep_panel
@@ -197,7 +197,7 @@ def _longer_dungeon(text: str) -> str:
 
 
 def test_a_longer_dungeon_board_is_drawn_whole(content_override, store_service):
-    from event_store.service import play_with_bots
+    from event_store.app.service import play_with_bots
 
     content_override("dungeon", "board.toml", _longer_dungeon)
     game_id = store_service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])

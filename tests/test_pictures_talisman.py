@@ -17,14 +17,14 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from domain.rulesets import ruleset_class
-from event_store.bot_games import bot_game_options
-from event_store.replay_file import read_replay
-from event_store.service import GameService, play_with_bots
+from event_store.app.replay_file import read_replay
+from event_store.app.service import GameService, play_with_bots
 from projections.pictures import draw_board
 from projections.pictures.kit import check_readable
 from projections.replay_source import ReplaySource
 from projections.talisman_names import name_of
 from projections.views import STOPPED_HEAD
+from simulation.bot_games import bot_game_options
 
 SVG = "{http://www.w3.org/2000/svg}"
 SEATS = [("Ann", None), ("Bo", None), ("Cy", None)]
@@ -47,7 +47,7 @@ def games():
         return hashlib.sha256(f"talisman-picture-seed-{next(counter)}".encode()).digest()
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("event_store.service.new_seed", next_seed)
+        patch.setattr("event_store.app.service.new_seed", next_seed)
         service = GameService.open(":memory:")
         played = {}
         for config, options in CONFIGS.items():

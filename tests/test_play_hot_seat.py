@@ -8,7 +8,7 @@ import json
 from click.testing import CliRunner
 
 from cli.main import cli
-from event_store.service import GameService
+from event_store.app.service import GameService
 
 CLEARED = "(screen cleared)"
 

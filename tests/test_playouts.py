@@ -7,7 +7,7 @@ import pytest
 
 from domain.bots import Bot
 from domain.game import GameFold
-from event_store.service import GameService
+from event_store.app.service import GameService
 from projections.views import players_summary, render_board
 
 # The whole playout on SQLite; a seeded subset on PostgreSQL, whose saves are network round trips (the

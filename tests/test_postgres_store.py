@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from eventsourcing.persistence import IntegrityError
 
 from cli.main import cli
+from event_store.app.service import GameService
 from event_store.config import describe
-from event_store.service import GameService
 from event_store.sql import UnsupportedStore, sql_store_of
 from tests.mail_servers import unused_port  # noqa: F401  (a fixture)
 

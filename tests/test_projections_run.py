@@ -19,9 +19,9 @@ from click.testing import CliRunner
 from structlog.testing import capture_logs
 
 from cli.main import cli
+from event_store.app.seats import seen_by
+from event_store.app.service import GameService, play_with_bots
 from event_store.recorded import fold_recorded
-from event_store.seats import seen_by
-from event_store.service import GameService, play_with_bots
 from projections.read_side import ReadSide, fold_views
 from projections.read_views import GameViews
 from projections.views import render_board
@@ -272,7 +272,7 @@ def test_a_following_runner_takes_new_events_as_they_come(store_service, db, sto
 
 WRITER = """
 import sys
-from event_store.service import GameService, play_with_bots
+from event_store.app.service import GameService, play_with_bots
 service = GameService.open(sys.argv[1])
 for n, ruleset in enumerate(sys.argv[2:]):
     game = service.create_game(ruleset, [("Ann", None), ("Bo", None)])

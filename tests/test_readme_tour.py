@@ -24,8 +24,8 @@ from uuid import UUID
 from click.testing import CliRunner, Result
 
 from cli.main import cli
-from event_store.forks import action_boundaries
-from event_store.service import GameService
+from event_store.app.forks import action_boundaries
+from event_store.app.service import GameService
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 HEADING = "## A tour of the CLI"

@@ -85,7 +85,7 @@ def test_the_whole_id_of_a_game_held_as_two_copies_names_them_instead_of_no_game
 def test_a_digit_int_cannot_read_is_a_choice_error_not_a_crash_of_the_hot_seat(typed):
     from domain.actions import Action
     from domain.errors import UsageError
-    from event_store.seats import match_action
+    from event_store.app.seats import match_action
 
     with pytest.raises(UsageError, match="no action"):
         match_action([Action("roll", "Ann", "Roll")], typed)
@@ -94,7 +94,7 @@ def test_a_digit_int_cannot_read_is_a_choice_error_not_a_crash_of_the_hot_seat(t
 def test_a_digit_int_cannot_read_is_refused_as_a_version_and_a_deadline():
     from domain.errors import UsageError
     from domain.setup import version_of
-    from event_store.club_host import parse_span
+    from event_store.pbem.club_host import parse_span
 
     assert version_of("0.²") is None  # a replay file's recorded version, read by the audit
     with pytest.raises(UsageError, match="malformed --deadline"):
@@ -156,7 +156,7 @@ def test_an_audited_file_named_like_markup_keeps_its_name(db, tmp_path, monkeypa
 def test_a_damaged_stored_event_is_one_error_line_for_every_command_that_loads_the_game(db, damage, args):
     from uuid import UUID
 
-    from event_store.service import GameService
+    from event_store.app.service import GameService
     from tests.store_rows import events_table, execute, key
 
     game = new_game(db)
@@ -249,7 +249,7 @@ def _retype_a_die_roll(db: str, game: str) -> None:
     """Edits a stored DieRolled outside nightkeep: still msgpack, its fields of the wrong types."""
     from uuid import UUID
 
-    from event_store.service import GameService
+    from event_store.app.service import GameService
     from event_store.transcoder import MsgpackTranscoder
     from tests.store_rows import event_state, set_event_state
 

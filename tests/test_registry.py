@@ -15,8 +15,9 @@ from domain.errors import BadSetup, IllegalAction, UnknownRuleset
 from domain.events import GameCreated
 from domain.game import NIGHTKEEP_VERSION, Game, GameFold
 from domain.plain import copy_plain
-from domain.rulesets import Ruleset, build_ruleset, get_ruleset, ruleset_entry, ruleset_names
-from event_store.service import GameService
+from domain.rulesets import Ruleset, build_ruleset, get_ruleset, ruleset_names
+from event_store.app.service import GameService
+from projections.registry import shown_by
 from projections.views import players_summary, render_board, ruleset_describer
 from tests.test_cli_startup import imported_after
 
@@ -37,7 +38,7 @@ def fresh_fold(name: str) -> GameFold:
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_every_entry_names_a_view_and_timeline_that_render_a_fresh_game(name):
-    entry = ruleset_entry(name)
+    entry = shown_by(name)
     fold = fresh_fold(name)
     view = importlib.import_module(entry.view)
     assert hasattr(view, "render_board") and hasattr(view, "players_summary")

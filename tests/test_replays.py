@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from domain.game import GameFold
-from event_store.replay_file import audit_replay, export_game, import_game, read_replay
+from event_store.app.replay_file import audit_replay, export_game, import_game, read_replay
 from projections.views import render_board
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"

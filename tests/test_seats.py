@@ -6,7 +6,7 @@ import pytest
 
 from domain.actions import Action
 from domain.errors import UsageError
-from event_store.seats import find_action, match_action, pick_actor, resolve_viewer, seen_by
+from event_store.app.seats import find_action, match_action, pick_actor, resolve_viewer, seen_by
 
 ACTIONS = [
     Action("roll", "Ann", "Roll and move"),
@@ -33,16 +33,17 @@ def test_what_names_no_single_action_is_refused_in_one_line(typed, message):
 
 def test_the_one_player_to_act_is_the_default_in_a_game_without_secrets(store_service):
     game_id = store_service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
-    assert pick_actor(store_service, game_id, "roll") == "Ann"
-    assert pick_actor(store_service, game_id, "nonsense") == "Ann"  # taking it then says why it is not legal
-    assert find_action(store_service, game_id, "Ann", "ro").id == "roll"
-    assert find_action(store_service, game_id, "Ann", "nonsense") is None
+    game = store_service.get_game(game_id)
+    assert pick_actor(game, "roll") == "Ann"
+    assert pick_actor(game, "nonsense") == "Ann"  # taking it then says why it is not legal
+    assert find_action(game, "Ann", "ro").id == "roll"
+    assert find_action(game, "Ann", "nonsense") is None
 
 
 def test_a_game_with_secrets_never_guesses_who_acts(store_service):
     game_id = store_service.create_game("vampire-empire", [("Hana", "human"), ("Vlad", "vampire")])
     with pytest.raises(UsageError, match="keeps each player's options private"):
-        pick_actor(store_service, game_id, "draw")
+        pick_actor(store_service.get_game(game_id), "draw")
 
 
 def test_seen_by_checks_the_viewer_against_the_seats(store_service):

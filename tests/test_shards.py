@@ -1,4 +1,4 @@
-"""Games sharded over several stores (event_store/shards.py): two PostgreSQL databases, or two SQLite
+"""Games sharded over several stores (sharding/shards.py): two PostgreSQL databases, or two SQLite
 files; the mapping, a third shard added, every command finding its game, a bad shard map."""
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from domain.errors import CorruptStore
-from event_store.game_ids import AmbiguousGameId
-from event_store.replay_file import export_game, import_game
-from event_store.service import GameService, play_with_bots
+from event_store.app.game_ids import AmbiguousGameId
+from event_store.app.replay_file import export_game, import_game
+from event_store.app.service import GameService, play_with_bots
 from event_store.shard_map import home_shard, shard_score
-from event_store.shards import ShardedService
+from projections.game_index import GameIndex
+from sharding.shards import ShardedService
 
 _databases = itertools.count(1)
 
@@ -86,7 +87,7 @@ def stored_on(db: str) -> set[UUID]:
     """Returns the ids of the games one shard's store holds (asked of that store alone)."""
     service = GameService.open(db)
     try:
-        return {UUID(e["game"]) for e in service.game_index().games()}
+        return {UUID(e["game"]) for e in GameIndex(service).games()}
     finally:
         service.close()
 
@@ -144,7 +145,7 @@ def test_each_new_game_is_stored_on_the_home_shard_of_its_id(two_shards):
 def test_every_command_finds_its_game_on_whichever_shard_holds_it(two_shards, tmp_path, monkeypatch):
     location, _ = two_shards
     # The CLI mints ids with uuid4: seeded here, so the six games always land on both shards.
-    monkeypatch.setattr("event_store.shards.uuid4", seeded_ids(6))
+    monkeypatch.setattr("sharding.shards.uuid4", seeded_ids(6))
     created = [
         json.loads(run(location, "new", "toy-race", "--player", "Ann", "--json").stdout) for _ in range(6)
     ]

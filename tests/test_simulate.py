@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from cli.main import cli
-from event_store.bot_games import BotGames, job_count, play_games, summarise
+from simulation.bot_games import BotGames, job_count, play_games, summarise
 
 
 def run(*args: str, db: str | None = None):
@@ -153,7 +153,7 @@ def test_the_report_is_a_tournaments_with_every_game_audited(tmp_path):
 
 def test_a_game_that_fails_its_audit_is_flagged_and_the_exit_is_1(monkeypatch):
     from domain.audit import AuditReport
-    from event_store.service import GameService
+    from event_store.app.service import GameService
 
     real = GameService.audit
 
@@ -173,7 +173,7 @@ def test_a_game_that_fails_its_audit_is_flagged_and_the_exit_is_1(monkeypatch):
 
 def test_a_game_that_fails_its_audit_is_neither_stored_nor_written(monkeypatch, tmp_path):
     from domain.audit import AuditReport
-    from event_store.service import GameService
+    from event_store.app.service import GameService
 
     bad = BotGames.of("keep-run", 2, "half").game_id(1)
     real = GameService.audit

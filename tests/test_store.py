@@ -9,7 +9,7 @@ import pytest
 
 from domain.errors import GameOver, IllegalAction, NotYourTurn, StaleVersion, UnknownGame, UsageError
 from domain.events import GENESIS_CHAIN, next_chain
-from event_store.service import SNAPSHOT_INTERVAL, GameService, play_with_bots
+from event_store.app.service import SNAPSHOT_INTERVAL, GameService, play_with_bots
 from tests import store_rows
 
 PLAYERS = [("Ann", None), ("Bo", None)]
@@ -161,7 +161,7 @@ def test_a_game_loaded_from_its_snapshot_plays_on_exactly_as_one_folded_from_eve
 
 
 def test_a_fold_from_a_snapshot_equals_the_fold_of_every_event_in_forks_and_imports_too(new_store, tmp_path):
-    from event_store.replay_file import export_game, import_game
+    from event_store.app.replay_file import export_game, import_game
 
     service = GameService.open(new_store("games"))
     game_id = service.create_game("toy-race", PLAYERS, {"goal": "400"})

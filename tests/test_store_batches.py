@@ -26,7 +26,7 @@ def test_batch_of_many_games_comes_back_byte_for_byte(store_service):
 
 
 def test_postgres_recorder_sends_the_batch_in_binary(postgres_server):
-    from event_store.service import GameService
+    from event_store.app.service import GameService
 
     service = GameService.open(postgres_server.fresh_url("binary"))
     try:

@@ -19,14 +19,14 @@ from domain.bots import Bot
 from domain.errors import BadPacket
 from domain.game import Game
 from domain.signing import AUTH_SIGNED, fingerprint, history_fingerprint
-from event_store.club_host import add_observer, take_words
-from event_store.host_runner import host_message
-from event_store.hosting import Host
-from event_store.keys import load_key
-from event_store.mail import body_text
-from event_store.packets import read_packets
-from event_store.service import GameService
-from event_store.witness import Head, read_head_line
+from event_store.app.service import GameService
+from event_store.pbem.club_host import add_observer, take_words
+from event_store.pbem.host_runner import host_message
+from event_store.pbem.hosting import Host
+from event_store.pbem.keys import load_key
+from event_store.pbem.mail import body_text
+from event_store.pbem.packets import read_packets
+from event_store.pbem.witness import Head, read_head_line
 from tests.mail_servers import DovecotServer, SmtpServer
 from tests.pbem_helpers import Mailbox, seed_randomness
 from tests.pbem_table import Table, seat_table

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from domain.audit import AuditReport
 from domain.errors import TamperedLog, UnreadableLog, UsageError
 from domain.events import GENESIS_CHAIN, next_chain
-from event_store.replay_file import audit_replay, parse_replay, read_replay
+from event_store.app.replay_file import audit_replay, parse_replay, read_replay
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 # These tamperings edit die rolls, card draws, moves and lives: the Talisman games' files. Vampire

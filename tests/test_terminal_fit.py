@@ -13,9 +13,9 @@ from rich.console import Console
 from cli.main import cli
 from cli.replay_command import compose_frame, player_styles
 from cli.replay_keys import KEY_GUIDE, KEY_HELP
-from event_store.bot_games import bot_game_options
-from event_store.service import GameService, play_with_bots
+from event_store.app.service import GameService, play_with_bots
 from projections.replay_source import ReplaySource
+from simulation.bot_games import bot_game_options
 from tests.fresh_games import seeded_seeds
 
 # Long names next to short ones, so columns and cells are pressed for room.

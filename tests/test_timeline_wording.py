@@ -10,10 +10,10 @@ import pytest
 from domain.actions import HOST
 from domain.events import ActionTaken, CombatResolved, DieRolled
 from domain.rulesets import ruleset_names
-from event_store.bot_games import bot_game_options
+from event_store.app.service import play_with_bots
 from event_store.recorded import redacted
-from event_store.service import play_with_bots
 from projections.timeline import describe_event, describe_events
+from simulation.bot_games import bot_game_options
 
 SEATS = {
     "dungeon-short": [("Ann", None), ("Bo", None), ("Cy", None)],

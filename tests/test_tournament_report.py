@@ -16,23 +16,20 @@ from click.testing import CliRunner
 from scipy.stats import chi2
 
 from cli.main import cli
-from event_store.replay_file import export_game
-from event_store.service import play_with_bots
+from event_store.app.replay_file import export_game
+from event_store.app.service import play_with_bots
 from projections.pictures.kit import check_readable
-from projections.report_dice import ALL, PLAYER, PURPOSE
-from projections.reports import (
+from projections.report_dice import ALL, PLAYER, PURPOSE, Roll
+from projections.report_rows import (
     AUDIT_CLEAN,
     AUDIT_FINDINGS,
     AUDIT_UNCHECKED_DICE,
     AUDIT_UNREADABLE,
     Exit,
     GameRecord,
-    Roll,
     Seat,
-    build_report,
-    render_html,
-    render_text,
 )
+from projections.reports import build_report, render_html, render_text
 from tests.log_mutations import pack, rechain, unpack
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
@@ -261,7 +258,7 @@ def test_bot_games_and_a_running_game_whose_dice_cannot_be_verified_yet(
         files[-1].write_bytes(export_game(memory_service, game_id))
     # A game made before per-turn keys: its dice wait for the seed (a keyed one has them checked, below).
     with monkeypatch.context() as old:
-        old.setattr("event_store.service.NIGHTKEEP_VERSION", "0.3.0")
+        old.setattr("event_store.app.service.NIGHTKEEP_VERSION", "0.3.0")
         running = memory_service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
     play_with_bots(memory_service, running, seed=9, max_actions=8)
     files.append(tmp_path / "running.nkr")

@@ -16,8 +16,8 @@ import domain.game
 from domain.audit import AuditReport
 from domain.dice import chain_anchor, private_key
 from domain.events import canonical_form
-from event_store.replay_file import audit_replay, export_game
-from event_store.service import GameService, play_with_bots
+from event_store.app.replay_file import audit_replay, export_game
+from event_store.app.service import GameService, play_with_bots
 from tests.log_mutations import pack, rechain, unpack
 
 Document = dict[str, Any]
@@ -106,7 +106,7 @@ def test_a_seat_checks_its_own_private_draws_at_once_and_cannot_see_the_others_k
 
 
 def test_games_made_before_turn_keys_keep_their_shapes_and_dice(monkeypatch):
-    monkeypatch.setattr("event_store.service.NIGHTKEEP_VERSION", "0.3.0")
+    monkeypatch.setattr("event_store.app.service.NIGHTKEEP_VERSION", "0.3.0")
     service, game_id = _playing("dungeon-short", [("Ann", None), ("Bo", None)], 100_000)
     recorded = service.recorded_events(game_id)
     assert not any(r.type_name in ("DiceChainCommitted", "DiceKeyDealt") for r in recorded)

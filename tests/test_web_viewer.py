@@ -24,7 +24,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from domain.game import game_status
-from event_store.replay_file import read_replay
+from event_store.app.replay_file import read_replay
 from projections.castle_view import card_name, character_name, load_human_deck
 from projections.html_replay import ReplayFacts, pack_frames, replay_page, status_words, unpack_frames
 from projections.html_replay import frames_of as html_frames

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from domain.game import STOPPED
+from event_store.app.replay_file import read_replay
+from event_store.app.seats import seen_by
 from event_store.log_reader import read_file
 from event_store.recorded import fold_recorded
-from event_store.replay_file import read_replay
-from event_store.seats import seen_by
 from projections.pictures import draw_board
 
 HERE = Path(__file__).resolve().parent

@@ -1,5 +1,5 @@
-"""The ruleset registry: one `RulesetEntry` per name says where the ruleset's class lives and which
-read-side modules show its games.
+"""The ruleset registry: one `RulesetEntry` per name says where the ruleset's class lives (the read side
+registers how it shows each ruleset's games itself, by the same name: projections.registry).
 
 A ruleset is a `Ruleset` subclass (`domain.rulesets.base`): its class attributes say what a new game may
 be (players, options, characters), an instance built from a game's options decides and folds that
@@ -37,33 +37,10 @@ __all__ = [
 _ENTRIES: dict[str, RulesetEntry] = {
     entry.name: entry
     for entry in (
-        RulesetEntry(
-            "dungeon-short",
-            "domain.rulesets.dungeon.short_game:DungeonShort",
-            view="projections.dungeon_view",
-            picture="projections.pictures.dungeon",
-        ),
-        RulesetEntry(
-            "keep-run",
-            "domain.rulesets.keep.run:KeepRun",
-            view="projections.keep_view",
-            picture="projections.pictures.keep",
-            timeline="projections.keep_timeline",
-        ),
-        RulesetEntry(
-            "talisman",
-            "domain.rulesets.talisman.main.ruleset:TalismanGame",
-            view="projections.talisman_view",
-            picture="projections.pictures.talisman",
-            timeline="projections.talisman_timeline",
-        ),
-        RulesetEntry(
-            "vampire-empire",
-            "domain.rulesets.castle.empire:VampireEmpire",
-            view="projections.castle_view",
-            picture="projections.pictures.castle",
-            timeline="projections.castle_timeline",
-        ),
+        RulesetEntry("dungeon-short", "domain.rulesets.dungeon.short_game:DungeonShort"),
+        RulesetEntry("keep-run", "domain.rulesets.keep.run:KeepRun"),
+        RulesetEntry("talisman", "domain.rulesets.talisman.main.ruleset:TalismanGame"),
+        RulesetEntry("vampire-empire", "domain.rulesets.castle.empire:VampireEmpire"),
     )
 }
 _classes: dict[str, type[Ruleset[Any]]] = {}

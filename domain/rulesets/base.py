@@ -233,16 +233,7 @@ class Ruleset(Generic[S]):
 
 @dataclass(frozen=True, slots=True)
 class RulesetEntry:
-    """One registered ruleset: where its class lives and which read-side modules show it.
-
-    `ruleset` is "module:Class"; `view` the projections module with `render_board` and
-    `players_summary`; `timeline` the module whose `describe(event)` words its events ("" = the view's);
-    `picture` the module whose `draw(fold, stopped)` draws its board as SVG ("" = its text board, set as
-    a picture: projections/pictures).
-    """
+    """One registered ruleset: its name and where its class lives (`ruleset` is "module:Class")."""
 
     name: str
     ruleset: str
-    view: str
-    timeline: str = ""
-    picture: str = ""

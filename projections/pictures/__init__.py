@@ -1,6 +1,6 @@
 """Board pictures by ruleset: `draw_board(fold)` returns the SVG of a game's board as its fold shows it.
 
-Each ruleset names its picture module in its registry entry (`RulesetEntry.picture`); the module's
+Each ruleset's picture module is named in the read side's registry (`projections.registry`); the module's
 `draw(fold, stopped)` returns a drawsvg Drawing laid out from the game's own content (its ruleset
 object's boards and decks), so a group's own content gets a correct picture. A fold made for a viewer
 (`seen_by`) holds only what that viewer may see, so a picture of it shows no more. A ruleset with no
@@ -16,8 +16,8 @@ from typing import Any
 import drawsvg as draw
 
 from domain.errors import UnknownRuleset
-from domain.rulesets import ruleset_entry
 from projections.pictures.kit import INK, MIN_FONT, escape, new_drawing
+from projections.registry import shown_by
 
 _found: dict[str, ModuleType | None] = {}
 
@@ -25,7 +25,7 @@ _found: dict[str, ModuleType | None] = {}
 def _module(ruleset: str) -> ModuleType | None:
     if ruleset not in _found:
         try:
-            name = ruleset_entry(ruleset).picture
+            name = shown_by(ruleset).picture
         except UnknownRuleset:
             name = ""
         _found[ruleset] = importlib.import_module(name) if name else None

@@ -18,8 +18,10 @@ from domain.errors import StaleVersion
 from domain.hidden import PUBLIC
 from domain.signing import history_fingerprint
 from event_store import clock
-from event_store.deadlines import Wait, current_waits
-from event_store.digest import (
+from event_store.app.game_ids import short_id
+from event_store.log_reader import FileEntry
+from event_store.pbem.deadlines import Wait, current_waits
+from event_store.pbem.digest import (
     Observer,
     Situation,
     command,
@@ -33,17 +35,15 @@ from event_store.digest import (
     welcome_part,
     wrap,
 )
-from event_store.digest import subject as digest_subject
-from event_store.game_ids import short_id
-from event_store.host_parts import Outgoing
-from event_store.log_reader import FileEntry
-from event_store.mail_reading import safe_address
-from event_store.packets import make_packet
+from event_store.pbem.digest import subject as digest_subject
+from event_store.pbem.host_parts import Outgoing
+from event_store.pbem.mail_reading import safe_address
+from event_store.pbem.packets import make_packet
 from event_store.recorded import RecordedEvent, redacted
 from event_store.sql import SqlStore, Statement
 
 if TYPE_CHECKING:
-    from event_store.host_parts import HostLike, Seat
+    from event_store.pbem.host_parts import HostLike, Seat
 
 TRACKING = "outbox"
 # What the host's own words in a mail are known by (mail_replies.MAIL_KEY, packets.BEGIN), in any case.
@@ -54,9 +54,9 @@ class Outbox:
     """The outbox half of a host; `Host` gives it `service`, `db`, `describe`, `seats`, `key_for`…"""
 
     if TYPE_CHECKING:
-        from event_store.host_parts import Describe
-        from event_store.keys import KeyPair
-        from event_store.service import GameService
+        from event_store.app.service import GameService
+        from event_store.pbem.host_parts import Describe
+        from event_store.pbem.keys import KeyPair
 
         service: GameService
         db: SqlStore

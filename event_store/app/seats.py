@@ -10,16 +10,14 @@ the keyboard whether another player holds that option.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from uuid import UUID
 
 from domain.actions import HOST, Action
 from domain.club import paused_by
 from domain.errors import UsageError
-from domain.game import STOPPED
+from domain.game import STOPPED, Game
 from domain.hidden import PUBLIC
 from domain.suggest import did_you_mean
 from event_store.recorded import RecordedEvent, created_of, redacted
-from event_store.service import GameService
 
 # Who acts or whose actions to list, when --as is not given (hot-seat play at one terminal).
 AS_ENV = "NIGHTKEEP_AS"
@@ -42,9 +40,8 @@ def seen_by(recorded: list[RecordedEvent], viewer: str | None) -> list[RecordedE
     return redacted(recorded, resolve_viewer(viewer, players))
 
 
-def who_acts(service: GameService, game_id: UUID, player: str | None = None) -> str:
-    """Says who is to act, or why nobody is (over, stopped, not started): public facts only."""
-    game = service.get_game(game_id)
+def who_acts(game: Game, player: str | None = None) -> str:
+    """Says who is to act in a loaded game, or why nobody is (over, stopped, not started): public facts."""
     status = game.status
     if status["status"] == STOPPED:
         return f"the game was stopped: {status['reason']}"
@@ -60,40 +57,44 @@ def who_acts(service: GameService, game_id: UUID, player: str | None = None) -> 
     return f"{', '.join(to_act)} to act"
 
 
-def players_to_act(service: GameService, game_id: UUID) -> list[str]:
-    """Returns the seated players the game waits on now (none when it is over or not started)."""
-    status = service.get_game(game_id).status
+def players_to_act(game: Game) -> list[str]:
+    """Returns the seated players a loaded game waits on now (none when it is over or not started)."""
+    status = game.status
     to_act: list[str] = status.get("to_act", []) if status["status"] == "running" else []
     return [p for p in to_act if p != HOST]
 
 
-def is_secret_game(service: GameService, game_id: UUID) -> bool:
-    """Tells whether a game keeps each player's options private (so no seat is ever guessed)."""
-    return service.get_game(game_id).ruleset.hidden_information
-
-
-def refuse_if_secret(service: GameService, game_id: UUID, what: str) -> None:
+def refuse_if_secret(game: Game, what: str) -> None:
     """Refuses to go on without --as in a game whose players' options are private."""
-    ruleset = service.get_game(game_id).ruleset
-    if ruleset.hidden_information:
-        raise UsageError(f"{ruleset.name} keeps each player's options private: say {what} with --as PLAYER")
+    if game.ruleset.hidden_information:
+        raise UsageError(
+            f"{game.ruleset.name} keeps each player's options private: say {what} with --as PLAYER"
+        )
 
 
-def pick_actor(service: GameService, game_id: UUID, action_id: str) -> str:
+def open_actions(game: Game, player: str | None = None) -> list[Action]:
+    """Lists the actions open now in a loaded game, to one player (checked to be seated) or to everybody."""
+    if player is not None:
+        game.check_player(player)
+    if game.status["status"] != "running" or paused_by(game.meta):
+        return []  # over, stopped by an early reveal, or waiting on a rollback's answers: nobody acts
+    return game.ruleset.legal_actions(game.state, player)
+
+
+def pick_actor(game: Game, action_id: str) -> str:
     """Returns who takes `action_id` when no --as was given: the only player with that action open, or
     else the one player to act; refuses when that is a guess (two could, or the game keeps secrets)."""
-    refuse_if_secret(service, game_id, "who acts")
-    legal = service.legal_actions(game_id)
-    having = sorted({a.player for a in legal if a.id == action_id})
+    refuse_if_secret(game, "who acts")
+    having = sorted({a.player for a in open_actions(game) if a.id == action_id})
     if len(having) == 1:
         return having[0]
-    waiting = players_to_act(service, game_id)
+    waiting = players_to_act(game)
     if len(waiting) == 1 and not having:
         return waiting[0]  # not open to them either: taking it says why
     if not waiting:
-        raise UsageError(f"nobody can act: {who_acts(service, game_id)}")
+        raise UsageError(f"nobody can act: {who_acts(game)}")
     could = f" ({action_id} is open to {', '.join(having)})" if having else ""
-    raise UsageError(f"say who acts with --as PLAYER (or {AS_ENV}): {who_acts(service, game_id)}{could}")
+    raise UsageError(f"say who acts with --as PLAYER (or {AS_ENV}): {who_acts(game)}{could}")
 
 
 def actions_named(actions: Sequence[Action], typed: str, any_case: bool = False) -> list[Action]:
@@ -124,10 +125,10 @@ def match_action(actions: Sequence[Action], typed: str) -> Action:
     raise UsageError(f"{text[:40]!r} could be {ids}: type more of it or its number")
 
 
-def find_action(service: GameService, game_id: UUID, player: str, typed: str) -> Action | None:
+def find_action(game: Game, player: str, typed: str) -> Action | None:
     """Returns the named player's open action that `typed` names exactly or by a unique prefix, or None
     (then taking `typed` as it is gives the rules' own refusal)."""
-    legal = service.legal_actions(game_id, player)
+    legal = open_actions(game, player)
     exact = next((a for a in legal if a.id == typed), None)
     if exact is not None or not typed:
         return exact

@@ -37,11 +37,11 @@ from domain.events import ActionTaken
 from domain.signing import AUTH_SIGNED
 from event_store import clock
 from event_store.lazy_log import get_logger
-from event_store.packets import Packet
+from event_store.pbem.packets import Packet
 from event_store.sql import Statement
 
 if TYPE_CHECKING:
-    from event_store.host_parts import HostLike
+    from event_store.pbem.host_parts import HostLike
 
 log = get_logger("nightkeep.host")
 

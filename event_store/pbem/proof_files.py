@@ -1,5 +1,5 @@
-"""Writing proof files (event_store/proofs.py reads and checks them) from what a replica kept: the packets
-of each proof, the replica's copy of the events before the one in dispute, and the host key.
+"""Writing proof files (event_store/pbem/proofs.py reads and checks them) from what a replica kept: the
+packets of each proof, the replica's copy of the events before the one in dispute, and the host key.
 
 The file holds as little of the holder's secrets as the dispute allows: the history is the public copy
 (other seats' and the holder's own private events sealed) unless the audit's finding can be shown only
@@ -13,8 +13,8 @@ from uuid import UUID
 
 from domain.events import is_private, seal
 from event_store.log_reader import FileEntry
-from event_store.packets import entry_map, read_packets
-from event_store.proofs import (
+from event_store.pbem.packets import entry_map, read_packets
+from event_store.pbem.proofs import (
     ANOTHER_HISTORY,
     AUDIT_REFUSED,
     CHANGED_FIELDS,
@@ -27,8 +27,8 @@ from event_store.proofs import (
     read_proof,
     verify_proof,
 )
+from event_store.pbem.replica import Proof, Replica
 from event_store.recorded import RecordedEvent
-from event_store.replica import Proof, Replica
 
 
 def encode_proof(

@@ -17,9 +17,9 @@ moved to another server keeps its games).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from uuid import UUID, uuid4
 
 from eventsourcing.persistence import PersistenceError
@@ -27,11 +27,11 @@ from eventsourcing.persistence import PersistenceError
 from domain.errors import CorruptStore, NightkeepError, UnknownGame, UsageError
 from domain.events import ForkedFrom
 from domain.game import Game, GameFold
+from event_store.app.game_ids import MAX_LISTED, AmbiguousGameId
+from event_store.app.service import Acted, GameService
 from event_store.config import describe, is_shard_map, store_exists
 from event_store.copies import Copy
-from event_store.game_ids import MAX_LISTED, AmbiguousGameId
 from event_store.recorded import RecordedEvent
-from event_store.service import GameService
 from event_store.shard_map import ShardSpec, home_shard, read_shard_map
 from projections.game_index import Entry, GameIndex
 
@@ -148,23 +148,12 @@ class ShardedService:
 
     # --- commands: a new game goes to its id's home shard --------------------------------------------
 
-    def create_game(
-        self,
-        ruleset_name: str,
-        players: Sequence[tuple[str, str | None]],
-        options: dict[str, str] | None = None,
-        dice_script: Sequence[int] | None = None,
-        entropy: Iterable[tuple[str, bytes]] = (),
-        wait_for_entropy: bool = False,
-        keys: dict[str, bytes] | None = None,
-        host_key: bytes = b"",
-    ) -> UUID:
-        """Creates a game (as GameService.create_game) under a new id, on that id's home shard."""
+    def create_game(self, *args: Any, **kwargs: Any) -> UUID:
+        """Creates a game (GameService.create_game's arguments, but its id) under a new id, on that id's
+        home shard."""
         game_id = self._new_id()
         shard = self.home(game_id)
-        created = shard.service.create_game(
-            ruleset_name, players, options, dice_script, entropy, wait_for_entropy, keys, host_key, game_id
-        )
+        created = shard.service.create_game(*args, **{**kwargs, "game_id": game_id})
         self._found[created] = shard
         return created
 
@@ -189,6 +178,12 @@ class ShardedService:
 
     def playable_game(self, game_id: UUID) -> Game:
         return self.service_of(game_id).playable_game(game_id)
+
+    def refuse_copy(self, game_id: UUID) -> None:
+        self.service_of(game_id).refuse_copy(game_id)
+
+    def act(self, game_id: UUID, *args: Any, **kwargs: Any) -> Acted:
+        return self.service_of(game_id).act(game_id, *args, **kwargs)
 
     def legal_actions(self, game_id: UUID, player: str | None = None) -> list[Any]:
         return self.service_of(game_id).legal_actions(game_id, player)
@@ -324,6 +319,14 @@ def _stored_twice(game_id: UUID, holders: Sequence[Shard]) -> CorruptStore:
         f"game {game_id} is stored on shards {names}: a game lives on one shard (export it from one, "
         "check both copies, and delete the other)"
     )
+
+
+def game_index_of(service: GameService | ShardedService) -> GameIndex:
+    """Returns a store's game index (`games` lists from it): a shard map's spans its shards."""
+    if isinstance(service, ShardedService):
+        # ShardedGameIndex offers every GameIndex method the commands call, over every shard.
+        return cast(GameIndex, service.game_index())
+    return GameIndex(service)
 
 
 def open_store(db: str, create: bool = False) -> GameService | ShardedService:

@@ -24,10 +24,10 @@ from domain.errors import IllegalAction, ImportConflict, UnknownGame, UsageError
 from domain.events import GameCreated, Sealed, SeedCommitted, canonical_form
 from domain.game import GameFold
 from domain.hidden import PUBLIC
+from event_store.app.service import GameService
 from event_store.copies import Copy, copy_id
 from event_store.log_reader import FORMAT, FileEntry, format_version_of, parse_replay, read_log, recorded_of
 from event_store.recorded import RecordedEvent, redacted
-from event_store.service import GameService
 
 __all__ = [
     "FileEntry",

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from event_store.shards import ShardedService
 from projections.read_side import DEFAULT_BATCH, ReadSide, fold_views
 from projections.read_views import ViewsDict
+from sharding.shards import ShardedService
 
 
 class ShardedReadSide:

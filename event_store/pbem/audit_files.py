@@ -13,9 +13,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 from domain.audit import AuditReport
 from domain.errors import NightkeepError
+from event_store.app.replay_file import audit_replay
 from event_store.log_reader import read_file
-from event_store.proofs import is_proof_file
-from event_store.replay_file import audit_replay
+from event_store.pbem.proofs import is_proof_file
 
 # Below this many files a pool's start-up costs more than it saves.
 MIN_FILES_FOR_WORKERS = 4

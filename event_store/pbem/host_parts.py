@@ -12,8 +12,8 @@ from uuid import UUID
 from event_store.sql import Statement
 
 if TYPE_CHECKING:
-    from event_store.keys import KeyPair
-    from event_store.service import GameService
+    from event_store.app.service import GameService
+    from event_store.pbem.keys import KeyPair
     from event_store.sql import SqlStore
 
 # Called with (game, player, from version, to version) to say in plain words what happened and draw the
@@ -62,7 +62,7 @@ class Handled:
 
 
 class HostLike(Protocol):
-    """The host as its outbox, digest and deadlines use it (event_store.hosting.Host is one)."""
+    """The host as its outbox, digest and deadlines use it (event_store.pbem.hosting.Host is one)."""
 
     service: GameService
     db: SqlStore

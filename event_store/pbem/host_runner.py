@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from uuid import UUID
 
-from event_store.deadlines import tend
-from event_store.hosting import Draw, Handled, Host, Outgoing
 from event_store.lazy_log import get_logger
-from event_store.mail import (
+from event_store.pbem.deadlines import tend
+from event_store.pbem.hosting import Draw, Handled, Host, Outgoing
+from event_store.pbem.mail import (
     Inbox,
     Link,
     MailError,
@@ -39,8 +39,8 @@ from event_store.mail import (
     safe_address,
     sender_of,
 )
-from event_store.packets import BEGIN
-from event_store.witness import queue_heads
+from event_store.pbem.packets import BEGIN
+from event_store.pbem.witness import queue_heads
 
 log = get_logger("nightkeep.host")
 

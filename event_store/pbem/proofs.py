@@ -37,7 +37,7 @@ from domain.game import decode_event
 from domain.other_histories import other_history
 from domain.signing import KEY_BYTES, fingerprint
 from event_store.log_reader import LIMITS, FileEntry, Limits, file_entries, unpack_bounded
-from event_store.packets import Packet, packets_in
+from event_store.pbem.packets import Packet, packets_in
 
 FORMAT = "nightkeep-proof"
 FORMAT_VERSION = 1

@@ -35,12 +35,12 @@ from domain.hidden import PUBLIC
 from domain.rulesets.base import GameStatus
 from domain.signing import fingerprint
 from event_store import clock
-from event_store.game_ids import short_id
+from event_store.app.game_ids import short_id
 from event_store.recorded import RecordedEvent
 from event_store.sql import Statement
 
 if TYPE_CHECKING:
-    from event_store.host_parts import HostLike, Seat
+    from event_store.pbem.host_parts import HostLike, Seat
 
 WIDTH = 60
 # Events that are news for every reader (a private copy only for its owner).

@@ -32,20 +32,19 @@ from domain.events import (
 from domain.game import check_legal
 from domain.other_histories import other_history
 from domain.signing import ENTROPY_POINT, fingerprint
+from event_store.app.replay_file import check_import, encode_replay, store_import
+from event_store.app.service import GameService
 from event_store.copies import copy_id
-from event_store.keys import KeyPair, key_with_public, load_key
 from event_store.lazy_log import get_logger
 from event_store.log_reader import FileEntry, recorded_of
-from event_store.packets import Packet, make_packet, read_packets
-from event_store.pbem_tables import has_table
+from event_store.pbem.keys import KeyPair, key_with_public, load_key
+from event_store.pbem.packets import Packet, make_packet, read_packets
+from event_store.pbem.pbem_tables import PROOFS, is_replica_store
 from event_store.recorded import RecordedEvent, fold_recorded
-from event_store.replay_file import check_import, encode_replay, store_import
-from event_store.service import GameService
 from event_store.sql import SqlStore, sql_store_of
 
 log = get_logger("nightkeep.replica")
 
-PROOFS = "nightkeep_replica_proofs"
 SENT = "nightkeep_replica_sent"
 
 
@@ -502,12 +501,8 @@ class Replica:
 
 
 def _is_replica_store(service: GameService) -> bool:
-    """Tells whether a store has ever joined a game (without creating the replica's tables); a shard map
-    (no recorder of its own) never has: play by e-mail runs on one store."""
-    if service.recorder is None:
-        return False
-    store = sql_store_of(service.recorder)
-    return store is not None and has_table(store, PROOFS)
+    """Tells whether a store has ever joined a game (see pbem_tables.is_replica_store)."""
+    return is_replica_store(service.recorder)
 
 
 def proofs_in(service: GameService, game_id: UUID) -> list[Proof]:

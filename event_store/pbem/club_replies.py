@@ -11,14 +11,14 @@ from domain.club import PUBLIC_TO, away_until
 from domain.errors import IllegalAction
 from domain.signing import AUTH_MAIL
 from event_store import clock
-from event_store.club_host import answer_rollback, declare_vacation, last_proposal, send_press
-from event_store.host_parts import Handled, HostLike
-from event_store.reply_parsing import ClubCommand, Press, RollbackAnswer, Vacation
+from event_store.pbem.club_host import answer_rollback, declare_vacation, last_proposal, send_press
+from event_store.pbem.host_parts import Handled, HostLike
+from event_store.pbem.reply_parsing import ClubCommand, Press, RollbackAnswer, Vacation
 from event_store.sql import Statement
 
 
 class ClubHost(HostLike, Protocol):
-    """The host as a club command uses it (event_store.hosting.Host is one)."""
+    """The host as a club command uses it (event_store.pbem.hosting.Host is one)."""
 
     def reply(self, to: str, subject: str, body: str, game_id: UUID, once: str = "") -> bool: ...
 

@@ -1,6 +1,6 @@
 """E-mail transport for play-by-mail: composing and reading messages and sending them by SMTP. The inboxes
-(Maildir, mbox, IMAP) live in `event_store.inboxes`, the bounded reading of mail anyone may send in
-`event_store.mail_reading`; both are re-exported here."""
+(Maildir, mbox, IMAP) live in `event_store.pbem.inboxes`, the bounded reading of mail anyone may send in
+`event_store.pbem.mail_reading`; both are re-exported here."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from typing import Any
 
 from domain.errors import UsageError
 from event_store import clock
-from event_store.inboxes import (
+from event_store.lazy_log import get_logger
+from event_store.pbem.inboxes import (
     PASSWORD_ENV_VAR,
     ImapInbox,
     Inbox,
@@ -27,10 +28,9 @@ from event_store.inboxes import (
     deliver_to_maildir,
     open_inbox,
 )
-from event_store.lazy_log import get_logger
-from event_store.mail_errors import MailError, _reason, _tls_context
-from event_store.mail_page import Link, Picture, html_page
-from event_store.mail_reading import (
+from event_store.pbem.mail_errors import MailError, _reason, _tls_context
+from event_store.pbem.mail_page import Link, Picture, html_page
+from event_store.pbem.mail_reading import (
     PACKET_MEDIA_TYPE,
     PACKET_SUFFIX,
     MailText,

@@ -17,9 +17,9 @@ from uuid import UUID
 
 from domain.errors import BadPacket
 from domain.signing import HEAD, head_bytes, history_fingerprint, is_valid_signature
-from event_store.digest import title_of, wrap
-from event_store.host_parts import HostLike, Outgoing
-from event_store.keys import KeyPair
+from event_store.pbem.digest import title_of, wrap
+from event_store.pbem.host_parts import HostLike, Outgoing
+from event_store.pbem.keys import KeyPair
 from event_store.sql import Statement
 
 

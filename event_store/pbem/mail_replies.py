@@ -22,10 +22,11 @@ from uuid import UUID
 from domain.actions import Action
 from domain.errors import BadPacket, NightkeepError, UnknownGame
 from domain.events import ActionTaken
-from event_store.club_replies import handle_club_command
-from event_store.host_parts import Handled, HostLike
-from event_store.mail_reading import safe_address
-from event_store.reply_parsing import (
+from event_store.app.seats import actions_named, open_actions, who_acts
+from event_store.pbem.club_replies import handle_club_command
+from event_store.pbem.host_parts import Handled, HostLike
+from event_store.pbem.mail_reading import safe_address
+from event_store.pbem.reply_parsing import (
     Ask,
     ClubCommand,
     GameKey,
@@ -39,7 +40,6 @@ from event_store.reply_parsing import (
     parse_command,
     shown,
 )
-from event_store.seats import actions_named, who_acts
 
 HELP = """nightkeep by mail: write one of these as the first line
 of your reply to the host's mail (capitals do not matter).
@@ -62,7 +62,7 @@ LIST_BELOW = "reply with the number of your move from the list below"
 
 
 class ReplyHost(HostLike, Protocol):
-    """The host as a reply uses it (event_store.hosting.Host is one): named here, not imported, since
+    """The host as a reply uses it (event_store.pbem.hosting.Host is one): named here, not imported, since
     the host calls this module."""
 
     def is_hosted(self, game_id: UUID) -> bool: ...
@@ -237,9 +237,10 @@ def _take_move(host: ReplyHost, reader: Reader, move: Move, nonce: bytes) -> Han
             f"your reply was for event {version}, but the game has moved on to event {head}; "
             f"{_what_to_send(host, game, player)}"
         )
-    actions = host.service.legal_actions(game, player)
+    loaded = host.service.playable_game(game)
+    actions = open_actions(loaded, player)
     if not actions:
-        raise BadPacket(f"{who_acts(host.service, game, player)}; {_what_to_send(host, game, player)}")
+        raise BadPacket(f"{who_acts(loaded, player)}; {_what_to_send(host, game, player)}")
     chosen = _chosen(actions, move)
     new_version = host.take_mail_action(game, player, version, chosen, nonce)
     return Handled(

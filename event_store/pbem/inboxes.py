@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from domain.errors import UsageError
 from event_store.lazy_log import get_logger
 from event_store.log_reader import LIMITS
-from event_store.mail_errors import MailError, _decoded, _reason, _tls_context
+from event_store.pbem.mail_errors import MailError, _decoded, _reason, _tls_context
 
 PASSWORD_ENV_VAR = "NIGHTKEEP_IMAP_PASSWORD"
 

@@ -32,14 +32,14 @@ from uuid import UUID, uuid5
 
 from domain.errors import UsageError
 from domain.rulesets import check_ruleset_name, get_ruleset
+from event_store.app.service import BOT_ROUND_CAP
 from event_store.lazy_log import get_logger
 
 if TYPE_CHECKING:
+    from event_store.app.service import GameService
     from event_store.recorded import RecordedEvent
-    from event_store.service import GameService
 
 log = get_logger("nightkeep.bots")
-BOT_ROUND_CAP = "bot_round_cap"
 # The namespace of simulated games' ids: uuid5(SIMULATED, what the game is), so a game's id says which
 # simulation game it is and storing the same simulation twice is found before anything is written.
 SIMULATED = UUID("5b0f4a52-6c1e-4d55-9a57-1d6a2b3c4e5f")
@@ -65,12 +65,6 @@ def refuse_bot_only_options(ruleset_name: str, options: Mapping[str, str]) -> No
         raise UsageError(
             f"option {BOT_ROUND_CAP} is for bot games only: `nightkeep simulate` and `demo` set it"
         )
-
-
-def is_uncapped_bot_play(ruleset_name: str, options: Mapping[str, str]) -> bool:
-    """Tells whether bots are about to play a game whose ruleset has a bot round cap that is off."""
-    spec = get_ruleset(ruleset_name).option_specs.get(BOT_ROUND_CAP)
-    return spec is not None and options.get(BOT_ROUND_CAP, spec.default) == "0"
 
 
 def seats_for(ruleset_name: str, players: int | None = None) -> list[tuple[str, str | None]]:
@@ -155,7 +149,7 @@ def play_audited(games: BotGames, index: int) -> PlayedGame:
 
 
 def _play(games: BotGames, index: int, audit: bool) -> PlayedGame:
-    from event_store.service import GameService, play_with_bots
+    from event_store.app.service import GameService, play_with_bots
     from projections.report_records import audit_status
 
     service = GameService.open(":memory:")
@@ -228,7 +222,7 @@ def store_game(service: GameService, games: BotGames, index: int, recorded: list
 
 def replay_bytes(game_id: str, recorded: list[RecordedEvent]) -> bytes:
     """Returns a played game as replay-file bytes: the host's copy, whose audit checks every die."""
-    from event_store.replay_file import encode_replay
+    from event_store.app.replay_file import encode_replay
 
     return encode_replay(game_id, recorded)
 

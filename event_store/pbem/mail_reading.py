@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 from event_store.log_reader import LIMITS
-from event_store.mail_errors import MailError
+from event_store.pbem.mail_errors import MailError
 
 PACKET_MEDIA_TYPE = "application/x-nightkeep-packet"
 PACKET_SUFFIX = ".nkp"

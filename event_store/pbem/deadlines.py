@@ -30,7 +30,7 @@ from event_store.recorded import RecordedEvent
 from event_store.sql import Statement
 
 if TYPE_CHECKING:
-    from event_store.host_parts import HostLike
+    from event_store.pbem.host_parts import HostLike
 
 log = get_logger("nightkeep.host")
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -25,7 +26,6 @@ from domain.club import (
     RollbackProposed,
     RolledBack,
     SeatHandedOver,
-    paused_by,
 )
 from domain.collector import paused_collector
 from domain.dice import Dice, commit_to_seed, new_seed
@@ -57,10 +57,11 @@ from domain.game import (
 from domain.rulesets import build_ruleset, get_ruleset
 from domain.setup import check_setup
 from domain.signing import AUTH_SIGNED, keys_problem
+from event_store.app.forks import check_fork_point, original_seed_for_fork
+from event_store.app.seats import find_action, open_actions, pick_actor, refuse_if_secret
 from event_store.at_rest import check_store
 from event_store.config import persistence_env
 from event_store.copies import copy_store_for
-from event_store.forks import check_fork_point, original_seed_for_fork
 from event_store.lazy_log import get_logger
 from event_store.loading import fold_from_snapshot, load_latest, take_snapshot
 from event_store.recorded import (
@@ -76,14 +77,29 @@ from event_store.transcoder import MsgpackTranscoder
 
 if TYPE_CHECKING:
     from domain.audit import AuditReport, RawEntry
-    from projections.game_index import GameIndex
 
 log = get_logger("nightkeep.store")
+# The option that caps bot games' rounds (RULES.md §5): `simulation.bot_games` sets it, bots playing here
+# warn when it is off.
+BOT_ROUND_CAP = "bot_round_cap"
 
 SNAPSHOT_INTERVAL = 32
 # The club events whose checks read the log itself (a rollback's range, the host's key), not only the
 # game's state.
 NEEDS_LOG = (RollbackProposed, RollbackAnswered, RolledBack, SeatHandedOver)
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """What `GameService.act` did: the new version, the events recorded, who acted, the open action the
+    typing named (None when it named none and the rules took it as typed) and the game's ruleset, so the
+    caller renders without loading the game again."""
+
+    version: int
+    recorded: list[RecordedEvent]
+    player: str
+    action: Action | None
+    ruleset_name: str
 
 
 class BytesAsBase64(Transcoding):
@@ -261,6 +277,27 @@ class GameService(Application[UUID]):
         self._save_or_stale(game)
         return game.version, recorded
 
+    def act(
+        self,
+        game_id: UUID,
+        action_or_prefix: str,
+        player: str | None = None,
+        nonce: bytes = b"",
+        expected_version: int | None = None,
+    ) -> Acted:
+        """Takes the action a person typed (its id or a unique prefix) for a player (None: the only one who
+        may take it, or the one to act, in a game without secrets), all on one load of the game."""
+        game = self.get_game(game_id)
+        if player is None:
+            refuse_if_secret(game, "who acts")  # before the copy's refusal, as `act` always answered
+        self.refuse_copy(game_id)
+        if player is None:
+            player = pick_actor(game, action_or_prefix)
+        chosen = find_action(game, player, action_or_prefix)
+        action_id = chosen.id if chosen else action_or_prefix  # else the rules' own refusal says why
+        version, recorded = self._take_on(game, player, action_id, nonce, expected_version)
+        return Acted(version, recorded, player, chosen, game.ruleset_name)
+
     def take_action(
         self,
         game_id: UUID,
@@ -277,16 +314,31 @@ class GameService(Application[UUID]):
         of a seat bound to a key needs its signature (`auth="signed"`; checked by `hosting`). `rows` are
         written in the transaction that stores its events."""
         game = self.playable_game(game_id)
+        return self._take_on(game, player, action_id, nonce, expected_version, dice, auth, signature, rows)
+
+    def _take_on(
+        self,
+        game: Game,
+        player: str,
+        action_id: str,
+        nonce: bytes = b"",
+        expected_version: int | None = None,
+        dice: Dice | None = None,
+        auth: str = "",
+        signature: bytes = b"",
+        rows: Sequence[Statement] = (),
+    ) -> tuple[int, list[RecordedEvent]]:
+        """Takes one action on a loaded game and saves it (see take_action)."""
         if expected_version is not None and game.version != expected_version:
             raise StaleVersion(f"game moved on to version {game.version}, reload")
-        seed = self.seed_of(game_id)
+        seed = self.seed_of(game.id)
         if auth != AUTH_SIGNED:  # after a rollback the first move draws as the voided one did
             nonce = game.dice_nonce(nonce)
         _take(game, seed, player, action_id, dice, nonce, auth, signature)
         self._finish_if_over(game, seed)
         recorded = _pending_recorded(game)
         self._save_or_stale(game, rows)
-        log.info("action_taken", game=str(game_id), player=player, action=action_id, version=game.version)
+        log.info("action_taken", game=str(game.id), player=player, action=action_id, version=game.version)
         return game.version, recorded
 
     def record_club(
@@ -508,6 +560,11 @@ class GameService(Application[UUID]):
     def playable_game(self, game_id: UUID) -> Game:
         """Loads a game to act on: not a viewer's copy, which holds no seed and cannot be continued."""
         game = self.get_game(game_id)
+        self.refuse_copy(game_id)
+        return game
+
+    def refuse_copy(self, game_id: UUID) -> None:
+        """Refuses a loaded game that is a viewer's copy (it holds no seed and cannot be continued)."""
         if game_id not in self._not_copies:
             # Asked after the game is read: a copy's row is stored before its events, so a game read
             # here that is a copy has its row visible now, and one that is not never becomes one.
@@ -517,16 +574,10 @@ class GameService(Application[UUID]):
                     f"game {game_id} is {copy.label}: a viewer's copy cannot be continued (its host plays it)"
                 )
             self._not_copies.add(game_id)  # spares every later action of this service the query
-        return game
 
     def legal_actions(self, game_id: UUID, player: str | None = None) -> list[Action]:
         """Lists the actions open now, to one player or to everybody."""
-        game = self.playable_game(game_id)
-        if player is not None:
-            game.check_player(player)
-        if game.status["status"] != "running" or paused_by(game.meta):
-            return []  # over, stopped by an early reveal, or waiting on a rollback's answers: nobody acts
-        return game.ruleset.legal_actions(game.state, player)
+        return open_actions(self.playable_game(game_id), player)
 
     def recorded_events(
         self, game_id: UUID, gt: int | None = None, lte: int | None = None
@@ -590,16 +641,10 @@ class GameService(Application[UUID]):
             raise UsageError(f"game {game_id} has only {fold.version} events")
         return fold
 
-    def game_index(self) -> GameIndex:
-        """Returns the store's game index (`games` lists from it; a sharded store's spans its shards)."""
-        from projections.game_index import GameIndex
-
-        return GameIndex(self)
-
     def resolve_game_id(self, text: str) -> UUID:
         """Parses a game id given on the command line: the whole id or a unique prefix of it (see
-        `event_store.game_ids`); a replica takes the game's id for its one copy of the game."""
-        from event_store.game_ids import resolve_game_id
+        `event_store.app.game_ids`); a replica takes the game's id for its one copy of the game."""
+        from event_store.app.game_ids import resolve_game_id
 
         return resolve_game_id(self.recorder, self.copies, text)
 
@@ -616,7 +661,6 @@ def play_with_bots(
     `on_action` sees the game after each action, the action the bot chose and the events it recorded.
     """
     from domain.bots import Bot
-    from event_store.bot_games import is_uncapped_bot_play
 
     bot = Bot(seed if seed is not None else str(game_id))
     taken = 0
@@ -639,6 +683,12 @@ def play_with_bots(
         if on_action is not None:
             on_action(game, choice, recorded)
     return taken
+
+
+def is_uncapped_bot_play(ruleset_name: str, options: Mapping[str, str]) -> bool:
+    """Tells whether bots are about to play a game whose ruleset has a bot round cap that is off."""
+    spec = get_ruleset(ruleset_name).option_specs.get(BOT_ROUND_CAP)
+    return spec is not None and options.get(BOT_ROUND_CAP, spec.default) == "0"
 
 
 def _take(

@@ -24,15 +24,15 @@ from domain.actions import Action
 from domain.errors import BadPacket, NightkeepError, StaleVersion, UnknownGame, UsageError
 from domain.events import ActionTaken, EntropyAdded, Event
 from domain.signing import AUTH_MAIL, AUTH_SIGNED, ENTROPY_POINT
-from event_store.club_host import take_words
-from event_store.host_parts import Describe, Handled, Outgoing, Seat
-from event_store.keys import KeyPair, load_key
+from event_store.app.service import GameService
 from event_store.lazy_log import get_logger
-from event_store.mail_reading import safe_address
-from event_store.outbox import Outbox
-from event_store.packets import PLAYER_KINDS, WORD_KINDS, Packet, packets_in
-from event_store.pbem_tables import store_of
-from event_store.service import GameService
+from event_store.pbem.club_host import take_words
+from event_store.pbem.host_parts import Describe, Handled, Outgoing, Seat
+from event_store.pbem.keys import KeyPair, load_key
+from event_store.pbem.mail_reading import safe_address
+from event_store.pbem.outbox import Outbox
+from event_store.pbem.packets import PLAYER_KINDS, WORD_KINDS, Packet, packets_in
+from event_store.pbem.pbem_tables import store_of
 from event_store.sql import Statement
 
 log = get_logger("nightkeep.host")
@@ -314,7 +314,7 @@ class Host(Outbox):
     def handle_mail_reply(self, text: str, sender: str, message: Message | None = None) -> Handled:
         """Plays or answers a reply from a mail-only player: its first line is a move, a question or a
         club command; the quoted mail carries the one-time key (see mail_replies)."""
-        from event_store.mail_replies import handle_reply
+        from event_store.pbem.mail_replies import handle_reply
 
         return handle_reply(self, text, sender, message)
 

@@ -25,6 +25,9 @@ from typing import Any
 from domain.errors import UsageError
 from event_store.sql import SQLITE, SqlStore, sql_store_of
 
+# The replica's proofs table (event_store.pbem.replica): a store that has it has joined a game as a player.
+PROOFS = "nightkeep_replica_proofs"
+
 
 def schema(store: SqlStore) -> list[str]:
     """Returns the CREATE statements of the host's tables, in the store's column types."""
@@ -43,7 +46,7 @@ def schema(store: SqlStore) -> list[str]:
         "CREATE TABLE IF NOT EXISTS nightkeep_pbem_tracking (name TEXT PRIMARY KEY, "
         "position BIGINT NOT NULL)",
         "CREATE TABLE IF NOT EXISTS nightkeep_pbem_seen (digest TEXT PRIMARY KEY, outcome TEXT NOT NULL)",
-        # A club's service (event_store/club_host.py, deadlines.py): tables of their own, so a store
+        # A club's service (event_store/pbem/club_host.py, deadlines.py): tables of their own, so a store
         # made before them gains them as it is opened.
         "CREATE TABLE IF NOT EXISTS nightkeep_pbem_settings (game_id TEXT PRIMARY KEY, title TEXT NOT NULL)",
         "CREATE TABLE IF NOT EXISTS nightkeep_pbem_waits (game_id TEXT NOT NULL, player TEXT NOT NULL, "
@@ -80,3 +83,12 @@ def has_table(store: SqlStore, name: str) -> bool:
         c.execute("SELECT to_regclass(?)", [name])
         row = c.fetchone()
         return row is not None and row[0] is not None
+
+
+def is_replica_store(recorder: Any) -> bool:
+    """Tells whether a store has ever joined a game as a player's replica (without creating its tables);
+    a shard map (no recorder of its own) and the in-memory store never have: e-mail play is on one store."""
+    if recorder is None:
+        return False
+    store = sql_store_of(recorder)
+    return store is not None and has_table(store, PROOFS)
