@@ -10,13 +10,9 @@ from domain.events import (
     Event,
 )
 from domain.rulesets.keep.events import (
-    ChoiceMade,
-    ChoiceOffered,
     EntryTested,
     FlightEnded,
-    FollowerLeft,
     ItemGained,
-    ItemGivenUp,
     LoopEscaped,
     LoopFailed,
     ObeliskTested,
@@ -30,6 +26,10 @@ from domain.rulesets.keep.events import (
 )
 from domain.rulesets.talisman.events import (
     CardDiscarded,
+    ChoiceMade,
+    ChoiceOffered,
+    FollowerLeft,
+    ItemGivenUp,
 )
 from projections.keep_view import DECK_NAMES, name_of, where, who
 from projections.talisman_sentences import BoardWords, Sentences, short_combat_kind, talisman_sentences

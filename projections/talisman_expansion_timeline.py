@@ -19,17 +19,10 @@ from typing import TYPE_CHECKING, Any
 from domain import events as core_events
 from domain.events import CardDrawn, DieRolled, Event, Moved
 from domain.rulesets.dungeon.state import DECK as DUNGEON_DECK
-from domain.rulesets.keep import events as keep_events
-from domain.rulesets.keep.events import (
-    ChoiceMade,
-    ChoiceOffered,
-    FollowerLeft,
-    TeleportCounterDrawn,
-    Teleported,
-)
+from domain.rulesets.keep.events import KEEP_EVENTS, TeleportCounterDrawn, Teleported
 from domain.rulesets.keep.state import BOARD as KEEP
 from domain.rulesets.keep.state import KEEP_DECK, VAULT_DECK
-from domain.rulesets.talisman.events import FleeingDeclared
+from domain.rulesets.talisman.events import ChoiceMade, ChoiceOffered, FleeingDeclared, ItemGivenUp
 from domain.rulesets.talisman.main.events import RegionCrossed
 from projections import keep_timeline
 from projections.talisman_names import EXPANSION_BOARDS, name_of, where
@@ -129,8 +122,9 @@ _OWN: dict[type[Event], Callable[[Any], str | None]] = {
 # Told here before any wording module: a flight is either expansion's (the run tells whose, describe_at),
 # and a teleport's spaces are named board and all, as every other position in a main-board game.
 _TOLD_HERE = (FleeingDeclared, Teleported, TeleportCounterDrawn)
-# The main board has its own sentences for these (a Follower leaving, its choices).
-_MAIN_WORDED = (ChoiceOffered, ChoiceMade, FollowerLeft)
+# Told as the Keep run tells them: the Keep's own events, and an item given up to the Sentry (the main
+# board has its own sentences for the other shared facts the Keep records: a Follower leaving, its choices).
+_KEEP_RUN_WORDED = frozenset({*KEEP_EVENTS, ItemGivenUp})
 
 
 def _short_game_words(event: Event) -> str | None:
@@ -138,8 +132,7 @@ def _short_game_words(event: Event) -> str | None:
     own = _OWN.get(type(event))
     if own is not None:
         return own(event)
-    is_keeps = type(event).__module__ == keep_events.__name__ and not isinstance(event, _MAIN_WORDED)
-    return keep_timeline.describe(event) if is_keeps else None
+    return keep_timeline.describe(event) if type(event) in _KEEP_RUN_WORDED else None
 
 
 # How a flight is told once the run says which board it is on (Dungeon 9.1, Keep 10).

@@ -9,7 +9,7 @@ Warlock's door (4.2), for moving by the Keep's chart (5.2) and on the Exit Table
 from __future__ import annotations
 
 from domain.events import DieRolled, Event
-from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered
+from domain.rulesets.talisman.events import ChoiceMade, ChoiceOffered
 from projections.talisman_sentences import faces_words
 
 PORTAL = "keep-portal"

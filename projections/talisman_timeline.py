@@ -14,7 +14,7 @@ from domain.events import (
     Moved,
     TurnEnded,
 )
-from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered, FollowerLeft
+from domain.rulesets.talisman.events import ChoiceMade, ChoiceOffered, FollowerLeft
 from domain.rulesets.talisman.main.content import load_places
 from domain.rulesets.talisman.main.events import (
     AlignmentChanged,

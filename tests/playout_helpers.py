@@ -27,10 +27,11 @@ from domain.events import (
 )
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_tables
-from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered
 from domain.rulesets.keep.moves import counter_ids, counter_value
 from domain.rulesets.keep.state import COUNTERS, LAST
 from domain.rulesets.talisman.events import (
+    ChoiceMade,
+    ChoiceOffered,
     GoldChanged,
     GoldTaken,
     LifeSaved,

@@ -9,8 +9,8 @@ from domain.dice import ScriptedDice
 from domain.events import CombatResolved, DieRolled, Moved
 from domain.resolution import Resolution
 from domain.rulesets.dungeon.encounters import GUARD
-from domain.rulesets.keep.events import ChoiceOffered
 from domain.rulesets.talisman.combat import COMBAT, LOST, WON
+from domain.rulesets.talisman.events import ChoiceOffered
 from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.ability_encounters import BEAT, DRAWS, EVADE, PASS
 from domain.rulesets.talisman.main.ability_hooks import ACTIONS, BONUS, STEPS

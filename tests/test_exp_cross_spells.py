@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.events import LifeLost, Moved
-from domain.rulesets.keep.events import ChoiceOffered
-from domain.rulesets.talisman.events import CardDiscarded
+from domain.rulesets.talisman.events import CardDiscarded, ChoiceOffered
 from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.events_abilities import (
     CardDestroyed,

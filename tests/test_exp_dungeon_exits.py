@@ -6,8 +6,7 @@ from __future__ import annotations
 from domain.events import CardDrawn, CombatResolved, DieRolled
 from domain.rulesets.dungeon.main.content import load_exits
 from domain.rulesets.dungeon.main.events import TreasureChamberRolled
-from domain.rulesets.keep.events import ChoiceOffered
-from domain.rulesets.talisman.events import CardDiscarded
+from domain.rulesets.talisman.events import CardDiscarded, ChoiceOffered
 from domain.rulesets.talisman.main.events import RegionCrossed
 from tests.decider_helpers import names, of
 from tests.main_helpers import ANN, BO, act, new_game, put

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.dice import ScriptedDice
-from domain.rulesets.keep.events import ChoiceOffered, EntryTested, ItemGivenUp
-from domain.rulesets.talisman.events import CardDiscarded
+from domain.rulesets.keep.events import EntryTested
+from domain.rulesets.talisman.events import CardDiscarded, ChoiceOffered, ItemGivenUp
 from domain.rulesets.talisman.main.events import ItemDropped, QuestCompleted, RegionCrossed
 from domain.rulesets.talisman.main.outcomes import apply_outcome
 from domain.rulesets.talisman.main.ruleset import TalismanGame

@@ -5,15 +5,15 @@ turn outside after a flight (10), a barred Portal (4.1) and the Keep's events in
 from __future__ import annotations
 
 from domain.events import CardDrawn, CombatResolved, DieRolled, GameWon, LifeGained, LifeLost
-from domain.rulesets.keep.events import (
+from domain.rulesets.keep.events import ObeliskTested, SpellCast, TeleportCounterDrawn, Teleported
+from domain.rulesets.talisman.events import (
+    CardDiscarded,
     ChoiceOffered,
     FollowerLeft,
-    ObeliskTested,
-    SpellCast,
-    TeleportCounterDrawn,
-    Teleported,
+    GoldChanged,
+    ObjectTaken,
+    StatChanged,
 )
-from domain.rulesets.talisman.events import CardDiscarded, GoldChanged, ObjectTaken, StatChanged
 from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted
 from projections.talisman_expansion_timeline import describe_expansion as expansion_words
 from projections.talisman_keep_words import describe

@@ -8,8 +8,6 @@ from typing import Any
 
 from domain.events import CardDrawn, CombatResolved, LifeLost
 from domain.rulesets.keep.events import (
-    ChoiceOffered,
-    ItemGivenUp,
     LoopEscaped,
     LoopFailed,
     SpellCast,
@@ -18,7 +16,7 @@ from domain.rulesets.keep.events import (
     Teleported,
 )
 from domain.rulesets.keep.moves import counter_value
-from domain.rulesets.talisman.events import TrophyTaken, TurnLost
+from domain.rulesets.talisman.events import ChoiceOffered, ItemGivenUp, TrophyTaken, TurnLost
 from domain.rulesets.talisman.main.ruleset import TalismanGame
 from tests.decider_helpers import fold, names, of
 from tests.main_helpers import ANN, BO, act, new_game, put

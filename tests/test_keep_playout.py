@@ -36,10 +36,10 @@ from domain.events import (
 )
 from domain.game import NIGHTKEEP_VERSION
 from domain.rulesets.keep.content import TILE, load_deck
-from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered
 from domain.rulesets.keep.moves import CHART, OBELISK
 from domain.rulesets.keep.run import KeepRun
 from domain.rulesets.keep.state import ENTRANCE, LAST
+from domain.rulesets.talisman.events import ChoiceMade, ChoiceOffered
 from tests.keyed_logs import KeyedDice
 
 keep = KeepRun()

@@ -33,13 +33,9 @@ from domain.events import (
 )
 from domain.rulesets.keep.content import load_board, load_deck, load_spells, load_tables, load_vault
 from domain.rulesets.keep.events import (
-    ChoiceMade,
-    ChoiceOffered,
     EntryTested,
     FlightEnded,
-    FollowerLeft,
     ItemGained,
-    ItemGivenUp,
     LoopEscaped,
     LoopFailed,
     ObeliskTested,
@@ -56,11 +52,15 @@ from domain.rulesets.keep.run import KeepRun
 from domain.rulesets.talisman.events import (
     CardDiscarded,
     CardEncountered,
+    ChoiceMade,
+    ChoiceOffered,
     DeckReshuffled,
     FleeingDeclared,
     FollowerJoined,
+    FollowerLeft,
     GoldChanged,
     GoldTaken,
+    ItemGivenUp,
     ObjectTaken,
     PlayOpened,
     StatChanged,

@@ -14,6 +14,7 @@ from cli.main import cli
 from domain.events import CardDrawn, DieRolled, LifeLost, Moved, registered_event_types
 from domain.rulesets.keep import events as keep_events
 from domain.rulesets.keep.content import TILE, load_deck
+from domain.rulesets.talisman.events import ChoiceMade, ChoiceOffered, FollowerLeft, ItemGivenUp
 from event_store.app.service import GameService, play_with_bots
 from projections import keep_timeline as timeline
 from projections import keep_view as view
@@ -212,9 +213,10 @@ def test_players_summary_before_the_deal_lists_waiting_seats():
 
 
 def keep_event_types():
-    return {
-        name: cls for name, cls in registered_event_types().items() if cls.__module__ == keep_events.__name__
-    }
+    """The Keep run's vocabulary beyond the generic events: the Keep's own, and the shared Talisman facts
+    it records (its choices, a Follower leaving, an item given up)."""
+    shared = (ChoiceOffered, ChoiceMade, FollowerLeft, ItemGivenUp)
+    return {cls.__name__: cls for cls in (*keep_events.KEEP_EVENTS, *shared)}
 
 
 SAMPLES = {
@@ -226,8 +228,8 @@ SAMPLES = {
     "Teleported": keep_events.Teleported(piece="Ann", from_space=3, to_space=9, tile_space=3),
     "LoopFailed": keep_events.LoopFailed(player="Ann"),
     "LoopEscaped": keep_events.LoopEscaped(player="Ann", automatic=True),
-    "ItemGivenUp": keep_events.ItemGivenUp(player="Ann", card="keep/card/torchbearer"),
-    "FollowerLeft": keep_events.FollowerLeft(player="Ann", card="keep/card/stray-wolfhound"),
+    "ItemGivenUp": ItemGivenUp(player="Ann", card="keep/card/torchbearer"),
+    "FollowerLeft": FollowerLeft(player="Ann", card="keep/card/stray-wolfhound"),
     "ObeliskTested": keep_events.ObeliskTested(player="Ann", total=11, target=8, passed=False),
     "SpellCast": keep_events.SpellCast(player="Ann", spell="keep/spell/hex"),
     "SpellDiscarded": keep_events.SpellDiscarded(
@@ -237,11 +239,18 @@ SAMPLES = {
     "ItemGained": keep_events.ItemGained(player="Ann", item="keep/item/sword"),
     "SpellGained": keep_events.SpellGained(player="Ann", spell="keep/spell/hex", from_vault=False),
     "VaultCardMet": keep_events.VaultCardMet(player="Ann", card="keep/vault/stone-guardian", outcome="won"),
-    "ChoiceOffered": keep_events.ChoiceOffered(
+    "ChoiceOffered": ChoiceOffered(
         player="Ann", kind="sentry-toll", options=["keep/card/torchbearer", "life"]
     ),
-    "ChoiceMade": keep_events.ChoiceMade(player="Ann", kind="tome-gift", option="craft"),
+    "ChoiceMade": ChoiceMade(player="Ann", kind="tome-gift", option="craft"),
 }
+
+
+def test_the_keep_lists_every_event_type_it_declares():
+    """The read side tells the Keep's events by `KEEP_EVENTS`: none it registers is left out."""
+    declared = {cls for cls in registered_event_types().values() if cls.__module__ == keep_events.__name__}
+    assert declared == set(keep_events.KEEP_EVENTS)
+    assert len(keep_events.KEEP_EVENTS) == len(declared)
 
 
 def test_every_keep_event_type_has_a_description_in_names_not_ids():
@@ -308,7 +317,7 @@ def test_every_event_of_played_games_is_told_without_raw_ids():
         for recorded in service.recorded_events(game):
             text = describe_event("keep-run", recorded.event)
             assert "keep/" not in text and "talisman/" not in text, text
-            if recorded.event.__module__ == keep_events.__name__:
+            if type(recorded.event) in keep_event_types().values():
                 assert timeline.describe(recorded.event) == text
 
 

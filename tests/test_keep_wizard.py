@@ -26,9 +26,9 @@ from domain.events import (
 )
 from domain.rulesets import build_ruleset
 from domain.rulesets.keep.content import load_spells
-from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered, EntryTested, SpellCast, SpellDiscarded
+from domain.rulesets.keep.events import EntryTested, SpellCast, SpellDiscarded
 from domain.rulesets.keep.run import KeepRun
-from domain.rulesets.talisman.events import GoldChanged, StatChanged, TurnLost
+from domain.rulesets.talisman.events import ChoiceMade, ChoiceOffered, GoldChanged, StatChanged, TurnLost
 from event_store.app.service import GameService, play_with_bots
 from projections.keep_timeline import describe
 from projections.keep_view import render_board

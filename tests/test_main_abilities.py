@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from domain.events import CardDrawn, CombatResolved, DieRolled, LifeGained, Moved
-from domain.rulesets.keep.events import ChoiceOffered
 from domain.rulesets.talisman.events import (
     CardDiscarded,
+    ChoiceOffered,
     GoldChanged,
     ObjectTaken,
     TurnLost,

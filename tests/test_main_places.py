@@ -4,10 +4,12 @@ test per kind and branch, with scripted dice. The tables are the house ones of `
 from __future__ import annotations
 
 from domain.events import CardDrawn, CombatResolved, DieRolled, LifeGained, LifeLost
-from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered, FollowerLeft
 from domain.rulesets.talisman.events import (
     CardDiscarded,
     CardEncountered,
+    ChoiceMade,
+    ChoiceOffered,
+    FollowerLeft,
     GoldChanged,
     ObjectTaken,
     StatChanged,

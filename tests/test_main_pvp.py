@@ -4,8 +4,7 @@ may attack one instead of meeting the space; the winner takes a life, an Object 
 from __future__ import annotations
 
 from domain.events import CombatResolved, LifeLost
-from domain.rulesets.keep.events import ChoiceOffered
-from domain.rulesets.talisman.events import ObjectTaken
+from domain.rulesets.talisman.events import ChoiceOffered, ObjectTaken
 from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted
 from domain.rulesets.talisman.main.events_abilities import CharacterAttacked, SpoilsTaken
 from tests.decider_helpers import of

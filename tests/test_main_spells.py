@@ -6,9 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from domain.events import CombatResolved, DieRolled, LifeGained, LifeLost, Moved
-from domain.rulesets.keep.events import ChoiceOffered
 from domain.rulesets.talisman.character import spell_limit
-from domain.rulesets.talisman.events import CardDiscarded, GoldChanged, LifeSaved, TrophyTaken, TurnLost
+from domain.rulesets.talisman.events import (
+    CardDiscarded,
+    ChoiceOffered,
+    GoldChanged,
+    LifeSaved,
+    TrophyTaken,
+    TurnLost,
+)
 from domain.rulesets.talisman.main.events import AlignmentChanged
 from domain.rulesets.talisman.main.events_abilities import (
     EffectReadied,

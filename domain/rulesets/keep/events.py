@@ -1,4 +1,5 @@
-"""The Vampire's Keep's own events (RULES.md §3); everything else uses the shared Talisman vocabulary."""
+"""The Vampire's Keep's own events (RULES.md §3); everything else uses the shared Talisman vocabulary
+(`domain.rulesets.talisman.events`: its choices, a Follower leaving, an item given up)."""
 
 from __future__ import annotations
 
@@ -58,22 +59,6 @@ class LoopEscaped(Event):
 
     player: str
     automatic: bool
-
-
-@event_type
-class ItemGivenUp(Event):
-    """A character handed a Follower or a Magic Object to the Sentry (it is discarded)."""
-
-    player: str
-    card: str
-
-
-@event_type
-class FollowerLeft(Event):
-    """A Follower left a character (the Tome of the Undead)."""
-
-    player: str
-    card: str
 
 
 @event_type
@@ -138,19 +123,20 @@ class VaultCardMet(Event):
     outcome: str
 
 
-@event_type
-class ChoiceOffered(Event):
-    """A space asks the player to choose (the Sentry's toll, the Tome's gift); the turn waits for it."""
-
-    player: str
-    kind: str
-    options: list[str]
-
-
-@event_type
-class ChoiceMade(Event):
-    """The player made the choice a space asked for; its effect follows."""
-
-    player: str
-    kind: str
-    option: str
+# The Keep's own event types, those above (the read side tells them as the Keep run does; the shared
+# Talisman facts the Keep also records, its choices and what it takes away, are `talisman.events`').
+KEEP_EVENTS: tuple[type[Event], ...] = (
+    EntryTested,
+    FlightEnded,
+    TeleportCounterDrawn,
+    Teleported,
+    LoopFailed,
+    LoopEscaped,
+    ObeliskTested,
+    SpellCast,
+    SpellDiscarded,
+    TalismanTaken,
+    ItemGained,
+    SpellGained,
+    VaultCardMet,
+)

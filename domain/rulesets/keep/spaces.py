@@ -34,14 +34,7 @@ from collections.abc import Callable
 from domain.events import DieRolled, LifeGained
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import TILE, load_board, load_deck, load_tables
-from domain.rulesets.keep.events import (
-    ChoiceMade,
-    ChoiceOffered,
-    FollowerLeft,
-    ItemGivenUp,
-    ObeliskTested,
-    TeleportCounterDrawn,
-)
+from domain.rulesets.keep.events import ObeliskTested, TeleportCounterDrawn
 from domain.rulesets.keep.moves import OBELISK, SENTRY_RETREAT, KeepMover, counter_value, teleport
 from domain.rulesets.keep.state import COUNTERS, KEEP_DECK, keep_state
 from domain.rulesets.keep.vault import items_in_play
@@ -59,7 +52,11 @@ from domain.rulesets.talisman.encounters import (
 )
 from domain.rulesets.talisman.events import (
     CardDiscarded,
+    ChoiceMade,
+    ChoiceOffered,
+    FollowerLeft,
     GoldChanged,
+    ItemGivenUp,
     ObjectTaken,
     StatChanged,
 )

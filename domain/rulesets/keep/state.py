@@ -22,13 +22,9 @@ from domain.events import CardDrawn, CharacterDealt, Event, GameCreated, PlayerO
 from domain.resolution import Resolution
 from domain.rulesets.base import Evolver
 from domain.rulesets.keep.events import (
-    ChoiceMade,
-    ChoiceOffered,
     EntryTested,
     FlightEnded,
-    FollowerLeft,
     ItemGained,
-    ItemGivenUp,
     LoopEscaped,
     LoopFailed,
     ObeliskTested,
@@ -42,7 +38,14 @@ from domain.rulesets.keep.events import (
 )
 from domain.rulesets.talisman.character import new_sheet
 from domain.rulesets.talisman.characters import character_or_stand_in
-from domain.rulesets.talisman.events import FleeingDeclared, PlayOpened
+from domain.rulesets.talisman.events import (
+    ChoiceMade,
+    ChoiceOffered,
+    FleeingDeclared,
+    FollowerLeft,
+    ItemGivenUp,
+    PlayOpened,
+)
 from domain.rulesets.talisman.shapes import Sheet, TalismanState, discard_pile
 from domain.rulesets.talisman.state import STATE_VERSION, board_evolvers
 

@@ -23,13 +23,13 @@ from collections.abc import Callable
 
 from domain.resolution import Resolution
 from domain.rulesets.keep.content import load_spells
-from domain.rulesets.keep.events import ChoiceOffered, SpellCast, SpellDiscarded
+from domain.rulesets.keep.events import SpellCast, SpellDiscarded
 from domain.rulesets.keep.moves import KeepMover
 from domain.rulesets.keep.state import SPELL_DECK, KeepState, keep_state, sheet_in
 from domain.rulesets.talisman.character import PLAYING
 from domain.rulesets.talisman.effects import in_play, lose_lives, sheet_of, stat_of
 from domain.rulesets.talisman.encounters import draw_card
-from domain.rulesets.talisman.events import GoldChanged, StatChanged, TurnLost
+from domain.rulesets.talisman.events import ChoiceOffered, GoldChanged, StatChanged, TurnLost
 from domain.rulesets.talisman.turns import next_in_play
 
 WIZARD_TARGET, DISCARD = "wizard-target", "discard"

@@ -145,3 +145,37 @@ class DeckReshuffled(Event):
     def upcast_v1_v2(fields: dict[str, Any]) -> None:
         """v1 gave only the count: the cards are not known from the event itself."""
         fields["cards"] = []
+
+
+@event_type
+class ChoiceOffered(Event):
+    """A space asks the player to choose (the Sentry's toll, the Tome's gift); the turn waits for it."""
+
+    player: str
+    kind: str
+    options: list[str]
+
+
+@event_type
+class ChoiceMade(Event):
+    """The player made the choice a space asked for; its effect follows."""
+
+    player: str
+    kind: str
+    option: str
+
+
+@event_type
+class FollowerLeft(Event):
+    """A Follower left a character (the Tome of the Undead)."""
+
+    player: str
+    card: str
+
+
+@event_type
+class ItemGivenUp(Event):
+    """A character handed a Follower or a Magic Object to the Sentry (it is discarded)."""
+
+    player: str
+    card: str

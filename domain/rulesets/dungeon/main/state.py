@@ -25,8 +25,7 @@ from domain.rulesets.dungeon.content import CARD_PREFIX, load_deck
 from domain.rulesets.dungeon.main.content import ADVENTURE_FILE
 from domain.rulesets.dungeon.main.events import HorseDiscarded
 from domain.rulesets.dungeon.state import BOARD, DECK
-from domain.rulesets.keep.events import FollowerLeft
-from domain.rulesets.talisman.events import CardDiscarded, FleeingDeclared, TrophiesTraded
+from domain.rulesets.talisman.events import CardDiscarded, FleeingDeclared, FollowerLeft, TrophiesTraded
 from domain.rulesets.talisman.main.content import load_adventure_extra
 from domain.rulesets.talisman.main.events import CharacterDied, ItemSold, RegionCrossed
 from domain.rulesets.talisman.main.events_abilities import EnemyDestroyed

@@ -22,9 +22,7 @@ from domain.rulesets.base import Evolver
 from domain.rulesets.keep.events import (
     EntryTested,
     FlightEnded,
-    FollowerLeft,
     ItemGained,
-    ItemGivenUp,
     LoopEscaped,
     LoopFailed,
     ObeliskTested,
@@ -47,7 +45,13 @@ from domain.rulesets.keep.state import (
     obelisk_tested,
     teleported,
 )
-from domain.rulesets.talisman.events import CardDiscarded, FleeingDeclared, TrophiesTraded
+from domain.rulesets.talisman.events import (
+    CardDiscarded,
+    FleeingDeclared,
+    FollowerLeft,
+    ItemGivenUp,
+    TrophiesTraded,
+)
 from domain.rulesets.talisman.main.events import CharacterDied, ItemSold, RegionCrossed
 from domain.rulesets.talisman.main.events_abilities import EnemyDestroyed
 from domain.rulesets.talisman.main.state import ADVENTURE, BEGUN, SPELLS, deck_of

@@ -25,8 +25,8 @@ from collections.abc import Callable
 
 from domain.actions import Action
 from domain.resolution import Resolution
-from domain.rulesets.keep.events import ChoiceMade
 from domain.rulesets.talisman.combat import WON
+from domain.rulesets.talisman.events import ChoiceMade
 from domain.rulesets.talisman.main import spells
 from domain.rulesets.talisman.main.ability_encounters import KILLED, routed
 from domain.rulesets.talisman.main.ability_hooks import (

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from domain.resolution import Resolution
-from domain.rulesets.keep.events import ChoiceOffered
+from domain.rulesets.talisman.events import ChoiceOffered
 from domain.rulesets.talisman.main import spell_labels
 from domain.rulesets.talisman.main.context import MainContext, state_of
 from domain.rulesets.talisman.main.places_elsewhere import place_of, space_name

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from domain.resolution import Resolution
-from domain.rulesets.keep.events import ChoiceMade, FollowerLeft, ItemGivenUp
 from domain.rulesets.talisman.combat import COMBAT, WON
-from domain.rulesets.talisman.events import GoldChanged
+from domain.rulesets.talisman.events import ChoiceMade, FollowerLeft, GoldChanged, ItemGivenUp
 from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.adventure import draw_and_meet
 from domain.rulesets.talisman.main.choices import offer

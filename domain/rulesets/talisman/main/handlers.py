@@ -23,12 +23,14 @@ from domain.events import (
     PlayerOut,
     TurnEnded,
 )
-from domain.rulesets.keep.events import ChoiceMade, ChoiceOffered, FollowerLeft
 from domain.rulesets.talisman.character import OUT
 from domain.rulesets.talisman.events import (
     CardDiscarded,
+    ChoiceMade,
+    ChoiceOffered,
     DeckReshuffled,
     FollowerJoined,
+    FollowerLeft,
     GoldChanged,
     GoldTaken,
     ObjectTaken,

@@ -28,9 +28,9 @@ from domain.events import CharacterDealt, Event, GameCreated
 from domain.field_types import Seat
 from domain.resolution import Resolution
 from domain.rulesets.base import Evolver, GameStatus, OptionSpec
-from domain.rulesets.keep.events import ChoiceMade
 from domain.rulesets.talisman.characters import canonical_seats, load_characters
 from domain.rulesets.talisman.effects import GAME_RULES, GameRules
+from domain.rulesets.talisman.events import ChoiceMade
 from domain.rulesets.talisman.main import movement
 from domain.rulesets.talisman.main.abilities import ABILITIES
 from domain.rulesets.talisman.main.build import EXPANSIONS, build_context, content_paths, load_expansions
