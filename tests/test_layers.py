@@ -213,3 +213,60 @@ def test_the_checks_catch_a_deferred_breach_and_a_cycle_hidden_under_type_checki
     ]
     # The driver's pair, but imported at module level (under TYPE_CHECKING is not lazy): not excused.
     assert not any(is_lazy_driver_cycle(c, graph) for c in cycles(graph))
+
+
+# --- the main board and its expansions (issue 27) ----------------------------------------------------------
+
+MAIN_BOARD = "domain.rulesets.talisman"
+EXPANSIONS = ("domain.rulesets.dungeon", "domain.rulesets.keep")
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def expansion_breaches(graph: dict[str, dict[str, bool]]) -> list[str]:
+    """Returns each import of an expansion by the main board (which finds them by name only, in
+    `talisman.main.build`), and of one expansion by another."""
+    found = []
+    for module, imports in graph.items():
+        if not any(_within(module, p) for p in (MAIN_BOARD, *EXPANSIONS)):
+            continue
+        for imported in imports:
+            for expansion in EXPANSIONS:
+                if _within(imported, expansion) and not _within(module, expansion):
+                    found.append(f"{module} imports {imported}")
+    return sorted(found)
+
+
+def test_the_main_board_imports_no_expansion_and_no_expansion_another(graph):
+    assert any(_within(m, MAIN_BOARD + ".main") for m in graph)  # the packages are where the test looks
+    assert any(_within(i, MAIN_BOARD) for m in graph if _within(m, EXPANSIONS[1]) for i in graph[m])
+    assert expansion_breaches(graph) == []
+
+
+def test_the_expansion_check_catches_deferred_and_type_checking_imports(tmp_path):
+    talisman, keep, dungeon = "domain/rulesets/talisman", "domain/rulesets/keep", "domain/rulesets/dungeon"
+    write_tree(
+        tmp_path,
+        {
+            "domain/__init__.py": "",
+            "domain/rulesets/__init__.py": "",
+            f"{talisman}/__init__.py": "",
+            f"{talisman}/main/__init__.py": "",
+            f"{talisman}/main/ending.py": "def f():\n    from domain.rulesets.keep.state import BOARD\n",
+            f"{talisman}/main/build.py": 'EXPANSIONS = {"keep": "domain.rulesets.keep.main:X"}\n',
+            f"{keep}/__init__.py": "",
+            f"{keep}/state.py": "from domain.rulesets.talisman.main import ending\n",
+            f"{dungeon}/__init__.py": "",
+            f"{dungeon}/state.py": (
+                "from typing import TYPE_CHECKING\n"
+                "if TYPE_CHECKING:\n"
+                "    from domain.rulesets.keep import state\n"
+            ),
+        },
+    )
+    assert expansion_breaches(import_graph(tmp_path, ("domain",))) == [
+        "domain.rulesets.dungeon.state imports domain.rulesets.keep.state",
+        "domain.rulesets.talisman.main.ending imports domain.rulesets.keep.state",
+    ]

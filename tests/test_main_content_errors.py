@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from domain.errors import ContentError
+from domain.rulesets.talisman.main.build import build_context
 from domain.rulesets.talisman.main.content import (
     load_abilities,
     load_adventure,
@@ -227,12 +228,6 @@ def test_a_teleport_to_no_space_is_refused(override):
             'target = "Cathedral"',
             "abilities.toml: characters[7].abilities[1].target: no space of board.toml is named 'Cathedral'",
         ),
-        (
-            "abilities.toml",
-            'target = "dungeon/guard"',
-            'target = "dungeon/guard-dog"',
-            "abilities.toml: characters[0].abilities[0].limits[0].target: no dungeon foe has the id",
-        ),
     ],
 )
 def test_bad_decks_and_abilities_fail_naming_file_and_key(override, filename, old, new, expected):
@@ -246,6 +241,35 @@ def test_bad_decks_and_abilities_fail_naming_file_and_key(override, filename, ol
     override("talisman", filename, replace_once(old, new))
     with pytest.raises(ContentError) as exc:
         loaders[filename]()
+    assert one_line(exc).startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expansion", "expected"),
+    [
+        (
+            'target = "dungeon/guard"',
+            'target = "dungeon/guard-dog"',
+            "dungeon",
+            "abilities.toml: characters[0].abilities[0].limits[0].target: no dungeon foe has the id",
+        ),
+        (
+            'where = "dungeon"\nlimit = "not-against"',
+            'where = "keep"\nlimit = "not-against"',
+            "keep",
+            "abilities.toml: characters[0].abilities[0].limits[0].target: no keep foe has the id",
+        ),
+    ],
+)
+def test_a_limit_naming_no_foe_of_its_board_fails_once_that_expansion_is_in_play(
+    override, old, new, expansion, expected
+):
+    """Dungeon 12.2, 12.7: a `not-against` limit names a foe of its board (the Guard); the expansion in
+    play checks what the main board's abilities name on its board (the Keep has no foe to name)."""
+    override("talisman", "abilities.toml", replace_once(old, new))
+    build_context({}).load_all()  # the main board alone names nothing on the expansions' boards
+    with pytest.raises(ContentError) as exc:
+        build_context({expansion: "true"}).load_all()
     assert one_line(exc).startswith(expected)
 
 

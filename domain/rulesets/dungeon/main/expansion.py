@@ -18,6 +18,7 @@ from domain.resolution import Resolution
 from domain.rulesets.base import Evolver
 from domain.rulesets.dungeon.content import Board, load_board, load_deck
 from domain.rulesets.dungeon.content import content_paths as short_game_paths
+from domain.rulesets.dungeon.encounters import GUARD
 from domain.rulesets.dungeon.main import entering, exits, landing, turn
 from domain.rulesets.dungeon.main.board import MainDungeonBoard, dungeon_hooks
 from domain.rulesets.dungeon.main.bots import bot_weight
@@ -25,6 +26,7 @@ from domain.rulesets.dungeon.main.content import ADVENTURE_FILE, exits_path, loa
 from domain.rulesets.dungeon.main.state import SHEET_KEYS, handlers
 from domain.rulesets.dungeon.state import BOARD, DECK
 from domain.rulesets.talisman.main.choices import option_label
+from domain.rulesets.talisman.main.content_abilities import check_limit_targets
 from domain.rulesets.talisman.main.content_base import DIR
 from domain.rulesets.talisman.main.context import MainContext
 from domain.rulesets.talisman.main.expansion import Expansion, ExpansionContent, ItemStats, TrophyValue
@@ -78,8 +80,10 @@ class DungeonExpansion(Expansion[MainContext]):
         )
 
     def check_content(self) -> None:
-        """Loads (and so checks) the Dungeon's board, deck and ways out, whose spaces must be the board's."""
+        """Loads (and so checks) the Dungeon's board, deck and ways out, whose spaces must be the board's,
+        and the abilities limited to `not-against` a foe of the Dungeon: the Guard (Dungeon 12.2, 12.7)."""
         load_board(), load_deck()
+        check_limit_targets(self.ctx.abilities, BOARD, (GUARD,))
         found = load_exits()
         for row in found.chamber:
             if row.to != "doorway":

@@ -27,6 +27,7 @@ from domain.rulesets.keep.state import BOARD, COUNTERS, KEEP_DECK, LAST, VAULT_D
 from domain.rulesets.keep.vault import items_in_play
 from domain.rulesets.keep.wizard import DISCARD, WIZARD_TARGET
 from domain.rulesets.talisman.main.choices import option_label
+from domain.rulesets.talisman.main.content_abilities import check_limit_targets
 from domain.rulesets.talisman.main.content_base import DIR
 from domain.rulesets.talisman.main.context import MainContext
 from domain.rulesets.talisman.main.expansion import Expansion, ExpansionContent, ItemStats, TrophyValue
@@ -90,11 +91,14 @@ class KeepExpansion(Expansion[MainContext]):
             outcomes=dict(entry.OUTCOMES),
             state_keys=state_keys(self.ctx.options.get("keep.hoard") == "true"),
             sheet_keys=KeepSheet(**SHEET_KEYS),
+            sheltered=frozenset({BOARD}),  # Keep 11.2: the Command Spell does not reach the Keep
         )
 
     def check_content(self) -> None:
-        """Loads (and so checks) the Keep's board, decks and tables."""
+        """Loads (and so checks) the Keep's board, decks and tables; no ability may be limited to
+        `not-against` a foe of the Keep (it names none)."""
         load_board(), load_deck(), load_vault(), load_spells(), load_tables()
+        check_limit_targets(self.ctx.abilities, BOARD, ())
 
     # -- its turns: a turn on the Keep ------------------------------------------------------------------
 

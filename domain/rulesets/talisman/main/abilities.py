@@ -88,7 +88,7 @@ class Abilities:
     ) -> str:
         """Resolves a fight with an enemy: readied effects, then the dice as the abilities say."""
         sheet = res.state["players"][player]
-        value += astral_bonus(res.state, sheet["board"], opponent, kind)  # Dungeon 11.3
+        value += astral_bonus(ctx, res.state, sheet["board"], opponent, kind)  # Dungeon 11.3
         dice = CombatDice()
         for ability, hook in at_against(
             ctx, sheet, DICE, opponent

@@ -102,7 +102,7 @@ def rout_options(ctx: MainContext, sheet: MainSheet, steps: int, either: bool = 
     """Returns the space ids `steps` either way of a character in the Outer or Middle Region; in the
     Dungeon, `steps` back toward the Entrance, or either way when `either` (Dungeon 12.10)."""
     if sheet["board"] == DUNGEON:
-        return dungeon_spots(sheet["space"], steps, either)
+        return dungeon_spots(ctx, sheet["space"], steps, either)
     ring = ctx.expansion_on(sheet["board"]) is None and sheet["board"] != INNER
     if not ring or ctx.sizes[sheet["board"]] < 2:
         return []  # house: nobody is routed in the Inner Region, nor in the Keep (Keep 5.4)

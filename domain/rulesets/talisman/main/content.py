@@ -16,7 +16,6 @@ from domain.rulesets.talisman.main.content_abilities import (
     HOOKS,
     SPACE_NAME_HOOKS,
     AbilitiesFile,
-    Ability,
     check_abilities,
 )
 from domain.rulesets.talisman.main.content_base import DIR, fail
@@ -185,15 +184,4 @@ def _check_abilities(abilities: AbilitiesFile, filename: str) -> AbilitiesFile:
                 fail(filename, key, f"no space of {BOARD_FILE} is named {ability.target!r}")
             if ability.hook == "ignore-space-table" and ability.target not in KINDS:
                 fail(filename, key, f"expected a space kind, got {ability.target!r}")
-            _check_limit_targets(ability, filename, f"characters[{i}].abilities[{j}]")
     return abilities
-
-
-def _check_limit_targets(ability: Ability, filename: str, key: str) -> None:
-    # Dungeon 12.2, 12.7: a not-against limit names a foe of that expansion's board (the Guard).
-    from domain.rulesets.dungeon.encounters import GUARD
-
-    foes = {"dungeon": {GUARD}, "keep": set()}
-    for k, limit in enumerate(ability.limits):
-        if limit.limit == "not-against" and limit.target not in foes[limit.where]:
-            fail(filename, f"{key}.limits[{k}].target", f"no {limit.where} foe has the id {limit.target!r}")

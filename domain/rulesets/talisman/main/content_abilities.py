@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Literal, get_args
 
 import msgspec
@@ -146,3 +147,14 @@ def _check_ability(ability: Ability, filename: str, key: str) -> None:
             f"{key}.limits",
             f"an ability altering movement needs a keep 'off' limit ({KEEP_MOVEMENT_RULES[0]})",
         )
+
+
+def check_limit_targets(abilities: AbilitiesFile, where: str, foes: Collection[str]) -> None:
+    """Checks that every `not-against` limit on an expansion's board (`where`) names one of its foes (the
+    Guard, Dungeon 12.2, 12.7): each expansion in play asks it of the abilities in its `check_content`."""
+    for i, entry in enumerate(abilities.characters):
+        for j, ability in enumerate(entry.abilities):
+            for k, limit in enumerate(ability.limits):
+                if limit.where == where and limit.limit == "not-against" and limit.target not in foes:
+                    key = f"characters[{i}].abilities[{j}].limits[{k}].target"
+                    fail(ABILITIES_FILE, key, f"no {where} foe has the id {limit.target!r}")

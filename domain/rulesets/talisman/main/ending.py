@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from domain.events import DieRolled, GameEnded, GameWon, LifeLost, PlayerOut
 from domain.resolution import Resolution
-from domain.rulesets.keep.state import BOARD as KEEP_BOARD
 from domain.rulesets.talisman.character import PLAYING
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
 from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted, CommandSpellCast
@@ -93,13 +92,14 @@ def cast_command_spell(ctx: MainContext, res: Resolution, player: str) -> None:
     res.emit(CommandSpellCast(player=player, face=face, hit=hit))
     if not hit:
         return
+    # Keep 11.2: no Spell cast on another board reaches a character in the Keep (a sheltered board).
+    sheltered = {board for exp_content in ctx.expansion_contents for board in exp_content.sheltered}
     for other in state_of(res)["order"]:
-        # Keep 11.2: no Spell cast on another board reaches a character in the Keep.
         if (
             other != player
             and in_play(res, other)
             and not is_over(res)
-            and sheet_of(res, other)["board"] != KEEP_BOARD
+            and sheet_of(res, other)["board"] not in sheltered
         ):
             lose_lives(ctx, res, other, 1, "the Command Spell")
 

@@ -4,9 +4,11 @@
 - **Its content** (`content_paths`, `content`, `check_content`): its files (its short game's, the
   Adventure cards it shuffles in, its own), and as one `ExpansionContent`: its boards' sizes and spaces,
   its decks, what its cards are worth once carried or killed, their names, its Magic Objects, the outcomes
-  of cards and places it owns (`doorway`, `ethereal-portal`, `enter-keep`…) and its keys of the main state
+  of cards and places it owns (`doorway`, `ethereal-portal`, `enter-keep`…), its keys of the main state
   and of every sheet (as the short games keep them, so the short games' steps run on the main state
-  unchanged). Its evolve steps (`handlers`) run after the main board's for the same event type.
+  unchanged) and its boards no Spell from elsewhere reaches. `check_content` also checks what the main
+  board's content names on its boards (the foes a `not-against` limit names). Its evolve steps
+  (`handlers`) run after the main board's for the same event type.
 - **Its turns** (`actions`, `resolve`): a character standing on one of its boards (`boards`) plays its
   whole turn by its rules (Spells stay the main board's: `cast:` ids go to `abilities`); on the main board
   each expansion may add actions (enter the Dungeon from a Doorway…).
@@ -78,6 +80,8 @@ class ExpansionContent(Generic[Ctx]):
     # Its keys of the main state at GameCreated, and of a new character's sheet.
     state_keys: Mapping[str, object] = field(default_factory=dict)
     sheet_keys: Mapping[str, object] = field(default_factory=dict)
+    # Its boards that no Spell cast on another board reaches (Keep 11.2: the Command Spell).
+    sheltered: frozenset[str] = frozenset()
 
 
 class Expansion(Generic[Ctx]):
