@@ -123,8 +123,8 @@ class VaultCardMet(Event):
     outcome: str
 
 
-# The Keep's own event types, those above (the read side tells them as the Keep run does; the shared
-# Talisman facts the Keep also records, its choices and what it takes away, are `talisman.events`').
+# The Keep's own event types, those above: the read side tells them as the Keep run does. (The shared
+# Talisman facts the Keep also records, its choices and what it takes away, are in `talisman.events`.)
 KEEP_EVENTS: tuple[type[Event], ...] = (
     EntryTested,
     FlightEnded,
