@@ -16,9 +16,10 @@ from domain.club import PrivatePressSent, RolledBack, TurnLapsed
 from domain.errors import IllegalAction
 from domain.events import ActionTaken
 from domain.hidden import PUBLIC
-from event_store import clock, club_host
+from event_store import clock
 from event_store.app.replay_file import audit_replay, export_game
 from event_store.app.service import GameService
+from event_store.pbem import club_host
 from event_store.pbem.club_host import DeadlineRules, deadline_event
 from event_store.pbem.deadlines import tend
 from event_store.pbem.hosting import Host, Outgoing
