@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from domain.rulesets.talisman.main.ruleset import TalismanGame
 from event_store.bot_games import bot_game_options
 from event_store.service import GameService, play_with_bots
+
+pytestmark = pytest.mark.slow  # whole bot games with both expansions, every position checked twice
 
 BOTH = {"dungeon": "true", "keep": "true"}
 SEED = 7

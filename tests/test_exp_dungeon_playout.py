@@ -16,6 +16,8 @@ from event_store.service import play_with_bots
 from tests.playout_helpers import play
 from tests.test_exp_playout import ExpansionGame
 
+pytestmark = pytest.mark.slow  # a playout: seeded bot games of the main board with the Dungeon
+
 GAMES = 20
 CAP = "400"
 
