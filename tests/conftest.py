@@ -1,4 +1,14 @@
-"""Shared fixtures: the toy ruleset registered for core tests, and stores in temp dirs."""
+"""Shared fixtures: the toy ruleset registered for core tests, and stores in temp dirs; the test tiers.
+
+Tiers: `python -m pytest -m "not slow"` is the fast tier; `python -m pytest` runs everything (CI does).
+A test is slow when it needs a real server or the browser (the fixtures in SLOW_FIXTURES, or a storage
+test's PostgreSQL run), which is decided here from its fixtures so a new test gets it right; playouts,
+kill loops and long CLI tours say so themselves with a module-level `pytestmark = pytest.mark.slow`.
+
+With pytest-xdist installed the suite runs on every core by default (`-n auto --dist loadfile`: a
+module's tests stay on one worker, so module-scoped fixtures are built once); `-n 0` or `-p no:xdist`
+runs it in one process, and `-n N` chooses the number of workers.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +23,35 @@ settings.register_profile("nightkeep", derandomize=True, deadline=None)
 settings.load_profile("nightkeep")
 
 rulesets.register(rulesets.RulesetEntry("toy-race", "benchmarks.toy_ruleset:ToyRace"))
+
+# Fixtures that start a real server or the browser, and why a test using one is slow.
+SLOW_FIXTURES = {
+    "postgres_server": "starts a real PostgreSQL server",
+    "dovecot": "starts a real Dovecot server",
+    "chromium": "drives the headless browser",
+}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Runs the suite on every core unless the command line says how many workers (or no xdist)."""
+    if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
+        return
+    if config.option.numprocesses is None and not config.option.usepdb and not config.option.collectonly:
+        config.option.numprocesses = "auto"
+        if config.option.dist == "no":
+            config.option.dist = "loadfile"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks slow every test that uses a real server or the browser, directly or through a fixture, and
+    every storage test's PostgreSQL run (the `store_kind` parameter)."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        on_postgres = callspec is not None and callspec.params.get("store_kind") == "postgresql"
+        if on_postgres or fixtures & SLOW_FIXTURES.keys():
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture
@@ -83,6 +122,14 @@ def reset_structlog():
     yield
     structlog.reset_defaults()
     lazy_log.reset()
+
+
+@pytest.fixture(autouse=True)
+def piped_output_size(monkeypatch):
+    """Lays output out as piped with no size given, whatever the runner's environment says: an xdist
+    worker's has COLUMNS and LINES set, and the CLI wraps its output to them (cli/rendering.py)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
 
 
 @pytest.fixture(autouse=True)

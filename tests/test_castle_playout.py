@@ -55,6 +55,8 @@ from projections.timeline import describe_event
 from projections.views import render_board
 from tests.keyed_logs import KeyedDice
 
+pytestmark = pytest.mark.slow  # a playout: 1,000 seeded bot games
+
 empire = VampireEmpire()
 
 GAMES = 1_000

@@ -19,10 +19,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from uuid import UUID
 
+import pytest
+
 from domain.actions import HOST
 from domain.errors import StaleVersion
 from domain.events import ActionTaken
 from event_store.app.service import GameService
+
+pytestmark = pytest.mark.slow  # many real writer processes at once
 
 REPO = Path(__file__).resolve().parents[1]
 RACERS = 8

@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 from uuid import UUID
 
+import pytest
+
 from domain.bots import Bot
 from event_store.app.replay_file import check_import, export_game, import_game
 from event_store.app.service import GameService, play_with_bots
@@ -28,6 +30,8 @@ from event_store.sql import SQLITE, sql_store_of
 from projections.read_side import ReadSide, fold_views
 from tests.race_driver import choose
 from tests.test_concurrency import REPO, check_log
+
+pytestmark = pytest.mark.slow  # a kill loop: writer processes killed with SIGKILL at random moments
 
 BOT_RUNS = 30
 PROJECTION_RUNS = 10

@@ -21,6 +21,8 @@ from cli.main import cli
 from event_store.app.service import GameService
 from tests.log_mutations import MUTATIONS, check_doors, fresh_store, store_snapshot
 
+pytestmark = pytest.mark.slow  # fuzzing every door a log comes in by
+
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 # A Dungeon game with scripted dice, a Keep run, a Dungeon fork and the castle game's public copy.
 BASES = [

@@ -15,6 +15,8 @@ from domain.events import Event, canonical_bytes
 from domain.rulesets.dungeon.short_game import DungeonShort
 from tests.test_dungeon_rules import created, fold
 
+pytestmark = pytest.mark.slow  # a playout: seeded random games
+
 dungeon = DungeonShort()
 
 ALL_CARDS = Counter(c for c in dungeon.initial_state(created(("A", ""), ("B", "")))["piles"]["dungeon"])

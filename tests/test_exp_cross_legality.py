@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from domain.rulesets.talisman.main.ruleset import TalismanGame
 from event_store.app.service import GameService, play_with_bots
 from simulation.bot_games import bot_game_options
+
+pytestmark = pytest.mark.slow  # whole bot games with both expansions, every position checked twice
 
 BOTH = {"dungeon": "true", "keep": "true"}
 SEED = 1  # a game whose characters cast inside (seed 7's Ninja now passes the Keep and wins by action 237)

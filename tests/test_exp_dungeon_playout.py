@@ -16,6 +16,8 @@ from simulation.bot_games import bot_game_options
 from tests.playout_helpers import play
 from tests.test_exp_playout import ExpansionGame
 
+pytestmark = pytest.mark.slow  # a playout: seeded bot games of the main board with the Dungeon
+
 GAMES = 20
 CAP = "400"
 

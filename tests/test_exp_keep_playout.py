@@ -17,6 +17,8 @@ from domain.rulesets.talisman.main.events import RegionCrossed
 from tests.playout_helpers import CheckedGame, play
 from tests.test_exp_playout import ExpansionGame
 
+pytestmark = pytest.mark.slow  # a playout: seeded bot games of the main board with the Keep
+
 GAMES = 20
 OPTIONS = {"keep": "true", "bot_round_cap": "400"}
 KEEP_IDS = frozenset({"enter", "roll", "flee", "leave", "exit", "choose:go", "choose:stay"})

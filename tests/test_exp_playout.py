@@ -26,6 +26,8 @@ from domain.rulesets.talisman.main.ruleset import TalismanGame
 from projections.views import render_board
 from tests.playout_helpers import CheckedGame, card_count, created_for, play, rebuilt
 
+pytestmark = pytest.mark.slow  # a playout: 300 seeded bot games with both expansions
+
 GAMES = 300
 CAP = "400"
 REBUILT = range(0, GAMES, 25)

@@ -46,6 +46,8 @@ from tests.hostile_run import digest_of, run_hostile
 from tests.pbem_helpers import HOST_MAIL, address, is_refusal, reply_to, seed_randomness
 from tests.pbem_table import NewStore, Table, seat_table
 
+pytestmark = pytest.mark.slow  # a seeded fuzz sample of hostile mail, and a kill loop of the host
+
 REPO = Path(__file__).resolve().parents[1]
 MALLORY = "mallory@example.org"
 

@@ -42,6 +42,8 @@ from domain.rulesets.keep.state import ENTRANCE, LAST
 from domain.rulesets.talisman.events import ChoiceMade, ChoiceOffered
 from tests.keyed_logs import KeyedDice
 
+pytestmark = pytest.mark.slow  # a playout: 500 seeded bot games
+
 keep = KeepRun()
 
 GAMES = 500

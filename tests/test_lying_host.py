@@ -22,6 +22,8 @@ from event_store.pbem.proofs import pack_canonical
 from tests.lying_host import CASTLE, DUNGEON, LyingHost, flipped
 from tests.pbem_table import Table, seat_table
 
+pytestmark = pytest.mark.slow  # whole games through the command line, one subprocess per command
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

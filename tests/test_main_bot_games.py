@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 from structlog.testing import capture_logs
 
 from cli.main import cli
 from event_store.app.service import GameService, play_with_bots
 from simulation.bot_games import bot_game_options, simulate
+
+pytestmark = pytest.mark.slow  # whole bot games of the main board, through simulate and the demos
 
 
 def test_bot_games_of_talisman_get_the_round_cap_and_others_nothing():

@@ -29,6 +29,8 @@ from tests import playout_helpers
 from tests.main_helpers import ANN, BO, act, new_game, put
 from tests.playout_helpers import CheckedGame, rebuilt
 
+pytestmark = pytest.mark.slow  # a playout: 300 seeded bot games of the main board
+
 GAMES = 300
 CAP = "400"
 REBUILT = range(0, GAMES, 25)  # these games are folded again from their events and must look the same

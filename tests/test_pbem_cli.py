@@ -14,6 +14,8 @@ from event_store.app.service import GameService
 from event_store.pbem.mail import body_text, read_eml
 from tests.pbem_table import NewStore
 
+pytestmark = pytest.mark.slow  # a long CLI tour of play by e-mail, one subprocess per command
+
 
 def run(*args: str, keys: Path, stdin: str | None = None) -> Result:
     return CliRunner().invoke(cli, list(args), env={"NIGHTKEEP_KEYS": str(keys)}, input=stdin)

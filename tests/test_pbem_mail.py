@@ -60,6 +60,8 @@ from tests.pbem_helpers import (
 )
 from tests.pbem_table import NewStore
 
+pytestmark = pytest.mark.slow  # whole games over a real SMTP server and a real Dovecot
+
 if TYPE_CHECKING:
     from email.message import EmailMessage
 

@@ -10,6 +10,8 @@ from domain.game import GameFold
 from event_store.app.service import GameService
 from projections.views import players_summary, render_board
 
+pytestmark = pytest.mark.slow  # a playout: seeded bot games, stored and rebuilt
+
 # The whole playout on SQLite; a seeded subset on PostgreSQL, whose saves are network round trips (the
 # whole would add minutes) and whose read and write paths are the same code as SQLite's.
 GAMES = {"sqlite": 200, "postgresql": 24}

@@ -26,6 +26,8 @@ from projections.read_side import ReadSide, fold_views
 from projections.read_views import GameViews
 from projections.views import render_board
 
+pytestmark = pytest.mark.slow  # a long CLI tour: the read side run as a process
+
 ROOT = Path(__file__).resolve().parent.parent
 # The longest a test waits for a subprocess to reach a point (a bound against hanging, never a timing).
 PATIENCE = 120.0

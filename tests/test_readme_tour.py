@@ -21,11 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from uuid import UUID
 
+import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import cli
 from event_store.app.forks import action_boundaries
 from event_store.app.service import GameService
+
+pytestmark = pytest.mark.slow  # a long CLI tour: every example of the README, in order
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 HEADING = "## A tour of the CLI"

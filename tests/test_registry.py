@@ -24,10 +24,11 @@ from tests.test_cli_startup import imported_after
 SEATS: dict[str, list[tuple[str, str | None]]] = {
     "dungeon-short": [("Ann", None), ("Bo", None)],
     "keep-run": [("Ann", None), ("Bo", None)],
+    "talisman": [("Ann", None), ("Bo", None)],
     "vampire-empire": [("Hana", "human"), ("Vlad", "vampire")],
     "toy-race": [("Ann", None)],
 }
-SHIPPED = ["dungeon-short", "keep-run", "vampire-empire"]
+SHIPPED = ["dungeon-short", "keep-run", "talisman", "vampire-empire"]
 
 
 def fresh_fold(name: str) -> GameFold:
@@ -97,6 +98,8 @@ def test_a_bad_option_value_or_key_is_a_bad_setup():
 
 def test_the_registry_lists_every_entry_and_has_hidden_information_reads_the_class():
     assert set(SHIPPED) <= set(ruleset_names())
+    # Every ruleset the package ships is in SHIPPED, so the contract tests above run on each of them.
+    assert {n for n in ruleset_names() if ruleset_entry(n).ruleset.startswith("domain.")} == set(SHIPPED)
     assert rulesets.has_hidden_information("vampire-empire")
     assert not rulesets.has_hidden_information("dungeon-short")
 

@@ -26,6 +26,11 @@ REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 # Empire, which has no dice, has its own in test_castle_tampering.py.
 FILES = sorted(p for p in REPLAYS.glob("*.nkr") if b"DieRolled" in p.read_bytes())
 SCRIPTED = REPLAYS / "dungeon-short-2p-scripted-001.nkr"
+# The fast tier tampers with one game of each board (the main board's with both expansions); the slow
+# tier with every recorded game too.
+FAST = ("dungeon-short-2p-scripted-001", "keep-run-3p-001", "talisman-dungeon-keep-3p-001")
+assert {f"{stem}.nkr" for stem in FAST} <= {p.name for p in FILES}, "a fast-tier game is gone from replays/"
+TIERED = [pytest.param(p, id=p.stem, marks=() if p.stem in FAST else pytest.mark.slow) for p in FILES]
 
 Document = dict[str, Any]
 # Edits a decoded replay file in place; returns the versions where the chain must break, in order.
@@ -189,7 +194,7 @@ PLAIN_TAMPERINGS: dict[str, tuple[Tamper, bool]] = {
 }
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", TIERED)
 @pytest.mark.parametrize("name", sorted(PLAIN_TAMPERINGS))
 def test_a_tampered_event_breaks_the_chain_exactly_where_it_was_tampered_with(path: Path, name: str) -> None:
     tamper, changes_count = PLAIN_TAMPERINGS[name]
@@ -208,7 +213,7 @@ def test_a_tampered_event_breaks_the_chain_exactly_where_it_was_tampered_with(pa
         read_replay(data, "tampered.nkr")
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", TIERED)
 def test_a_log_cut_after_an_event_keeps_its_chain_but_not_its_header_count(path: Path) -> None:
     document = load(path)
     del document["events"][-1]
@@ -222,7 +227,7 @@ def test_a_log_cut_after_an_event_keeps_its_chain_but_not_its_header_count(path:
         read_replay(data, "cut.nkr")
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", TIERED)
 def test_the_recorded_games_are_clean(path: Path) -> None:
     # Every tampering test starts from these files: they must pass untouched.
     report = audit_replay(original(path), path.name)
@@ -233,7 +238,7 @@ def test_the_recorded_games_are_clean(path: Path) -> None:
 # --- files that are not whole -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", TIERED)
 @pytest.mark.parametrize("which", ["first", "middle", "last"])
 def test_a_truncated_file_names_the_event_it_ends_inside(path: Path, which: str) -> None:
     data = original(path)
@@ -249,7 +254,7 @@ def test_a_truncated_file_names_the_event_it_ends_inside(path: Path, which: str)
         read_replay(cut, "cut.nkr")
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", TIERED)
 def test_a_file_cut_after_its_events_is_unreadable(path: Path) -> None:
     data = original(path)
     cut = data[: event_spans(data)[-1][1] + 3]
@@ -257,7 +262,7 @@ def test_a_file_cut_after_its_events_is_unreadable(path: Path) -> None:
         audit_replay(cut, "cut.nkr")
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", TIERED)
 @pytest.mark.parametrize("stray", [b"\x00", b"\xc0", b"x" * 40, msgpack.packb({"events": []})])
 def test_stray_bytes_after_a_whole_file_are_refused(path: Path, stray: bytes) -> None:
     data = original(path) + stray
@@ -336,7 +341,7 @@ def earliest(report: AuditReport) -> int:
     return min(f.version for f in report.findings if f.kind != "fork")
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", TIERED)
 def test_a_rewritten_die_value_is_caught_by_the_revealed_seed(path: Path) -> None:
     report, document, at = rewritten(path, lambda d: change_die_value(d)[0])
     dice = report.first("dice")
@@ -346,7 +351,7 @@ def test_a_rewritten_die_value_is_caught_by_the_revealed_seed(path: Path) -> Non
     assert earliest(report) == at
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", TIERED)
 def test_a_rewritten_card_id_is_caught_by_the_revealed_seed(path: Path) -> None:
     report, document, at = rewritten(path, lambda d: change_card_id(d)[0])
     assert first_version(report, "dice") == at
@@ -354,7 +359,7 @@ def test_a_rewritten_card_id_is_caught_by_the_revealed_seed(path: Path) -> None:
     assert earliest(report) == at
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", TIERED)
 def test_a_rewritten_seed_reveal_is_one_finding_at_the_reveal(path: Path) -> None:
     # docs/replay-format.md, Dice: the revealed seed must open the commitment. The shape stage finds it;
     # the rules stage, which folds the same reveal, must not report it a second time.
@@ -433,7 +438,7 @@ REWRITTEN_CONSEQUENCES: dict[str, Callable[[Document], int]] = {
 }
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", TIERED)
 @pytest.mark.parametrize("name", sorted(REWRITTEN_CONSEQUENCES))
 def test_a_rewritten_consequence_is_caught_by_the_rules_where_it_diverges(path: Path, name: str) -> None:
     report, _, at = rewritten(path, REWRITTEN_CONSEQUENCES[name])
@@ -499,7 +504,7 @@ REWRITTEN_ACTIONS: dict[str, Callable[[Document], int]] = {
 }
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", TIERED)
 @pytest.mark.parametrize("name", sorted(REWRITTEN_ACTIONS))
 def test_a_rewritten_action_is_caught_by_the_rules(path: Path, name: str) -> None:
     report, _, at = rewritten(path, REWRITTEN_ACTIONS[name])
@@ -507,7 +512,7 @@ def test_a_rewritten_action_is_caught_by_the_rules(path: Path, name: str) -> Non
     assert earliest(report) == at
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", TIERED)
 def test_a_rewritten_log_ends_on_another_chain_value_than_the_anchored_one(path: Path) -> None:
     # docs/replay-format.md: a log is evidence through its final chain value anchored out of band.
     document = load(path)

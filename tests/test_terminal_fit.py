@@ -18,6 +18,8 @@ from projections.replay_source import ReplaySource
 from simulation.bot_games import bot_game_options
 from tests.fresh_games import seeded_seeds
 
+pytestmark = pytest.mark.slow  # a long CLI tour: every board, table and replay frame of the recorded games
+
 # Long names next to short ones, so columns and cells are pressed for room.
 SEATS = {
     "dungeon-short": [("Annabelle", None), ("Bo", None), ("Christopher", None), ("Di", None)],

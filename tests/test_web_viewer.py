@@ -33,6 +33,8 @@ from projections.replay_source import ReplaySource
 from projections.turns import turn_at
 from tests.browser import WatchedPage, chromium, open_page
 
+pytestmark = pytest.mark.slow  # the headless browser, and a real server for its pages
+
 __all__ = ["chromium"]  # the session's browser, a fixture
 
 ROOT = Path(__file__).resolve().parent.parent
