@@ -6,7 +6,7 @@ Run from anywhere (the project root is put on sys.path):
     python benchmarks/bench_club_mail.py            # dungeon-short (3 seats) and vampire-empire (2)
     python benchmarks/bench_club_mail.py --quick    # one short game (a smoke run, < 30 s)
 
-Each game is played as tests/test_pbem_mail.py plays it, without servers: the host's mail is delivered
+Each game is played as tests/pbem/test_real_mail.py plays it, without servers: the host's mail is delivered
 into one Maildir every player reads (each takes what is addressed to them), the players' mail into the
 host's inbox Maildir, and `run_once` is run until the game is over and every replica holds all of it.
 Signing players answer with packets from their replica, mail-only players by replying with the number

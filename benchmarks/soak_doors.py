@@ -1,6 +1,6 @@
 """Soak test of the doors a log comes in by (import, replay FILE, audit): many seeded mutated files.
 
-Not a test (it runs for minutes): the same mutations and properties as tests/test_doors_fuzz.py, run
+Not a test (it runs for minutes): the same mutations and properties as tests/replays/test_doors_fuzz.py, run
 over N cases spread across worker processes, with figures at the end.
 
     python benchmarks/soak_doors.py                 # 100,000 cases, one worker per core

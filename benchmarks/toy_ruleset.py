@@ -26,7 +26,8 @@ class ToyRace(Ruleset):
     character = "toy"  # what every player is dealt at the start
     min_players = 1
     max_players = 4
-    # tests/test_hidden.py records a private event beside these rules: a sealed copy cannot be re-decided.
+    # tests/domain/test_hidden.py records a private event beside these rules: a sealed copy cannot be
+    # re-decided.
     redecides_sealed = False
 
     @classmethod

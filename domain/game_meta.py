@@ -7,7 +7,7 @@ taken before they existed lacks them: readers ask `meta.get(...)`.
 """
 
 # Without `from __future__ import annotations`: TypedDict reads NotRequired from evaluated annotations,
-# so GameMeta.__required_keys__ says which keys every game has (tests/test_game_meta.py).
+# so GameMeta.__required_keys__ says which keys every game has (tests/domain/test_game_meta.py).
 from typing import Any, NotRequired, Protocol, TypedDict
 
 from domain.dice import EMPTY_POOL

@@ -60,7 +60,7 @@ class MsgpackTranscoder(Transcoder):
         # A fold that decodes each row as it folds it reuses the memory of the one before: ~2 ms
         # faster per 10,000 rows than decoding them all first (benchmarks/bench_action.py).
         # The options are spelled as in `decode` on purpose: passing them as **options costs 0.1 us a
-        # row, 4% of a fold; tests/test_folding.py holds the two decoders equal on a stored game.
+        # row, 4% of a fold; tests/domain/test_folding.py holds the two decoders equal on a stored game.
         unpackb, hook = msgpack.unpackb, _ext_hook
         for row in rows:
             try:

@@ -169,7 +169,7 @@ def content_override(tmp_path, monkeypatch):
 @pytest.fixture(scope="session")
 def fresh_copies(tmp_path_factory):
     """Finished games of every ruleset, freshly played and written in every copy (host, each player,
-    public): tests/test_format_spec.py verifies them from the documents alone."""
+    public): tests/replays/test_format_spec.py verifies them from the documents alone."""
     from tests.fresh_games import fresh_games
 
     return fresh_games(tmp_path_factory.mktemp("fresh"))

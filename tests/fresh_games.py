@@ -1,5 +1,6 @@
 """Freshly played games of every ruleset, exported in every copy, for the verifier that works from the
-documents alone (tests/test_format_spec.py, which imports nothing of nightkeep: conftest hands it these
+documents alone (tests/replays/test_format_spec.py, which imports nothing of nightkeep: conftest hands it
+these
 files).
 
 The games are chosen, by seeded search, to reach what the documents must explain: a deck reshuffled

@@ -6,7 +6,7 @@ charsets and transfer encodings, broken, duplicated, over-long and folded header
 characters anywhere, odd attachments and names, bad base64 and quoted-printable, bytes that are not
 UTF-8, fake packets and Game-Key lines, and copies of real mails of the game cut or damaged. `lures`
 holds what a forger would have: the game's id, old packets and old Game-Key lines (all used before).
-The same seed gives the same mails (tests/test_hostile_mail.py, benchmarks/fuzz_hostile_mail.py).
+The same seed gives the same mails (tests/pbem/test_hostile_mail.py, benchmarks/fuzz_hostile_mail.py).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Mutations of replay files, as an attacker or a broken disk would make them, and the doors they are
-thrown at: `import`, `replay FILE` and `audit`. Shared by the fuzz test (tests/test_doors_fuzz.py,
+thrown at: `import`, `replay FILE` and `audit`. Shared by the fuzz test (tests/replays/test_doors_fuzz.py,
 driven by hypothesis) and the soak script (benchmarks/soak_doors.py, 100,000 seeded cases).
 
 Every mutation takes a genuine file's bytes and a `random.Random` and returns new bytes. What the doors

@@ -4,7 +4,7 @@ refuses). Each lie is a packet the real host key signs, so a replica must catch 
 
 `python -m tests.lying_host DIR` plays a small game with a host that leaks a secret, lets the seat's
 replica keep the proof and prints the replica's store, the game and the host key's fingerprint (for
-tests that use the command line only, like tests/test_format_spec.py).
+tests that use the command line only, like tests/replays/test_format_spec.py).
 """
 
 from __future__ import annotations

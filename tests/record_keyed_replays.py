@@ -3,7 +3,8 @@
 game (the host's log, each player's copy and the public copy), seeded bot games played to the end.
 They show a stranger's verifier the key chain, each action's key, and the seats' private dice keys.
 
-A rules or format change that alters these games fails `tests/test_replays.py`; if the change is meant,
+A rules or format change that alters these games fails `tests/replays/test_replays.py`; if the change is
+meant,
 record them again with this script (same seeds) and say so in the commit.
 """
 

@@ -7,7 +7,7 @@ with the expansions (EXPANSION_GAMES: the Dungeon, the Keep, both) searches its 
 it, for a game in which characters go into each expansion in play and come out again alive (RULES.md §2,
 §3: Dungeon 5 and 8, Keep 4 and 9-10); so each can be recorded again alone.
 
-A rules change that alters these games fails `tests/test_replays.py`; if the change is meant, record
+A rules change that alters these games fails `tests/replays/test_replays.py`; if the change is meant, record
 them again with this script (same seeds, the same search) and say so in the commit.
 """
 

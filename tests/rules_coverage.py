@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "docs" / "rules-coverage.md"
 SOURCE = Path(__file__).with_suffix(".toml")
 CODE = ("domain", "event_store", "projections", "simulation", "sharding", "cli")
-NOT_RULE_TESTS = ("tests/test_rules_coverage.py",)  # its citations are examples of the grammar
+NOT_RULE_TESTS = ("tests/project/test_rules_coverage.py",)  # its citations are examples of the grammar
 BOOKS = {"Dungeon": "dungeon", "Keep": "keep"}
 SECOND, LOOP = " (second)", ("second", "loop")
 
@@ -271,7 +271,8 @@ Every numbered section of the two seeds (`001_…` the Dungeon, `000_…` the Va
 with the code that cites it, the tests that cite it and the house decisions where RULES.md leaves the
 rule open. **Generated** by `python -m tests.rules_coverage` from the citations in the tests and the code
 and from `tests/rules_coverage.toml` (titles, house decisions, why a section needs no test);
-`tests/test_rules_coverage.py` fails when this file is not what the generator writes, and when a section
+`tests/project/test_rules_coverage.py` fails when this file is not what the generator writes, and when a
+section
 has neither a test nor a reason. How a citation reads: see `tests/rules_coverage.py`.
 
 The Keep's seed prints two sections 3.3 and two 6.3 (the second 6.3 is the teleport loop), and numbers

@@ -5,7 +5,7 @@ Run it with nightkeep installed (`pip install -e .`) after a picture changes, an
     python docs/pictures/draw.py
 
 Each picture is the public view (what every player may see) of a game in replays/, so the same
-nightkeep draws the same bytes; tests/test_readme_pictures.py checks that the committed files are
+nightkeep draws the same bytes; tests/pictures/test_readme_pictures.py checks that the committed files are
 what this script draws now.
 """
 

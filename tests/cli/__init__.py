@@ -1,0 +1,1 @@
+"""The command line: contract, output, commands, terminals, the README's tour."""

@@ -1,0 +1,1 @@
+"""Board pictures of every ruleset."""

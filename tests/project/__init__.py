@@ -1,0 +1,1 @@
+"""The project as shipped: packaging and the rules-coverage document."""

@@ -1,0 +1,1 @@
+"""The read side: views, timelines, the game index, reports, the web viewer."""

@@ -1,0 +1,1 @@
+"""Logs in and out: replay files, the format, audits, tampering, forks and imports."""

@@ -1,0 +1,1 @@
+"""The rulesets' rules, content and playouts, one folder per ruleset."""

@@ -1,0 +1,1 @@
+"""Vampire Empire."""

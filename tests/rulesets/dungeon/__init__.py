@@ -1,0 +1,1 @@
+"""The Dungeon: its board, the short game and its main-board expansion."""

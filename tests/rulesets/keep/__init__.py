@@ -1,0 +1,1 @@
+"""The Vampire's Keep: its board, the Keep run and its main-board expansion."""

@@ -1,0 +1,1 @@
+"""The Talisman main board and the mechanics every board shares."""
