@@ -45,17 +45,13 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Marks slow every test that uses a real server or the browser, directly or through a fixture, and
-    every storage test's PostgreSQL run (the `store_kind` parameter); then runs the modules holding slow
-    tests first, so that on several workers (`--dist loadfile`) the long modules start at once instead of
-    finishing the run on one worker while the others wait."""
+    every storage test's PostgreSQL run (the `store_kind` parameter)."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         callspec = getattr(item, "callspec", None)
         on_postgres = callspec is not None and callspec.params.get("store_kind") == "postgresql"
         if on_postgres or fixtures & SLOW_FIXTURES.keys():
             item.add_marker(pytest.mark.slow)
-    slow_files = {item.nodeid.partition("::")[0] for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.nodeid.partition("::")[0] not in slow_files)  # stable: order kept within
 
 
 @pytest.fixture
