@@ -141,9 +141,8 @@ def fields_checker(spec: list[tuple[str, FieldType]]) -> Check:
     read = _attributes([name for name, _ in spec])
     types = [_outer_type(kind) for _, kind in spec]
     bounded = _bounds([index for index, (_, kind) in enumerate(spec) if kind.grammar == "int"])
-    inner = tuple(
-        (index, _inner_check(kind)) for index, (_, kind) in enumerate(spec) if kind.grammar not in _EXACT
-    )
+    # Lists, maps and records: their own check (its outer type test again, then what they hold).
+    inner = tuple((index, kind.check) for index, (_, kind) in enumerate(spec) if kind.grammar not in _EXACT)
 
     def check(event: Any) -> bool:
         values = read(event)
@@ -188,20 +187,6 @@ def _bounds(positions: list[int]) -> Check:
         return INT_MIN <= min(ints) and max(ints) <= INT_MAX
 
     return in_range
-
-
-def _inner_check(kind: FieldType) -> Check:
-    """Returns a check of what a value of the field's outer type holds: an array's items (every
-    event's draw lists are arrays of int) or, for maps and records, the whole value."""
-    if kind.grammar.startswith("array of "):
-        item = kind.grammar.removeprefix("array of ")
-        if item in _EXACT:
-            return _items_hold(_scalar(item))
-    return kind.check
-
-
-def _scalar(grammar: str) -> FieldType:
-    return next(kind for kind in _SCALARS.values() if kind.grammar == grammar)
 
 
 def _annotation_text(hint: Any) -> str:

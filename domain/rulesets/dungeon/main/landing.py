@@ -15,7 +15,6 @@ no family, so an ability evading a family of enemies (Charm Animals) finds none 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from domain.resolution import Resolution
 from domain.rulesets.dungeon.content import load_board, load_deck
@@ -29,21 +28,11 @@ from domain.rulesets.talisman.main.duels import spend
 from domain.rulesets.talisman.main.ending import in_play
 from domain.rulesets.talisman.main.events_abilities import EnemyEvaded
 from domain.rulesets.talisman.main.hook_lookup import at
-from domain.rulesets.talisman.main.landing import FIGHT, extra_draws
+from domain.rulesets.talisman.main.landing import FIGHT, Foe, extra_draws
 
 CHOICE = "dungeon-landing"
 DRAW, EVADE_STEP = "draw", "evade"
 Step = Callable[[MainContext, Resolution, str], bool]
-
-
-@dataclass(frozen=True, slots=True)
-class Foe:
-    """A Dungeon enemy as the evade hooks read a main-board card: its type, Strength and Craft, no family."""
-
-    type: str
-    strength: int
-    craft: int
-    family: str = ""
 
 
 def _draw(ctx: MainContext, res: Resolution, player: str) -> bool:

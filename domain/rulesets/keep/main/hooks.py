@@ -17,8 +17,6 @@ step goes on only while the same character still stands on the Keep (`inside.Ins
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from domain.resolution import Resolution
 from domain.rulesets.keep import spaces
 from domain.rulesets.keep.board import KeepBoard
@@ -30,30 +28,27 @@ from domain.rulesets.talisman.effects import cards_at, sheet_of
 from domain.rulesets.talisman.hooks import WinOnArrival
 from domain.rulesets.talisman.main.choices import offer
 from domain.rulesets.talisman.main.context import MainContext, state_of
-from domain.rulesets.talisman.main.landing import SPACE, LandingBoard, encounter_options, resume, run_steps
+from domain.rulesets.talisman.main.landing import (
+    SPACE,
+    Foe,
+    LandingBoard,
+    encounter_options,
+    resume,
+    run_steps,
+)
 
 SENTRY_SPACE = 4
 MEET = "keep-meet"  # the encounter step's choice: the space, a character standing there, or passing it
 LANDING = "keep-landing"  # the other landing steps' choices (`keep-landing:draw:<n>`, `keep-landing:evade`)
 
 
-@dataclass(frozen=True, slots=True)
-class KeepCard:
-    """A Keep card as the abilities read a main-board card: its type, Strength and Craft, no family."""
-
-    type: str
-    strength: int
-    craft: int
-    family: str = ""
-
-
-def keep_card(ctx: MainContext, card_id: str) -> KeepCard | None:
+def keep_card(ctx: MainContext, card_id: str) -> Foe | None:
     """Returns a Keep card lying on a space as the landing steps read it (None: no Keep card, or a
     Teleport Tile, which is laid and never sent back, Keep 6.1)."""
     card = load_deck().cards.get(card_id)
     if card is None or card.kind == TILE:
         return None
-    return KeepCard(card.kind, card.strength, card.craft)
+    return Foe(card.kind, card.strength, card.craft)
 
 
 def _draws(ctx: MainContext, res: Resolution, player: str) -> int:

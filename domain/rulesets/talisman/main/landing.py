@@ -39,6 +39,17 @@ FILLED_LATER = ("black-knight",)  # spaces whose cards are drawn after their own
 
 
 @dataclass(frozen=True, slots=True)
+class Foe:
+    """An expansion's enemy card as the evade hooks read a main-board card: its type, Strength and Craft,
+    and no family (the Dungeon's and the Keep's cards have none)."""
+
+    type: str
+    strength: int
+    craft: int
+    family: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class LandingBoard:
     """The board a character lands on, as the landing steps read it: the kind its landing choices are
     offered under (`<kind>:<step>`; the encounter step's own kind if it names one), a card lying there as
