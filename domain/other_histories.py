@@ -20,13 +20,19 @@ from domain.signing import AUTH_SIGNED, action_bytes, is_valid_signature
 
 
 def other_history(
-    player: str, events: Sequence[Event], chains: Sequence[bytes], first_new: int
+    player: str,
+    events: Sequence[Event],
+    chains: Sequence[bytes],
+    first_new: int,
+    keys_then: dict[str, bytes] | None = None,
 ) -> tuple[int, str] | None:
     """Returns the event another seat signed at on a history these events are not, and the words that say
     so, for the first such signature among events `first_new`+1.. (None when every one holds); `player`
-    is the holder's own seat, whose signatures the audit checks."""
-    keys: dict[str, bytes] = {}
-    for index, event in enumerate(events):
+    is the holder's own seat, whose signatures the audit checks. Given the seats' keys after the first
+    `first_new` events (`keys_then`), those events are not read."""
+    keys: dict[str, bytes] = dict(keys_then) if keys_then is not None else {}
+    for index in range(first_new if keys_then is not None else 0, len(events)):
+        event = events[index]
         if isinstance(event, GameCreated):
             keys = dict(event.keys)
         elif isinstance(event, SeatHandedOver):  # the seat signs with the replacement's key from here on

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 import msgpack
 
-from domain.audit import AuditReport, audit_log
+from domain.audit import AuditPoint, AuditReport, audit_with_point
 from domain.audit.reading import header_type_problem
 from domain.collector import paused_collector
 from domain.errors import TamperedLog, UnreadableLog, UsageError
@@ -76,6 +76,7 @@ class CheckedLog:
     header: dict[str, Any]
     entries: list[FileEntry]
     report: AuditReport
+    point: AuditPoint | None = None  # where the audit ended, for a clean log it can go on from
 
     @property
     def viewer(self) -> str | None:
@@ -122,9 +123,9 @@ def read_log(
     passes `check_encoding=False`: they are canonical by construction."""
     with paused_collector():  # a file decodes to many small objects and no cycles
         header, entries = parse_replay(data, source, limits, check_encoding)
-    report = audit_log(entries, header)
+    report, point = audit_with_point(entries, header)
     report.game = str(header["game"])
-    return CheckedLog(source, header, entries, report)
+    return CheckedLog(source, header, entries, report, point)
 
 
 def parse_replay(

@@ -72,6 +72,30 @@ def read_envelopes(
         raise _unreadable(game_id, exc) from None
 
 
+def read_last(
+    recorder: Any, mapper: Mapper[UUID], fallback: Callable[[], list[Any]], game_id: UUID
+) -> tuple[int, Envelope] | None:
+    """Returns (version, envelope state) of a game's last stored event (None when it has none): one row
+    read on a SQL store, however long the game."""
+    store = _plain_store(recorder, mapper)
+    if store is None:
+        envelopes = read_envelopes(recorder, mapper, fallback, game_id, None, None)
+        return envelopes[-1] if envelopes else None
+    sql = (
+        f"SELECT originator_version, state FROM {recorder.events_table_name} WHERE originator_id=? "
+        "AND topic IN (?, ?) ORDER BY originator_version DESC LIMIT 1"
+    )
+    with store.transaction(commit=False) as cursor:
+        cursor.execute(sql, [store.key(game_id), *GAME_TOPICS])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    try:
+        return row[0], mapper.transcoder.decode(row[1])
+    except Exception as exc:  # msgpack raises several unrelated types for damaged bytes
+        raise _unreadable(game_id, exc) from None
+
+
 def read_states(
     recorder: Any,
     mapper: Mapper[UUID],

@@ -37,22 +37,38 @@ from domain.audit.reading import (
 )
 from domain.audit.redecide import ReDecider
 from domain.audit.report import KINDS, AuditReport, Finding, LogEntry, RawEntry
+from domain.audit.resume import (
+    GAP,
+    GAP_EVENT,
+    PUBLIC_PATH,
+    REDECIDE_PATH,
+    AuditPoint,
+    CannotResume,
+    header_problems_of,
+    held_facts,
+    point_after,
+    resumable,
+    resume_unseal,
+)
 from domain.audit.sealed import can_unseal, check_public_dice, fold_public
 from domain.audit.signatures import check_signatures
 from domain.collector import paused_collector
 from domain.content import override_pinned
 from domain.errors import NightkeepError
-from domain.events import DiceChainCommitted, GameCreated, Sealed
+from domain.events import Event, GameCreated
 from domain.rulesets import Ruleset, build_ruleset, get_ruleset
 from domain.setup import CANONICAL_SINCE, check_setup, version_of
 
 __all__ = [
     "KINDS",
+    "AuditPoint",
     "AuditReport",
     "Finding",
     "LogEntry",
     "RawEntry",
     "audit_log",
+    "audit_tail",
+    "audit_with_point",
     "chain_of",
     "game_start",
     "header_problems",
@@ -63,45 +79,108 @@ __all__ = [
 
 def audit_log(entries: Sequence[LogEntry], header: dict[str, Any] | None = None) -> AuditReport:
     """Audits a game's log (and a replay file's header, when given); never raises for bad content."""
+    return audit_with_point(entries, header)[0]
+
+
+def audit_with_point(
+    entries: Sequence[LogEntry], header: dict[str, Any] | None = None
+) -> tuple[AuditReport, AuditPoint | None]:
+    """Audits a whole log as `audit_log` does; returns its report and, for a clean log an audit can go
+    on from (see domain.audit.resume), where the audit ended."""
     report = AuditReport(events=len(entries))
+    point = _guarded(entries, header, report, None)
+    return report, point
+
+
+def audit_tail(
+    point: AuditPoint, tail: Sequence[LogEntry], header: dict[str, Any] | None = None
+) -> tuple[AuditReport, AuditPoint | None] | None:
+    """Audits the events after a trusted prefix, from where the prefix's clean audit ended: the report
+    is the one a whole-log audit of the prefix and `tail` makes, and the point is where it ends. Returns
+    None when it cannot tell that report from the tail alone (the caller audits the whole log): a tail
+    holding an event whose checks read back through the log (an opening event, a seed's reveal, a
+    club's event), or one with any finding (the whole log's audit names them as it would)."""
+    if not tail or not resumable(point, tail):
+        return None
+    prefix = [GAP] * (point.version - 1) + [RawEntry(point.version, "", 0, {}, point.chain)]
+    entries = [*prefix, *tail]
+    report = AuditReport(
+        events=len(entries), actions=point.actions, draws=point.draws, draws_verified=point.draws_verified
+    )
+    try:
+        resumed = _guarded(entries, header, report, point.fresh(), strict=True)
+    except CannotResume:
+        return None
+    if report.findings:
+        return None
+    report.decoded = report.decoded[point.version :]
+    return report, resumed
+
+
+def _guarded(
+    entries: Sequence[LogEntry],
+    header: dict[str, Any] | None,
+    report: AuditReport,
+    resume: AuditPoint | None,
+    strict: bool = False,
+) -> AuditPoint | None:
     try:
         with paused_collector(), override_pinned():  # the collector ~10% of an audit, os.environ 3%
-            _audit(entries, header, report)
+            return _audit(entries, header, report, resume)
+    except CannotResume:
+        raise
     except Exception as exc:  # each check is guarded; this keeps a forgery they missed from crashing
+        if strict:
+            raise CannotResume from exc
         report.add(0, "format", f"the audit could not go on: {exc!r}")
-    return report
+    return None
 
 
-def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: AuditReport) -> None:
-    events, unreadable = decode_all(entries)
-    check_links(entries, report, readable=len(events), events=events)
+def _audit(
+    entries: Sequence[LogEntry], header: dict[str, Any] | None, report: AuditReport, resume: AuditPoint | None
+) -> AuditPoint | None:
+    begin = resume.version if resume else 0
+    read, unreadable = decode_all(entries[begin:] if begin else entries)
+    events: list[Event] = [GAP_EVENT] * begin + read if begin else read
+    check_links(entries, report, readable=len(events), events=events, start=begin)
     if unreadable:
         report.add(len(events) + 1, "format", unreadable)
         report.notes.append(f"rules and dice not checked: the log cannot be read past event {len(events)}")
-        return
+        return None
     report.decoded = events
-    start = find_start(events, report)
-    if start is None:
-        return
-    created = events[start]
-    assert isinstance(created, GameCreated)
+    if resume:
+        start = 0  # (a point is of a log with no fork, and its tail holds no opening event)
+        created = resume.created
+    else:
+        found_start = find_start(events, report)
+        if found_start is None:
+            return None
+        start = found_start
+        found = events[start]
+        assert isinstance(found, GameCreated)
+        created = found
     report.ruleset = str(created.ruleset)
-    for version, detail in class_version_problems(entries, created):
+    for version, detail in class_version_problems(entries[begin:], created):
         report.add(version, "format", detail)
-    check_forks(entries, events, report)
-    for version, detail in anchor_problems(events):
-        report.add(version, "seed", detail)
-    check_signatures(entries, events, report)
+    if not resume:
+        check_forks(entries, events, report)
+        for version, detail in anchor_problems(events):
+            report.add(version, "seed", detail)
+    signed = check_signatures(entries, events, report, resume.signatures if resume else None)
+    facts = held_facts(entries, events, begin, resume)
     if header is not None:
-        for version, detail in header_problems(header, entries, events):
+        for version, detail in header_problems_of(header, entries, events, facts, resume):
             report.add(version, "header", detail)
-    sealed = [type(e) for e in events].count(Sealed)  # Sealed has no subclass
-    if sealed and not can_unseal(events, created):
+    sealed = facts.sealed
+    if sealed and not (resume_unseal(created, facts) if resume else can_unseal(events, created)):
+        if resume and resume.path != PUBLIC_PATH:
+            raise CannotResume  # the copy's first sealed event: the public checks start from its first event
         report.partial = True
-        check_public_dice(events, report)
+        dice = check_public_dice(events, report, resume.dice if resume else None)
+        public = None
         if check_content(created, start + 1, report):
-            fold_public(entries, events, report)
-        keyed = any(type(e) is DiceChainCommitted for e in events)
+            public = fold_public(entries, events, report, resume=resume.public if resume else None)
+        keyed = facts.keyed
         draws = (
             "the public dice and picks and this copy's own private draws (each with its turn's key)"
             if keyed
@@ -113,26 +192,32 @@ def _audit(entries: Sequence[LogEntry], header: dict[str, Any] | None, report: A
             "commitments…) are made; the actions and the other seats' private draws can be re-decided "
             "only once the seed is revealed, or on the host's full log"
         )
-        return
+        if public is None:
+            return None
+        return point_after(entries, events, report, facts, signed, PUBLIC_PATH, public=public, dice=dice)
+    if resume and resume.path != REDECIDE_PATH:
+        raise CannotResume
     if not check_content(created, start + 1, report):
         report.notes.append("rules and dice not re-checked: the game's content is not available here")
-        return
-    decider = ReDecider(entries, events, report, sealed=bool(sealed))
+        return None
+    decider = ReDecider(
+        entries, events, report, sealed=bool(sealed), resume=resume.decided if resume else None
+    )
     decider.run()
-    if not sealed:
-        return
-    if decider.stopped_at:
-        # The sealed events cannot be folded past a divergence: the rest gets the public checks.
-        fold_public(entries, events, report, after=decider.stopped_at)
-        report.notes.append(
-            f"{sealed} private events are sealed in this copy: they were re-decided from the revealed "
-            f"seed up to event {decider.stopped_at}, and only the public checks were made after it"
-        )
-    else:
+    if sealed:
+        if decider.stopped_at:
+            # The sealed events cannot be folded past a divergence: the rest gets the public checks.
+            fold_public(entries, events, report, after=decider.stopped_at)
+            report.notes.append(
+                f"{sealed} private events are sealed in this copy: they were re-decided from the revealed "
+                f"seed up to event {decider.stopped_at}, and only the public checks were made after it"
+            )
+            return None
         report.notes.append(
             f"{sealed} private events are sealed in this copy: each was re-decided from the revealed "
             "seed and checked against its seal"
         )
+    return point_after(entries, events, report, facts, signed, REDECIDE_PATH, decided=decider.where())
 
 
 def _built_for(created: GameCreated, default: Ruleset[Any]) -> Ruleset[Any]:

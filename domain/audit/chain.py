@@ -22,16 +22,22 @@ def check_links(
     report: AuditReport,
     readable: int | None = None,
     events: Sequence[Event] | None = None,
+    start: int = 0,
 ) -> None:
     """Checks each entry's number and chain value against the one before it. The first `readable`
     entries hold their fields' types (see decode_all; `events` are what they decoded to); any after
     them are encoded only if they nest no deeper than a log ever does, so a forged value cannot make
-    the encoder recurse without end."""
-    previous = GENESIS_CHAIN
+    the encoder recurse without end. With `start`, the first `start` entries are a trusted prefix: only
+    the last one's chain value is read (the link the next one must follow)."""
+    previous = entries[start - 1].chain if start else GENESIS_CHAIN
     readable = len(entries) if readable is None else readable
     pack = msgpack.Packer(use_bin_type=True).pack  # one per call: a pack that raises leaves no state behind
-    orders = [_flat_order(type(e)) for e in events[:readable]] if events is not None else []
-    for index, entry in enumerate(entries, start=1):
+    orders: list[tuple[int, tuple[str, ...]] | None] = []
+    if events is not None:
+        gap: list[tuple[int, tuple[str, ...]] | None] = [None] * start
+        orders = gap + [_flat_order(type(e)) for e in events[start:readable]]
+    for index in range(start + 1, len(entries) + 1):
+        entry = entries[index - 1]
         if entry.version != index:
             report.add(index, "numbering", f"event {index} is numbered {entry.version!r:.20}")
         link = b""

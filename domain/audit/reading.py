@@ -4,9 +4,9 @@ replay file's header against the events it describes."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 from domain.audit.chain import chain_of
@@ -324,24 +324,50 @@ def header_problems(
     malformed = header_type_problem(header)
     if malformed:
         return [(0, malformed)]
-    problems: list[tuple[int, str]] = []
-    if header.get("events") != len(entries):
-        problems.append(
-            (0, f"the header counts {header.get('events')!r} events, the file holds {len(entries)}")
-        )
     if events is not None and len(events) == len(entries):
         sealed = Sealed in map(type, events)  # what decode_event makes of exactly these entries
     else:
         sealed = any(is_sealed(e.fields) and is_private(e.type_name) for e in entries)
-    if sealed != ("viewer" in header):
-        problems.append((0, "the header's viewer does not match whether the copy has sealed events"))
     names = list(map(_TYPE_NAME, entries))  # every file: the two look-ups below scan it in C
-    if GameCreated.__name__ not in names or SeedCommitted.__name__ not in names:
+    created = committed = None
+    if GameCreated.__name__ in names and SeedCommitted.__name__ in names:
+        created = entries[names.index(GameCreated.__name__)]
+        committed = entries[len(names) - 1 - names[::-1].index(SeedCommitted.__name__)]  # the last one
+    facts = HeaderFacts(len(entries), sealed, created, committed)
+    return facts_problems(
+        header, facts, lambda viewer, created: copy_viewer_problems(viewer, created, entries)
+    )
+
+
+class HeaderFacts(NamedTuple):
+    """What a replay file's header is checked against: how many events the log holds, whether any is
+    sealed, its GameCreated entry and its last SeedCommitted entry (None when it lacks either)."""
+
+    events: int
+    sealed: bool
+    created: LogEntry | None
+    committed: LogEntry | None
+
+
+def facts_problems(
+    header: dict[str, Any],
+    facts: HeaderFacts,
+    viewer_problems: Callable[[str, LogEntry], list[tuple[int, str]]],
+) -> list[tuple[int, str]]:
+    """Checks a well-typed header against the facts of its log (`viewer_problems` checks the copy's
+    private events against the viewer it names)."""
+    problems: list[tuple[int, str]] = []
+    if header.get("events") != facts.events:
+        problems.append(
+            (0, f"the header counts {header.get('events')!r} events, the file holds {facts.events}")
+        )
+    if facts.sealed != ("viewer" in header):
+        problems.append((0, "the header's viewer does not match whether the copy has sealed events"))
+    created, committed = facts.created, facts.committed
+    if created is None or committed is None:
         return problems
-    created = entries[names.index(GameCreated.__name__)]
-    committed = entries[len(names) - 1 - names[::-1].index(SeedCommitted.__name__)]  # the last one
     if "viewer" in header:
-        problems += _viewer_problems(header["viewer"], created, entries)
+        problems += viewer_problems(header["viewer"], created)
     for key in HEADER_FROM_CREATED:
         if not _same(header.get(key), created.fields.get(key)):
             problems.append((created.version, f"the header's {key} does not match the recorded GameCreated"))
@@ -353,7 +379,9 @@ def header_problems(
 _TYPE_NAME = attrgetter("type_name")
 
 
-def _viewer_problems(viewer: str, created: LogEntry, entries: Sequence[LogEntry]) -> list[tuple[int, str]]:
+def copy_viewer_problems(
+    viewer: str, created: LogEntry, entries: Sequence[LogEntry]
+) -> list[tuple[int, str]]:
     """Returns what is wrong with a copy's viewer: it must be the public (`""`) or a seated player, and
     the copy must hold unsealed exactly that viewer's private events (else it is not the copy it says)."""
     seats = created.fields.get("players")

@@ -4,6 +4,7 @@ the recorded consequences, and every draw is recomputed from the seed (or the di
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from domain.actions import HOST, START
 from domain.audit.dice import AuditDice, drawn_at, private_keys_of, recorded_draws, seeds_by_commitment
@@ -84,8 +85,16 @@ class ReDecider:
     """Folds the log and re-decides each action from the state before it."""
 
     def __init__(
-        self, entries: Sequence[LogEntry], events: list[Event], report: AuditReport, sealed: bool = False
+        self,
+        entries: Sequence[LogEntry],
+        events: list[Event],
+        report: AuditReport,
+        sealed: bool = False,
+        resume: Decided | None = None,
     ) -> None:
+        """Re-decides from the first event, or on from `resume`: where re-deciding a trusted prefix
+        ended (an audit from it, domain.audit.resume, reads none of the prefix's events again: it holds
+        no rollback, no revealed seed, and nothing that diverged)."""
         self.entries = entries
         # A copy with sealed private events: the state is carried by re-deciding in place, since the
         # sealed events cannot be folded; a divergence ends the rules checks.
@@ -97,20 +106,28 @@ class ReDecider:
         # The folds at the events the log's rollbacks return to, as re-deciding made them: a sealed copy's
         # state is carried by re-deciding, so folding its events again (sealed ones passed over) would
         # lose what its private events did (a hand dealt before the rollback).
-        pairs = [(event, entry.chain) for event, entry in zip(events, entries, strict=False)]
-        self.rewinds = Rewinds.of(pairs)
-        self.targets = {e.to for e in events if type(e) is RolledBack and type(e.to) is int}
+        self.start = start = resume.fold.version if resume else 0
+        self._rewinds: Rewinds | None = None  # made when a rollback first needs it
+        self.targets = {e.to for e in events[start:] if type(e) is RolledBack and type(e.to) is int}
         self.at_targets: dict[int, GameFold] = {}
         self.fold = self._new_fold()
-        self.seeds = seeds_by_commitment(events)
+        if resume:
+            self.fold = resume.fold
+            self.fold.rewind_source = self._rewind
+        self.seeds = seeds_by_commitment(events[start:])
         self.keys = {commitment: hmac_key(seed) for commitment, seed in self.seeds.items()}
-        self.unverified: list[int] = []  # versions of actions whose draws could not be checked
+        # The actions whose draws could not be checked: how many, the first and the last.
+        self.unverified = resume.unverified if resume else Unverified(0, 0, 0)
         self.dirty = False  # the state was handed to an in-place decide that did not match the record
         self.in_place = True
 
+    def where(self) -> Decided:
+        """Returns where re-deciding is: the fold of the events read and the unverified actions."""
+        return Decided(self.fold, self.unverified)
+
     def run(self) -> None:
         events, report = self.events, self.report
-        index = 0
+        index = self.start
         total = len(events)
         game_level = _GAME_LEVEL_TYPES
         targets = self.targets
@@ -168,7 +185,12 @@ class ReDecider:
         """Returns the fold at an event a rollback returns to: as re-deciding left it there, or (for a
         target that is no action's boundary, a finding of its own) folded from the events."""
         made = self.at_targets.get(version)
-        return made if made is not None else self.rewinds(version)
+        if made is not None:
+            return made
+        if self._rewinds is None:
+            pairs = [(event, entry.chain) for event, entry in zip(self.events, self.entries, strict=False)]
+            self._rewinds = Rewinds.of(pairs)
+        return self._rewinds(version)
 
     def _refold(self, upto: int) -> None:
         """Rebuilds the state before event `upto + 1` after re-deciding in place went astray; later
@@ -266,7 +288,8 @@ class ReDecider:
         report.draws += dice.used
         report.draws_verified += dice.checked
         if seed is None and dice.used > dice.checked:
-            self.unverified.append(version)
+            count, first, _ = self.unverified
+            self.unverified = Unverified(count + 1, first or version, version)
         giver = "the turn's key gives" if action.dice_key else "the seed gives"
         for draw, got, fair in dice.mismatches:
             at = drawn_at(version + 1, recorded, draw) or version
@@ -315,14 +338,29 @@ class ReDecider:
         report.status = status["status"]
         if report.finished and not fold.meta["seed"]:
             report.add(report.events, "seed", "the game is over but its seed was never revealed")
-        if self.unverified:
-            first, last = self.unverified[0], self.unverified[-1]
+        if self.unverified.actions:
+            count, first, last = self.unverified
             if not report.finished and fold.meta["commitment"] not in self.seeds:
                 why = "the seed is not revealed yet (the game is still running)"
             elif fold.meta["forked_from"]:
                 why = "their seed is not in this log (audit the game this one was forked from)"
             else:
                 why = "their seed was never revealed"
-            count = len(self.unverified)
             span = f"events {first}–{last}"
             report.notes.append(f"the draws of {count} actions ({span}) cannot be verified: {why}")
+
+
+class Unverified(NamedTuple):
+    """The actions whose draws could not be checked (their seed is not public): how many, the first and
+    the last (0 when none)."""
+
+    actions: int
+    first: int
+    last: int
+
+
+class Decided(NamedTuple):
+    """Where re-deciding a log is: the fold of the events read, and the actions it could not verify."""
+
+    fold: GameFold
+    unverified: Unverified

@@ -4,6 +4,7 @@ seeds are secret (who acted, the ruleset's checks of every event, the public die
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from domain.actions import HOST, START
 from domain.audit.dice import seeds_by_commitment
@@ -49,24 +50,33 @@ def can_unseal(events: Sequence[Event], created: GameCreated) -> bool:
         return False
     # Private press is sealed but read by no rule: such a copy is re-decided whatever its seeds (its
     # draws are checked with the turns' keys where the game has them).
-    if all(e.type in _UNREAD_PRIVATE for e in events if type(e) is Sealed):
+    if all(e.type in UNREAD_PRIVATE for e in events if type(e) is Sealed):
         return True
     return commitments(events) <= seeds_by_commitment(events).keys()
 
 
 # Private event types no rule reads (a club's private press): sealed, they hide nothing the rules need.
-_UNREAD_PRIVATE = frozenset({"PrivatePressSent"})
+UNREAD_PRIVATE = frozenset({"PrivatePressSent"})
 
 
 def fold_public(
-    entries: Sequence[LogEntry], events: Sequence[Event], report: AuditReport, after: int = 0
-) -> None:
+    entries: Sequence[LogEntry],
+    events: Sequence[Event],
+    report: AuditReport,
+    after: int = 0,
+    resume: PublicFold | None = None,
+) -> PublicFold:
     """Folds the public events of a sealed copy, so every reveal is checked against its commitment, and
-    a game the copy shows over must have revealed its seed (or its private events escape re-deciding)."""
-    pairs = [(event, entry.chain) for event, entry in zip(events, entries, strict=True)]
-    fold = GameFold(rewind_source=Rewinds.of(pairs))
-    action: ActionTaken | None = None
-    for index, (entry, event) in enumerate(zip(entries, events, strict=True)):
+    a game the copy shows over must have revealed its seed (or its private events escape re-deciding).
+    From `resume` (the fold after the first `resume.fold.version` events, which are not read again: an
+    audit from a trusted prefix, domain.audit.resume) or from the first event; returns where it ended."""
+    if resume is None:
+        pairs = [(event, entry.chain) for event, entry in zip(events, entries, strict=True)]
+        resume = PublicFold(GameFold(rewind_source=Rewinds.of(pairs)), None)
+    fold, action = resume
+    start = fold.version
+    for index in range(start, len(events)):
+        entry, event = entries[index], events[index]
         version = index + 1
         try:
             problem = _public_problem(fold, event) or _club_problem(fold, event, events, index)
@@ -81,15 +91,24 @@ def fold_public(
         except Exception as exc:  # a forged value the state cannot take
             detail = f"event {version} ({event.type_name}) does not fit the game: {exc!r}"
             report.add(version, "rules", detail)
-            return
+            return PublicFold(fold, action)
     try:
         report.status = game_status(fold)["status"]
     except Exception as exc:  # a state a forged log left unplayable
         report.add(len(events), "rules", f"the state at the end is not a playable one: {exc!r}")
-        return
+        return PublicFold(fold, action)
     # (A reveal that does not open the commitment is the shape stage's finding, made first.)
     if report.finished and not fold.meta["seed"]:
         report.add(len(events), "seed", "the game is over but its seed was never revealed")
+    return PublicFold(fold, action)
+
+
+class PublicFold(NamedTuple):
+    """Where `fold_public` is: the fold of the events read, and the last action among them (whose turn
+    key checks the draws of the events after it)."""
+
+    fold: GameFold
+    action: ActionTaken | None
 
 
 def _check_draws(
@@ -161,12 +180,16 @@ def _public_problem(fold: GameFold, event: Event) -> str:
     return verify_event(fold, event)
 
 
-def check_public_dice(events: Sequence[Event], report: AuditReport) -> None:
-    """Recomputes every public die roll from the seed (or script) when the rules cannot be re-run."""
-    seeds = seeds_by_commitment(events)
-    script: list[int] = []
-    pool, nonce, commitment, key = EMPTY_POOL, b"", b"", b""
-    for version, event in enumerate(events, start=1):
+def check_public_dice(
+    events: Sequence[Event], report: AuditReport, resume: DiceStream | None = None
+) -> DiceStream:
+    """Recomputes every public die roll from the seed (or script) when the rules cannot be re-run: from
+    the first event, or on from `resume` (where it ended after a trusted prefix, whose events are not
+    read again; such a prefix reveals no seed). Returns where it ended."""
+    seeds = seeds_by_commitment(events[resume.version :] if resume else events)
+    script, pool, nonce, commitment, key, start = resume or DiceStream([], EMPTY_POOL, b"", b"", b"", 0)
+    script = list(script)
+    for version, event in enumerate(events[start:], start=start + 1):
         if isinstance(event, GameCreated):
             script = list(event.dice_script)
         elif isinstance(event, SeedCommitted):
@@ -194,3 +217,16 @@ def check_public_dice(events: Sequence[Event], report: AuditReport) -> None:
                         f"draw {draw} at event {version} recorded {face}, "
                         f"{'the turn' + chr(39) + 's key' if key else 'the seed'} gives {expected}",
                     )
+    return DiceStream(script, pool, nonce, commitment, key, len(events))
+
+
+class DiceStream(NamedTuple):
+    """Where `check_public_dice` is: the dice script left, the entropy pool, the last action's nonce and
+    turn key, the seed commitment in force, after how many events."""
+
+    script: list[int]
+    pool: bytes
+    nonce: bytes
+    commitment: bytes
+    key: bytes
+    version: int

@@ -12,6 +12,7 @@ was signed against its original game's chain, so only a log without forks is che
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from domain.audit.report import AuditReport, LogEntry
 from domain.club import (
@@ -30,22 +31,35 @@ from domain.game_meta import ClubMeta
 from domain.signing import AUTH_SIGNED, ENTROPY_POINT, authorisation_problem, keys_problem
 
 
-def check_signatures(entries: Sequence[LogEntry], events: Sequence[Event], report: AuditReport) -> None:
-    """Reports every action, entropy or seat's words whose authorisation the log does not prove."""
-    if ForkedFrom in map(type, events):  # (no event type subclasses another: one C scan of the log)
-        return
-    created = next((e for e in events if isinstance(e, GameCreated)), None)
-    if created is None:
-        return
-    seats = {seat["name"] for seat in created.players}
-    if problem := keys_problem(seats, created.keys, created.host_key):
-        report.add(1, "signature", problem)
-        return
-    point = entries[ENTROPY_POINT - 1].chain if len(entries) >= ENTROPY_POINT else b""
+def check_signatures(
+    entries: Sequence[LogEntry],
+    events: Sequence[Event],
+    report: AuditReport,
+    resume: SignatureState | None = None,
+) -> SignatureState | None:
+    """Reports every action, entropy or seat's words whose authorisation the log does not prove. From the
+    first event, or on from `resume` (where it ended after a trusted prefix, whose events are not read
+    again); returns where it ended (None for a log it does not check: a fork's, or one with no game)."""
+    if resume is None:
+        if ForkedFrom in map(type, events):  # (no event type subclasses another: one C scan of the log)
+            return None
+        created = next((e for e in events if isinstance(e, GameCreated)), None)
+        if created is None:
+            return None
+        seats = {seat["name"] for seat in created.players}
+        if problem := keys_problem(seats, created.keys, created.host_key):
+            report.add(1, "signature", problem)
+            return None
+        point = entries[ENTROPY_POINT - 1].chain if len(entries) >= ENTROPY_POINT else b""
+        # Keys change at a hand-over; lapses allow the host's default moves.
+        resume = SignatureState(created, point, {"keys": dict(created.keys), "club": {}}, 0)
+    created, point = resume.created, resume.point
     signed = _SIGNED_TYPES
     keyless = not created.keys and not created.host_key
-    club = _ClubKeys(dict(created.keys))  # keys change at a hand-over; lapses allow the host's default moves
-    for index, event in enumerate(events):
+    club = _ClubKeys(resume.meta["keys"])
+    club.meta = resume.meta
+    for index in range(resume.version, len(events)):
+        event = events[index]
         kind = type(event)
         if index == 0 or (kind not in signed and kind not in _TRACKED):
             continue
@@ -58,6 +72,18 @@ def check_signatures(entries: Sequence[LogEntry], events: Sequence[Event], repor
             detail = club.authorised(event, bool(created.host_key), index, entries[index - 1].chain, point)
         if detail:
             report.add(index + 1, "signature", f"event {index + 1}: {detail}")
+    return SignatureState(created, point, club.meta, len(events))
+
+
+class SignatureState(NamedTuple):
+    """Where `check_signatures` is: the game's seats and keys, the chain value entropy is signed on,
+    the seats' keys and lapses as they stand (a seat's signed words, which need the history, are not
+    carried: an audit from a trusted prefix re-reads the log for them), after how many events."""
+
+    created: GameCreated
+    point: bytes
+    meta: ClubMeta
+    version: int
 
 
 class _ClubKeys:

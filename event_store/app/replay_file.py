@@ -19,7 +19,7 @@ from uuid import UUID
 import msgpack
 
 from domain.actions import HOST
-from domain.audit import AuditReport
+from domain.audit import AuditPoint, AuditReport
 from domain.errors import IllegalAction, ImportConflict, UnknownGame, UsageError
 from domain.events import GameCreated, Sealed, SeedCommitted, canonical_form
 from domain.game import GameFold
@@ -28,6 +28,7 @@ from event_store.app.service import GameService
 from event_store.copies import Copy, copy_id
 from event_store.log_reader import FORMAT, FileEntry, format_version_of, parse_replay, read_log, recorded_of
 from event_store.recorded import RecordedEvent, redacted
+from event_store.sql import Statement
 
 __all__ = [
     "FileEntry",
@@ -81,18 +82,8 @@ def encode_replay(game: str, recorded: Sequence[RecordedEvent], viewer: str = HO
     created = next(r.fields for r in recorded if isinstance(r.event, GameCreated))
     # A fork commits to its own seed after its copied history: the last commitment governs the dice.
     committed = [r.fields["commitment"] for r in recorded if isinstance(r.event, SeedCommitted)]
-    header = {
-        "game": game,
-        "ruleset": created["ruleset"],
-        "content_hash": created["content_hash"],
-        "nightkeep_version": created["nightkeep_version"],
-        "players": created["players"],
-        "seed_commitment": committed[-1] if committed else b"",
-        "scripted": created["scripted"],
-        "events": len(recorded),
-    }
-    if any(isinstance(r.event, Sealed) for r in recorded):
-        header["viewer"] = viewer
+    sealed = any(isinstance(r.event, Sealed) for r in recorded)
+    header = header_of(game, created, committed[-1] if committed else b"", len(recorded), sealed, viewer)
     events = [
         {
             "version": r.version,
@@ -109,6 +100,26 @@ def encode_replay(game: str, recorded: Sequence[RecordedEvent], viewer: str = HO
     return _pack_sorted(document)
 
 
+def header_of(
+    game: str, created: dict[str, Any], commitment: bytes, events: int, sealed: bool, viewer: str
+) -> dict[str, Any]:
+    """Returns a replay file's header: from its GameCreated's fields, its last seed commitment and how
+    many events it holds; a copy with sealed events names its viewer."""
+    header = {
+        "game": game,
+        "ruleset": created["ruleset"],
+        "content_hash": created["content_hash"],
+        "nightkeep_version": created["nightkeep_version"],
+        "players": created["players"],
+        "seed_commitment": commitment,
+        "scripted": created["scripted"],
+        "events": events,
+    }
+    if sealed:
+        header["viewer"] = viewer
+    return header
+
+
 @dataclass(frozen=True)
 class Importable:
     """A replay file that passed every check import makes before it looks at a store."""
@@ -118,6 +129,9 @@ class Importable:
     viewer: str | None  # None: the full log; "" the public copy; else the player it was made for
     recorded: list[RecordedEvent]
     dice_verified: bool  # every draw recomputed from a revealed seed (never so for a sealed copy yet)
+    point: AuditPoint | None = (
+        None  # where the file's audit ended (an audit of what extends it goes on from there)
+    )
 
     @property
     def stored(self) -> UUID:
@@ -153,7 +167,7 @@ def check_import(data: bytes, source: str = "replay file", encoded_here: bool = 
     viewer = checked.viewer
     report = checked.report
     verified = not report.partial and report.draws_verified == report.draws
-    return Importable(source, game_id, viewer, recorded, verified)
+    return Importable(source, game_id, viewer, recorded, verified, checked.point)
 
 
 def import_game(service: GameService, data: bytes, source: str = "replay file") -> Imported:
@@ -161,7 +175,7 @@ def import_game(service: GameService, data: bytes, source: str = "replay file") 
     return store_import(service, check_import(data, source))
 
 
-def store_import(service: GameService, file: Importable) -> Imported:
+def store_import(service: GameService, file: Importable, rows: Sequence[Statement] = ()) -> Imported:
     """Stores a checked file. A full log is stored under its game's id; a viewer's copy (other players'
     private events sealed) under an id of its own (`copies.copy_id`), as what it is: it holds no seed
     and cannot be continued. Every copy of the game already in the store must agree with the file on
@@ -169,7 +183,7 @@ def store_import(service: GameService, file: Importable) -> Imported:
     part; a store that hosts the game takes no copy that runs ahead of it. A longer copy of one already
     stored is appended to it; a copy the store already holds in full changes nothing. The events go in
     one transaction, none unless all (a copy's row in the copy table is written just before them, and
-    on its own only reserves that copy's id)."""
+    on its own only reserves that copy's id; `rows` are written with the events)."""
     game_id, viewer, recorded, source = file.game, file.viewer, file.recorded, file.source
     stored = file.stored
     _check_identity(service, file)
@@ -185,7 +199,7 @@ def store_import(service: GameService, file: Importable) -> Imported:
         )
     if viewer is not None and not already:
         service.copies.put(stored, Copy(game_id, viewer))
-    service.store_recorded(stored, recorded[already:])
+    service.store_recorded(stored, recorded[already:], rows=rows)
     return replace(result, added=len(recorded) - already)
 
 

@@ -40,7 +40,7 @@ from domain.errors import (
     UnknownGame,
     UsageError,
 )
-from domain.events import Event, ForkedFrom, GameCreated
+from domain.events import GENESIS_CHAIN, Event, ForkedFrom, GameCreated
 from domain.field_types import Seat
 from domain.folding import fold_envelopes
 from domain.game import (
@@ -68,6 +68,7 @@ from event_store.recorded import (
     RecordedEvent,
     check_chain,
     read_envelopes,
+    read_last,
     read_states,
     recorded_from_envelope,
 )
@@ -587,6 +588,13 @@ class GameService(Application[UUID]):
         if not envelopes and gt is None:
             raise UnknownGame(f"no game {game_id} in this store")
         return [recorded_from_envelope(version, e) for version, e in envelopes]
+
+    def head(self, game_id: UUID) -> tuple[int, bytes]:
+        """Returns how many events a game has stored and the chain value of its last ((0, the genesis
+        value) for a game it does not hold), reading one row on a SQL store."""
+        recorder, mapper, fallback, *_ = self._read_args(game_id, None, None)
+        last = read_last(recorder, mapper, fallback, game_id)
+        return (last[0], last[1]["chain"]) if last else (0, GENESIS_CHAIN)
 
     def verified_events(self, game_id: UUID) -> list[RecordedEvent]:
         """Returns all of a game's events after checking their hash chain end to end."""

@@ -12,12 +12,15 @@ replica writes a signed action packet; nothing is applied until the host's event
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, overload
 from uuid import UUID
 
+from domain.audit import AuditPoint, audit_tail
+from domain.audit.resume import GAP_EVENT
 from domain.club import paused_by, pinned_nonce
-from domain.errors import BadPacket, IllegalAction, TamperedLog, UnknownGame, UsageError
+from domain.errors import BadPacket, IllegalAction, ImportConflict, TamperedLog, UnknownGame, UsageError
 from domain.events import (
     GENESIS_CHAIN,
     ActionTaken,
@@ -32,8 +35,10 @@ from domain.events import (
 from domain.game import check_legal
 from domain.other_histories import other_history
 from domain.signing import ENTROPY_POINT, fingerprint
-from event_store.app.replay_file import check_import, encode_replay, store_import
+from event_store.app.replay_file import check_import, encode_replay, header_of, store_import
 from event_store.app.service import GameService
+from event_store.audit_points import load_point, point_row
+from event_store.audit_points import schema as points_schema
 from event_store.copies import copy_id
 from event_store.lazy_log import get_logger
 from event_store.log_reader import FileEntry, recorded_of
@@ -119,6 +124,62 @@ class Waiting:
         return f"{said or f'your {self.kind} {self.what!r}'} written at event {self.version}"
 
 
+@dataclass
+class HeldCopy:
+    """What a replica holds of its copy of a game: how many events, the last one's chain value, where
+    its audit ended (None: not kept, or not at this head), and the rest read only when asked for."""
+
+    service: GameService
+    stored: UUID
+    count: int
+    chain: bytes
+    point: AuditPoint | None
+    _all: list[RecordedEvent] | None = None
+
+    def between(self, after: int, upto: int) -> dict[int, RecordedEvent]:
+        """Returns the held events after `after` up to `upto`, by version (a packet's overlap)."""
+        if upto <= after:
+            return {}
+        return {r.version: r for r in self.service.recorded_events(self.stored, gt=after, lte=upto)}
+
+    def all(self) -> list[RecordedEvent]:
+        """Returns every held event."""
+        if self._all is None:
+            self._all = self.service.recorded_events(self.stored) if self.count else []
+        return self._all
+
+    def chain_at(self, version: int) -> bytes:
+        """Returns the chain value of held event `version`."""
+        if version == self.count:
+            return self.chain
+        (found,) = self.service.recorded_events(self.stored, gt=version - 1, lte=version)
+        return found.chain
+
+
+class HeldChains(Sequence[bytes]):
+    """The chain values of the held events and the new ones, by index, each held one read when asked
+    for (a signature names the event it was made at: nearly always the last held or a new one)."""
+
+    def __init__(self, held: HeldCopy, new: list[bytes]) -> None:
+        self.held, self.new = held, new
+
+    def __len__(self) -> int:
+        return self.held.count + len(self.new)
+
+    @overload
+    def __getitem__(self, index: int) -> bytes: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[bytes]: ...
+    def __getitem__(self, index: int | slice) -> bytes | Sequence[bytes]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        if index >= self.held.count:
+            return self.new[index - self.held.count]
+        return self.held.chain_at(index + 1)
+
+
 class Replica:
     """A player's replica store: the copies of the games the player joined, and the packets received."""
 
@@ -129,7 +190,7 @@ class Replica:
             raise UsageError(
                 "a replica keeps its packets beside the events: use a SQLite or PostgreSQL store (--db)"
             )
-        store.create(schema(store))
+        store.create([*schema(store), *points_schema(store)])
         self.db = store
 
     def membership(self, game_id: UUID) -> Membership | None:
@@ -168,7 +229,7 @@ class Replica:
             raise UsageError(f"none of your keys is {packet.player}'s key in this game (nightkeep key list)")
         member = Membership(packet.game, packet.player, pair.name, host_key, packet.body["host_mail"])
         self._check_no_secret_of_others(packet, packet.entries, text)
-        self._append(member, [], packet.entries)
+        self._append(member, HeldCopy(self.service, member.stored, 0, GENESIS_CHAIN, None), packet.entries)
         with self.db.transaction(commit=True) as c:
             c.execute(
                 "INSERT INTO nightkeep_replica VALUES (?, ?, ?, ?, ?)",
@@ -194,23 +255,24 @@ class Replica:
         entries = packet.entries
         if [e.version for e in entries] != list(range(since + 1, since + 1 + len(entries))):
             raise BadPacket("the packet's events are not numbered on from the event it says they follow")
-        held = self._held(member)
-        if since > len(held):
+        held = self._copy(member)
+        if since > held.count:
             raise BadPacket(
-                f"the packet follows event {since}, but this replica holds {len(held)}: an earlier "
+                f"the packet follows event {since}, but this replica holds {held.count}: an earlier "
                 "packet is missing (ask the host to resend, or receive that one first)"
             )
-        self._check_same_history(member, held, entries, text)
-        self._check_same_fields(member, held, entries, text)
+        overlap = held.between(since, min(held.count, since + len(entries)))
+        self._check_same_history(member, overlap, entries, text)
+        self._check_same_fields(member, overlap, entries, text)
         self._check_no_secret_of_others(packet, entries, text)
-        before = len(held)
+        before = held.count
         if packet.player != member.player:
             return Received(member.game, packet.player, before, before, f"{packet.player}'s packet agrees")
         new = [e for e in entries if e.version > before]
         if not new:
             self._keep(member.game, since, since + len(entries), text)  # proof kept even if a kill lost it
             return Received(member.game, member.player, before, before, "already held")
-        self._check_links_on(member, held, new[0], text)
+        self._check_links_on(member, held.chain, new[0], text)
         self._check_others_signed(member, held, new, text)
         try:
             self._append(member, held, new)
@@ -223,12 +285,12 @@ class Replica:
         return Received(member.game, member.player, before, before + len(new), "appended")
 
     def _check_same_history(
-        self, member: Membership, held: list[RecordedEvent], entries: list[FileEntry], text: str
+        self, member: Membership, held: dict[int, RecordedEvent], entries: list[FileEntry], text: str
     ) -> None:
         for entry in entries:
-            if entry.version > len(held):
+            if entry.version not in held:
                 return
-            if held[entry.version - 1].chain != entry.chain:
+            if held[entry.version].chain != entry.chain:
                 self._prove(member.game, entry.version, text)
                 raise BadPacket(
                     f"the host signed two histories of game {member.game} that part at event "
@@ -237,14 +299,14 @@ class Replica:
                 )
 
     def _check_same_fields(
-        self, member: Membership, held: list[RecordedEvent], entries: list[FileEntry], text: str
+        self, member: Membership, held: dict[int, RecordedEvent], entries: list[FileEntry], text: str
     ) -> None:
         """Proves a host that resends a held event under its chain value with other fields: what the chain
         covers (the sealed form of a private event) is compared, so any seat's copy of it will do."""
         for entry in entries:
-            if entry.version > len(held):
+            if entry.version not in held:
                 return
-            mine = held[entry.version - 1]
+            mine = held[entry.version]
             ours = public_form(mine.type_name, mine.class_version, mine.fields)
             if canonical_bytes(public_form(entry.type_name, entry.class_version, entry.fields)) != (
                 canonical_bytes(ours)
@@ -266,11 +328,8 @@ class Replica:
         self._prove(packet.game, foreign.version, text, detail, finding="host_leaked_a_secret")
         raise BadPacket(f"{detail}: refused, and the packet is kept as proof")
 
-    def _check_links_on(
-        self, member: Membership, held: list[RecordedEvent], first: FileEntry, text: str
-    ) -> None:
+    def _check_links_on(self, member: Membership, previous: bytes, first: FileEntry, text: str) -> None:
         """Proves a host that signs a first new event that does not follow the history it signed before."""
-        previous = held[-1].chain if held else GENESIS_CHAIN
         if next_chain(previous, first.type_name, first.class_version, first.fields) == first.chain:
             return
         detail = f"event {first.version} does not follow the events the host signed before"
@@ -281,20 +340,28 @@ class Replica:
         )
 
     def _check_others_signed(
-        self, member: Membership, held: list[RecordedEvent], new: list[FileEntry], text: str
+        self, member: Membership, held: HeldCopy, new: list[FileEntry], text: str
     ) -> None:
         """Proves a host that shows another seat's signed action or words whose signature does not hold on
         the history this replica holds: that seat signed another history the host showed it (or the host
         forged what it signed); either way the host lied to one of them."""
-        recorded = [*held, *recorded_of(new)]
-        found = other_history(
-            member.player, [r.event for r in recorded], [r.chain for r in recorded], len(held)
-        )
+        added = recorded_of(new)
+        if held.point is not None:  # the seats' keys as the audit left them: the held events are not read
+            events = [GAP_EVENT] * held.count + [r.event for r in added]
+            chains: Sequence[bytes] = HeldChains(held, [r.chain for r in added])
+            found = other_history(
+                member.player, events, chains, held.count, held.point.signatures.meta["keys"]
+            )
+        else:
+            recorded = [*held.all(), *added]
+            found = other_history(
+                member.player, [r.event for r in recorded], [r.chain for r in recorded], held.count
+            )
         if found is None:
             return
         signed_at, detail = found
         # Kept with the packet that gave this replica the event the signer held, else its last one.
-        kept_at = min(signed_at, len(held))
+        kept_at = min(signed_at, held.count)
         self._prove(member.game, kept_at, text, detail, finding="host_showed_another_history")
         raise BadPacket(f"{detail}: refused, and both packets are kept as proof (nightkeep audit names them)")
 
@@ -304,13 +371,64 @@ class Replica:
         except UnknownGame:
             return []
 
-    def _append(self, member: Membership, held: list[RecordedEvent], new: list[FileEntry]) -> None:
-        """Checks the whole copy with the new events through the one reader, then stores the new ones."""
-        recorded = [*held, *recorded_of(new)]
+    def _copy(self, member: Membership) -> HeldCopy:
+        """Returns what the replica holds of its copy: its head, and where its audit ended if kept."""
+        count, chain = self.service.head(member.stored)
+        point = load_point(self.db, member.stored, count, chain) if count else None
+        return HeldCopy(self.service, member.stored, count, chain, point)
+
+    def _append(self, member: Membership, held: HeldCopy, new: list[FileEntry]) -> None:
+        """Audits the copy with the new events, then stores the new ones with where the audit ended: from
+        where the copy's last audit ended when it can (`domain.audit.audit_tail`: the same checks as a
+        whole copy's audit), else the whole copy through the one reader."""
+        if held.point is not None and self._append_from(member, held, held.point, new):
+            return
+        recorded = [*held.all(), *recorded_of(new)]
         data = encode_replay(str(member.game), recorded, member.player)
         source = f"the copy of game {member.game} with the new events"
         importable = check_import(data, source, encoded_here=True)  # encoded just now: canonical
-        store_import(self.service, replace(importable, viewer=member.player))
+        rows = [point_row(member.stored, importable.point)]
+        store_import(self.service, replace(importable, viewer=member.player), rows=rows)
+
+    def _append_from(
+        self, member: Membership, held: HeldCopy, point: AuditPoint, new: list[FileEntry]
+    ) -> bool:
+        """Audits the new events from the copy's point and stores them; False when the audit cannot go on
+        from there (a reveal, a club's event, any finding: the whole copy is audited instead)."""
+        created, commitment = point.held.created, point.held.committed
+        assert created is not None and commitment is not None  # (a point is of a log that holds both)
+        sealed = bool(point.held.sealed) or any(is_private(e.type_name) and is_sealed(e.fields) for e in new)
+        count = held.count + len(new)
+        header = header_of(
+            str(member.game), created.fields, commitment.fields["commitment"], count, sealed, member.player
+        )
+        found = audit_tail(point, new, header)
+        if found is None:
+            return False
+        report, after = found
+        recorded = [
+            RecordedEvent(e.version, event, e.type_name, e.class_version, e.fields, e.chain, e.time)
+            for e, event in zip(new, report.decoded, strict=True)
+        ]
+        self._check_copies_agree(member, held.count, recorded)
+        self.service.store_recorded(member.stored, recorded, rows=[point_row(member.stored, after)])
+        return True
+
+    def _check_copies_agree(self, member: Membership, held: int, recorded: list[RecordedEvent]) -> None:
+        """Checks the new events against the store's other copies of the game where they hold them too
+        (as `store_import` does for a whole copy: they agreed up to this copy's head already)."""
+        for other in [member.game, *self.service.copies.of_game(member.game)]:
+            if other == member.stored:
+                continue
+            theirs = self.service.recorded_events(other, gt=held, lte=held + len(recorded))
+            for mine, their in zip(recorded, theirs, strict=False):
+                if mine.chain != their.chain:
+                    copy = self.service.copies.get(other)
+                    label = copy.label if copy else f"game {member.game}"
+                    raise ImportConflict(
+                        f"the new events of game {member.game} and the stored {label} part at event "
+                        f"{mine.version}: they are not the same history (nothing stored)"
+                    )
 
     def _keep(self, game_id: UUID, since: int, head: int, text: str) -> None:
         with self.db.transaction(commit=True) as c:
@@ -373,8 +491,7 @@ class Replica:
         return load_key(member.key_name)
 
     def _head(self, member: Membership) -> tuple[int, bytes]:
-        held = self._held(member)
-        return len(held), held[-1].chain
+        return self.service.head(member.stored)
 
     def _own_randomness(self, member: Membership, what: str, version: int, chain: bytes) -> bytes:
         """Returns the player's random bytes for a point of the game: the hash of their own (Ed25519,
