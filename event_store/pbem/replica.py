@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, overload
 from uuid import UUID
 
@@ -46,7 +47,7 @@ from event_store.pbem.keys import KeyPair, key_with_public, load_key
 from event_store.pbem.packets import Packet, make_packet, read_packets
 from event_store.pbem.pbem_tables import PROOFS, is_replica_store
 from event_store.recorded import RecordedEvent, fold_recorded
-from event_store.sql import SqlStore, sql_store_of
+from event_store.sql import SqlStore, Statement, sql_store_of
 
 log = get_logger("nightkeep.replica")
 
@@ -80,7 +81,7 @@ class Membership:
     host_key: bytes
     host_mail: str
 
-    @property
+    @cached_property
     def stored(self) -> UUID:
         """Returns the id the player's copy is stored under."""
         return copy_id(self.game, self.player)
@@ -274,14 +275,14 @@ class Replica:
             return Received(member.game, member.player, before, before, "already held")
         self._check_links_on(member, held.chain, new[0], text)
         self._check_others_signed(member, held, new, text)
+        kept = self._keep_rows(member.game, since, since + len(entries), text)  # stored with the events
         try:
-            self._append(member, held, new)
+            self._append(member, held, new, kept)
         except TamperedLog as exc:
             # Signed by the host and refused by the audit (an action its player never signed…): evidence.
             detail = f"the host signed events the audit refuses: {exc}"
             self._prove(member.game, new[0].version, text, detail, finding="host_events_refused_by_audit")
             raise TamperedLog(f"{exc} (refused, and the packet is kept as proof: nightkeep proofs)") from None
-        self._keep(member.game, since, since + len(entries), text)
         return Received(member.game, member.player, before, before + len(new), "appended")
 
     def _check_same_history(
@@ -377,21 +378,28 @@ class Replica:
         point = load_point(self.db, member.stored, count, chain) if count else None
         return HeldCopy(self.service, member.stored, count, chain, point)
 
-    def _append(self, member: Membership, held: HeldCopy, new: list[FileEntry]) -> None:
+    def _append(
+        self, member: Membership, held: HeldCopy, new: list[FileEntry], rows: Sequence[Statement] = ()
+    ) -> None:
         """Audits the copy with the new events, then stores the new ones with where the audit ended: from
         where the copy's last audit ended when it can (`domain.audit.audit_tail`: the same checks as a
         whole copy's audit), else the whole copy through the one reader."""
-        if held.point is not None and self._append_from(member, held, held.point, new):
+        if held.point is not None and self._append_from(member, held, held.point, new, rows):
             return
         recorded = [*held.all(), *recorded_of(new)]
         data = encode_replay(str(member.game), recorded, member.player)
         source = f"the copy of game {member.game} with the new events"
         importable = check_import(data, source, encoded_here=True)  # encoded just now: canonical
-        rows = [point_row(member.stored, importable.point)]
+        rows = [point_row(member.stored, importable.point), *rows]
         store_import(self.service, replace(importable, viewer=member.player), rows=rows)
 
     def _append_from(
-        self, member: Membership, held: HeldCopy, point: AuditPoint, new: list[FileEntry]
+        self,
+        member: Membership,
+        held: HeldCopy,
+        point: AuditPoint,
+        new: list[FileEntry],
+        rows: Sequence[Statement] = (),
     ) -> bool:
         """Audits the new events from the copy's point and stores them; False when the audit cannot go on
         from there (a reveal, a club's event, any finding: the whole copy is audited instead)."""
@@ -411,7 +419,7 @@ class Replica:
             for e, event in zip(new, report.decoded, strict=True)
         ]
         self._check_copies_agree(member, held.count, recorded)
-        self.service.store_recorded(member.stored, recorded, rows=[point_row(member.stored, after)])
+        self.service.store_recorded(member.stored, recorded, rows=[point_row(member.stored, after), *rows])
         return True
 
     def _check_copies_agree(self, member: Membership, held: int, recorded: list[RecordedEvent]) -> None:
@@ -431,16 +439,25 @@ class Replica:
                     )
 
     def _keep(self, game_id: UUID, since: int, head: int, text: str) -> None:
-        with self.db.transaction(commit=True) as c:
+        rows = self._keep_rows(game_id, since, head, text)
+        if rows:
+            with self.db.transaction(commit=True) as c:
+                c.execute(*rows[0])
+
+    def _keep_rows(self, game_id: UUID, since: int, head: int, text: str) -> list[Statement]:
+        """Returns the statement that keeps a received packet (none when it is kept already)."""
+        with self.db.transaction(commit=False) as c:
             c.execute(
                 "SELECT 1 FROM nightkeep_replica_packets WHERE game_id=? AND packet=?", [str(game_id), text]
             )
             if c.fetchone() is not None:
-                return
-            c.execute(
+                return []
+        return [
+            (
                 "INSERT INTO nightkeep_replica_packets (game_id, since, head, packet) VALUES (?, ?, ?, ?)",
                 [str(game_id), since, head, text],
             )
+        ]
 
     def _prove(
         self, game_id: UUID, version: int, text: str, detail: str = "", finding: str = "host_equivocated"

@@ -169,13 +169,24 @@ def test_forged_events_after_the_point_are_refused_as_the_whole_audit_refuses_th
     for _ in range(3):
         table.play_turn(bot)
     table.read_mail("Ann")
-    # The next packet to Ann, taken before she reads it.
-    while not table.mail.get("Ann"):
+    replica, _ = table.replicas["Ann"]
+    # The next packet to Ann that brings a die roll she does not hold, taken before she reads it.
+    rolled = -1
+    while rolled < 0:
         table.play_turn(bot)
-    honest = table.mail.pop("Ann")[-1]
-    (packet,) = read_packets(honest)
-    entries = list(packet.entries)
-    rolled = next(i for i, e in enumerate(entries) if e.type_name == "DieRolled")
+        waiting = table.mail.pop("Ann", [])
+        for text in waiting[:-1]:
+            replica.receive(text)
+        if not waiting:
+            continue
+        (packet,) = read_packets(waiting[-1])
+        entries = list(packet.entries)
+        head = replica.service.head(table.replicas["Ann"][1].stored)[0]
+        rolled = next(
+            (i for i, e in enumerate(entries) if e.type_name == "DieRolled" and e.version > head), -1
+        )
+        if rolled < 0:
+            replica.receive(waiting[-1])
     forged_fields = dict(entries[rolled].fields)
     forged_fields["values"] = [v % 6 + 1 for v in forged_fields["values"]]
     previous = entries[rolled - 1].chain if rolled else _held_head(table)
@@ -190,7 +201,6 @@ def test_forged_events_after_the_point_are_refused_as_the_whole_audit_refuses_th
         )
         previous = chain
     text = make_packet("events", {**packet.body, "events": forged}, table.host.key.sign)
-    replica, _ = table.replicas["Ann"]
     before = table.copy_of("Ann")
     counted.update(resumed=0, whole=0)
     with pytest.raises(TamperedLog) as refused:
