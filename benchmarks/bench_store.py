@@ -134,6 +134,8 @@ def build_batched(svc: GameService, events: int, chunk_actions: int = 1000) -> U
             if game.version >= events:
                 break
             game.take_action(current_player(game), "roll", game.dice(seed))
+            # As the service does: the key chain's next segment is committed when an action ends one.
+            game.commit_dice_chain(seed)
         svc.save(game)
         game = svc.get_game(gid)
     return gid

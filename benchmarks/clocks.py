@@ -9,12 +9,12 @@ judges its target on CPU; wall time is printed for what a user waits, never for 
   time.process_time) and wall seconds (time.perf_counter).
 - `stopwatch()` times a block; `timed(fn, *args)` a call.
 - `run_child(argv)` runs a process to the end and returns its own CPU (user + sys from os.wait4, so
-  only that child's), wall time and peak resident memory (ru_maxrss).
+  only that child's), wall time and peak resident memory (ru_maxrss), through a small spawner.
 """
 
 from __future__ import annotations
 
-import os
+import json
 import subprocess
 import sys
 import time
@@ -93,23 +93,35 @@ class Child:
     returncode: int
 
 
-def run_child(argv: Sequence[str], env: dict[str, str] | None = None, stdin: int | None = None) -> Child:
-    """Runs a process to its end with stdout and stderr to /dev/null; returns its cost, from os.wait4
-    (so another child of this process running at the same time is not counted)."""
-    wall = time.perf_counter()
-    proc = subprocess.Popen(
-        list(argv),
-        stdin=subprocess.DEVNULL if stdin is None else stdin,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=env,
+# The process that starts each measured command: a bare Python with a small image. A child forked from
+# this (big) benchmark process would report this process's memory as its own peak (Linux counts the
+# image it had before exec in ru_maxrss), so a small spawner forks it instead and reports what os.wait4
+# says of it: its own CPU (user + sys), its wall time from fork to exit, its peak RSS and exit status.
+SPAWNER = """
+import json, os, sys, time
+began = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - began
+print(json.dumps([usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss, os.waitstatus_to_exitcode(status)]))
+"""
+
+
+def run_child(argv: Sequence[str], env: dict[str, str] | None = None) -> Child:
+    """Runs a process to its end, stdin, stdout and stderr on /dev/null; returns its own cost, from
+    os.wait4 in a small spawner process (see SPAWNER)."""
+    done = subprocess.run(
+        [sys.executable, "-c", SPAWNER, *argv], env=env, capture_output=True, text=True, check=True
     )
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - wall
-    proc.returncode = os.waitstatus_to_exitcode(status)
+    cpu, wall, maxrss, returncode = json.loads(done.stdout)
     # ru_maxrss is KiB on Linux, bytes on macOS.
-    maxrss = usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
-    return Child(Spent(usage.ru_utime + usage.ru_stime, elapsed), maxrss, proc.returncode)
+    mib = maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
+    return Child(Spent(cpu, wall), mib, returncode)
 
 
 def both(spent: Spent, scale: float = 1000.0, unit: str = "ms") -> str:
