@@ -10,10 +10,9 @@ Timed (best of N, in CPU time, time.process_time, which holds on a loaded machin
 time, time.perf_counter, is in the JSON line beside it): `render_board` of every sampled state at 110
 columns (the text `show` prints to a pipe) and `draw_board` of the same folds (the SVG `show --svg`
 writes, and the web viewer embeds per step; each repeat starts with no Talisman cell kept from the
-last), then `to_png` of
-a few of those pictures (cairosvg). Two baselines: the text board (how many text boards one picture
-costs) and python-chess's `chess.svg.board` of 120 positions of a seeded random game (the board
-pictures the issue names; `pip install '.[bench]'`), per picture.
+last), then `to_png` of a few of those pictures (cairosvg). Two baselines: the text board (how many
+text boards one picture costs) and python-chess's `chess.svg.board` of 120 positions of a seeded random
+game (the board pictures the issue names; `pip install '.[bench]'`), per picture.
 Output: a table on stdout, then one JSON line with every figure (milliseconds per board, bytes per SVG).
 """
 
