@@ -54,7 +54,7 @@ from event_store import lazy_log  # noqa: E402
 lazy_log.defer_configuration(lambda: None, 30)  # the games log nothing
 
 import event_store.app.service  # noqa: E402
-from benchmarks.clocks import Spent, stopwatch  # noqa: E402
+from benchmarks.clocks import Spent, postmaster_of, server_cpu, stopwatch  # noqa: E402
 from event_store.app.service import GameService, play_with_bots  # noqa: E402
 
 RULESET = "dungeon-short"
@@ -62,41 +62,6 @@ PLAYERS = [("Ann", None), ("Bo", None), ("Cy", None)]
 TARGET = 0.7  # PostgreSQL actions/s over SQLite's, CPU time
 FULL = {"games": 6, "reps": 3}
 QUICK = {"games": 1, "reps": 1}
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-# --- the server's CPU ------------------------------------------------------------------------------------
-
-
-def postmaster_of(url: str) -> int | None:
-    """Returns the pid of the server's postmaster when it runs on this machine (the parent of the backend
-    that serves a new connection), else None."""
-    import psycopg
-
-    with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
-        row = conn.execute("SELECT pg_backend_pid()").fetchone()
-    stat = Path(f"/proc/{row[0] if row else 0}/stat")
-    if not stat.exists():
-        return None
-    fields = stat.read_text().rsplit(")", 1)[1].split()
-    return int(fields[1])  # ppid
-
-
-def server_cpu(postmaster: int) -> float:
-    """Returns the CPU seconds the server's processes have used so far: the postmaster's own and its
-    reaped children's, plus every live child's."""
-    seconds = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # a process that ended meanwhile: its time is in the postmaster's reaped time
-            continue
-        pid, ppid = int(stat.parent.name), int(fields[1])
-        if pid == postmaster:
-            seconds += sum(int(f) for f in fields[11:15]) / TICK  # utime, stime, cutime, cstime
-        elif ppid == postmaster:
-            seconds += (int(fields[11]) + int(fields[12])) / TICK
-    return seconds
 
 
 # --- the games -------------------------------------------------------------------------------------------

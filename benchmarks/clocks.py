@@ -10,17 +10,20 @@ judges its target on CPU; wall time is printed for what a user waits, never for 
 - `stopwatch()` times a block; `timed(fn, *args)` a call.
 - `run_child(argv)` runs a process to the end and returns its own CPU (user + sys from os.wait4, so
   only that child's), wall time and peak resident memory (ru_maxrss), through a small spawner.
+- `postmaster_of(url)` and `server_cpu(pid)` read a local PostgreSQL server's processes' CPU from /proc.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -122,6 +125,44 @@ def run_child(argv: Sequence[str], env: dict[str, str] | None = None) -> Child:
     # ru_maxrss is KiB on Linux, bytes on macOS.
     mib = maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
     return Child(Spent(cpu, wall), mib, returncode)
+
+
+# --- a PostgreSQL server's CPU ----------------------------------------------------------------------------
+# A client that waits on its server spends little CPU of its own: a PostgreSQL benchmark reads the server's
+# processes' CPU too, when the server runs on this machine.
+
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def postmaster_of(url: str) -> int | None:
+    """Returns the pid of the server's postmaster when it runs on this machine (the parent of the backend
+    that serves a new connection), else None."""
+    import psycopg
+
+    with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
+        row = conn.execute("SELECT pg_backend_pid()").fetchone()
+    stat = Path(f"/proc/{row[0] if row else 0}/stat")
+    if not stat.exists():
+        return None
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return int(fields[1])  # ppid
+
+
+def server_cpu(postmaster: int) -> float:
+    """Returns the CPU seconds the server's processes have used so far: the postmaster's own and its
+    reaped children's, plus every live child's."""
+    seconds = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # a process that ended meanwhile: its time is in the postmaster's reaped time
+            continue
+        pid, ppid = int(stat.parent.name), int(fields[1])
+        if pid == postmaster:
+            seconds += sum(int(f) for f in fields[11:15]) / TICK  # utime, stime, cutime, cstime
+        elif ppid == postmaster:
+            seconds += (int(fields[11]) + int(fields[12])) / TICK
+    return seconds
 
 
 def both(spent: Spent, scale: float = 1000.0, unit: str = "ms") -> str:
