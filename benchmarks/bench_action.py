@@ -49,9 +49,9 @@ for folder in (ROOT, ROOT / "benchmarks"):
 import bench_audit  # noqa: E402  (also quiets structlog and checks that python-chess is installed)
 import msgpack  # noqa: E402
 from bench_store import build_batched, current_player, next_player_from  # noqa: E402
-from clocks import Spent, best, stopwatch  # noqa: E402
 from eventsourcing.sqlite import SQLiteConnection  # noqa: E402
 
+from benchmarks.clocks import Spent, best, stopwatch  # noqa: E402
 from domain.collector import paused_collector  # noqa: E402
 from event_store.app.service import GameService  # noqa: E402
 

@@ -40,8 +40,8 @@ from event_store import lazy_log  # noqa: E402
 lazy_log.defer_configuration(lambda: None, 30)  # building the store logs nothing
 
 from bench_store import build_batched  # noqa: E402  (registers bench-marathon here)
-from clocks import Child, Spent, median, run_child  # noqa: E402
 
+from benchmarks.clocks import Child, Spent, median, run_child  # noqa: E402
 from event_store.app.service import GameService, play_with_bots  # noqa: E402
 
 PYTHON = sys.executable
