@@ -141,11 +141,12 @@ def postmaster_of(url: str) -> int | None:
 
     with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
         row = conn.execute("SELECT pg_backend_pid()").fetchone()
-    stat = Path(f"/proc/{row[0] if row else 0}/stat")
-    if not stat.exists():
-        return None
-    fields = stat.read_text().rsplit(")", 1)[1].split()
-    return int(fields[1])  # ppid
+        # Read while the connection is open: its backend ends when it closes.
+        try:
+            stat = Path(f"/proc/{row[0] if row else 0}/stat").read_text()
+        except OSError:  # not on this machine (or /proc hides it)
+            return None
+    return int(stat.rsplit(")", 1)[1].split()[1])  # ppid
 
 
 def server_cpu(postmaster: int) -> float:
