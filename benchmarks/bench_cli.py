@@ -162,8 +162,15 @@ def main() -> None:
     """Runs both benchmarks and prints their figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="2 rounds and 100 games: a smoke run")
+    parser.add_argument("--rounds", type=int, default=0, help="timed rounds (default 10; 2 with --quick)")
+    parser.add_argument(
+        "--games", type=int, default=0, help="games listed (default 10,000; 100 with --quick)"
+    )
     args = parser.parse_args()
     rounds, games = (2, 100) if args.quick else (10, 10_000)
+    rounds, games = args.rounds or rounds, args.games or games
+    if rounds < 1 or games < 10:
+        parser.error("--rounds must be at least 1 and --games at least 10")
     env = {**os.environ, "NO_COLOR": "1"}
     env.pop("NIGHTKEEP_DB", None)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
