@@ -5,16 +5,17 @@ per-turn keys), in one run, in CPU time.
 Run from anywhere (the project root is put on sys.path):
 
     python benchmarks/bench_turn_keys.py            # ~1 minute on 2 cores
-    python benchmarks/bench_turn_keys.py --reps 1   # a smoke run
+    python benchmarks/bench_turn_keys.py --quick    # dungeon-short, once: a smoke run
 
 A seeded game of each scenario is played once by packets (tests/pbem_table.py: a host, a replica per
 signing seat, every key in one folder) and every packet each seat received is kept. Then, run after run,
 each seat's packets are received again into a fresh replica store, timed with time.process_time around
-each `Replica.receive`, alternately with the checks on and off: on, the audit checks each action's key
-against the committed chain and recomputes every public die and pick with it (and a seat's own private
-draws with its private key); off, the audit is given no key and no key check, so the dice of a running
-game cannot be verified, as before. The ratio is CPU per packet on / off (median of the run-by-run
-ratios). Output: a table, then one JSON line.
+each `Replica.receive` (time.perf_counter's wall time beside it), alternately with the checks on and
+off: on, the audit checks each action's key against the committed chain and recomputes every public die
+and pick with it (and a seat's own private draws with its private key); off, the audit is given no key
+and no key check, so the dice of a running game cannot be verified, as before. The ratio is CPU per
+packet on / off (median of the run-by-run ratios; the wall ratio is printed beside, for information).
+Output: a table, then one JSON line.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import os
 import statistics
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,6 +38,7 @@ import structlog  # noqa: E402
 
 import domain.audit.redecide  # noqa: E402
 import domain.audit.sealed  # noqa: E402
+from benchmarks.clocks import Spent, stopwatch  # noqa: E402
 from domain.bots import Bot  # noqa: E402
 from event_store.app.service import GameService  # noqa: E402
 from event_store.pbem.hosting import Host  # noqa: E402
@@ -100,16 +101,16 @@ def unchecked() -> Iterator[None]:
         yield
 
 
-def receive_all(folder: Path, received: dict[str, list[str]], tag: str) -> tuple[float, int]:
-    """Receives every seat's packets into fresh replicas; returns CPU seconds spent in `receive`, packets."""
-    spent, packets = 0.0, 0
+def receive_all(folder: Path, received: dict[str, list[str]], tag: str) -> tuple[Spent, int]:
+    """Receives every seat's packets into fresh replicas; returns the time spent in `receive`, packets."""
+    spent, packets = Spent(), 0
     for name, texts in received.items():
         replica = Replica(GameService(str(folder / f"{tag}-{name}.sqlite")))
         replica.join(texts[0])
         for text in texts[1:]:
-            started = time.process_time()
-            replica.receive(text)
-            spent += time.process_time() - started
+            with stopwatch() as one:
+                replica.receive(text)
+            spent += one
             packets += 1
         replica.service.close()
     return spent, packets
@@ -117,28 +118,42 @@ def receive_all(folder: Path, received: dict[str, list[str]], tag: str) -> tuple
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=3, help="runs of each mode (default 3)")
+    parser.add_argument("--reps", type=int, default=0, help="runs of each mode (default 3; 1 with --quick)")
+    parser.add_argument("--quick", action="store_true", help="dungeon-short only, once: a smoke run")
     args = parser.parse_args(argv)
+    args.reps = args.reps or (1 if args.quick else 3)
+    scenarios = ["dungeon-short"] if args.quick else list(SCENARIOS)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
     figures: dict[str, object] = {"clock": "cpu", "reps": args.reps}
-    print(f"{'scenario':<16}{'packets':>8}{'on ms/pk':>10}{'off ms/pk':>11}{'on/off':>8}")
+    print(f"{'scenario':<16}{'packets':>8}{'on ms/pk':>10}{'off ms/pk':>11}{'on/off':>8}{'wall':>8}  (CPU)")
     with tempfile.TemporaryDirectory(prefix="nightkeep-bench-keys-") as tmp:
         root = Path(tmp)
-        for ruleset in SCENARIOS:
+        for ruleset in scenarios:
             game_folder = root / ruleset
             game_folder.mkdir()
             received = play(game_folder, ruleset, seed=1)
-            on, off = [], []
+            on: list[Spent] = []
+            off: list[Spent] = []
             for rep in range(args.reps):
-                seconds, packets = receive_all(game_folder, received, f"on-{rep}")
-                on.append(seconds / packets)
+                spent, packets = receive_all(game_folder, received, f"on-{rep}")
+                on.append(spent / packets)
                 with unchecked():
-                    seconds, packets = receive_all(game_folder, received, f"off-{rep}")
-                off.append(seconds / packets)
-            ratio = statistics.median(a / b for a, b in zip(on, off, strict=True))
-            on_ms, off_ms = statistics.median(on) * 1000, statistics.median(off) * 1000
-            print(f"{ruleset:<16}{packets:>8}{on_ms:>10.2f}{off_ms:>11.2f}{ratio:>7.2f}x")
-            figures[ruleset] = {"packets": packets, "on_ms": on_ms, "off_ms": off_ms, "ratio": ratio}
+                    spent, packets = receive_all(game_folder, received, f"off-{rep}")
+                off.append(spent / packets)
+            ratio = statistics.median(a.cpu / b.cpu for a, b in zip(on, off, strict=True))
+            wall = statistics.median(a.wall / b.wall for a, b in zip(on, off, strict=True))
+            on_ms, off_ms = (
+                statistics.median(s.cpu for s in on) * 1000,
+                statistics.median(s.cpu for s in off) * 1000,
+            )
+            print(f"{ruleset:<16}{packets:>8}{on_ms:>10.2f}{off_ms:>11.2f}{ratio:>7.2f}x{wall:>7.2f}x")
+            figures[ruleset] = {
+                "packets": packets,
+                "on_ms": on_ms,
+                "off_ms": off_ms,
+                "ratio": ratio,
+                "wall_ratio": wall,
+            }
     print(json.dumps(figures, sort_keys=True))
     return 0
 

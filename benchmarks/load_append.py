@@ -75,6 +75,17 @@ class AppendFigures:
     raw_s: float
     text_s: float = 0.0  # PostgreSQL: the library's own statement (batch in text form), for comparison
     copy_s: float = 0.0  # PostgreSQL: raw binary COPY of the same rows, a higher limit than executemany
+    # CPU seconds (medians of the reps) of this process and of the server's processes (0 for SQLite, or
+    # when the server is not on this machine), for the recorder and for the raw executemany.
+    library_cpu_s: float = 0.0
+    library_server_cpu_s: float = 0.0
+    raw_cpu_s: float = 0.0
+    raw_server_cpu_s: float = 0.0
+
+    @property
+    def cpu_ratio(self) -> float:
+        """Raw executemany's CPU (client + server) over the recorder's: the ratio in CPU time."""
+        return (self.raw_cpu_s + self.raw_server_cpu_s) / (self.library_cpu_s + self.library_server_cpu_s)
 
     @property
     def library_ev_s(self) -> float:
@@ -98,22 +109,40 @@ class AppendFigures:
 
 
 def interleaved(
-    reps: int, passes: dict[str, tuple[Callable[[], None], Callable[[], None]]]
-) -> dict[str, float]:
-    """Runs each (reset, timed) pass `reps` times, A B A B...; returns the median time of each."""
-    times: dict[str, list[float]] = {name: [] for name in passes}
+    reps: int,
+    passes: dict[str, tuple[Callable[[], None], Callable[[], None]]],
+    server_cpu: Callable[[], float] = lambda: 0.0,
+) -> dict[str, tuple[float, float, float]]:
+    """Runs each (reset, timed) pass `reps` times, A B A B...; returns the median wall time, this
+    process's CPU time and the server's CPU time (`server_cpu()`, read before and after) of each."""
+    times: dict[str, list[tuple[float, float, float]]] = {name: [] for name in passes}
     for _ in range(reps):
         for name, (reset, run) in passes.items():
             reset()
             gc.collect()
-            t0 = time.perf_counter()
+            server = server_cpu()
+            cpu, t0 = time.process_time(), time.perf_counter()
             run()
-            times[name].append(time.perf_counter() - t0)
-    return {name: statistics.median(values) for name, values in times.items()}
+            wall, cpu = time.perf_counter() - t0, time.process_time() - cpu
+            times[name].append((wall, cpu, server_cpu() - server))
+    return {
+        name: (
+            statistics.median(v[0] for v in values),
+            statistics.median(v[1] for v in values),
+            statistics.median(v[2] for v in values),
+        )
+        for name, values in times.items()
+    }
 
 
 def append_postgres(
-    url: str, plain_url: str, schema: str, rows: list[StoredEvent], size: int, reps: int
+    url: str,
+    plain_url: str,
+    schema: str,
+    rows: list[StoredEvent],
+    size: int,
+    reps: int,
+    server_cpu: Callable[[], float] = lambda: 0.0,
 ) -> AppendFigures:
     """Appends the rows on PostgreSQL through the recorder and by raw executemany, in one schema."""
     import psycopg
@@ -166,13 +195,21 @@ def append_postgres(
             "raw": (truncate(RAW_TABLE), raw),
             "copy": (truncate(RAW_TABLE), copy),
         }
-        medians = interleaved(reps, passes)
+        medians = interleaved(reps, passes, server_cpu)
         stored = conn.execute(f"SELECT count(*) FROM {events_table}").fetchone()
         raw_stored = conn.execute(f"SELECT count(*) FROM {RAW_TABLE}").fetchone()
     service.close()
     assert stored is not None and raw_stored is not None and stored[0] == raw_stored[0] == len(rows)
     return AppendFigures(
-        "postgresql", len(rows), size, medians["library"], medians["raw"], medians["text"], medians["copy"]
+        "postgresql",
+        len(rows),
+        size,
+        medians["library"][0],
+        medians["raw"][0],
+        medians["text"][0],
+        medians["copy"][0],
+        *medians["library"][1:],
+        *medians["raw"][1:],
     )
 
 
@@ -220,4 +257,7 @@ def append_sqlite(path: str, rows: list[StoredEvent], size: int, reps: int) -> A
     conn.close()
     service.close()
     assert counts == [len(rows), len(rows)], counts
-    return AppendFigures("sqlite", len(rows), size, medians["library"], medians["raw"])
+    library, raw_ = medians["library"], medians["raw"]
+    return AppendFigures(
+        "sqlite", len(rows), size, library[0], raw_[0], library_cpu_s=library[1], raw_cpu_s=raw_[1]
+    )

@@ -142,6 +142,8 @@ class LoadFigures:
     client_cores: float  # the game processes' CPU time per second of the window
     machine_busy: float  # the whole machine's CPU use over the window (0-1; other users included)
     waits: dict[str, float] = field(default_factory=dict)  # PostgreSQL: see load_waits.py
+    client_cpu_s: float = 0.0  # the game processes' CPU time over the window
+    server_cpu_s: float | None = None  # PostgreSQL on this machine: its processes' CPU over the window
 
     @property
     def actions_s(self) -> float:
@@ -160,9 +162,11 @@ def run_load(
     seconds: float,
     ruleset: str,
     during: Callable[[float], dict[str, float]] | None = None,
+    server_cpu: Callable[[], float] | None = None,
 ) -> LoadFigures:
     """Runs K games across M spawned processes on the given shard stores; returns the figures.
-    `during(seconds)`, if given, runs in this process while they play (it samples the server)."""
+    `during(seconds)`, if given, runs in this process while they play (it samples the server);
+    `server_cpu()`, if given, reads the server's processes' CPU seconds so far (before and after)."""
     for db in shards:
         # The store is made once, before the processes open it (one at a time: see play).
         GameService(db).close()
@@ -183,7 +187,9 @@ def run_load(
     except threading.BrokenBarrierError:
         pass  # a worker failed: its result says why
     before = cpu_jiffies()
+    server_before = server_cpu() if server_cpu is not None else 0.0
     waits = during(seconds) if during is not None else (time.sleep(seconds) or {})
+    server_spent = server_cpu() - server_before if server_cpu is not None else None
     after = cpu_jiffies()
     results: list[PlayResult] = [queue.get(timeout=SETUP_TIMEOUT_S + seconds) for _ in workers]
     for worker in workers:
@@ -207,6 +213,8 @@ def run_load(
         client_cores=sum(r.cpu_s for r in results) / window,
         machine_busy=(after[0] - before[0]) / max(1, after[1] - before[1]),
         waits=waits,
+        client_cpu_s=sum(r.cpu_s for r in results),
+        server_cpu_s=server_spent,
     )
 
 

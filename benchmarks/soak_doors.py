@@ -5,12 +5,14 @@ over N cases spread across worker processes, with figures at the end.
 
     python benchmarks/soak_doors.py                 # 100,000 cases, one worker per core
     python benchmarks/soak_doors.py --cases 2000    # a quick run
+    python benchmarks/soak_doors.py --quick         # 30 cases, one worker: a smoke run
 
 Each case takes a recorded game from replays/, one mutation (tests/log_mutations.py) and a seed, and
 throws the result at audit, replay and import (into a fresh in-memory store). It counts, per mutation:
 files each door refused or accepted, tracebacks (any exception but nightkeep's own errors), writes
 left by a refused import, disagreements between replay and audit, and files import stored although
-their history is not the genuine one. Output: a table, then one JSON line. Exit 1 if any of the last
+their history is not the genuine one, and the CPU time of the run (this process's and the workers')
+beside its wall time. Output: a table, then one JSON line. Exit 1 if any of the last
 four is not zero.
 """
 
@@ -21,6 +23,7 @@ import json
 import logging
 import os
 import random
+import resource
 import sys
 import time
 import traceback
@@ -100,13 +103,22 @@ def _keep(data: bytes, mutation: str, case: int, kind: str, detail: str = "") ->
         (folder / f"{kind}-{mutation}-{case}.txt").write_text(detail)
 
 
+def children_cpu() -> float:
+    """Returns the user + sys time of this process's ended children (the pool's workers)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=100_000, help="how many mutated files (default 100,000)")
     parser.add_argument("--seed", type=int, default=1, help="seeds the sequence of cases (default 1)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    parser.add_argument("--quick", action="store_true", help="30 cases, one worker: a smoke run")
     args = parser.parse_args()
-    began = time.perf_counter()
+    if args.quick:
+        args.cases, args.jobs = 30, 1
+    began, cpu = time.perf_counter(), time.process_time() + children_cpu()
     chunk = 500
     chunks = [(s, min(s + chunk, args.cases), args.seed) for s in range(0, args.cases, chunk)]
     totals: dict[str, Counter[str]] = {name: Counter() for name in sorted(MUTATIONS)}
@@ -115,9 +127,13 @@ def main() -> int:
             for name, tally in counts.items():
                 totals[name].update(tally)
     wall = time.perf_counter() - began
+    cpu = time.process_time() + children_cpu() - cpu  # the pool's workers have ended: their time counts
     columns = ("cases", "unreadable", "findings", "imported", *PROBLEMS, "mutation errors")
     games = len(REPLAYS)
-    print(f"doors soak: {args.cases:,} cases over {games} recorded games, {args.jobs} workers, {wall:.0f} s")
+    print(
+        f"doors soak: {args.cases:,} cases over {games} recorded games, {args.jobs} workers, "
+        f"{wall:.0f} s wall, {cpu:.0f} s CPU"
+    )
     print(f"{'mutation':<16}" + "".join(f"{c:>{len(c) + 2}}" for c in columns))
     for name, tally in totals.items():
         print(f"{name:<16}" + "".join(f"{tally[c]:>{len(c) + 2},}" for c in columns))
@@ -126,7 +142,17 @@ def main() -> int:
         everything.update(tally)
     print(f"{'all':<16}" + "".join(f"{everything[c]:>{len(c) + 2},}" for c in columns))
     figures = {c: everything[c] for c in columns}
-    print(json.dumps({"cases": args.cases, "seed": args.seed, "wall_s": round(wall, 1), **figures}))
+    print(
+        json.dumps(
+            {
+                "cases": args.cases,
+                "seed": args.seed,
+                "wall_s": round(wall, 1),
+                "cpu_s": round(cpu, 1),
+                **figures,
+            }
+        )
+    )
     return 1 if any(everything[p] for p in (*PROBLEMS, "mutation errors")) else 0
 
 

@@ -1,0 +1,49 @@
+"""The --quick runs of the benchmarks that time whole processes or need a PostgreSQL server end well and
+print the figures they promise (issue 28). No timing is asserted. The PostgreSQL ones are given the
+tests' server (tests/pg_server.py) instead of starting their own."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.benchmark_runs import missing_keys, run_quick
+
+pytestmark = pytest.mark.slow
+
+PROCESSES = {
+    "bench_cli.py": {"startup", "listing", "verdicts", "clock"},
+    "soak_doors.py": {"cases", "cpu_s", "wall_s", "tracebacks"},
+}
+WITH_POSTGRES = {
+    "bench_pg_play.py": {"rates", "ratio_cpu", "ratio_wall", "verdict", "clock"},
+    "bench_load.py": {"append", "load", "shards", "targets"},
+}
+# bench_load's quick run made smaller still: one process, one second a configuration, a few events.
+LOAD_OPTIONS = ["--seconds", "1", "--processes", "1", "--shard-processes", "1", "--games", "2"]
+LOAD_OPTIONS += ["--append-events", "500", "--reps", "1", "--json"]
+
+
+@pytest.mark.parametrize("script", sorted(PROCESSES))
+def test_a_quick_run_of_whole_processes_ends_well_and_prints_its_figures(script, tmp_path):
+    figures = run_quick(script, cwd=tmp_path)
+    assert not missing_keys(figures, PROCESSES[script])
+
+
+def test_the_show_benchmark_reads_each_command_s_own_peak_memory(tmp_path):
+    figures = run_quick("bench_show.py", cwd=tmp_path)
+    assert not missing_keys(figures, {"long_over_short_cpu", "long_over_short_wall", "maxrss_mib", "verdict"})
+    # Each command's own peak, not the benchmark process's: `python -c pass` stays the smallest.
+    peaks = figures["maxrss_mib"]
+    assert min(peaks, key=peaks.get) == "python -c pass"
+
+
+def test_the_postgresql_bot_game_benchmark_reads_client_and_server_cpu(postgres_server, tmp_path):
+    figures = run_quick("bench_pg_play.py", "--pg-url", postgres_server.url(), cwd=tmp_path)
+    assert not missing_keys(figures, WITH_POSTGRES["bench_pg_play.py"])
+    assert figures["rates"]["postgres_client_server_cpu"] is not None  # the server runs on this machine
+
+
+def test_the_load_benchmark_runs_on_the_tests_server(postgres_server, tmp_path):
+    figures = run_quick("bench_load.py", "--pg-url", postgres_server.url(), *LOAD_OPTIONS, cwd=tmp_path)
+    assert not missing_keys(figures, WITH_POSTGRES["bench_load.py"])
+    assert all(row["server_cpu_ms_per_action"] is not None for row in figures["shards"])
