@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import msgpack
+import msgspec
 
 from domain.audit import AuditPoint, AuditReport, audit_with_point
 from domain.audit.reading import header_type_problem
@@ -208,10 +209,21 @@ def _is_canonical(data: bytes, document: dict[str, Any]) -> bool | None:
     when it cannot be told (a value nested too deep to encode again: the audit's first stage names its
     event). The chain covers decoded values, so without this one game could be written in many ways,
     and importing a file then exporting it would not give its bytes back."""
+    # msgspec's encoder with sorted keys writes what canonical_form then msgpack write, in one C call
+    # (a sixth of the time: canonical_form rebuilds every map in Python). Bytes it gives back whole are
+    # canonical; anything else (unsorted, non-shortest, a float, a key of mixed type) is judged below.
+    try:
+        if _SORTED_ENCODE(document) == data:
+            return True
+    except Exception:  # noqa: BLE001  (a value msgspec does not encode: judged below)
+        pass
     try:
         return bool(msgpack.packb(canonical_form(document), use_bin_type=True, datetime=True) == data)
     except Exception:  # noqa: BLE001  (msgpack raises several unrelated types)
         return None
+
+
+_SORTED_ENCODE = msgspec.msgpack.Encoder(order="sorted").encode
 
 
 def _unpack_options(limits: Limits) -> dict[str, Any]:

@@ -47,7 +47,8 @@ class AuditDice:
         # The seed's HMAC key made ready: an audit passes the one it made for the game's seed. Private
         # picks and salts draw with it; public dice and picks with the action's per-turn key, if any.
         self._seed_key = key if key is not None or seed is None else hmac_key(seed)
-        self._key = hmac_key(turn_key) if turn_key else self._seed_key
+        # The turn's key is keyed into HMAC at its first public draw: most actions draw nothing.
+        self._key: Any = None if turn_key else self._seed_key
         # A seat's private draws: its private dice key mixed with the turn's key (where this copy holds
         # the key, or the seed gives it); the seed in a game without per-turn keys.
         self._owners = (
@@ -81,7 +82,7 @@ class AuditDice:
         values: list[int] = []
         first = self.next_draw
         end = first + max(count, 0)
-        recorded_of, script, key = self._recorded, self._script, self._key
+        recorded_of, script, key = self._recorded, self._script, self._public_key()
         # _take and _compare inlined, the counters kept in locals: every die of every audit comes here.
         for draw in range(first, end):
             recorded = recorded_of.get(draw)
@@ -100,6 +101,13 @@ class AuditDice:
         self.next_draw = end
         self.used += end - first
         return values, list(range(first, end))
+
+    def _public_key(self) -> Any:
+        """Returns the HMAC key of this action's public draws (the turn's key, else the seed's), or None
+        when neither is known."""
+        if self._key is None and self._turn_key:
+            self._key = hmac_key(self._turn_key)
+        return self._key
 
     def _private_key(self, owner: str) -> bytes | None:
         """Returns the key of `owner`'s private draws in this action, or None when it cannot be known."""
@@ -127,7 +135,7 @@ class AuditDice:
             private = self._private_key(owner)
             key = hmac_key(private) if private is not None else None
         else:
-            key = self._key
+            key = self._public_key()
         if key is not None:
             expected = options[draw_value_keyed(key, self._prefix, draw, len(options))]
         self._compare(draw, recorded, expected)
