@@ -33,7 +33,7 @@ from domain.events import (
     next_chain,
     public_form,
 )
-from domain.game import check_legal
+from domain.game import GameFold, check_legal
 from domain.other_histories import other_history
 from domain.signing import ENTROPY_POINT, fingerprint
 from event_store.app.replay_file import check_import, encode_replay, header_of, store_import
@@ -510,6 +510,14 @@ class Replica:
     def _head(self, member: Membership) -> tuple[int, bytes]:
         return self.service.head(member.stored)
 
+    def _fold(self, member: Membership) -> GameFold:
+        """Returns the copy's state: where its audit ended when that is kept (the audit's fold of the
+        same events), else folded from the held events."""
+        held = self._copy(member)
+        if held.point is not None:
+            return held.point.fresh().fold
+        return fold_recorded(held.all())
+
     def _own_randomness(self, member: Membership, what: str, version: int, chain: bytes) -> bytes:
         """Returns the player's random bytes for a point of the game: the hash of their own (Ed25519,
         so deterministic) signature of that point. Nobody without the key can predict them, and a
@@ -526,15 +534,15 @@ class Replica:
 
     def legal_actions(self, member: Membership) -> list[Any]:
         """Returns the player's legal actions as the replica's copy shows them."""
-        fold = fold_recorded(self._held(member))
+        fold = self._fold(member)
         if fold.meta["actions"] == 0 or paused_by(fold.meta):
             return []  # not dealt yet, or a rollback waits on answers: `act` would refuse any move
         return list(fold.ruleset.legal_actions(fold.state, member.player))
 
     def action_packet(self, member: Membership, action_id: str) -> str:
         """Returns a signed action packet, after checking the action is legal as far as the copy shows."""
-        held = self._held(member)
-        fold = fold_recorded(held)
+        version, chain = self._head(member)
+        fold = self._fold(member)
         if fold.meta["actions"] == 0:
             raise IllegalAction(
                 "the game has not been dealt yet: it waits for every signing seat's entropy "
@@ -542,12 +550,12 @@ class Replica:
             )
         check_legal(fold, member.player, action_id)
         # After a rollback the first move draws with the voided move's nonce: nothing is rolled again.
-        nonce = pinned_nonce(fold.meta) or self._own_randomness(member, "nonce", len(held), held[-1].chain)
+        nonce = pinned_nonce(fold.meta) or self._own_randomness(member, "nonce", version, chain)
         body = {
             "game": str(member.game),
             "player": member.player,
-            "version": len(held),
-            "chain": held[-1].chain,
+            "version": version,
+            "chain": chain,
             "action": action_id,
             "nonce": nonce,
         }
@@ -562,17 +570,17 @@ class Replica:
     def words_packet(self, member: Membership, kind: str, **said: Any) -> str:
         """Returns a signed packet of the seat's words (press, vacation, answer), made holding the
         replica's copy as it is; the host records them with this signature."""
-        held = self._held(member)
+        version, chain = self._head(member)
         if kind == "answer":
-            pending = fold_recorded(held).meta.get("club", {}).get("pending")
+            pending = self._fold(member).meta.get("club", {}).get("pending")
             if not pending or member.player not in pending["waiting"]:
                 raise IllegalAction("no rollback waits on your answer (as far as this replica has heard)")
             said = {**said, "to": pending["to"]}
         body = {
             "game": str(member.game),
             "player": member.player,
-            "version": len(held),
-            "chain": held[-1].chain,
+            "version": version,
+            "chain": chain,
         }
         what = {"press": str(said.get("text", ""))[:40], "vacation": f"{said.get('seconds', 0)}s"}.get(
             kind, ""

@@ -15,10 +15,14 @@ from domain.audit import AuditReport
 from domain.bots import Bot
 from domain.errors import TamperedLog
 from event_store.app.replay_file import audit_replay
-from event_store.audit_points import TABLE
+from event_store.audit_points import TABLE, load_point
 from event_store.pbem.packets import make_packet, read_packets
+from event_store.recorded import fold_recorded
+from event_store.transcoder import MsgpackTranscoder
 from tests.lying_host import CASTLE, DUNGEON
 from tests.pbem_table import NewStore, Table, seat_table
+
+TRANSCODER = MsgpackTranscoder()
 
 
 @pytest.fixture
@@ -105,15 +109,33 @@ def _set_point(table: Table, player: str, point: bytes) -> None:
         c.execute(f"UPDATE {TABLE} SET point=?", [point])
 
 
-def test_the_point_follows_the_copys_head(table: Table) -> None:
-    bot = Bot(3)
-    for _ in range(6):
-        table.play_turn(bot)
-    table.read_mail("Ann")
-    replica, member = table.replicas["Ann"]
-    ((stored, version, chain, _),) = _points(table, "Ann")
-    assert stored == str(member.stored)
-    assert (version, bytes(chain)) == replica.service.head(member.stored)
+@pytest.mark.parametrize(("ruleset", "seats"), [("dungeon-short", DUNGEON), ("vampire-empire", CASTLE)])
+def test_the_point_follows_the_copys_head_and_holds_its_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset: str, seats: Any
+) -> None:
+    """The point is at the copy's head after every packet, and its fold is the fold of the held events
+    (what `act` on the replica reads its legal moves from)."""
+    table = seat_table(lambda name: str(tmp_path / f"{name}.sqlite"), tmp_path, monkeypatch, ruleset, seats)
+    try:
+        table.join_all()
+        bot = Bot(3)
+        for _ in range(12):
+            table.play_turn(bot)
+            for player in table.replicas:
+                table.read_mail(player)
+                replica, member = table.replicas[player]
+                ((stored, version, chain, _),) = _points(table, player)
+                assert stored == str(member.stored)
+                head = replica.service.head(member.stored)
+                assert (version, bytes(chain)) == head
+                point = load_point(replica.db, member.stored, *head)
+                assert point is not None
+                whole = fold_recorded(replica.service.recorded_events(member.stored))
+                assert TRANSCODER.encode([point.fold.meta, point.fold.state]) == TRANSCODER.encode(
+                    [whole.meta, whole.state]
+                )
+    finally:
+        table.close()
 
 
 @pytest.mark.parametrize("damage", ["garbage", "another version", "truncated"])
