@@ -378,19 +378,16 @@ def show(
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
-    recorded = service.recorded_events(game_id, lte=at)
-    if at is not None and recorded[-1].version != at:
-        raise UsageError(f"game {game_id} has only {recorded[-1].version} events")
-    # Other players' private events are sealed for this viewer, so the board is folded without them.
-    fold = fold_recorded(seen_by(recorded, viewer))
+    # Other players' private events are sealed for this viewer, so the board is folded without them:
+    # from the viewer's own snapshot and the few events after it.
+    fold = service.fold_as(game_id, viewer, at)
     refuse_another_viewer_of_copy(service, game_id, viewer)
     facts = provenance(service, game_id, revealed=None if at else bool(fold.meta["seed"]))
     stopped = game_status(fold)["status"] == STOPPED
     if write_pictures(fold, stopped, svg_file, png_file, force_picture, as_json):
         return
-    head = recorded[-1]
-    history = {"version": head.version, "chain": head.chain.hex()}
-    history["fingerprint"] = history_fingerprint(head.version, head.chain)
+    history = {"version": fold.version, "chain": fold.chain.hex()}
+    history["fingerprint"] = history_fingerprint(fold.version, fold.chain)
     replica = facts.get("replica") and at is None
     lines, waiting = replica_waiting(service, game_id) if replica else ([], [])
     if as_json:
