@@ -49,7 +49,8 @@ def stored_ids_with_prefix(recorder: ApplicationRecorder, prefix: str) -> list[U
         return [UUID(i) for i in ids if UUID(i).hex.startswith(prefix)]
     if store.dialect == SQLITE:
         # Stored ids are 32 hex digits; the primary key (originator_id, version) serves this range.
-        low, high = prefix, prefix + "g"  # 'g' sorts after every hex digit
+        low: object = prefix
+        high: object = prefix + "g"  # 'g' sorts after every hex digit
         below = "originator_id < ?"
     else:
         # A uuid column: every id with the prefix lies between it padded with 0s and with fs.
