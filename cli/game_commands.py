@@ -54,8 +54,7 @@ from domain.game import STOPPED, game_status
 from domain.signing import history_fingerprint
 from event_store.app.seats import AS_ENV, open_actions, refuse_if_secret, who_acts
 from event_store.app.service import GameService, play_with_bots
-from event_store.recorded import created_of, fold_recorded, redacted
-from simulation.bot_games import refuse_bot_only_options
+from event_store.recorded import created_of, redacted
 
 
 def parse_player(text: str) -> tuple[str, str | None]:
@@ -159,6 +158,8 @@ def new(
     """
     seats = [parse_player(p) for p in players]
     opts = dict(parse_option(o) for o in options)
+    from simulation.bot_games import refuse_bot_only_options  # the bots' module: loaded by `new` alone
+
     refuse_bot_only_options(ruleset, opts)
     script = parse_dice(dice) if dice is not None else None
     mixed = [parse_entropy(e) for e in entropy]
@@ -317,7 +318,7 @@ def play(
         _play_at_terminal(service, game_id, bot_seats, seed, from_stdin, as_json)
         return
     play_with_bots(service, game_id, seed)
-    fold = fold_recorded(seen_by(service.recorded_events(game_id), viewer))
+    fold = service.fold_as(game_id, viewer)
     if as_json:
         echo_json(game_summary(str(game_id), fold))
     else:
