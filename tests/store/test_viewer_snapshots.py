@@ -11,6 +11,7 @@ from uuid import UUID
 import pytest
 from click.testing import CliRunner
 
+import event_store.app.service as service_module
 from cli.main import cli
 from domain.actions import HOST
 from domain.errors import UsageError
@@ -23,6 +24,12 @@ from tests import store_rows
 
 SEATS = [("Hana", None), ("Vlad", None)]
 VIEWERS = [PUBLIC, "Hana", "Vlad"]
+
+
+@pytest.fixture(autouse=True)
+def views_at_every_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Viewers' folds are snapshotted with each of the game's own snapshots: a short game holds several."""
+    monkeypatch.setattr(service_module, "VIEW_SNAPSHOTS_EVERY", 1)
 
 
 def _played(service: GameService, actions: int = 40, seed: int = 3) -> UUID:
@@ -65,6 +72,22 @@ def test_each_viewers_board_from_its_snapshot_is_the_fold_of_the_log_sealed_for_
     # The views differ: each seat holds its own secrets, the public none.
     folds = [store_service.fold_as(game_id, viewer or None).state for viewer in VIEWERS]
     assert folds[0] != folds[1] and folds[1] != folds[2]
+
+
+def test_a_game_without_private_events_keeps_only_the_publics_board_which_each_seat_starts_from(
+    store_service,
+):
+    game_id = store_service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
+    for _ in range(60):
+        play_with_bots(store_service, game_id, seed=5, max_actions=1)
+    assert not any(r.event.private for r in store_service.recorded_events(game_id))
+    assert len(_view_rows(store_service, game_id, PUBLIC)) >= 2
+    assert _view_rows(store_service, game_id, "Ann") == _view_rows(store_service, game_id, "Bo") == []
+    head = store_service.fold(game_id).version
+    for viewer in (PUBLIC, "Ann", "Bo"):
+        for at in (None, SNAPSHOT_INTERVAL + 3, head):
+            lean = store_service.fold_as(game_id, viewer or None, at)
+            assert _same(lean, _sealed_fold(store_service, game_id, viewer, at)), (viewer, at)
 
 
 def test_a_viewers_snapshot_holds_no_other_seats_private_dice_key(store_service):
