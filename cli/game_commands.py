@@ -54,8 +54,7 @@ from domain.game import STOPPED, game_status
 from domain.signing import history_fingerprint
 from event_store.app.seats import AS_ENV, open_actions, refuse_if_secret, who_acts
 from event_store.app.service import GameService, play_with_bots
-from event_store.recorded import created_of, fold_recorded, redacted
-from simulation.bot_games import refuse_bot_only_options
+from event_store.recorded import created_of, redacted
 
 
 def parse_player(text: str) -> tuple[str, str | None]:
@@ -159,6 +158,8 @@ def new(
     """
     seats = [parse_player(p) for p in players]
     opts = dict(parse_option(o) for o in options)
+    from simulation.bot_games import refuse_bot_only_options  # the bots' module: loaded by `new` alone
+
     refuse_bot_only_options(ruleset, opts)
     script = parse_dice(dice) if dice is not None else None
     mixed = [parse_entropy(e) for e in entropy]
@@ -317,7 +318,7 @@ def play(
         _play_at_terminal(service, game_id, bot_seats, seed, from_stdin, as_json)
         return
     play_with_bots(service, game_id, seed)
-    fold = fold_recorded(seen_by(service.recorded_events(game_id), viewer))
+    fold = service.fold_as(game_id, viewer)
     if as_json:
         echo_json(game_summary(str(game_id), fold))
     else:
@@ -378,19 +379,16 @@ def show(
     """
     service = get_service(ctx)
     game_id = service.resolve_game_id(game)
-    recorded = service.recorded_events(game_id, lte=at)
-    if at is not None and recorded[-1].version != at:
-        raise UsageError(f"game {game_id} has only {recorded[-1].version} events")
-    # Other players' private events are sealed for this viewer, so the board is folded without them.
-    fold = fold_recorded(seen_by(recorded, viewer))
+    # Other players' private events are sealed for this viewer, so the board is folded without them:
+    # from the viewer's own snapshot and the few events after it.
+    fold = service.fold_as(game_id, viewer, at)
     refuse_another_viewer_of_copy(service, game_id, viewer)
     facts = provenance(service, game_id, revealed=None if at else bool(fold.meta["seed"]))
     stopped = game_status(fold)["status"] == STOPPED
     if write_pictures(fold, stopped, svg_file, png_file, force_picture, as_json):
         return
-    head = recorded[-1]
-    history = {"version": head.version, "chain": head.chain.hex()}
-    history["fingerprint"] = history_fingerprint(head.version, head.chain)
+    history = {"version": fold.version, "chain": fold.chain.hex()}
+    history["fingerprint"] = history_fingerprint(fold.version, fold.chain)
     replica = facts.get("replica") and at is None
     lines, waiting = replica_waiting(service, game_id) if replica else ([], [])
     if as_json:

@@ -21,9 +21,9 @@ from domain.actions import Action
 from domain.bots import Bot
 from domain.errors import NightkeepError
 from domain.hidden import PUBLIC
-from event_store.app.seats import match_action, players_to_act, seen_by, who_acts
+from event_store.app.seats import match_action, players_to_act, who_acts
 from event_store.app.service import GameService
-from event_store.recorded import fold_recorded, redacted
+from event_store.recorded import redacted
 
 QUIT = frozenset({"q", "quit", "exit"})
 HELP = frozenset({"?", "help", ""})
@@ -162,7 +162,7 @@ class HotSeat:
             self.seen[name] = recorded[-1].version
 
     def _show(self, viewer: str, choices: int) -> None:
-        fold = fold_recorded(seen_by(self.service.recorded_events(self.game_id), viewer or None))
+        fold = self.service.fold_as(self.game_id, viewer or None)  # from the viewer's snapshot on
         # On a terminal the board and the numbered choices (their rules and header, and the prompt) share
         # the screen, so the board does not scroll away; the story of the last action may scroll above.
         _, lines = terminal_size()

@@ -126,18 +126,28 @@ def print_board(game_id: str, fold: GameState, note: str = "", height: int | Non
     """Prints the board view under a header (and a line of provenance, when given), to the console's width
     (and, given a `height`, in at most that many lines, header included, as far as a layout allows)."""
     summary = game_summary(game_id, fold)
-    out = console()
-    head = wrapped(board_header(game_id, summary), out.width)
+    width, _ = terminal_size()
+    head = wrapped(board_header(game_id, summary), width)
     if height is not None and "\n" in head:  # a line saved for the board: the id's start names the game
-        head = wrapped(board_header(game_id[:8], summary), out.width)
-    out.print(head, markup=False)
+        head = wrapped(board_header(game_id[:8], summary), width)
+    print_plain(head)
     if note:
-        head += "\n" + wrapped(f"Note: {note}.", out.width)
-        out.print(wrapped(f"Note: {note}.", out.width), markup=False)
+        head += "\n" + wrapped(f"Note: {note}.", width)
+        print_plain(wrapped(f"Note: {note}.", width))
     stopped = summary["status"] == STOPPED
     rest = None if height is None else max(height - len(head.splitlines()), 1)
-    board = render_board(fold.ruleset_name, fold.state, stopped, width=out.width, height=rest)
-    out.print(board, markup=False)
+    print_plain(render_board(fold.ruleset_name, fold.state, stopped, width=width, height=rest))
+
+
+# The control codes rich drops from text it prints (rich.control.STRIP_CONTROL_CODES).
+_DROPPED = dict.fromkeys([7, 8, 11, 12, 13])
+
+
+def print_plain(text: str) -> None:
+    """Prints plain text on stdout as the console prints it unstyled (those control codes dropped, tabs
+    expanded), without loading rich: boards and timelines are plain text, and loading rich is about
+    a tenth of `show`'s or `act`'s start-up."""
+    sys.stdout.write("\n".join(line.expandtabs(8) for line in text.translate(_DROPPED).split("\n")) + "\n")
 
 
 def plain_cells(*cells: str) -> list[Text]:
@@ -171,9 +181,8 @@ def print_timeline(
     (`labels`: known action labels by version)."""
     from projections.timeline import describe_events  # only the commands that tell a story load it
 
-    out = console()
     # Piped with no COLUMNS, each event keeps one line of its own, for grep and the like.
-    width = out.width if sys.stdout.isatty() or "COLUMNS" in os.environ else 0
+    width = terminal_size()[0] if sys.stdout.isatty() or "COLUMNS" in os.environ else 0
     for recorded, text in zip(events, describe_events(ruleset, events, labels), strict=True):
         line = f"{recorded.version:>5}  {text}"
-        out.print(wrapped(line, width, " " * 7) if width else line, markup=False)
+        print_plain(wrapped(line, width, " " * 7) if width else line)

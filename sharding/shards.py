@@ -229,6 +229,9 @@ class ShardedService:
     def fold(self, game_id: UUID, version: int | None = None, *, use_snapshot: bool = True) -> GameFold:
         return self.service_of(game_id).fold(game_id, version, use_snapshot=use_snapshot)
 
+    def fold_as(self, game_id: UUID, viewer: str | None, version: int | None = None) -> GameFold:
+        return self.service_of(game_id).fold_as(game_id, viewer, version)
+
 
 class ShardedCopies:
     """The viewers' copies of every shard: a copy is kept on the shard that stores its events."""

@@ -19,12 +19,10 @@ stores whole games at once, in game order, and only games that were played to th
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -186,6 +184,10 @@ def play_games(
         for index in range(games.games):
             yield play_audited(games, index)
         return
+    # The process machinery loads only here: `nightkeep new` imports this module for its checks alone.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     # forkserver: workers start from a fresh process, not a copy of this one, which may hold a store's
     # open connections and their threads (a forked copy of those is not safe to have).
     context = multiprocessing.get_context("forkserver")

@@ -41,7 +41,7 @@ def normalised_prefix(text: str) -> str:
 
 
 def stored_ids_with_prefix(recorder: ApplicationRecorder, prefix: str) -> list[UUID]:
-    """Returns the ids of the stored aggregates whose hex id starts with `prefix` (a range scan)."""
+    """Returns the ids of the stored aggregates whose hex id starts with `prefix` (one seek each)."""
     store = sql_store_of(recorder)
     if store is None:
         # The in-memory store offers no query for ids: its index of stored events is read instead.
@@ -49,15 +49,27 @@ def stored_ids_with_prefix(recorder: ApplicationRecorder, prefix: str) -> list[U
         return [UUID(i) for i in ids if UUID(i).hex.startswith(prefix)]
     if store.dialect == SQLITE:
         # Stored ids are 32 hex digits; the primary key (originator_id, version) serves this range.
-        bounds: list[object] = [prefix, prefix + "g"]  # 'g' sorts after every hex digit
-        where = "originator_id >= ? AND originator_id < ?"
+        low: object = prefix
+        high: object = prefix + "g"  # 'g' sorts after every hex digit
+        below = "originator_id < ?"
     else:
         # A uuid column: every id with the prefix lies between it padded with 0s and with fs.
-        bounds = [UUID(prefix.ljust(32, "0")), UUID(prefix.ljust(32, "f"))]
-        where = "originator_id BETWEEN ? AND ?"
+        low, high = UUID(prefix.ljust(32, "0")), UUID(prefix.ljust(32, "f"))
+        below = "originator_id <= ?"
     table = _events_table(recorder)
+    # Each stored id in turn, each found by one seek of the primary key (originator_id, version): the
+    # range scanned for its rows at version 1 would read every row of the games it holds instead (a
+    # long game's, on every command that names its game by a prefix).
+    first = f"SELECT originator_id FROM {table} WHERE originator_id >= ? AND {below}"
+    after = f"SELECT originator_id FROM {table} WHERE originator_id > ids.id AND {below}"
+    sql = (
+        f"WITH RECURSIVE ids(id) AS (SELECT ({first} ORDER BY originator_id LIMIT 1) "
+        f"UNION ALL SELECT ({after} ORDER BY originator_id LIMIT 1) FROM ids WHERE ids.id IS NOT NULL) "
+        f"SELECT id FROM ids WHERE id IS NOT NULL AND EXISTS "
+        f"(SELECT 1 FROM {table} WHERE originator_id = ids.id AND originator_version = 1)"
+    )
     with store.transaction(commit=False) as c:
-        c.execute(f"SELECT originator_id FROM {table} WHERE {where} AND originator_version = 1", bounds)
+        c.execute(sql, [low, high, high])
         return store.ids(c.fetchall())
 
 

@@ -84,3 +84,25 @@ def test_an_unknown_command_is_still_a_one_line_usage_error():
     assert result.exit_code == 2
     assert "No such command 'shwo'" in result.output
     assert isinstance(cli, click.Group)
+
+
+def _imported_by(db: str, *args: str) -> set[str]:
+    """Returns the modules a fresh interpreter holds after running one command on a store."""
+    return imported_after(
+        f"from cli.main import cli\ncli.main(['--db', {db!r}, *{args!r}], standalone_mode=False)"
+    )
+
+
+def test_show_and_act_import_only_what_they_draw(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "120")  # the full layout: a narrow one draws its tables with rich
+    db = str(tmp_path / "d.sqlite")
+    new = CliRunner().invoke(cli, ["--db", db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo"])
+    assert new.exit_code == 0, new.output
+    game = new.stdout.split()[-1]
+    shown = _imported_by(db, "show", game)
+    assert "projections.dungeon_view" in shown
+    # No console library for a plain-text board, no bots, no process pools.
+    assert not {"rich", "simulation.bot_games", "multiprocessing", "concurrent.futures.process"} & shown
+    acted = _imported_by(db, "act", game, "roll", "--as", "Ann")
+    assert "event_store.app.service" in acted
+    assert not {"rich", "simulation.bot_games", "multiprocessing", "concurrent.futures.process"} & acted

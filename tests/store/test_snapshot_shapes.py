@@ -70,8 +70,9 @@ def test_a_store_holding_an_old_shape_snapshot_folds_the_game_from_its_events(db
     stored = builder.mapper.to_stored_event(old)
     changed = store_rows.update(
         builder,
-        f"UPDATE {store_rows.snapshots_table(builder)} SET state = ? WHERE originator_version = ?",
-        [stored.state, newest.originator_version],
+        f"UPDATE {store_rows.snapshots_table(builder)} SET state = ? "
+        "WHERE originator_id = ? AND originator_version = ?",
+        [stored.state, store_rows.key(builder, game_id), newest.originator_version],
     )
     builder.close()
     assert changed == 1
