@@ -326,8 +326,8 @@ class Outbox:
             seat = self.seats(game_id).get(player)
         if game_id is not None and seat is not None and not seat.pubkey and seat.mail:
             to = seat.mail
-            head = len(self.service.chain_values(game_id))
-            to_act = list(self.service.get_game(game_id).status.get("to_act", []))
+            game = self.service.get_game(game_id)
+            head, to_act = game.version, list(game.status.get("to_act", []))
             body += "\n" + self.mail_only_part(game_id, player, head, to_act).lstrip("\n")
         else:
             to = safe_address(to)  # a stranger's From goes into a header only as one plain address
