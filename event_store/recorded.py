@@ -149,9 +149,9 @@ def _unreadable(game_id: UUID, exc: Exception) -> CorruptStore:
     return CorruptStore(f"game {game_id} has an unreadable stored event ({type(exc).__name__})")
 
 
-def check_chain(events: list[RecordedEvent], source: str) -> None:
-    """Raises TamperedLog naming the first event whose chain does not follow from the one before."""
-    previous = GENESIS_CHAIN
+def check_chain(events: list[RecordedEvent], source: str, previous: bytes = GENESIS_CHAIN) -> None:
+    """Raises TamperedLog naming the first event whose chain does not follow from the one before (the
+    first from `previous`: the chain value of the event before it, the genesis value for a whole log)."""
     for recorded in events:
         expected = next_chain(previous, recorded.type_name, recorded.class_version, recorded.fields)
         if expected != recorded.chain:

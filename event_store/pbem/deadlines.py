@@ -12,7 +12,7 @@ audit see who lapsed, when, and under which rule.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from uuid import UUID
@@ -67,32 +67,53 @@ class Wait:
         )
 
 
-def current_waits(
-    host: HostLike, game_id: UUID, recorded: Sequence[RecordedEvent], to_act: Sequence[str], now: int
-) -> dict[str, Wait]:
-    """Returns the wait of each seat to move: the stored one while nobody has moved since it began
-    (but the host's bot for that seat), else a new one from now (`is_new`: not stored yet)."""
+def stored_waits(host: HostLike, game_id: UUID) -> dict[str, Wait]:
+    """Returns the waits stored for a game's seats (each seat's last, whether it still waits or not)."""
     with host.db.transaction(commit=False) as c:
         c.execute(
             "SELECT player, since, since_time, reminded, lapsed FROM nightkeep_pbem_waits WHERE game_id=?",
             [str(game_id)],
         )
-        stored = {row[0]: row for row in c.fetchall()}
+        rows = c.fetchall()
+    return {
+        row[0]: Wait(row[0], row[1], row[2], tuple(r for r in str(row[3]).split(",") if r), row[4])
+        for row in rows
+    }
+
+
+def earliest_wait(stored: Mapping[str, Wait], to_act: Sequence[str], head: int) -> int:
+    """Returns the event the longest stored wait of a seat to move began at (`head` when none did): the
+    events `current_waits` looks at start after it."""
+    return min((w.since for p, w in stored.items() if p in to_act and w.since <= head), default=head)
+
+
+def current_waits(
+    stored: Mapping[str, Wait],
+    recorded: Sequence[RecordedEvent],
+    to_act: Sequence[str],
+    now: int,
+    start: int = 0,
+) -> dict[str, Wait]:
+    """Returns the wait of each seat to move: the stored one while nobody has moved since it began
+    (but the host's bot for that seat), else a new one from now (`is_new`: not stored yet). `recorded`
+    holds the game's events after event `start` (see `earliest_wait`) up to its head."""
     waits = {}
-    head = len(recorded)
+    head = start + len(recorded)
     for player in to_act:
-        row = stored.get(player)
-        if row is not None and row[1] <= head and not _moved_since(recorded, row[1], player):
-            reminded = tuple(r for r in str(row[3]).split(",") if r)
-            waits[player] = Wait(player, row[1], row[2], reminded, row[4])
-        else:
-            waits[player] = Wait(player, head, now, is_new=True)
+        wait = stored.get(player)
+        if wait is not None and wait.since <= head:
+            if wait.since < start:
+                raise ValueError(f"the wait of {player} began at event {wait.since}, before the events read")
+            if not _moved_since(recorded[wait.since - start :], player):
+                waits[player] = wait
+                continue
+        waits[player] = Wait(player, head, now, is_new=True)
     return waits
 
 
-def _moved_since(recorded: Sequence[RecordedEvent], since: int, player: str) -> bool:
-    """Tells whether anyone moved after event `since`, not counting the host's bot moving for `player`."""
-    for r in recorded[since:]:
+def _moved_since(recorded: Sequence[RecordedEvent], player: str) -> bool:
+    """Tells whether anyone moved in `recorded`, not counting the host's bot moving for `player`."""
+    for r in recorded:
         event = r.event
         if isinstance(event, ActionTaken) and not (event.player == player and event.auth == AUTH_DEFAULT):
             return True
@@ -128,10 +149,12 @@ def _tend_game(host: HostLike, game_id: UUID, done: Tended) -> None:
     status = game_status(fold)
     if not rules["seconds"] or status["status"] != "running" or fold.meta.get("club", {}).get("pending"):
         return
-    recorded = host.service.recorded_events(game_id)
     now = clock.epoch()
     to_act = [p for p in status["to_act"] if p != HOST]
-    for wait in current_waits(host, game_id, recorded, to_act, now).values():
+    stored = stored_waits(host, game_id)
+    start = earliest_wait(stored, to_act, fold.version)  # a pass reads the events since the waits began
+    recorded = host.service.recorded_events(game_id, gt=start)
+    for wait in current_waits(stored, recorded, to_act, now, start).values():
         _tend_seat(host, game_id, fold.meta, wait, now, done)
 
 

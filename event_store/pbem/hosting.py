@@ -246,21 +246,24 @@ class Host(Outbox):
         """Raises unless the packet follows the host's log as it stands; returns a reason when it is one
         already applied (a replayed or re-sent packet), "" when it is new."""
         body, game_id = packet.body, packet.game
-        chains = self.service.chain_values(game_id)
-        version, head = body["version"], len(chains)
-        if version > head or version < 1:
+        version = body["version"]
+        # The event the packet was made at and the one after it: the whole log's chain is not read.
+        near = self.service.recorded_events(game_id, gt=version - 1, lte=version + 1) if version >= 1 else []
+        if not near or near[0].version != version:
+            head = self.service.get_game(game_id).version
             raise BadPacket(f"the packet follows event {version}, but game {game_id} has {head} events")
-        if chains[version - 1] != body["chain"]:
+        if near[0].chain != body["chain"]:
             raise BadPacket(
                 f"the packet does not chain onto game {game_id} at event {version}: another history"
             )
         if packet.kind == "entropy":
             return self._entropy_is_new(packet)
-        if packet.kind in ("join", *WORD_KINDS) or version == head:
+        if packet.kind in ("join", *WORD_KINDS) or len(near) == 1:
             return ""  # (words are signed holding any event; a copy is known by its digest)
-        nxt = self.service.recorded_events(game_id, gt=version, lte=version + 1)[0].event
+        nxt = near[1].event
         if isinstance(nxt, ActionTaken | EntropyAdded) and nxt.signature == packet.signature:
             return f"already applied at event {version + 1}"
+        head = self.service.get_game(game_id).version
         raise StaleVersion(f"game {game_id} moved on to event {head} since that packet was made: act again")
 
     def _entropy_is_new(self, packet: Packet) -> str:

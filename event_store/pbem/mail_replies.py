@@ -201,7 +201,7 @@ def _ask(host: ReplyHost, reader: Reader, ask: Ask, nonce: bytes) -> Handled:
     request: the same reply read again (after a kill) finds its key and is not answered twice; asked
     again once the game has moved, it is a new request."""
     game, player = reader.game, reader.player
-    head = len(host.service.chain_values(game))
+    head = host.service.get_game(game).version  # (not the whole log's chain, read for its length)
     if ask.what == "help":
         body = HELP
     else:
@@ -220,7 +220,7 @@ def _take_move(host: ReplyHost, reader: Reader, move: Move, nonce: bytes) -> Han
     """Plays a move at the event of the reply's Game-Key (or, with the key lost, at the event of the
     host's last mail to the seat, if the game is still there)."""
     game, player = reader.game, reader.player
-    head = len(host.service.chain_values(game))
+    head = host.service.get_game(game).version
     version = head if reader.version is None else reader.version
     if version != head or reader.version is None:
         applied = _applied_at(host, reader, nonce)

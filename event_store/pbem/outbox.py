@@ -9,6 +9,7 @@ as the position it reached and the seats' `sent` marks. `due` and `mark_sent` dr
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
@@ -20,7 +21,7 @@ from domain.signing import history_fingerprint
 from event_store import clock
 from event_store.app.game_ids import short_id
 from event_store.log_reader import FileEntry
-from event_store.pbem.deadlines import Wait, current_waits
+from event_store.pbem.deadlines import Wait, current_waits, earliest_wait, stored_waits
 from event_store.pbem.digest import (
     Observer,
     Situation,
@@ -39,6 +40,7 @@ from event_store.pbem.digest import subject as digest_subject
 from event_store.pbem.host_parts import Outgoing
 from event_store.pbem.mail_reading import safe_address
 from event_store.pbem.packets import make_packet
+from event_store.pbem.trusted_log import CheckedTail, checked_tail
 from event_store.recorded import RecordedEvent, redacted
 from event_store.sql import SqlStore, Statement
 
@@ -134,44 +136,56 @@ class Outbox:
         """Returns the mails a game owes its seats and observers now (not yet in the outbox): to each
         that has not seen every event and is owed mail by the digest rule (`force`: every such seat,
         as a join asks)."""
-        recorded = self.service.verified_events(game_id)
-        situation, waits = self.situation(game_id, recorded)
+        seats, watchers = self.seats(game_id), self._observers(game_id)
+        # Every mail is made of the events a reader has not been sent (a packet: not acknowledged), so
+        # the log is read and checked from the earliest of those on, not from its start.
+        marks = [seat.sent for seat in seats.values() if seat.pubkey or seat.mail]
+        marks += [seat.acked for seat in seats.values() if seat.pubkey]
+        marks += [watcher.sent for watcher in watchers]
+        situation, waits, tail = self.situation(game_id, marks)
         mailed = self._mailed(game_id)
         out: list[Outgoing] = []
-        for seat in self.seats(game_id).values():
+        for seat in seats.values():
             if seat.sent >= situation.head or not (seat.pubkey or seat.mail):
                 continue
-            seen = redacted(recorded[seat.sent :], seat.player)
+            seen = redacted(tail.after(seat.sent), seat.player)
             if force or seat.sent == 0 or is_owed(seen, seat.player, situation, mailed.get(seat.player)):
-                out.append(self._seat_mail(situation, seat, recorded))
-        for watcher in self._observers(game_id):
+                out.append(self._seat_mail(situation, seat, tail))
+        for watcher in watchers:
             if watcher.sent < situation.head and (
                 watcher.sent == 0
                 or is_owed(
-                    redacted(recorded[watcher.sent :], PUBLIC),
+                    redacted(tail.after(watcher.sent), PUBLIC),
                     PUBLIC,
                     situation,
                     mailed.get(f"observer:{watcher.name}"),
                 )
             ):
                 out.append(self._observer_mail(situation, watcher))
-        if out:  # a seat's wait starts when its first mail to move is written
-            out[0] = replace(out[0], rows=tuple(w.row(game_id) for w in waits.values() if w.is_new))
+        if out:  # a seat's wait starts when its first mail to move is written; the checked events with it
+            rows = (*(w.row(game_id) for w in waits.values() if w.is_new), tail.trusted_row())
+            out[0] = replace(out[0], rows=rows)
         return out
 
-    def situation(self, game_id: UUID, recorded: list[RecordedEvent]) -> tuple[Situation, dict[str, Wait]]:
-        """Returns the game as its mail sees it now, and the waits of the seats to move."""
+    def situation(
+        self, game_id: UUID, marks: Sequence[int] = ()
+    ) -> tuple[Situation, dict[str, Wait], CheckedTail]:
+        """Returns the game as its mail sees it now, the waits of the seats to move, and its events after
+        the earliest of `marks` and of the waits' starts, their chain checked (trusted_log)."""
         host = cast("HostLike", self)
         game = self.service.get_game(game_id)
         status = game.status
         running = status["status"] == "running"
         to_act = [p for p in status.get("to_act", []) if p != HOST] if running else []
-        waits = current_waits(host, game_id, recorded, to_act, clock.epoch())
+        stored = stored_waits(host, game_id)
+        since = min([*marks, earliest_wait(stored, to_act, game.version)])
+        tail = checked_tail(self.service, self.db, game_id, since)
+        waits = current_waits(stored, tail.after(since), to_act, clock.epoch(), since)
         due = {p: d for p, w in waits.items() if (d := w.due(game.meta))}
         title = title_of(host, game_id)
-        return Situation(game_id, title, len(recorded), status, to_act, game.meta, due), waits
+        return Situation(game_id, title, tail.head, status, to_act, game.meta, due), waits, tail
 
-    def _seat_mail(self, situation: Situation, seat: Seat, recorded: list[RecordedEvent]) -> Outgoing:
+    def _seat_mail(self, situation: Situation, seat: Seat, tail: CheckedTail) -> Outgoing:
         host = cast("HostLike", self)
         game_id, head, player = situation.game, situation.head, seat.player
         invite = seat.sent == 0
@@ -196,7 +210,7 @@ class Outbox:
         packet = ""
         if seat.pubkey:
             host_mail = host.host_mail(game_id)
-            packet = self.event_packet(game_id, seat, recorded, situation.to_act, host_mail)
+            packet = self.event_packet(game_id, seat, tail.events, situation.to_act, host_mail, tail.start)
         body = wrap("\n\n".join(p.strip("\n") for p in parts if p.strip())) + "\n"
         subject = digest_subject(situation, player, invite)
         return Outgoing(0, game_id, player, seat.mail, subject, body, packet, head, situation.acting)
@@ -225,13 +239,24 @@ class Outbox:
             return [Observer(*row) for row in c.fetchall()]
 
     def event_packet(
-        self, game_id: UUID, seat: Seat, recorded: list[RecordedEvent], to_act: list[str], host_mail: str
+        self,
+        game_id: UUID,
+        seat: Seat,
+        recorded: list[RecordedEvent],
+        to_act: list[str],
+        host_mail: str,
+        start: int = 0,
     ) -> str:
         """Returns the signed packet of what a seat has not acknowledged (an invitation before it has
-        seen anything), redacted for that seat."""
+        seen anything), redacted for that seat; `recorded` holds the game's events after event `start`
+        (all of them by default), which must not be after the seat's acknowledgement."""
         invite = seat.sent == 0 and seat.acked == 0
         since = 0 if invite else seat.acked
-        entries = [_entry(r) for r in redacted(recorded[since:], seat.player)]
+        if since < start:
+            raise ValueError(
+                f"{seat.player}'s packet starts after event {since}, but the events read after {start}"
+            )
+        entries = [_entry(r) for r in redacted(recorded[since - start :], seat.player)]
         body: dict[str, Any]
         if invite:
             body = {
@@ -257,6 +282,10 @@ class Outbox:
         compare it in press ("" for a mail about no game of this host's)."""
         if not self.is_hosted(game_id):
             return ""
+        if version > 0:  # a mail's own event: one chain value read, not the whole log's
+            at_version = self.service.recorded_events(game_id, gt=version - 1, lte=version)
+            if at_version:
+                return "History: " + history_fingerprint(version, at_version[0].chain)
         chains = self.service.chain_values(game_id)
         at = version if 0 < version <= len(chains) else len(chains)
         return "History: " + history_fingerprint(at, chains[at - 1])
@@ -297,8 +326,8 @@ class Outbox:
             seat = self.seats(game_id).get(player)
         if game_id is not None and seat is not None and not seat.pubkey and seat.mail:
             to = seat.mail
-            head = len(self.service.chain_values(game_id))
-            to_act = list(self.service.get_game(game_id).status.get("to_act", []))
+            game = self.service.get_game(game_id)
+            head, to_act = game.version, list(game.status.get("to_act", []))
             body += "\n" + self.mail_only_part(game_id, player, head, to_act).lstrip("\n")
         else:
             to = safe_address(to)  # a stranger's From goes into a header only as one plain address
@@ -327,8 +356,7 @@ class Outbox:
     def reminder(self, game_id: UUID, player: str, due: int) -> Outgoing:
         """Returns a reminder to a seat that its move is due (or overdue), with its moves."""
         host = cast("HostLike", self)
-        recorded = self.service.verified_events(game_id)
-        situation, _ = self.situation(game_id, recorded)
+        situation, _, _ = self.situation(game_id)
         seat = self.seats(game_id)[player]
         situation = replace(situation, due={**situation.due, player: due})
         parts = [

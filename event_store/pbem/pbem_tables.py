@@ -16,6 +16,8 @@ events.
 - `nightkeep_pbem_mailed`: who was to move when each seat last got mail, so a seat gets one mail per
   turn of play (a digest) rather than one per move.
 - `nightkeep_pbem_witnessed`: the last head of each game mailed to each witness address (`--witness`).
+- `nightkeep_pbem_verified`: the event up to which the host has checked each game's hash chain, and the
+  chain value there, so each packet checks only the events after it (trusted_log.py says what it trusts).
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ def schema(store: SqlStore) -> list[str]:
         "to_act TEXT NOT NULL, PRIMARY KEY (game_id, player))",
         "CREATE TABLE IF NOT EXISTS nightkeep_pbem_witnessed (game_id TEXT NOT NULL, witness TEXT NOT NULL, "
         "version INTEGER NOT NULL, PRIMARY KEY (game_id, witness))",
+        "CREATE TABLE IF NOT EXISTS nightkeep_pbem_verified (game_id TEXT PRIMARY KEY, "
+        f"version INTEGER NOT NULL, chain {store.blob} NOT NULL)",
     ]
 
 

@@ -67,10 +67,11 @@ def queue_heads(host: HostLike, witness: str) -> int:
     mails: list[Outgoing] = []
     rows: list[Statement] = []
     for game in host.hosted_games():
-        chains = host.service.chain_values(game)
-        if len(chains) <= told.get(str(game), 0):
+        # Only the events since the witness last heard: a pass reads no game's whole log.
+        newer = host.service.recorded_events(game, gt=told.get(str(game), 0))
+        if not newer:
             continue
-        head = Head(game, len(chains), chains[-1])
+        head = Head(game, newer[-1].version, newer[-1].chain)
         mails.append(_head_mail(host, witness, head))
         rows.append(
             (
