@@ -24,6 +24,7 @@ IN_PROCESS = {
         "sealed_audit_ratio_public_to_host",
     },
     "bench_club_mail.py": {"pass_cpu_ms", "pass_wall_ms", "pass_over_local_cpu"},
+    "bench_host_packets.py": {"late_over_early", "runs", "clock", "cpu_s"},
     "bench_mail_size.py": {"dungeon-short"},
     "bench_pictures.py": {"dungeon-short", "python-chess"},
     "bench_play.py": {"prefix", "timeline", "clock"},
