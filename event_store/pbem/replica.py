@@ -61,6 +61,9 @@ def schema(store: SqlStore) -> list[str]:
         f"key_name TEXT NOT NULL, host_key {store.blob} NOT NULL, host_mail TEXT NOT NULL)",
         f"CREATE TABLE IF NOT EXISTS nightkeep_replica_packets (id {store.serial}, "
         "game_id TEXT NOT NULL, since INTEGER NOT NULL, head INTEGER NOT NULL, packet TEXT NOT NULL)",
+        # A packet is looked up by where it stands (not by its text, which every row would be read for).
+        "CREATE INDEX IF NOT EXISTS nightkeep_replica_packets_at ON nightkeep_replica_packets "
+        "(game_id, head, since)",
         f"CREATE TABLE IF NOT EXISTS {PROOFS} (id {store.serial}, "
         "game_id TEXT NOT NULL, version INTEGER NOT NULL, detail TEXT NOT NULL, held TEXT NOT NULL, "
         "conflicting TEXT NOT NULL)",
@@ -448,7 +451,8 @@ class Replica:
         """Returns the statement that keeps a received packet (none when it is kept already)."""
         with self.db.transaction(commit=False) as c:
             c.execute(
-                "SELECT 1 FROM nightkeep_replica_packets WHERE game_id=? AND packet=?", [str(game_id), text]
+                "SELECT 1 FROM nightkeep_replica_packets WHERE game_id=? AND head=? AND since=? AND packet=?",
+                [str(game_id), head, since, text],
             )
             if c.fetchone() is not None:
                 return []
