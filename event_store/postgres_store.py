@@ -164,6 +164,13 @@ def binary_batch(statement: pgsql.Composed) -> pgsql.Composed:
     return pgsql.Composed(parts)
 
 
+def rendered(statement: Any) -> pgsql.Composed:
+    """Returns a statement the library composes from parts as one piece of SQL: psycopg then finds it in
+    its cache of converted queries, instead of joining and quoting the parts again at every save (a
+    tenth of a save's CPU in the client)."""
+    return pgsql.Composed([pgsql.SQL(statement.as_string())])
+
+
 class PostgresSnapshotRecorder(CreatesConcurrently, PostgresAggregateRecorder):
     """The library's PostgreSQL recorder of snapshots, safe to create from several processes at once."""
 
@@ -176,7 +183,12 @@ class PostgresStoreRecorder(CreatesConcurrently, PostgresApplicationRecorder):
 
     def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
-        self.insert_events_statement = binary_batch(self.insert_events_statement)
+        self.insert_events_statement = rendered(binary_batch(self.insert_events_statement))
+        self.lock_table_statements = [rendered(statement) for statement in self.lock_table_statements]
+        self._notify_statement = rendered(pgsql.SQL("NOTIFY {0}").format(pgsql.Identifier(self.channel_name)))
+
+    def _notify_channel(self, curs: Any) -> None:
+        curs.execute(self._notify_statement)
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
