@@ -164,10 +164,9 @@ def binary_batch(statement: pgsql.Composed) -> pgsql.Composed:
     return pgsql.Composed(parts)
 
 
-def rendered(statement: Any) -> pgsql.Composed:
+def rendered(statement: Any) -> pgsql.Composed:  # a Composed, as the library builds them
     """Returns a statement the library composes from parts as one piece of SQL: psycopg then finds it in
-    its cache of converted queries, instead of joining and quoting the parts again at every save (a
-    tenth of a save's CPU in the client)."""
+    its cache of converted queries, instead of joining and quoting the parts again at every save."""
     return pgsql.Composed([pgsql.SQL(statement.as_string())])
 
 
@@ -195,8 +194,9 @@ class PostgresStoreRecorder(CreatesConcurrently, PostgresApplicationRecorder):
         """Stores a save's events and its `rows=` in one transaction sent as one pipeline: BEGIN, the
         rows, the library's lock, NOTIFY and insert, COMMIT, then one sync.
 
-        The library's own method waits on the server three times a save (psycopg's transaction block
-        syncs as it opens and as it closes, and the library syncs after the insert). A statement that
+        The library's own method waits on the server five times a save: psycopg's transaction block in a
+        pipeline syncs as it opens (BEGIN), the library syncs after the insert, and the block's end
+        syncs, sends COMMIT and syncs again. A statement that
         fails makes the server skip the rest up to the sync, so nothing of the save is stored; its error
         is raised at the sync (a taken version: the library's IntegrityError, as before).
         """
