@@ -287,6 +287,12 @@ class GameService(Application[UUID]):
             game.record_club(event, [])
         # One transaction: no game without its seed (nor without what the caller writes with it).
         self.save(game, rows=[*self.secrets.put(game.id, seed), *(rows(game.id) if rows else ())])
+        # The service holds the game it made, as after any save: its first action asks the store for
+        # nothing more than its save (not the game, its seed or whether it is a viewer's copy).
+        self._seeds[game.id] = seed
+        self._not_copies.add(game.id)
+        if self.repository.cache is not None:
+            self.repository.cache.put(game.id, game)
         log.info("game_created", game=str(game.id), ruleset=ruleset_name, players=len(seats))
         return game.id
 
@@ -572,7 +578,8 @@ class GameService(Application[UUID]):
             raise StaleVersion(f"game moved on to version {latest}, reload") from None
         if self.repository.cache is not None:
             # The saved game is the newest state: caching it spares the next command from re-reading
-            # and re-applying the events it just wrote (it still checks the store for newer ones).
+            # and re-applying the events it just wrote (a command's save refuses it once stale; a
+            # query still checks the store for newer events).
             self.repository.cache.put(game.id, game)
 
     def _finish_if_over(self, game: Game, seed: bytes) -> None:
