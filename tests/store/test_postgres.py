@@ -168,7 +168,7 @@ def test_an_action_on_a_game_the_service_holds_is_one_round_trip(postgres_server
     seats = [("Ann", None), ("Bo", None), ("Cy", None)]
     game_id = service.create_game("dungeon-short", seats, seed=bytes(32))
     bot = Bot("trips")
-    service.take_bot_action(game_id, bot)  # the first action loads the game: its snapshot, seed, copy row
+    service.take_bot_action(game_id, bot)
     with RoundTrips(service.recorder.datastore) as trips:
         game = service.get_game(game_id)
         choice = bot.choose(game.ruleset, game.state, game.ruleset.legal_actions(game.state, None))
