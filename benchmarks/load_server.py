@@ -27,6 +27,7 @@ class Server:
 
     url: str
     kind: str  # "started here (durable defaults)" or "given by --pg-url"
+    data: Path | None = None  # the cluster's folder, for a server started here
 
     def database_url(self, database: str, schema: str = "") -> str:
         """Returns the URL of another database (and a schema of it) on the same server."""
@@ -78,7 +79,7 @@ def durable_server() -> Iterator[Server]:
     try:
         pg = PostgresServer(HOST, port)
         _wait_and_create(pg)
-        yield Server(pg.url(DATABASE), "started here (durable defaults)")
+        yield Server(pg.url(DATABASE), "started here (durable defaults)", data)
     finally:
         subprocess.run(stop, capture_output=True, check=False)
         shutil.rmtree(folder, ignore_errors=True)

@@ -11,7 +11,8 @@ and the game is folded from its events.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.domain import Snapshot
@@ -23,7 +24,7 @@ from domain.game import MAX_EVENTS, Game, GameFold, holder_ruleset
 from domain.game_meta import new_meta
 from domain.rulesets import ruleset_class
 from event_store.recorded import GAME_TOPICS
-from event_store.sql import SqlStore, sql_store_of
+from event_store.sql import SqlStore, Statement, sql_store_of, writes_rows
 
 
 def load_latest(events: Any, snapshots: Any, mapper: Mapper[UUID], game_id: UUID) -> Game | None:
@@ -87,6 +88,40 @@ def take_snapshot(game: Game) -> Snapshot:
     snapshot: Snapshot = Game.Snapshot.take(game)
     snapshot.state[STAMP] = state_version(game.ruleset_name)
     return snapshot
+
+
+@dataclass(frozen=True)
+class SnapshotTable:
+    """A SQL store's table of snapshots, which a save writes into with its events."""
+
+    store: SqlStore
+    name: str
+
+
+def snapshot_table(events: Any, snapshots: Any) -> SnapshotTable | None:
+    """Returns the snapshots' table when the events' recorder writes a save's rows in its transaction
+    and the snapshots are in the same database (SQL stores), else None."""
+    store = sql_store_of(events)
+    if store is None or not writes_rows(events):
+        return None
+    if getattr(snapshots, "datastore", None) is not getattr(events, "datastore", None):
+        return None
+    return SnapshotTable(store, snapshots.events_table_name)
+
+
+def snapshot_row(table: SnapshotTable, mapper: Mapper[UUID], snapshot: Snapshot) -> Statement:
+    """Returns the statement that stores a snapshot as the library's recorder would (the mapper's topic
+    and state: compressed and enciphered when the store's are)."""
+    stored = mapper.to_stored_event(snapshot)
+    return (
+        f"INSERT INTO {table.name} (originator_id, originator_version, topic, state) VALUES (?, ?, ?, ?)",
+        [
+            table.store.key(cast(UUID, stored.originator_id)),
+            stored.originator_version,
+            stored.topic,
+            stored.state,
+        ],
+    )
 
 
 def is_current(snapshot_state: Mapping[str, Any]) -> bool:

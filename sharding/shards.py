@@ -19,7 +19,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID, uuid4
 
 from eventsourcing.persistence import PersistenceError
@@ -28,12 +28,15 @@ from domain.errors import CorruptStore, NightkeepError, UnknownGame, UsageError
 from domain.events import ForkedFrom
 from domain.game import Game, GameFold
 from event_store.app.game_ids import MAX_LISTED, AmbiguousGameId
-from event_store.app.service import Acted, GameService
+from event_store.app.service import Acted, BotActed, GameService
 from event_store.config import describe, is_shard_map, store_exists
 from event_store.copies import Copy
 from event_store.recorded import RecordedEvent
 from event_store.shard_map import ShardSpec, home_shard, read_shard_map
 from projections.game_index import Entry, GameIndex
+
+if TYPE_CHECKING:
+    from domain.bots import Bot
 
 
 @dataclass
@@ -190,6 +193,9 @@ class ShardedService:
 
     def take_action(self, game_id: UUID, *args: Any, **kwargs: Any) -> tuple[int, list[RecordedEvent]]:
         return self.service_of(game_id).take_action(game_id, *args, **kwargs)
+
+    def take_bot_action(self, game_id: UUID, bot: Bot) -> BotActed:
+        return self.service_of(game_id).take_bot_action(game_id, bot)
 
     def add_entropy(self, game_id: UUID, *args: Any, **kwargs: Any) -> int:
         return self.service_of(game_id).add_entropy(game_id, *args, **kwargs)

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from copy import deepcopy
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
+from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import (
     IntegrityError,
     JSONTranscoder,
     MapperDeserialisationError,
     PersistenceError,
+    Recording,
     Transcoder,
     Transcoding,
 )
@@ -67,7 +70,14 @@ from event_store.at_rest import check_store
 from event_store.config import persistence_env
 from event_store.copies import copy_store_for
 from event_store.lazy_log import get_logger
-from event_store.loading import fold_from_snapshot, load_latest, take_snapshot
+from event_store.loading import (
+    SnapshotTable,
+    fold_from_snapshot,
+    load_latest,
+    snapshot_row,
+    snapshot_table,
+    take_snapshot,
+)
 from event_store.recorded import (
     RecordedEvent,
     check_chain,
@@ -83,6 +93,9 @@ from event_store.viewer_folds import fold_as, view_snapshots
 
 if TYPE_CHECKING:
     from domain.audit import AuditReport, RawEntry
+    from domain.bots import Bot
+
+T = TypeVar("T")
 
 log = get_logger("nightkeep.store")
 # The option that caps bot games' rounds (RULES.md §5): `simulation.bot_games` sets it, bots playing here
@@ -111,6 +124,16 @@ class Acted:
     player: str
     action: Action | None
     ruleset_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class BotActed:
+    """What `GameService.take_bot_action` did: the action the bot chose, the events it recorded and
+    whether the game is over now."""
+
+    action: Action
+    recorded: list[RecordedEvent]
+    is_finished: bool
 
 
 class BytesAsBase64(Transcoding):
@@ -154,6 +177,10 @@ class GameService(Application[UUID]):
             raise
         self.secrets = secret_store_for(self.recorder, self.mapper.cipher)
         self.copies = copy_store_for(self.recorder)
+        # Where a save's snapshot rows go, when the store writes rows with its events (SQL stores).
+        self._snapshot_table: SnapshotTable | None = (
+            snapshot_table(self.recorder, self.snapshots.recorder) if self.snapshots is not None else None
+        )
         # A game's seed never changes once stored, so it is read from the store once per game.
         self._seeds: dict[UUID, bytes] = {}
         self._not_copies: set[UUID] = set()  # games found to be games, not viewers' copies
@@ -163,13 +190,32 @@ class GameService(Application[UUID]):
         """Opens the store at a path (SQLite), a `postgresql://` URL or `:memory:`."""
         return cls(db=db)
 
+    def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
+        # A SQL store writes a game's snapshot in the transaction of the events that reach it: a save
+        # stays one round trip on PostgreSQL, one commit on SQLite.
+        if self._snapshot_table and (due := self._due_snapshots(processing_event)):
+            rows = [snapshot_row(self._snapshot_table, self.mapper, snapshot) for snapshot in due]
+            processing_event.saved_kwargs["rows"] = [*processing_event.saved_kwargs.get("rows", ()), *rows]
+        return super()._record(processing_event)
+
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
-        # The library re-reads the game at the exact multiple of the interval before snapshotting;
-        # the saved game is already in memory, so it is snapshotted as it stands. Each viewer's fold
-        # (event_store.viewer_folds) is snapshotted then too, from the store: of a game saved as an
-        # aggregate or of events stored as recorded (an import, a replica's packet).
+        # The library re-reads the game at the exact multiple of the interval before snapshotting; the
+        # saved game is already in memory, so it is snapshotted as it stands (a SQL store has written
+        # it with the events already). Each viewer's fold (event_store.viewer_folds) is snapshotted
+        # here, from the store: of a game saved as an aggregate or of events stored as recorded (an
+        # import, a replica's packet), every VIEW_SNAPSHOTS_EVERY game snapshots.
         if self.snapshots is None:
             return
+        if not self._snapshot_table:
+            for snapshot in self._due_snapshots(processing_event):
+                try:
+                    self.snapshots.put([snapshot])
+                except PersistenceError as exc:
+                    # The events are stored: a snapshot only speeds up loading, so one that could not
+                    # be written must not make the action look refused.
+                    log.warning(
+                        "snapshot_not_written", game=str(snapshot.originator_id), error=str(exc)[:200]
+                    )
         saved: dict[UUID, list[int]] = {}
         for event in processing_event.events:
             if isinstance(event, Envelope):
@@ -177,19 +223,26 @@ class GameService(Application[UUID]):
         views_every = SNAPSHOT_INTERVAL * VIEW_SNAPSHOTS_EVERY
         for game_id, versions in saved.items():
             before, last = min(versions) - 1, max(versions)
-            if last // SNAPSHOT_INTERVAL == before // SNAPSHOT_INTERVAL:
+            if last // views_every == before // views_every:
                 continue
-            aggregate = processing_event.aggregates.get(game_id)
             try:
-                taken = [take_snapshot(aggregate)] if isinstance(aggregate, Game) else []
-                if last // views_every > before // views_every:
-                    taken += view_snapshots(self.snapshots, partial(self._envelopes, game_id), game_id, last)
+                taken = view_snapshots(self.snapshots, partial(self._envelopes, game_id), game_id, last)
                 if taken:
                     self.snapshots.put(taken)
             except (PersistenceError, NightkeepError) as exc:
-                # The events are stored: a snapshot only speeds up loading, so one that could not be
-                # written (a store too busy for too long) must not make the action look refused.
-                log.warning("snapshot_not_written", game=str(game_id), error=str(exc)[:200])
+                # As a game's snapshot: the events are stored whether or not a view's could be written.
+                log.warning("view_snapshot_not_written", game=str(game_id), error=str(exc)[:200])
+
+    def _due_snapshots(self, processing_event: ProcessingEvent[UUID]) -> list[Snapshot]:
+        """Returns a snapshot of each game saved whose new events reach a multiple of the interval."""
+        due = []
+        for game_id, aggregate in processing_event.aggregates.items():
+            versions = [e.originator_version for e in processing_event.events if e.originator_id == game_id]
+            if not isinstance(aggregate, Game) or not versions:
+                continue
+            if max(versions) // SNAPSHOT_INTERVAL > (min(versions) - 1) // SNAPSHOT_INTERVAL:
+                due.append(take_snapshot(aggregate))
+        return due
 
     def construct_transcoder(self) -> Transcoder:
         """Uses msgpack unless TRANSCODER_TOPIC asks for another transcoder (the JSON baseline)."""
@@ -265,6 +318,12 @@ class GameService(Application[UUID]):
             game.record_club(event, [])
         # One transaction: no game without its seed (nor without what the caller writes with it).
         self.save(game, rows=[*self.secrets.put(game.id, seed), *(rows(game.id) if rows else ())])
+        # The service holds the game it made, as after any save: its first action asks the store for
+        # nothing more than its save (not the game, its seed or whether it is a viewer's copy).
+        self._seeds[game.id] = seed
+        self._not_copies.add(game.id)
+        if self.repository.cache is not None:
+            self.repository.cache.put(game.id, game)
         log.info("game_created", game=str(game.id), ruleset=ruleset_name, players=len(seats))
         return game.id
 
@@ -335,8 +394,64 @@ class GameService(Application[UUID]):
         """Takes one action for a player; returns the new version and the events it recorded. An action
         of a seat bound to a key needs its signature (`auth="signed"`; checked by `hosting`). `rows` are
         written in the transaction that stores its events."""
-        game = self.playable_game(game_id)
-        return self._take_on(game, player, action_id, nonce, expected_version, dice, auth, signature, rows)
+
+        def take(game: Game) -> tuple[int, list[RecordedEvent]]:
+            return self._take_on(
+                game, player, action_id, nonce, expected_version, dice, auth, signature, rows
+            )
+
+        if dice is not None:  # dice given may have state of their own: drawn from once, on the newest game
+            return take(self.playable_game(game_id))
+        return self._on_newest(game_id, take)
+
+    def take_bot_action(self, game_id: UUID, bot: Bot) -> BotActed:
+        """Lets a bot choose one of the legal actions and takes it, on one load of the game (as
+        `take_action`: a bot that chose on a copy found stale chooses again on the newest game); refuses
+        a game where nobody has a legal action."""
+
+        def take(game: Game) -> BotActed:
+            actions = game.ruleset.legal_actions(game.state, None)
+            if not actions:
+                raise UsageError("the game is stuck: nobody has a legal action")
+            choice = bot.choose(game.ruleset, game.state, actions)
+            _, recorded = self._take_on(game, choice.player, choice.id)
+            return BotActed(choice, recorded, game.is_finished)
+
+        return self._on_newest(game_id, take)
+
+    def _on_newest(self, game_id: UUID, command: Callable[[Game], T]) -> T:
+        """Runs a command on the game as this service last saved or loaded it, without asking the store
+        for newer events first; when the command refuses (any NightkeepError), it runs again on the game
+        loaded from the store, which answers as a command on the newest game always has.
+
+        A copy that was stale cannot be saved: another process has stored its next version, so the save
+        is refused (StaleVersion) and the command runs again on the newest game. So a long-running
+        process's command waits on the store once, for its save; one that loses a race, twice. The
+        command saves last: nothing after its save may refuse, or it would be taken twice.
+        """
+        cached = self._cached_game(game_id)
+        if cached is not None:
+            try:
+                return command(cached)
+            except NightkeepError:  # refused on a copy that may be stale: the newest game answers
+                pass
+        return command(self.playable_game(game_id))
+
+    def _cached_game(self, game_id: UUID) -> Game | None:
+        """Returns a copy of a game as this service last saved or loaded it, not checked against the
+        store (None: not cached, or not yet known not to be a viewer's copy)."""
+        cache = self.repository.cache
+        if cache is None or game_id not in self._not_copies:
+            return None
+        try:
+            cached = cache.get(game_id)
+        except KeyError:
+            return None
+        if not isinstance(cached, Game):
+            return None
+        game = deepcopy(cached)
+        game.rewind_source = self._rewinder(game_id)
+        return game
 
     def _take_on(
         self,
@@ -494,7 +609,8 @@ class GameService(Application[UUID]):
             raise StaleVersion(f"game moved on to version {latest}, reload") from None
         if self.repository.cache is not None:
             # The saved game is the newest state: caching it spares the next command from re-reading
-            # and re-applying the events it just wrote (it still checks the store for newer ones).
+            # and re-applying the events it just wrote (a command's save refuses it once stale; a
+            # query still checks the store for newer events).
             self.repository.cache.put(game.id, game)
 
     def _finish_if_over(self, game: Game, seed: bytes) -> None:
@@ -717,16 +833,13 @@ def play_with_bots(
     if is_uncapped_bot_play(game.ruleset_name, game.ruleset.options):
         # RULES.md §5: the house round cap is a game option, fixed when the game was created.
         log.warning("bots_play_without_round_cap", game=str(game_id), ruleset=game.ruleset_name)
-    while not game.is_finished and taken < max_actions:
-        actions = game.ruleset.legal_actions(game.state, None)
-        if not actions:
-            raise UsageError("the game is stuck: nobody has a legal action")
-        choice = bot.choose(game.ruleset, game.state, actions)
-        _, recorded = service.take_action(game_id, choice.player, choice.id)
-        game = service.get_game(game_id)
+    finished = game.is_finished
+    while not finished and taken < max_actions:
+        acted = service.take_bot_action(game_id, bot)
+        finished = acted.is_finished
         taken += 1
         if on_action is not None:
-            on_action(game, choice, recorded)
+            on_action(service.get_game(game_id), acted.action, acted.recorded)
     return taken
 
 

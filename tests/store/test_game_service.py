@@ -84,11 +84,60 @@ def test_a_lost_race_says_the_game_moved_on(new_store, tmp_path):
     # The same race without an expected version is caught by the store's unique version constraint.
     stale.take_action("Ann", "roll", stale.dice(second.seed_of(game_id)))
     second.get_game = lambda _id, version=None: stale  # type: ignore[method-assign]
+    second.repository.cache.get(game_id, evict=True)  # no copy of its own to try first: only the stale load
     with pytest.raises(StaleVersion, match="moved on to version"):
         GameService.take_action(second, game_id, "Bo", "roll")
     reader = GameService.open(db)
     events = reader.recorded_events(game_id)
     assert [r.version for r in events] == list(range(1, len(events) + 1))
+
+
+LONG_RACE = {"goal": "100"}  # nobody wins in the few turns these tests take
+
+
+def test_a_service_acting_on_its_own_stale_copy_acts_on_the_newest_game(new_store):
+    db = new_store("race")
+    first, second = GameService.open(db), GameService.open(db)
+    loads = []
+    load = second.playable_game
+    second.playable_game = lambda game_id: loads.append(game_id) or load(game_id)  # type: ignore[method-assign]
+    game_id = first.create_game("toy-race", PLAYERS, LONG_RACE)
+    second.take_action(game_id, "Ann", "roll")  # second holds the game as it saved it: Bo to move
+    assert len(loads) == 1
+    first.take_action(game_id, "Bo", "roll")
+    # Its copy says Bo is to move, the store says Ann: the rules' refusal of the copy is not the answer.
+    second.take_action(game_id, "Ann", "roll")
+    first.take_action(game_id, "Bo", "roll")
+    first.take_action(game_id, "Ann", "roll")
+    # Its copy and the store both say Bo, but its copy's next version is taken: it is taken again on top.
+    second.take_action(game_id, "Bo", "roll")
+    assert len(loads) == 3  # loaded when it had no copy, and after each refusal of its copy
+    version, recorded = second.take_action(game_id, "Ann", "roll")
+    assert len(loads) == 3  # its copy was the newest game: not loaded
+    reader = GameService.open(db)
+    assert version == reader.get_game(game_id).version == recorded[-1].version
+    assert [r.event.player for r in reader.recorded_events(game_id) if r.type_name == "ActionTaken"][1:] == [
+        "Ann",
+        "Bo",
+        "Ann",
+        "Bo",
+        "Ann",
+        "Bo",
+        "Ann",
+    ]
+    assert reader.audit(game_id).findings == []
+
+
+def test_an_expected_version_is_held_against_the_store_not_against_a_stale_copy(new_store):
+    db = new_store("race")
+    first, second = GameService.open(db), GameService.open(db)
+    game_id = first.create_game("toy-race", PLAYERS, LONG_RACE)
+    held, _ = second.take_action(game_id, "Ann", "roll")
+    newest, _ = first.take_action(game_id, "Bo", "roll")
+    with pytest.raises(StaleVersion, match=f"moved on to version {newest}, reload"):
+        second.take_action(game_id, "Ann", "roll", expected_version=held)
+    version, _ = second.take_action(game_id, "Ann", "roll", expected_version=newest)
+    assert version > newest == GameService.open(db).get_game(game_id, newest).version
 
 
 def test_game_loads_from_sqlite_in_a_new_process_like_a_fresh_service(new_store, tmp_path):

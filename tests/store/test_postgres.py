@@ -14,10 +14,12 @@ from click.testing import CliRunner
 from eventsourcing.persistence import IntegrityError
 
 from cli.main import cli
-from event_store.app.service import GameService
+from domain.bots import Bot
+from event_store.app.service import SNAPSHOT_INTERVAL, GameService
 from event_store.config import describe
 from event_store.sql import UnsupportedStore, sql_store_of
 from tests.mail_servers import unused_port  # noqa: F401  (a fixture)
+from tests.pg_round_trips import RoundTrips
 
 SEATS = [("Ann", None), ("Bo", None)]
 
@@ -157,3 +159,28 @@ def test_a_command_gives_its_connections_back_when_it_ends(postgres_server, monk
         run("--db", url, *args)
     assert len(opened) == 3
     assert all(service.recorder.datastore.pool.closed for service in opened)
+
+
+def test_an_action_on_a_game_the_service_holds_is_one_round_trip(postgres_server):
+    # A count of waits on the server, not a time: the events, the caller's rows and a snapshot when one
+    # is due go in one transaction sent at once, with no read before it (a stale copy is refused there).
+    service = GameService.open(postgres_server.fresh_url("trips"))
+    seats = [("Ann", None), ("Bo", None), ("Cy", None)]
+    game_id = service.create_game("dungeon-short", seats, seed=bytes(32))
+    bot = Bot("trips")
+    service.take_bot_action(game_id, bot)
+    with RoundTrips(service.recorder.datastore) as trips:
+        game = service.get_game(game_id)
+        choice = bot.choose(game.ruleset, game.state, game.ruleset.legal_actions(game.state, None))
+        trips.taken()
+        rows = service.secrets.put(uuid4(), bytes(32))  # the host writes rows of its own with an action
+        service.take_action(game_id, choice.player, choice.id, expected_version=game.version, rows=rows)
+        per_action, snapshots = [trips.taken()], 0
+        while not (acted := service.take_bot_action(game_id, bot)).is_finished:
+            per_action.append(trips.taken())
+            first, last = acted.recorded[0].version, acted.recorded[-1].version
+            snapshots += last // SNAPSHOT_INTERVAL - (first - 1) // SNAPSHOT_INTERVAL
+    assert per_action == [1] * len(per_action) and len(per_action) > 10
+    assert snapshots >= 2
+    newest = next(iter(service.snapshots.get(game_id, desc=True, limit=1)))  # written with its events
+    assert newest.originator_version // SNAPSHOT_INTERVAL >= snapshots
