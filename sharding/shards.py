@@ -33,6 +33,7 @@ from event_store.config import describe, is_shard_map, store_exists
 from event_store.copies import Copy
 from event_store.recorded import RecordedEvent
 from event_store.shard_map import ShardSpec, home_shard, read_shard_map
+from event_store.sql import Statement
 from projections.game_index import Entry, GameIndex
 
 if TYPE_CHECKING:
@@ -170,9 +171,11 @@ class ShardedService:
         self._found[fork_id] = shard
         return forked
 
-    def store_recorded(self, game_id: UUID, recorded: Sequence[RecordedEvent]) -> None:
-        """Stores an imported game's events where the game is, else on its id's home shard."""
-        self.service_of(game_id).store_recorded(game_id, recorded)
+    def store_recorded(
+        self, game_id: UUID, recorded: Sequence[RecordedEvent], rows: Sequence[Statement] = ()
+    ) -> None:
+        """Stores an imported game's events (with `rows`) where the game is, else on its id's home shard."""
+        self.service_of(game_id).store_recorded(game_id, recorded, rows=rows)
 
     # --- commands and queries on one game, on the shard that holds it --------------------------------
 
