@@ -170,13 +170,21 @@ def content_hash(paths: Iterable[Path]) -> str:
     The bytes are the ones this process plays with (read once, like the parsed content)."""
     listed = list(paths)
     _check_override_used(listed)
+    key = tuple(listed)
+    found = _HASHES.get(key)
+    if found is not None:
+        return found  # an audit asks once per file it reads: the bytes hashed are read once anyway
     named = sorted((f"{p.parent.name}/{p.name}", p) for p in listed)
     digest = hashlib.sha256()
     for name, path in named:
         digest.update(name.encode() + b"\0")
         digest.update(_read(str(path)))
         digest.update(b"\0")
-    return digest.hexdigest()
+    found = _HASHES[key] = digest.hexdigest()
+    return found
+
+
+_HASHES: dict[tuple[Path, ...], str] = {}  # content_hash by the paths it was asked for
 
 
 # Content declared as schemas: a file's shape is a `msgspec.Struct` (frozen, unknown keys refused), so
@@ -260,8 +268,18 @@ def load_schema(
     """Returns a content file converted to `schema` and passed through `check(model, filename)`, which
     raises ContentError for what the schema cannot say and may build the model the rules read from it
     (loaded once per process like `load_model`)."""
-    builder = _schema_builder(schema, check)
-    return load_model(ruleset_dir_name, filename, builder)
+    # The rules ask on nearly every step: a model found is one lookup, not three calls.
+    pinned = _PINNED[-1] if _PINNED else os.environ.get(ENV_VAR)
+    key = (ruleset_dir_name, filename, schema, check, pinned)
+    model = _SCHEMA_MODELS.get(key)
+    if model is None:
+        model = _SCHEMA_MODELS[key] = load_model(ruleset_dir_name, filename, _schema_builder(schema, check))
+    return model
+
+
+# The models load_schema has returned, by (folder, file, schema, check, content override): load_model's
+# own, found without making its key.
+_SCHEMA_MODELS: dict[tuple[str, str, type, object, str | None], Any] = {}
 
 
 # One builder per (schema, check): load_model caches by builder, so the same pair must give the same one.

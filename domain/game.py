@@ -221,10 +221,12 @@ def dice_key_problem(meta: GameMeta, event: ActionTaken) -> str:
     is): in a game with a key chain it must be the next link of the segment its action number falls in,
     hashing to the last link released (or to the segment's anchor); without one it must be empty."""
     key = event.dice_key
-    if not uses_turn_keys(meta) and not meta["anchors"]:
+    # (Asked for every action an audit re-decides: the cheap tests first, the same verdicts.)
+    if not meta["anchors"] and not uses_turn_keys(meta):
         return "an action of a game without a key chain carries a dice key" if key else ""
     number = meta["actions"] + 1
-    if meta.get("private_draws") and sorted(meta["dealt"]) != sorted(meta["players"]):
+    dealt = meta["dealt"]
+    if meta.get("private_draws") and dealt != meta["players"] and sorted(dealt) != sorted(meta["players"]):
         return f"action {number} comes before every seat was dealt its private dice key"
     segment, link = chain_place(number)
     anchor = meta["anchors"].get(str(segment))

@@ -152,6 +152,11 @@ class MainContext:
         return self.loaders.spells()
 
     @cached_property
+    def spells_by_id(self) -> dict[str, Any]:
+        """Returns the Spells of the deck by id (legality asks for each Spell a character holds)."""
+        return {spell.id: spell for spell in reversed(self.spells.spells)}  # the first of an id wins
+
+    @cached_property
     def talismans(self) -> Any:
         """Returns the Talismans."""
         return self.loaders.talismans()

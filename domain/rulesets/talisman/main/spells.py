@@ -76,7 +76,7 @@ Decision = Callable[[MainContext, Resolution, str, str, str], None]
 
 def spell_of(ctx: MainContext, spell_id: str) -> Any:
     """Returns a Spell of the deck by id."""
-    return next(s for s in ctx.spells.spells if s.id == spell_id)
+    return ctx.spells_by_id[spell_id]
 
 
 def _fits(spell: Any, step: str) -> bool:
