@@ -138,14 +138,7 @@ def play(db: str, games: BotGames, server_cpu: Callable[[], float] | None) -> Ru
         server_before = server_cpu() if server_cpu else 0.0
         wall, cpu = time.perf_counter(), time.process_time()
         for index in range(games.games):
-            game_id = service.create_game(
-                games.ruleset,
-                games.seats,
-                dict(games.options),
-                game_id=games.game_id(index),
-                seed=games.dice_seed(index),
-            )
-            actions += play_with_bots(service, game_id, games.bot_seed(index))
+            actions += play_with_bots(service, games.create(service, index), games.bot_seed(index))
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         server = server_cpu() - server_before if server_cpu else None
     finally:

@@ -118,6 +118,16 @@ class BotGames:
         options = ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
         return uuid5(SIMULATED, f"{self.ruleset}/{options}/{len(self.seats)}/{self.seed}/{index}")
 
+    def create(self, service: GameService, index: int) -> UUID:
+        """Creates game `index` in a store (its id, seats, options and dice seed are this set's)."""
+        return service.create_game(
+            self.ruleset,
+            self.seats,
+            dict(self.options),
+            game_id=self.game_id(index),
+            seed=self.dice_seed(index),
+        )
+
     def file_name(self, index: int) -> str:
         """Returns the name game `index`'s replay file is written under: `<ruleset>-<seed>-<index>.nkr`."""
         return f"{self.ruleset}-{self.seed}-{index}.nkr"
@@ -152,13 +162,7 @@ def _play(games: BotGames, index: int, audit: bool) -> PlayedGame:
 
     service = GameService.open(":memory:")
     try:
-        game_id = service.create_game(
-            games.ruleset,
-            games.seats,
-            dict(games.options),
-            game_id=games.game_id(index),
-            seed=games.dice_seed(index),
-        )
+        game_id = games.create(service, index)
         play_with_bots(service, game_id, games.bot_seed(index))
         status, findings = audit_status(service.audit(game_id)) if audit else ("", [])
         return PlayedGame(str(game_id), service.recorded_events(game_id), status, findings)
