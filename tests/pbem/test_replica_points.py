@@ -155,8 +155,7 @@ def test_a_damaged_point_is_passed_over_and_the_whole_copy_audited(
     }[damage]
     _set_point(table, "Ann", broken)
     counted.update(resumed=0, whole=0)
-    for _ in range(3):
-        table.play_turn(bot)
+    _until_mail_for(table, "Ann", bot)
     table.read_mail("Ann")
     assert counted["whole"] >= 1  # the damaged point was not used…
     assert table.copy_of("Ann") == _host_copy(table, "Ann")  # …and nothing was lost
@@ -173,7 +172,7 @@ def test_a_point_behind_the_head_is_not_used(table: Table, counted: dict[str, in
     with replica.db.transaction(commit=True) as c:
         c.execute(f"UPDATE {TABLE} SET version = version - 1")
     counted.update(resumed=0, whole=0)
-    table.play_turn(bot)
+    _until_mail_for(table, "Ann", bot)
     table.read_mail("Ann")
     assert counted["whole"] >= 1
     assert table.copy_of("Ann") == _host_copy(table, "Ann")
@@ -241,3 +240,13 @@ def test_forged_events_after_the_point_are_refused_as_the_whole_audit_refuses_th
 def _held_head(table: Table) -> bytes:
     replica, member = table.replicas["Ann"]
     return replica.service.head(member.stored)[1]
+
+
+def _until_mail_for(table: Table, player: str, bot: Bot) -> None:
+    """Plays until the host has written the player a packet (a seat not to move may get its mail only
+    once a turn of play is over)."""
+    for _ in range(40):
+        table.play_turn(bot)
+        if table.mail.get(player):
+            return
+    raise AssertionError(f"no mail for {player} in 40 actions")
