@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 import msgpack
 import msgspec
 
-from domain.audit import AuditPoint, AuditReport, audit_with_point
+from domain.audit import AuditPoint, AuditReport, audit_log, audit_with_point
 from domain.audit.reading import header_type_problem
 from domain.collector import paused_collector
 from domain.errors import TamperedLog, UnreadableLog, UsageError
@@ -117,14 +117,22 @@ def read_file(path: str | Path, limits: Limits = LIMITS) -> bytes:
 
 
 def read_log(
-    data: bytes, source: str = "replay file", limits: Limits = LIMITS, check_encoding: bool = True
+    data: bytes,
+    source: str = "replay file",
+    limits: Limits = LIMITS,
+    check_encoding: bool = True,
+    keep_point: bool = False,
 ) -> CheckedLog:
     """Reads replay-file bytes through every check: sizes, shape, then the whole audit. A caller that
     has just encoded the bytes itself (a replica's copy, `replay_file.check_import(encoded_here=True)`)
-    passes `check_encoding=False`: they are canonical by construction."""
+    passes `check_encoding=False`: they are canonical by construction. With `keep_point`, the log's
+    `point` is where its audit ended (domain.audit.resume), for a caller that audits what extends it."""
     with paused_collector():  # a file decodes to many small objects and no cycles
         header, entries = parse_replay(data, source, limits, check_encoding)
-    report, point = audit_with_point(entries, header)
+    if keep_point:
+        report, point = audit_with_point(entries, header)
+    else:
+        report, point = audit_log(entries, header), None
     report.game = str(header["game"])
     return CheckedLog(source, header, entries, report, point)
 

@@ -79,7 +79,9 @@ __all__ = [
 
 def audit_log(entries: Sequence[LogEntry], header: dict[str, Any] | None = None) -> AuditReport:
     """Audits a game's log (and a replay file's header, when given); never raises for bad content."""
-    return audit_with_point(entries, header)[0]
+    report = AuditReport(events=len(entries))
+    _guarded(entries, header, report, None, want_point=False)
+    return report
 
 
 def audit_with_point(
@@ -123,10 +125,11 @@ def _guarded(
     report: AuditReport,
     resume: AuditPoint | None,
     strict: bool = False,
+    want_point: bool = True,
 ) -> AuditPoint | None:
     try:
         with paused_collector(), override_pinned():  # the collector ~10% of an audit, os.environ 3%
-            return _audit(entries, header, report, resume)
+            return _audit(entries, header, report, resume, want_point)
     except CannotResume:
         raise
     except Exception as exc:  # each check is guarded; this keeps a forgery they missed from crashing
@@ -137,7 +140,11 @@ def _guarded(
 
 
 def _audit(
-    entries: Sequence[LogEntry], header: dict[str, Any] | None, report: AuditReport, resume: AuditPoint | None
+    entries: Sequence[LogEntry],
+    header: dict[str, Any] | None,
+    report: AuditReport,
+    resume: AuditPoint | None,
+    want_point: bool = True,
 ) -> AuditPoint | None:
     begin = resume.version if resume else 0
     read, unreadable = decode_all(entries[begin:] if begin else entries)
@@ -167,7 +174,7 @@ def _audit(
         for version, detail in anchor_problems(events):
             report.add(version, "seed", detail)
     signed = check_signatures(entries, events, report, resume.signatures if resume else None)
-    facts = held_facts(entries, events, begin, resume)
+    facts = held_facts(entries, events, begin, resume, by_owner=want_point)
     if header is not None:
         for version, detail in header_problems_of(header, entries, events, facts, resume):
             report.add(version, "header", detail)
@@ -192,7 +199,7 @@ def _audit(
             "commitments…) are made; the actions and the other seats' private draws can be re-decided "
             "only once the seed is revealed, or on the host's full log"
         )
-        if public is None:
+        if public is None or not want_point:
             return None
         return point_after(entries, events, report, facts, signed, PUBLIC_PATH, public=public, dice=dice)
     if resume and resume.path != REDECIDE_PATH:
@@ -217,6 +224,8 @@ def _audit(
             f"{sealed} private events are sealed in this copy: each was re-decided from the revealed "
             "seed and checked against its seal"
         )
+    if not want_point:
+        return None
     return point_after(entries, events, report, facts, signed, REDECIDE_PATH, decided=decider.where())
 
 

@@ -212,10 +212,15 @@ def resumable(point: AuditPoint, tail: Sequence[LogEntry]) -> bool:
 
 
 def held_facts(
-    entries: Sequence[LogEntry], events: Sequence[Event], begin: int, resume: AuditPoint | None
+    entries: Sequence[LogEntry],
+    events: Sequence[Event],
+    begin: int,
+    resume: AuditPoint | None,
+    by_owner: bool = True,
 ) -> Held:
     """Returns what the events held tell the header and the choice of checks (those of the prefix from
-    the point, the rest read from the events after `begin`)."""
+    the point, the rest read from the events after `begin`); the private events by owner only when
+    asked (`by_owner`: a point needs them, an audit alone does not)."""
     read = events[begin:] if begin else events
     types = list(
         map(type, read)
@@ -223,7 +228,7 @@ def held_facts(
     sealed = types.count(Sealed)
     unread_only = all(e.type in UNREAD_PRIVATE for e in read if type(e) is Sealed) if sealed else True
     privates: dict[str, list[int]] = {k: list(v) for k, v in resume.held.privates.items()} if resume else {}
-    for entry in entries[begin:] if begin else entries:
+    for entry in (entries[begin:] if begin else entries) if by_owner else ():
         if is_private(entry.type_name):
             owner = entry.fields.get("owner")
             counts = privates.setdefault(owner if isinstance(owner, str) else "", [0, 0])
@@ -240,7 +245,7 @@ def held_facts(
             before.revealed or SeedRevealed in types,
             before.forked or ForkedFrom in types,
         )
-    names = [getattr(entry, "type_name", None) for entry in entries]
+    names = [getattr(entry, "type_name", None) for entry in entries] if by_owner else []
     created = committed = None
     if GameCreated.__name__ in names and SeedCommitted.__name__ in names:
         created = _raw(entries[names.index(GameCreated.__name__)])

@@ -156,12 +156,14 @@ class Imported:
         return f"game {self.game}" if self.viewer is None else Copy(self.game, self.viewer).label
 
 
-def check_import(data: bytes, source: str = "replay file", encoded_here: bool = False) -> Importable:
+def check_import(
+    data: bytes, source: str = "replay file", encoded_here: bool = False, keep_point: bool = False
+) -> Importable:
     """Makes every check of a file that needs no store: the one reader (sizes, shape, the whole audit,
     refused on any finding) with the canonical encoding, so that exporting what is imported gives the
     same bytes back. Bytes this process has just written with `encode_replay` (a replica's copy with a
     packet's events) are canonical by construction and are not encoded a second time."""
-    checked = read_log(data, source, check_encoding=not encoded_here).require_clean()
+    checked = read_log(data, source, check_encoding=not encoded_here, keep_point=keep_point).require_clean()
     game_id = UUID(checked.header["game"])
     recorded = checked.recorded()
     viewer = checked.viewer

@@ -392,7 +392,7 @@ class Replica:
         recorded = [*held.all(), *recorded_of(new)]
         data = encode_replay(str(member.game), recorded, member.player)
         source = f"the copy of game {member.game} with the new events"
-        importable = check_import(data, source, encoded_here=True)  # encoded just now: canonical
+        importable = check_import(data, source, encoded_here=True, keep_point=True)  # canonical: encoded now
         rows = [point_row(member.stored, importable.point), *rows]
         store_import(self.service, replace(importable, viewer=member.player), rows=rows)
 
