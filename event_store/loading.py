@@ -18,11 +18,11 @@ from uuid import UUID
 from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import EventStore, Mapper, StoredEvent
 
-from domain.errors import CorruptStore, UnknownRuleset
+from domain.errors import CorruptStore
 from domain.folding import fold_envelopes
 from domain.game import MAX_EVENTS, Game, GameFold, holder_ruleset
 from domain.game_meta import new_meta
-from domain.rulesets import ruleset_class
+from domain.rulesets import state_version
 from event_store.recorded import GAME_TOPICS
 from event_store.sql import SqlStore, Statement, sql_store_of, writes_rows
 
@@ -73,14 +73,6 @@ def load_latest(events: Any, snapshots: Any, mapper: Mapper[UUID], game_id: UUID
 
 
 STAMP = "state_version"  # the key of a snapshot's state that holds the shape of its ruleset state
-
-
-def state_version(ruleset_name: str) -> int:
-    """Returns the shape of the state a ruleset folds now (1 for a ruleset that never changed it)."""
-    try:
-        return ruleset_class(ruleset_name).state_version
-    except UnknownRuleset:
-        return 0  # no ruleset folds it: no snapshot of it is current
 
 
 def take_snapshot(game: Game) -> Snapshot:

@@ -33,7 +33,8 @@ from domain.events import is_private
 from domain.folding import fold_envelopes
 from domain.game import MAX_EVENTS, Game, GameFold, Rewinds, holder_ruleset
 from domain.hidden import PUBLIC, fields_for
-from event_store.loading import STAMP, is_current, state_version
+from domain.rulesets import state_version
+from event_store.loading import STAMP, is_current
 
 # Reads a game's stored envelopes after version `gt` up to `lte` (None: from the first, to the last).
 ReadEnvelopes = Callable[[int | None, int | None], list[tuple[int, dict[str, Any]]]]

@@ -54,7 +54,7 @@ from domain.events import (
 )
 from domain.game import NIGHTKEEP_VERSION, GameFold, decode_event, holder_ruleset
 from domain.plain import copy_plain
-from domain.rulesets import ruleset_class
+from domain.rulesets import ruleset_class, state_version
 
 PUBLIC_PATH = "public"  # a copy with sealed events its seeds do not open yet: the public checks
 REDECIDE_PATH = "redecide"  # every action re-decided
@@ -133,7 +133,7 @@ class AuditPoint:
         return {
             "format": POINT_FORMAT,
             "nightkeep": NIGHTKEEP_VERSION,
-            "state_version": _state_version(fold.ruleset_name),
+            "state_version": state_version(fold.ruleset_name),
             "version": self.version,
             "chain": self.chain,
             "path": self.path,
@@ -161,7 +161,7 @@ class AuditPoint:
             if (
                 plain["format"] != POINT_FORMAT
                 or plain["nightkeep"] != NIGHTKEEP_VERSION
-                or plain["state_version"] != _state_version(plain["fold"][0])
+                or plain["state_version"] != state_version(plain["fold"][0])
             ):
                 return None
             sealed, keyed, unread_only, privates, created, committed = plain["held"]
@@ -196,13 +196,6 @@ class AuditPoint:
             and (found.dice is not None) == (found.path == PUBLIC_PATH)
         )
         return found if consistent else None
-
-
-def _state_version(ruleset_name: str) -> int:
-    try:
-        return ruleset_class(ruleset_name).state_version
-    except NightkeepError:
-        return 0
 
 
 def resumable(point: AuditPoint, tail: Sequence[LogEntry]) -> bool:

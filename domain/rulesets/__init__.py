@@ -30,6 +30,7 @@ __all__ = [
     "load_ruleset_named",
     "register",
     "ruleset_class",
+    "state_version",
     "ruleset_entry",
     "ruleset_names",
 ]
@@ -82,6 +83,15 @@ def ruleset_class(name: str) -> type[Ruleset[Any]]:
             raise TypeError(f"{name}: {module_name}:{class_name} is not a Ruleset class")
         _classes[name] = found
     return found
+
+
+def state_version(name: str) -> int:
+    """Returns the shape of the state a ruleset folds now (1 for a ruleset that never changed it; 0 for
+    a name no ruleset has, whose saved states, snapshots or audit points, are of no current shape)."""
+    try:
+        return ruleset_class(name).state_version
+    except UnknownRuleset:
+        return 0
 
 
 def build_ruleset(name: str, options: Mapping[str, str] | None = None) -> Ruleset[Any]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from domain.game import Game
+from domain.rulesets import state_version
 from domain.rulesets.talisman.state import STATE_VERSION
 from event_store.app.service import SNAPSHOT_INTERVAL, GameService, play_with_bots
-from event_store.loading import STAMP, fold_from_snapshot, is_current, state_version
+from event_store.loading import STAMP, fold_from_snapshot, is_current
 from tests import store_rows
 
 PLAYERS = [("Ann", "warrior"), ("Bo", "troll")]
