@@ -18,6 +18,9 @@ from domain.errors import UsageError
 DB_ENV = "NIGHTKEEP_DB"
 MEMORY = ":memory:"
 PG_SCHEMES = ("postgresql", "postgres")
+# A Citus coordinator: a PostgreSQL URL whose scheme says the store's tables are distributed
+# (event_store/citus_store.py).
+CITUS_SCHEME = "citus"
 # The library's own variables for a PostgreSQL store (eventsourcing.postgres.BasePostgresFactory).
 PG_VARS = ("POSTGRES_DBNAME", "POSTGRES_HOST", "POSTGRES_PORT", "POSTGRES_USER", "POSTGRES_PASSWORD")
 # Connections each process keeps open: a CLI command needs one; a pool of 5 (the library's default) per
@@ -68,6 +71,11 @@ def is_postgres(db: str) -> bool:
     return "://" in db
 
 
+def is_citus(db: str) -> bool:
+    """Tells whether a store location is a Citus coordinator's URL (`citus://`)."""
+    return db.startswith(f"{CITUS_SCHEME}://")
+
+
 def pg_settings(url: str) -> dict[str, str]:
     """Returns the library's POSTGRES_* settings for a PostgreSQL URL, filled in from the environment."""
     try:
@@ -75,9 +83,10 @@ def pg_settings(url: str) -> dict[str, str]:
         port = parts.port
     except ValueError as exc:
         raise UsageError(f"{_shown(url)}: not a PostgreSQL URL ({exc})") from None
-    if parts.scheme not in PG_SCHEMES:
+    if parts.scheme not in (*PG_SCHEMES, CITUS_SCHEME):
         raise UsageError(
-            f"{_shown(url)}: unsupported store (use a SQLite file, :memory: or postgresql://USER@HOST/DBNAME)"
+            f"{_shown(url)}: unsupported store (use a SQLite file, :memory:, postgresql://USER@HOST/DBNAME "
+            "or citus://USER@HOST/DBNAME)"
         )
     settings = {name: os.environ[name] for name in (*PG_VARS, "POSTGRES_SCHEMA") if name in os.environ}
     given = {
@@ -152,8 +161,12 @@ def persistence_env(db: str) -> dict[str, str]:
         check_reachable(settings)  # one line now, not ten retries of a 30-second pool timeout
         env = {name: os.environ.get(name, value) for name, value in PG_POOL.items()}
         env.update(settings)
-        env["PERSISTENCE_MODULE"] = "event_store.postgres_store:PostgresStoreFactory"
-        env["APPLICATION_RECORDER_TOPIC"] = recorder_topic(POSTGRESQL)
+        if is_citus(db):
+            env["PERSISTENCE_MODULE"] = "event_store.citus_store:CitusStoreFactory"
+            env["APPLICATION_RECORDER_TOPIC"] = "event_store.citus_store:CitusStoreRecorder"
+        else:
+            env["PERSISTENCE_MODULE"] = "event_store.postgres_store:PostgresStoreFactory"
+            env["APPLICATION_RECORDER_TOPIC"] = recorder_topic(POSTGRESQL)
         return env | cipher_env(encrypts=True)
     path = Path(db).expanduser()
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -141,6 +141,10 @@ def sql_store_of(recorder: Any) -> SqlStore | None:
     if isinstance(datastore, SQLiteDatastore):
         return SQLiteStore(datastore)
     if type(datastore).__module__ == "eventsourcing.postgres":  # psycopg is imported only for PostgreSQL
+        if getattr(datastore, "nightkeep_citus", False):  # set by event_store.citus_store's factory
+            from event_store.citus_store import CitusStore
+
+            return CitusStore(datastore)
         from event_store.postgres_store import PostgresStore
 
         return PostgresStore(datastore)

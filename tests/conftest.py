@@ -16,6 +16,7 @@ import pytest
 from hypothesis import settings
 
 from domain import rulesets
+from tests.citus_cluster import citus_cluster  # noqa: F401  (a fixture)
 from tests.pg_server import postgres_server  # noqa: F401  (a fixture)
 
 # Property tests draw the same examples on every run (randomness in tests is seeded).
@@ -27,6 +28,7 @@ rulesets.register(rulesets.RulesetEntry("toy-race", "benchmarks.toy_ruleset:ToyR
 # Fixtures that start a real server or the browser, and why a test using one is slow.
 SLOW_FIXTURES = {
     "postgres_server": "starts a real PostgreSQL server",
+    "citus_cluster": "starts a real Citus cluster (three PostgreSQL servers)",
     "dovecot": "starts a real Dovecot server",
     "chromium": "drives the headless browser",
 }
@@ -49,7 +51,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         callspec = getattr(item, "callspec", None)
-        on_postgres = callspec is not None and callspec.params.get("store_kind") == "postgresql"
+        on_postgres = callspec is not None and callspec.params.get("store_kind") in ("postgresql", "citus")
         if on_postgres or fixtures & SLOW_FIXTURES.keys():
             item.add_marker(pytest.mark.slow)
 
@@ -87,6 +89,8 @@ def new_store(store_kind, tmp_path, request):
         if name not in made:
             if store_kind == "sqlite":
                 made[name] = str(tmp_path / f"{name}.sqlite")
+            elif store_kind == "citus":
+                made[name] = request.getfixturevalue("citus_cluster").fresh_url(name)
             else:
                 made[name] = request.getfixturevalue("postgres_server").fresh_url(name)
         return made[name]

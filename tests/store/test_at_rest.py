@@ -74,7 +74,7 @@ def table_rows(db: str) -> dict[str, list[tuple[bytes, ...]]]:
         import psycopg
 
         schema = pg_settings(db).get("POSTGRES_SCHEMA", "public")
-        with psycopg.connect(db.split("?")[0]) as conn:
+        with psycopg.connect(db.split("?")[0].replace("citus://", "postgresql://", 1)) as conn:
             names = [
                 row[0]
                 for row in conn.execute(
