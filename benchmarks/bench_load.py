@@ -1,5 +1,5 @@
 """Load benchmark (issue 15 item 7): concurrent bot games across processes, batched append against raw
-psycopg, and shards, on PostgreSQL and on SQLite. Not a test: figures, with the issue's targets.
+psycopg, on PostgreSQL and on SQLite. Not a test: figures, with the issue's targets.
 
 Run from anywhere (the project root is put on sys.path); PostgreSQL comes from the distribution's package:
 
@@ -22,15 +22,12 @@ synchronous_commit and full_page_writes on); SQLite files are made in a temporar
    `take_action` timed (see load_play.py); events/s and actions/s of all processes together, p50 and
    p99 latency, the game processes' CPU and the whole machine's (a busy machine shows here), and on
    PostgreSQL what the server's backends were doing (load_waits.py). Target: p99 <= 20 ms at 4 processes.
-3. shards: the same load on PostgreSQL with 1 and with 2 shards (two databases of the one server; each
-   process holds a GameService per shard, its games routed to the shard they were created on). Target:
-   throughput rising from 1 to 2 shards.
 
 Clocks. Every row prints CPU time beside wall time: this process's (or the game processes') CPU, and on a
 PostgreSQL server of this machine its processes' CPU read from /proc (the postmaster's own and reaped
 time and its live children's: the backends the client waits on, the WAL writer, the checkpointer). The
-targets of sections 1-3 that are throughput or latency (events/s appended, p99 latency, rising with
-shards) stay judged on wall time: they are about what a writer waits for on a durable server under load,
+targets of sections 1-2 that are throughput or latency (events/s appended, p99 latency) stay judged on
+wall time: they are about what a writer waits for on a durable server under load,
 and an fsync or a lock wait is not CPU on either side; the CPU columns beside them (and "machine busy")
 tell a FAIL from a busy machine. The one ratio target, the recorder against raw executemany, is judged
 on CPU time (client + server): both sides wait for the same commits, and CPU holds under other jobs' load.
@@ -67,10 +64,9 @@ from load_waits import sample_waits, summary  # noqa: E402
 
 from benchmarks.clocks import postmaster_of, server_cpu  # noqa: E402
 
-FULL = {"seconds": 8.0, "processes": "1,2,3,4", "shard_processes": "2,4", "append_events": 20_000, "reps": 5}
-QUICK = {"seconds": 3.0, "processes": "1,2", "shard_processes": "2", "append_events": 4_000, "reps": 3}
+FULL = {"seconds": 8.0, "processes": "1,2,3,4", "append_events": 20_000, "reps": 5}
+QUICK = {"seconds": 3.0, "processes": "1,2", "append_events": 4_000, "reps": 3}
 STORES = ("postgresql", "sqlite")
-SHARD_DATABASES = ("nk_load_shard0", "nk_load_shard1")
 TARGET_APPEND = 30_000
 TARGET_RAW_RATIO = 0.3
 TARGET_P99_MS = 20.0
@@ -134,7 +130,6 @@ def load_row(figures: LoadFigures) -> dict[str, Any]:
     return {
         "store": figures.store,
         "processes": figures.processes,
-        "shards": figures.shards,
         "games": figures.games,
         "actions": figures.actions,
         "events": figures.events,
@@ -170,28 +165,13 @@ def bench_load(server: Server | None, work: str, args: argparse.Namespace, out: 
             on_pg = server is not None and store == "postgresql"
             during = waits_of(server, [server.database()]) if server and on_pg else None
             clock = server_clock(server) if on_pg else None
-            figures = run_load(store, [db], m, args.games, args.seconds, args.ruleset, during, clock)
+            figures = run_load(store, db, m, args.games, args.seconds, args.ruleset, during, clock)
             out["load"].append(load_row(figures))
 
 
 def waits_of(server: Server, databases: list[str]) -> Callable[[float], dict[str, float]]:
     """Returns what samples the server's backends of some databases while a load runs."""
     return lambda seconds: sample_waits(server.url, databases, seconds)
-
-
-def bench_shards(server: Server, args: argparse.Namespace, out: dict[str, Any]) -> None:
-    """Section 3: the load on one shard and on two (two databases of the same server)."""
-    out["shards"] = []
-    for database in SHARD_DATABASES:
-        server.create_database(database)
-    for m in args.shard_processes:
-        for count in (1, 2):
-            progress(f"shards: {count} shard(s), {args.games} games, {m} processes, {args.seconds:g} s")
-            shards = [fresh_schema(server, d, f"load_m{m}_s{count}") for d in SHARD_DATABASES[:count]]
-            during = waits_of(server, list(SHARD_DATABASES[:count]))
-            clock = server_clock(server)
-            figures = run_load("postgresql", shards, m, args.games, args.seconds, args.ruleset, during, clock)
-            out["shards"].append(load_row(figures))
 
 
 def verdicts(out: dict[str, Any]) -> list[dict[str, Any]]:
@@ -226,12 +206,6 @@ def verdicts(out: dict[str, Any]) -> list[dict[str, Any]]:
                     ok,
                 )
             )
-    shards = out.get("shards", [])
-    for one, two in zip(shards[::2], shards[1::2], strict=True):
-        rising = two["events_s"] > one["events_s"]
-        figure = f"{one['events_s']:,} -> {two['events_s']:,} ev/s"
-        what = f"1 -> 2 shards, {one['processes']} processes (wall)"
-        found.append(_verdict(what, figure, "rising", rising))
     return found
 
 
@@ -244,7 +218,6 @@ def _verdict(what: str, figure: str, target: str, ok: bool) -> dict[str, Any]:
 LOAD_COLUMNS = (
     "store",
     "processes",
-    "shards",
     "games",
     "actions_s",
     "events_s",
@@ -257,7 +230,7 @@ LOAD_COLUMNS = (
     "server_cpu_ms_per_action",
 )
 
-LOAD_HEADERS = ["store", "M", "shards", "K", "actions/s", "events/s", "p50 ms", "p99 ms", "max ms"]
+LOAD_HEADERS = ["store", "M", "K", "actions/s", "events/s", "p50 ms", "p99 ms", "max ms"]
 LOAD_HEADERS += ["client cores", "machine busy", "client CPU ms/action", "server CPU ms/action"]
 
 
@@ -297,26 +270,14 @@ def tables(out: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
         made.append(
             ("batched append: recorder.insert_events vs raw executemany (median of reps)", headers, rows)
         )
-    for key, title in (
-        ("load", "action load: K bot games across M processes"),
-        ("shards", "shards (PostgreSQL)"),
-    ):
-        if out.get(key):
-            rows = [[_cell(r[c]) for c in LOAD_COLUMNS] for r in out[key]]
-            made.append(
-                (
-                    title,
-                    LOAD_HEADERS,
-                    rows,
-                )
-            )
-    sampled = [(key, r) for key in ("load", "shards") for r in out.get(key, []) if r.get("server_waits")]
+    if out.get("load"):
+        rows = [[_cell(r[c]) for c in LOAD_COLUMNS] for r in out["load"]]
+        made.append(("action load: K bot games across M processes", LOAD_HEADERS, rows))
+    sampled = [r for r in out.get("load", []) if r.get("server_waits")]
     if sampled:
-        rows = [
-            [key, str(r["processes"]), str(r["shards"]), summary(r["server_waits"])] for key, r in sampled
-        ]
+        rows = [[str(r["processes"]), summary(r["server_waits"])] for r in sampled]
         title = "PostgreSQL: what the game processes' backends were doing (share of samples)"
-        made.append((title, ["run", "M", "shards", "largest shares"], rows))
+        made.append((title, ["M", "largest shares"], rows))
     if out.get("targets"):
         rows = [[v["what"], v["figure"], v["target"], "PASS" if v["met"] else "FAIL"] for v in out["targets"]]
         made.append(("targets", ["target", "measured", "wanted", "verdict"], rows))
@@ -379,15 +340,14 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="a smoke run: short, M = 1 and 2")
     parser.add_argument("--games", type=int, default=16, help="K: concurrent bot games in all (default 16)")
     parser.add_argument("--processes", help="M values, `1-4` or `1,2,4` (default 1-4)")
-    parser.add_argument("--shard-processes", help="M values of the shard runs (default 2,4)")
     parser.add_argument("--seconds", type=float, help="how long each load configuration plays (default 8)")
     parser.add_argument("--append-events", type=int, help="stored events appended per rep (default 20,000)")
     parser.add_argument("--batch", type=int, default=500, help="stored events per append batch (default 500)")
     parser.add_argument("--reps", type=int, help="append reps, interleaved (default 5)")
     parser.add_argument("--ruleset", default="keep-run", help="the bots' game (default keep-run)")
     parser.add_argument("--stores", default="postgresql,sqlite", help="postgresql,sqlite (default both)")
-    parser.add_argument("--only", choices=("append", "load", "shards"), help="run one section")
-    parser.add_argument("--pg-url", help="a PostgreSQL server to use (a user who may create databases)")
+    parser.add_argument("--only", choices=("append", "load"), help="run one section")
+    parser.add_argument("--pg-url", help="a PostgreSQL server to use")
     parser.add_argument(
         "--render", metavar="FILE", help="print the tables of a saved --json run; run nothing"
     )
@@ -397,7 +357,6 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     preset = QUICK if args.quick else FULL
     args.processes = numbers(args.processes or str(preset["processes"]))
-    args.shard_processes = numbers(args.shard_processes or str(preset["shard_processes"]))
     args.seconds = args.seconds or preset["seconds"]
     args.append_events = args.append_events or preset["append_events"]
     args.reps = args.reps or preset["reps"]
@@ -405,7 +364,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     unknown = set(args.stores) - set(STORES)
     if unknown or not args.stores:
         parser.error(f"--stores: one or both of {', '.join(STORES)}")
-    if args.games < max(args.processes + args.shard_processes):
+    if args.games < max(args.processes):
         parser.error("--games must be at least the largest M (each process plays one game or more)")
     return args
 
@@ -439,8 +398,6 @@ def main(argv: list[str] | None = None) -> int:
             bench_append(server, work, args, out)
         if args.only in (None, "load"):
             bench_load(server, work, args, out)
-        if args.only in (None, "shards") and server is not None:
-            bench_shards(server, args, out)
     out["targets"] = verdicts(out)
     out["wall_s"] = round(time.perf_counter() - started, 1)
     out["cpu_s"] = round(time.process_time() - cpu, 1)  # this process's (the game processes are apart)

@@ -1,9 +1,8 @@
-"""The action load of bench_load.py: K bot games across M processes, each process its own GameService
-per shard, every `take_action` timed.
+"""The action load of bench_load.py: K bot games across M processes, each process its own GameService,
+every `take_action` timed.
 
-Each process creates its share of the K games (round-robin over the shards: the benchmark routes a game
-by its id to the service of the shard it was created on), waits at a barrier with the others, then takes
-bot actions round-robin over its games for a fixed time; a finished game is replaced by a new one. Only
+Each process creates its share of the K games, waits at a barrier with the others, then takes bot actions
+round-robin over its games for a fixed time; a finished game is replaced by a new one. Only
 `GameService.take_action` is timed (load from the cache and the store's check for newer events, the
 rules, the save and its commit); the bot's choice and game creation are not.
 """
@@ -35,10 +34,10 @@ SETUP_TIMEOUT_S = 300
 
 @dataclass
 class PlayJob:
-    """What one process does: which shards it writes to, how many games, for how long."""
+    """What one process does: which store it writes to, how many games, for how long."""
 
     index: int
-    shards: list[str]
+    db: str
     games: int
     seconds: float
     ruleset: str
@@ -58,27 +57,23 @@ class PlayResult:
 
 
 class _Table:
-    """A process's games: each with its bot and the service of its shard."""
+    """A process's service and games, each game with its bot."""
 
     def __init__(self, job: PlayJob) -> None:
         self.job = job
-        self.services = [GameService(db) for db in job.shards]
+        self.service = GameService(job.db)
         self.players = seats_for(job.ruleset)
         self.options = bot_game_options(job.ruleset)
-        self.router: dict[UUID, tuple[GameService, Bot]] = {}
-        self.made = 0
+        self.bots: dict[UUID, Bot] = {}
 
     def new_game(self) -> tuple[UUID, int]:
-        """Creates a game on the next shard; returns its id and the events it stored."""
-        service = self.services[self.made % len(self.services)]
-        game_id = service.create_game(self.job.ruleset, self.players, self.options)
-        self.router[game_id] = (service, Bot(f"{self.job.index}-{self.made}"))
-        self.made += 1
-        return game_id, service.get_game(game_id).version
+        """Creates a game; returns its id and the events it stored."""
+        game_id = self.service.create_game(self.job.ruleset, self.players, self.options)
+        self.bots[game_id] = Bot(f"{self.job.index}-{len(self.bots)}")
+        return game_id, self.service.get_game(game_id).version
 
     def close(self) -> None:
-        for service in self.services:
-            service.close()
+        self.service.close()
 
 
 def play(job: PlayJob, opening: Any, start: Any, results: Any) -> None:
@@ -86,7 +81,7 @@ def play(job: PlayJob, opening: Any, start: Any, results: Any) -> None:
     result = PlayResult()
     table = None
     try:
-        # One process opens its stores at a time: opening a PostgreSQL store runs the library's DDL
+        # One process opens its store at a time: opening a PostgreSQL store runs the library's DDL
         # (CREATE OR REPLACE FUNCTION even when the store exists), and two at once can fail with
         # "tuple concurrently updated" (see the report); the benchmark measures play, not that.
         with opening:
@@ -106,9 +101,10 @@ def play(job: PlayJob, opening: Any, start: Any, results: Any) -> None:
 def _play_until(table: _Table, games: list[UUID], result: PlayResult, deadline: float) -> None:
     began, cpu = time.perf_counter(), time.process_time()
     clock = time.perf_counter
+    service = table.service
     while clock() < deadline:
         for slot, game_id in enumerate(games):
-            service, bot = table.router[game_id]
+            bot = table.bots[game_id]
             game = service.get_game(game_id)  # the cached copy, brought up to date
             if game.is_finished:
                 games[slot], stored = table.new_game()
@@ -131,7 +127,6 @@ class LoadFigures:
 
     store: str
     processes: int
-    shards: int
     games: int
     actions: int
     events: int
@@ -156,7 +151,7 @@ class LoadFigures:
 
 def run_load(
     store: str,
-    shards: list[str],
+    db: str,
     processes: int,
     games: int,
     seconds: float,
@@ -164,19 +159,18 @@ def run_load(
     during: Callable[[float], dict[str, float]] | None = None,
     server_cpu: Callable[[], float] | None = None,
 ) -> LoadFigures:
-    """Runs K games across M spawned processes on the given shard stores; returns the figures.
+    """Runs K games across M spawned processes on the store `db`; returns the figures.
     `during(seconds)`, if given, runs in this process while they play (it samples the server);
     `server_cpu()`, if given, reads the server's processes' CPU seconds so far (before and after)."""
-    for db in shards:
-        # The store is made once, before the processes open it (one at a time: see play).
-        GameService(db).close()
+    # The store is made once, before the processes open it (one at a time: see play).
+    GameService(db).close()
     context = multiprocessing.get_context("spawn")
     start, opening = context.Barrier(processes + 1), context.Lock()
     queue = context.Queue()
     shares = [games // processes + (1 if i < games % processes else 0) for i in range(processes)]
     workers = [
         context.Process(
-            target=play, args=(PlayJob(i, shards, shares[i], seconds, ruleset), opening, start, queue)
+            target=play, args=(PlayJob(i, db, shares[i], seconds, ruleset), opening, start, queue)
         )
         for i in range(processes)
     ]
@@ -202,7 +196,6 @@ def run_load(
     return LoadFigures(
         store=store,
         processes=processes,
-        shards=len(shards),
         games=games,
         actions=sum(r.actions for r in results),
         events=sum(r.events for r in results),

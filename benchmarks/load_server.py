@@ -47,15 +47,6 @@ class Server:
         with psycopg.connect(self.url, autocommit=True) as conn:
             return {name: str(conn.execute(f"SHOW {name}").fetchone()[0]) for name in names}  # type: ignore[index]
 
-    def create_database(self, name: str) -> str:
-        """Creates (anew) a database on the server; returns its URL."""
-        import psycopg
-
-        with psycopg.connect(self.url, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{name}"')
-        return self.database_url(name)
-
 
 @contextmanager
 def durable_server() -> Iterator[Server]:

@@ -8,7 +8,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar
 from uuid import UUID
 
 import click
@@ -22,7 +22,7 @@ from event_store.app.seats import resolve_viewer as resolve_viewer
 from event_store.app.seats import seen_by as seen_by
 from event_store.app.service import GameService
 from event_store.busy import first_line, store_error_message
-from event_store.config import describe, is_shard_map, resolve_db, store_exists
+from event_store.config import describe, resolve_db, store_exists
 from event_store.pbem.pbem_tables import is_replica_store
 from event_store.recorded import RecordedEvent
 
@@ -111,11 +111,6 @@ def get_service(ctx: click.Context, create: bool = False) -> GameService:
     obj = ctx.ensure_object(dict)
     if "service" not in obj:
         db = resolve_db(obj.get("db"))
-        if is_shard_map(db):
-            obj["db_resolved"] = db
-            sharded = obj["service"] = open_shard_map(db, create)
-            ctx.find_root().call_on_close(sharded.close)
-            return sharded
         if not create and not store_exists(db):
             raise UsageError(f"no store at {describe(db)} (nightkeep new or nightkeep import creates one)")
         obj["db_resolved"] = db
@@ -137,17 +132,9 @@ def is_replica(ctx: click.Context) -> bool:
     e-mail): decided once, when the store is opened, so no command asks the e-mail layer again."""
     obj = ctx.ensure_object(dict)
     service = get_service(ctx)
-    if "replica" not in obj:  # a shard map, or a service handed in by a caller
-        obj["replica"] = is_replica_store(getattr(service, "recorder", None))
+    if "replica" not in obj:  # a service handed in by a caller
+        obj["replica"] = is_replica_store(service.recorder)
     return bool(obj["replica"])
-
-
-def open_shard_map(db: str, create: bool) -> GameService:
-    """Opens the games of a shard map (`--db shards:PATH`), spread over several stores."""
-    from sharding.shards import ShardedService
-
-    # A ShardedService offers every GameService method the commands call, routed to a game's shard.
-    return cast(GameService, ShardedService.open(db, create))
 
 
 def jsonable(value: Any) -> Any:

@@ -44,11 +44,11 @@ def _matching(incomplete: str, items: Iterable[tuple[str, str]]) -> list[Complet
 
 def _service(ctx: click.Context) -> Any:
     """Opens the store named by --db / NIGHTKEEP_DB, or returns None when there is none."""
+    from event_store.app.service import GameService
     from event_store.config import resolve_db, store_exists
-    from sharding.shards import open_store
 
     db = resolve_db(ctx.find_root().params.get("db"))
-    return open_store(db) if store_exists(db) else None
+    return GameService.open(db) if store_exists(db) else None
 
 
 def _typed(ctx: click.Context, name: str) -> str:
@@ -108,9 +108,9 @@ def complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -
     service = _service(ctx)
     if service is None:
         return []
-    from sharding.shards import game_index_of
+    from projections.game_index import GameIndex
 
-    games = game_index_of(service).games()
+    games = GameIndex(service).games()
     return _matching(incomplete, ((g["game"], f"{g['ruleset']}: {', '.join(g['players'])}") for g in games))
 
 

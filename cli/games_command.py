@@ -90,12 +90,11 @@ def _listed_games(
     """Returns the store's game index, every game's entry with where its record stands, and each
     game's short id (no index and no games on a new machine)."""
     from cli.rendering import provenance  # rich, for the rare copy: the table is drawn without it
-    from sharding.shards import game_index_of
 
     if ctx.ensure_object(dict).get("db") is None and not store_exists(resolve_db(None)):
         return None, [], {}  # a new machine: nothing stored yet, and listing must not create the store
     service = get_service(ctx)
-    index = game_index_of(service)
+    index = GameIndex(service)
     if rebuild:
         index.rebuild()
     entries = index.games()

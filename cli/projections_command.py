@@ -65,9 +65,9 @@ def run(ctx: click.Context, batch: int, once: bool, rebuild: bool, poll: float, 
         nightkeep projections run --batch 500
         nightkeep projections run --rebuild --once
     """
-    from sharding.read_shards import read_side_for  # a shard map's read side spans its shards
+    from projections.read_side import ReadSide
 
-    side = read_side_for(get_service(ctx), batch_size=batch)
+    side = ReadSide(get_service(ctx), batch_size=batch)
     with _stop_on_signals() as stop:
         if rebuild:
             side.rebuild()
@@ -119,13 +119,13 @@ def show(ctx: click.Context, game: str | None, as_json: bool) -> None:
         nightkeep projections show
         nightkeep projections show 760b6a61 --json
     """
-    from sharding.read_shards import latest_notification, read_side_for
+    from projections.read_side import ReadSide
 
     service = get_service(ctx)
-    side = read_side_for(service)
+    side = ReadSide(service)
     game_id = _game_id(service, game) if game else None
     position, views = side.views_at(game_id)
-    max_id = latest_notification(service)
+    max_id = service.recorder.max_notification_id() or 0
     if as_json:
         echo_json({"position": position, "latest": max_id, **views})
         return
@@ -187,13 +187,11 @@ def check(ctx: click.Context, as_json: bool) -> None:
     Example:
         nightkeep projections run --once && nightkeep projections check
     """
-    from projections.read_side import differences
-    from sharding.read_shards import folded_views, read_side_for
+    from projections.read_side import ReadSide, differences, fold_views
 
     service = get_service(ctx)
-    side = read_side_for(service)
-    position, views = side.views_at()
-    found = differences(views, folded_views(service, side, position))
+    position, views = ReadSide(service).views_at()
+    found = differences(views, fold_views(service, upto=position))
     if as_json:
         echo_json({"position": position, "equal": not found, "differences": found})
     elif found:

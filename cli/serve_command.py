@@ -28,7 +28,7 @@ from domain.signing import history_fingerprint
 from event_store.app.service import GameService
 from event_store.busy import store_error_message
 from event_store.config import describe
-from sharding.shards import game_index_of
+from projections.game_index import GameIndex
 
 # Every page names what it may load: nothing from elsewhere, its own inline script and style only.
 SECURITY_HEADERS = {
@@ -72,7 +72,7 @@ def serve(ctx: click.Context, host: str, port: int, viewer: str | None) -> None:
     if viewer == HOST:
         raise UsageError("serve never shows the host's full log: export --html --as host writes it to a file")
     service = get_service(ctx)
-    if viewer and not any(viewer in entry["players"] for entry in game_index_of(service).games()):
+    if viewer and not any(viewer in entry["players"] for entry in GameIndex(service).games()):
         note = f"note: {viewer} sits in no game of this store yet: every page is the public copy"
         click.echo(note, err=True)
     listening = _listen(host, port)
@@ -148,7 +148,7 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
     # Handlers are coroutines on purpose: the store is used from the event loop's one thread only.
     async def index(request: Request) -> Response:
         try:
-            rows = [_row(service, entry, viewer) for entry in game_index_of(service).games()]
+            rows = [_row(service, entry, viewer) for entry in GameIndex(service).games()]
         except NightkeepError as exc:
             return PlainTextResponse(f"{exc}\n", 503 if exc.exit_code == 3 else 500, headers=SECURITY_HEADERS)
         except (sqlite3.DatabaseError, PersistenceError) as exc:
@@ -182,7 +182,7 @@ def viewer_app(service: GameService, viewer: str, store: str) -> Any:
     async def heads(request: Request) -> Response:
         # Every copy of a game has the same chain values: the head is public whoever's copy is served.
         try:
-            found = [_head(service, UUID(entry["game"])) for entry in game_index_of(service).games()]
+            found = [_head(service, UUID(entry["game"])) for entry in GameIndex(service).games()]
         except NightkeepError as exc:
             return PlainTextResponse(f"{exc}\n", 503 if exc.exit_code == 3 else 500, headers=SECURITY_HEADERS)
         except (sqlite3.DatabaseError, PersistenceError) as exc:

@@ -118,7 +118,7 @@ def simulate(
         raise UsageError(f"cannot write {html_out}: no directory {Path(html_out).parent}: nothing played")
     planned = BotGames.of(ruleset, games, seed, players, dict(parse_option(o) for o in options))
     out_dir = check_out_dir(out, planned) if out is not None else None
-    service = store_for(ctx, planned) if keep else None
+    service = get_service(ctx, create=True) if keep else None  # created, as `new` does
     if service is not None:
         check_not_stored(service, planned)
     if out_dir is not None:
@@ -154,15 +154,6 @@ def worker_logging(log_format: str | None, verbose: bool) -> None:
     from cli.logging_setup import configure_logging
 
     configure_logging(log_format, verbose)
-
-
-def store_for(ctx: click.Context, planned: BotGames) -> GameService:
-    """Opens the store the games go to (creating it, as `new` does); a shard map is refused."""
-    from event_store.config import is_shard_map, resolve_db
-
-    if is_shard_map(resolve_db(ctx.obj.get("db"))):
-        raise UsageError("--store needs one store, not a shard map: import the --out files instead")
-    return get_service(ctx, create=True)
 
 
 def check_out_dir(out: str, planned: BotGames) -> Path:

@@ -556,7 +556,7 @@ class Game(Aggregate):
     @classmethod
     def start(cls, created: GameCreated, commitment: bytes, game_id: UUID | None = None) -> Game:
         """Creates a game from its GameCreated event and the host's seed commitment (under a new random
-        id, or the one given: a sharded store chooses the id, since the id chooses the shard)."""
+        id, or the one given: a bot simulation derives its games' ids from its own seed)."""
         fields = created.to_fields()
         chain = next_chain(GENESIS_CHAIN, created.type_name, created.class_version, fields)
         game: Game = cls._create(
@@ -576,15 +576,13 @@ class Game(Aggregate):
         forked_from: ForkedFrom,
         history: Iterable[tuple[str, int, dict[str, Any]]],
         commitment: bytes,
-        game_id: UUID | None = None,
     ) -> Game:
         """Creates a game that continues another's history (type, class version, fields as recorded)
-        and then commits to its own seed (under a new random id, or the one given)."""
+        and then commits to its own seed, under a new random id."""
         fields = forked_from.to_fields()
         chain = next_chain(GENESIS_CHAIN, forked_from.type_name, forked_from.class_version, fields)
         game: Game = cls._create(
             cls.Created,
-            id=game_id,
             type=forked_from.type_name,
             v=forked_from.class_version,
             fields=fields,

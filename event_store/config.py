@@ -31,8 +31,8 @@ PG_POOL = {"POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "4", "POSTGRES_CO
 # milliseconds). SQLITE_LOCK_TIMEOUT in the environment overrides it.
 SQLITE_LOCK_TIMEOUT = "30"
 SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
-# `shards:PATH` names a shard map: games spread over several stores (sharding/shards.py).
-SHARD_MAP = "shards:"
+# What a shard map (a router over several stores, now removed) was given as: `shards:PATH`.
+GONE_SHARD_MAP = "shards:"
 
 
 def default_db_path() -> Path:
@@ -55,15 +55,17 @@ def resolve_db(db: str | None) -> str:
         pg_settings(chosen)  # refuses an unknown scheme or a malformed URL now, as one line
         return chosen
     try:
-        Path(chosen).expanduser()  # every later use expands it: `~nobody/x` must fail here, as one line
+        path = Path(chosen).expanduser()  # every later use expands it: `~nobody/x` must fail here
     except RuntimeError:
         raise UsageError(f"{chosen!r}: no such user's home directory (check --db or NIGHTKEEP_DB)") from None
+    if chosen.startswith(GONE_SHARD_MAP) and not path.exists():
+        # An old shard map's location: said in one line, never taken for a new SQLite file of that name
+        # (a SQLite file really named so still opens; `./shards:…` names a new one).
+        raise UsageError(
+            f"{chosen}: shard maps are gone; give one store, a SQLite file or a postgresql:// URL"
+            " (docs/scaling.md: past one server)"
+        )
     return chosen
-
-
-def is_shard_map(db: str) -> bool:
-    """Tells whether a store location is a shard map (`shards:PATH`)."""
-    return db.startswith(SHARD_MAP)
 
 
 def is_postgres(db: str) -> bool:
@@ -135,8 +137,6 @@ def store_exists(db: str) -> bool:
     PostgreSQL database is asked, and an unreachable one is an error)."""
     if db in (MEMORY, "memory"):
         return True
-    if is_shard_map(db):
-        return True  # checked whole when opened: a missing map or shard is an error, never "no games"
     if is_postgres(db):
         from event_store.postgres_store import holds_store
 
@@ -152,8 +152,6 @@ def persistence_env(db: str) -> dict[str, str]:
 
     if db in (MEMORY, "memory"):
         return {"PERSISTENCE_MODULE": "eventsourcing.popo", **cipher_env(encrypts=False)}
-    if is_shard_map(db):  # never a SQLite file named "shards:…"
-        raise UsageError(f"{db}: a shard map is several stores (open it with sharding.shards)")
     if is_postgres(db):
         from event_store.postgres_store import check_reachable
 

@@ -55,7 +55,7 @@ class PostgresServer:
         return self.url(schema=f"t{next(_counter)}_{os.getpid()}_{label}")
 
     def create_database(self, name: str) -> str:
-        """Creates a database on the server (for tests that need whole ones: shards); returns its URL."""
+        """Creates a database on the server (for tests that need a whole one); returns its URL."""
         import psycopg
 
         with psycopg.connect(self.url("postgres").split("?")[0], autocommit=True) as conn:

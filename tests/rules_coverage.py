@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "docs" / "rules-coverage.md"
 SOURCE = Path(__file__).with_suffix(".toml")
-CODE = ("domain", "event_store", "projections", "simulation", "sharding", "cli")
+CODE = ("domain", "event_store", "projections", "simulation", "cli")
 NOT_RULE_TESTS = ("tests/project/test_rules_coverage.py",)  # its citations are examples of the grammar
 BOOKS = {"Dungeon": "dungeon", "Keep": "keep"}
 SECOND, LOOP = " (second)", ("second", "loop")

@@ -273,8 +273,8 @@ class GameService(Application[UUID]):
         club: Sequence[Event] = (),
     ) -> UUID:
         """Sets up a new game and stores it with its secret seed (and the statements `rows` makes from
-        its id, in the same transaction); returns its id (a new random one, or `game_id`: a sharded store
-        chooses the id first, since the id chooses the shard). `seed` is the dice seed to commit to
+        its id, in the same transaction); returns its id (a new random one, or `game_id`: a bot simulation
+        derives its games' ids from its own seed). `seed` is the dice seed to commit to
         instead of a fresh one: only bot games (`bot_games`) give one, derived from their own seed, so
         that a simulation plays the same games wherever it runs. `club` are a hosted game's first club
         events (its deadline), recorded in the same transaction.
@@ -516,20 +516,12 @@ class GameService(Application[UUID]):
         self._save_or_stale(game)
         return seed
 
-    def fork_game(
-        self,
-        game_id: UUID,
-        at: int,
-        same_dice: bool = False,
-        fork_id: UUID | None = None,
-        into: GameService | None = None,
-    ) -> tuple[UUID, ForkedFrom]:
+    def fork_game(self, game_id: UUID, at: int, same_dice: bool = False) -> tuple[UUID, ForkedFrom]:
         """Starts a new game from a game's history up to event `at`, which must be an action boundary.
 
         The fork's log opens with ForkedFrom, copies the first `at` events as they were recorded and
         commits to a new seed; with `same_dice` it reuses the original's seed, which is allowed only
-        once that seed is public (a fork must never preview an unfinished game's dice). A sharded
-        store gives the fork's id and the store of the shard that id maps to (`fork_id`, `into`).
+        once that seed is public (a fork must never preview an unfinished game's dice).
         """
         events = self.verified_events(game_id)
         check_fork_point(game_id, events, self.fold(game_id), at)
@@ -544,10 +536,9 @@ class GameService(Application[UUID]):
             game=str(game_id), version=at, chain=events[at - 1].chain, seed=original_seed, same_dice=same_dice
         )
         history = [(r.type_name, r.class_version, r.fields) for r in events[:at]]
-        game = Game.fork(forked_from, history, commit_to_seed(seed), fork_id)
+        game = Game.fork(forked_from, history, commit_to_seed(seed))
         game.commit_dice_chain(seed)
-        target = into or self
-        target.save(game, rows=target.secrets.put(game.id, seed))
+        self.save(game, rows=self.secrets.put(game.id, seed))
         log.info("game_forked", game=str(game.id), original=str(game_id), at=at, same_dice=same_dice)
         return game.id, forked_from
 

@@ -91,8 +91,6 @@ def has_table(store: SqlStore, name: str) -> bool:
 
 def is_replica_store(recorder: Any) -> bool:
     """Tells whether a store has ever joined a game as a player's replica (without creating its tables);
-    a shard map (no recorder of its own) and the in-memory store never have: e-mail play is on one store."""
-    if recorder is None:
-        return False
+    the in-memory store never has."""
     store = sql_store_of(recorder)
     return store is not None and has_table(store, PROOFS)

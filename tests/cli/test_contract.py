@@ -172,3 +172,19 @@ def test_a_mistyped_store_is_an_error_not_a_new_empty_store(tmp_path):
     assert not missing.exists() and not missing.parent.exists()
     created = run(str(missing), "new", "toy-race", "--player", "Ann", "--player", "Bo")
     assert created.exit_code == 0 and missing.exists()
+
+
+def test_an_old_shard_map_is_refused_in_one_line_and_a_store_file_so_named_still_opens(tmp_path, monkeypatch):
+    # Shard maps are gone (issue 29): `shards:clubs.toml` is said to be one, never made a new SQLite file.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "clubs.toml").write_text('[[shard]]\nname = "a"\ndb = "a.sqlite"\n')
+    for args in (["games"], ["new", "toy-race", "--player", "Ann", "--player", "Bo"]):
+        result = run("shards:clubs.toml", *args)
+        assert result.exit_code == 2, args
+        assert result.stderr.count("\n") == 1 and "shard maps are gone" in result.stderr, args
+        assert "docs/scaling.md" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["clubs.toml"]
+    # A store made under such a name (through ./, or before) is a SQLite file like any other.
+    assert run("./shards:old.sqlite", "new", "toy-race", "--player", "Ann").exit_code == 0
+    listed = run("shards:old.sqlite", "games", "--json")
+    assert listed.exit_code == 0 and len(json.loads(listed.stdout)) == 1

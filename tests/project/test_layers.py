@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SHIPPED = ("domain", "event_store", "projections", "simulation", "sharding", "cli", "nightkeep")
+SHIPPED = ("domain", "event_store", "projections", "simulation", "cli", "nightkeep")
 
-# What each layer may import (itself included). simulation and sharding sit above both the application and
-# the read side, the CLI above everything; only `nightkeep` (python -m nightkeep) and the CLI import the CLI.
+# What each layer may import (itself included). simulation sits above both the application and the
+# read side, the CLI above everything; only `nightkeep` (python -m nightkeep) and the CLI import the CLI.
 MAY_IMPORT = {
     "domain": {"domain"},
     "storage": {"domain", "storage"},
@@ -22,8 +22,7 @@ MAY_IMPORT = {
     "pbem": {"domain", "storage", "app", "pbem"},
     "projections": {"domain", "storage", "projections"},
     "simulation": {"domain", "storage", "app", "projections", "simulation"},
-    "sharding": {"domain", "storage", "app", "projections", "sharding"},
-    "cli": {"domain", "storage", "app", "pbem", "projections", "simulation", "sharding", "cli"},
+    "cli": {"domain", "storage", "app", "pbem", "projections", "simulation", "cli"},
     "nightkeep": {"cli", "nightkeep"},
 }
 
@@ -165,7 +164,7 @@ def test_storage_imports_neither_the_application_nor_play_by_email_nor_the_read_
 
 
 def test_the_domain_names_no_module_of_the_layers_above_it_even_by_string():
-    above = ("event_store", "projections", "simulation", "sharding", "cli", "nightkeep")
+    above = ("event_store", "projections", "simulation", "cli", "nightkeep")
     named = [
         f"{path.relative_to(ROOT)}: {node.value}"
         for path in sorted((ROOT / "domain").rglob("*.py"))

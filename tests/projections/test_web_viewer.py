@@ -633,7 +633,7 @@ def test_serve_answers_a_store_that_fails_while_serving_in_one_line(db, store_se
     def unreachable(*args: Any, **kwargs: Any) -> Any:
         raise OperationalError("couldn't get a connection after 5.00 sec\nDETAIL: the server went away")
 
-    monkeypatch.setattr("cli.serve_command.game_index_of", unreachable)
+    monkeypatch.setattr("cli.serve_command.GameIndex", unreachable)
     monkeypatch.setattr(store_service, "resolve_game_id", unreachable)
 
     async def visit() -> list[tuple[int, bytes]]:

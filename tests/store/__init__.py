@@ -1,1 +1,1 @@
-"""Storage and the game service: stores, recorders, concurrency, shards, seats and ids."""
+"""Storage and the game service: stores, recorders, concurrency, seats and ids."""
