@@ -51,9 +51,16 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
         except NightkeepError as exc:
             raise NightkeepCliError(str(exc), exc.exit_code) from None
         except (sqlite3.DatabaseError, PersistenceError) as exc:
-            raise NightkeepCliError(store_error_message(exc), 2) from None
+            raise NightkeepCliError(store_error_message(exc, _store_named()), 2) from None
 
     return wrapper
+
+
+def _store_named() -> str:
+    """Names the store this invocation opened, for an error line (nothing before one was opened)."""
+    ctx = click.get_current_context(silent=True)
+    db = ctx.find_root().obj.get("db_resolved") if ctx is not None and ctx.find_root().obj else None
+    return describe(db) if db else ""
 
 
 def looks_like_path(text: str) -> bool:

@@ -38,9 +38,11 @@ def first_line(exc: BaseException) -> str:
     return lines[0] if lines else type(exc).__name__
 
 
-def store_error_message(exc: BaseException) -> str:
-    """Returns the one line a user is told for a storage error."""
+def store_error_message(exc: BaseException, store: str = "") -> str:
+    """Returns the one line a user is told for a storage error (naming the store, when given, as
+    `config.describe` shows it: a Citus worker that cannot be reached is one such error)."""
     if is_busy(exc):
         why = first_line(exc)
         return f"the store is busy ({why}): the write that met it was not stored, run the command again"
-    return f"cannot use the store: {first_line(exc)}"
+    named = f" {store}" if store else ""
+    return f"cannot use the store{named}: {first_line(exc)}"

@@ -260,6 +260,10 @@ def check_reachable(settings: dict[str, str]) -> None:
     with _connect(settings) as conn:
         schema = settings.get("POSTGRES_SCHEMA", "")
         if schema and schema != "public":
+            # Asked first: on a Citus coordinator even a CREATE SCHEMA IF NOT EXISTS that finds it is
+            # sent on to every worker, in a two-phase commit, at every command's start.
+            if conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [schema]).fetchone():
+                return
             try:
                 conn.execute(pgsql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(pgsql.Identifier(schema)))
             except Exception:  # noqa: BLE001  (two processes making it at once: it exists now)

@@ -92,6 +92,8 @@ def table_rows(db: str) -> dict[str, list[tuple[bytes, ...]]]:
 def _as_bytes(value: object) -> bytes:
     if isinstance(value, bytes | memoryview):
         return bytes(value)
+    if isinstance(value, UUID):  # a Citus store's game ids are uuid columns; elsewhere 32 hex digits
+        return value.hex.encode()
     return str(value).encode()
 
 
