@@ -24,6 +24,7 @@ import pytest
 
 from domain.club import PrivatePressSent, RolledBack, SeatHandedOver, TurnLapsed, VacationDeclared
 from domain.events import ActionTaken
+from event_store.pbem.mail import body_text
 from tests.club_guide_text import GUIDE, REPO, UNIT, Step, guide_steps, read_unit
 from tests.club_people import (
     REPLICA,
@@ -37,7 +38,7 @@ from tests.club_people import (
     subject_of,
 )
 from tests.club_table import HOST_MAIL, ClubMail, Ran, Service, Shell, club_mail, wait_for
-from tests.pbem_helpers import Mailbox
+from tests.pbem_helpers import Mailbox, game_key, is_turn_mail
 
 if TYPE_CHECKING:
     from tests.mail_servers import DovecotServer
@@ -345,7 +346,16 @@ class GuideRun:
             self.plays_bo.answer_turn(len(host_chain(self.db, self.game)))
             return False
 
-        wait_for(f"{seat}'s turn", turned)
+        try:
+            wait_for(f"{seat}'s turn", turned)
+        except AssertionError as exc:  # say where the game and the mail stood, for whoever reads CI's log
+            turns = [m for m in self.plays_bo.mailbox.received if is_turn_mail(body_text(m))]
+            last = game_key(body_text(turns[-1])) if turns else None
+            head = len(host_chain(self.db, self.game))
+            raise AssertionError(
+                f"{exc}: to move {seat_to_move(self.db, self.game)}, head {head}, the last turn mail to "
+                f"{self.plays_bo.address} at {last}, answered {sorted(self.plays_bo.answered)}"
+            ) from None
 
     def after_vacation(self, ran: Ran) -> None:
         self.ann_sends("away.nkp")
