@@ -196,7 +196,7 @@ class OneLineErrorGroup(FriendlyGroup, LazyGroup):
     metavar="STORE",
     envvar="NIGHTKEEP_DB",
     help="Store to use: a SQLite file, a postgresql://USER@HOST/DBNAME URL (password: POSTGRES_PASSWORD), "
-    "or :memory:. Default: nightkeep.sqlite in your data directory.",
+    "a citus://USER@HOST/DBNAME coordinator, or :memory:. Default: nightkeep.sqlite in your data directory.",
 )
 @click.option(
     "--log-format",
