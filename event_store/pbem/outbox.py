@@ -336,7 +336,8 @@ class Outbox:
         with self.db.transaction(commit=True) as c:
             if once and not _first_time(c, once):
                 return
-            _queue(c, str(game_id or ""), "", to, "nightkeep: your message was refused", body)
+            # A mail that names no game is kept under the nil id (a game-id column is a uuid on Citus).
+            _queue(c, str(game_id or UUID(int=0)), "", to, "nightkeep: your message was refused", body)
 
     def reply(self, to: str, subject: str, body: str, game_id: UUID, once: str = "") -> bool:
         """Queues an answer to a mail-only command (status, history, help) unless its request's key
