@@ -143,6 +143,12 @@ def test_a_stated_exit_and_continuation_lines_are_read():
 STORELESS = {"simulate"}
 
 
+@pytest.fixture(params=("sqlite", "postgresql", "citus"))
+def store_kind(request):
+    """The tour runs on every store: every command of the CLI on SQLite, PostgreSQL and Citus."""
+    return request.param
+
+
 def test_every_example_of_the_tour_runs_as_written(tmp_path, db, store_kind, monkeypatch):
     monkeypatch.chdir(tmp_path)
     tour = Tour(tmp_path, db)

@@ -40,6 +40,9 @@ from tests.club_people import (
 from tests.club_table import HOST_MAIL, ClubMail, Ran, Service, Shell, club_mail, wait_for
 from tests.pbem_helpers import Mailbox, game_key, is_turn_mail
 
+# The most steps of the game (a seat's decisions) a wait for someone's turn lets pass.
+MAX_DECISIONS = 40
+
 if TYPE_CHECKING:
     from tests.mail_servers import DovecotServer
     from tests.pg_server import PostgresServer
@@ -337,17 +340,29 @@ class GuideRun:
         wait_for("Ann's move", lambda: len(host_chain(self.db, self.game)) > head)
 
     def pass_to(self, seat: str) -> None:
-        """Lets the mail-only seats answer their turns until it is `seat`'s turn."""
+        """Lets the mail-only seats answer their turns until it is `seat`'s turn. A seat's turn may take
+        several decisions, each a mail there and back: the wait is for the service's next step (SECONDS
+        each, as every wait here), not for all of them at once, which a loaded machine may not make in
+        SECONDS (CI's once did not)."""
+        head = len(host_chain(self.db, self.game))
 
-        def turned() -> bool:
+        def turned_or_moved() -> bool:
             to_move = seat_to_move(self.db, self.game)
             if seat in to_move:
                 return True
-            self.plays_bo.answer_turn(len(host_chain(self.db, self.game)))
+            now = len(host_chain(self.db, self.game))
+            if now != head:
+                return True
+            self.plays_bo.answer_turn(now)
             return False
 
         try:
-            wait_for(f"{seat}'s turn", turned)
+            for _ in range(MAX_DECISIONS):
+                wait_for(f"{seat}'s turn", turned_or_moved)
+                if seat in seat_to_move(self.db, self.game):
+                    return
+                head = len(host_chain(self.db, self.game))
+            raise AssertionError(f"{seat}'s turn did not come in {MAX_DECISIONS} steps of the game")
         except AssertionError as exc:  # say where the game and the mail stood, for whoever reads CI's log
             turns = [m for m in self.plays_bo.mailbox.received if is_turn_mail(body_text(m))]
             last = game_key(body_text(turns[-1])) if turns else None
