@@ -94,7 +94,7 @@ def _listed_games(
 
     if ctx.ensure_object(dict).get("db") is None and not store_exists(resolve_db(None)):
         return None, [], {}  # a new machine: nothing stored yet, and listing must not create the store
-    service = get_service(ctx)
+    service = get_service(ctx, reads_only=not rebuild)
     index = game_index_of(service)
     if rebuild:
         index.rebuild()

@@ -121,7 +121,7 @@ def show(ctx: click.Context, game: str | None, as_json: bool) -> None:
     """
     from sharding.read_shards import latest_notification, read_side_for
 
-    service = get_service(ctx)
+    service = get_service(ctx, reads_only=True)
     side = read_side_for(service)
     game_id = _game_id(service, game) if game else None
     position, views = side.views_at(game_id)

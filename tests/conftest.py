@@ -16,7 +16,7 @@ import pytest
 from hypothesis import settings
 
 from domain import rulesets
-from tests.pg_server import postgres_server  # noqa: F401  (a fixture)
+from tests.pg_server import postgres_pair, postgres_server  # noqa: F401  (fixtures)
 
 # Property tests draw the same examples on every run (randomness in tests is seeded).
 settings.register_profile("nightkeep", derandomize=True, deadline=None)
@@ -27,6 +27,7 @@ rulesets.register(rulesets.RulesetEntry("toy-race", "benchmarks.toy_ruleset:ToyR
 # Fixtures that start a real server or the browser, and why a test using one is slow.
 SLOW_FIXTURES = {
     "postgres_server": "starts a real PostgreSQL server",
+    "postgres_pair": "starts a real PostgreSQL primary and a streaming standby",
     "dovecot": "starts a real Dovecot server",
     "chromium": "drives the headless browser",
 }
