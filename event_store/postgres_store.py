@@ -281,7 +281,8 @@ def _connect(settings: dict[str, str]) -> Any:
     import psycopg
 
     where = _where(settings)
-    mode = settings.get(TARGET_SESSION_ATTRS)
+    # libpq's own default ("any") when the store names no mode.
+    mode = settings.get(TARGET_SESSION_ATTRS) or "any"
     try:
         return psycopg.connect(
             dbname=settings["POSTGRES_DBNAME"],
@@ -291,7 +292,7 @@ def _connect(settings: dict[str, str]) -> Any:
             password=settings["POSTGRES_PASSWORD"],
             connect_timeout=int(settings.get("POSTGRES_CONNECT_TIMEOUT") or 5),
             autocommit=True,
-            **({"target_session_attrs": mode} if mode else {}),
+            target_session_attrs=mode,
         )
     except psycopg.Error as exc:
         raise StoreUnavailable(f"cannot open the PostgreSQL store {where}: {_reason(exc)}") from None
@@ -305,7 +306,7 @@ def _reason(exc: Exception) -> str:
     """Returns why a connection failed, in one line: on several hosts, each host's own reason (psycopg
     lists them on lines of their own; the first line alone names only the last host tried)."""
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
-    reasons = {}
+    reasons: dict[str, str] = {}
     for line in lines:
         if found := _ATTEMPT.match(line):
             host, port, why = found.groups()
