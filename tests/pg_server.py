@@ -200,7 +200,9 @@ class PostgresPair:
 
     def wait_caught_up(self) -> None:
         """Waits until the standby has replayed everything the primary has written."""
-        target = self.primary.sql("SELECT pg_current_wal_lsn()::text")
+        # The insert position, not the write position: these servers commit asynchronously
+        # (synchronous_commit=off), so a commit's WAL may not be written yet when the commit returns.
+        target = self.primary.sql("SELECT pg_current_wal_insert_lsn()::text")
         deadline = time.monotonic() + STARTUP_SECONDS
         while not self.standby.sql(f"SELECT pg_last_wal_replay_lsn() >= '{target}'::pg_lsn"):
             if time.monotonic() > deadline:

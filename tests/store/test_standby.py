@@ -258,43 +258,46 @@ def test_a_lagging_standby_says_how_far_behind_and_shows_the_old_position_whole(
     assert (caught_up, said) == (after, "")
 
 
-def test_a_standby_catching_up_shows_only_whole_actions(postgres_pair, game):
+def test_a_standby_shows_only_whole_actions_live_and_catching_up(postgres_pair, game):
     # Each action is one save, one transaction, and a standby applies whole transactions: however the
-    # reads fall while it replays a backlog of actions, each sees the game at an action's end.
+    # reads fall, as it streams actions live and as it replays a backlog of them, each read sees the game
+    # at an action's end (and the chain checks: no event is missing inside).
     url, _ = game
     made = run(url, "new", "keep-run", "--player", "Ann", "--player", "Bo", "--json")
-    game_id = json.loads(made.stdout)["game"]
-    writer = GameService.open(url)
-    reader = GameService.open(url, reads_only=True)
+    uuid = UUID(json.loads(made.stdout)["game"])
+    writer, reader = GameService.open(url), GameService.open(url, reads_only=True)
+    seen: list[int] = []
+    done = threading.Event()
+
+    def read_all_along() -> None:
+        while not done.is_set():
+            seen.append(reader.verified_events(uuid)[-1].version)
+
+    def take(actions: int) -> None:
+        for _ in range(actions):
+            if legal := writer.legal_actions(uuid):
+                ends.add(writer.act(uuid, legal[0].id, player=legal[0].player).version)
+
+    reading = threading.Thread(target=read_all_along)
     try:
-        uuid = UUID(game_id)
         ends = {writer.head(uuid)[0]}
         postgres_pair.wait_caught_up()
+        reading.start()
+        take(8)  # live
         postgres_pair.standby.sql("SELECT pg_wal_replay_pause()")
         try:
-            for _ in range(12):
-                legal = writer.legal_actions(uuid)
-                if not legal:
-                    break
-                ends.add(writer.act(uuid, legal[0].id, player=legal[0].player).version)
+            take(8)  # a backlog, replayed at once below while the reads go on
         finally:
-            seen: list[int] = []
-            done = threading.Event()
-
-            def read_while_replaying() -> None:
-                while not done.is_set():
-                    events = reader.verified_events(uuid)  # the chain checks: no event missing inside
-                    seen.append(events[-1].version)
-
-            reading = threading.Thread(target=read_while_replaying)
-            reading.start()
             postgres_pair.standby.sql("SELECT pg_wal_replay_resume()")
-            postgres_pair.wait_caught_up()
-            done.set()
-            reading.join()
-        assert len(ends) > 6 and seen and set(seen) <= ends, sorted(set(seen) - ends)
+        postgres_pair.wait_caught_up()
+        done.set()
+        reading.join()
+        assert len(ends) > 10 and len(set(seen)) > 2 and set(seen) <= ends, sorted(set(seen) - ends)
         assert reader.verified_events(uuid)[-1].version == max(ends)
     finally:
+        done.set()
+        if reading.is_alive():
+            reading.join()
         writer.close()
         reader.close()
 
