@@ -26,6 +26,10 @@ PG_SCHEMES = ("postgresql", "postgres")
 PG_VARS = ("POSTGRES_DBNAME", "POSTGRES_HOST", "POSTGRES_PORT", "POSTGRES_USER", "POSTGRES_PASSWORD")
 # nightkeep's own: libpq's target_session_attrs for the store's connections (postgres_store passes it on).
 TARGET_SESSION_ATTRS = "POSTGRES_TARGET_SESSION_ATTRS"
+# Taken from the environment as the library's variables are (a URL's own options win).
+PG_OPTIONS = ("POSTGRES_SCHEMA", TARGET_SESSION_ATTRS)
+# nightkeep's own: "y" for a command that only reads, which then makes no table (postgres_store).
+READS_ONLY = "NIGHTKEEP_READS_ONLY"
 # libpq's modes (PostgreSQL 14 and later; psycopg 3.2.6 and later implements prefer-standby as libpq does).
 SESSION_MODES = ("any", "read-write", "read-only", "primary", "standby", "prefer-standby")
 URL_OPTIONS = ("schema", "target_session_attrs")
@@ -89,7 +93,7 @@ def pg_settings(url: str, schemes: tuple[str, ...] = PG_SCHEMES) -> dict[str, st
         raise UsageError(
             f"{_shown(url)}: unsupported store (use a SQLite file, :memory: or postgresql://USER@HOST/DBNAME)"
         )
-    settings = {name: os.environ[name] for name in (*PG_VARS, "POSTGRES_SCHEMA") if name in os.environ}
+    settings = {name: os.environ[name] for name in (*PG_VARS, *PG_OPTIONS) if name in os.environ}
     default_port = settings.get("POSTGRES_PORT") or "5432"
     given = {
         "POSTGRES_HOST": ",".join(host for host, _ in hosts),
@@ -111,12 +115,7 @@ def pg_settings(url: str, schemes: tuple[str, ...] = PG_SCHEMES) -> dict[str, st
     if "schema" in query:
         given["POSTGRES_SCHEMA"] = query["schema"][-1]
     if "target_session_attrs" in query:
-        mode = query["target_session_attrs"][-1]
-        if mode not in SESSION_MODES:
-            raise UsageError(
-                f"{_shown(url)}: target_session_attrs {mode!r} is not one of {', '.join(SESSION_MODES)}"
-            )
-        given[TARGET_SESSION_ATTRS] = mode
+        given[TARGET_SESSION_ATTRS] = query["target_session_attrs"][-1]
     settings.update({name: value for name, value in given.items() if value})
     settings.setdefault("POSTGRES_PORT", "5432")
     settings.setdefault("POSTGRES_PASSWORD", "")
@@ -126,6 +125,11 @@ def pg_settings(url: str, schemes: tuple[str, ...] = PG_SCHEMES) -> dict[str, st
     schema = settings.get("POSTGRES_SCHEMA", "")
     if schema and not SCHEMA_NAME.fullmatch(schema):
         raise UsageError(f"{_shown(url)}: {schema!r} is not a schema name (lower-case letters, digits, _)")
+    mode = settings.get(TARGET_SESSION_ATTRS, "")
+    if mode and mode not in SESSION_MODES:
+        raise UsageError(
+            f"{_shown(url)}: target_session_attrs {mode!r} is not one of {', '.join(SESSION_MODES)}"
+        )
     return settings
 
 
@@ -221,6 +225,8 @@ def persistence_env(db: str, reads_only: bool = False) -> dict[str, str]:
         )  # one line now, not ten retries of a 30-second pool timeout
         env = {name: os.environ.get(name, value) for name, value in PG_POOL.items()}
         env.update(settings)
+        if reads_only:
+            env[READS_ONLY] = "y"
         env["PERSISTENCE_MODULE"] = "event_store.postgres_store:PostgresStoreFactory"
         env["APPLICATION_RECORDER_TOPIC"] = recorder_topic(POSTGRESQL)
         return env | cipher_env(encrypts=True)

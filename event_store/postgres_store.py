@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,6 +34,10 @@ from event_store.sql import POSTGRESQL, Cursor, Statement
 # libpq's target_session_attrs for the store's connections, as event_store.config puts it in the
 # environment (named there too: config imports this module, so this one does not import config).
 TARGET_SESSION_ATTRS = "POSTGRES_TARGET_SESSION_ATTRS"
+# Set (to "y") for a command that only reads (event_store.config names it too).
+READS_ONLY = "NIGHTKEEP_READS_ONLY"
+# The datastores of services opened to read only: nightkeep's tables are never made through them.
+_READING: weakref.WeakSet[PostgresDatastore] = weakref.WeakSet()
 
 
 def pg_sql(sql: str) -> str:
@@ -102,8 +107,9 @@ class PostgresStore:
     def create(self, statements: Sequence[str]) -> None:
         """Runs CREATE ... IF NOT EXISTS statements in one transaction; two processes creating the same
         table at once is not an error (PostgreSQL's catalog then refuses the second). On a hot standby
-        nothing is run: it cannot write, and its tables are the primary's, made by a command that wrote."""
-        if self.is_standby():
+        nothing is run: it cannot write, and its tables are the primary's, made by a command that wrote; nor
+        for a command that only reads, which writes nothing (its store exists: it was checked)."""
+        if self.datastore in _READING or self.is_standby():
             return
         for attempt in range(CREATE_ATTEMPTS):
             try:
@@ -258,6 +264,8 @@ class PostgresStoreFactory(PostgresFactory):
             kwargs = self.datastore.pool.kwargs
             assert isinstance(kwargs, dict)  # the library passes a dict, never a callable
             kwargs["target_session_attrs"] = mode
+        if self.env.get(READS_ONLY):
+            _READING.add(self.datastore)
 
 
 def is_hot_standby(conn: Any) -> bool:

@@ -77,6 +77,15 @@ def test_reads_go_to_a_standby_and_writes_to_the_primary_unless_the_url_says(que
     assert session_attrs(settings, reads_only) == mode
 
 
+def test_the_mode_may_come_from_the_environment_as_the_librarys_variables_do(monkeypatch):
+    monkeypatch.setenv(TARGET_SESSION_ATTRS, "standby")
+    assert session_attrs(pg_settings("postgresql://me@db1,db2/games"), reads_only=False) == "standby"
+    assert pg_settings("postgresql://me@db1/games?target_session_attrs=any")[TARGET_SESSION_ATTRS] == "any"
+    monkeypatch.setenv(TARGET_SESSION_ATTRS, "whichever")
+    with pytest.raises(UsageError, match="'whichever' is not one of"):
+        pg_settings("postgresql://me@db1/games")
+
+
 def test_one_host_keeps_libpqs_default():
     settings = pg_settings("postgresql://me@db1/games")
     assert session_attrs(settings, reads_only=True) == session_attrs(settings, reads_only=False) == ""
@@ -163,6 +172,23 @@ def test_a_read_only_command_runs_on_the_standby(postgres_pair, game, command, t
     if "--json" in args:  # the standby it read, said to machines on stderr; caught up, so 0 behind
         said = json.loads(result.stderr.strip().splitlines()[-1])
         assert said["standby"] is True and said["behind_bytes"] == 0
+
+
+# What a read must never send, even to a primary.
+WRITES = re.compile(r"(INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|TRUNCATE|LOCK|NOTIFY|COPY)\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("command", list(READS))
+def test_a_read_only_command_writes_nothing_even_on_the_primary(postgres_pair, game, command, tmp_path):
+    url, game_id = game
+    primary = postgres_pair.primary.server
+    on_primary = re.sub(r"@[^/]*/", f"@{primary.host}:{primary.port}/", url)
+    args = [arg.format(game=game_id, tmp=tmp_path) for arg in READS[command]]
+    with Ran(postgres_pair) as ran:
+        result = run(on_primary, *args)
+    assert result.exit_code == 0, result.output
+    assert any("nightkeep_events" in statement for statement in ran.primary)
+    assert [statement for statement in ran.primary if WRITES.match(statement.strip())] == []
 
 
 @pytest.mark.xfail(
