@@ -94,13 +94,11 @@ def pg_settings(url: str, schemes: tuple[str, ...] = PG_SCHEMES) -> dict[str, st
             f"{_shown(url)}: unsupported store (use a SQLite file, :memory: or postgresql://USER@HOST/DBNAME)"
         )
     settings = {name: os.environ[name] for name in (*PG_VARS, *PG_OPTIONS) if name in os.environ}
-    default_port = settings.get("POSTGRES_PORT") or "5432"
     given = {
         "POSTGRES_HOST": ",".join(host for host, _ in hosts),
-        # A host given without its port is on the default one (libpq's lists pair host and port by place).
-        "POSTGRES_PORT": ",".join(port or default_port for _, port in hosts)
-        if any(h for h, _ in hosts)
-        else "",
+        # libpq pairs hosts and ports by place, and one port serves every host: a URL that gives no port
+        # leaves POSTGRES_PORT (or 5432) to all, one that gives some puts 5432 where it gives none.
+        "POSTGRES_PORT": ",".join(port or "5432" for _, port in hosts) if any(p for _, p in hosts) else "",
         "POSTGRES_USER": unquote(parts.username or ""),
         "POSTGRES_PASSWORD": unquote(parts.password or ""),
         "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")),
