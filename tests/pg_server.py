@@ -200,13 +200,20 @@ class PostgresPair:
 
     def wait_caught_up(self) -> None:
         """Waits until the standby has replayed everything the primary has written."""
+        self._wait_standby("pg_last_wal_replay_lsn()", "catch up with")
+
+    def wait_received(self) -> None:
+        """Waits until the standby has received everything the primary has written (replayed or not)."""
+        self._wait_standby("pg_last_wal_receive_lsn()", "receive all of")
+
+    def _wait_standby(self, position: str, what: str) -> None:
         # The insert position, not the write position: these servers commit asynchronously
         # (synchronous_commit=off), so a commit's WAL may not be written yet when the commit returns.
         target = self.primary.sql("SELECT pg_current_wal_insert_lsn()::text")
         deadline = time.monotonic() + STARTUP_SECONDS
-        while not self.standby.sql(f"SELECT pg_last_wal_replay_lsn() >= '{target}'::pg_lsn"):
+        while not self.standby.sql(f"SELECT {position} >= '{target}'::pg_lsn"):
             if time.monotonic() > deadline:
-                raise TimeoutError("the standby did not catch up with the primary")
+                raise TimeoutError(f"the standby did not {what} the primary's changes")
             time.sleep(0.05)
 
 

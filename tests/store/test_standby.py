@@ -280,6 +280,7 @@ def test_a_lagging_standby_says_how_far_behind_and_shows_the_old_position_whole(
         acted = act_once(url, game_id)
         assert acted.exit_code == 0, acted.output
         after = json.loads(acted.stdout)["version"]
+        postgres_pair.wait_received()  # it holds the action, not yet applied
         behind = run(url, "show", game_id, "--json")
         lagging, said, board = version_of(url, game_id)
     finally:
