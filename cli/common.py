@@ -21,8 +21,8 @@ from domain.game import MAX_EVENTS
 from event_store.app.seats import resolve_viewer as resolve_viewer
 from event_store.app.seats import seen_by as seen_by
 from event_store.app.service import GameService
-from event_store.busy import first_line, store_error_message
-from event_store.config import describe, resolve_db, store_exists
+from event_store.busy import TO_PRIMARY, first_line, is_read_only, store_error_message
+from event_store.config import describe, is_postgres, resolve_db, store_exists
 from event_store.pbem.pbem_tables import is_replica_store
 from event_store.recorded import RecordedEvent
 
@@ -109,29 +109,47 @@ def json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")(func)
 
 
-def get_service(ctx: click.Context, create: bool = False) -> GameService:
+def get_service(ctx: click.Context, create: bool = False, reads_only: bool = False) -> GameService:
     """Opens (once per invocation) the store chosen by --db / NIGHTKEEP_DB / the default file.
 
     Only commands that start games (`new`, `demo`, `import`) create a store that does not exist yet; the
-    others refuse a missing file, so a mistyped --db is an error instead of a new empty store.
+    others refuse a missing file, so a mistyped --db is an error instead of a new empty store. A command
+    that never writes says `reads_only`: given a primary and its hot standbys, it reads a standby.
     """
     obj = ctx.ensure_object(dict)
     if "service" not in obj:
         db = resolve_db(obj.get("db"))
-        if not create and not store_exists(db):
+        if not create and not store_exists(db, reads_only):
             raise UsageError(f"no store at {describe(db)} (nightkeep new or nightkeep import creates one)")
         obj["db_resolved"] = db
         try:
-            obj["service"] = GameService.open(db)
+            obj["service"] = GameService.open(db, reads_only)
         except NightkeepError:
             raise  # StoreUnavailable (an OSError too) is one line of its own, exit 3
         except (sqlite3.DatabaseError, PersistenceError, OSError) as exc:
-            raise NightkeepCliError(f"cannot open the store {describe(db)}: {first_line(exc)}", 2) from None
+            why = first_line(exc) + (TO_PRIMARY if is_read_only(exc) else "")
+            raise NightkeepCliError(f"cannot open the store {describe(db)}: {why}", 2) from None
         # A PostgreSQL store holds pooled connections: they are given back when the command ends.
         ctx.find_root().call_on_close(obj["service"].close)
         obj["replica"] = is_replica_store(obj["service"].recorder)
+        if reads_only and is_postgres(db):
+            tell_standby_lag(ctx, obj["service"])
     service: GameService = obj["service"]  # the context object is click's untyped dict
     return service
+
+
+def tell_standby_lag(ctx: click.Context, service: GameService) -> None:
+    """Says on stderr how far behind the primary a read is when it landed on a hot standby that is
+    behind; with --json, says where every read on a standby landed, as one JSON line."""
+    from event_store.postgres_store import standby_lag  # psycopg: only for a PostgreSQL store
+
+    lag = standby_lag(service.recorder)
+    if lag is None:
+        return
+    if ctx.params.get("as_json"):
+        click.echo(json.dumps(lag.as_json()), err=True)
+    elif lag.is_behind:
+        click.echo(lag.line(), err=True)
 
 
 def is_replica(ctx: click.Context) -> bool:

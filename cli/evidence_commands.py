@@ -180,7 +180,7 @@ def _audit_game(ctx: click.Context, target: str) -> AuditResult:
     if looks_like_path(target):
         return target, None, f"no replay file {target}"
     try:
-        service = get_service(ctx)
+        service = get_service(ctx, reads_only=True)
         game_id = service.resolve_game_id(target)
         report = service.audit(game_id)
         for proof in proofs_in(service, game_id):

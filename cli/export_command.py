@@ -70,7 +70,7 @@ def export(
     assert output is not None
     if not output:  # Path("") is the current directory, which would be reported as a file that exists
         raise UsageError("-o needs a file name (or - for stdout)")
-    service = get_service(ctx)
+    service = get_service(ctx, reads_only=True)
     game_id = service.resolve_game_id(game)
     seen_as = resolve_viewer(viewer, service.get_game(game_id).meta["players"])
     data = export_game(service, game_id, seen_as)
@@ -108,7 +108,7 @@ def copy_bytes(ctx: click.Context, game: str, viewer: str | None) -> tuple[bytes
         return encode_replay(str(replay.header["game"]), redacted(replay.events, seen_as), seen_as), seen_as
     if looks_like_path(game):
         raise UsageError(f"no replay file {game}")
-    service = get_service(ctx)
+    service = get_service(ctx, reads_only=True)
     game_id = service.resolve_game_id(game)
     seen_as = resolve_viewer(viewer, service.get_game(game_id).meta["players"])
     return export_game(service, game_id, seen_as), seen_as

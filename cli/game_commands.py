@@ -377,7 +377,7 @@ def show(
         nightkeep show 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --at 40
         nightkeep show 1b4e28ba --as Ann --svg board.svg --png board.png
     """
-    service = get_service(ctx)
+    service = get_service(ctx, reads_only=True)
     game_id = service.resolve_game_id(game)
     # Other players' private events are sealed for this viewer, so the board is folded without them:
     # from the viewer's own snapshot and the few events after it.
@@ -420,7 +420,7 @@ def log_command(ctx: click.Context, game: str, viewer: str | None, as_json: bool
     Example:
         nightkeep log 1b4e28ba-2fa1-11d2-883f-0016d3cca427 --json
     """
-    service = get_service(ctx)
+    service = get_service(ctx, reads_only=True)
     game_id = service.resolve_game_id(game)
     recorded = service.recorded_events(game_id)
     ruleset = created_of(recorded).ruleset

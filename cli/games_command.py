@@ -93,6 +93,8 @@ def _listed_games(
 
     if ctx.ensure_object(dict).get("db") is None and not store_exists(resolve_db(None)):
         return None, [], {}  # a new machine: nothing stored yet, and listing must not create the store
+    # Not yet a reader of a standby: listing catches the game index up, a write (issue 29 moves that to
+    # the writer; then this is get_service(ctx, reads_only=not rebuild)).
     service = get_service(ctx)
     index = GameIndex(service)
     if rebuild:

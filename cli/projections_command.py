@@ -121,7 +121,7 @@ def show(ctx: click.Context, game: str | None, as_json: bool) -> None:
     """
     from projections.read_side import ReadSide
 
-    service = get_service(ctx)
+    service = get_service(ctx, reads_only=True)
     side = ReadSide(service)
     game_id = _game_id(service, game) if game else None
     position, views = side.views_at(game_id)

@@ -59,7 +59,7 @@ def load_source(ctx: click.Context, game: str, viewer: str | None = None) -> Rep
         return ReplaySource(str(replay.header.get("game") or path.name), events, game)
     if looks_like_path(game):
         raise UsageError(f"no replay file {game}")
-    service = get_service(ctx)
+    service = get_service(ctx, reads_only=True)
     game_id = service.resolve_game_id(game)
     events = seen_by(service.recorded_events(game_id), viewer)
     refuse_another_viewer_of_copy(service, game_id, viewer)

@@ -32,6 +32,18 @@ def is_busy(exc: BaseException) -> bool:
     return any(words in text for words in BUSY_WORDS)
 
 
+# PostgreSQL's words for a write met on a hot standby (a URL whose target_session_attrs chose one).
+READ_ONLY_WORDS = ("in a read-only transaction", "during recovery")
+
+
+TO_PRIMARY = "; writes need the primary (leave target_session_attrs out, or set it to read-write)"
+
+
+def is_read_only(exc: BaseException) -> bool:
+    """Tells whether a storage error is a write refused by a read-only server (a hot standby)."""
+    return any(words in str(exc) for words in READ_ONLY_WORDS)
+
+
 def first_line(exc: BaseException) -> str:
     """Returns the first line of a storage error's message."""
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
@@ -44,5 +56,7 @@ def store_error_message(exc: BaseException, store: str = "") -> str:
     if is_busy(exc):
         why = first_line(exc)
         return f"the store is busy ({why}): the write that met it was not stored, run the command again"
+    if is_read_only(exc):
+        return f"cannot write to the store: the server is a read-only standby ({first_line(exc)}){TO_PRIMARY}"
     named = f" {store}" if store else ""
     return f"cannot use the store{named}: {first_line(exc)}"

@@ -1,9 +1,13 @@
 """Where games are stored: the default SQLite file, `--db`/`NIGHTKEEP_DB` (a SQLite file or a
 `postgresql://` URL), the library's own `POSTGRES_*` variables, or the in-memory store.
 
-A PostgreSQL URL is `postgresql://USER[:PASSWORD]@HOST[:PORT]/DBNAME[?schema=NAME]`; what it leaves out is
-taken from the `POSTGRES_*` variables (`POSTGRES_PASSWORD` most often, so no password sits in a command
-line). Any other `scheme://` is refused: a store that is not understood is never replaced by another.
+A PostgreSQL URL is `postgresql://USER[:PASSWORD]@HOST[:PORT][,HOST[:PORT]…]/DBNAME[?schema=NAME]
+[&target_session_attrs=MODE]`; what it leaves out is taken from the `POSTGRES_*` variables
+(`POSTGRES_PASSWORD` most often, so no password sits in a command line). Several hosts and
+`target_session_attrs` are libpq's own syntax, passed through to it: a primary and its hot standbys. Given
+several hosts and no mode, commands that only read prefer a standby and the others want the primary
+(`session_attrs`). Any other `scheme://` is refused: a store that is not understood is never replaced by
+another.
 """
 
 from __future__ import annotations
@@ -23,6 +27,15 @@ PG_SCHEMES = ("postgresql", "postgres")
 CITUS_SCHEME = "citus"
 # The library's own variables for a PostgreSQL store (eventsourcing.postgres.BasePostgresFactory).
 PG_VARS = ("POSTGRES_DBNAME", "POSTGRES_HOST", "POSTGRES_PORT", "POSTGRES_USER", "POSTGRES_PASSWORD")
+# nightkeep's own: libpq's target_session_attrs for the store's connections (postgres_store passes it on).
+TARGET_SESSION_ATTRS = "POSTGRES_TARGET_SESSION_ATTRS"
+# Taken from the environment as the library's variables are (a URL's own options win).
+PG_OPTIONS = ("POSTGRES_SCHEMA", TARGET_SESSION_ATTRS)
+# nightkeep's own: "y" for a command that only reads, which then makes no table (postgres_store).
+READS_ONLY = "NIGHTKEEP_READS_ONLY"
+# libpq's modes (PostgreSQL 14 and later; psycopg 3.2.6 and later implements prefer-standby as libpq does).
+SESSION_MODES = ("any", "read-write", "read-only", "primary", "standby", "prefer-standby")
+URL_OPTIONS = ("schema", "target_session_attrs")
 # Connections each process keeps open: a CLI command needs one; a pool of 5 (the library's default) per
 # process would run a server out of connections with a few dozen players' commands at once.
 PG_POOL = {"POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "4", "POSTGRES_CONNECT_TIMEOUT": "5"}
@@ -78,32 +91,40 @@ def is_citus(db: str) -> bool:
     return db.startswith(f"{CITUS_SCHEME}://")
 
 
-def pg_settings(url: str) -> dict[str, str]:
-    """Returns the library's POSTGRES_* settings for a PostgreSQL URL, filled in from the environment."""
+def pg_settings(url: str, schemes: tuple[str, ...] = (*PG_SCHEMES, CITUS_SCHEME)) -> dict[str, str]:
+    """Returns the library's POSTGRES_* settings for a PostgreSQL or Citus URL (of one of `schemes`),
+    filled in from the environment; several hosts become libpq's comma-separated host and port lists."""
     try:
         parts = urlsplit(url)
-        port = parts.port
+        hosts = _hosts(parts.netloc.rpartition("@")[2])
     except ValueError as exc:
         raise UsageError(f"{_shown(url)}: not a PostgreSQL URL ({exc})") from None
-    if parts.scheme not in (*PG_SCHEMES, CITUS_SCHEME):
+    if parts.scheme not in schemes:
         raise UsageError(
             f"{_shown(url)}: unsupported store (use a SQLite file, :memory:, postgresql://USER@HOST/DBNAME "
             "or citus://USER@HOST/DBNAME)"
         )
-    settings = {name: os.environ[name] for name in (*PG_VARS, "POSTGRES_SCHEMA") if name in os.environ}
+    settings = {name: os.environ[name] for name in (*PG_VARS, *PG_OPTIONS) if name in os.environ}
     given = {
-        "POSTGRES_HOST": unquote(parts.hostname or ""),
-        "POSTGRES_PORT": str(port or ""),
+        "POSTGRES_HOST": ",".join(host for host, _ in hosts),
+        # libpq pairs hosts and ports by place, and one port serves every host: a URL that gives no port
+        # leaves POSTGRES_PORT (or 5432) to all, one that gives some puts 5432 where it gives none.
+        "POSTGRES_PORT": ",".join(port or "5432" for _, port in hosts) if any(p for _, p in hosts) else "",
         "POSTGRES_USER": unquote(parts.username or ""),
         "POSTGRES_PASSWORD": unquote(parts.password or ""),
         "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")),
     }
     query = parse_qs(parts.query)
-    unknown = set(query) - {"schema"}
+    unknown = set(query) - set(URL_OPTIONS)
     if unknown:
-        raise UsageError(f"{_shown(url)}: unknown URL option {sorted(unknown)[0]!r} (only schema=NAME)")
+        raise UsageError(
+            f"{_shown(url)}: unknown URL option {sorted(unknown)[0]!r} (only schema=NAME, "
+            "target_session_attrs=MODE)"
+        )
     if "schema" in query:
         given["POSTGRES_SCHEMA"] = query["schema"][-1]
+    if "target_session_attrs" in query:
+        given[TARGET_SESSION_ATTRS] = query["target_session_attrs"][-1]
     settings.update({name: value for name, value in given.items() if value})
     settings.setdefault("POSTGRES_PORT", "5432")
     settings.setdefault("POSTGRES_PASSWORD", "")
@@ -113,7 +134,46 @@ def pg_settings(url: str) -> dict[str, str]:
     schema = settings.get("POSTGRES_SCHEMA", "")
     if schema and not SCHEMA_NAME.fullmatch(schema):
         raise UsageError(f"{_shown(url)}: {schema!r} is not a schema name (lower-case letters, digits, _)")
+    mode = settings.get(TARGET_SESSION_ATTRS, "")
+    if mode and mode not in SESSION_MODES:
+        raise UsageError(
+            f"{_shown(url)}: target_session_attrs {mode!r} is not one of {', '.join(SESSION_MODES)}"
+        )
     return settings
+
+
+def _hosts(hostlist: str) -> list[tuple[str, str]]:
+    """Splits a URL's `HOST[:PORT],HOST[:PORT]…` (an IPv6 address in brackets) into hosts and ports."""
+    found = []
+    for item in hostlist.split(","):
+        host, port = item, ""
+        if item.startswith("["):
+            host, _, rest = item[1:].partition("]")
+            if rest and not rest.startswith(":"):
+                raise ValueError(f"malformed host {item!r}")
+            port = rest[1:]
+        elif ":" in item:
+            host, _, port = item.rpartition(":")
+        if port and not (port.isdigit() and 0 < int(port) < 65536):
+            raise ValueError(f"port {port!r} is not a port number")
+        found.append((unquote(host), port))
+    if len(found) > 1 and not all(host for host, _ in found):
+        raise ValueError("an empty host in the list")
+    return found
+
+
+def session_attrs(settings: dict[str, str], reads_only: bool) -> str:
+    """Returns the target_session_attrs a command's connections ask libpq for ("" for libpq's default).
+
+    The URL's own mode wins. Without one, a URL naming several hosts is taken as a primary and its hot
+    standbys: a command that only reads prefers a standby (and falls back to the primary when none is up),
+    any other needs the server that accepts writes.
+    """
+    if settings.get(TARGET_SESSION_ATTRS):
+        return settings[TARGET_SESSION_ATTRS]
+    if "," not in settings.get("POSTGRES_HOST", ""):
+        return ""
+    return "prefer-standby" if reads_only else "read-write"
 
 
 def _shown(url: str) -> str:
@@ -132,7 +192,15 @@ def describe(db: str) -> str:
     return _shown(db).strip("'") if is_postgres(db) else db
 
 
-def store_exists(db: str) -> bool:
+def pg_store_settings(db: str, reads_only: bool) -> dict[str, str]:
+    """Returns a PostgreSQL store's settings with the session mode its command asks for (`session_attrs`)."""
+    settings = pg_settings(db)
+    if mode := session_attrs(settings, reads_only):
+        settings[TARGET_SESSION_ATTRS] = mode
+    return settings
+
+
+def store_exists(db: str, reads_only: bool = False) -> bool:
     """Tells whether a store location already holds a store (the in-memory store always does; a
     PostgreSQL database is asked, and an unreachable one is an error)."""
     if db in (MEMORY, "memory"):
@@ -140,13 +208,14 @@ def store_exists(db: str) -> bool:
     if is_postgres(db):
         from event_store.postgres_store import holds_store
 
-        return holds_store(pg_settings(db))
+        return holds_store(pg_store_settings(db, reads_only))
     return Path(db).expanduser().is_file()
 
 
-def persistence_env(db: str) -> dict[str, str]:
+def persistence_env(db: str, reads_only: bool = False) -> dict[str, str]:
     """Returns the eventsourcing environment for a store location (a path, a PostgreSQL URL, `:memory:`
-    or `memory`), with the at-rest cipher when NIGHTKEEP_CIPHER_KEY is set (`event_store.at_rest`)."""
+    or `memory`), with the at-rest cipher when NIGHTKEEP_CIPHER_KEY is set (`event_store.at_rest`).
+    `reads_only` says the command never writes: on a primary with hot standbys it reads a standby."""
     from event_store.at_rest import cipher_env
     from event_store.sql import POSTGRESQL, SQLITE, recorder_topic
 
@@ -155,10 +224,14 @@ def persistence_env(db: str) -> dict[str, str]:
     if is_postgres(db):
         from event_store.postgres_store import check_reachable
 
-        settings = pg_settings(db)
-        check_reachable(settings)  # one line now, not ten retries of a 30-second pool timeout
+        settings = pg_store_settings(db, reads_only)
+        check_reachable(
+            settings, makes_schema=not reads_only
+        )  # one line now, not ten retries of a 30-second pool timeout
         env = {name: os.environ.get(name, value) for name, value in PG_POOL.items()}
         env.update(settings)
+        if reads_only:
+            env[READS_ONLY] = "y"
         if is_citus(db):
             env["PERSISTENCE_MODULE"] = "event_store.citus_store:CitusStoreFactory"
             env["APPLICATION_RECORDER_TOPIC"] = "event_store.citus_store:CitusStoreRecorder"

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
@@ -27,6 +30,14 @@ from psycopg.rows import tuple_row
 
 from domain.errors import StoreUnavailable
 from event_store.sql import POSTGRESQL, Cursor, Statement
+
+# libpq's target_session_attrs for the store's connections, as event_store.config puts it in the
+# environment (named there too: config imports this module, so this one does not import config).
+TARGET_SESSION_ATTRS = "POSTGRES_TARGET_SESSION_ATTRS"
+# Set (to "y") for a command that only reads (event_store.config names it too).
+READS_ONLY = "NIGHTKEEP_READS_ONLY"
+# The datastores of services opened to read only: nightkeep's tables are never made through them.
+_READING: weakref.WeakSet[PostgresDatastore] = weakref.WeakSet()
 
 
 def pg_sql(sql: str) -> str:
@@ -95,7 +106,11 @@ class PostgresStore:
 
     def create(self, statements: Sequence[str]) -> None:
         """Runs CREATE ... IF NOT EXISTS statements in one transaction; two processes creating the same
-        table at once is not an error (PostgreSQL's catalog then refuses the second)."""
+        table at once is not an error (PostgreSQL's catalog then refuses the second). On a hot standby
+        nothing is run: it cannot write, and its tables are the primary's, made by a command that wrote; nor
+        for a command that only reads, which writes nothing (its store exists: it was checked)."""
+        if self.datastore in _READING or self.is_standby():
+            return
         for attempt in range(CREATE_ATTEMPTS):
             try:
                 with self.transaction(commit=True) as c:
@@ -105,6 +120,11 @@ class PostgresStore:
             except CREATED_MEANWHILE:
                 if attempt == CREATE_ATTEMPTS - 1:
                     raise
+
+    def is_standby(self) -> bool:
+        """Tells whether the store's connections are to a hot standby (read-only, replaying a primary)."""
+        with self.datastore.get_connection() as conn:
+            return is_hot_standby(conn)
 
     def key(self, originator_id: UUID) -> Any:
         """Returns an id as the library's PostgreSQL events table holds it: a uuid."""
@@ -227,17 +247,50 @@ class PostgresStoreRecorder(CreatesConcurrently, PostgresApplicationRecorder):
 
 
 class PostgresStoreFactory(PostgresFactory):
-    """The library's PostgreSQL persistence with nightkeep's recorders (`PERSISTENCE_MODULE` names it)."""
+    """The library's PostgreSQL persistence with nightkeep's recorders (`PERSISTENCE_MODULE` names it),
+    connecting with the store's target_session_attrs (a primary or one of its hot standbys)."""
 
     aggregate_recorder_class = PostgresSnapshotRecorder
     application_recorder_class = PostgresStoreRecorder
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        # The library builds the pool's connect arguments from its own variables only; the pool opens
+        # on first use, so the mode is added to them before any connection is made. A process-wide
+        # PGTARGETSESSIONATTRS would do it too, but would also steer every other connection of the
+        # process (a command that reads one store and writes another; the tests' own connections).
+        mode = self.env.get(TARGET_SESSION_ATTRS)
+        if mode:
+            kwargs = self.datastore.pool.kwargs
+            assert isinstance(kwargs, dict)  # the library passes a dict, never a callable
+            kwargs["target_session_attrs"] = mode
+        if self.env.get(READS_ONLY):
+            _READING.add(self.datastore)
+
+
+def is_hot_standby(conn: Any) -> bool:
+    """Tells whether a connection is to a hot standby (PostgreSQL 14 and later report it as a parameter
+    at every connection, so this asks the server nothing)."""
+    return bool(conn.info.parameter_status("in_hot_standby") == "on")
+
+
+def _where(settings: dict[str, str]) -> str:
+    """Names a store's server(s) and database in messages: `HOST:PORT[,HOST:PORT…]/DBNAME`."""
+    hosts = settings["POSTGRES_HOST"].split(",")
+    ports = settings["POSTGRES_PORT"].split(",")
+    if len(ports) != len(hosts):
+        ports = ports[:1] * len(hosts)
+    servers = ",".join(f"{host}:{port}" for host, port in zip(hosts, ports, strict=True))
+    return f"{servers}/{settings['POSTGRES_DBNAME']}"
 
 
 def _connect(settings: dict[str, str]) -> Any:
     """Opens one plain connection (for the checks before a store is opened)."""
     import psycopg
 
-    where = f"{settings['POSTGRES_HOST']}:{settings['POSTGRES_PORT']}/{settings['POSTGRES_DBNAME']}"
+    where = _where(settings)
+    # libpq's own default ("any") when the store names no mode.
+    mode = settings.get(TARGET_SESSION_ATTRS) or "any"
     try:
         return psycopg.connect(
             dbname=settings["POSTGRES_DBNAME"],
@@ -247,19 +300,36 @@ def _connect(settings: dict[str, str]) -> Any:
             password=settings["POSTGRES_PASSWORD"],
             connect_timeout=int(settings.get("POSTGRES_CONNECT_TIMEOUT") or 5),
             autocommit=True,
+            target_session_attrs=mode,
         )
     except psycopg.Error as exc:
-        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
-        reason = lines[0] if lines else type(exc).__name__
-        raise StoreUnavailable(f"cannot open the PostgreSQL store {where}: {reason}") from None
+        raise StoreUnavailable(f"cannot open the PostgreSQL store {where}: {_reason(exc)}") from None
 
 
-def check_reachable(settings: dict[str, str]) -> None:
+# One of psycopg's lines listing the attempts on several hosts that all failed.
+_ATTEMPT = re.compile(r"- host: '([^']*)', port: '([^']*)'.*failed: (.*)$")
+
+
+def _reason(exc: Exception) -> str:
+    """Returns why a connection failed, in one line: on several hosts, each host's own reason (psycopg
+    lists them on lines of their own; the first line alone names only the last host tried)."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    reasons: dict[str, str] = {}
+    for line in lines:
+        if found := _ATTEMPT.match(line):
+            host, port, why = found.groups()
+            reasons.setdefault(f"{host}:{port}", why)  # prefer-standby tries each host twice
+    if len(reasons) > 1:
+        return "; ".join(f"{server} {why}" for server, why in reasons.items())
+    return lines[0] if lines else type(exc).__name__
+
+
+def check_reachable(settings: dict[str, str], makes_schema: bool = True) -> None:
     """Refuses, in one line, a server that cannot be reached or a database that cannot be opened; makes
-    the store's schema when it names one that does not exist yet."""
+    the store's schema when it names one that does not exist yet (unless the command only reads)."""
     with _connect(settings) as conn:
         schema = settings.get("POSTGRES_SCHEMA", "")
-        if schema and schema != "public":
+        if makes_schema and schema and schema != "public" and not is_hot_standby(conn):
             # Asked first: on a Citus coordinator even a CREATE SCHEMA IF NOT EXISTS that finds it is
             # sent on to every worker, in a two-phase commit, at every command's start.
             if conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [schema]).fetchone():
@@ -276,3 +346,68 @@ def holds_store(settings: dict[str, str]) -> bool:
         schema = settings.get("POSTGRES_SCHEMA") or "public"
         row = conn.execute("SELECT to_regclass(%s)", [f'"{schema}".nightkeep_events']).fetchone()
         return row is not None and row[0] is not None
+
+
+@dataclass(frozen=True)
+class StandbyLag:
+    """How far a hot standby's replay is behind what it has received from its primary."""
+
+    behind_bytes: int  # WAL received and not yet replayed
+    seconds: float | None  # since the last transaction it replayed committed on the primary (None: none yet)
+    paused: bool  # replay paused (pg_wal_replay_pause)
+    streaming: bool  # its WAL receiver is streaming from the primary now
+
+    @property
+    def is_behind(self) -> bool:
+        """Tells whether reads miss changes the standby holds but has not applied, or it has lost its
+        primary (then it cannot know what it misses)."""
+        return self.behind_bytes > 0 or self.paused or not self.streaming
+
+    def as_json(self) -> dict[str, Any]:
+        """Returns the lag as `--json` reports it."""
+        return {
+            "standby": True,
+            "behind_seconds": round(self.seconds, 3) if self.is_behind and self.seconds is not None else 0.0,
+            "behind_bytes": self.behind_bytes,
+            "replay_paused": self.paused,
+            "streaming": self.streaming,
+        }
+
+    def line(self) -> str:
+        """Says in one line how far behind the standby a read landed on is."""
+        if self.seconds is not None:
+            how = f"{self.seconds:.1f} s behind the primary"
+        else:
+            how = f"{self.behind_bytes} bytes of changes behind the primary"
+        notes = [
+            note
+            for note, due in (
+                ("its replay is paused", self.paused),
+                ("not streaming from the primary", not self.streaming),
+            )
+            if due
+        ]
+        return f"reading a standby {how}" + (f" ({'; '.join(notes)})" if notes else "")
+
+
+# Asked of a standby on the connection its reads use. The seconds are those since the primary committed
+# the last transaction the standby replayed: what a reader misses is at most that old.
+_LAG_SQL = (
+    "SELECT COALESCE(pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()), 0)::bigint, "
+    "EXTRACT(EPOCH FROM clock_timestamp() - pg_last_xact_replay_timestamp())::float8, "
+    "pg_is_wal_replay_paused(), "
+    # Without pg_read_all_stats a user sees the receiver's row but not its status: no claim is made then.
+    "EXISTS (SELECT 1 FROM pg_stat_wal_receiver WHERE status IS NULL OR status = 'streaming')"
+)
+
+
+def standby_lag(recorder: Any) -> StandbyLag | None:
+    """Returns how far behind the hot standby a store's reads go to is (None: they go to a primary)."""
+    with recorder.datastore.get_connection() as conn:
+        if not is_hot_standby(conn):
+            return None
+        with conn.cursor(row_factory=tuple_row) as c:
+            behind, seconds, paused, streaming = c.execute(_LAG_SQL).fetchone()
+    return StandbyLag(
+        int(behind), None if seconds is None else max(0.0, float(seconds)), bool(paused), bool(streaming)
+    )

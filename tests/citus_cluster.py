@@ -139,7 +139,8 @@ def _init_node(folder: Path, name: str, prefix: list[str]) -> Node:
     options = (
         f"-c listen_addresses={HOST} -p {port} -k {folder} -c max_connections=300 -c fsync=off "
         "-c synchronous_commit=off -c full_page_writes=off -c shared_buffers=64MB "
-        "-c shared_preload_libraries=citus -c citus.max_client_connections=250 -c max_prepared_transactions=300"
+        "-c shared_preload_libraries=citus -c citus.max_client_connections=250 "
+        "-c max_prepared_transactions=300"
     )
     return Node(port, data, folder / f"{name}.log", prefix, options)
 

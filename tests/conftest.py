@@ -17,7 +17,7 @@ from hypothesis import settings
 
 from domain import rulesets
 from tests.citus_cluster import citus_cluster  # noqa: F401  (a fixture)
-from tests.pg_server import postgres_server  # noqa: F401  (a fixture)
+from tests.pg_server import postgres_pair, postgres_server  # noqa: F401  (fixtures)
 
 # Property tests draw the same examples on every run (randomness in tests is seeded).
 settings.register_profile("nightkeep", derandomize=True, deadline=None)
@@ -29,6 +29,7 @@ rulesets.register(rulesets.RulesetEntry("toy-race", "benchmarks.toy_ruleset:ToyR
 SLOW_FIXTURES = {
     "postgres_server": "starts a real PostgreSQL server",
     "citus_cluster": "starts a real Citus cluster (three PostgreSQL servers)",
+    "postgres_pair": "starts a real PostgreSQL primary and a streaming standby",
     "dovecot": "starts a real Dovecot server",
     "chromium": "drives the headless browser",
 }

@@ -166,10 +166,15 @@ class GameService(Application[UUID]):
     snapshotting_intervals = {Game: SNAPSHOT_INTERVAL}
     snapshotting_projectors = {Game: project_game}
 
-    def __init__(self, db: str | None = None, env: dict[str, str] | None = None) -> None:
-        merged = persistence_env(db) if db else {}
+    def __init__(
+        self, db: str | None = None, env: dict[str, str] | None = None, reads_only: bool = False
+    ) -> None:
+        merged = persistence_env(db, reads_only) if db else {}
         merged.update(env or {})
         super().__init__(env=merged)
+        # Said once, when the store is opened: whatever reads through this service writes nothing (on
+        # a hot standby it could not).
+        self.reads_only = reads_only
         try:
             check_store(self.recorder, self.mapper.cipher)  # a missing or wrong key: one line, no change
         except Exception:
@@ -186,9 +191,10 @@ class GameService(Application[UUID]):
         self._not_copies: set[UUID] = set()  # games found to be games, not viewers' copies
 
     @classmethod
-    def open(cls, db: str) -> GameService:
-        """Opens the store at a path (SQLite), a `postgresql://` URL or `:memory:`."""
-        return cls(db=db)
+    def open(cls, db: str, reads_only: bool = False) -> GameService:
+        """Opens the store at a path (SQLite), a `postgresql://` URL or `:memory:` (`reads_only`: for a
+        command that never writes, which reads a hot standby when the URL names one)."""
+        return cls(db=db, reads_only=reads_only)
 
     def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
         # A SQL store writes a game's snapshot in the transaction of the events that reach it: a save

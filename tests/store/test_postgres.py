@@ -149,8 +149,8 @@ def test_nightkeep_db_names_a_postgres_store(postgres_server):
 def test_a_command_gives_its_connections_back_when_it_ends(postgres_server, monkeypatch):
     opened: list[GameService] = []
 
-    def open_and_keep(db: str) -> GameService:
-        opened.append(GameService(db=db))
+    def open_and_keep(db: str, reads_only: bool = False) -> GameService:
+        opened.append(GameService(db=db, reads_only=reads_only))
         return opened[-1]
 
     monkeypatch.setattr(GameService, "open", staticmethod(open_and_keep))
