@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -95,7 +96,10 @@ class PostgresStore:
 
     def create(self, statements: Sequence[str]) -> None:
         """Runs CREATE ... IF NOT EXISTS statements in one transaction; two processes creating the same
-        table at once is not an error (PostgreSQL's catalog then refuses the second)."""
+        table at once is not an error (PostgreSQL's catalog then refuses the second). When everything
+        named exists already, nothing is run: a read-only session (a hot standby) refuses any CREATE."""
+        if self._all_exist(statements):
+            return
         for attempt in range(CREATE_ATTEMPTS):
             try:
                 with self.transaction(commit=True) as c:
@@ -105,6 +109,19 @@ class PostgresStore:
             except CREATED_MEANWHILE:
                 if attempt == CREATE_ATTEMPTS - 1:
                     raise
+
+    def _all_exist(self, statements: Sequence[str]) -> bool:
+        """Tells whether every table or index the CREATE ... IF NOT EXISTS statements name exists."""
+        names = [CREATED.match(statement) for statement in statements]
+        if not all(names):
+            return False
+        with self.transaction(commit=False) as c:
+            for name in names:
+                assert name is not None
+                c.execute("SELECT to_regclass(?)", [name[1]])
+                if c.fetchone()[0] is None:
+                    return False
+        return True
 
     def key(self, originator_id: UUID) -> Any:
         """Returns an id as the library's PostgreSQL events table holds it: a uuid."""
@@ -120,6 +137,8 @@ class PostgresStore:
 # updated". The first has committed by then, so a second try finds everything made.
 CREATED_MEANWHILE = (IntegrityError, InternalError, ProgrammingError)
 CREATE_ATTEMPTS = 5
+# The name a CREATE TABLE or CREATE INDEX ... IF NOT EXISTS statement makes.
+CREATED = re.compile(r"\s*CREATE (?:UNIQUE )?(?:TABLE|INDEX) IF NOT EXISTS (\w+)", re.IGNORECASE)
 
 
 class CreatesConcurrently(PostgresAggregateRecorder):

@@ -284,10 +284,6 @@ class ShardedGameIndex:
     def __init__(self, shards: Sequence[Shard]) -> None:
         self._indexes = {shard.name: GameIndex(shard.service) for shard in shards}
 
-    def catch_up(self) -> int:
-        """Catches every shard's index up; returns how many notifications they read."""
-        return sum(index.catch_up() for index in self._indexes.values())
-
     def rebuild(self) -> int:
         """Rebuilds every shard's index from zero."""
         return sum(index.rebuild() for index in self._indexes.values())
