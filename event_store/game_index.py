@@ -70,7 +70,9 @@ class Change:
     def apply(self, entry: Entry | None) -> Entry | None:
         """Returns the entry after this change (None for a game not yet created), as the SQL does."""
         if self.created is not None:
-            forked = self.forked_from if self.forked_from is not None else (entry or {}).get("forked_from", "")
+            forked = (
+                self.forked_from if self.forked_from is not None else (entry or {}).get("forked_from", "")
+            )
             entry = {"forked_from": forked, "game": str(self.game_id), **self.created}
         elif self.forked_from is not None:
             entry = {**(entry or {}), "forked_from": self.forked_from}
@@ -151,9 +153,9 @@ def statements(store: SqlStore, change: Change) -> list[Statement]:
         ]
         # A fork's ForkedFrom saved alone before (never by nightkeep itself) keeps its mark.
         kept = COLUMNS[1:] if change.forked_from is not None else COLUMNS[1:-2] + COLUMNS[-1:]
-        sets = ", ".join(f"{c} = excluded.{c}" for c in kept)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in kept)
         marks = ", ".join("?" * len(COLUMNS))
-        return [(f"INSERT INTO {TABLE} VALUES ({marks}) ON CONFLICT (game_id) DO UPDATE SET {sets}", row)]
+        return [(f"INSERT INTO {TABLE} VALUES ({marks}) ON CONFLICT (game_id) DO UPDATE SET {updates}", row)]
     found: list[Statement] = []
     if change.forked_from is not None:
         found.append(
@@ -163,7 +165,8 @@ def statements(store: SqlStore, change: Change) -> list[Statement]:
                 [key, change.forked_from],
             )
         )
-    sets, params = ["version = ?", "updated = ?", "to_act = ?"], [change.version, change.updated, to_act]
+    sets = ["version = ?", "updated = ?", "to_act = ?"]
+    params: list[Any] = [change.version, change.updated, to_act]
     if change.status is not None:
         sets += ["status = ?", "winner = ?"]
         params += [change.status, change.winner]
@@ -190,9 +193,7 @@ def is_built(store: SqlStore) -> bool:
 def read_entries(store: SqlStore) -> list[Entry]:
     """Returns every game's entry, most recently played first (a listing's one query)."""
     with store.transaction(commit=False) as c:
-        c.execute(
-            f"SELECT {', '.join(COLUMNS)} FROM {TABLE} WHERE ruleset IS NOT NULL ORDER BY updated DESC"
-        )
+        c.execute(f"SELECT {', '.join(COLUMNS)} FROM {TABLE} WHERE ruleset IS NOT NULL ORDER BY updated DESC")
         rows = c.fetchall()
     ids = store.ids(rows)  # uuids from PostgreSQL, hex digits from SQLite
     unpack = msgpack.unpackb
@@ -217,7 +218,9 @@ def read_entries(store: SqlStore) -> list[Entry]:
 def listed(entries: Iterable[Entry]) -> list[Entry]:
     """Returns complete entries as a listing shows them: most recently played first, and nobody to act
     in a game that is over."""
-    shown = [{**e, "to_act": e["to_act"] if e["status"] == "running" else []} for e in entries if "ruleset" in e]
+    shown = [
+        {**e, "to_act": e["to_act"] if e["status"] == "running" else []} for e in entries if "ruleset" in e
+    ]
     return sorted(shown, key=lambda e: e["updated"], reverse=True)
 
 

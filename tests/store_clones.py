@@ -11,8 +11,8 @@ import uuid
 from collections.abc import Sequence
 from uuid import UUID
 
-from event_store.app.service import GameService, play_with_bots
 from event_store import game_index
+from event_store.app.service import GameService, play_with_bots
 from event_store.sql import sql_store_of
 
 # The games a store of clones is made of: (ruleset, players, bot actions; None: to the end).
@@ -67,7 +67,8 @@ def clone_games(db: str, templates: Sequence[UUID], ids: Sequence[UUID]) -> None
                 c.execute("INSERT INTO nightkeep_secrets VALUES (?, ?)", [new_id.hex, seeds[template]])
                 marks = ", ".join("?" * len(game_index.COLUMNS))
                 c.execute(
-                    f"INSERT INTO {game_index.TABLE} VALUES ({marks})", [store.key(new_id), *entries[template]]
+                    f"INSERT INTO {game_index.TABLE} VALUES ({marks})",
+                    [store.key(new_id), *entries[template]],
                 )
     finally:
         service.close()

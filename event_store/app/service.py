@@ -64,9 +64,9 @@ from domain.hidden import PUBLIC
 from domain.rulesets import build_ruleset, get_ruleset
 from domain.setup import check_setup
 from domain.signing import AUTH_SIGNED, keys_problem
+from event_store import game_index
 from event_store.app.forks import check_fork_point, original_seed_for_fork
 from event_store.app.seats import find_action, open_actions, pick_actor, refuse_if_secret, resolve_viewer
-from event_store import game_index
 from event_store.at_rest import check_store
 from event_store.config import persistence_env
 from event_store.copies import copy_store_for
@@ -227,9 +227,8 @@ class GameService(Application[UUID]):
                 saved.setdefault(event.originator_id, []).append(vars(event))
         changes = []
         for game_id, envelopes in saved.items():
-            holder = processing_event.aggregates.get(game_id)
-            if not isinstance(holder, Game):
-                holder = self._fold_saving(game_id, envelopes)
+            saved_game = processing_event.aggregates.get(game_id)
+            holder = saved_game if isinstance(saved_game, Game) else self._fold_saving(game_id, envelopes)
             if (change := game_index.change_of(game_id, envelopes, holder)) is not None:
                 changes.append(change)
         return changes

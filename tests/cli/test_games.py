@@ -243,7 +243,9 @@ def read_only_location(db, tmp_path, request):
 def test_games_only_reads_a_read_only_store_with_every_option(store, tmp_path, request):
     db, service, games = store
     expected = {
-        str(game_id): service.get_game(game_id).status["to_act"] for pair in games.values() for game_id in pair
+        str(game_id): service.get_game(game_id).status["to_act"]
+        for pair in games.values()
+        for game_id in pair
     }
     service.close()
     reader = read_only_location(db, tmp_path, request)
