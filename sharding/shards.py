@@ -284,6 +284,11 @@ class ShardedGameIndex:
     def __init__(self, shards: Sequence[Shard]) -> None:
         self._indexes = {shard.name: GameIndex(shard.service) for shard in shards}
 
+    @property
+    def built(self) -> bool:
+        """Whether every shard's last listing was read from a built index."""
+        return all(index.built for index in self._indexes.values())
+
     def rebuild(self) -> int:
         """Rebuilds every shard's index from zero."""
         return sum(index.rebuild() for index in self._indexes.values())
