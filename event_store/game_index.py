@@ -15,7 +15,7 @@ then a listing computes the entries from the events without writing (`GameServic
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -86,10 +86,14 @@ class Change:
         return entry
 
 
-def change_of(game_id: UUID, envelopes: Iterable[Mapping[str, Any]], holder: GameHolder) -> Change | None:
+def change_of(
+    game_id: UUID, envelopes: Iterable[Mapping[str, Any]], holder: Callable[[], GameHolder]
+) -> Change | None:
     """Returns what a save of a game's envelopes (each with `type`, `fields`, `timestamp` and
-    `originator_version`, in order) changes in its row; `holder` is the game after them (a Game or a
-    GameFold), which says who is to act. None when the save holds no envelope."""
+    `originator_version`, in order) changes in its row; `holder` returns the game after them (a Game or
+    a GameFold), which says who is to act: it is asked only when the game may still be running (a
+    whole finished game, as a simulation or an import stores, needs no fold). None when the save holds
+    no envelope."""
     change = Change(game_id)
     for envelope in envelopes:
         kind, fields = envelope["type"], envelope["fields"]
@@ -114,8 +118,9 @@ def change_of(game_id: UUID, envelopes: Iterable[Mapping[str, Any]], holder: Gam
                 change.status = STOPPED
     if not change.version:
         return None
-    # Kept whatever the status: a listing shows it for a running game only.
-    change.to_act = list(game_status(holder)["to_act"]) if holder.ruleset_name else []
+    if change.status in (None, "running"):  # a listing shows who is to act in a running game only
+        game = holder()
+        change.to_act = list(game_status(game)["to_act"]) if game.ruleset_name else []
     return change
 
 
@@ -275,9 +280,9 @@ def _row(store: SqlStore, game_id: UUID, entry: Entry) -> list[Any]:
 
 
 def entries_of(
-    envelopes: Sequence[Mapping[str, Any]], game_id: UUID, holder: GameHolder | None
+    envelopes: Sequence[Mapping[str, Any]], game_id: UUID, holder: Callable[[], GameHolder]
 ) -> Entry | None:
     """Returns a game's entry built from all its envelopes (from the first, each with its
     `originator_version`) and its fold at the last; None for what is no game."""
-    change = change_of(game_id, envelopes, holder) if holder is not None else None
+    change = change_of(game_id, envelopes, holder)
     return change.apply(None) if change is not None else None

@@ -60,6 +60,7 @@ from domain.game import (
     check_host_start,
     project_game,
 )
+from domain.game_meta import GameHolder
 from domain.hidden import PUBLIC
 from domain.rulesets import build_ruleset, get_ruleset
 from domain.setup import check_setup
@@ -228,7 +229,10 @@ class GameService(Application[UUID]):
         changes = []
         for game_id, envelopes in saved.items():
             saved_game = processing_event.aggregates.get(game_id)
-            holder = saved_game if isinstance(saved_game, Game) else self._fold_saving(game_id, envelopes)
+            if isinstance(saved_game, Game):
+                holder: Callable[[], GameHolder] = partial(lambda game: game, saved_game)
+            else:
+                holder = partial(self._fold_saving, game_id, envelopes)
             if (change := game_index.change_of(game_id, envelopes, holder)) is not None:
                 changes.append(change)
         return changes
@@ -270,7 +274,7 @@ class GameService(Application[UUID]):
         entries = {}
         for game_id in self._stored_game_ids():
             envelopes = [{**e, "originator_version": v} for v, e in self._envelopes(game_id, None, None)]
-            holder = self.fold(game_id) if envelopes else None
+            holder = partial(self.fold, game_id)
             if (entry := game_index.entries_of(envelopes, game_id, holder)) is not None:
                 entries[game_id] = entry
         return entries
