@@ -232,7 +232,8 @@ def listed(entries: Iterable[Entry]) -> list[Entry]:
 def write_built(store: SqlStore, entries: Mapping[UUID, Entry], replace: bool) -> bool:
     """Writes an index built from the events and marks it built, in one transaction that holds the
     index's lock; returns False (writing nothing) when another writer built it meanwhile, unless
-    `replace`. A row a save has written since the entries were read (a higher version) is kept."""
+    `replace`. A row a save has written since the entries were read (a higher version, or a game
+    created since) is kept: events are never deleted, so no stored row is of a game gone."""
     with store.transaction(commit=True) as c:  # SQLite: BEGIN IMMEDIATE, the file's write lock
         for statement in create_statements(store):
             c.execute(statement)
@@ -241,13 +242,7 @@ def write_built(store: SqlStore, entries: Mapping[UUID, Entry], replace: bool) -
         c.execute(f"SELECT format FROM {FORMAT_TABLE}")
         if not replace and any(row[0] == FORMAT for row in c.fetchall()):
             return False
-        if replace:
-            keys = {store.key(game_id) for game_id in entries}
-            c.execute(f"SELECT game_id FROM {TABLE}")
-            gone = [[row[0]] for row in c.fetchall() if row[0] not in keys]
-            if gone:
-                c.executemany(f"DELETE FROM {TABLE} WHERE game_id = ?", gone)
-        sets = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[1:])
+        sets = ", ".join(f"{column} = excluded.{column}" for column in COLUMNS[1:])
         marks = ", ".join("?" * len(COLUMNS))
         rows = [_row(store, game_id, entries[game_id]) for game_id in sorted(entries)]
         if rows:

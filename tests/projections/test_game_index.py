@@ -202,3 +202,18 @@ def test_games_rebuild_builds_the_index_again(new_store):
     assert index_of(reopened) == before
     reopened.close()
     service.close()
+
+
+def test_a_rebuild_keeps_what_saves_wrote_while_it_read_the_events(new_store):
+    service = GameService.open(new_store("racing"))
+    played = service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
+    read_before = service.game_index_entries()  # the rebuild has read the events...
+    play_with_bots(service, played, seed=2, max_actions=2)  # ...when saves land
+    created = service.create_game("toy-race", [("Cy", None)])
+    store = sql_store_of(service.recorder)
+    assert store is not None
+    assert game_index.write_built(store, read_before, replace=True)
+    assert set(index_of(service)) == {str(played), str(created)}
+    assert index_of(service) == rebuilt(service)
+    assert not game_index.write_built(store, read_before, replace=False)  # built: a second writer skips
+    service.close()
