@@ -234,9 +234,8 @@ def write_built(store: SqlStore, entries: Mapping[UUID, Entry], replace: bool) -
     index's lock; returns False (writing nothing) when another writer built it meanwhile, unless
     `replace`. A row a save has written since the entries were read (a higher version, or a game
     created since) is kept: events are never deleted, so no stored row is of a game gone."""
+    store.create(create_statements(store))  # apart: it copes with writers creating them at once
     with store.transaction(commit=True) as c:  # SQLite: BEGIN IMMEDIATE, the file's write lock
-        for statement in create_statements(store):
-            c.execute(statement)
         if store.dialect == POSTGRESQL:
             c.execute(f"LOCK TABLE {FORMAT_TABLE} IN EXCLUSIVE MODE")
         c.execute(f"SELECT format FROM {FORMAT_TABLE}")
