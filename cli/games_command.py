@@ -14,7 +14,7 @@ import click
 from cli.common import get_service, handle_errors, json_option
 from domain.rulesets import check_ruleset_name
 from event_store.config import resolve_db, store_exists
-from projections.game_index import GameIndex, select_games, short_ids
+from projections.game_index import NOT_BUILT, GameIndex, select_games, short_ids
 
 # The table lists the most recently played games only, unless --all or --limit says otherwise (a script
 # wanting every game reads --json, which lists all).
@@ -39,7 +39,9 @@ AGES = ((60, 1, "s"), (3600, 60, "m"), (86400, 3600, "h"), (7 * 86400, 86400, "d
     is_flag=True,
     help=f"List every game (the table's default is the {DEFAULT_LIMIT} most recent; --json lists all).",
 )
-@click.option("--rebuild", is_flag=True, help="Rebuild the index from the first event before listing.")
+@click.option(
+    "--rebuild", is_flag=True, help="Build the index again from the events before listing (a write)."
+)
 @json_option
 @click.pass_context
 @handle_errors
@@ -65,12 +67,12 @@ def games(
     if ruleset is not None:
         check_ruleset_name(ruleset)
     index, entries, shorts = _listed_games(ctx, rebuild)
+    if index is not None and not index.built:
+        click.echo(f"note: {NOT_BUILT}", err=True)
     chosen = select_games(entries, running, ruleset)
     if limit is None and not show_all and not as_json:
         limit = DEFAULT_LIMIT
     shown = chosen if show_all or limit is None else chosen[:limit]
-    if index is not None:
-        index.find_who_acts(shown)  # only for the games shown: it may need a fold
     if as_json:
         # One game a line: json's indenting encoder is pure Python, ten times slower over a big store.
         click.echo("[\n" + ",\n".join(json.dumps(e) for e in shown) + "\n]" if shown else "[]")
@@ -93,9 +95,9 @@ def _listed_games(
 
     if ctx.ensure_object(dict).get("db") is None and not store_exists(resolve_db(None)):
         return None, [], {}  # a new machine: nothing stored yet, and listing must not create the store
-    # Not yet a reader of a standby: listing catches the game index up, a write (issue 29 moves that to
-    # the writer; then this is get_service(ctx, reads_only=not rebuild)).
-    service = get_service(ctx)
+    # Listing only reads (the writer keeps the index): on a standby when the store offers one; a rebuild
+    # writes, on the primary.
+    service = get_service(ctx, reads_only=not rebuild)
     index = GameIndex(service)
     if rebuild:
         index.rebuild()

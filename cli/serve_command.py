@@ -71,9 +71,8 @@ def serve(ctx: click.Context, host: str, port: int, viewer: str | None) -> None:
     """
     if viewer == HOST:
         raise UsageError("serve never shows the host's full log: export --html --as host writes it to a file")
-    # Not yet a reader of a standby: its list of games catches the game index up, a write (issue 29
-    # moves that to the writer; then this is get_service(ctx, reads_only=True)).
-    service = get_service(ctx)
+    # The viewer only reads (the writer keeps the game index): on a standby when the store offers one.
+    service = get_service(ctx, reads_only=True)
     if viewer and not any(viewer in entry["players"] for entry in GameIndex(service).games()):
         note = f"note: {viewer} sits in no game of this store yet: every page is the public copy"
         click.echo(note, err=True)

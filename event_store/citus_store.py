@@ -202,7 +202,10 @@ class CitusStore(PostgresStore):
 
     def create(self, statements: Sequence[str]) -> None:
         """Creates tables as on PostgreSQL, then makes each new one distributable and distributes it, in
-        the same transaction (no other process sees a table that is not yet distributed)."""
+        the same transaction (no other process sees a table that is not yet distributed). Tables that
+        exist were distributed when they were made: then nothing is run (no lock, no DDL)."""
+        if self._all_exist(statements):
+            return
         for attempt in range(CREATE_ATTEMPTS):
             try:
                 super().create([CREATE_LOCK, ENSURE_FUNCTION, *statements, _DISTRIBUTE_NEW])

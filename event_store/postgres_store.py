@@ -106,10 +106,11 @@ class PostgresStore:
 
     def create(self, statements: Sequence[str]) -> None:
         """Runs CREATE ... IF NOT EXISTS statements in one transaction; two processes creating the same
-        table at once is not an error (PostgreSQL's catalog then refuses the second). On a hot standby
-        nothing is run: it cannot write, and its tables are the primary's, made by a command that wrote; nor
-        for a command that only reads, which writes nothing (its store exists: it was checked)."""
-        if self.datastore in _READING or self.is_standby():
+        table at once is not an error (PostgreSQL's catalog then refuses the second). Nothing is run for
+        a command that only reads, which writes nothing (its store exists: it was checked), nor when
+        everything named exists already, nor on a hot standby: it cannot write, and its tables are the
+        primary's, made by a command that wrote."""
+        if self.datastore in _READING or self._all_exist(statements) or self.is_standby():
             return
         for attempt in range(CREATE_ATTEMPTS):
             try:
@@ -126,6 +127,19 @@ class PostgresStore:
         with self.datastore.get_connection() as conn:
             return is_hot_standby(conn)
 
+    def _all_exist(self, statements: Sequence[str]) -> bool:
+        """Tells whether every table or index the CREATE ... IF NOT EXISTS statements name exists."""
+        names = [CREATED.match(statement) for statement in statements]
+        if not all(names):
+            return False
+        with self.transaction(commit=False) as c:
+            for name in names:
+                assert name is not None
+                c.execute("SELECT to_regclass(?)", [name[1]])
+                if c.fetchone()[0] is None:
+                    return False
+        return True
+
     def key(self, originator_id: UUID) -> Any:
         """Returns an id as the library's PostgreSQL events table holds it: a uuid."""
         return originator_id
@@ -140,6 +154,8 @@ class PostgresStore:
 # updated". The first has committed by then, so a second try finds everything made.
 CREATED_MEANWHILE = (IntegrityError, InternalError, ProgrammingError)
 CREATE_ATTEMPTS = 5
+# The name a CREATE TABLE or CREATE INDEX ... IF NOT EXISTS statement makes.
+CREATED = re.compile(r"\s*CREATE (?:UNIQUE )?(?:TABLE|INDEX) IF NOT EXISTS (\w+)", re.IGNORECASE)
 
 
 class CreatesConcurrently(PostgresAggregateRecorder):

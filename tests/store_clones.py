@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Sequence
 from uuid import UUID
 
+from event_store import game_index
 from event_store.app.service import GameService, play_with_bots
 from event_store.sql import sql_store_of
 
@@ -36,15 +37,15 @@ def play_templates(service: GameService) -> list[UUID]:
 
 
 def clone_games(db: str, templates: Sequence[UUID], ids: Sequence[UUID]) -> None:
-    """Stores a copy of the templates, in turn, under each of `ids` (with its seed), in one transaction
-    (on SQLite or PostgreSQL alike)."""
+    """Stores a copy of the templates, in turn, under each of `ids` (with its seed and game index row, as
+    the writer keeps it), in one transaction (on SQLite or PostgreSQL alike)."""
     service = GameService.open(db)
     try:
         store = sql_store_of(service.recorder)
         assert store is not None, "clones are made in a SQL store"
         table = service.recorder.events_table_name  # type: ignore[attr-defined]
         with store.transaction(commit=True) as c:
-            rows, seeds = {}, {}
+            rows, seeds, entries = {}, {}, {}
             for t in templates:
                 c.execute(
                     f"SELECT originator_version, topic, state FROM {table} WHERE originator_id=?"
@@ -54,6 +55,8 @@ def clone_games(db: str, templates: Sequence[UUID], ids: Sequence[UUID]) -> None
                 rows[t] = c.fetchall()
                 c.execute("SELECT seed FROM nightkeep_secrets WHERE game_id=?", [t.hex])
                 seeds[t] = c.fetchone()[0]
+                c.execute(f"SELECT * FROM {game_index.TABLE} WHERE game_id=?", [store.key(t)])
+                entries[t] = c.fetchone()[1:]
             for n, new_id in enumerate(ids):
                 template = templates[n % len(templates)]
                 c.executemany(
@@ -62,6 +65,11 @@ def clone_games(db: str, templates: Sequence[UUID], ids: Sequence[UUID]) -> None
                     [(store.key(new_id), *row) for row in rows[template]],
                 )
                 c.execute("INSERT INTO nightkeep_secrets VALUES (?, ?)", [new_id.hex, seeds[template]])
+                marks = ", ".join("?" * len(game_index.COLUMNS))
+                c.execute(
+                    f"INSERT INTO {game_index.TABLE} VALUES ({marks})",
+                    [store.key(new_id), *entries[template]],
+                )
     finally:
         service.close()
 

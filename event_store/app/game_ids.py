@@ -12,8 +12,10 @@ from uuid import UUID
 from eventsourcing.persistence import ApplicationRecorder
 from eventsourcing.popo import POPOAggregateRecorder
 from eventsourcing.sqlite import SQLiteAggregateRecorder
+from eventsourcing.utils import get_topic
 
 from domain.errors import UnknownGame, UsageError
+from domain.game import Game
 from event_store.copies import CopyStore
 from event_store.sql import SQLITE, sql_store_of
 
@@ -77,6 +79,18 @@ def stored_ids_with_prefix(recorder: ApplicationRecorder, prefix: str) -> list[U
     )
     with store.transaction(commit=False) as c:
         c.execute(sql, [low, high, high])
+        return store.ids(c.fetchall())
+
+
+def stored_game_ids(recorder: ApplicationRecorder) -> list[UUID]:
+    """Returns the id of every stored game (a game's first event is a Game.Created envelope)."""
+    store = sql_store_of(recorder)
+    if store is None:
+        ids = recorder._stored_events_index if isinstance(recorder, POPOAggregateRecorder) else {}
+        return [UUID(str(i)) for i in ids]
+    sql = f"SELECT originator_id FROM {_events_table(recorder)} WHERE originator_version = 1 AND topic = ?"
+    with store.transaction(commit=False) as c:
+        c.execute(sql, [get_topic(Game.Created)])
         return store.ids(c.fetchall())
 
 

@@ -60,10 +60,12 @@ from domain.game import (
     check_host_start,
     project_game,
 )
+from domain.game_meta import GameHolder
 from domain.hidden import PUBLIC
 from domain.rulesets import build_ruleset, get_ruleset
 from domain.setup import check_setup
 from domain.signing import AUTH_SIGNED, keys_problem
+from event_store import game_index
 from event_store.app.forks import check_fork_point, original_seed_for_fork
 from event_store.app.seats import find_action, open_actions, pick_actor, refuse_if_secret, resolve_viewer
 from event_store.at_rest import check_store
@@ -87,7 +89,7 @@ from event_store.recorded import (
     recorded_from_envelope,
 )
 from event_store.secrets import secret_store_for
-from event_store.sql import Statement
+from event_store.sql import Statement, sql_store_of, writes_rows
 from event_store.transcoder import MsgpackTranscoder
 from event_store.viewer_folds import fold_as, view_snapshots
 
@@ -189,6 +191,12 @@ class GameService(Application[UUID]):
         # A game's seed never changes once stored, so it is read from the store once per game.
         self._seeds: dict[UUID, bytes] = {}
         self._not_copies: set[UUID] = set()  # games found to be games, not viewers' copies
+        # The game index (event_store.game_index): rows written with each save's events on a SQL
+        # store, built from the events by this service's first save if the store has none yet; a
+        # dict beside the in-memory store.
+        self._index_store = sql_store_of(self.recorder) if writes_rows(self.recorder) else None
+        self._index_ready = False
+        self._memory_index: dict[UUID, game_index.Entry] | None = {} if self._index_store is None else None
 
     @classmethod
     def open(cls, db: str, reads_only: bool = False) -> GameService:
@@ -197,12 +205,112 @@ class GameService(Application[UUID]):
         return cls(db=db, reads_only=reads_only)
 
     def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
-        # A SQL store writes a game's snapshot in the transaction of the events that reach it: a save
-        # stays one round trip on PostgreSQL, one commit on SQLite.
+        # A SQL store writes a game's snapshot and its index row in the transaction of the events that
+        # reach it: a save stays one round trip on PostgreSQL, one commit on SQLite.
+        rows: list[Statement] = []
         if self._snapshot_table and (due := self._due_snapshots(processing_event)):
-            rows = [snapshot_row(self._snapshot_table, self.mapper, snapshot) for snapshot in due]
+            rows += [snapshot_row(self._snapshot_table, self.mapper, snapshot) for snapshot in due]
+        changes = self._index_changes(processing_event)
+        if changes and self._index_store is not None:
+            self._ensure_game_index(self._index_store)
+            rows += [s for change in changes for s in game_index.statements(self._index_store, change)]
+        if rows:
             processing_event.saved_kwargs["rows"] = [*processing_event.saved_kwargs.get("rows", ()), *rows]
-        return super()._record(processing_event)
+        recordings = super()._record(processing_event)
+        if self._memory_index is not None:
+            for change in changes:
+                entry = change.apply(self._memory_index.get(change.game_id))
+                if entry is not None:
+                    self._memory_index[change.game_id] = entry
+        return recordings
+
+    def _index_changes(self, processing_event: ProcessingEvent[UUID]) -> list[game_index.Change]:
+        """Returns what a save changes in the index rows of its games: from its envelopes, and who is
+        to act from the saved game in hand (a fold for events stored as recorded: an import, a
+        replica's packet, a bot game's copy)."""
+        saved: dict[UUID, list[dict[str, Any]]] = {}
+        for event in processing_event.events:
+            if isinstance(event, Envelope):
+                saved.setdefault(event.originator_id, []).append(vars(event))
+        changes = []
+        for game_id, envelopes in saved.items():
+            saved_game = processing_event.aggregates.get(game_id)
+            if isinstance(saved_game, Game):
+                holder: Callable[[], GameHolder] = partial(lambda game: game, saved_game)
+            else:
+                holder = partial(self._fold_saving, game_id, envelopes)
+            if (change := game_index.change_of(game_id, envelopes, holder)) is not None:
+                changes.append(change)
+        return changes
+
+    def _fold_saving(self, game_id: UUID, envelopes: list[dict[str, Any]]) -> GameFold:
+        """Returns the fold of a game after envelopes about to be stored that extend its stored ones
+        (a rollback among them returns through both)."""
+        stored = envelopes[0]["originator_version"] - 1
+
+        def start(version: int) -> GameFold:
+            if not stored or self.snapshots is None:
+                return GameFold()
+            return fold_from_snapshot(self.snapshots, game_id, min(version, stored))
+
+        def fold_on(fold: GameFold, version: int) -> None:
+            if fold.version < stored:
+                fold_envelopes(fold, self._states(game_id, fold.version or None, min(version, stored)))
+            if version > stored:
+                fold_envelopes(fold, envelopes[fold.version - stored : version - stored])
+
+        with paused_collector():
+            rewinds = Rewinds(fold_on, start)
+            fold = rewinds(stored).copy() if stored else GameFold()
+            fold.rewind_source = rewinds
+            fold_envelopes(fold, envelopes)
+        return fold
+
+    def _ensure_game_index(self, store: Any) -> None:
+        """Builds the store's game index from the events, once, if it has none in the current format
+        (a store made before it): the first save of each writer asks (one read)."""
+        if not self._index_ready:
+            if not game_index.is_built(store):
+                game_index.write_built(store, self.game_index_entries(), replace=False)
+            self._index_ready = True
+
+    def game_index_entries(self) -> dict[UUID, game_index.Entry]:
+        """Returns every game's index entry computed from its events (a fold of each game: slow on a
+        big store, and writes nothing)."""
+        entries = {}
+        for game_id in self._stored_game_ids():
+            envelopes = [{**e, "originator_version": v} for v, e in self._envelopes(game_id, None, None)]
+            holder = partial(self.fold, game_id)
+            if (entry := game_index.entries_of(envelopes, game_id, holder)) is not None:
+                entries[game_id] = entry
+        return entries
+
+    def rebuild_game_index(self) -> int:
+        """Builds the game index again from the events (a write); returns how many games it holds."""
+        entries = self.game_index_entries()
+        if self._index_store is None:
+            self._memory_index = entries
+        else:
+            game_index.write_built(self._index_store, entries, replace=True)
+            self._index_ready = True
+        return len(entries)
+
+    def listed_games(self) -> tuple[list[game_index.Entry], bool]:
+        """Returns every game's index entry, most recently played first, and whether they were read
+        from a built index (else they were computed from the events: a store no writer has opened
+        since the index came). Reads only: a read-only standby answers."""
+        if self._memory_index is not None:
+            return game_index.listed(self._memory_index.values()), True
+        assert self._index_store is not None
+        if game_index.is_built(self._index_store):
+            return game_index.read_entries(self._index_store), True
+        return game_index.listed(self.game_index_entries().values()), False
+
+    def _stored_game_ids(self) -> list[UUID]:
+        """Returns the id of every game (and viewer's copy) the store holds."""
+        from event_store.app.game_ids import stored_game_ids
+
+        return stored_game_ids(self.recorder)
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         # The library re-reads the game at the exact multiple of the interval before snapshotting; the

@@ -191,23 +191,76 @@ def test_on_a_new_machine_games_lists_nothing_and_creates_no_store(tmp_path, mon
     assert not (tmp_path / "data").exists()
 
 
-def test_who_is_to_act_is_folded_once_per_version_and_kept(store, monkeypatch):
+def test_who_is_to_act_is_listed_without_a_fold_and_follows_each_action(store, monkeypatch):
     db, service, games = store
     from projections.game_index import GameIndex
 
-    index = GameIndex(service)
-    entries = index.games()
-    index.find_who_acts(entries)
-    assert all(e["to_act"] == service.get_game(UUID(e["game"])).status["to_act"] for e in entries)
-
-    def no_fold(*args):
-        raise AssertionError("folded again")
+    def no_fold(*args, **kwargs):
+        raise AssertionError("folded at listing time")
 
     reopened = GameService.open(db)
     monkeypatch.setattr(reopened, "fold", no_fold)
-    again = GameIndex(reopened).games()
-    GameIndex(reopened).find_who_acts(again)
-    assert [e["to_act"] for e in again] == [e["to_act"] for e in entries]
+    monkeypatch.setattr(reopened, "get_game", no_fold)
+    entries = GameIndex(reopened).games()
+    assert len(entries) == 6
+    assert all(e["to_act"] == service.get_game(UUID(e["game"])).status["to_act"] for e in entries)
     play_with_bots(service, games["keep-run"][1], seed=1, max_actions=1)
-    with pytest.raises(AssertionError, match="folded again"):
-        GameIndex(reopened).find_who_acts(GameIndex(reopened).games())
+    entry = {e["game"]: e for e in GameIndex(reopened).games()}[str(games["keep-run"][1])]
+    assert entry["to_act"] == service.get_game(games["keep-run"][1]).status["to_act"]
+    assert entry["version"] == service.get_game(games["keep-run"][1]).version
+
+
+def read_only_location(db, tmp_path, request):
+    """Returns the location of a store as a reader on a read-only standby sees it: its SQLite file and
+    folder made read-only, or a PostgreSQL role whose transactions are read-only."""
+    if "://" not in db:
+        # Opened with mode=ro (file permissions do not bind root, who runs CI): any write fails.
+        import sqlite3
+
+        monkeypatch = request.getfixturevalue("monkeypatch")
+        connect = sqlite3.connect
+
+        def read_only(database, *args, **kwargs):
+            if database == db:
+                kwargs["uri"] = True
+                return connect(f"file:{database}?mode=ro", *args, **kwargs)
+            return connect(database, *args, **kwargs)
+
+        monkeypatch.setattr(sqlite3, "connect", read_only)
+        return db
+    import psycopg
+
+    schema = db.split("schema=")[1]
+    role = f"reader_{schema}"[:60]
+    with psycopg.connect(db.split("?")[0], autocommit=True) as conn:
+        conn.execute(f'CREATE ROLE "{role}" LOGIN')
+        conn.execute(f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"')
+        conn.execute(f'GRANT SELECT ON ALL TABLES IN SCHEMA "{schema}" TO "{role}"')
+        conn.execute(f'ALTER ROLE "{role}" SET default_transaction_read_only = on')
+    return db.replace("://nightkeep@", f"://{role}@")
+
+
+def test_games_only_reads_a_read_only_store_with_every_option(store, tmp_path, request):
+    db, service, games = store
+    expected = {
+        str(game_id): service.get_game(game_id).status["to_act"]
+        for pair in games.values()
+        for game_id in pair
+    }
+    service.close()
+    reader = read_only_location(db, tmp_path, request)
+    listed = run(reader, "games", "--json")
+    assert listed.exit_code == 0, listed.output
+    assert {e["game"]: e["to_act"] for e in json.loads(listed.stdout)} == expected
+    assert listed.stderr == ""  # the index is built: no note
+    running = {e["game"] for e in json.loads(run(reader, "games", "--json", "--running").stdout)}
+    assert running == {str(pair[1]) for pair in games.values()}
+    keep = json.loads(run(reader, "games", "--json", "--ruleset", "keep-run", "--limit", "1").stdout)
+    assert [e["game"] for e in keep] == [str(games["keep-run"][1])]
+    for args in ([], ["--all"], ["--limit", "2"], ["--running"], ["--ruleset", "vampire-empire"]):
+        result = run(reader, "games", *args)
+        assert result.exit_code == 0 and "Error" not in result.output, (args, result.output)
+    table = run(reader, "games", "--all").stdout
+    assert all(str(game_id)[:8] in table for pair in games.values() for game_id in pair)
+    refused = run(reader, "games", "--rebuild")  # a write: refused by the store, in one line
+    assert refused.exit_code != 0 and len(refused.stderr.strip().splitlines()) == 1

@@ -30,7 +30,6 @@ MAY_IMPORT = {
 # PostgreSQL store, from inside the function that opens one.
 LAZY_DRIVER_CYCLES = [
     {"event_store.postgres_store", "event_store.sql"},
-    {"projections.game_index", "projections.game_index_postgres"},
 ]
 
 

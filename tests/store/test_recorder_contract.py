@@ -23,14 +23,11 @@ from eventsourcing.tests.persistence import (
     AggregateRecorderTestCase,
     ApplicationRecorderTestCase,
     NonInterleavingNotificationIDsBaseCase,
-    TrackingRecorderTestCase,
 )
 
 from event_store.config import pg_settings
 from event_store.postgres_store import PostgresSnapshotRecorder, PostgresStoreRecorder, check_reachable
 from event_store.sql import SQLiteStoreRecorder
-from projections.game_index import SQLiteGameIndexRecorder
-from projections.game_index_postgres import PostgresGameIndexRecorder
 
 
 class OnSQLiteFile:
@@ -85,13 +82,6 @@ class TestSQLiteStoreRecorderNonInterleaving(OnSQLiteFile, NonInterleavingNotifi
         return recorder
 
 
-class TestSQLiteGameIndexRecorder(OnSQLiteFile, TrackingRecorderTestCase):
-    def create_recorder(self) -> SQLiteGameIndexRecorder:
-        recorder = SQLiteGameIndexRecorder(self.sqlite_datastore())
-        recorder.create_table()
-        return recorder
-
-
 # --- PostgreSQL ----------------------------------------------------------------------------------------
 
 
@@ -112,12 +102,5 @@ class TestPostgresStoreRecorderNonInterleaving(OnPostgres, NonInterleavingNotifi
 class TestPostgresSnapshotRecorder(OnPostgres, AggregateRecorderTestCase):
     def create_recorder(self) -> PostgresSnapshotRecorder:
         recorder = PostgresSnapshotRecorder(self.pg_datastore(), events_table_name="snapshots")
-        recorder.create_table()
-        return recorder
-
-
-class TestPostgresGameIndexRecorder(OnPostgres, TrackingRecorderTestCase):
-    def create_recorder(self) -> PostgresGameIndexRecorder:
-        recorder = PostgresGameIndexRecorder(self.pg_datastore())
         recorder.create_table()
         return recorder

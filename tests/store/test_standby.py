@@ -197,10 +197,6 @@ def test_a_read_only_command_writes_nothing_even_on_the_primary(postgres_pair, g
     assert [statement for statement in ran.primary if WRITES.match(statement.strip())] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="games catches the game index up as it lists (a write); the index moves to the writer (issue 29)",
-)
 def test_games_runs_on_the_standby(postgres_pair, game):
     url, game_id = game
     with Ran(postgres_pair) as ran:
@@ -209,10 +205,6 @@ def test_games_runs_on_the_standby(postgres_pair, game):
     assert game_id in result.stdout and ran.primary == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="serve's list of games catches the game index up (a write); it moves to the writer (issue 29)",
-)
 def test_serve_reads_the_standby(postgres_pair, game):
     # The pages of a game and its replay file.
     url, game_id = game
