@@ -4,17 +4,17 @@ store does), and what is read spans them all.
 `nightkeep projections run` on a shard map follows every shard at once (a thread per shard, each its own
 `ReadSide` on its own store); `show` and `check` merge the shards' views. A game's views live with its
 events on its shard, so each batch stays one transaction of one database, exactly once as on one store.
-Positions are per shard: the position and the latest notification a sharded read side reports are
-sums over the shards (how many notifications are taken, of how many there are).
+Positions are per game, each kept on the game's shard; what a sharded read side reports sums the shards.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from event_store.follower_positions import Progress
 from projections.read_side import DEFAULT_BATCH, ReadSide, fold_views
 from projections.read_views import ViewsDict
 from sharding.shards import ShardedService
@@ -25,12 +25,15 @@ class ShardedReadSide:
 
     def __init__(self, sharded: ShardedService, batch_size: int = DEFAULT_BATCH) -> None:
         self._sides = {shard.name: ReadSide(shard.service, batch_size) for shard in sharded.shards}
-        # Each shard's position as the last `views_at` read it with its views (for `folded_views`).
-        self.positions: dict[str, int] = {}
 
     def position(self) -> int:
-        """Returns how many notifications the views include, over all shards."""
+        """Returns how many events the views include, over all shards."""
         return sum(side.position() for side in self._sides.values())
+
+    def progress(self) -> Progress:
+        """Returns how far the views have come, over all shards."""
+        parts = [side.progress() for side in self._sides.values()]
+        return Progress(*(sum(getattr(p, name) for p in parts) for name in ("games", "events", "behind")))
 
     def rebuild(self) -> None:
         """Clears every shard's views and position."""
@@ -64,12 +67,12 @@ class ShardedReadSide:
         """Returns the views of every shard (or of one game) merged, in `ReadSide.views`' shape."""
         return _merged(side.views(game_id) for side in self._sides.values())
 
-    def views_at(self, game_id: str | None = None) -> tuple[int, ViewsDict]:
-        """Returns every shard's views merged and the sum of the positions each was read at (each
-        shard's views and position are read together, as `ReadSide.views_at` does)."""
-        parts = {name: side.views_at(game_id) for name, side in self._sides.items()}
-        self.positions = {name: position for name, (position, _) in parts.items()}
-        return sum(self.positions.values()), _merged(views for _, views in parts.values())
+    def views_at(self, game_id: str | None = None) -> tuple[dict[str, int], ViewsDict]:
+        """Returns every shard's views merged and the games' positions they were read at (each shard's
+        views and positions are read together, as `ReadSide.views_at` does)."""
+        parts = [side.views_at(game_id) for side in self._sides.values()]
+        positions = {game: version for part, _ in parts for game, version in part.items()}
+        return positions, _merged(views for _, views in parts)
 
 
 def read_side_for(service: Any, batch_size: int = DEFAULT_BATCH) -> ReadSide | ShardedReadSide:
@@ -79,22 +82,12 @@ def read_side_for(service: Any, batch_size: int = DEFAULT_BATCH) -> ReadSide | S
     return ReadSide(service, batch_size)
 
 
-def latest_notification(service: Any) -> int:
-    """Returns the store's last notification id (a shard map: the sum of its shards')."""
+def folded_views(service: Any, positions: Mapping[str, int]) -> ViewsDict:
+    """Computes every view from zero (`read_side.fold_views`) up to the games' positions, on one store
+    or on every shard of a map."""
     if isinstance(service, ShardedService):
-        return sum(shard.service.recorder.max_notification_id() or 0 for shard in service.shards)
-    latest: int = service.recorder.max_notification_id() or 0
-    return latest
-
-
-def folded_views(service: Any, side: ReadSide | ShardedReadSide, position: int) -> ViewsDict:
-    """Computes every view from zero (`read_side.fold_views`) up to where the read side's last
-    `views_at` read them: `position` on one store, each shard's own position on a shard map."""
-    if isinstance(service, ShardedService) and isinstance(side, ShardedReadSide):
-        return _merged(
-            fold_views(shard.service, upto=side.positions.get(shard.name, 0)) for shard in service.shards
-        )
-    return fold_views(service, upto=position)
+        return _merged(fold_views(shard.service, upto=positions) for shard in service.shards)
+    return fold_views(service, upto=positions)
 
 
 def _merged(parts: Any) -> ViewsDict:
