@@ -1,23 +1,17 @@
-"""Per-game positions: every game's head (its last stored version), written with its events, and the
-followers (the read side, the host's outbox) that remember how far they have taken each game.
+"""Every game's head (its last stored version), written with its events: how followers (the read side,
+the host's outbox) find the games stored past their positions (`event_store.follower_positions`).
 
 Why not the library's notification log: its global, gap-free `notification_id` needs a unique index and a
 table lock on every insert, which a store distributed by game id (Citus) cannot have and which would
 serialise every writer anyway. A game's own versions are gap-free and ordered already, so a follower
-needs only, per game, the version it has taken:
+needs only, per game, the version it has taken, and a way to find the games past it:
+`nightkeep_game_heads (game_id, version)`, upserted by the application recorders (`event_store.sql`,
+`event_store.postgres_store`) in the very transaction that stores a save's events, for each game the
+save touches. A store made before it gets it filled from its events when it is first opened.
 
-- `nightkeep_game_heads (game_id, version)`: upserted by the application recorders (`event_store.sql`,
-  `event_store.postgres_store`) in the very transaction that stores a save's events, for each game the
-  save touches; a store made before it gets it filled from its events when it is first opened.
-- `nightkeep_follower_positions (game_id, follower, version)`: each follower's position in each game,
-  written in the same transaction as what the follower made of the game's events up to there, and moved
-  only from the position those events were read after (a compare-and-set), so two followers racing
-  over a game cannot both take the same events, and a follower killed at any moment leaves a game's rows
-  and position both old or both new.
-
-A follower finds the games it is behind on with one query joining the heads to its positions, then reads
-each such game's events after its position. Heads are kept for every originator the events table holds
-(today only games); followers read the game topics only, so any other would just be passed over.
+Heads are kept for every originator the events table holds (today only games: snapshots, viewers' folds
+and every other table of ours are written elsewhere); followers read the game topics only, so a head of
+anything else would just move their position on.
 """
 
 from __future__ import annotations
