@@ -21,6 +21,7 @@ from domain.hidden import PUBLIC
 from domain.signing import history_fingerprint
 from event_store import clock
 from event_store.app.game_ids import short_id
+from event_store.follower_positions import Behind, GamePositions
 from event_store.log_reader import FileEntry
 from event_store.pbem.deadlines import Wait, current_waits, earliest_wait, stored_waits
 from event_store.pbem.digest import (
@@ -42,7 +43,6 @@ from event_store.pbem.host_parts import Outgoing
 from event_store.pbem.mail_reading import safe_address
 from event_store.pbem.packets import make_packet
 from event_store.pbem.trusted_log import CheckedTail, checked_tail
-from event_store.follower_positions import Behind, GamePositions
 from event_store.recorded import RecordedEvent, redacted
 from event_store.sql import Cursor, SqlStore, Statement
 
