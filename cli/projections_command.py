@@ -7,13 +7,17 @@ import json
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import click
 
 from cli.common import echo_json, get_service, handle_errors, json_option
 from event_store.lazy_log import get_logger
+
+if TYPE_CHECKING:
+    from event_store.follower_positions import Progress
 
 log = get_logger("nightkeep.read_side")
 
@@ -37,7 +41,7 @@ def projections() -> None:
     default=200,
     metavar="N",
     show_default=True,
-    help="Notifications folded and written per transaction.",
+    help="Events of one game folded and written per transaction.",
 )
 @click.option("--once", is_flag=True, help="Stop when caught up with the store (for cron and tests).")
 @click.option(
@@ -58,7 +62,7 @@ def run(ctx: click.Context, batch: int, once: bool, rebuild: bool, poll: float, 
     """Follows the store's events into the read side's views, exactly once, until stopped.
 
     SIGTERM or Ctrl-C finishes the batch in hand and exits 0; a run killed at any moment is resumed
-    by the next from the position its last written batch stored.
+    by the next from each game's position as its last written batch stored.
 
     \b
     Example:
@@ -73,13 +77,28 @@ def run(ctx: click.Context, batch: int, once: bool, rebuild: bool, poll: float, 
             side.rebuild()
         start = side.position()
         taken = side.catch_up(stop.is_set) if once else side.follow(poll, stop.is_set)
-    summary = {"events": taken, "from": start, "position": side.position(), "stopped": stop.reason}
+    progress = side.progress()
+    summary = {
+        "events": taken,
+        "from": start,
+        "folded": progress.events,
+        "games": progress.games,
+        "behind": progress.behind,
+        "stopped": stop.reason,
+    }
     log.info("read_side_stopped", **summary)
     if as_json:
         echo_json(summary)
     else:
         ended = f"stopped by {stop.reason}" if stop.reason else "caught up"
-        click.echo(f"read side at notification {summary['position']}: {taken} events taken, {ended}")
+        click.echo(f"{_progress_line(progress)}: {taken:,} events taken, {ended}")
+
+
+def _progress_line(progress: Progress) -> str:
+    return (
+        f"read side: {progress.games:,} games, {progress.events:,} events folded; "
+        f"{progress.behind:,} games behind"
+    )
 
 
 class _Stop:
@@ -124,12 +143,12 @@ def show(ctx: click.Context, game: str | None, as_json: bool) -> None:
     service = get_service(ctx, reads_only=True)
     side = ReadSide(service)
     game_id = _game_id(service, game) if game else None
-    position, views = side.views_at(game_id)
-    max_id = service.recorder.max_notification_id() or 0
+    _, views = side.views_at(game_id)
+    progress = side.progress()
     if as_json:
-        echo_json({"position": position, "latest": max_id, **views})
+        echo_json({"progress": asdict(progress), **views})
         return
-    click.echo(f"read side at notification {position} of {max_id}")
+    click.echo(_progress_line(progress))
     if game_id is not None:
         click.echo("\n".join(_game_lines(game_id, views)))
         return
@@ -180,8 +199,9 @@ def _tallies(results: dict[str, dict[str, str]]) -> dict[str, dict[str, int]]:
 def check(ctx: click.Context, as_json: bool) -> None:
     """Compares the views with a fold of every game's events from zero: exit 0 equal, 1 not.
 
-    The fold takes the events up to the views' position, so it may run while games are played and
-    while `projections run` runs (a batch written meanwhile can make it report a difference: run it again).
+    The fold takes each game's events up to the views' position in it, so it may run while games are
+    played and while `projections run` runs (a batch written meanwhile can make it report a difference:
+    run it again).
 
     \b
     Example:
@@ -190,13 +210,15 @@ def check(ctx: click.Context, as_json: bool) -> None:
     from projections.read_side import ReadSide, differences, fold_views
 
     service = get_service(ctx)
-    position, views = ReadSide(service).views_at()
-    found = differences(views, fold_views(service, upto=position))
+    side = ReadSide(service)
+    positions, views = side.views_at()
+    found = differences(views, fold_views(service, upto=positions))
+    games, events = len(positions), sum(positions.values())
     if as_json:
-        echo_json({"position": position, "equal": not found, "differences": found})
+        echo_json({"games": games, "events": events, "equal": not found, "differences": found})
     elif found:
         click.echo("\n".join(found))
     else:
-        click.echo(f"the views at notification {position} equal a fold of the events")
+        click.echo(f"the views of {games:,} games ({events:,} events) equal a fold of the events")
     if found:
         ctx.exit(1)

@@ -26,6 +26,7 @@ from eventsourcing.persistence import ApplicationRecorder, OperationalError, Sto
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteDatastore, SQLiteTransaction
 
 from domain.errors import UsageError
+from event_store.game_heads import HEADS, head_rows, heads_tables
 
 # One SQL statement and its parameters, with `?` placeholders.
 Statement = tuple[str, Sequence[Any]]
@@ -55,6 +56,7 @@ class SqlStore(Protocol):
     dialect: str
     blob: str
     serial: str
+    id_type: str  # the type of the events table's originator_id (game ids in our tables joined to it)
 
     def transaction(self, commit: bool) -> Any: ...  # a context manager yielding a Cursor
 
@@ -71,6 +73,7 @@ class SQLiteStore:
     dialect = SQLITE
     blob = "BLOB"
     serial = "INTEGER PRIMARY KEY"  # a rowid alias: SQLite numbers new rows itself
+    id_type = "TEXT"  # 32 hex digits, as the library stores ids
 
     def __init__(self, datastore: SQLiteDatastore) -> None:
         self.datastore = datastore
@@ -169,15 +172,28 @@ def _run_rows_sqlite(c: Any, rows: Sequence[Statement]) -> None:
 
 
 class SQLiteStoreRecorder(SQLiteApplicationRecorder):
-    """The library's SQLite application recorder, also writing a save's `rows=` in its transaction."""
+    """The library's SQLite application recorder, also writing a save's `rows=` and the heads of the
+    games it touches (`event_store.game_heads`) in its transaction."""
 
     writes_rows = True
+
+    def create_table(self) -> None:
+        super().create_table()
+        # Looked for first without the write lock: every command opening the store comes here.
+        with self.datastore.transaction(commit=False) as c:
+            c.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", [HEADS])
+            if c.fetchone() is not None:
+                return
+        with SQLiteStore(self.datastore).transaction(commit=True) as c:
+            for statement in heads_tables(SQLiteStore.id_type, self.events_table_name):
+                c.execute(statement)
 
     def _insert_events(
         self, c: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
         returning = super()._insert_events(c, stored_events, **kwargs)
         _run_rows_sqlite(c, kwargs.get("rows", ()))
+        _run_rows_sqlite(c, head_rows(lambda game_id: game_id.hex, stored_events))
         return returning
 
 

@@ -1,17 +1,17 @@
-"""The read side as a process: follows the store's notification log into the views of
+"""The read side as a process: follows every game's stored events into the views of
 `projections.read_views` (game list, boards, results, dice statistics), kept in tables of the store's
 own database, SQLite or PostgreSQL.
 
-Exactly once: each batch's view rows and the new tracking position are written in ONE transaction,
-and the position moves only from the value the batch was read after (`UPDATE ... WHERE
-notification_id = start`), so a batch is counted once even when two runners race or one is killed at
-any moment: a killed batch's transaction never commits, and the next run starts from the position.
+Per game, exactly once: the read side keeps how far it has taken each game (`event_store.follower_positions`,
+no global order of all games' events, which a store distributed by game id cannot keep). A catch-up finds
+the games whose head is past its position in one query, then reads each such game's events after its
+position, a batch at a time. A batch's view rows and the game's new position are written in ONE
+transaction, and the position moves only from the version the batch was read after, so a batch is counted
+once even when two runners race (the second skips the game) or one is killed at any moment: a killed
+batch's transaction never commits, and the next run starts from the game's position.
 
-The position is the library's `Tracking` (application name, notification id). The library's tracking
-recorders keep it in their own table through their own connection handling; ours shares the
-transaction of the view rows through `event_store.sql`, so it is one row of our own table, written
-portably. PostgreSQL wakes the runner with LISTEN on the channel the library NOTIFYs on each insert;
-SQLite (no `subscribe()` in eventsourcing 9.5) is polled.
+PostgreSQL wakes the runner with LISTEN on the channel the library NOTIFYs on each insert; SQLite (no
+`subscribe()` in eventsourcing 9.5) is polled.
 """
 
 from __future__ import annotations
@@ -20,29 +20,34 @@ import json
 import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import PersistenceError, Tracking
+from eventsourcing.persistence import PersistenceError
 
 from domain.errors import UsageError
 from domain.game import GameFold
 from domain.hidden import PUBLIC
+from event_store.follower_positions import POSITIONS, Behind, GamePositions, Progress, heads, positions_table
 from event_store.lazy_log import get_logger
-from event_store.recorded import GAME_TOPICS, fold_recorded, recorded_from_envelope, redacted
-from event_store.sql import POSTGRESQL, Cursor, SqlStore, sql_store_of
+from event_store.recorded import fold_recorded, redacted
+from event_store.sql import POSTGRESQL, SqlStore, sql_store_of
 from projections.read_views import GameViews, ViewsDict, differences, nested_dice, views_dict, views_of_log
 
 __all__ = ["ReadSide", "differences", "fold_views"]
 
 log = get_logger("nightkeep.read_side")
 
-# The views are rebuilt from zero under a new name whenever what they hold changes.
-READ_SIDE = "nightkeep-read-side-v1"
-POSITION, GAMES, BOARDS = "nightkeep_read_position", "nightkeep_read_games", "nightkeep_read_boards"
+# The follower's name among the positions; the views are rebuilt from zero under a new name whenever
+# what they hold changes.
+READ_SIDE = "read-side-v1"
+GAMES, BOARDS = "nightkeep_read_games", "nightkeep_read_boards"
 RESULTS, DICE = "nightkeep_read_results", "nightkeep_read_dice"
+VIEWS = (GAMES, BOARDS, RESULTS, DICE)
+# The global position of the read side before positions were per game (dropped with its views).
+OLD_POSITION = "nightkeep_read_position"
 DEFAULT_BATCH = 200
 # Games whose fold is kept between batches; one not kept is folded again from the store when its next
 # event comes (once per game per run at most, while it stays among the most recently played).
@@ -53,7 +58,7 @@ WAIT_SLICE = 0.2
 
 def _tables(store: SqlStore) -> list[str]:
     return [
-        f"CREATE TABLE IF NOT EXISTS {POSITION} (name TEXT PRIMARY KEY, notification_id BIGINT NOT NULL)",
+        positions_table(store),
         f"CREATE TABLE IF NOT EXISTS {GAMES} (game_id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, "
         "players TEXT NOT NULL, status TEXT NOT NULL, winner TEXT NOT NULL, events INTEGER NOT NULL, "
         "updated TEXT NOT NULL)",
@@ -69,11 +74,11 @@ def _tables(store: SqlStore) -> list[str]:
 
 class PositionMoved(Exception):
     """Raised inside a batch's transaction (which is then rolled back) when another runner moved the
-    tracking position since the batch was read."""
+    game's position since the batch was read."""
 
 
 class ReadSide:
-    """Keeps the read side's views of a GameService's store, batch by batch."""
+    """Keeps the read side's views of a GameService's store, game by game, batch by batch."""
 
     def __init__(self, service: Any, batch_size: int = DEFAULT_BATCH) -> None:
         store = sql_store_of(service.recorder)
@@ -82,17 +87,22 @@ class ReadSide:
         self._service = service
         self._store = store
         self._batch_size = batch_size
+        self._positions = GamePositions(store, READ_SIDE)
         self._kept: OrderedDict[str, GameViews] = OrderedDict()
-        self._written: int | None = None
         # A command that only reads (it may be on a hot standby) makes nothing: where the read side never
-        # ran, it finds no views at position 0, as a runner would find them before its first batch.
+        # ran, it finds no views and no positions, as a runner would find them before its first batch.
         self._absent = False
         if getattr(service, "reads_only", False):
             self._absent = not _has_tables(store)
             return
         store.create(_tables(store))
         with store.transaction(commit=True) as c:
-            c.execute(f"INSERT INTO {POSITION} VALUES (?, 0) ON CONFLICT (name) DO NOTHING", (READ_SIDE,))
+            # Views without a position are those of a store made before positions were per game (or of
+            # another name): they are counted from zero again, so they go first.
+            if not self._positions.has_any(c):
+                for table in VIEWS:
+                    c.execute(f"DELETE FROM {table}")
+                c.execute(f"DROP TABLE IF EXISTS {OLD_POSITION}")
 
     @property
     def dialect(self) -> str:
@@ -100,56 +110,44 @@ class ReadSide:
         return self._store.dialect
 
     def position(self) -> int:
-        """Returns the last notification id the views include (0 before any)."""
-        if self._absent:
-            return 0
-        with self._store.transaction(commit=False) as c:
-            return _position(c)
+        """Returns how many events the views include, over every game (0 before any)."""
+        return self.progress().events
 
-    def tracking(self) -> Tracking:
-        """Returns the tracking record of the views: the library's (application name, notification id)."""
-        return Tracking(READ_SIDE, self.position())
+    def progress(self) -> Progress:
+        """Returns how many games and events the views include, and how many games they are behind on."""
+        if self._absent:
+            return Progress(0, 0, len(heads(self._store)))
+        return self._positions.progress()
+
+    def positions(self) -> dict[str, int]:
+        """Returns each game's position: the version the views include it up to."""
+        if self._absent:
+            return {}
+        return {str(game_id): version for game_id, version in self._positions.taken().items()}
 
     def run_batch(self) -> int:
-        """Folds the next batch of notifications into the views and writes them with the new position
-        in one transaction; returns how many notifications it took (0: caught up)."""
-        while True:
-            # The position this runner last wrote is the one to go on from; the write checks it still is.
-            start = self._written if self._written is not None else self.position()
-            notes = self._service.recorder.select_notifications(
-                start + 1, self._batch_size, topics=GAME_TOPICS
-            )
-            if not notes:
-                return 0
-            touched: dict[str, GameViews] = {}
-            try:
-                self._fold_batch(notes, touched)
-                self._write_batch(start, notes[-1].id, list(touched.values()))
-            except PositionMoved:
-                log.info("read_side_position_moved", read_after=start)
-                self._forget()  # another runner is ahead: the folds kept here may be behind it
-                continue
-            except BaseException:
-                self._forget()  # the folds ran ahead of what was stored
-                raise
-            self._written = notes[-1].id
-            self._keep(touched)
-            log.info("read_side_batch", events=len(notes), games=len(touched), position=notes[-1].id)
-            return len(notes)
+        """Folds the next batch of one game the views are behind on into them and writes it with the
+        game's new position in one transaction; returns how many events it took (0: caught up)."""
+        for game in self._positions.behind():
+            taken, _ = self._take_batch(game.game_id, game.position, game.head)
+            if taken:
+                return taken
+        return 0
 
     def catch_up(self, should_stop: Callable[[], bool] = lambda: False) -> int:
-        """Runs batches until no notification is left (or `should_stop`); returns how many it took."""
+        """Takes every game the views are behind on to its head, batch by batch (until `should_stop`);
+        returns how many events it took."""
         taken = 0
-        while not should_stop():
-            done = self.run_batch()
-            if not done:
-                break
-            taken += done
+        while not should_stop() and (behind := self._positions.behind()):
+            for game in behind:
+                if should_stop():
+                    break
+                taken += self._take_game(game, should_stop)
         return taken
 
     def follow(self, poll: float, should_stop: Callable[[], bool]) -> int:
         """Catches up, then waits for new events and takes them, until `should_stop`; returns how many
-        notifications it took."""
+        events it took."""
         taken = 0
         with self._waiter(poll) as wait:
             while not should_stop():
@@ -159,20 +157,21 @@ class ReadSide:
         return taken
 
     def rebuild(self) -> None:
-        """Forgets every view and the tracking position in one transaction (the next run starts from 0)."""
+        """Forgets every view and position in one transaction (the next run starts from zero)."""
         with self._store.transaction(commit=True) as c:
-            for table in (GAMES, BOARDS, RESULTS, DICE):
+            for table in VIEWS:
                 c.execute(f"DELETE FROM {table}")
-            c.execute(f"UPDATE {POSITION} SET notification_id = 0 WHERE name = ?", (READ_SIDE,))
-        self._forget()
+            self._positions.forget_all(c)
+        self._kept.clear()
         log.info("read_side_cleared")
 
-    def views_at(self, game_id: str | None = None) -> tuple[int, ViewsDict]:
-        """Returns the position and the views as stored there (read again if a batch came between)."""
+    def views_at(self, game_id: str | None = None) -> tuple[dict[str, int], ViewsDict]:
+        """Returns each game's position and the views as stored there (read again if a batch came
+        between)."""
         while True:
-            before = self.position()
+            before = self.positions()
             views = self.views(game_id)
-            if self.position() == before:
+            if self.positions() == before:
                 return before, views
 
     def views(self, game_id: str | None = None) -> ViewsDict:
@@ -211,27 +210,52 @@ class ReadSide:
 
     # --- one batch -------------------------------------------------------------------------------------
 
-    def _fold_batch(self, notes: Sequence[Any], touched: dict[str, GameViews]) -> None:
-        decode = self._service.mapper.transcoder.decode
-        for note in notes:
-            game_id = str(note.originator_id)
-            views = touched.get(game_id)
-            if views is None:
-                views = touched[game_id] = self._views_before(note.originator_id, note.originator_version)
-            views.apply(recorded_from_envelope(note.originator_version, decode(note.state)))
+    def _take_game(self, game: Behind, should_stop: Callable[[], bool]) -> int:
+        """Takes one game from its position to its head, batch by batch; returns how many events it took
+        (stopping early when another runner moved the game's position: it is taking the game)."""
+        taken, position = 0, game.position
+        while position < game.head and not should_stop():
+            done, moved = self._take_batch(game.game_id, position, game.head)
+            if moved:
+                break
+            taken, position = taken + done, min(game.head, position + self._batch_size)
+        return taken
 
-    def _views_before(self, game_id: UUID, version: int) -> GameViews:
-        """Returns a game's views folded up to just before `version`, with no dice left to count."""
+    def _take_batch(self, game_id: UUID, start: int, head: int) -> tuple[int, bool]:
+        """Folds a game's events after `start` (a batch, up to `head`) and writes them with the new
+        position; returns how many events it took, and whether another runner had moved the position."""
+        end = min(head, start + self._batch_size)
+        key = str(game_id)
+        try:
+            views = self._views_after(game_id, start)
+            # Only the game's own topics are read: a head of anything else moves the position on alone.
+            events = self._service.recorded_events(game_id, gt=start, lte=end)
+            for recorded in events:
+                views.apply(recorded)
+            self._write_batch(game_id, start, end, views)
+        except PositionMoved:
+            log.info("read_side_position_moved", game=key, read_after=start)
+            self._kept.pop(key, None)  # another runner is ahead: the fold kept here may be behind it
+            return 0, True
+        except BaseException:
+            self._kept.pop(key, None)  # the fold ran ahead of what was stored
+            raise
+        self._keep(views)
+        log.info("read_side_batch", game=key, events=len(events), version=end)
+        return len(events), False
+
+    def _views_after(self, game_id: UUID, version: int) -> GameViews:
+        """Returns a game's views folded up to `version`, with no dice left to count."""
         kept = self._kept.pop(str(game_id), None)
-        if kept is not None and kept.fold.version == version - 1:
+        if kept is not None and kept.fold.version == version:
             return kept
-        if version == 1:
+        if version == 0:
             views = GameViews(str(game_id))
             views.fold.rewind_source = self._public_fold(game_id)
             return views
         # Not kept (a new run, or not played for a while): folded once from its stored events, whose
         # dice the views already count.
-        views = views_of_log(str(game_id), self._service.recorded_events(game_id, lte=version - 1))
+        views = views_of_log(str(game_id), self._service.recorded_events(game_id, gt=0, lte=version))
         views.new_dice.clear()
         views.fold.rewind_source = self._public_fold(game_id)
         return views
@@ -241,16 +265,12 @@ class ReadSide:
         service = self._service
         return lambda n: fold_recorded(redacted(service.recorded_events(game_id, lte=n), PUBLIC))
 
-    def _write_batch(self, start: int, end: int, games: list[GameViews]) -> None:
-        listed = [views for views in games if views.is_listed]
+    def _write_batch(self, game_id: UUID, start: int, end: int, views: GameViews) -> None:
+        listed = [views] if views.is_listed else []
         with self._store.transaction(commit=True) as c:
-            c.execute(
-                f"UPDATE {POSITION} SET notification_id = ? WHERE name = ? AND notification_id = ?",
-                (end, READ_SIDE, start),
-            )
-            # The row must have moved from `start` here: another runner that took the same batch has
-            # left the position at `end` too, and its batch must not be counted twice.
-            if c.rowcount != 1 or _position(c) != end:
+            # Moved from `start` or not at all: another runner that took the same batch has left the
+            # position at `end` too, and its batch must not be counted twice.
+            if not self._positions.move(c, game_id, start, end):
                 raise PositionMoved()
             c.executemany(
                 f"INSERT INTO {GAMES} VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
@@ -272,7 +292,7 @@ class ReadSide:
                     "outcome = excluded.outcome",
                     results,
                 )
-            dice = [(v.game_id, *key, count) for v in games for key, count in sorted(v.new_dice.items())]
+            dice = [(views.game_id, *key, count) for key, count in sorted(views.new_dice.items())]
             if dice:
                 c.executemany(
                     f"INSERT INTO {DICE} VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, player, purpose, face) "
@@ -280,15 +300,10 @@ class ReadSide:
                     dice,
                 )
 
-    def _forget(self) -> None:
-        self._kept.clear()
-        self._written = None
-
-    def _keep(self, touched: dict[str, GameViews]) -> None:
-        for game_id, views in touched.items():
-            views.new_dice.clear()  # written: counted in the store now
-            self._kept[game_id] = views
-            self._kept.move_to_end(game_id)
+    def _keep(self, views: GameViews) -> None:
+        views.new_dice.clear()  # written: counted in the store now
+        self._kept[views.game_id] = views
+        self._kept.move_to_end(views.game_id)
         while len(self._kept) > KEPT_GAMES:
             self._kept.popitem(last=False)
 
@@ -329,17 +344,13 @@ def _has_tables(store: SqlStore) -> bool:
     """Tells whether the read side's tables are in a store (a runner made them), without making them."""
     try:
         with store.transaction(commit=False) as c:
-            c.execute(f"SELECT notification_id FROM {POSITION} WHERE name = ?", (READ_SIDE,))
+            c.execute(f"SELECT count(*) FROM {GAMES}")
+            c.fetchall()
+            c.execute(f"SELECT count(*) FROM {POSITIONS} WHERE follower = ?", (READ_SIDE,))
             c.fetchall()
     except (PersistenceError, sqlite3.Error):
         return False
     return True
-
-
-def _position(c: Cursor) -> int:
-    c.execute(f"SELECT notification_id FROM {POSITION} WHERE name = ?", (READ_SIDE,))
-    row = c.fetchone()
-    return int(row[0]) if row else 0
 
 
 def _game_row(views: GameViews) -> tuple[Any, ...]:
@@ -355,15 +366,16 @@ def _game_row(views: GameViews) -> tuple[Any, ...]:
     )
 
 
-def fold_views(service: Any, upto: int | None = None) -> ViewsDict:
-    """Computes every view from zero, of the events up to notification `upto` (default: all): each
-    game's log up to there, read from the store and folded at once (the reference the running views
-    must equal at their position)."""
-    last_version: dict[UUID, int] = {}
-    start = 1
-    while notes := service.recorder.select_notifications(start, 1000, stop=upto, topics=GAME_TOPICS):
-        last_version.update((note.originator_id, note.originator_version) for note in notes)
-        start = notes[-1].id + 1
-    return views_dict(
-        views_of_log(str(g), service.recorded_events(g, lte=version)) for g, version in last_version.items()
-    )
+def fold_views(service: Any, upto: Mapping[str, int] | None = None) -> ViewsDict:
+    """Computes every view from zero, of each game's events up to its position in `upto` (default:
+    every event stored): each game's log read from the store and folded at once (the reference the
+    running views must equal at their positions)."""
+    store = sql_store_of(service.recorder)
+    if store is None:
+        raise UsageError("the read side is kept in a SQLite or PostgreSQL store, not in memory")
+    ends = {
+        game_id: head if upto is None else min(head, upto.get(str(game_id), 0))
+        for game_id, head in heads(store).items()
+    }
+    logs = ((str(g), service.recorded_events(g, gt=0, lte=end)) for g, end in ends.items() if end > 0)
+    return views_dict(views_of_log(game_id, log) for game_id, log in logs if log)

@@ -9,7 +9,7 @@ outbox. A mail that cannot be read within the bounds (size, depth, parts), or th
 before, is set aside, told once and never read again. It can be killed at any point:
 - killed before a message is marked handled, the next pass reads it again, and an action already
   applied is recognised by its signature (or a mail action by its nonce) and not applied twice;
-- the outbox is written with the notification position it reports, so no owed mail is lost;
+- the outbox is written with its position in the game it reports, so no owed mail is lost;
 - killed between sending a mail and marking it sent, that one mail goes again (with the same
   Message-ID); a replica takes an event packet it already holds as "already held".
 """

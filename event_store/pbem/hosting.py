@@ -6,8 +6,8 @@ packet signed by the seat's key; before anything is stored the host checks the s
 packet chains onto the log as the player saw it, that it is new, and (through the game) that the
 player is to act and the action legal. Mail-only players reply to a mail that lists their actions
 with a one-time key bound to the game, the seat and the version. What the host owes is written by
-`follow` into the outbox in the same transaction as the notification-log position it has reached, so
-a crash never loses or doubles a mail it owes; `due`/`mark_sent` drain it.
+`follow` into the outbox in the same transaction as its position in the game the mail reports, so a
+crash never loses or doubles a mail it owes; `due`/`mark_sent` drain it.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """What the host owes its players: the outbox of a play-by-e-mail host (a part of `hosting.Host`).
 
-`follow` reads the notification log from where it stopped and, for every hosted game it touched,
-writes the mail each seat is owed — a signed event packet of what that seat has not acknowledged,
-redacted for it, or for a mail-only seat the board and its numbered actions — in the same transaction
-as the position it reached and the seats' `sent` marks. `due` and `mark_sent` drain it.
+`follow` finds the games stored past its position in them (`event_store.follower_positions`: per game,
+no global order of all games' events) and, for every hosted one, writes the mail each seat is owed — a
+signed event packet of what that seat has not acknowledged, redacted for it, or for a mail-only seat the
+board and its numbered actions — in the same transaction as the game's new position and the seats'
+`sent` marks. `due` and `mark_sent` drain it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from domain.hidden import PUBLIC
 from domain.signing import history_fingerprint
 from event_store import clock
 from event_store.app.game_ids import short_id
+from event_store.follower_positions import Behind, GamePositions
 from event_store.log_reader import FileEntry
 from event_store.pbem.deadlines import Wait, current_waits, earliest_wait, stored_waits
 from event_store.pbem.digest import (
@@ -42,7 +44,7 @@ from event_store.pbem.mail_reading import safe_address
 from event_store.pbem.packets import make_packet
 from event_store.pbem.trusted_log import CheckedTail, checked_tail
 from event_store.recorded import RecordedEvent, redacted
-from event_store.sql import SqlStore, Statement
+from event_store.sql import Cursor, SqlStore, Statement
 
 if TYPE_CHECKING:
     from event_store.pbem.host_parts import HostLike, Seat
@@ -71,60 +73,59 @@ class Outbox:
         def mail_key(self, game_id: UUID, player: str, version: int) -> str: ...
         def host_mail(self, game_id: UUID) -> str: ...
 
-    def follow(self, batch: int = 500) -> int:
-        """Writes the mail owed for every event stored since the last call into the outbox, with the
-        notification position reached, in one transaction; returns how many mails it wrote. Two hosts
-        following at once cannot both write a batch: the position is compared before it is moved."""
-        position = self._position()
+    def follow(self) -> int:
+        """Writes the mail owed for every game stored past the outbox's position in it into the outbox,
+        with the game's new position, in one transaction per hosted game; returns how many mails it
+        wrote. Two hosts following at once cannot both write a game's mail: its position is compared
+        before it is moved, and the host that finds it moved leaves the game to the other."""
+        positions = GamePositions(self.db, TRACKING)
         written = 0
-        while True:
-            notes = self.service.recorder.select_notifications(position + 1, batch)
-            if not notes:
-                return written
-            games = list(dict.fromkeys(n.originator_id for n in notes))
-            mails = [m for g in games if isinstance(g, UUID) and self.is_hosted(g) for m in self.owed(g)]
-            if not self._write(mails, position, notes[-1].id):
-                return written  # another host process moved on meanwhile: its batch stands
-            position = notes[-1].id
-            written += len(mails)
+        while behind := positions.behind():
+            hosted = [game for game in behind if self.is_hosted(game.game_id)]
+            self._pass_over(positions, [game for game in behind if game not in hosted])
+            for game in hosted:
+                mails = self.owed(game.game_id)
+                if self._write(positions, mails, game.game_id, game.position, game.head):
+                    written += len(mails)
+        return written
 
     def queue_owed(self, game_id: UUID, seen: str = "") -> int:
         """Writes what one game owes its seats now (after a join asked for it again), and records the
         packet that asked as handled in the same transaction."""
-        for _ in range(3):  # another host process may move the position meanwhile: look again
-            position = self._position()
+        positions = GamePositions(self.db, TRACKING)
+        for _ in range(3):  # another host process may move the game's position meanwhile: look again
+            position = positions.of(game_id)
             mails = self.owed(game_id)
-            if self._write(mails, position, position, seen):
+            if self._write(positions, mails, game_id, position, position, seen):
                 return len(mails)
         raise StaleVersion("the outbox kept moving under this join: send it again")
 
-    def _position(self) -> int:
-        with self.db.transaction(commit=False) as c:
-            c.execute("SELECT position FROM nightkeep_pbem_tracking WHERE name=?", [TRACKING])
-            row = c.fetchone()
-        return int(row[0]) if row else 0
+    def _pass_over(self, positions: GamePositions, games: list[Behind]) -> None:
+        """Moves the position of games this host does not run by e-mail to their heads, in one
+        transaction (one another host moved meanwhile is left where that host put it)."""
+        if not games:
+            return
+        with self.db.transaction(commit=True) as c:
+            for game in games:
+                positions.move(c, game.game_id, game.position, game.head)
 
-    def _write(self, mails: list[Outgoing], expected: int, position: int, seen: str = "") -> bool:
-        """Stores mails, the seats' `sent` marks and the new position in one transaction, if the
+    def _write(
+        self,
+        positions: GamePositions,
+        mails: list[Outgoing],
+        game_id: UUID,
+        expected: int,
+        position: int,
+        seen: str = "",
+    ) -> bool:
+        """Stores mails, the seats' `sent` marks and the game's new position in one transaction, if the
         position is still `expected`; returns whether it was."""
         with self.db.transaction(commit=True) as c:
-            c.execute(
-                "INSERT INTO nightkeep_pbem_tracking VALUES (?, 0) ON CONFLICT (name) DO NOTHING",
-                [TRACKING],
-            )
             # Compared and moved in one statement: a second host process waits on the row (PostgreSQL)
-            # or the file (SQLite) and then finds it moved, so two cannot both write the same batch.
-            c.execute(
-                "UPDATE nightkeep_pbem_tracking SET position=? WHERE name=? AND position=? RETURNING name",
-                [position, TRACKING, expected],
-            )
-            if c.fetchone() is None:
+            # or the file (SQLite) and then finds it moved, so two cannot both write the same mail.
+            if not positions.move(c, game_id, expected, position):
                 return False
-            for m in mails:
-                _queue(c, str(m.game), m.player, m.to, m.subject, m.body, m.packet, m.version)
-                _mark_sent(c, m)
-                for sql, params in m.rows:
-                    c.execute(sql, params)
+            _queue_all(c, mails)
             if seen:
                 c.execute(
                     "INSERT INTO nightkeep_pbem_seen VALUES (?, 'handled') ON CONFLICT (digest) DO NOTHING",
@@ -418,6 +419,16 @@ _INSERT = (
     "INSERT INTO nightkeep_pbem_outbox (game_id, player, to_addr, subject, body, packet, version) "
     "VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
+
+
+def _queue_all(c: Cursor, mails: list[Outgoing]) -> None:
+    """Adds mails to the outbox with the seats' `sent` marks and the rows they carry, inside the
+    caller's transaction."""
+    for m in mails:
+        _queue(c, str(m.game), m.player, m.to, m.subject, m.body, m.packet, m.version)
+        _mark_sent(c, m)
+        for sql, params in m.rows:
+            c.execute(sql, params)
 
 
 def _queue(

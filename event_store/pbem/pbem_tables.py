@@ -5,9 +5,9 @@ events.
   secret behind the one-time keys of mail-only players, and the turn deadline.
 - `nightkeep_pbem_seats`: each seat's key or address, the last event it acknowledged (`acked`) and
   the last event it was sent (`sent`).
-- `nightkeep_pbem_outbox`: every mail the host owes, written in the same transaction as the tracking
-  position of the notifications it reports (so none is lost or written twice), marked sent afterwards.
-- `nightkeep_pbem_tracking`: how far the outbox follower has read the notification log.
+- `nightkeep_pbem_outbox`: every mail the host owes, written in the same transaction as the outbox
+  follower's position in the game it reports (`nightkeep_follower_positions`, see
+  `event_store.follower_positions`), so none is lost or written twice; marked sent afterwards.
 - `nightkeep_pbem_seen`: every incoming packet or mail already handled, with its outcome.
 - `nightkeep_pbem_settings`: each game's title, which every subject carries.
 - `nightkeep_pbem_waits`: since when (event and time) each seat to move has been waited on, which
@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.errors import UsageError
+from event_store.follower_positions import positions_table
 from event_store.sql import SQLITE, SqlStore, sql_store_of
 
 # The replica's proofs table (event_store.pbem.replica): a store that has it has joined a game as a player.
@@ -45,8 +46,7 @@ def schema(store: SqlStore) -> list[str]:
         "game_id TEXT NOT NULL, player TEXT NOT NULL, to_addr TEXT NOT NULL, subject TEXT NOT NULL, "
         "body TEXT NOT NULL, packet TEXT NOT NULL, version INTEGER NOT NULL, "
         "sent INTEGER NOT NULL DEFAULT 0)",
-        "CREATE TABLE IF NOT EXISTS nightkeep_pbem_tracking (name TEXT PRIMARY KEY, "
-        "position BIGINT NOT NULL)",
+        positions_table(store),
         "CREATE TABLE IF NOT EXISTS nightkeep_pbem_seen (digest TEXT PRIMARY KEY, outcome TEXT NOT NULL)",
         # A club's service (event_store/pbem/club_host.py, deadlines.py): tables of their own, so a store
         # made before them gains them as it is opened.

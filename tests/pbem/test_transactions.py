@@ -8,11 +8,13 @@ import threading
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from uuid import UUID
 
 import pytest
 
 from domain.bots import Bot
 from event_store.app.service import GameService
+from event_store.follower_positions import GamePositions, heads
 from event_store.pbem.hosting import Host
 from event_store.pbem.outbox import TRACKING
 from event_store.pbem.packets import read_packets
@@ -46,11 +48,9 @@ def _outbox(host: Host) -> list[tuple[str, str, int]]:
         return [tuple(row) for row in c.fetchall()]
 
 
-def _position(host: Host) -> int:
-    with host.db.transaction(commit=False) as c:
-        c.execute("SELECT position FROM nightkeep_pbem_tracking WHERE name=?", [TRACKING])
-        row = c.fetchone()
-    return int(row[0]) if row else 0
+def _positions(host: Host) -> dict[UUID, int]:
+    """Returns the outbox follower's position in each game it has taken."""
+    return GamePositions(host.db, TRACKING).taken()
 
 
 def test_a_packet_whose_seen_row_fails_leaves_no_event_and_no_ack_then_applies_once(
@@ -102,12 +102,12 @@ def test_a_hosted_game_whose_seats_cannot_be_written_is_not_stored_at_all(
 ) -> None:
     made = seat_table(new_store, tmp_path, monkeypatch, "dungeon-short", DUNGEON)
     host = made.host
-    before = host.service.recorder.max_notification_id() or 0
+    before = heads(host.db)
     with host.db.transaction(commit=True) as c:
         c.execute("DROP TABLE nightkeep_pbem_seats")
     with pytest.raises(Exception, match="nightkeep_pbem_seats"):
         host.create("dungeon-short", DUNGEON, {}, {}, "host@example.org")
-    assert (host.service.recorder.max_notification_id() or 0) == before  # no event of a second game
+    assert heads(host.db) == before  # no event of a second game
     assert host.service.secrets.held() == {made.game}  # nor its seed
     again = Host(host.service, host.key)  # makes the table again
     second = again.create("dungeon-short", DUNGEON, {}, {}, "host@example.org")
@@ -123,7 +123,7 @@ def test_the_outbox_follower_stopped_before_its_commit_writes_nothing_then_each_
     table.deliver()
     _, packet = _action_packet(table)
     assert table.host.handle_text(packet)[0].ok
-    position, written = _position(table.host), _outbox(table.host)
+    position, written = _positions(table.host), _outbox(table.host)
     real_queue = outbox._queue
     calls = []
 
@@ -136,7 +136,7 @@ def test_the_outbox_follower_stopped_before_its_commit_writes_nothing_then_each_
     with monkeypatch.context() as patched, pytest.raises(Injected):
         patched.setattr(outbox, "_queue", queue_then_die)
         table.host.follow()
-    assert (_position(table.host), _outbox(table.host)) == (position, written)
+    assert (_positions(table.host), _outbox(table.host)) == (position, written)
     # Restarted: a new process on the same store.
     restarted = Host(GameService(table.store("host")), table.host.key)
     assert restarted.follow() == len(DUNGEON)
@@ -168,10 +168,10 @@ def test_two_hosts_following_at_once_write_each_mail_once(
         return mails
 
     monkeypatch.setattr(table.host, "owed", owed_while_the_other_follows)
-    assert table.host.follow() == 0  # its batch was written by the other: it writes none
+    assert table.host.follow() == 0  # the game's mail was written by the other: it writes none
     assert raced == owed_here and raced[0] >= 1  # the other wrote the very mails this host read
     assert max(Counter(_outbox(table.host)).values()) == 1
-    assert _position(table.host) == table.host.service.recorder.max_notification_id()
+    assert _positions(table.host) == heads(table.host.db)
     other.service.close()
 
 

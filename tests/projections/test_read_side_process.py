@@ -21,7 +21,9 @@ from structlog.testing import capture_logs
 from cli.main import cli
 from event_store.app.seats import seen_by
 from event_store.app.service import GameService, play_with_bots
+from event_store.follower_positions import heads
 from event_store.recorded import fold_recorded
+from event_store.sql import sql_store_of
 from projections.read_side import ReadSide, fold_views
 from projections.read_views import GameViews
 from projections.views import render_board
@@ -46,6 +48,18 @@ def nightkeep(db: str, *args: str) -> subprocess.Popen[str]:
 
 def invoke(db: str, *args: str):
     return CliRunner().invoke(cli, ["--db", db, *args])
+
+
+def stored_heads(service: GameService) -> dict[str, int]:
+    """Returns every game's head: how many events the store holds of it."""
+    store = sql_store_of(service.recorder)
+    assert store is not None
+    return {str(game): version for game, version in heads(store).items()}
+
+
+def stored(service: GameService) -> int:
+    """Returns how many events the store holds, over every game."""
+    return sum(stored_heads(service).values())
 
 
 def boundaries(service: GameService, game_id: UUID) -> list[int]:
@@ -77,7 +91,8 @@ def test_views_equal_a_fold_of_the_events_after_each_run(store_service):
     side = ReadSide(store_service, batch_size=7)
     assert side.catch_up() == 0 and side.views() == fold_views(store_service)
     games = played_store(store_service)
-    assert side.catch_up() == store_service.recorder.max_notification_id()
+    assert side.catch_up() == stored(store_service)
+    assert side.progress().behind == 0 and side.positions() == stored_heads(store_service)
     views = side.views()
     assert views == fold_views(store_service)
     assert {views["games"][str(g)]["status"] for g in games.values()} == {"finished", "running", "stopped"}
@@ -110,16 +125,19 @@ def test_the_board_is_the_public_board_with_secrets_sealed(store_service):
     assert views["boards"][str(games["secrets"])]["board"] != render_board("vampire-empire", secrets.state)
 
 
-def test_a_batch_writes_several_events_in_one_transaction(store_service):
+def test_a_batch_writes_several_events_of_a_game_in_one_transaction(store_service):
     played_store(store_service)
-    latest = store_service.recorder.max_notification_id()
     side = ReadSide(store_service, batch_size=10)
     with capture_logs() as logs:
         assert side.run_batch() == 10
         assert side.position() == 10
         side.catch_up()
-    batches = [entry for entry in logs if entry["event"] == "read_side_batch"]
-    assert [b["position"] for b in batches] == [*range(10, latest, 10), latest]
+    versions: dict[str, list[int]] = {}
+    for batch in (entry for entry in logs if entry["event"] == "read_side_batch"):
+        versions.setdefault(batch["game"], []).append(batch["version"])
+    assert versions == {
+        game: [*range(10, head, 10), head] for game, head in stored_heads(store_service).items()
+    }
     assert side.views() == fold_views(store_service)
 
 
@@ -149,10 +167,10 @@ def test_two_runners_at_once_count_each_event_once(store_service):
     write = first._write_batch
     raced = []
 
-    def racing(start, end, games):
-        if not raced:  # the other runner takes the same events first
+    def racing(game_id, start, end, views):
+        if not raced:  # the other runner takes the same events of the same game first
             raced.append(second.run_batch())
-        write(start, end, games)
+        write(game_id, start, end, views)
 
     first._write_batch = racing  # type: ignore[method-assign]
     with capture_logs() as logs:
@@ -170,10 +188,10 @@ def test_two_runners_taking_the_very_same_batch_count_it_once(store_service):
     write = first._write_batch
     raced = []
 
-    def racing(start, end, games):
+    def racing(game_id, start, end, views):
         if not raced:
             raced.append(second.run_batch())
-        write(start, end, games)
+        write(game_id, start, end, views)
 
     first._write_batch = racing  # type: ignore[method-assign]
     with capture_logs() as logs:
@@ -189,7 +207,8 @@ def test_rebuild_gives_the_same_views(store_service, db):
     result = invoke(db, "projections", "run", "--rebuild", "--once", "--json")
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
-    assert summary["from"] == 0 and summary["events"] == summary["position"] > 0
+    assert summary["from"] == 0 and summary["events"] == summary["folded"] == stored(store_service) > 0
+    assert summary["behind"] == 0 and summary["games"] == len(stored_heads(store_service))
     assert ReadSide(store_service).views() == kept == fold_views(store_service)
     assert invoke(db, "projections", "check").exit_code == 0
 
@@ -218,7 +237,7 @@ def wait_until(what, check) -> None:
 
 def test_sigterm_finishes_the_batch_and_exits_0(store_service, db):
     played_store(store_service)
-    latest = store_service.recorder.max_notification_id()
+    latest = stored(store_service)
     side = ReadSide(store_service)
     runner = nightkeep(db, "projections", "run", "--batch", "5", "--poll", "0.1")
     try:
@@ -228,13 +247,14 @@ def test_sigterm_finishes_the_batch_and_exits_0(store_service, db):
     finally:
         runner.kill()
     assert runner.returncode == 0, err
-    assert f"read side at notification {latest}" in out and "stopped by SIGTERM" in out
+    games = len(stored_heads(store_service))
+    assert f"read side: {games} games, {latest:,} events folded; 0 games behind" in out
+    assert "stopped by SIGTERM" in out
     assert side.views() == fold_views(store_service)
 
 
 def test_sigterm_in_the_middle_of_a_catch_up_stops_after_a_whole_batch(store_service, db):
     played_store(store_service)
-    latest = store_service.recorder.max_notification_id()
     side = ReadSide(store_service)
     runner = nightkeep(db, "projections", "run", "--batch", "3", "--json")
     try:
@@ -245,11 +265,11 @@ def test_sigterm_in_the_middle_of_a_catch_up_stops_after_a_whole_batch(store_ser
         runner.kill()
     assert runner.returncode == 0, err
     summary = json.loads(out)
-    position, views = side.views_at()
-    assert summary["stopped"] == "SIGTERM" and summary["position"] == position
-    assert views == fold_views(store_service, upto=position)
+    positions, views = side.views_at()
+    assert summary["stopped"] == "SIGTERM" and summary["folded"] == sum(positions.values())
+    assert views == fold_views(store_service, upto=positions)
     assert invoke(db, "projections", "run", "--once").exit_code == 0
-    assert side.views_at() == (latest, fold_views(store_service))
+    assert side.views_at() == (stored_heads(store_service), fold_views(store_service))
 
 
 def test_a_following_runner_takes_new_events_as_they_come(store_service, db, store_kind):
@@ -262,7 +282,7 @@ def test_a_following_runner_takes_new_events_as_they_come(store_service, db, sto
         for seed in range(2):
             game = store_service.create_game("dungeon-short", [("Ann", None), ("Bo", None)])
             play_with_bots(store_service, game, seed=seed, max_actions=20)
-            latest = store_service.recorder.max_notification_id()
+            latest = stored(store_service)
             wait_until("the runner to take the new events", lambda latest=latest: side.position() == latest)
         runner.send_signal(signal.SIGTERM)
         _, err = runner.communicate(timeout=PATIENCE)
@@ -275,6 +295,7 @@ def test_a_following_runner_takes_new_events_as_they_come(store_service, db, sto
 WRITER = """
 import sys
 from event_store.app.service import GameService, play_with_bots
+from event_store.follower_positions import heads
 service = GameService.open(sys.argv[1])
 for n, ruleset in enumerate(sys.argv[2:]):
     game = service.create_game(ruleset, [("Ann", None), ("Bo", None)])
@@ -295,10 +316,13 @@ def test_sigkill_at_random_moments_then_resume_counts_every_event_once(store_ser
         text=True,
     )
     side = ReadSide(store_service)
-    latest = store_service.recorder.max_notification_id
+
+    def latest() -> int:
+        return stored(store_service)
+
     positions = []
     try:
-        wait_until("the writer's first game", lambda: (latest() or 0) > 0)
+        wait_until("the writer's first game", lambda: latest() > 0)
         while writer.poll() is None or len(positions) < KILLS:
             runner = nightkeep(db, "projections", "run", "--batch", str(rng.randint(1, 9)), "--poll", "0.05")
             last = side.position()
@@ -306,14 +330,15 @@ def test_sigkill_at_random_moments_then_resume_counts_every_event_once(store_ser
             # moment varies, the test asserts no timing.
             wait_until(
                 "the runner's first batch",
-                lambda last=last: last < side.position() or last >= (latest() or 0),
+                lambda last=last: last < side.position() or last >= latest(),
             )
             time.sleep(rng.uniform(0.0, 0.4))
             runner.kill()
             runner.wait(timeout=PATIENCE)
             assert runner.returncode == -signal.SIGKILL
-            position, views = side.views_at()
-            assert views == fold_views(store_service, upto=position), f"after a kill at {position}"
+            taken, views = side.views_at()
+            position = sum(taken.values())
+            assert views == fold_views(store_service, upto=taken), f"after a kill at {position}"
             positions.append(position)
     finally:
         writer.kill()
@@ -323,5 +348,39 @@ def test_sigkill_at_random_moments_then_resume_counts_every_event_once(store_ser
     resumed = nightkeep(db, "projections", "run", "--once", "--json")
     out, err = resumed.communicate(timeout=PATIENCE)
     assert resumed.returncode == 0, err
-    assert json.loads(out)["position"] == store_service.recorder.max_notification_id()
+    assert json.loads(out)["folded"] == stored(store_service)
     assert side.views() == fold_views(store_service)
+
+
+def test_views_made_before_per_game_positions_are_rebuilt_from_zero(store_service):
+    # A store whose views were kept with the old global position holds views but no per-game position:
+    # its views are cleared as the read side opens, then folded again, each event once.
+    played_store(store_service)
+    side = ReadSide(store_service)
+    side.catch_up()
+    with side._store.transaction(commit=True) as c:
+        c.execute("DELETE FROM nightkeep_follower_positions")
+        c.execute("CREATE TABLE nightkeep_read_position (name TEXT PRIMARY KEY, notification_id BIGINT)")
+    reopened = ReadSide(store_service)
+    assert reopened.views() == {"games": {}, "boards": {}, "results": {}, "dice": {}}
+    assert reopened.catch_up() == stored(store_service)
+    assert reopened.views() == fold_views(store_service)
+
+
+def test_a_runner_that_lost_a_game_to_another_goes_on_with_the_other_games(store_service):
+    games = played_store(store_service)
+    first, second = ReadSide(store_service, batch_size=1_000), ReadSide(store_service, batch_size=1_000)
+    write = first._write_batch
+    lost = []
+
+    def racing(game_id, start, end, views):
+        if not lost:  # the other runner takes this whole game first
+            lost.append(str(game_id))
+            second.run_batch()
+        write(game_id, start, end, views)
+
+    first._write_batch = racing  # type: ignore[method-assign]
+    taken = first.catch_up()
+    assert len(lost) == 1 and taken == stored(store_service) - stored_heads(store_service)[lost[0]]
+    assert first.positions() == stored_heads(store_service) and len(games) == len(first.positions())
+    assert first.views() == fold_views(store_service)

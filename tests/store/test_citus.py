@@ -21,8 +21,8 @@ from tests.citus_cluster import CitusCluster
 REPO = Path(__file__).resolve().parents[2]
 PLAYERS = [("Ann", None), ("Bo", None)]
 # The tables that hold no game id, so are copied whole to every worker (reference tables): the store's
-# at-rest mark, and whatever global rows the host keeps (mails already seen).
-REFERENCE_TABLES = {"nightkeep_meta", "nightkeep_pbem_seen"}
+# at-rest mark, the game index's format row, and what the host keeps of mails already seen.
+REFERENCE_TABLES = {"nightkeep_meta", "nightkeep_pbem_seen", "nightkeep_games_format"}
 
 
 @pytest.fixture
