@@ -61,7 +61,7 @@ class CitusStoreFactory(PostgresStoreFactory):
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
-        self.datastore.nightkeep_citus = True  # type: ignore[attr-defined]  (read by sql_store_of)
+        self.datastore.nightkeep_citus = True  # type: ignore[attr-defined]  # read by sql_store_of
 
 
 def is_citus_datastore(datastore: Any) -> bool:

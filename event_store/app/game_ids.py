@@ -60,7 +60,10 @@ def stored_ids_with_prefix(recorder: ApplicationRecorder, prefix: str) -> list[U
     if getattr(store, "distributed", False):
         # A Citus store's events are spread by a hash of the id, so no seek walks them in id order: each
         # worker scans the range of its shards' primary keys instead (a prefix matches few games).
-        sql = f"SELECT originator_id FROM {table} WHERE originator_id >= ? AND {below} AND originator_version = 1"
+        sql = (
+            f"SELECT originator_id FROM {table} "
+            f"WHERE originator_id >= ? AND {below} AND originator_version = 1"
+        )
         with store.transaction(commit=False) as c:
             c.execute(sql, [low, high])
             return store.ids(c.fetchall())
