@@ -23,8 +23,10 @@ several machines.
 2. batched append (load_append.py's rows and interleaving): the same real stored events, many games per
    batch of 500, appended through the Citus recorder (`CitusStoreRecorder.insert_events`: one multi-row
    VALUES statement per batch, which for many games is a multi-shard insert, committed in two phases)
-   and by a raw binary `COPY` of the same rows into the same distributed events table; beside them the
-   same two on the plain server. Reps interleaved, medians; CPU is this process's and all servers'.
+   and by a raw binary `COPY` of the same rows into the same distributed events table, once with
+   Citus's defaults (a connection to a worker per shard written, ~30 new backends a batch) and once with
+   one connection per worker (`SET citus.max_adaptive_executor_pool_size = 1`); beside them the recorder
+   and COPY on the plain server. Reps interleaved, medians; CPU is this process's and all servers'.
 
 Clocks (benchmarks/clocks.py): every row has CPU beside wall time; a server's CPU is read from /proc (the
 postmaster's own and reaped time and its live children's), so it is there only for servers on this
@@ -74,6 +76,8 @@ from tests.citus_cluster import CitusCluster, cluster_from_env  # noqa: E402
 FULL = {"seconds": 8.0, "processes": "1,4,8", "games": 16, "append_events": 20_000, "reps": 5}
 QUICK = {"seconds": 2.0, "processes": "1,2", "games": 4, "append_events": 1_000, "reps": 3}
 COPY_COLUMNS = "(originator_id, originator_version, topic, state)"
+POOL_ONE = 1
+COPY_POOL_ONE = "citus COPY, 1 connection per worker"
 
 
 @dataclass
@@ -229,6 +233,15 @@ def bench_append(pg: Node, citus: list[Node], args: argparse.Namespace, out: dic
 
             passes[f"{store} recorder"] = (empty, through_recorder)
             passes[f"{store} COPY"] = (empty, raw_copy)
+            if store == "citus":
+                # Citus's COPY opens a connection to a worker for each shard it writes to (up to
+                # citus.max_adaptive_executor_pool_size, 16) and closes all but one at the commit, so a
+                # COPY of many games' rows starts ~30 backends a batch; with one connection per worker
+                # it starts none. Both are measured: the default, and the setting a bulk loader would use.
+                pooled = stack.enter_context(psycopg.connect(node.url, autocommit=True))
+                pooled.execute('SET search_path TO "cb_append"')
+                pooled.execute(f"SET citus.max_adaptive_executor_pool_size = {POOL_ONE}")
+                passes[COPY_POOL_ONE] = (empty, lambda pooled=pooled, copy=copy: raw_copy(pooled, copy))
         progress(f"batched append, batches of {args.batch}, {args.reps} reps of {len(passes)} passes")
         nodes = [pg, *citus]
         medians = interleaved(args.reps, passes, lambda: sum(node.cpu() for node in nodes))
@@ -248,16 +261,24 @@ def bench_append(pg: Node, citus: list[Node], args: argparse.Namespace, out: dic
         }
         for name, (wall, cpu, servers) in medians.items()
     ]
-    out["append_ratios"] = [append_ratio(out["append"], store) for store in ("citus", "postgresql")]
+    out["append_ratios"] = [
+        append_ratio(out["append"], f"{store} recorder", against)
+        for store, against in (
+            ("citus", "citus COPY"),
+            ("citus", COPY_POOL_ONE),
+            ("postgresql", "postgresql COPY"),
+        )
+    ]
 
 
-def append_ratio(rows: list[dict[str, Any]], store: str) -> dict[str, Any]:
-    """Returns a store's recorder over its raw COPY: events/s (wall) and CPU (client + servers)."""
-    recorder = next(r for r in rows if r["pass"] == f"{store} recorder")
-    copy = next(r for r in rows if r["pass"] == f"{store} COPY")
+def append_ratio(rows: list[dict[str, Any]], recorder_pass: str, copy_pass: str) -> dict[str, Any]:
+    """Returns a recorder's figures over a raw COPY's: events/s (wall) and CPU (client + servers)."""
+    recorder = next(r for r in rows if r["pass"] == recorder_pass)
+    copy = next(r for r in rows if r["pass"] == copy_pass)
     spent = [r["client_cpu_ms"] + r["servers_cpu_ms"] for r in (recorder, copy)]
     return {
-        "store": store,
+        "recorder": recorder_pass,
+        "against": copy_pass,
         "recorder_over_copy_ev_s": round(recorder["ev_s"] / copy["ev_s"], 3),
         "copy_cpu_over_recorder_cpu": round(spent[1] / spent[0], 3) if spent[0] else None,
     }
@@ -310,7 +331,8 @@ APPEND = (
     ("servers CPU ms", "servers_cpu_ms"),
 )
 APPEND_RATIOS = (
-    ("store", "store"),
+    ("recorder", "recorder"),
+    ("against", "against"),
     ("recorder / COPY events/s", "recorder_over_copy_ev_s"),
     ("COPY CPU / recorder CPU", "copy_cpu_over_recorder_cpu"),
 )

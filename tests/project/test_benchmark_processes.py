@@ -64,6 +64,7 @@ def test_the_citus_benchmark_runs_on_the_tests_servers(postgres_server, citus_cl
     assert {row["pass"] for row in figures["append"]} == {
         "citus recorder",
         "citus COPY",
+        "citus COPY, 1 connection per worker",
         "postgresql recorder",
         "postgresql COPY",
     }
