@@ -300,8 +300,18 @@ def _is_figure(cell: str) -> bool:
 
 def print_text(out: dict[str, Any]) -> None:
     """Prints the run's header and each table, aligned."""
-    print(out["header"])
-    for title, headers, rows in tables(out):
+    print_tables(out["header"], tables(out))
+
+
+def print_markdown(out: dict[str, Any]) -> None:
+    """Prints the run's header and each table as Markdown (for docs/scaling.md)."""
+    print_markdown_tables(out["header"], tables(out))
+
+
+def print_tables(header: str, made: list[tuple[str, list[str], list[list[str]]]]) -> None:
+    """Prints a header and tables of (title, headers, rows of text), aligned (bench_citus.py's too)."""
+    print(header)
+    for title, headers, rows in made:
         widths = [max(len(x) for x in column) for column in zip(headers, *rows, strict=True)]
         print(f"\n== {title}")
         for line in (headers, *rows):
@@ -313,10 +323,10 @@ def print_text(out: dict[str, Any]) -> None:
             )
 
 
-def print_markdown(out: dict[str, Any]) -> None:
-    """Prints the run's header and each table as Markdown (for docs/scaling.md)."""
-    print(f"_{out['header']}_")
-    for title, headers, rows in tables(out):
+def print_markdown_tables(header: str, made: list[tuple[str, list[str], list[list[str]]]]) -> None:
+    """Prints a header and tables of (title, headers, rows of text) as Markdown."""
+    print(f"_{header}_")
+    for title, headers, rows in made:
         print(f"\n**{title}**\n")
         print("| " + " | ".join(headers) + " |")
         print("|" + "|".join(" --- " if i == 0 else " ---: " for i in range(len(headers))) + "|")

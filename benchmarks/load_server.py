@@ -1,7 +1,8 @@
-"""The load benchmark's PostgreSQL server: the distribution's package started in a temporary directory on
+"""The load benchmarks' PostgreSQL servers: the distribution's package started in a temporary directory on
 127.0.0.1 with its default durability (fsync, synchronous_commit and full_page_writes on), because the
-benchmark measures what a real host would see; or a server given by URL. Unlike the test servers
-(`tests/pg_server.py`, durability off), nothing here is tuned for speed.
+benchmarks measure what a real host would see; or a server given by URL. Unlike the test servers
+(`tests/pg_server.py`, `tests/citus_cluster.py`: durability off), nothing here is tuned for speed.
+`durable_cluster()` is the same for a Citus coordinator and two workers (bench_citus.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from tests.citus_cluster import DURABLE_MAX_CONNECTIONS, CitusCluster, start_cluster, stop_cluster
 from tests.mail_servers import HOST, free_port
 from tests.pg_server import DATABASE, USER, PostgresServer, _as_server_user, _wait_and_create, binaries
 
@@ -61,7 +63,7 @@ def durable_server() -> Iterator[Server]:
     subprocess.run([*prefix, *initdb, "--locale=C"], check=True, capture_output=True)
     port = free_port()
     # Only where it listens and how many connections it takes differ from the package's defaults.
-    options = f"-c listen_addresses={HOST} -p {port} -k {folder} -c max_connections=200"
+    options = f"-c listen_addresses={HOST} -p {port} -k {folder} -c max_connections={DURABLE_MAX_CONNECTIONS}"
     start = [str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log")]
     subprocess.run(
         [*prefix, *start, "-w", "-t", str(STARTUP_SECONDS), "start"], check=True, capture_output=True
@@ -81,3 +83,14 @@ def given_server(url: str) -> Iterator[Server]:
     """Uses a server given by URL (its schema, if any, is ignored: the benchmark makes its own)."""
     parts = urlsplit(url)
     yield Server(urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")), "given by --pg-url")
+
+
+@contextmanager
+def durable_cluster() -> Iterator[CitusCluster]:
+    """Starts a Citus coordinator and two workers with the package's default durability (the same
+    settings as durable_server's, plus what Citus needs) for the length of a run."""
+    cluster, folder = start_cluster(durable=True)
+    try:
+        yield cluster
+    finally:
+        stop_cluster(cluster, folder)

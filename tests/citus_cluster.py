@@ -34,6 +34,8 @@ from tests.pg_server import (
 URL_ENV = "NIGHTKEEP_TEST_CITUS"
 CITUS_LIBRARY = "citus.so"
 WORKERS = 2
+# Client connections a benchmark node takes: as on the benchmarks' plain server (load_server.py).
+DURABLE_MAX_CONNECTIONS = 200
 
 
 @dataclass
@@ -114,34 +116,30 @@ def _check_citus_installed(bin_dir: Path) -> None:
         )
 
 
-def _init_node(folder: Path, name: str, prefix: list[str]) -> Node:
+def _init_node(folder: Path, name: str, prefix: list[str], durable: bool = False) -> Node:
     data = folder / name
+    initdb = [str(binaries() / "initdb"), "-D", str(data), "-U", USER, "--auth=trust", "-E", "UTF8"]
     subprocess.run(
-        [
-            *prefix,
-            str(binaries() / "initdb"),
-            "-D",
-            str(data),
-            "-U",
-            USER,
-            "--auth=trust",
-            "-E",
-            "UTF8",
-            "--no-sync",
-            "--locale=C",
-        ],
-        check=True,
-        capture_output=True,
+        [*prefix, *initdb, "--locale=C", *([] if durable else ["--no-sync"])], check=True, capture_output=True
     )
     port = free_port()
-    # Test data only: durability off, as on the PostgreSQL test server. Citus's own connections between
-    # nodes need room beyond the tests' (max_connections), and its background maintenance is quiet.
+    # Citus needs its library loaded at start and prepared transactions (a write to several workers
+    # commits in two phases); its own connections between nodes need room beyond the clients'.
     options = (
-        f"-c listen_addresses={HOST} -p {port} -k {folder} -c max_connections=300 -c fsync=off "
-        "-c synchronous_commit=off -c full_page_writes=off -c shared_buffers=64MB "
-        "-c shared_preload_libraries=citus -c citus.max_client_connections=250 "
-        "-c max_prepared_transactions=300"
+        f"-c listen_addresses={HOST} -p {port} -k {folder} -c shared_preload_libraries=citus "
+        "-c max_prepared_transactions=300 "
     )
+    if durable:
+        # A benchmark's node: the package's default durability and memory, as on the benchmarks'
+        # plain PostgreSQL server (benchmarks/load_server.py), which takes the same max_connections.
+        options += f"-c max_connections={DURABLE_MAX_CONNECTIONS}"
+    else:
+        # Test data only: durability off, as on the PostgreSQL test server; Citus's background
+        # maintenance is quiet.
+        options += (
+            "-c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+            "-c shared_buffers=64MB -c citus.max_client_connections=250"
+        )
     return Node(port, data, folder / f"{name}.log", prefix, options)
 
 
@@ -153,17 +151,18 @@ def _sql(port: int, statements: list[str], database: str = DATABASE) -> None:
             conn.execute(statement)
 
 
-def start_cluster() -> tuple[CitusCluster, Path]:
-    """Initialises and starts a coordinator and two workers, and joins the workers to the coordinator."""
+def start_cluster(durable: bool = False) -> tuple[CitusCluster, Path]:
+    """Initialises and starts a coordinator and two workers, and joins the workers to the coordinator.
+    `durable` keeps the package's default durability (fsync, synchronous_commit and full_page_writes
+    on) and memory, for benchmarks; the tests' cluster runs without them."""
     bin_dir = binaries()
     _check_citus_installed(bin_dir)
     prefix = _as_server_user()
     folder = Path(tempfile.mkdtemp(prefix="nightkeep-citus-"))
     if prefix:
         shutil.chown(folder, "postgres")
-    nodes = [
-        _init_node(folder, name, prefix) for name in ("coordinator", *(f"worker{n}" for n in range(WORKERS)))
-    ]
+    names = ("coordinator", *(f"worker{n}" for n in range(WORKERS)))
+    nodes = [_init_node(folder, name, prefix, durable) for name in names]
     for node in nodes:
         node.start()
         _wait_and_create(PostgresServer(HOST, node.port))
@@ -178,6 +177,14 @@ def start_cluster() -> tuple[CitusCluster, Path]:
     )
     cluster = CitusCluster(HOST, coordinator.port, workers=workers, coordinator=coordinator)
     return cluster, folder
+
+
+def stop_cluster(cluster: CitusCluster, folder: Path) -> None:
+    """Stops a cluster started by start_cluster and removes its folder."""
+    for node in [*cluster.workers, cluster.coordinator]:
+        if node is not None:
+            node.stop()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def cluster_from_env(url: str) -> CitusCluster:
@@ -198,7 +205,4 @@ def citus_cluster():
     try:
         yield cluster
     finally:
-        for node in [*cluster.workers, cluster.coordinator]:
-            if node is not None:
-                node.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        stop_cluster(cluster, folder)

@@ -74,9 +74,10 @@ def test_the_packet_benchmark_measures_every_rung_of_its_ladder(tmp_path):
 
 
 def test_every_benchmark_has_a_quick_run_in_the_suite():
-    from tests.project.test_benchmark_processes import PROCESSES, WITH_POSTGRES
+    from tests.project.test_benchmark_processes import PROCESSES, WITH_CITUS, WITH_POSTGRES
 
     covered = IN_PROCESS.keys() | FROM_A_CLONE.keys() | PROCESSES.keys() | WITH_POSTGRES.keys()
+    covered |= WITH_CITUS.keys()
     covered |= {"bench_packets.py", "bench_show.py"}  # each has a test of its own above or there
     covered |= NOT_RUN.keys()
     assert set(benchmark_scripts()) == covered
