@@ -147,11 +147,15 @@ class CitusStoreRecorder(PostgresStoreRecorder):
 
     def create_table(self) -> None:
         _create_serialised(self, super().create_table)
+        self._create_heads()  # also in a store whose events table was made before the heads table
 
     def _create_table(self, curs: PgCursor[DictRow]) -> None:
         curs.execute(CREATE_LOCK, prepare=False)
         super()._create_table(curs)
         _distribute(curs, self.datastore.schema, self.events_table_name, "originator_id")
+
+    def sql_store(self, datastore: Any) -> PostgresStore:
+        return CitusStore(datastore)
 
     def _notify_channel(self, curs: Any) -> None:
         """No NOTIFY: nothing listens for a global order on this store."""

@@ -257,10 +257,18 @@ class PostgresStoreRecorder(CreatesConcurrently, PostgresApplicationRecorder):
 
     def create_table(self) -> None:
         super().create_table()
-        # A store made before the heads table gets it here, filled from its events (once: every
-        # command opening the store comes here, and finds it made).
+        self._create_heads()
+
+    def _create_heads(self) -> None:
+        """A store made before the heads table gets it here, filled from its events (once: every command
+        opening the store comes here, and finds it made)."""
         if not self._table_exists(HEADS):
-            PostgresStore(self.datastore).create(heads_tables(PostgresStore.id_type, self.events_table_name))
+            store = self.sql_store(self.datastore)
+            store.create(heads_tables(store.id_type, self.events_table_name))
+
+    def sql_store(self, datastore: PostgresDatastore) -> PostgresStore:
+        """Returns nightkeep's own tables' side of this store (a Citus store's distributes them)."""
+        return PostgresStore(datastore)
 
     def _insert_events(self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
         super()._insert_events(curs, stored_events, **kwargs)
