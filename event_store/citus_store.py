@@ -62,12 +62,7 @@ class CitusStoreFactory(PostgresStoreFactory):
     def __init__(self, env: Any) -> None:
         super().__init__(env)
         # Marked for sql_store_of, which hands nightkeep's own tables a CitusStore for this datastore.
-        setattr(self.datastore, "nightkeep_citus", True)  # noqa: B010  (the library's class has no such field)
-
-
-def is_citus_datastore(datastore: Any) -> bool:
-    """Tells whether a PostgreSQL datastore is a Citus coordinator's (opened by CitusStoreFactory)."""
-    return bool(getattr(datastore, "nightkeep_citus", False))
+        setattr(self.datastore, "nightkeep_sql_store", CitusStore)  # noqa: B010  (not a field of the library's)
 
 
 def _distribute(curs: PgCursor[DictRow], schema: str, table: str, column: str) -> None:

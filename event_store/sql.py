@@ -144,10 +144,11 @@ def sql_store_of(recorder: Any) -> SqlStore | None:
     if isinstance(datastore, SQLiteDatastore):
         return SQLiteStore(datastore)
     if type(datastore).__module__ == "eventsourcing.postgres":  # psycopg is imported only for PostgreSQL
-        if getattr(datastore, "nightkeep_citus", False):  # set by event_store.citus_store's factory
-            from event_store.citus_store import CitusStore
-
-            return CitusStore(datastore)
+        # A Citus coordinator's datastore says which class keeps nightkeep's tables on it (its factory
+        # sets it: event_store.citus_store), so this module need not know that store.
+        store_class = getattr(datastore, "nightkeep_sql_store", None)
+        if store_class is not None:
+            return cast(SqlStore, store_class(datastore))
         from event_store.postgres_store import PostgresStore
 
         return PostgresStore(datastore)
