@@ -22,8 +22,7 @@ The URL is `citus://USER@HOST[:PORT]/DBNAME[?schema=NAME]`, the coordinator; the
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
@@ -31,7 +30,7 @@ from eventsourcing.persistence import Notification, StoredEvent
 from psycopg import Cursor as PgCursor
 from psycopg import sql as pgsql
 from psycopg.adapt import Loader
-from psycopg.rows import DictRow, tuple_row
+from psycopg.rows import DictRow
 
 from domain.errors import UsageError
 from event_store.postgres_store import (
@@ -40,11 +39,8 @@ from event_store.postgres_store import (
     PostgresStore,
     PostgresStoreFactory,
     PostgresStoreRecorder,
-    _PgCursor,
     rendered,
-    set_path,
 )
-from event_store.sql import Cursor
 
 # Every process creating or checking the store's tables at once takes this lock first, for the length
 # of its transaction: Citus's DDL (distributing a table, sending a type or function to every worker)
@@ -183,21 +179,8 @@ class CitusStore(PostgresStore):
 
     distributed = True  # no query may walk all games' rows in id order (they are spread by a hash)
 
-    def __init__(self, datastore: Any) -> None:
-        super().__init__(datastore)
-        self.schema = datastore.schema
-
-    @contextmanager
-    def transaction(self, commit: bool) -> Iterator[Cursor]:
-        with (
-            self.datastore.get_connection() as conn,
-            conn.transaction(force_rollback=not commit),
-            conn.cursor(row_factory=tuple_row) as raw,
-        ):
-            raw.adapters.register_loader("uuid", _UuidAsText)
-            if self._search_path:
-                set_path(raw, self._search_path)
-            yield _PgCursor(raw)
+    def _adapt(self, raw_cursor: Any) -> None:
+        raw_cursor.adapters.register_loader("uuid", _UuidAsText)
 
     def create(self, statements: Sequence[str]) -> None:
         """Creates tables as on PostgreSQL, then makes each new one distributable and distributes it, in

@@ -102,9 +102,13 @@ class PostgresStore:
             conn.transaction(force_rollback=not commit),
             conn.cursor(row_factory=tuple_row) as raw,
         ):
+            self._adapt(raw)
             if self._search_path:
                 set_path(raw, self._search_path)
             yield _PgCursor(raw)
+
+    def _adapt(self, raw_cursor: Any) -> None:
+        """Sets how a transaction's cursor reads values (a Citus store reads its uuid game ids as text)."""
 
     def create(self, statements: Sequence[str]) -> None:
         """Runs CREATE ... IF NOT EXISTS statements in one transaction; two processes creating the same
