@@ -173,7 +173,8 @@ def test_a_read_only_command_runs_on_the_standby(postgres_pair, game, command, t
     with Ran(postgres_pair) as ran:
         result = run(url, *args)
     assert result.exit_code == 0, result.output
-    assert any("nightkeep_events" in statement for statement in ran.standby), ran.standby
+    # It read the store there (`projections show` reads the views and the games' heads, not the events).
+    assert any("nightkeep_" in statement for statement in ran.standby), ran.standby
     assert ran.primary == []  # the primary was tried first (it is first in the URL) and ran nothing
     if "--json" in args:  # the standby it read, said to machines on stderr; caught up, so 0 behind
         said = json.loads(result.stderr.strip().splitlines()[-1])
@@ -193,7 +194,7 @@ def test_a_read_only_command_writes_nothing_even_on_the_primary(postgres_pair, g
     with Ran(postgres_pair) as ran:
         result = run(on_primary, *args)
     assert result.exit_code == 0, result.output
-    assert any("nightkeep_events" in statement for statement in ran.primary)
+    assert any("nightkeep_" in statement for statement in ran.primary)
     assert [statement for statement in ran.primary if WRITES.match(statement.strip())] == []
 
 
@@ -339,7 +340,7 @@ def test_a_command_on_a_store_whose_standby_is_down(postgres_pair, game):
         with Ran(postgres_pair) as ran:
             result = run(url, "show", game_id)
         assert result.exit_code == 0 and result.stderr == ""  # prefer-standby: the primary answers
-        assert any("nightkeep_events" in statement for statement in ran.primary)
+        assert any("nightkeep_" in statement for statement in ran.primary)
         demanding = run(
             url.replace("nightkeep@", "nightkeep:hunter2@") + "&target_session_attrs=standby", "show", game_id
         )
