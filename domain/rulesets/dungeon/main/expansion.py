@@ -23,7 +23,7 @@ from domain.rulesets.dungeon.main import entering, exits, landing, turn
 from domain.rulesets.dungeon.main.board import MainDungeonBoard, dungeon_hooks
 from domain.rulesets.dungeon.main.bots import bot_weight
 from domain.rulesets.dungeon.main.content import ADVENTURE_FILE, exits_path, load_exits
-from domain.rulesets.dungeon.main.state import SHEET_KEYS, handlers
+from domain.rulesets.dungeon.main.state import DEFEATED, FLEEING, SHEET_KEYS, handlers
 from domain.rulesets.dungeon.state import BOARD, DECK
 from domain.rulesets.talisman.main.choices import option_label
 from domain.rulesets.talisman.main.content_abilities import check_limit_targets
@@ -61,7 +61,8 @@ class DungeonExpansion(Expansion[MainContext]):
 
     def content(self) -> ExpansionContent[MainContext]:
         """Returns the Dungeon board, its deck (the Tunnel in it: it leads to the main board, Dungeon 8.3),
-        its cards' worth, names and Magic Objects, the Doorway's outcome and a new character's flags."""
+        its cards' worth, names and Magic Objects, the Doorway's outcome, a new character's flags, the board
+        the Spells on cards and spaces reach from the main board and the flags that force a move."""
         board, cards = load_board(), load_deck().cards.values()
         return ExpansionContent(
             sizes={BOARD: len(board.spaces)},
@@ -77,6 +78,8 @@ class DungeonExpansion(Expansion[MainContext]):
             magic=frozenset(c.id for c in cards if c.kind == "magic-object"),
             outcomes={"doorway": _doorway},
             sheet_keys=dict(SHEET_KEYS),
+            reached=frozenset({BOARD}),  # house ruling: Spells reach the Dungeon (Dungeon 10.1-10.2)
+            forced_moves=frozenset({FLEEING, DEFEATED}),  # Dungeon 9.1-9.2, 7.3: toward the Entrance
         )
 
     def check_content(self) -> None:

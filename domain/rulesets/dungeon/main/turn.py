@@ -50,6 +50,15 @@ def _roll_label(sheet: DungeonFlags) -> str:
     return "Roll and move toward the Treasure Chamber"
 
 
+def _forced(sheet: DungeonFlags) -> str:
+    # Why every move goes toward the Entrance now, in words a player reads ("": it goes on inward).
+    if sheet["fleeing"]:
+        return "a character fleeing the Dungeon moves only toward the Entrance (Dungeon 9.1-9.2)"
+    if sheet["defeated"]:
+        return "a character defeated in the Dungeon moves back toward the Entrance next turn (Dungeon 7.3)"
+    return ""
+
+
 def may_meet_others(state: MainState, player: str) -> bool:
     """Tells whether the player's space lets it encounter the characters there (not the ends or the Guard
     Room)."""
@@ -121,7 +130,9 @@ def roll(ctx: MainContext, res: Resolution, board: DungeonBoard, player: str) ->
     """Rolls one die and moves: toward the centre, or back when defeated (7.3) or fleeing (9); meets the
     space reached, unless other characters there give a choice (True: the player chooses)."""
     sheet = flags(res.state, player)
-    backwards = bool(sheet["fleeing"] or sheet["defeated"]) != spend_misdirection(res, player)  # Dungeon 10.3
+    forced = _forced(sheet)
+    # Dungeon 10.3: a Misdirection turns a move; house ruling: not a move forced toward the Entrance.
+    backwards = spend_misdirection(res, player, forced) or bool(forced)
     reason = "flight" if sheet["fleeing"] else "retreat" if sheet["defeated"] else "roll"
     (face,), draws = res.dice.roll(6)
     res.emit(DieRolled(player=player, purpose=MOVEMENT, sides=6, values=[face], draws=draws))

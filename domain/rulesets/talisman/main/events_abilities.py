@@ -46,6 +46,16 @@ class EffectSpent(Event):
 
 
 @event_type
+class EffectWasted(Event):
+    """A readied effect was used up without acting (`reason`: why, in words a player reads)."""
+
+    player: str
+    name: str
+    effect: str
+    reason: str
+
+
+@event_type
 class AbilityUsed(Event):
     """A character's ability acted (its id), when nothing else records it (evading, passing a space)."""
 

@@ -6,9 +6,10 @@
   its decks, what its cards are worth once carried or killed, their names, its Magic Objects, the outcomes
   of cards and places it owns (`doorway`, `ethereal-portal`, `enter-keep`…), its keys of the main state
   and of every sheet (as the short games keep them, so the short games' steps run on the main state
-  unchanged) and its boards no Spell from elsewhere reaches. `check_content` also checks what the main
-  board's content names on its boards (the foes a `not-against` limit names). Its evolve steps
-  (`handlers`) run after the main board's for the same event type.
+  unchanged), its boards no Spell from elsewhere reaches, those the Spells on cards and spaces reach
+  from the main board, and its sheet keys that force a character's moves. `check_content` also checks
+  what the main board's content names on its boards (the foes a `not-against` limit names). Its evolve
+  steps (`handlers`) run after the main board's for the same event type.
 - **Its turns** (`actions`, `resolve`): a character standing on one of its boards (`boards`) plays its
   whole turn by its rules (Spells stay the main board's: `cast:` ids go to `abilities`); on the main board
   each expansion may add actions (enter the Dungeon from a Doorway…).
@@ -82,6 +83,12 @@ class ExpansionContent(Generic[Ctx]):
     sheet_keys: Mapping[str, object] = field(default_factory=dict)
     # Its boards that no Spell cast on another board reaches (Keep 11.2: the Command Spell).
     sheltered: frozenset[str] = frozenset()
+    # Its boards whose cards and spaces the Spells on cards and spaces reach from the main board (house
+    # ruling: Spells reach the Dungeon, Dungeon 10.1-10.2).
+    reached: frozenset[str] = frozenset()
+    # Its sheet keys that, while true, send every move of the character one way, so that a Misdirection
+    # does nothing to it (house ruling: Misdirection and forced moves, Dungeon 7.3, 9.1-9.2).
+    forced_moves: frozenset[str] = frozenset()
 
 
 class Expansion(Generic[Ctx]):

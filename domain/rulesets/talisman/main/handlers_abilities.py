@@ -14,6 +14,7 @@ from domain.rulesets.talisman.main.events_abilities import (
     CardReturned,
     EffectReadied,
     EffectSpent,
+    EffectWasted,
     EnemyDestroyed,
     EnemyEvaded,
     FollowerTaken,
@@ -50,7 +51,7 @@ def _readied(state: MainState, e: EffectReadied) -> None:
     state["players"][e.player]["ready"].append(ready)
 
 
-def _spent(state: MainState, e: EffectSpent) -> None:
+def _spent(state: MainState, e: EffectSpent | EffectWasted) -> None:
     ready = state["players"][e.player]["ready"]
     found = next((r for r in ready if r["name"] == e.name and r["effect"] == e.effect), None)
     if found is not None:
@@ -122,6 +123,7 @@ ABILITY_HANDLERS: dict[type[Event], Callable[[MainState, Any], None]] = {
     SpellInvoked: _cast,
     EffectReadied: _readied,
     EffectSpent: _spent,
+    EffectWasted: _spent,
     EnemyEvaded: _evaded,
     EnemyDestroyed: _destroyed,
     SpoilsTaken: _spoils,

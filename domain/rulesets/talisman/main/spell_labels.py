@@ -8,6 +8,16 @@ from domain.rulesets.talisman.main.places_elsewhere import space_name
 KINDS = frozenset({"destroy", "displace", "displace-to", "metamorph", "lay"})
 
 
+def located(option: str, board: str) -> tuple[str, int, str]:
+    """Returns (board, space, card) of a card or space Spell's option: `<space>[:<card>]` on the choice's
+    `board`, or `<board>:<space>[:<card>]` on a board reached from there (house ruling: Spells reach the
+    Dungeon); card "" for a space alone."""
+    head, _, rest = option.partition(":")
+    if not head.isdigit():
+        board, (head, _, rest) = head, rest.partition(":")
+    return board, int(head), rest
+
+
 def _where(ctx: MainContext, board: str, space: int) -> str:
     return f"the {space_name(ctx, board, space)} ({board} {space})"
 
@@ -19,13 +29,14 @@ def _spell_name(ctx: MainContext, spell_id: str) -> str:
 def card_spell_label(ctx: MainContext, head: str, arg: str, option: str) -> str:
     """Returns one option of a card or space Spell's choice in words (`head` its kind's first part)."""
     if head == "lay":
-        board, _, spell = arg.partition(":")
-        return f"Lay the {_spell_name(ctx, spell)} on {_where(ctx, board, int(option))}"
+        cast_on, _, spell = arg.partition(":")
+        board, space, _ = located(option, cast_on)
+        return f"Lay the {_spell_name(ctx, spell)} on {_where(ctx, board, space)}"
     if head == "displace-to":
-        board, space, card = arg.split(":", 2)
+        board, _, card = arg.split(":", 2)
         return f"Move the {ctx.card_name(card)} to {_where(ctx, board, int(option))}"
-    space, _, card = option.partition(":")
-    what = f"the {ctx.card_name(card)} on {_where(ctx, arg, int(space))}"
+    board, space, card = located(option, arg)
+    what = f"the {ctx.card_name(card)} on {_where(ctx, board, space)}"
     if head == "metamorph":
         return f"Send {what} back into its deck"
     return f"{'Destroy' if head == 'destroy' else 'Move'} {what}"

@@ -11,10 +11,14 @@ Sharpen Wits is +1 Craft in Psychic Combat this turn. The Spells on cards and sp
 Across the boards: the Dungeon is a region like any other (Dungeon 10: its cards and spaces may be
 picked from inside it, a character in it may be a target and cast at others; Teleport and the Spells
 that move a character work only on the Outer and Middle Regions, so not in it, 10.4); Misdirection at
-a character readies `misdirect` on its sheet (its next move may go only anticlockwise, 10.3); no Spell
-crosses the Keep's border either way and none that moves or alters movement is cast in it (Keep 11);
-house: the Spells on cards and spaces act on the main board and the Dungeon only (Dungeon 10.1-10.2
-name the Dungeon; the Keep's seed names none), not on the Keep's cards and spaces.
+a character readies `misdirect` on its sheet (its next move may go only anticlockwise, 10.3). House
+ruling (Misdirection and forced moves): it does nothing to a character whose moves must go toward the
+Dungeon's Entrance (7.3, 9.1-9.2), so it is not offered at one, and one already waiting is used up by
+the forced move without turning it. No Spell crosses the Keep's border either way and none that moves
+or alters movement is cast in it (Keep 11). House: the Spells on cards and spaces act on the main board
+and the Dungeon only (Dungeon 10.1-10.2 name the Dungeon; the Keep's seed names none), not on the
+Keep's cards and spaces; cast from the main board they reach the Dungeon's too (house ruling: Spells
+reach the Dungeon, `spells_cards`).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from domain.rulesets.talisman.main.ending import lose_lives
 from domain.rulesets.talisman.main.events_abilities import (
     EffectReadied,
     EffectSpent,
+    EffectWasted,
     GoldStolen,
     SpellCountered,
     SpellInvoked,
@@ -46,10 +51,10 @@ from domain.rulesets.talisman.main.spells_cards import (
     CARD_DECISIONS,
     ON_SPACES,
     PICKS,
-    face_up,
     lay_spell,
+    layable,
     pick_card,
-    spaces_of,
+    pickable,
 )
 from domain.rulesets.talisman.main.state import (
     BEGUN,
@@ -101,9 +106,9 @@ def _useful(ctx: MainContext, state: MainState, player: str, spell: Any, target:
     if other is not None and crosses(state, player, target):
         return False  # Keep 11.1, 11.2
     if spell.effect in ON_SPACES:
-        return sheet["board"] != KEEP and bool(spaces_of(state, sheet["board"]))  # house: not the Keep's
+        return sheet["board"] != KEEP and bool(layable(ctx, state, sheet["board"]))  # house: not the Keep's
     if spell.effect in PICKS:
-        return sheet["board"] != KEEP and bool(face_up(ctx, state, sheet["board"]))
+        return sheet["board"] != KEEP and bool(pickable(ctx, state, sheet["board"]))
     if spell.effect == "heal":
         return sheet["lives"] < STARTING_LIVES
     if spell.effect == "teleport":
@@ -117,7 +122,7 @@ def _useful(ctx: MainContext, state: MainState, player: str, spell: Any, target:
         "take-spell": bool(other["spells"]),
         "move-other": other["board"] in RINGS,
         "change-alignment": other["alignment"] != "neutral",
-        MISDIRECT: not misdirected(other),
+        MISDIRECT: not misdirected(other) and not moves_forced(ctx, other),
     }.get(spell.effect, True)
 
 
@@ -166,11 +171,23 @@ def misdirected(sheet: Any) -> bool:
     return any(r["effect"] == MISDIRECT for r in sheet["ready"])
 
 
-def spend_misdirection(res: Resolution, player: str) -> bool:
+def moves_forced(ctx: MainContext, sheet: Any) -> bool:
+    """Tells whether every move of the character must go one way (fleeing the Dungeon, or moving back
+    after a defeat there), so that a Misdirection would do nothing (house ruling: Misdirection and
+    forced moves)."""
+    return any(sheet.get(key) for content in ctx.expansion_contents for key in content.forced_moves)
+
+
+def spend_misdirection(res: Resolution, player: str, forced: str = "") -> bool:
     """Spends a Misdirection waiting on the character's move; tells whether one did (its move goes the
-    other way: anticlockwise on the main board, the other way along the Dungeon, Dungeon 10.3)."""
+    other way: anticlockwise on the main board, the other way along the Dungeon, Dungeon 10.3). When
+    `forced` says why the move must go one way, the Misdirection is used up and does nothing (house
+    ruling: Misdirection and forced moves)."""
     sheet = sheet_of(res, player)
     if not sheet["ready"] or not misdirected(sheet):
+        return False
+    if forced:
+        res.emit(EffectWasted(player=player, name="Misdirection", effect=MISDIRECT, reason=forced))
         return False
     res.emit(EffectSpent(player=player, name="Misdirection", effect=MISDIRECT))
     return True

@@ -1,11 +1,15 @@
 """Spells and Events that act on the cards and spaces of a region (RULES.md §5, Dungeon 4.2, 10.1-10.2).
 
 Destruction, Displacement and Metamorph pick a card lying face up on a space of the caster's board
-(`destroy:`, `displace:`, `metamorph:` choices, options `<space>:<card>`); Displacement then picks the
-space it goes to (`displace-to:<space>:<card>`). Hex and Barrier are laid face up on a space of the
-caster's board (`lay:<spell>`) and act on the next character to land there (`meet_laid`). The Earthquake
-destroys every card lying on the spaces of its region. The Dungeon counts as a region (Dungeon 10, 11);
-a Doorway (the Dungeon's Place of effect `doorway`) is never destroyed, moved or changed (Dungeon 4.2).
+(`destroy:<board>`, `displace:<board>`, `metamorph:<board>` choices, options `<space>:<card>`);
+Displacement then picks the space of that board it goes to (`displace-to:<board>:<space>:<card>`). Hex
+and Barrier are laid face up on a space of the caster's board (`lay:<board>:<spell>`, options `<space>`)
+and act on the next character to land there (`meet_laid`). The Earthquake destroys every card lying on
+the spaces of its region. The Dungeon counts as a region (Dungeon 10, 11); a Doorway (the Dungeon's
+Place of effect `doorway`) is never destroyed, moved or changed (Dungeon 4.2). House ruling (Spells reach
+the Dungeon): cast from the main board, these Spells also reach the cards and spaces of the boards an
+expansion opens to them (the Dungeon, Dungeon 10.1-10.2); such an option names its board in front
+(`<board>:<space>:<card>`, `<board>:<space>`, `spell_labels.located`).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from domain.rulesets.talisman.main.events_abilities import (
     CardReturned,
     SpellLaid,
 )
+from domain.rulesets.talisman.main.spell_labels import located
 from domain.rulesets.talisman.main.state import ADVENTURE, SPELLS, deck_of
 
 HEX, BARRIER = "hex-space", "barrier-space"
@@ -64,17 +69,39 @@ def spaces_of(state: Any, board: str) -> list[int]:
     return list(range(1 if board == "keep" else 0, count))
 
 
+def reached(ctx: MainContext, board: str) -> list[str]:
+    """Returns the boards whose cards and spaces a card or space Spell cast on `board` reaches: its own
+    (its region) and, from the main board, the expansions' boards open to them (house ruling: Spells
+    reach the Dungeon, Dungeon 10.1-10.2)."""
+    if ctx.expansion_on(board) is not None:
+        return [board]
+    return [board, *sorted(b for content in ctx.expansion_contents for b in content.reached)]
+
+
+def pickable(ctx: MainContext, state: Any, board: str) -> list[str]:
+    """Returns the options of a card Spell cast on `board`: its cards face up, then (board named in
+    front) those of each board it reaches from there."""
+    own, *others = reached(ctx, board)
+    return face_up(ctx, state, own) + [f"{b}:{o}" for b in others for o in face_up(ctx, state, b)]
+
+
+def layable(ctx: MainContext, state: Any, board: str) -> list[str]:
+    """Returns the options of a Hex or Barrier cast on `board`: its spaces, then (board named in front)
+    those of each board it reaches from there."""
+    own, *others = reached(ctx, board)
+    return [str(s) for s in spaces_of(state, own)] + [f"{b}:{s}" for b in others for s in spaces_of(state, b)]
+
+
 def pick_card(ctx: MainContext, res: Resolution, player: str, spell: Any, target: str) -> None:
-    """Offers the caster the cards of its region its card Spell may act on."""
+    """Offers the caster the cards its card Spell may act on (its region's, and those it reaches)."""
     board = sheet_of(res, player)["board"]
-    offer(res, player, f"{PICKS[spell.effect]}:{board}", face_up(ctx, state_of(res), board))
+    offer(res, player, f"{PICKS[spell.effect]}:{board}", pickable(ctx, state_of(res), board))
 
 
 def lay_spell(ctx: MainContext, res: Resolution, player: str, spell: Any, target: str) -> None:
-    """Offers the caster the spaces of its region to lay its Hex or Barrier on."""
+    """Offers the caster the spaces to lay its Hex or Barrier on (its region's, and those it reaches)."""
     board = sheet_of(res, player)["board"]
-    options = [str(space) for space in spaces_of(state_of(res), board)]
-    offer(res, player, f"lay:{board}:{spell.id}", options)
+    offer(res, player, f"lay:{board}:{spell.id}", layable(ctx, state_of(res), board))
 
 
 def destroy(ctx: MainContext, res: Resolution, player: str, board: str, space: int, card: str) -> None:
@@ -84,14 +111,14 @@ def destroy(ctx: MainContext, res: Resolution, player: str, board: str, space: i
 
 
 def _destroyed(ctx: MainContext, res: Resolution, player: str, option: str, arg: str) -> None:
-    space, _, card = option.partition(":")
-    destroy(ctx, res, player, arg, int(space), card)
+    board, space, card = located(option, arg)
+    destroy(ctx, res, player, board, space, card)
 
 
 def _displaced(ctx: MainContext, res: Resolution, player: str, option: str, arg: str) -> None:
-    space, _, card = option.partition(":")
-    others = [str(s) for s in spaces_of(state_of(res), arg) if s != int(space)]
-    offer(res, player, f"displace-to:{arg}:{space}:{card}", others)
+    board, space, card = located(option, arg)
+    others = [str(s) for s in spaces_of(state_of(res), board) if s != space]  # on the card's own board
+    offer(res, player, f"displace-to:{board}:{space}:{card}", others)
 
 
 def _placed(ctx: MainContext, res: Resolution, player: str, option: str, arg: str) -> None:
@@ -101,14 +128,15 @@ def _placed(ctx: MainContext, res: Resolution, player: str, option: str, arg: st
 
 
 def _changed(ctx: MainContext, res: Resolution, player: str, option: str, arg: str) -> None:
-    space, _, card = option.partition(":")
-    deck = card_deck(ctx, arg, card)
-    res.emit(CardReturned(player=player, card=card, deck=deck, board=arg, space=int(space)))
+    board, space, card = located(option, arg)
+    deck = card_deck(ctx, board, card)
+    res.emit(CardReturned(player=player, card=card, deck=deck, board=board, space=space))
 
 
 def _laid(ctx: MainContext, res: Resolution, player: str, option: str, arg: str) -> None:
-    board, _, spell = arg.partition(":")
-    res.emit(SpellLaid(player=player, spell=spell, board=board, space=int(option)))
+    cast_on, _, spell = arg.partition(":")
+    board, space, _ = located(option, cast_on)
+    res.emit(SpellLaid(player=player, spell=spell, board=board, space=space))
 
 
 def earthquake(ctx: MainContext, res: Resolution, player: str, card_id: str) -> None:
