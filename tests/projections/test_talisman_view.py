@@ -31,6 +31,7 @@ from domain.rulesets.talisman.main.events_abilities import (
     CharacterAttacked,
     EffectReadied,
     EffectSpent,
+    EffectWasted,
     EnemyDestroyed,
     EnemyEvaded,
     FollowerTaken,
@@ -114,6 +115,15 @@ SAMPLES: dict[type[Event], tuple[Event, str]] = {
     EffectSpent: (
         EffectSpent(player=ANN, name="Battle Fury", effect="strength-bonus"),
         "Ann's Battle Fury was used up.",
+    ),
+    EffectWasted: (
+        EffectWasted(
+            player=ANN,
+            name="Misdirection",
+            effect="misdirect",
+            reason="a fleeing character moves only toward the Entrance",
+        ),
+        "Ann's Misdirection was used up and did nothing: a fleeing character moves only toward the Entrance.",
     ),
     AbilityUsed: (
         AbilityUsed(player=ANN, ability="skip-encounters", detail="Plains"),
