@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
-from cli.output_files import write_output
+from cli.output_files import refuse_binary_to_terminal, write_output
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -37,6 +37,7 @@ def write_pictures(
         raise UsageError("--json and a picture on - would both print on stdout: give the picture a file")
     if svg_file == "-" and png_file == "-":
         raise UsageError("only one of --svg and --png can be - (stdout)")
+    refuse_binary_to_terminal(png_file, "a PNG picture", "--png")
     names = [name for name in (svg_file, png_file) if name is not None and name != "-"]
     if len(names) == 2 and Path(names[0]).resolve() == Path(names[1]).resolve():
         raise UsageError(f"--svg and --png both name {png_file}: give each picture its own file")
