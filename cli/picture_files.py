@@ -48,15 +48,15 @@ def write_pictures(
     from projections.pictures import draw_board
 
     svg = draw_board(fold, stopped)
-    files: list[tuple[str, Callable[[], bytes]]] = []
+    # Every picture is made before any is written: a PNG that cannot be drawn leaves no SVG behind.
+    files: list[tuple[str, bytes]] = []
     if svg_file is not None:
-        files.append((svg_file, lambda: svg.encode("utf-8")))
+        files.append((svg_file, svg.encode("utf-8")))
     if png_file is not None:
         from projections.pictures.kit import to_png
 
-        files.append((png_file, lambda: to_png(svg)))
-    for name, data in files:
-        written = data()
+        files.append((png_file, to_png(svg)))
+    for name, written in files:
         write_output(name, written, force)
         if name != "-":
             click.echo(f"wrote {name} ({len(written)} bytes)", err=True)
