@@ -139,7 +139,8 @@ def reveal(ctx: click.Context, game: str, yes: bool, as_json: bool) -> None:
 
     The seed is revealed by itself when a game ends; reveal early to settle a dispute or abandon a
     game: it stops the game for good (anyone could foresee its later rolls), so on a terminal it asks
-    first; off a terminal it refuses unless given --yes (which never asks). Revealing twice shows the same seed.
+    first; off a terminal it refuses unless given --yes (which never asks). Revealing twice shows the
+    same seed.
 
     \b
     Example:

@@ -123,7 +123,7 @@ class Tour:
 
 
 # What click says when it, not the command, refuses a line (an option or argument the CLI lacks).
-USAGE = re.compile(r"No such option|No such command|Missing argument|Got unexpected extra|Invalid value")
+USAGE = re.compile(r"No such option|no command '|Missing argument|Got unexpected extra|Invalid value")
 
 
 def test_the_tour_block_is_found_and_holds_the_main_commands():
