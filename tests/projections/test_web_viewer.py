@@ -645,3 +645,48 @@ def test_serve_answers_a_store_that_fails_while_serving_in_one_line(db, store_se
         assert status == 503 and body == b"cannot use the store: couldn't get a connection after 5.00 sec\n"
     logged = capsys.readouterr().err.strip().splitlines()
     assert len(logged) == 3 and all(line.startswith("Error: cannot use the store:") for line in logged)
+
+
+def served_list(args: list[str], env: dict[str, str]) -> str:
+    """Returns the games list `nightkeep serve` answers with these arguments (before `serve`)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nightkeep", *args, "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        assert process.stdout is not None
+        base = re.search(r"http://127\.0\.0\.1:\d+/", process.stdout.readline())
+        assert base
+        status, body = fetch(base.group(0))
+        assert status == 200
+        return body.decode()
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def test_serve_names_its_store_plainly_never_by_a_path_of_this_machine(tmp_path):
+    """Issue 30: the games list showed the store's absolute path to whoever reached the port."""
+    env = {**os.environ, "NO_PROXY": "127.0.0.1", "XDG_DATA_HOME": str(tmp_path / "data")}
+    env.pop("NIGHTKEEP_DB", None)
+    club = str(tmp_path / "club.sqlite")
+    imported(club, DUNGEON)
+    named = served_list(["--db", club], env)
+    assert "The games of club.sqlite, read-only." in text_of(named) and str(tmp_path) not in named
+    made = subprocess.run(
+        [sys.executable, "-m", "nightkeep", "import", str(DUNGEON)], env=env, cwd=ROOT, capture_output=True
+    )
+    assert made.returncode == 0, made.stderr
+    default = served_list([], env)
+    assert "The games of the default store, read-only." in text_of(default)
+    assert str(tmp_path) not in default and "nightkeep.sqlite" not in default
+
+
+def test_a_postgresql_store_is_named_by_its_database_alone():
+    from event_store.config import plain_name
+
+    named = plain_name("postgresql://club:secret@db.example.org:5433/nightkeep?schema=spring", True)
+    assert named == "the database nightkeep"
