@@ -83,9 +83,9 @@ def escape(text: str) -> str:
 
 # What to install when a PNG cannot be drawn: the system library the Python package cairocffi loads.
 CAIRO_MISSING = (
-    "a PNG picture needs the system's cairo library, which Python's cairocffi (under cairosvg) could not load: "
-    "install it (Debian and Ubuntu: apt install libcairo2; Fedora: dnf install cairo; macOS: brew install "
-    "cairo), or draw an SVG instead (--svg)"
+    "a PNG picture needs the system's cairo library, which Python's cairocffi (under cairosvg) could not "
+    "load: install it (Debian and Ubuntu: apt install libcairo2; Fedora: dnf install cairo; macOS: "
+    "brew install cairo), or draw an SVG instead (--svg)"
 )
 
 

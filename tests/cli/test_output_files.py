@@ -107,5 +107,6 @@ def test_binary_output_to_a_terminal_is_refused_in_one_line_and_piped_it_goes_th
         assert piped.stdout.startswith(b"\x89PNG\r\n")
     else:
         written = tmp_path / "g.nkr"
-        assert run_with_stdout(subprocess.DEVNULL, "--db", db, "export", game, "-o", str(written)).returncode == 0
+        exported = run_with_stdout(subprocess.DEVNULL, "--db", db, "export", game, "-o", str(written))
+        assert exported.returncode == 0
         assert piped.stdout == written.read_bytes()

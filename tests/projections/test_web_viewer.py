@@ -773,7 +773,9 @@ def test_a_finished_game_opens_at_its_end_and_one_still_going_at_its_start(chrom
         ("#nothing", 174, ""),
     ],
 )
-def test_a_link_to_a_place_the_game_lacks_opens_at_its_end_and_says_why(chromium, pages, fragment, shown, said):
+def test_a_link_to_a_place_the_game_lacks_opens_at_its_end_and_says_why(
+    chromium, pages, fragment, shown, said
+):
     watched = opened_at(chromium, pages["dungeon"].resolve().as_uri() + fragment)
     assert shown_event(watched) == shown
     message = watched.page.inner_text("#jump-message")
