@@ -126,7 +126,11 @@
     button.classList.toggle("playing", on);
   }
 
-  function go(number) { setPlaying(false); show(number); }
+  function go(number) {
+    setPlaying(false);
+    byId("jump-message").textContent = "";  // what a link or a jump was told no longer applies
+    show(number);
+  }
 
   var MOVES = {
     first: function () { return 1; },

@@ -782,6 +782,6 @@ def test_a_link_to_a_place_the_game_lacks_opens_at_its_end_and_says_why(
     assert message.startswith(said) and (said or message == "")
     assert watched.page.locator("#jump-message b").count() == 0  # the link's text is text, never markup
     watched.page.click("#back")  # and the page steps on as ever
-    assert shown_event(watched) == shown - 1
+    assert shown_event(watched) == shown - 1 and watched.page.inner_text("#jump-message") == ""
     assert watched.problems() == []
     watched.page.close()
