@@ -15,6 +15,7 @@ from uuid import UUID
 import click
 
 from cli.common import echo_json, get_service, handle_errors, json_option
+from cli.lazy_group import SuggestingGroup
 from cli.pbem_commands import host, key_option, open_host, replica_of, write_packet
 from domain.actions import HOST
 from domain.club import MISSED_RULES, PUBLIC_TO, deadline_of
@@ -144,7 +145,7 @@ def vacation(
     _done(as_json, game_id, version, f"{seat} is away for {span}: recorded at event {version}")
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 def rollback() -> None:
     """Answers the host's proposal to take a game back to an earlier event.
 

@@ -130,7 +130,7 @@ def fork(ctx: click.Context, game: str, at: int, same_dice: bool, as_json: bool)
 
 @click.command()
 @click.argument("game", shell_complete=complete_game)
-@click.option("--yes", is_flag=True, help="Do not ask for confirmation on a terminal.")
+@click.option("--yes", is_flag=True, help="Reveal without asking (needed when stdin is not a terminal).")
 @json_option
 @click.pass_context
 @handle_errors
@@ -139,7 +139,8 @@ def reveal(ctx: click.Context, game: str, yes: bool, as_json: bool) -> None:
 
     The seed is revealed by itself when a game ends; reveal early to settle a dispute or abandon a
     game: it stops the game for good (anyone could foresee its later rolls), so on a terminal it asks
-    first (--yes does not). Revealing twice shows the same seed.
+    first; off a terminal it refuses unless given --yes (which never asks). Revealing twice shows the
+    same seed.
 
     \b
     Example:
@@ -149,7 +150,13 @@ def reveal(ctx: click.Context, game: str, yes: bool, as_json: bool) -> None:
     game_id = service.resolve_game_id(game)
     if not service.playable_game(game_id).meta["seed"]:  # a viewer's copy is refused here
         service.seed_of(game_id)  # only the host that holds the seed reveals it: ask nobody else
-        if not yes and stdin_is_terminal():
+        if not yes and not stdin_is_terminal():
+            # Nobody is there to ask: a script must say --yes itself, never stop a game by default.
+            raise UsageError(
+                f"reveal stops game {game_id} for good and nobody is at a terminal to confirm: "
+                "add --yes to reveal its seed"
+            )
+        if not yes:
             click.confirm(
                 f"Reveal the dice seed of game {game_id} now? The game stops for good",
                 default=False,

@@ -11,7 +11,7 @@ import click
 
 from cli.common import get_service, handle_errors, looks_like_path, resolve_viewer, viewer_option
 from cli.completion import complete_game_or_file
-from cli.output_files import write_output
+from cli.output_files import refuse_binary_to_terminal, write_output
 from domain.actions import HOST
 from domain.errors import UsageError
 from domain.hidden import PUBLIC
@@ -50,7 +50,8 @@ def export(
     verifies); --as PLAYER adds that player's own private events; --as host writes the full log.
     Every copy can be imported elsewhere; only the full log can be played on. A stored viewer's copy
     is written as that copy (or, without --as, as the public copy). An existing file is left
-    untouched unless --force; `-o -` writes the file's bytes to stdout.
+    untouched unless --force; `-o -` writes the file's bytes to stdout (piped or redirected: they are
+    binary, so a terminal is refused).
 
     --html FILE writes that same copy as one web page instead: the board and the timeline after every
     event, with buttons, a slider, turn jumps and keys, the audit's verdict on the copy and its final
@@ -70,6 +71,7 @@ def export(
     assert output is not None
     if not output:  # Path("") is the current directory, which would be reported as a file that exists
         raise UsageError("-o needs a file name (or - for stdout)")
+    refuse_binary_to_terminal(output, "a replay file", "-o")
     service = get_service(ctx, reads_only=True)
     game_id = service.resolve_game_id(game)
     seen_as = resolve_viewer(viewer, service.get_game(game_id).meta["players"])

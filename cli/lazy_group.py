@@ -1,4 +1,5 @@
-"""A click group whose commands are imported only when they run, so `nightkeep --help` starts fast."""
+"""nightkeep's click groups: every one answers a misspelt command with the closest ("did you mean"), and
+the top group imports a command only when it runs, so `nightkeep --help` starts fast."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import importlib
 from typing import Any, NamedTuple
 
 import click
+
+from domain.suggest import did_you_mean
 
 
 class LazyCommand(NamedTuple):
@@ -16,7 +19,28 @@ class LazyCommand(NamedTuple):
     help: str
 
 
-class LazyGroup(click.Group):
+class SuggestingGroup(click.Group):
+    """A group that answers a command it does not have with the closest one it lists (click's own
+    suggestion sees only the commands already loaded)."""
+
+    group_class = type  # a subgroup made with @group.group() suggests too
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0]
+        if not ctx.resilient_parsing and not name.startswith("-") and self.get_command(ctx, name) is None:
+            shown = [command for command in self.list_commands(ctx) if self._listed(ctx, command)]
+            raise click.UsageError(f"no command {name!r}{did_you_mean(name, shown)}", ctx=ctx)
+        return super().resolve_command(ctx, args)
+
+    def _listed(self, ctx: click.Context, name: str) -> bool:
+        """Tells whether a command shows in the group's help (a hidden one is never suggested)."""
+        command = self.commands.get(name)
+        return command is not None and not command.hidden
+
+
+class LazyGroup(SuggestingGroup):
     """A group that lists its commands from a registry and imports a command's module on first use."""
 
     def __init__(

@@ -4,6 +4,7 @@ a forced one is replaced whole or not at all."""
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -37,6 +38,15 @@ def write_output(output: str, data: bytes, force: bool = False) -> None:
         if created:  # a cut-off file left behind would block the retry as a file that exists
             Path(output).unlink(missing_ok=True)
         raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def refuse_binary_to_terminal(output: str | None, what: str, option: str) -> None:
+    """Refuses `-` for binary data when stdout is a terminal, before any work: the bytes would garble the
+    screen and help nobody (httpie refuses the same); piped or redirected, `-` writes them as asked."""
+    if output == "-" and sys.stdout.isatty():
+        raise UsageError(
+            f"{what} is binary, not for a terminal: redirect stdout (> FILE or | …) or give {option} FILE"
+        )
 
 
 def _replace(output: str, data: bytes) -> None:

@@ -18,6 +18,7 @@ from uuid import UUID
 import click
 
 from cli.common import HOST_KEY, echo_json, get_service, handle_errors, json_option
+from cli.lazy_group import SuggestingGroup
 from cli.rendering import print_board
 from domain.errors import BadPacket, UsageError
 from domain.signing import fingerprint
@@ -33,7 +34,7 @@ from event_store.recorded import fold_recorded, redacted
 # --- keys ------------------------------------------------------------------------------------------------
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 def key() -> None:
     """Makes and shows your Ed25519 keys for play by e-mail (kept owner-only in your config folder).
 
@@ -334,7 +335,7 @@ def copy_of(replica: Replica, game_id: UUID) -> UUID:
 # --- the host --------------------------------------------------------------------------------------------
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 def host() -> None:
     """The host of games played by e-mail: takes packets, sends every player their events.
 

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
-from cli.output_files import write_output
+from cli.output_files import refuse_binary_to_terminal, write_output
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -37,6 +37,7 @@ def write_pictures(
         raise UsageError("--json and a picture on - would both print on stdout: give the picture a file")
     if svg_file == "-" and png_file == "-":
         raise UsageError("only one of --svg and --png can be - (stdout)")
+    refuse_binary_to_terminal(png_file, "a PNG picture", "--png")
     names = [name for name in (svg_file, png_file) if name is not None and name != "-"]
     if len(names) == 2 and Path(names[0]).resolve() == Path(names[1]).resolve():
         raise UsageError(f"--svg and --png both name {png_file}: give each picture its own file")
@@ -47,15 +48,15 @@ def write_pictures(
     from projections.pictures import draw_board
 
     svg = draw_board(fold, stopped)
-    files: list[tuple[str, Callable[[], bytes]]] = []
+    # Every picture is made before any is written: a PNG that cannot be drawn leaves no SVG behind.
+    files: list[tuple[str, bytes]] = []
     if svg_file is not None:
-        files.append((svg_file, lambda: svg.encode("utf-8")))
+        files.append((svg_file, svg.encode("utf-8")))
     if png_file is not None:
         from projections.pictures.kit import to_png
 
-        files.append((png_file, lambda: to_png(svg)))
-    for name, data in files:
-        written = data()
+        files.append((png_file, to_png(svg)))
+    for name, written in files:
         write_output(name, written, force)
         if name != "-":
             click.echo(f"wrote {name} ({len(written)} bytes)", err=True)

@@ -14,6 +14,7 @@ from uuid import UUID
 import click
 
 from cli.common import echo_json, get_service, handle_errors, json_option
+from cli.lazy_group import SuggestingGroup
 from event_store.lazy_log import get_logger
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 log = get_logger("nightkeep.read_side")
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 def projections() -> None:
     """Keeps the read side's views (game list, boards, results, dice statistics) and shows them.
 

@@ -27,7 +27,7 @@ from domain.hidden import PUBLIC
 from domain.signing import history_fingerprint
 from event_store.app.service import GameService
 from event_store.busy import store_error_message
-from event_store.config import describe
+from event_store.config import plain_name
 from projections.game_index import GameIndex
 
 # Every page names what it may load: nothing from elsewhere, its own inline script and style only.
@@ -79,7 +79,8 @@ def serve(ctx: click.Context, host: str, port: int, viewer: str | None) -> None:
     listening = _listen(host, port)
     import uvicorn
 
-    app = viewer_app(service, viewer or PUBLIC, describe(ctx.ensure_object(dict)["db_resolved"]))
+    obj = ctx.ensure_object(dict)
+    app = viewer_app(service, viewer or PUBLIC, plain_name(obj["db_resolved"], obj.get("db") is not None))
     bound = listening.getsockname()
     where = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
     click.echo(f"serving the games of this store at http://{where}:{bound[1]}/ (read-only; Ctrl-C stops)")
@@ -113,7 +114,8 @@ def seen_as_for(service: GameService, game_id: UUID, viewer: str) -> str:
 
 
 def viewer_app(service: GameService, viewer: str, store: str) -> Any:
-    """Returns the ASGI app: the games list, each game's replay page and its replay file."""
+    """Returns the ASGI app: the games list (headed by the store's plain name), each game's replay page and
+    its replay file."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request

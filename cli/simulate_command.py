@@ -3,6 +3,8 @@ benchmarks, and stored or written as replay files if asked."""
 
 from __future__ import annotations
 
+import itertools
+import json
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -126,7 +128,7 @@ def simulate(
     root = ctx.find_root().params
     setup = partial(worker_logging, root.get("log_format"), bool(root.get("verbose")))
     records: list[GameRecord] = []
-    with progress(games, show=sys.stderr.isatty() and not as_json) as advance:
+    with progress(games, sys.stderr.isatty(), as_json) as advance:
         played = play_games(planned, jobs, setup)
         summary = keep_and_sum(planned, played, service, out_dir, advance, records)
     from projections.reports import build_report, render_html
@@ -187,7 +189,7 @@ def keep_and_sum(
     played: Iterator[PlayedGame],
     service: GameService | None,
     out_dir: Path | None,
-    advance: Callable[[], None],
+    advance: Callable[[GameRecord], None],
     records: list[GameRecord],
 ) -> Simulation:
     """Stores and writes each game as asked while summing them up, and adds its report record to
@@ -205,23 +207,42 @@ def keep_and_sum(
         if out_dir is not None and clean:
             write_output(str(out_dir / planned.file_name(index)), replay_bytes(game_id, recorded))
         summary.add(recorded)
-        advance()
+        advance(records[-1])
     return summary
 
 
 @contextmanager
-def progress(total: int, show: bool) -> Iterator[Callable[[], None]]:
-    """Shows a progress bar of the games played on stderr (only when asked: a terminal, no --json);
-    yields what counts one game done."""
-    if not show:
-        yield lambda: None
+def progress(total: int, on_terminal: bool, as_json: bool) -> Iterator[Callable[[GameRecord], None]]:
+    """Tells on stderr how the games go, so a long run is never silent: a progress bar on a terminal,
+    else a line per finished game (with --json, a JSON line); yields what tells one game done."""
+    if as_json or not on_terminal:
+        finished = itertools.count(1)
+
+        def tell(record: GameRecord) -> None:
+            number = next(finished)
+            if as_json:
+                said = {"game": number, "games": total, "winners": record.winners, "turns": record.turns}
+                click.echo(json.dumps({**said, "ending": record.ending, "audit": record.audit}), err=True)
+            else:
+                click.echo(f"game {number}/{total} finished: {result_words(record)}", err=True)
+
+        yield tell
         return
     from rich.console import Console
     from rich.progress import Progress
 
     with Progress(console=Console(file=sys.stderr), transient=True) as bar:
         task = bar.add_task("games", total=total)
-        yield lambda: bar.advance(task)
+        yield lambda record: bar.advance(task)
+
+
+def result_words(record: GameRecord) -> str:
+    """Says how one game ended: who won in how many turns, or that nobody did and why."""
+    if record.winners:
+        said = f"{' and '.join(record.winners)} won in {record.turns} turns"
+    else:
+        said = f"nobody won in {record.turns} turns" + (f" ({record.ending})" if record.ending else "")
+    return said + ("; its audit failed" if record.is_flagged else "")
 
 
 def kept_games(records: list[GameRecord]) -> list[int]:

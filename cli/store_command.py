@@ -5,10 +5,11 @@ from __future__ import annotations
 import click
 
 from cli.common import echo_json, handle_errors, json_option
+from cli.lazy_group import SuggestingGroup
 from event_store.at_rest import KEY_ENV, new_key
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 def store() -> None:
     """Makes the key that encrypts a store at rest (its events, snapshots and seeds).
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from cli.common import echo_json, handle_errors, json_option
+from cli.lazy_group import SuggestingGroup
 from domain.errors import NightkeepError, UsageError
 from event_store.log_reader import parse_replay, read_file, recorded_of
 from event_store.pbem.audit_files import MAX_JOBS, AuditResult, audit_files
@@ -16,7 +17,7 @@ from projections.report_rows import AUDIT_FINDINGS, GameRecord
 from projections.reports import record_of
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 def tournament() -> None:
     """Reports on a tournament's replay files: results, every game's audit and dice fairness.
 

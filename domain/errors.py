@@ -99,3 +99,9 @@ class StoreUnavailable(NightkeepError, OSError):
     """Raised when a store's server cannot be reached or refuses the connection."""
 
     exit_code = 3
+
+
+class MissingLibrary(NightkeepError, RuntimeError):
+    """Raised when a library a feature needs cannot be loaded (the system's cairo, for PNG pictures)."""
+
+    exit_code = 3

@@ -192,6 +192,16 @@ def describe(db: str) -> str:
     return _shown(db).strip("'") if is_postgres(db) else db
 
 
+def plain_name(db: str, given: bool) -> str:
+    """Names a store for a page anyone may read (`serve`): its file's name, its database's name, or "the
+    default store" when none was given; never a path of this machine, a server or a user."""
+    if is_postgres(db):
+        return f"the database {pg_settings(db)['POSTGRES_DBNAME'] or 'named by POSTGRES_DBNAME'}"
+    if db in (MEMORY, "memory"):
+        return "a store in memory"
+    return Path(db).name if given else "the default store"
+
+
 def pg_store_settings(db: str, reads_only: bool) -> dict[str, str]:
     """Returns a PostgreSQL store's settings with the session mode its command asks for (`session_attrs`)."""
     settings = pg_settings(db)

@@ -229,7 +229,15 @@ def replay_page(
     source = ReplaySource(facts.game, events)
     frames = frames_of(source, progress, jobs)
     heading = f"{facts.ruleset} game {facts.game}"
-    page_facts = {"game": facts.game, "players": facts.players, "events": source.last, "turns": source.turns}
+    # A game that has ended opens at its end (a finished one shows its winner), one still going at its start.
+    last = game_status(source.fold_at(source.last))["status"]
+    page_facts = {
+        "game": facts.game,
+        "players": facts.players,
+        "events": source.last,
+        "turns": source.turns,
+        "ended": last in ("finished", STOPPED),
+    }
     return Template(_asset("viewer.html")).substitute(
         title=html.escape(f"{heading} — nightkeep replay"),
         style=_asset("viewer.css"),

@@ -15,6 +15,8 @@ from typing import Any
 
 import drawsvg as draw
 
+from domain.errors import MissingLibrary
+
 # The widest page (user units); pictures may be narrower. Taller pages scroll on a phone; wider ones shrink.
 MAX_WIDTH = 960
 # The smallest font size (user units) of any text in a picture.
@@ -79,9 +81,20 @@ def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
+# What to install when a PNG cannot be drawn: the system library the Python package cairocffi loads.
+CAIRO_MISSING = (
+    "a PNG picture needs the system's cairo library, which Python's cairocffi (under cairosvg) could not "
+    "load: install it (Debian and Ubuntu: apt install libcairo2; Fedora: dnf install cairo; macOS: "
+    "brew install cairo), or draw an SVG instead (--svg)"
+)
+
+
 def to_png(svg: str, scale: float = 1.0) -> bytes:
     """Returns a PNG of an SVG picture, rendered by cairosvg (imported only when a PNG is asked for)."""
-    import cairosvg
+    try:
+        import cairosvg
+    except OSError:  # cairocffi found no system cairo: its loader says so in a line per file name tried
+        raise MissingLibrary(CAIRO_MISSING) from None
 
     return bytes(cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale))
 

@@ -6,6 +6,7 @@
   var facts = JSON.parse(byId("nk-facts").textContent);
   var frames = null;
   var at = 1;
+  var opened = false;  // the address follows the position only once the reader moves
   var timer = null;
   var PLAY_EVERY_MS = 700;
 
@@ -87,6 +88,19 @@
     byId("back").disabled = byId("first").disabled = at === 1;
     byId("forward").disabled = byId("last").disabled = at === facts.events;
     document.body.dataset.event = String(at);
+    if (opened) { remember(); }
+  }
+
+  // The address says where the reader is (#event=N), so a copied link opens the game there, as a chess
+  // site's does; replaced, not pushed, so Back still leaves the page.
+  function remember() {
+    var address = "#event=" + at;
+    if (window.location.hash === address) { return; }
+    try {
+      history.replaceState(null, "", address);
+    } catch (refused) {
+      window.location.replace(address);  // a browser that keeps a file's history to itself
+    }
   }
 
   // Scrolls only the timeline's own box, so the page itself stays where the reader put it.
@@ -112,7 +126,11 @@
     button.classList.toggle("playing", on);
   }
 
-  function go(number) { setPlaying(false); show(number); }
+  function go(number) {
+    setPlaying(false);
+    byId("jump-message").textContent = "";  // what a link or a jump was told no longer applies
+    show(number);
+  }
 
   var MOVES = {
     first: function () { return 1; },
@@ -176,18 +194,66 @@
     });
   }
 
-  // A link may open the game at an event, `?at=N` (a play-by-e-mail mail links to the event it tells of);
-  // a number past the last event shows the last, anything else the first.
-  function startingEvent() {
-    var wanted = new URLSearchParams(window.location.search).get("at");
-    return wanted !== null && /^[0-9]{1,9}$/.test(wanted) ? Number(wanted) : 1;
+  // Where a link opens the game: `#event=N` or `#turn=T` (what stepping writes in the address), or `?at=N`
+  // (a play-by-e-mail mail links to the event it tells of). Returns null when the link names no place,
+  // else the event and, for a place the game does not have, what is shown instead and why.
+  function linked() {
+    var fragment = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+    var query = new URLSearchParams(window.location.search);
+    if (fragment.has("event")) { return eventAt(fragment.get("event"), "#event="); }
+    if (fragment.has("turn")) { return turnAt(fragment.get("turn")); }
+    if (query.has("at")) { return eventAt(query.get("at"), "?at="); }
+    return null;
+  }
+
+  function opening() { return facts.ended ? facts.events : 1; }
+
+  function instead(asked, why) {
+    var shown = opening();
+    return {
+      event: shown,
+      error: "The link's " + asked.slice(0, 24) + " " + why + "; showing event " + shown + "."
+    };
+  }
+
+  function eventAt(text, name) {
+    var number = /^[0-9]{1,9}$/.test(text) ? Number(text) : NaN;
+    if (number > facts.events) {
+      return {
+        event: facts.events,
+        error: "The link's " + name + number + " is past the end (events 1 to " + facts.events +
+          "); showing the last event."
+      };
+    }
+    if (!(number >= 1)) { return instead(name + text, "names no event (events 1 to " + facts.events + ")"); }
+    return { event: number };
+  }
+
+  function turnAt(text) {
+    var turn = /^[0-9]{1,9}$/.test(text) ? Number(text) : NaN;
+    if (!(turn >= 1 && turn <= facts.turns.length)) {
+      var turns = facts.turns.length ? "turns 1 to " + facts.turns.length : "no turns yet";
+      return instead("#turn=" + text, "names no turn (" + turns + ")");
+    }
+    return { event: facts.turns[turn - 1] };
+  }
+
+  // Opens where the link says, else a game that has ended at its end and one still going at its start.
+  function openAt(found) {
+    byId("jump-message").textContent = (found && found.error) || "";
+    show(found ? found.event : opening());
   }
 
   decodeFrames().then(function (decoded) {
     decoded.pictures = rebuildPictures(decoded.pictures);
     frames = decoded;
     wire();
-    show(startingEvent());
+    openAt(linked());
+    opened = true;
+    window.addEventListener("hashchange", function () {
+      var found = linked();  // an address edited by hand: go there, as a link would open it
+      if (found && found.event !== at) { setPlaying(false); openAt(found); }
+    });
     document.body.dataset.ready = "true";
   }).catch(function (error) {
     byId("board").textContent = "This browser cannot unpack the game's pictures (" + error + ").";

@@ -1,9 +1,11 @@
 """Numbers and sizes a command takes are bounded: each out-of-range value is one line and exit 2, and
-nothing is stored; `reveal` asks before it stops a game for good."""
+nothing is stored; `reveal` asks before it stops a game for good, and off a terminal needs --yes."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -77,6 +79,31 @@ def test_reveal_asks_on_a_terminal_and_stores_nothing_unless_told_yes(db, monkey
     if not revealed:
         assert run(db, "reveal", game, "--yes").exit_code == 0  # --yes does not ask
         assert stored(db) > before
+
+
+def test_reveal_off_a_terminal_refuses_without_yes_and_stores_nothing(db):
+    """Issue 30: `reveal GAME </dev/null` stopped the game for good without asking anyone."""
+    game = new_game(db)
+    before = stored(db)
+    refused = subprocess.run(
+        [sys.executable, "-m", "nightkeep", "--db", db, "reveal", game],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert len(refused.stderr.strip().splitlines()) == 1 and "--yes" in refused.stderr
+    assert stored(db) == before
+    assert run(db, "actions", game, "--json").exit_code == 0  # still running: nobody is told it stopped
+    told = subprocess.run(
+        [sys.executable, "-m", "nightkeep", "--db", db, "reveal", game, "--yes"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert told.returncode == 0 and "seed of game" in told.stdout and stored(db) > before
 
 
 def test_entropy_that_is_not_utf8_is_taken_byte_for_byte(new_store, tmp_path):

@@ -4,11 +4,14 @@ replay files that audit clean, never over what is there, and a summary of how th
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from cli.main import cli
+from projections.reports import record_of
 from simulation.bot_games import BotGames, job_count, play_games, summarise
 
 
@@ -43,7 +46,9 @@ def test_the_simulate_command_says_the_same_for_any_jobs_and_another_seed_plays_
     one, two = run(*args, "--jobs", "1"), run(*args, "--jobs", "2")
     assert one.exit_code == two.exit_code == 0, one.output + two.output
     assert json.loads(one.stdout) == json.loads(two.stdout)
-    assert one.stderr == ""  # no progress bar when piped or in --json
+    # No progress bar off a terminal: with --json a JSON line per finished game, stdout the report alone.
+    told = [json.loads(line) for line in one.stderr.splitlines()]
+    assert [(t["game"], t["games"], t["audit"]) for t in told] == [(n, 3, "clean") for n in (1, 2, 3)]
     other = run("simulate", "keep-run", "--games", "3", "--seed", "8", "--json")
     assert json.loads(other.stdout)["lengths"] != json.loads(one.stdout)["lengths"]
 
@@ -195,3 +200,21 @@ def test_a_game_that_fails_its_audit_is_neither_stored_nor_written(monkeypatch, 
     assert sorted(p.name for p in out.iterdir()) == ["keep-run-half-0.nkr"]
     listed = json.loads(run("games", "--json", db=db).stdout)
     assert [g["game"] for g in listed] == [good]
+
+
+def test_piped_it_tells_each_finished_game_on_stderr_and_keeps_stdout_for_the_results():
+    """Issue 30: `simulate … --games 20` printed nothing for minutes when piped."""
+    played = subprocess.run(
+        [sys.executable, "-m", "nightkeep", "simulate", "dungeon-short", "--games", "3", "--seed", "told"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert played.returncode == 0, played.stderr
+    records = [record_of(*game) for game in play_games(BotGames.of("dungeon-short", 3, "told"), jobs=1)]
+    expected = [
+        f"game {n}/3 finished: {' and '.join(r.winners)} won in {r.turns} turns"
+        for n, r in enumerate(records, start=1)
+    ]
+    assert played.stderr.splitlines() == expected
+    assert "finished:" not in played.stdout and played.stdout.startswith("3 dungeon-short games, ")

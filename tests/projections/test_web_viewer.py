@@ -122,7 +122,7 @@ def test_the_page_loads_with_no_error_and_asks_nothing_of_the_network(chromium, 
     watched = loaded(chromium, pages["dungeon"])
     assert watched.problems() == []
     assert watched.requests == [pages["dungeon"].resolve().as_uri()]
-    assert position(watched) == "Event 1 of 174 (before turn 1)"
+    assert position(watched).startswith("Event 174 of 174 (")  # a finished game opens at its end
     assert watched.page.locator("#board > svg > title").count() == 1  # the picture is SVG in the page
     watched.page.close()
 
@@ -222,6 +222,7 @@ def test_the_buttons_and_slider_are_labelled_and_space_plays_and_pauses(chromium
     watched = loaded(chromium, pages["dungeon"])
     page = watched.page
     page.locator("body").focus()
+    page.keyboard.press("Home")  # a finished game opens at its end, where there is nothing to play
     names = [page.get_by_role("button", name=n).count() for n in ("First", "Back", "Play", "Forward", "Last")]
     assert names == [1, 1, 1, 1, 1]
     assert page.get_by_label("Event 1 of 174").get_attribute("type") == "range"  # the slider's label
@@ -401,8 +402,7 @@ def test_serve_lists_the_games_and_shows_each_read_only(chromium, server, db, tm
     watched.page.click(f"a[href='/games/{games['castle']}']")
     watched.page.wait_for_selector(READY)
     assert fact(watched.page.content(), "Seen as").startswith("the public")
-    watched.page.click("#last")
-    assert "won by Hana" in watched.page.inner_text("#status")
+    assert "won by Hana" in watched.page.inner_text("#status")  # a finished game opens at its end
     assert watched.problems() == []
     watched.page.close()
     assert fetch(base, "POST")[0] == 405
@@ -605,10 +605,11 @@ def test_a_jump_to_a_number_that_is_not_a_whole_event_stays_put_and_says_why(chr
 
 
 @pytest.mark.parametrize(
-    ("query", "shown"), [("?at=12", 12), ("?at=174", 174), ("?at=999999", 174), ("?at=0", 1), ("?at=12x", 1)]
+    ("query", "shown"),
+    [("?at=12", 12), ("?at=174", 174), ("?at=999999", 174), ("?at=0", 174), ("?at=12x", 174), ("?at=1", 1)],
 )
 def test_an_address_with_at_opens_the_page_at_that_event(chromium, pages, query, shown):
-    # A play-by-e-mail mail links to its game at the event it tells of.
+    # A play-by-e-mail mail links to its game at the event it tells of; no event of the game: its end.
     url = pages["dungeon"].resolve().as_uri()
     watched = open_page(chromium, (url,))
     watched.page.goto(url + query)
@@ -645,3 +646,142 @@ def test_serve_answers_a_store_that_fails_while_serving_in_one_line(db, store_se
         assert status == 503 and body == b"cannot use the store: couldn't get a connection after 5.00 sec\n"
     logged = capsys.readouterr().err.strip().splitlines()
     assert len(logged) == 3 and all(line.startswith("Error: cannot use the store:") for line in logged)
+
+
+def served_list(args: list[str], env: dict[str, str]) -> str:
+    """Returns the games list `nightkeep serve` answers with these arguments (before `serve`)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nightkeep", *args, "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        assert process.stdout is not None
+        base = re.search(r"http://127\.0\.0\.1:\d+/", process.stdout.readline())
+        assert base
+        status, body = fetch(base.group(0))
+        assert status == 200
+        return body.decode()
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def test_serve_names_its_store_plainly_never_by_a_path_of_this_machine(tmp_path):
+    """Issue 30: the games list showed the store's absolute path to whoever reached the port."""
+    env = {**os.environ, "NO_PROXY": "127.0.0.1", "XDG_DATA_HOME": str(tmp_path / "data")}
+    env.pop("NIGHTKEEP_DB", None)
+    club = str(tmp_path / "club.sqlite")
+    imported(club, DUNGEON)
+    named = served_list(["--db", club], env)
+    assert "The games of club.sqlite, read-only." in text_of(named) and str(tmp_path) not in named
+    made = subprocess.run(
+        [sys.executable, "-m", "nightkeep", "import", str(DUNGEON)], env=env, cwd=ROOT, capture_output=True
+    )
+    assert made.returncode == 0, made.stderr
+    default = served_list([], env)
+    assert "The games of the default store, read-only." in text_of(default)
+    assert str(tmp_path) not in default and "nightkeep.sqlite" not in default
+
+
+def test_a_postgresql_store_is_named_by_its_database_alone():
+    from event_store.config import plain_name
+
+    named = plain_name("postgresql://club:secret@db.example.org:5433/nightkeep?schema=spring", True)
+    assert named == "the database nightkeep"
+
+
+# --- links to a position (issue 30: the viewer always opened at event 1 and could not link a position) ------
+
+
+def opened_at(context: Any, url: str) -> WatchedPage:
+    watched = open_page(context, (url.split("#")[0].split("?")[0],))
+    watched.page.goto(url)
+    watched.page.wait_for_selector(READY)
+    return watched
+
+
+def shown_event(watched: WatchedPage) -> int:
+    return int(watched.page.get_attribute("body", "data-event") or 0)
+
+
+def test_a_link_to_an_event_opens_there_and_stepping_writes_the_position_in_the_address(chromium, pages):
+    url = pages["dungeon"].resolve().as_uri()
+    watched = opened_at(chromium, url + "#event=12")
+    page = watched.page
+    assert shown_event(watched) == 12 and position(watched).startswith("Event 12 of 174 ")
+    assert page.url.endswith("#event=12")
+    entries = page.evaluate("history.length")
+    page.click("#forward")
+    assert page.url == url + "#event=13"
+    page.locator("body").focus()
+    page.keyboard.press("End")
+    assert page.url == url + "#event=174"
+    page.fill("#event-input", "40")
+    page.click("text=Go to event")
+    assert page.url == url + "#event=40"
+    assert page.evaluate("history.length") == entries  # replaced, not pushed: Back leaves the page
+    shared = page.url
+    assert watched.problems() == []
+    page.close()
+    again = opened_at(chromium, shared)  # the copied address shares the position
+    assert shown_event(again) == 40 and again.problems() == []
+    again.page.close()
+
+
+def test_a_link_to_a_turn_opens_where_that_turn_starts(chromium, pages):
+    source = ReplaySource("g", read_replay(DUNGEON.read_bytes()).events)
+    watched = opened_at(chromium, pages["dungeon"].resolve().as_uri() + "#turn=5")
+    assert shown_event(watched) == source.turns[4]
+    assert position(watched) == f"Event {source.turns[4]} of 174 (turn 5 of {len(source.turns)})"
+    assert watched.page.inner_text("#jump-message") == ""
+    watched.page.evaluate("window.location.hash = 'event=20'")  # an address edited by hand
+    watched.page.wait_for_selector("body[data-event='20']")
+    assert watched.problems() == []
+    watched.page.close()
+
+
+def test_a_finished_game_opens_at_its_end_and_one_still_going_at_its_start(chromium, pages, tmp_path):
+    finished = loaded(chromium, pages["dungeon"])
+    assert shown_event(finished) == 174 and "won by Bo" in finished.page.inner_text("#status")
+    assert finished.page.url == pages["dungeon"].resolve().as_uri()  # opening writes no position
+    finished.page.close()
+    from event_store.app.service import GameService
+
+    service = GameService.open(":memory:")
+    game = service.create_game("dungeon-short", [("Ann", "druid"), ("Bo", "warrior")])
+    events = service.recorded_events(game)
+    path = tmp_path / "running.html"
+    path.write_text(replay_page(_facts(["Ann", "Bo"]), events), encoding="utf-8")
+    running = loaded(chromium, path)
+    assert shown_event(running) == 1 and position(running) == f"Event 1 of {len(events)} (before turn 1)"
+    assert running.problems() == []
+    running.page.close()
+
+
+@pytest.mark.parametrize(
+    ("fragment", "shown", "said"),
+    [
+        ("#event=abc", 174, "The link's #event=abc names no event (events 1 to 174); showing event 174."),
+        ("#event=99999", 174, "The link's #event=99999 is past the end (events 1 to 174); showing the last"),
+        ("#event=0", 174, "The link's #event=0 names no event"),
+        ("#event=-3", 174, "The link's #event=-3 names no event"),
+        ("#turn=9999", 174, "The link's #turn=9999 names no turn (turns 1 to "),
+        ("#turn=x%3Cb%3E", 174, "The link's #turn=x<b> names no turn"),
+        ("#nothing", 174, ""),
+    ],
+)
+def test_a_link_to_a_place_the_game_lacks_opens_at_its_end_and_says_why(
+    chromium, pages, fragment, shown, said
+):
+    watched = opened_at(chromium, pages["dungeon"].resolve().as_uri() + fragment)
+    assert shown_event(watched) == shown
+    message = watched.page.inner_text("#jump-message")
+    assert message.startswith(said) and (said or message == "")
+    assert watched.page.locator("#jump-message b").count() == 0  # the link's text is text, never markup
+    watched.page.click("#back")  # and the page steps on as ever
+    assert shown_event(watched) == shown - 1 and watched.page.inner_text("#jump-message") == ""
+    assert watched.problems() == []
+    watched.page.close()

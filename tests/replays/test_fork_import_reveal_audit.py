@@ -466,7 +466,7 @@ def test_cli_reveal_stops_play_and_the_audit_exit_codes(new_store, tmp_path):
     game = json.loads(run(db, "new", "dungeon-short", "--player", "Ann", "--player", "Bo", "--json").stdout)[
         "game"
     ]
-    revealed = json.loads(run(db, "reveal", game, "--json").stdout)
+    revealed = json.loads(run(db, "reveal", game, "--yes", "--json").stdout)
     log = json.loads(run(db, "log", game, "--json").stdout)
     assert log[-1]["type"] == "SeedRevealed" and log[-1]["fields"]["seed"] == revealed["seed"]
     assert commit_to_seed(bytes.fromhex(revealed["seed"])).hex() == log[1]["fields"]["commitment"]
