@@ -47,6 +47,7 @@ from domain.rulesets.talisman.main.events_abilities import (
     SpellTaken,
     SpoilsTaken,
 )
+from projections.talisman_choices import choice_words, option_label
 from projections.talisman_expansion_timeline import DECKS as EXPANSION_DECKS
 from projections.talisman_expansion_timeline import (
     concerns_expansion,
@@ -56,7 +57,7 @@ from projections.talisman_expansion_timeline import (
     moved_on,
 )
 from projections.talisman_expansion_timeline import describe_at as describe_at  # Keep 8.4, in a run
-from projections.talisman_names import name_of, option_words, where
+from projections.talisman_names import name_of, where
 from projections.talisman_sentences import BoardWords, faces_words, talisman_sentences
 
 DECKS = {
@@ -135,8 +136,12 @@ def _crossed(e: RegionCrossed) -> str:
 
 
 def _offered(e: ChoiceOffered) -> str:
-    what = e.kind.replace(":", " ").replace("-", " ")  # `service:village`: service village
-    return f"{e.player} must choose ({what}): {', '.join(option_words(o) for o in e.options)}."
+    return f"{e.player} {choice_words(e.kind, e.options)}."
+
+
+def _made(e: ChoiceMade) -> str:
+    # Told alone (the run tells it with the action that made it): the option as the choice listed it.
+    return f"{e.player} chose: {option_label(e.kind, e.option)}."
 
 
 def _command(e: CommandSpellCast) -> str:
@@ -260,7 +265,7 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     FollowerTaken: lambda e: f"{e.player} took the {name_of(e.card)} from {e.victim}.",
     SpellTaken: lambda e: f"{e.player} took {e.victim}'s spell {name_of(e.spell)} (die {e.face}).",
     ChoiceOffered: _offered,
-    ChoiceMade: lambda e: f"{e.player} chose {option_words(e.option)}.",
+    ChoiceMade: _made,
     # Shared events the main board tells with more.
     DieRolled: _die,
     CardDrawn: _drawn,

@@ -33,10 +33,13 @@ from domain.events import (
     TurnEnded,
 )
 from domain.game import GameFold, Rewinds
+from domain.rulesets.talisman.events import ChoiceMade
 from event_store.recorded import RecordedEvent
 from projections.club_words import CLUB_WORDS
 from projections.views import ruleset_describer
 
+# The action id of a pending choice's option, `choose:<option>` (the main board's and the Keep run's).
+CHOOSE = "choose:"
 # Die purposes where a roll holds two dice: the player's, then the opponent's.
 COMBAT_ROLLS = {"combat": "combat", "psychic-combat": "psychic combat"}
 
@@ -160,7 +163,9 @@ def describe_events(
     ruleset: str, events: Sequence[RecordedEvent], labels: Mapping[int, str] | None = None
 ) -> list[str]:
     """Tells a run of events, one line each: actions by their labels (folded from the start of the log,
-    or given by version in `labels`), and each combat roll with the name of who rolled each die."""
+    or given by version in `labels`), and each combat roll with the name of who rolled each die. A
+    choice recorded just after the action that made it is told once, with the action: its own line is
+    "" (`told_lines` leaves such lines out)."""
     known = {**action_labels(events), **(labels or {})}
     sides = _sides(events)
     # A ruleset's wording may need what came before an event (`describe_at(events, index)`, or None).
@@ -168,7 +173,9 @@ def describe_events(
     lines = []
     for index, recorded in enumerate(events):
         event = recorded.event
-        if in_run is not None and (told := in_run(events, index)) is not None:
+        if is_echo(events, index):
+            lines.append("")  # the choice was told with the action that made it
+        elif in_run is not None and (told := in_run(events, index)) is not None:
             lines.append(told)
         elif isinstance(event, ActionTaken):
             side = sides.get(event.player, "")
@@ -178,6 +185,23 @@ def describe_events(
         else:
             lines.append(describe_event(ruleset, event))
     return lines
+
+
+def is_echo(events: Sequence[RecordedEvent], index: int) -> bool:
+    """Tells whether event `index` records the choice the action just before it made (ChoiceMade after
+    `choose:<option>` by the same player): the action's label already said it."""
+    event = events[index].event
+    if not isinstance(event, ChoiceMade) or index == 0:
+        return False
+    before = events[index - 1].event
+    return isinstance(before, ActionTaken) and before.player == event.player and (
+        before.action == f"{CHOOSE}{event.option}"
+    )
+
+
+def told_lines(events: Sequence[RecordedEvent], lines: Sequence[str]) -> list[tuple[RecordedEvent, str]]:
+    """Pairs each event with its line, leaving out the events told with the line before (`is_echo`)."""
+    return [(recorded, text) for recorded, text in zip(events, lines, strict=True) if text]
 
 
 def action_labels(events: Sequence[RecordedEvent]) -> dict[int, str]:

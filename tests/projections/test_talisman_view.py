@@ -217,7 +217,8 @@ def test_the_compact_board_shows_only_spaces_with_something_on_them():
 def test_the_heading_names_a_pending_choice_the_roll_and_the_end():
     game, state = new_game()
     state["choice"] = {"player": BO, "kind": "buy", "options": ["talisman/purchase/raft", "leave"]}
-    assert "Round 1: Bo chooses (buy): Raft, leave." in " ".join(render_board("talisman", state).split())
+    heading = " ".join(render_board("talisman", state).split())
+    assert "Round 1: Bo chooses what to buy: Buy the Raft or Leave." in heading
     state.update(choice=None, step="rolled", rolled=4)
     assert "Ann to act (rolled 4: where to go)." in render_board("talisman", state)
     assert STOPPED_HEAD in render_board("talisman", state, stopped=True)

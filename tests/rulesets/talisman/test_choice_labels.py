@@ -41,9 +41,9 @@ def test_each_choice_option_says_what_it_does(kind: str, option: str, label: str
 def test_a_space_a_character_is_sent_to_is_named_with_its_region() -> None:
     assert (
         option_label(CTX, "rout:Bo", "talisman/space/outer/village")
-        == "Drive Bo back to the Village (outer 0)"
+        == "Drive Bo back to the Village (Outer 0)"
     )
-    assert option_label(CTX, "teleport", "talisman/space/outer/village") == "Go to the Village (outer 0)"
+    assert option_label(CTX, "teleport", "talisman/space/outer/village") == "Go to the Village (Outer 0)"
 
 
 def test_a_winner_is_never_told_it_loses_or_gives_up() -> None:

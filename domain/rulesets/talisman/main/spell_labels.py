@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from domain.rulesets.talisman.main.context import MainContext
-from domain.rulesets.talisman.main.places_elsewhere import space_name
 
 KINDS = frozenset({"destroy", "displace", "displace-to", "metamorph", "lay"})
 
 
 def _where(ctx: MainContext, board: str, space: int) -> str:
-    return f"the {space_name(ctx, board, space)} ({board} {space})"
+    return ctx.place_words(board, space)
 
 
 def _spell_name(ctx: MainContext, spell_id: str) -> str:
