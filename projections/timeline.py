@@ -45,7 +45,10 @@ COMBAT_ROLLS = {"combat": "combat", "psychic-combat": "psychic combat"}
 
 
 def _created(e: GameCreated) -> str:
-    seats = ", ".join(p["name"] + (f" ({p['character']})" if p["character"] else "") for p in e.players)
+    seats = ", ".join(
+        p["name"] + (f" ({_character_words(e.ruleset, p['character'])})" if p["character"] else "")
+        for p in e.players
+    )
     scripted = " with scripted dice" if e.scripted else ""
     return f"A game of {e.ruleset} was set up for {seats}{scripted}."
 
@@ -54,6 +57,18 @@ def _die(e: DieRolled) -> str:
     faces = ", ".join(str(v) for v in e.values)
     dice = "a die" if len(e.values) == 1 else f"{len(e.values)} dice"
     return f"{e.player} rolled {dice} for {e.purpose}: {faces}."
+
+
+def _character_words(ruleset: str, ref: str) -> str:
+    """Names a character a seat asked for (`talisman/character/warrior`: Warrior; a side as it is)."""
+    if "/" not in ref:
+        return ref
+    module = _describer_module(ruleset)
+    for naming in ("character_name", "name_of"):
+        words = getattr(module, naming, None)
+        if words is not None and "/" not in (found := str(words(ref))):
+            return found
+    return ref.rsplit("/", 1)[-1].replace("-", " ").title()
 
 
 def _dealt(e: CharacterDealt) -> str:
