@@ -190,7 +190,8 @@ def _sheets(state: State) -> list[list[str]]:
     for name in state["order"]:
         if name not in state["players"]:
             wanted = state["requested"].get(name, "")
-            rows.append([name, character_name(wanted) if wanted else "(to be dealt)"] + [""] * 8 + ["waiting"])
+            character = character_name(wanted) if wanted else "(to be dealt)"
+            rows.append([name, character] + [""] * 8 + ["waiting"])
             continue
         sheet = sheet_in(state, name)
         rows.append(

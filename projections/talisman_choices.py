@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from domain.rulesets.talisman.main.ruleset import TalismanGame
-from projections.talisman_names import name_of, option_words
+from projections.talisman_names import name_of, option_words, where
 
 LISTED = 8  # more options than this are counted, not listed, in a sentence
 
@@ -85,3 +85,20 @@ def choice_words(kind: str, options: Sequence[str]) -> str:
     if len(options) > LISTED:
         return f"chooses{about}, among {len(options)} options"
     return f"chooses{about}: {listed([option_label(kind, o) for o in options])}"
+
+
+def action_words(action_id: str) -> str:
+    """Words for a main-board action id when no label is known for it (a part of a log, told alone):
+    `go:outer:10` as `Move to the Woods (Outer 10)`, `cast:talisman/spell/hex:Bo` as `Cast Hex at Bo`,
+    content ids by their names, never the id itself."""
+    head, _, rest = action_id.partition(":")
+    parts = rest.split(":") if rest else []
+    if head == "go" and len(parts) == 2 and parts[1].isdigit():
+        return f"Move to {where(parts[0], int(parts[1]))}"
+    if head == "cast" and parts:
+        at = f" at {parts[1]}" if len(parts) > 1 else ""
+        return f"Cast {name_of(parts[0])}{at}"
+    if head == "choose" and parts:
+        return f"Choose {option_words(rest)}"
+    words = " ".join(name_of(p) if "/" in p else p.replace("-", " ") for p in [head, *parts])
+    return words[:1].upper() + words[1:]

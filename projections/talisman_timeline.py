@@ -47,7 +47,7 @@ from domain.rulesets.talisman.main.events_abilities import (
     SpellTaken,
     SpoilsTaken,
 )
-from projections.talisman_choices import choice_words, option_label
+from projections.talisman_choices import action_words, choice_words, option_label
 from projections.talisman_expansion_timeline import DECKS as EXPANSION_DECKS
 from projections.talisman_expansion_timeline import (
     concerns_expansion,
@@ -273,6 +273,11 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     TurnEnded: lambda e: f"{e.player}'s turn ended; {e.next_player} is next.",
     GameEnded: _ended,
 }
+
+
+def action_label(action_id: str, side: str = "") -> str:
+    """Words a main-board action id no label is known for (the timeline's hook)."""
+    return action_words(action_id)
 
 
 def opponent_name(ref: str) -> str:

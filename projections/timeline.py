@@ -209,8 +209,10 @@ def is_echo(events: Sequence[RecordedEvent], index: int) -> bool:
     if not isinstance(event, ChoiceMade) or index == 0:
         return False
     before = events[index - 1].event
-    return isinstance(before, ActionTaken) and before.player == event.player and (
-        before.action == f"{CHOOSE}{event.option}"
+    return (
+        isinstance(before, ActionTaken)
+        and before.player == event.player
+        and (before.action == f"{CHOOSE}{event.option}")
     )
 
 

@@ -19,7 +19,7 @@ from event_store.recorded import RecordedEvent, redacted
 from projections.html_replay import _timeline_html
 from projections.mail_words import mail_words
 from projections.replay_source import ReplaySource
-from projections.timeline import describe_events, told_lines
+from projections.timeline import describe_event, describe_events, told_lines
 from projections.views import render_board
 from simulation.bot_games import bot_game_options
 
@@ -102,6 +102,11 @@ def test_no_line_of_the_log_timeline_replay_or_html_shows_an_internal_id(games, 
             lines = describe_events(ruleset, seen)
             for recorded, line in told_lines(seen, lines):
                 assert not leaks(line, spelt), (recorded.version, line)
+            # Told alone (a part of a log: no label can be folded for it), an action still reads plainly.
+            for recorded in seen:
+                if isinstance(recorded.event, ActionTaken):
+                    alone = describe_event(ruleset, recorded.event)
+                    assert not CONTENT_ID.search(alone) and not ACTION_ID.search(alone), alone
             source = ReplaySource(game="g", events=seen)
             html = _timeline_html(source)
             assert not CONTENT_ID.search(html) and not ACTION_ID.search(html)
