@@ -153,10 +153,10 @@ def test_a_choice_told_alone_names_its_option_by_its_label():
     """A ChoiceMade seen without the action before it (a part of a log) still reads as the option."""
     from projections.talisman_timeline import describe
 
-    made = ChoiceMade(player="Bo", kind="landing:draw-1", option="talisman/card/imp")
+    made = ChoiceMade(player="Bo", kind="landing:draw:1", option="talisman/card/imp")
     assert describe(made) == "Bo chose: Discard the Imp (Follower: +1 Craft in Psychic Combat)."
     offered = ChoiceOffered(
-        player="Bo", kind="landing:draw-1", options=["talisman/card/imp", "talisman/card/ogre-1"]
+        player="Bo", kind="landing:draw:1", options=["talisman/card/imp", "talisman/card/ogre-1"]
     )
     assert describe(offered) == (
         "Bo chooses which card to discard: Discard the Imp (Follower: +1 Craft in Psychic Combat) "
