@@ -176,13 +176,32 @@ _WHEN = {
     "psychic-combat": "their next Psychic Combat",
     "any-combat": "their next fight",
     "own-turn": "this turn",
+    "movement": "their next move",
+}
+
+
+# What a readied effect will do, by its effect id (`{n}`: its amount).
+_EFFECTS = {
+    "strength-bonus": "+{n} Strength",
+    "craft-bonus": "+{n} Craft",
+    "evade": "evading the enemy",
+    "destroy-enemy": "destroying the enemy",
+    "armour": "a life lost saved on {n} or more",
+    "misdirect": "a misdirected move",
+    "skip-encounter": "not meeting the space",
+    "extra-card": "{n} more card drawn",
 }
 
 
 def _readied(e: EffectReadied) -> str:
     when = _WHEN.get(e.when, e.when.replace("-", " "))
-    amount = f" ({e.amount})" if e.amount else ""
-    return f"{e.player}'s {e.name} waits for {when}: {e.effect.replace('-', ' ')}{amount}."
+    effect = _EFFECTS.get(e.effect)
+    does = (
+        effect.format(n=e.amount)
+        if effect
+        else e.effect.replace("-", " ") + (f" ({e.amount})" if e.amount else "")
+    )
+    return f"{e.player}'s {e.name} waits for {when}: {does}."
 
 
 def _spoils(e: SpoilsTaken) -> str:
@@ -193,6 +212,8 @@ def _spoils(e: SpoilsTaken) -> str:
 
 
 def _ability(e: AbilityUsed) -> str:
+    if e.ability == "skip-encounters":  # the option to pass a space by, which some abilities give
+        return f"{e.player} passed the {e.detail or 'space'} by without meeting it."
     what = name_of(e.ability) if "/" in e.ability else e.ability.replace("-", " ")
     detail = f" ({_reason(e.detail)})" if e.detail else ""
     return f"{e.player}'s ability acted: {what}{detail}."

@@ -14,6 +14,7 @@ from domain.actions import HOST
 from domain.events import ActionTaken, DieRolled
 from domain.game import GameFold, game_status
 from domain.rulesets.talisman.events import ChoiceMade, ChoiceOffered
+from domain.rulesets.talisman.main.events_abilities import AbilityUsed, EffectReadied
 from event_store.app.service import play_with_bots
 from event_store.recorded import RecordedEvent, redacted
 from projections.html_replay import _timeline_html
@@ -58,6 +59,8 @@ def humanised_ids(events: list[RecordedEvent]) -> set[str]:
             tokens = [event.kind, event.kind.partition(":")[0], *event.options]
         elif isinstance(event, DieRolled):  # a roll's purpose as the words it is rolled `for`
             tokens = [f"for {event.purpose}"] if "-" in event.purpose else []
+        elif isinstance(event, EffectReadied | AbilityUsed):
+            tokens = [getattr(event, "effect", "") or getattr(event, "ability", "")]
         else:
             continue
         for token in tokens:

@@ -109,7 +109,7 @@ SAMPLES: dict[type[Event], tuple[Event, str]] = {
         EffectReadied(
             player=ANN, name="Battle Fury", effect="strength-bonus", amount=1, when="combat", lasting=False
         ),
-        "Ann's Battle Fury waits for their next Combat: strength bonus (1).",
+        "Ann's Battle Fury waits for their next Combat: +1 Strength.",
     ),
     EffectSpent: (
         EffectSpent(player=ANN, name="Battle Fury", effect="strength-bonus"),
@@ -117,7 +117,7 @@ SAMPLES: dict[type[Event], tuple[Event, str]] = {
     ),
     AbilityUsed: (
         AbilityUsed(player=ANN, ability="skip-encounters", detail="Plains"),
-        "Ann's ability acted: skip encounters (Plains).",
+        "Ann passed the Plains by without meeting it.",
     ),
     EnemyEvaded: (
         EnemyEvaded(player=ANN, card="talisman/card/goblin-1"),
