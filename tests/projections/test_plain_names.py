@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import get_args
 
 import pytest
 
 from domain.actions import HOST
 from domain.events import ActionTaken, DieRolled
 from domain.game import GameFold, game_status
+from domain.rulesets.castle.content import EFFECTS, Kind
 from domain.rulesets.talisman.events import ChoiceMade, ChoiceOffered
 from domain.rulesets.talisman.main.events_abilities import AbilityUsed, EffectReadied
 from event_store.app.service import play_with_bots
@@ -66,7 +68,12 @@ def humanised_ids(events: list[RecordedEvent]) -> set[str]:
         for token in tokens:
             if "/" not in token and re.search(r"[a-z][:-][a-z]", token):
                 found.add(re.sub(r"[:-]+", " ", token))
-    return found
+                found.update(part for part in token.split(":") if "-" in part)  # and as written
+    return found | CASTLE_IDS
+
+
+# Vampire Empire's card kinds and support effects as the content writes them (`holy-water`, `draw-2`).
+CASTLE_IDS = {word for word in (*get_args(Kind), *EFFECTS) if "-" in word}
 
 
 def leaks(line: str, spelt: set[str]) -> list[str]:
@@ -76,14 +83,18 @@ def leaks(line: str, spelt: set[str]) -> list[str]:
 
 
 def positions(events: list[RecordedEvent]) -> Iterator[tuple[int, GameFold]]:
-    """Folds the log and yields (version, fold) after every EVERY-th action and wherever a choice waits."""
+    """Folds the log and yields (version, fold) where a player decides (just before an action) after every
+    EVERY-th action and wherever a choice waits, and at the end."""
     fold = GameFold()
-    actions = 0
+    actions, offered = 0, False
     for recorded in events:
+        if isinstance(recorded.event, ActionTaken):
+            if actions % EVERY == 0 or offered:
+                yield fold.version, fold
+            actions, offered = actions + 1, False
+        offered = offered or isinstance(recorded.event, ChoiceOffered)
         fold.apply(recorded.event, recorded.chain)
-        actions += isinstance(recorded.event, ActionTaken)
-        if actions % EVERY == 0 or isinstance(recorded.event, ChoiceOffered):
-            yield recorded.version, fold
+    yield fold.version, fold
 
 
 @pytest.fixture(scope="module")
