@@ -135,9 +135,14 @@ _GENERIC: dict[type[Event], Callable[[Any], str]] = {
 }
 
 
-def humanised_action(action_id: str) -> str:
-    """Words an action id no label is known for: `support:draw-2-a` becomes `support draw 2 a`."""
-    return re.sub(r"[:\-]+", " ", action_id).strip()
+def humanised_action(action_id: str, name: Callable[[str], str] | None = None) -> str:
+    """Words an action id no label is known for: `support:draw-2-a` becomes `support draw 2 a`, and a
+    content id in it its name (by `name`, else its last part): `choose:keep/card/bat` `choose Bat`."""
+    words = [
+        (name(part) if name else part.rsplit("/", 1)[-1]) if "/" in part else re.sub(r"-+", " ", part)
+        for part in action_id.split(":")
+    ]
+    return " ".join(word for word in words if word).strip()
 
 
 def describe_action(ruleset: str, event: ActionTaken, label: str | None = None, side: str = "") -> str:
@@ -147,7 +152,9 @@ def describe_action(ruleset: str, event: ActionTaken, label: str | None = None, 
     if label is None:
         module = _describer_module(ruleset)
         words = getattr(module, "action_label", None)
-        label = (words(event.action, side) if words else None) or humanised_action(event.action)
+        label = (words(event.action, side) if words else None) or humanised_action(
+            event.action, getattr(module, "name_of", None)
+        )
     return f"{event.player} chose: {label}{AUTH_WORDS.get(event.auth, '')}."
 
 
