@@ -201,7 +201,8 @@ def action_label(action_id: str, side: str) -> str | None:
         )
     if kind == "support":
         short = parts[0]
-        name = card_name(card_id_of(side, short)) if side else _either_side(card_name, short, "A support card")
+        unknown = "A support card"
+        name = card_name(card_id_of(side, short)) if side else _either_side(card_name, short, unknown)
         return _support_label(name, parts[1:], card)
     return None
 
