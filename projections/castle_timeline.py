@@ -8,7 +8,6 @@ timeline words. No line prints a salt or a commitment.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from domain.events import Event, GameEnded
@@ -186,7 +185,10 @@ def action_label(action_id: str, side: str) -> str | None:
     """Words a Vampire Empire action id for a player of `side` ("" when unknown), or None."""
     kind, _, rest = action_id.partition(":")
     parts = rest.split(":") if rest else []
-    card = (lambda short: card_label(card_id_of(side, short))) if side else partial(_either_side, card_label)
+
+    def card(short: str) -> str:
+        return card_label(card_id_of(side, short)) if side else _either_side(card_label, short)
+
     if not parts:
         return _PLAIN_ACTIONS.get(kind)
     if kind in _ON_CHARACTER:
