@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.events import (
     CardDrawn,
@@ -56,9 +56,13 @@ from projections.talisman_expansion_timeline import (
     die_purpose,
     moved_on,
 )
-from projections.talisman_expansion_timeline import describe_at as describe_at  # Keep 8.4, in a run
+from projections.talisman_expansion_timeline import describe_at as expansion_describe_at
 from projections.talisman_names import name_of, where
 from projections.talisman_sentences import BoardWords, faces_words, talisman_sentences
+from projections.timeline import is_echo
+
+if TYPE_CHECKING:
+    from event_store.recorded import RecordedEvent
 
 DECKS = {
     "adventure": "Adventure deck",
@@ -299,6 +303,16 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
 def action_label(action_id: str, side: str = "") -> str:
     """Words a main-board action id no label is known for (the timeline's hook)."""
     return action_words(action_id)
+
+
+def describe_at(events: Sequence[RecordedEvent], index: int) -> str | None:
+    """Tells what the run around an event makes clear (the expansions': Keep 8.4, a flight's board), and
+    leaves untold ("") a space passed by right after the choice that passed it: the action said so."""
+    event = events[index].event
+    if isinstance(event, AbilityUsed) and event.ability == "skip-encounters" and index >= 2:
+        if is_echo(events, index - 1):
+            return ""
+    return expansion_describe_at(events, index)
 
 
 def opponent_name(ref: str) -> str:

@@ -5,6 +5,7 @@ public and a player see them. Ids stay in `--json` output and in the action ids 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from typing import get_args
@@ -160,6 +161,10 @@ def test_a_main_board_choice_is_told_once_and_reads_as_what_was_done(games):
             said = lines[index - 1]
             assert said.startswith(f"{action.player} chose: ") and said in kept
             told += 1
+        # Passing a space by is told by the choice alone, not again as the ability that allowed it.
+        for said, after in itertools.pairwise(kept):
+            if said.endswith("chose: Pass the space by."):
+                assert not after.endswith(" by without meeting it."), (said, after)
     assert told > 50  # the seeded games choose often enough to check the wording
 
 
