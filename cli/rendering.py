@@ -179,10 +179,10 @@ def print_timeline(
 ) -> None:
     """Prints each event in plain words, numbered by version, wrapped to the terminal's width
     (`labels`: known action labels by version)."""
-    from projections.timeline import describe_events  # only the commands that tell a story load it
+    from projections.timeline import describe_events, told_lines  # only the commands that tell a story
 
     # Piped with no COLUMNS, each event keeps one line of its own, for grep and the like.
     width = terminal_size()[0] if sys.stdout.isatty() or "COLUMNS" in os.environ else 0
-    for recorded, text in zip(events, describe_events(ruleset, events, labels), strict=True):
+    for recorded, text in told_lines(events, describe_events(ruleset, events, labels)):
         line = f"{recorded.version:>5}  {text}"
         print_plain(wrapped(line, width, " " * 7) if width else line)

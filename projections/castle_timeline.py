@@ -35,8 +35,8 @@ from domain.rulesets.castle.events import (
     TurnPassed,
 )
 from domain.rulesets.castle.options import card_id_of, character_id_of
-from domain.rulesets.castle.state import VAMPIRE
-from projections.castle_view import REASONS, card_label, card_name, character_name
+from domain.rulesets.castle.state import SIDES, VAMPIRE
+from projections.castle_view import REASONS, card_label, card_name, character_name, find_card
 
 
 def _names(characters: list[str]) -> str:
@@ -185,7 +185,10 @@ def action_label(action_id: str, side: str) -> str | None:
     """Words a Vampire Empire action id for a player of `side` ("" when unknown), or None."""
     kind, _, rest = action_id.partition(":")
     parts = rest.split(":") if rest else []
-    card = (lambda short: card_label(card_id_of(side, short))) if side else (lambda short: short)
+
+    def card(short: str) -> str:
+        return card_label(card_id_of(side, short)) if side else _either_side(card_label, short)
+
     if not parts:
         return _PLAIN_ACTIONS.get(kind)
     if kind in _ON_CHARACTER:
@@ -199,9 +202,18 @@ def action_label(action_id: str, side: str) -> str | None:
             f"{character_name(character_id_of(parts[0]))} attacks {character_name(character_id_of(parts[1]))}"
         )
     if kind == "support":
-        name = card_name(card_id_of(side, parts[0])) if side else parts[0]
+        short = parts[0]
+        unknown = "A support card"
+        name = card_name(card_id_of(side, short)) if side else _either_side(card_name, short, unknown)
         return _support_label(name, parts[1:], card)
     return None
+
+
+def _either_side(words: Callable[[str], str], short: str, unknown: str = "a card") -> str:
+    """Names a card by its short id when the side that holds it is unknown: as the one deck that has
+    it calls it, or `a card` when both decks have one of that id (never the id itself)."""
+    named = {words(card_id_of(side, short)) for side in SIDES if find_card(card_id_of(side, short))}
+    return named.pop() if len(named) == 1 else unknown
 
 
 def _support_label(name: str, target: list[str], card: Callable[[str], str]) -> str:

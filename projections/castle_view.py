@@ -12,6 +12,7 @@ import textwrap
 from typing import Any
 
 from domain.rulesets.castle.content import (
+    EFFECT_WORDS,
     HOLY_WATER,
     RED,
     SUPPORT,
@@ -48,14 +49,7 @@ STEPS = {
     "fight": "a fight",
     "done": "the action is over",
 }
-EFFECTS = {
-    "draw-2": "draw 2",
-    "take-from-deck": "take from deck",
-    "take-from-cellar": "take from cellar",
-    "take-from-moat": "take from moat",
-    "attack-marker": "+1 attack marker",
-    "defence-marker": "+1 defence marker",
-}
+EFFECTS = EFFECT_WORDS  # what a support card does, in words (the picture reads it too)
 
 
 # --- names --------------------------------------------------------------------------------------------------
@@ -82,16 +76,7 @@ def card_label(card_id: str) -> str:
     """Returns a card's name with its kind and value: `Rapier (noble 2)`, `Claws (red 1)`, `Call for Help
     (support: draw 2)`, `Blessed Perfume (holy water, noble 1)`."""
     found = find_card(card_id)
-    if found is None:
-        return card_name(card_id)
-    if found.kind == SUPPORT:
-        return f"{found.name} (support: {EFFECTS.get(found.effect, found.effect)})"
-    colours = "/".join(found.professions)
-    kind = {HOLY_WATER: "holy water", RED: "red"}.get(found.kind, "")
-    if kind == found.name.lower():
-        kind = ""  # `Holy Water (2)`, not `Holy Water (holy water 2)`
-    what = ", ".join(part for part in (kind, colours) if part)
-    return f"{found.name} ({what} {found.value})" if what else f"{found.name} ({found.value})"
+    return card_name(card_id) if found is None else found.label
 
 
 def card_order(card_id: str) -> tuple[int, str]:

@@ -189,7 +189,9 @@ def _sheets(state: State) -> list[list[str]]:
     rows = []
     for name in state["order"]:
         if name not in state["players"]:
-            rows.append([name, state["requested"].get(name, "") or "(to be dealt)"] + [""] * 8 + ["waiting"])
+            wanted = state["requested"].get(name, "")
+            character = character_name(wanted) if wanted else "(to be dealt)"
+            rows.append([name, character] + [""] * 8 + ["waiting"])
             continue
         sheet = sheet_in(state, name)
         rows.append(

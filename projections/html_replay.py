@@ -201,6 +201,9 @@ def _timeline_html(source: ReplaySource) -> str:
     items = []
     for number in range(1, source.last + 1):
         css = ' class="turn-start"' if number in starts else ""
+        if source.is_told_above(number):  # one item per event, but a choice is told once, by its action
+            items.append(f'<li value="{number}" data-event="{number}" hidden></li>')
+            continue
         items.append(
             f'<li value="{number}" data-event="{number}"{css}>{html.escape(source.told(number))}</li>'
         )

@@ -22,8 +22,9 @@ from domain.rulesets.talisman.main.state import ROLLED, MainState
 from event_store.recorded import RecordedEvent, fold_recorded, redacted
 from projections import castle_mail_words, castle_view
 from projections.phone_lines import INDENT, WIDTH, whole, wrap_words
-from projections.talisman_names import board_name, name_of, option_words
-from projections.timeline import describe_events
+from projections.talisman_choices import choice_words
+from projections.talisman_names import board_name, name_of
+from projections.timeline import describe_events, told_lines
 from projections.views import STOPPED_HEAD, players_summary
 
 TOLD = 100  # the most events one mail tells; a longer run says how many came before
@@ -78,15 +79,14 @@ def turn_lines(fold: GameFold, viewer: str, width: int) -> list[str]:
 
 
 def talisman_situation(plain: dict[str, Any]) -> str:
-    """Returns the round, and a choice under way with its options in words: `Round 5: Cy chooses (landing
-    encounter): space, pass.`"""
+    """Returns the round, and a choice under way with its options in words: `Round 5: Cy chooses what to
+    do here: Meet the space or Pass the space by.`"""
     state = cast(MainState, plain)
     choice = state["choice"]
     if choice is None:
         rolled = f" {state['turn']} rolled {state['rolled']}: where to go?" if state["step"] == ROLLED else ""
         return f"Round {state['round']}.{rolled}"
-    options = ", ".join(option_words(option) for option in choice["options"])
-    return f"Round {state['round']}: {choice['player']} chooses ({option_words(choice['kind'])}): {options}."
+    return f"Round {state['round']}: {choice['player']} {choice_words(choice['kind'], choice['options'])}."
 
 
 # What a ruleset adds to whose turn it is: the round and a choice under way, the step of a turn.
@@ -117,7 +117,7 @@ def change_lines(ruleset: str, events: list[RecordedEvent], old: int, width: int
     if first > old:
         lines += wrap_words(f"(events {old + 1} to {first} are left out: the log tells them)", width)
     digits = len(str(new))
-    for recorded, text in zip(events[first:new], told[first - old :], strict=True):
+    for recorded, text in told_lines(events[first:new], told[first - old :]):
         number = f"{recorded.version:>{digits}}  "
         lines += wrap_words(text, width, first=number, rest=" " * len(number))
     return lines

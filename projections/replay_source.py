@@ -63,10 +63,20 @@ class ReplaySource:
         return len(self.events)
 
     def told(self, number: int) -> str:
-        """Returns event `number` in the timeline's words (actions by their labels, every roll's owner)."""
+        """Returns event `number` in the timeline's words (actions by their labels, every roll's owner);
+        a choice told with the action that made it is told by that action's line."""
+        while number > 1 and self.is_told_above(number):
+            number -= 1
+        return self._lines()[number - 1]
+
+    def is_told_above(self, number: int) -> bool:
+        """Tells whether event `number` was told with the event before it (a choice with its action)."""
+        return not self._lines()[number - 1]
+
+    def _lines(self) -> list[str]:
         if not self._told:  # worded once, for the whole log: labels need the log from its start
             self._told = describe_events(self.ruleset, self.events)
-        return self._told[number - 1]
+        return self._told
 
     def fold_at(self, number: int) -> GameFold:
         """Returns the game state after event `number`; it is reused, so read it before asking again."""

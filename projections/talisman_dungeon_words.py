@@ -44,7 +44,7 @@ def space_name(board: str, space: int) -> str:
     found = next((b for b in main_board().boards if b.id == board), None)
     if found is None or not 0 <= space < len(found.spaces):
         return f"{board} space {space}"
-    return f"the {found.spaces[space].name} ({board} {space})"
+    return f"the {found.spaces[space].name} ({board.title()} {space})"
 
 
 def _space_id_name(space_id: str) -> str:

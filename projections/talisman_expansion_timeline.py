@@ -44,6 +44,7 @@ DIE_PURPOSES = {
     "keep-movement": "to move through the Keep",
     "warlock-keep": "at the Warlock's door to the Keep",
     "keep-exit": "on the Keep's Exit Table",
+    "treasure-chamber": "on the Treasure Chamber's table",  # the way out of the Dungeon
 }
 
 # How a character moves on the expansions' boards (Dungeon 7.3, 9; Keep 8.2, 10), by the move's reason.

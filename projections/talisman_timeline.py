@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.events import (
     CardDrawn,
@@ -48,6 +48,7 @@ from domain.rulesets.talisman.main.events_abilities import (
     SpellTaken,
     SpoilsTaken,
 )
+from projections.talisman_choices import action_words, choice_words, option_label
 from projections.talisman_expansion_timeline import DECKS as EXPANSION_DECKS
 from projections.talisman_expansion_timeline import (
     concerns_expansion,
@@ -56,9 +57,13 @@ from projections.talisman_expansion_timeline import (
     die_purpose,
     moved_on,
 )
-from projections.talisman_expansion_timeline import describe_at as describe_at  # Keep 8.4, in a run
-from projections.talisman_names import name_of, option_words, where
+from projections.talisman_expansion_timeline import describe_at as expansion_describe_at
+from projections.talisman_names import name_of, where
 from projections.talisman_sentences import BoardWords, faces_words, talisman_sentences
+from projections.timeline import is_echo
+
+if TYPE_CHECKING:
+    from event_store.recorded import RecordedEvent
 
 DECKS = {
     "adventure": "Adventure deck",
@@ -136,8 +141,12 @@ def _crossed(e: RegionCrossed) -> str:
 
 
 def _offered(e: ChoiceOffered) -> str:
-    what = e.kind.replace(":", " ").replace("-", " ")  # `service:village`: service village
-    return f"{e.player} must choose ({what}): {', '.join(option_words(o) for o in e.options)}."
+    return f"{e.player} {choice_words(e.kind, e.options)}."
+
+
+def _made(e: ChoiceMade) -> str:
+    # Told alone (the run tells it with the action that made it): the option as the choice listed it.
+    return f"{e.player} chose: {option_label(e.kind, e.option)}."
 
 
 def _command(e: CommandSpellCast) -> str:
@@ -172,13 +181,32 @@ _WHEN = {
     "psychic-combat": "their next Psychic Combat",
     "any-combat": "their next fight",
     "own-turn": "this turn",
+    "movement": "their next move",
+}
+
+
+# What a readied effect will do, by its effect id (`{n}`: its amount).
+_EFFECTS = {
+    "strength-bonus": "+{n} Strength",
+    "craft-bonus": "+{n} Craft",
+    "evade": "evading the enemy",
+    "destroy-enemy": "destroying the enemy",
+    "armour": "a life lost saved on {n} or more",
+    "misdirect": "a misdirected move",
+    "skip-encounter": "not meeting the space",
+    "extra-card": "{n} more card drawn",
 }
 
 
 def _readied(e: EffectReadied) -> str:
     when = _WHEN.get(e.when, e.when.replace("-", " "))
-    amount = f" ({e.amount})" if e.amount else ""
-    return f"{e.player}'s {e.name} waits for {when}: {e.effect.replace('-', ' ')}{amount}."
+    effect = _EFFECTS.get(e.effect)
+    does = (
+        effect.format(n=e.amount)
+        if effect
+        else e.effect.replace("-", " ") + (f" ({e.amount})" if e.amount else "")
+    )
+    return f"{e.player}'s {e.name} waits for {when}: {does}."
 
 
 def _spoils(e: SpoilsTaken) -> str:
@@ -189,6 +217,8 @@ def _spoils(e: SpoilsTaken) -> str:
 
 
 def _ability(e: AbilityUsed) -> str:
+    if e.ability == "skip-encounters":  # the option to pass a space by, which some abilities give
+        return f"{e.player} passed the {e.detail or 'space'} by without meeting it."
     what = name_of(e.ability) if "/" in e.ability else e.ability.replace("-", " ")
     detail = f" ({_reason(e.detail)})" if e.detail else ""
     return f"{e.player}'s ability acted: {what}{detail}."
@@ -262,7 +292,7 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     FollowerTaken: lambda e: f"{e.player} took the {name_of(e.card)} from {e.victim}.",
     SpellTaken: lambda e: f"{e.player} took {e.victim}'s spell {name_of(e.spell)} (die {e.face}).",
     ChoiceOffered: _offered,
-    ChoiceMade: lambda e: f"{e.player} chose {option_words(e.option)}.",
+    ChoiceMade: _made,
     # Shared events the main board tells with more.
     DieRolled: _die,
     CardDrawn: _drawn,
@@ -270,6 +300,21 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     TurnEnded: lambda e: f"{e.player}'s turn ended; {e.next_player} is next.",
     GameEnded: _ended,
 }
+
+
+def action_label(action_id: str, side: str = "") -> str:
+    """Words a main-board action id no label is known for (the timeline's hook)."""
+    return action_words(action_id)
+
+
+def describe_at(events: Sequence[RecordedEvent], index: int) -> str | None:
+    """Tells what the run around an event makes clear (the expansions': Keep 8.4, a flight's board), and
+    leaves untold ("") a space passed by right after the choice that passed it: the action said so."""
+    event = events[index].event
+    if isinstance(event, AbilityUsed) and event.ability == "skip-encounters" and index >= 2:
+        if is_echo(events, index - 1):
+            return ""
+    return expansion_describe_at(events, index)
 
 
 def opponent_name(ref: str) -> str:

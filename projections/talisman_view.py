@@ -29,6 +29,7 @@ from domain.rulesets.talisman.main.state import (
     MainState,
 )
 from domain.rulesets.talisman.shapes import discard_pile
+from projections.talisman_choices import choice_words
 from projections.talisman_expansion_view import (
     BRIEF,
     COMPACT,
@@ -42,7 +43,6 @@ from projections.talisman_names import (
     board_words,
     items,
     name_of,
-    option_words,
     space_name,
 )
 from projections.talisman_sheet import sheet_summary, waiting_row, with_bonus
@@ -138,8 +138,8 @@ def head_line(state: MainState, stopped: bool) -> str:
         return "Waiting for the host to deal the characters."
     choice = state["choice"]
     if choice is not None:
-        options = ", ".join(option_words(o) for o in choice["options"])
-        return f"Round {state['round']}: {choice['player']} chooses ({choice['kind']}): {options}."
+        chooses = choice_words(choice["kind"], choice["options"])
+        return f"Round {state['round']}: {choice['player']} {chooses}."
     rolled = f" (rolled {state['rolled']}: where to go)" if state["step"] == ROLLED else ""
     return f"Round {state['round']}: {state['turn']} to act{rolled}."
 

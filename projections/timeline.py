@@ -33,16 +33,22 @@ from domain.events import (
     TurnEnded,
 )
 from domain.game import GameFold, Rewinds
+from domain.rulesets.talisman.events import ChoiceMade
 from event_store.recorded import RecordedEvent
 from projections.club_words import CLUB_WORDS
 from projections.views import ruleset_describer
 
+# The action id of a pending choice's option, `choose:<option>` (the main board's and the Keep run's).
+CHOOSE = "choose:"
 # Die purposes where a roll holds two dice: the player's, then the opponent's.
 COMBAT_ROLLS = {"combat": "combat", "psychic-combat": "psychic combat"}
 
 
 def _created(e: GameCreated) -> str:
-    seats = ", ".join(p["name"] + (f" ({p['character']})" if p["character"] else "") for p in e.players)
+    seats = ", ".join(
+        p["name"] + (f" ({_character_words(e.ruleset, p['character'])})" if p["character"] else "")
+        for p in e.players
+    )
     scripted = " with scripted dice" if e.scripted else ""
     return f"A game of {e.ruleset} was set up for {seats}{scripted}."
 
@@ -51,6 +57,18 @@ def _die(e: DieRolled) -> str:
     faces = ", ".join(str(v) for v in e.values)
     dice = "a die" if len(e.values) == 1 else f"{len(e.values)} dice"
     return f"{e.player} rolled {dice} for {e.purpose}: {faces}."
+
+
+def _character_words(ruleset: str, ref: str) -> str:
+    """Names a character a seat asked for (`talisman/character/warrior`: Warrior; a side as it is)."""
+    if "/" not in ref:
+        return ref
+    module = _describer_module(ruleset)
+    for naming in ("character_name", "name_of"):
+        words = getattr(module, naming, None)
+        if words is not None and "/" not in (found := str(words(ref))):
+            return found
+    return ref.rsplit("/", 1)[-1].replace("-", " ").title()
 
 
 def _dealt(e: CharacterDealt) -> str:
@@ -117,9 +135,14 @@ _GENERIC: dict[type[Event], Callable[[Any], str]] = {
 }
 
 
-def humanised_action(action_id: str) -> str:
-    """Words an action id no label is known for: `support:draw-2-a` becomes `support draw 2 a`."""
-    return re.sub(r"[:\-]+", " ", action_id).strip()
+def humanised_action(action_id: str, name: Callable[[str], str] | None = None) -> str:
+    """Words an action id no label is known for: `support:draw-2-a` becomes `support draw 2 a`, and a
+    content id in it its name (by `name`, else its last part): `choose:keep/card/bat` `choose Bat`."""
+    words = [
+        (name(part) if name else part.rsplit("/", 1)[-1]) if "/" in part else re.sub(r"-+", " ", part)
+        for part in action_id.split(":")
+    ]
+    return " ".join(word for word in words if word).strip()
 
 
 def describe_action(ruleset: str, event: ActionTaken, label: str | None = None, side: str = "") -> str:
@@ -129,7 +152,9 @@ def describe_action(ruleset: str, event: ActionTaken, label: str | None = None, 
     if label is None:
         module = _describer_module(ruleset)
         words = getattr(module, "action_label", None)
-        label = (words(event.action, side) if words else None) or humanised_action(event.action)
+        label = (words(event.action, side) if words else None) or humanised_action(
+            event.action, getattr(module, "name_of", None)
+        )
     return f"{event.player} chose: {label}{AUTH_WORDS.get(event.auth, '')}."
 
 
@@ -160,7 +185,9 @@ def describe_events(
     ruleset: str, events: Sequence[RecordedEvent], labels: Mapping[int, str] | None = None
 ) -> list[str]:
     """Tells a run of events, one line each: actions by their labels (folded from the start of the log,
-    or given by version in `labels`), and each combat roll with the name of who rolled each die."""
+    or given by version in `labels`), and each combat roll with the name of who rolled each die. A
+    choice recorded just after the action that made it is told once, with the action: its own line is
+    "" (`told_lines` leaves such lines out)."""
     known = {**action_labels(events), **(labels or {})}
     sides = _sides(events)
     # A ruleset's wording may need what came before an event (`describe_at(events, index)`, or None).
@@ -168,7 +195,9 @@ def describe_events(
     lines = []
     for index, recorded in enumerate(events):
         event = recorded.event
-        if in_run is not None and (told := in_run(events, index)) is not None:
+        if is_echo(events, index):
+            lines.append("")  # the choice was told with the action that made it
+        elif in_run is not None and (told := in_run(events, index)) is not None:
             lines.append(told)
         elif isinstance(event, ActionTaken):
             side = sides.get(event.player, "")
@@ -178,6 +207,25 @@ def describe_events(
         else:
             lines.append(describe_event(ruleset, event))
     return lines
+
+
+def is_echo(events: Sequence[RecordedEvent], index: int) -> bool:
+    """Tells whether event `index` records the choice the action just before it made (ChoiceMade after
+    `choose:<option>` by the same player): the action's label already said it."""
+    event = events[index].event
+    if not isinstance(event, ChoiceMade) or index == 0:
+        return False
+    before = events[index - 1].event
+    return (
+        isinstance(before, ActionTaken)
+        and before.player == event.player
+        and (before.action == f"{CHOOSE}{event.option}")
+    )
+
+
+def told_lines(events: Sequence[RecordedEvent], lines: Sequence[str]) -> list[tuple[RecordedEvent, str]]:
+    """Pairs each event with its line, leaving out the events told with the line before (`is_echo`)."""
+    return [(recorded, text) for recorded, text in zip(events, lines, strict=True) if text]
 
 
 def action_labels(events: Sequence[RecordedEvent]) -> dict[int, str]:

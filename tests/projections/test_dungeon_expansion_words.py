@@ -41,14 +41,14 @@ def test_the_treasure_chamber_table_is_told_with_its_crown_bonus_and_where_it_le
 def test_going_down_and_coming_out_are_told_and_other_crossings_left_to_the_main_board():
     """Dungeon 5.2, 8: crossings into and out of the Dungeon get the Dungeon's words."""
     down = _crossed("outer", 1, "dungeon", 0, "went down a Doorway")
-    assert describe(down) == "Ann went down the Doorway on the Fields (outer 1) to the Dungeon's Entrance."
+    assert describe(down) == "Ann went down the Doorway on the Fields (Outer 1) to the Dungeon's Entrance."
     out = _crossed("dungeon", 24, "outer", 0, "the Treasure Chamber's table")
     assert (
         describe(out)
-        == "Ann came out of the Dungeon by the Treasure Chamber's table, onto the Village (outer 0)."
+        == "Ann came out of the Dungeon by the Treasure Chamber's table, onto the Village (Outer 0)."
     )
     tunnel = _crossed("dungeon", 13, "outer", 3, "left the Dungeon by a Doorway")
-    assert describe(tunnel) == "Ann came out of the Dungeon by the Tunnel, onto the Woods (outer 3)."
+    assert describe(tunnel) == "Ann came out of the Dungeon by the Tunnel, onto the Woods (Outer 3)."
     across = _crossed("outer", 5, "middle", 0, "sentinel")
     assert describe(across) is None
     assert describe(TurnEnded(player="Ann", next_player="Bo")) is None

@@ -110,7 +110,7 @@ SAMPLES: dict[type[Event], tuple[Event, str]] = {
         EffectReadied(
             player=ANN, name="Battle Fury", effect="strength-bonus", amount=1, when="combat", lasting=False
         ),
-        "Ann's Battle Fury waits for their next Combat: strength bonus (1).",
+        "Ann's Battle Fury waits for their next Combat: +1 Strength.",
     ),
     EffectSpent: (
         EffectSpent(player=ANN, name="Battle Fury", effect="strength-bonus"),
@@ -127,7 +127,7 @@ SAMPLES: dict[type[Event], tuple[Event, str]] = {
     ),
     AbilityUsed: (
         AbilityUsed(player=ANN, ability="skip-encounters", detail="Plains"),
-        "Ann's ability acted: skip encounters (Plains).",
+        "Ann passed the Plains by without meeting it.",
     ),
     EnemyEvaded: (
         EnemyEvaded(player=ANN, card="talisman/card/goblin-1"),
@@ -227,7 +227,8 @@ def test_the_compact_board_shows_only_spaces_with_something_on_them():
 def test_the_heading_names_a_pending_choice_the_roll_and_the_end():
     game, state = new_game()
     state["choice"] = {"player": BO, "kind": "buy", "options": ["talisman/purchase/raft", "leave"]}
-    assert "Round 1: Bo chooses (buy): Raft, leave." in " ".join(render_board("talisman", state).split())
+    heading = " ".join(render_board("talisman", state).split())
+    assert "Round 1: Bo chooses what to buy: Buy the Raft or Leave." in heading
     state.update(choice=None, step="rolled", rolled=4)
     assert "Ann to act (rolled 4: where to go)." in render_board("talisman", state)
     assert STOPPED_HEAD in render_board("talisman", state, stopped=True)

@@ -83,6 +83,18 @@ class CharactersFile(Struct, frozen=True, forbid_unknown_fields=True):
     characters: tuple[Character, ...]
 
 
+# What a support card does, in words (its effect id is `draw-2`, `take-from-cellar`…).
+EFFECT_WORDS = {
+    "draw-2": "draw 2",
+    "take-from-deck": "take from deck",
+    "take-from-cellar": "take from cellar",
+    "take-from-moat": "take from moat",
+    "attack-marker": "+1 attack marker",
+    "defence-marker": "+1 defence marker",
+}
+_KIND_WORDS = {HOLY_WATER: "holy water", RED: "red"}
+
+
 class CastleCard(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """One deck card: a combat, holy-water, vampire (red) or support card (value 0, with an effect)."""
 
@@ -93,6 +105,18 @@ class CastleCard(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     value: Value = 0  # 0: not given (a support card)
     effect: Effect | Literal[""] = ""
     text: Text
+
+    @property
+    def label(self) -> str:
+        """Returns its name with what it is and does, as players read it: `Rapier (noble 2)`, `Claws (red
+        1)`, `Call for Help (support: draw 2)`, `Blessed Perfume (holy water, noble 1)`."""
+        if self.kind == SUPPORT:
+            return f"{self.name} (support: {EFFECT_WORDS.get(self.effect, self.effect)})"
+        kind = _KIND_WORDS.get(self.kind, "")
+        if kind == self.name.lower():
+            kind = ""  # `Holy Water (2)`, not `Holy Water (holy water 2)`
+        what = ", ".join(part for part in (kind, "/".join(self.professions)) if part)
+        return f"{self.name} ({what} {self.value})" if what else f"{self.name} ({self.value})"
 
     def supports(self, profession: str) -> bool:
         """Tells whether the card may be played for a character of `profession` (its colour or colours)."""

@@ -169,7 +169,7 @@ def legal_actions(state: CastleState, player: str | None = None) -> list[Action]
 
 
 def _name(c: CastleCard) -> str:
-    return f"{c.name} ({c.kind}{' ' + str(c.value) if c.value else ''})"
+    return c.label
 
 
 def _fight_actions(state: CastleState, actor: str, cc: CastleContent) -> list[Action]:

@@ -65,6 +65,18 @@ class Outcome(Struct, frozen=True, forbid_unknown_fields=True):
             force_setattr(self, "text", self.effect)
 
 
+def card_summary(kind: str, text: str, strength: int = 0, craft: int = 0) -> str:
+    """Says in a few words what a card is and does, from its data: `Monster, Strength 5`, `Follower: +1
+    Craft in Psychic Combat` (a text's words after its first colon are what the card does)."""
+    if kind == "monster":
+        return f"Monster, Strength {strength}"
+    if kind == "spirit":
+        return f"Spirit, Craft {craft}"
+    _, colon, does = text.partition(": ")
+    words = (does if colon else text).strip().rstrip(".")
+    return f"{kind.replace('-', ' ').title()}: {words}"
+
+
 class Card(Struct, frozen=True, forbid_unknown_fields=True):
     """One card; enemies have Strength (monster) or Craft (spirit), items have bonuses."""
 
@@ -96,6 +108,11 @@ class Card(Struct, frozen=True, forbid_unknown_fields=True):
     def trophy_value(self) -> int:
         """Returns the Strength of a monster or the Craft of a spirit."""
         return self.strength if self.kind == "monster" else self.craft
+
+    @property
+    def summary(self) -> str:
+        """Says what the card is and does in a few words (see `card_summary`)."""
+        return card_summary(self.kind, self.text, self.strength, self.craft)
 
     def outcome(self, face: int) -> Outcome:
         """Returns the table line for a die face (tables are checked to cover 1-6)."""

@@ -92,7 +92,10 @@ def test_keep_7_2_a_prophetess_draws_her_extra_keep_card_and_chooses_which_goes_
     events, offered = act(game, state, "roll", values=[1], cards=[BAT, SWORD])
     assert [e.card for e in of(events, CardDrawn)] == [BAT, SWORD]
     assert offered["choice"]["kind"] == "keep-landing:draw:1" and choices(game, offered) == [SWORD, BAT]
-    assert labels(game, offered) == ["Discard the Sword", "Discard the Vampire Bat"]
+    assert labels(game, offered) == [
+        "Discard the Sword (Object: +1 Strength in combat)",
+        "Discard the Vampire Bat (Monster, Strength 2)",
+    ]
     events, after = act(game, offered, f"choose:{BAT}")
     assert of(events, CardDiscarded)[0].card == BAT and BAT in after["piles"]["discard:keep"]
     assert of(events, ObjectTaken)[0].card == SWORD and not of(events, CombatResolved)

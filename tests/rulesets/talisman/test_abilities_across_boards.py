@@ -160,7 +160,7 @@ def test_the_zulu_routs_either_way_in_the_dungeon():
         "dungeon/space/hall-of-bones",
     ]
     labels = [a.label for a in game.legal_actions(res.state, ANN)]
-    assert labels[0].startswith("Drive Bo back to the ") and "(dungeon 7)" in labels[0]
+    assert labels[0].startswith("Drive Bo back to the ") and "(Dungeon 7)" in labels[0]
     events, after = act(game, res.state, "choose:dungeon/space/well-room")
     assert of(events, Moved)[0].to_space == 7 and after["players"][BO]["space"] == 7
     assert after["players"][BO]["board"] == "dungeon"

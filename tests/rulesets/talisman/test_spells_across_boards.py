@@ -301,14 +301,14 @@ def test_the_card_and_space_spells_choices_say_what_each_option_does():
     from domain.rulesets.talisman.main.choices import option_label
 
     ctx = new_game(BOTH)[0].ctx
-    assert option_label(ctx, "destroy:outer", f"3:{GOBLIN}") == "Destroy the Goblin on the Woods (outer 3)"
-    assert option_label(ctx, "displace:outer", f"3:{GOBLIN}") == "Move the Goblin on the Woods (outer 3)"
-    assert option_label(ctx, f"displace-to:outer:3:{GOBLIN}", "5") == "Move the Goblin to the Hills (outer 5)"
+    assert option_label(ctx, "destroy:outer", f"3:{GOBLIN}") == "Destroy the Goblin on the Woods (Outer 3)"
+    assert option_label(ctx, "displace:outer", f"3:{GOBLIN}") == "Move the Goblin on the Woods (Outer 3)"
+    assert option_label(ctx, f"displace-to:outer:3:{GOBLIN}", "5") == "Move the Goblin to the Hills (Outer 5)"
     assert option_label(ctx, "metamorph:outer", f"3:{GOBLIN}") == (
-        "Send the Goblin on the Woods (outer 3) back into its deck"
+        "Send the Goblin on the Woods (Outer 3) back into its deck"
     )
     assert (
-        option_label(ctx, f"lay:dungeon:{spell('hex')}", "6") == "Lay the Hex on the Guard Room (dungeon 6)"
+        option_label(ctx, f"lay:dungeon:{spell('hex')}", "6") == "Lay the Hex on the Guard Room (Dungeon 6)"
     )
 
 

@@ -57,7 +57,7 @@ def door_actions(ctx: MainContext, state: MainState, player: str, how: str) -> l
         Action(
             f"{DOOR}{board}:{space}",
             player,
-            f"{how}: come out at the Doorway on the {ctx.space(board, space).name} ({board} {space})",
+            f"{how}: come out at the Doorway on {ctx.place_words(board, space)}",
         )
         for board, space in found
     ]
@@ -130,7 +130,7 @@ def door_chosen(ctx: MainContext, res: Resolution, player: str, option: str) -> 
 def door_label(ctx: MainContext, option: str) -> str:
     """Returns a Doorway to come out at, in words."""
     board, space = ctx.position(option)
-    return f"Come out at the Doorway on the {ctx.space(board, space).name} ({board} {space})"
+    return f"Come out at the Doorway on {ctx.place_words(board, space)}"
 
 
 def tunnel_actions(ctx: MainContext, state: MainState, player: str) -> list[Action]:

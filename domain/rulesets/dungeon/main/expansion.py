@@ -76,6 +76,7 @@ class DungeonExpansion(Expansion[MainContext]):
             trophies={c.id: TrophyValue(c.trophy_kind, c.trophy_value) for c in cards if c.is_enemy},
             names={c.id: c.name for c in cards},
             magic=frozenset(c.id for c in cards if c.kind == "magic-object"),
+            summaries={c.id: c.summary for c in cards},
             outcomes={"doorway": _doorway},
             sheet_keys=dict(SHEET_KEYS),
             reached=frozenset({BOARD}),  # house ruling: Spells reach the Dungeon (Dungeon 10.1-10.2)

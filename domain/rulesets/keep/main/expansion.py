@@ -88,6 +88,7 @@ class KeepExpansion(Expansion[MainContext]):
             },
             names=names,
             magic=frozenset(c.id for c in cards if c.kind == "magic-object"),
+            summaries={card.id: card.summary for card in cards},
             outcomes=dict(entry.OUTCOMES),
             state_keys=state_keys(self.ctx.options.get("keep.hoard") == "true"),
             sheet_keys=KeepSheet(**SHEET_KEYS),

@@ -7,7 +7,7 @@ from domain.resolution import Resolution
 from domain.rulesets.talisman.events import ChoiceOffered
 from domain.rulesets.talisman.main import spell_labels
 from domain.rulesets.talisman.main.context import MainContext, state_of
-from domain.rulesets.talisman.main.places_elsewhere import place_of, space_name
+from domain.rulesets.talisman.main.places_elsewhere import place_of
 from domain.rulesets.talisman.main.state import MainState
 
 CHOOSE = "choose:"
@@ -59,7 +59,7 @@ def option_label(ctx: MainContext, kind: str, option: str) -> str:
     if head in _SENT:
         board, space = place_of(ctx, option)  # a Rout in the Dungeon names a Dungeon space (Dungeon 12.10)
         who = arg.partition(":")[0]
-        return f"{_SENT[head].format(who)} the {space_name(ctx, board, space)} ({board} {space})"
+        return f"{_SENT[head].format(who)} {ctx.place_words(board, space)}"
     if head == "black-knight":
         return "Pay the Black Knight's toll" if option == "pay" else "Fight the Black Knight"
     if head == "alignment":
@@ -91,4 +91,4 @@ def _landing_label(ctx: MainContext, step: str, option: str) -> str:
         return _LANDING[option]
     if step.startswith("evade"):
         return f"Evade the {ctx.card_name(option)}"
-    return f"Discard the {ctx.card_name(option)}"  # the extra cards drawn: which one goes back
+    return f"Discard the {ctx.card_words(option)}"  # the extra cards drawn: which one goes back

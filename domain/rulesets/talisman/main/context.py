@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from domain.resolution import Resolution
+from domain.rulesets.talisman.cards import card_summary
 from domain.rulesets.talisman.main.content_board import BoardFile, PlacesFile, Space, Table
 from domain.rulesets.talisman.main.expansion import Expansion, ExpansionContent, ItemStats, TrophyValue
 from domain.rulesets.talisman.main.state import MainSheet, MainState
@@ -234,6 +235,20 @@ class MainContext:
         """Returns a card's name (its id's last part if no deck in use has it)."""
         return self.names.get(card) or card.rsplit("/", 1)[-1].replace("-", " ")
 
+    @cached_property
+    def summaries(self) -> dict[str, str]:
+        """Returns what every card in play is and does, in a few words, by id."""
+        found = {c.id: card_summary(c.type, c.text, c.strength, c.craft) for c in self.adventure.cards}
+        found.update({i.id: card_summary("object", i.text) for i in self.purchase.items})
+        for exp_content in self.expansion_contents:
+            found.update(exp_content.summaries)
+        return found
+
+    def card_words(self, card: str) -> str:
+        """Returns a card's name with what it is and does: `Imp (Follower: +1 Craft in Psychic Combat)`."""
+        summary = self.summaries.get(card)
+        return f"{self.card_name(card)} ({summary})" if summary else self.card_name(card)
+
     def is_magic(self, card: str) -> bool:
         """Tells whether a card is a Magic Object."""
         found = self.cards.get(card)
@@ -277,6 +292,10 @@ class MainContext:
     def space(self, board: str, index: int) -> Space:
         """Returns the space at (board, index)."""
         return self.spaces[board][index]
+
+    def place_words(self, board: str, index: int) -> str:
+        """Returns a space as a player reads it: `the Woods (Outer 10)`, `the Crypt (Dungeon 3)`."""
+        return f"the {self.space(board, index).name} ({board.title()} {index})"
 
     def here(self, res: Resolution, player: str) -> Space:
         """Returns the space a player stands on."""

@@ -74,6 +74,8 @@ class ExpansionContent(Generic[Ctx]):
     trophies: Mapping[str, TrophyValue] = field(default_factory=dict)
     names: Mapping[str, str] = field(default_factory=dict)
     magic: frozenset[str] = frozenset()
+    # What each of its cards is and does in a few words (an option to discard one says it).
+    summaries: Mapping[str, str] = field(default_factory=dict)
     # The outcomes of cards and places it owns, by outcome (or card effect) id.
     outcomes: Mapping[str, Callable[[Ctx, Resolution, str, int, str, str], None]] = field(
         default_factory=dict

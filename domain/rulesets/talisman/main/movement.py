@@ -119,7 +119,7 @@ def _spots(ctx: MainContext, state: MainState, player: str) -> list[tuple[str, i
 def go_actions(ctx: MainContext, state: MainState, player: str) -> list[Action]:
     """Returns the `go:` actions after the movement roll."""
     return [
-        Action(f"go:{board}:{space}", player, f"Move to the {ctx.space(board, space).name} ({board} {space})")
+        Action(f"go:{board}:{space}", player, f"Move to {ctx.place_words(board, space)}")
         for board, space in _spots(ctx, state, player)
     ]
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -209,9 +208,7 @@ class TalismanGame(TalismanRace[MainState]):
             if player not in (None, choice["player"]):
                 return []
             kind, chooser = choice["kind"], choice["player"]
-            owner = self._chooser(kind)  # an expansion's choice is labelled by it
-            label = owner.choice_label if owner is not None else partial(option_label, self.ctx)
-            return [Action(f"{CHOOSE}{o}", chooser, label(kind, o)) for o in choice["options"]]
+            return [Action(f"{CHOOSE}{o}", chooser, self.choice_label(kind, o)) for o in choice["options"]]
         current = main["turn"]
         if player not in (None, current):
             return []
@@ -312,6 +309,11 @@ class TalismanGame(TalismanRace[MainState]):
                 ABILITIES.cast(self.ctx, res, player, action_id.removeprefix("cast:"))
         if action_id != "roll" and not ABILITIES.keeps_turn(res, action_id):
             finish_action(self.ctx, res)
+
+    def choice_label(self, kind: str, option: str) -> str:
+        """Returns one option of a pending choice of `kind` in words (an expansion's choice by it)."""
+        owner = self._chooser(kind)
+        return owner.choice_label(kind, option) if owner is not None else option_label(self.ctx, kind, option)
 
     def _chooser(self, kind: str) -> Expansion[MainContext] | None:
         head = kind.partition(":")[0]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from domain.rulesets.talisman.main.context import MainContext
-from domain.rulesets.talisman.main.places_elsewhere import space_name
 
 KINDS = frozenset({"destroy", "displace", "displace-to", "metamorph", "lay"})
 
@@ -19,7 +18,7 @@ def located(option: str, board: str) -> tuple[str, int, str]:
 
 
 def _where(ctx: MainContext, board: str, space: int) -> str:
-    return f"the {space_name(ctx, board, space)} ({board} {space})"
+    return ctx.place_words(board, space)
 
 
 def _spell_name(ctx: MainContext, spell_id: str) -> str:
