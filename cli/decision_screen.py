@@ -23,7 +23,8 @@ SHOW_LOG = "log"
 
 # The lines of what happened that a list of options which pages anyway leaves room for.
 STORY_SPARED = 6
-# A table's header and its rule take two lines above its rows.
+# A table's header and its rule take two lines above its rows; the options' ids are its second column.
+ID_COLUMN = 1
 TABLE_HEAD = 2
 
 Board = Callable[[int | None], list[str]]
@@ -56,9 +57,16 @@ class Screen:
 
 
 def _table(decision: Decision, start: int, count: int, width: int) -> list[str]:
-    """The options from `start`, `count` of them, as a table whose last column (the label) may wrap."""
+    """The options from `start`, `count` of them, as a table whose last column (the label) may wrap;
+    too narrow for the ids beside the labels, without the ids (a number or an id may still be typed)."""
     rows = decision.rows[start : start + count]
-    return table_lines(decision.columns, rows, width, wrapping=[decision.columns[-1]])
+    label = decision.columns[-1]
+    lines = table_lines(decision.columns, rows, width, wrapping=[label])
+    if lines and lines[0].rstrip().endswith(label) and max(map(len, lines)) <= width:
+        return lines
+    columns = [c for index, c in enumerate(decision.columns) if index != ID_COLUMN]
+    rows = [[cell for index, cell in enumerate(row) if index != ID_COLUMN] for row in rows]
+    return table_lines(columns, rows, width, wrapping=[label])
 
 
 def _option_pages(decision: Decision, width: int, room: int | None) -> list[list[str]]:

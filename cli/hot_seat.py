@@ -174,7 +174,7 @@ class HotSeat:
         page, message = 0, ""
         while True:
             screen = self._draw(viewer, actors, legal, page, message)
-            typed = self.read(f"{' / '.join(actors)}, your choice (number or id; ? help; q quits): ")
+            typed = self.read(self._prompt(actors))
             if typed is None or typed.strip().lower() in QUIT:
                 return False
             command, message = typed.strip(), ""
@@ -194,6 +194,12 @@ class HotSeat:
                     message = f"Error: {exc}"
                     continue
                 return True
+
+    def _prompt(self, actors: list[str]) -> str:
+        """The choice prompt, on one line of the screen."""
+        prompt = f"{' / '.join(actors)}, your choice (number or id; ? help; q quits): "
+        width = terminal_size()[0]
+        return prompt if len(prompt) < width else f"{' / '.join(actors)}, your choice (? help): "[: width - 2]
 
     def _take(self, action: Action) -> None:
         _, recorded = self.service.take_action(self.game_id, action.player, action.id)
@@ -223,9 +229,7 @@ class HotSeat:
         chosen = [self.seen[a] for a in actors if a in self.seen]
         if chosen:
             return min(chosen)
-        taken = [
-            r.version for r in recent if isinstance(r.event, ActionTaken) and r.event.player in actors
-        ]
+        taken = [r.version for r in recent if isinstance(r.event, ActionTaken) and r.event.player in actors]
         return taken[-1] - 1 if taken else recent[0].version - 1 if recent else 0
 
     def _story(self, viewer: str, actors: list[str]) -> Story:
