@@ -21,6 +21,8 @@ PREVIOUS_PAGE = "["
 SHOW_BOARD = "board"
 SHOW_LOG = "log"
 
+# The fewest lines worth showing of a board: fewer, a line says how to see it.
+SMALLEST_BOARD = 4
 # The lines of what happened that a list of options which pages anyway leaves room for.
 STORY_SPARED = 6
 # A table's header and its rule take two lines above its rows; the options' ids are its second column.
@@ -150,12 +152,10 @@ def _story_lines(story: Story, room: int | None, width: int) -> list[str]:
     return [*wrap(title, width)[:1], *(line for told in kept for line in told)]
 
 
-def _board_lines(board: Board, room: int | None, width: int) -> list[str]:
+def _board_lines(board: Board, room: int, width: int) -> list[str]:
     """The board in at most `room` lines; when cut, its last line says how to see it whole."""
-    if room is None:
-        return board(None)
-    if room < 2:
-        return [f"(The board needs more room: {SHOW_BOARD} shows it.)"[:width]] if room == 1 else []
+    if room < SMALLEST_BOARD:
+        return [f"(The board needs more room: {SHOW_BOARD} shows it.)"[:width]] if room > 0 else []
     lines = board(room)
     cut = lines_cut(lines[-1]) if lines else 0
     if cut:
@@ -178,14 +178,16 @@ def compose(
     room = None if height is None else max(height - 1 - len(header), 0)  # the prompt has its own line
     spared = min(STORY_SPARED, 1 + sum(map(len, story.events))) if story.events else 0
     chosen, pages = _decision_lines(decision, width, room, page, spared) if decision else ([], 1)
-    left = None if room is None else room - len(chosen)
-    # The story is bounded: beside a board with room to show, it takes at most half of what is left.
-    told = _story_lines(story, None if left is None else max(left // 2, min(left, STORY_SPARED)), width)
-    left = None if left is None else left - len(told)
-    if left is not None and left < 2 and len(told) < len(_story_lines(story, None, width)):
-        told = _story_lines(story, left + len(told), width)  # too little room for a board: the story's
-        left = 0
-    return Screen([*header, *_board_lines(board, left, width), *told, *chosen], pages)
+    if room is None:
+        return Screen([*header, *board(None), *_story_lines(story, None, width), *chosen], pages)
+    left = room - len(chosen)
+    # The story is bounded: it takes at most half of what is left (or a few lines), and leaves the
+    # board a line at least, to say it is there; a board that would be too small to read leaves its
+    # room to the story but for that line.
+    told = _story_lines(story, max(left // 2, min(left - 1, STORY_SPARED)), width)
+    if left - len(told) < SMALLEST_BOARD:
+        told = _story_lines(story, left - 1, width)
+    return Screen([*header, *_board_lines(board, left - len(told), width), *told, *chosen], pages)
 
 
 def help_lines(width: int) -> list[str]:

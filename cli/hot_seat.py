@@ -183,7 +183,7 @@ class HotSeat:
             elif command in HELP:
                 self._show_whole(help_lines(terminal_size()[0]))
             elif command.lower() == SHOW_BOARD:
-                self._show_whole(self._board(viewer, terminal_size()[0], apart=False)(None))
+                self._show_whole(self._board(self._fold(viewer), terminal_size()[0], apart=False)(None))
             elif command.lower() == SHOW_LOG:
                 story = self._story(viewer, actors)
                 self._show_whole([f"{story.title}:", *(line for told in story.events for line in told)])
@@ -247,9 +247,8 @@ class HotSeat:
     def _fold(self, viewer: str) -> GameState:
         return self.service.fold_as(self.game_id, viewer or None)  # from the viewer's snapshot on
 
-    def _board(self, viewer: str, width: int, apart: bool) -> Callable[[int | None], list[str]]:
+    def _board(self, fold: GameState, width: int, apart: bool) -> Callable[[int | None], list[str]]:
         """Returns the board as lines in at most a given height (`apart`: without its decision lines)."""
-        fold = self._fold(viewer)
         stopped = game_summary(str(self.game_id), fold)["status"] == STOPPED
 
         def lines(height: int | None) -> list[str]:
@@ -258,8 +257,8 @@ class HotSeat:
 
         return lines
 
-    def _header(self, viewer: str, width: int, on_terminal: bool) -> list[str]:
-        summary = game_summary(str(self.game_id), self._fold(viewer))
+    def _header(self, fold: GameState, width: int, on_terminal: bool) -> list[str]:
+        summary = game_summary(str(self.game_id), fold)
         head = wrapped(board_header(str(self.game_id), summary), width)
         if on_terminal and "\n" in head:  # a line saved for the rest: the id's start names the game
             head = wrapped(board_header(str(self.game_id)[:8], summary), width)
@@ -278,10 +277,11 @@ class HotSeat:
             [str(n), a.id, *([a.player] if several else []), a.label] for n, a in enumerate(legal, start=1)
         ]
         columns = ["#", "id", *(["player"] if several else []), "action"]
-        context = decision_lines(self.ruleset, self._fold(viewer).state, width)
+        fold = self._fold(viewer)
+        context = decision_lines(self.ruleset, fold.state, width)
         decision = Decision(context, columns, rows, message)
-        board = self._board(viewer, width, apart=bool(context))
-        header = self._header(viewer, width, height is not None)
+        board = self._board(fold, width, apart=bool(context))
+        header = self._header(fold, width, height is not None)
         screen = compose(header, decision, self._story(viewer, actors), board, size, page)
         print_plain("\n".join(screen.lines))
         return screen
@@ -294,8 +294,9 @@ class HotSeat:
         recorded = redacted(self.service.recorded_events(self.game_id, gt=last), viewer)
         told = [line.split("\n") for line in timeline_lines(self.ruleset, recorded, self.labels, width)]
         story = Story("Since the last choice", told)
-        header = self._header(viewer, width, height is not None)
-        screen = compose(header, None, story, self._board(viewer, width, apart=False), size)
+        fold = self._fold(viewer)
+        header = self._header(fold, width, height is not None)
+        screen = compose(header, None, story, self._board(fold, width, apart=False), size)
         print_plain("\n".join(screen.lines))
 
     def _show_whole(self, lines: list[str]) -> None:

@@ -92,3 +92,16 @@ def test_a_secret_game_with_a_bot_opponent_tells_the_player_what_the_bot_did(db)
     assert result.exit_code == 0, result.output
     assert "Since your last choice, Hana" in result.stdout
     assert "Vlad" in result.stdout.partition("Since your last choice, Hana")[2]
+
+
+def test_log_board_and_help_show_what_a_screen_may_cut_and_then_the_choice_is_asked_again(db):
+    game = new_game(db, "dungeon-short", "Ann", "Bo")
+    result = run(db, "play", game, "--bot", "Bo", "--stdin", input="1\nlog\nboard\n?\n]\nq\n")
+    assert result.exit_code == 0, result.output
+    after_log = result.stdout.partition("your choice (number or id; ? help; q quits): log\n")[2]
+    assert after_log.startswith("Since your last choice, Ann:\n") and "Bo's turn ended" in after_log
+    after_board = after_log.partition("q quits): board\n")[2]
+    assert after_board.startswith("The Dungeon (short game)\n")  # the whole board, its sheets included
+    after_help = after_board.partition("q quits): ?\n")[2]
+    assert after_help.startswith("At the choice prompt type") and "PgDn" in after_help
+    assert after_help.partition("q quits): ]\n")[2].startswith("dungeon-short game ")  # one page: redrawn
