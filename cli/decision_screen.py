@@ -71,29 +71,38 @@ def _table(decision: Decision, start: int, count: int, width: int) -> list[str]:
     return table_lines(columns, rows, width, wrapping=[label])
 
 
-def _option_pages(decision: Decision, width: int, room: int | None) -> list[list[str]]:
+@dataclass(frozen=True)
+class Page:
+    """A page of the options: the first option's index, how many, and their table's lines."""
+
+    start: int
+    count: int
+    lines: list[str]
+
+
+def _option_pages(decision: Decision, width: int, room: int | None) -> list[Page]:
     """Cuts the options into pages whose tables fit `room` lines (one page with no room given)."""
-    whole = _table(decision, 0, len(decision.rows), width)
+    total = len(decision.rows)
+    whole = _table(decision, 0, total, width)
     if room is None or len(whole) <= room:
-        return [whole]
-    pages: list[list[str]] = []
+        return [Page(0, total, whole)]
+    pages: list[Page] = []
     start, size = 0, max(room - TABLE_HEAD, 1)
-    while start < len(decision.rows):
-        count = min(size, len(decision.rows) - start)
+    while start < total:
+        count = min(size, total - start)
         table = _table(decision, start, count, width)
         while len(table) > room and count > 1:  # a label wrapped onto more lines: fewer rows this page
             count -= 1
             table = _table(decision, start, count, width)
-        pages.append(table)
+        pages.append(Page(start, count, table))
         start += count
     return pages
 
 
-def _page_hint(decision: Decision, pages: list[list[str]], page: int, width: int) -> list[str]:
+def _page_hint(decision: Decision, pages: list[Page], page: int, width: int) -> list[str]:
     if len(pages) == 1:
         return []
-    before = sum(len(p) - TABLE_HEAD for p in pages[:page])
-    first, last = before + 1, before + len(pages[page]) - TABLE_HEAD
+    first, last = pages[page].start + 1, pages[page].start + pages[page].count
     hint = (
         f"Choices {first}-{last} of {len(decision.rows)}, page {page + 1} of {len(pages)}: "
         f"PgDn/{NEXT_PAGE} next, PgUp/{PREVIOUS_PAGE} back"
@@ -110,14 +119,15 @@ def _decision_lines(
     message = wrap(decision.message, width) if decision.message else []
     context = decision.context
     if room is None:
-        return [*context, *_option_pages(decision, width, None)[0], *message], 1
+        return [*context, *_option_pages(decision, width, None)[0].lines, *message], 1
     fixed = len(message)
     smallest = TABLE_HEAD + 1 + (1 if len(decision.rows) > 1 else 0)  # a row, and a hint if it pages
     spare = room - fixed - smallest
     if len(context) > spare:  # a very small terminal: the context gives way, and says so
         kept = max(spare - 1, 0)
         hidden = len(context) - kept
-        note = f"… {hidden} more lines of this choice on a taller terminal ({SHOW_BOARD} shows all)"
+        more = f"{hidden} more line{'s' if hidden > 1 else ''}"
+        note = f"… {more} of this choice on a taller terminal ({SHOW_BOARD} shows all)"
         context = [*context[:kept], note[:width]] if spare > 0 else []
     left = room - fixed - len(context)
     whole = _option_pages(decision, width, left)
@@ -125,7 +135,7 @@ def _decision_lines(
         left = max(left - 1 - spared, min(left - 1, TABLE_HEAD + 3))
     pages = whole if len(whole) == 1 else _option_pages(decision, width, left)
     page = min(max(page, 0), len(pages) - 1)
-    lines = [*context, *pages[page], *_page_hint(decision, pages, page, width), *message]
+    lines = [*context, *pages[page].lines, *_page_hint(decision, pages, page, width), *message]
     return lines, len(pages)
 
 
@@ -159,7 +169,8 @@ def _board_lines(board: Board, room: int, width: int) -> list[str]:
     lines = board(room)
     cut = lines_cut(lines[-1]) if lines else 0
     if cut:
-        lines[-1] = f"… {cut} more lines of the board ({SHOW_BOARD} shows it all)"[:width]
+        more = f"{cut} more line{'s' if cut > 1 else ''}"
+        lines[-1] = f"… {more} of the board ({SHOW_BOARD} shows it all)"[:width]
     return lines
 
 
