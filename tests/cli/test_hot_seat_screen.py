@@ -132,6 +132,8 @@ def test_the_castle_defence_screen_shows_the_fight_totals_the_hand_every_option_
         screen = terminal.screen("vampire-empire game ")
         terminal.send(b"?\n")
         helped = terminal.screen("At the choice prompt", prompt="return to your choice")
+        terminal.send(b"\r")
+        again = terminal.screen("vampire-empire game ")
     finally:
         terminal.close()
     fits(screen, 80, 24)
@@ -145,6 +147,7 @@ def test_the_castle_defence_screen_shows_the_fight_totals_the_hand_every_option_
     # `?` shows help that fits the terminal, not the same cut screen.
     assert len(helped) <= 24 and all(len(line) <= 80 for line in helped)
     assert any("PgDn" in line for line in helped) and "vampire-empire game " not in "\n".join(helped)
+    assert again[-1] == screen[-1] and len(again) == len(screen)  # Enter: back to the choice
 
 
 def test_a_teleport_of_24_options_pages_under_its_header_and_paging_reaches_every_option(tmp_path):
