@@ -179,10 +179,21 @@ def print_timeline(
 ) -> None:
     """Prints each event in plain words, numbered by version, wrapped to the terminal's width
     (`labels`: known action labels by version)."""
-    from projections.timeline import describe_events, told_lines  # only the commands that tell a story
-
     # Piped with no COLUMNS, each event keeps one line of its own, for grep and the like.
     width = terminal_size()[0] if sys.stdout.isatty() or "COLUMNS" in os.environ else 0
+    for told in timeline_lines(ruleset, events, labels, width):
+        print_plain(told)
+
+
+def timeline_lines(
+    ruleset: str, events: list[RecordedEvent], labels: Mapping[int, str] | None, width: int
+) -> list[str]:
+    """Returns each event in plain words, numbered by version, as one paragraph wrapped to `width`
+    columns (0: not wrapped)."""
+    from projections.timeline import describe_events, told_lines  # only the commands that tell a story
+
+    told = []
     for recorded, text in told_lines(events, describe_events(ruleset, events, labels)):
         line = f"{recorded.version:>5}  {text}"
-        print_plain(wrapped(line, width, " " * 7) if width else line)
+        told.append(wrapped(line, width, " " * 7) if width else line)
+    return told

@@ -9,7 +9,7 @@ terminal in raw mode or from piped text alike, so every terminal's Home or PgDn 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from types import TracebackType
 from typing import Any
 
@@ -121,12 +121,17 @@ class TerminalKeys:
         return self._pending.pop(0)
 
 
-def read_line(next_key: Keys, shown: Callable[[str], None] = lambda text: None) -> tuple[str, str]:
-    """Reads a line of keys and returns how it ended (`enter`, `escape` or `end` of the input) with the
-    text typed (`shown` is told the text after every key, to echo it)."""
+def read_line(
+    next_key: Keys, shown: Callable[[str], None] = lambda text: None, ends: Collection[str] = ()
+) -> tuple[str, str]:
+    """Reads a line of keys and returns how it ended (`enter`, `escape`, `end` of the input, or the name of
+    one of the keys in `ends`, which end it at once) with the text typed (`shown` is told the text after
+    every key, to echo it)."""
     text = ""
     while True:
         key = next_key()
+        if key in ends:
+            return key, text
         if key in ENTER or (key == END and text):  # the input ending after some text submits it
             return "enter", text
         if key == END:

@@ -316,30 +316,52 @@ def _score_rows(state: CastleState, width: int = WIDTH) -> list[str]:
     return _wrap(f"Scores: {counted} (1 per surviving human, 2 per vampire).", width)
 
 
-def _sections(state: CastleState, stopped: bool, width: int) -> list[list[str]]:
-    if not state["castle"] and not state["dead"]:  # nothing dealt yet
-        return [_head(state, stopped, width), _player_rows(state, width)]
+def _decision_sections(state: CastleState, stopped: bool, width: int) -> list[list[str]]:
+    """The sections a player's decision turns on: whose turn and step, a fight's totals, their hand."""
     return [
         [*_head(state, stopped, width), *_score_rows(state, width)],
-        [*_castle_rows(state), *_city_line(state, width), *_dead_line(state, width)],
-        _player_rows(state, width),
         [*_fight_rows(state, width), *_holy_rows(state, width)],
-        [*_hand_rows(state, width), *_token_rows(state, width)],
+        _hand_rows(state, width),
     ]
 
 
+def _sections(state: CastleState, stopped: bool, width: int, apart: bool = False) -> list[list[str]]:
+    if not state["castle"] and not state["dead"]:  # nothing dealt yet
+        return [[] if apart else _head(state, stopped, width), _player_rows(state, width)]
+    head, fight, hand = ([], [], []) if apart else _decision_sections(state, stopped, width)
+    return [
+        head,
+        [*_castle_rows(state), *_city_line(state, width), *_dead_line(state, width)],
+        _player_rows(state, width),
+        fight,
+        [*hand, *_token_rows(state, width)],
+    ]
+
+
+def decision_lines(state: CastleState, width: int) -> list[str]:
+    """Returns whose turn and step it is, a fight's totals and cards, and the hands this copy shows: what a
+    player deciding needs on screen whatever else of the board is cut."""
+    return [line for rows in _decision_sections(state, False, width) for line in rows]
+
+
 def render_board(
-    state: CastleState, stopped: bool = False, width: int | None = None, height: int | None = None
+    state: CastleState,
+    stopped: bool = False,
+    width: int | None = None,
+    height: int | None = None,
+    apart: bool = False,
 ) -> str:
     """Renders the castle, the city, the dead, each player's piles, a fight under way and what this copy of
     the log lets its viewer see (hands, identity tokens) as plain text no wider than `width`; short of
-    lines, the sections follow each other without blank lines between them."""
+    lines, the sections follow each other without blank lines between them (`apart`: without the
+    `decision_lines`)."""
 
     def spaced(width: int) -> list[str]:
-        return "\n\n".join("\n".join(rows) for rows in _sections(state, stopped, width) if rows).split("\n")
+        sections = _sections(state, stopped, width, apart)
+        return "\n\n".join("\n".join(rows) for rows in sections if rows).split("\n")
 
     def tight(width: int) -> list[str]:
-        return [line for rows in _sections(state, stopped, width) for line in rows]
+        return [line for rows in _sections(state, stopped, width, apart) for line in rows]
 
     return fit([spaced, tight], width, height)
 

@@ -245,12 +245,33 @@ def heading(state: State, stopped: bool) -> list[str]:
     return [head, f"Dungeon deck: {len(piles[DECK])} left, {len(piles[discard_pile(DECK)])} discarded."]
 
 
+def decision_lines(state: State, width: int) -> list[str]:
+    """Returns who is to act and the sheets, one line each: what a player deciding needs on screen
+    whatever else of the board is cut."""
+    title, head, deck = _heading(state, False)
+    return [*wrap(f"{title}: {head} {deck}", width), *_compact_sheets(state, width)]
+
+
 def render_board(
-    state: State, stopped: bool = False, width: int | None = None, height: int | None = None
+    state: State,
+    stopped: bool = False,
+    width: int | None = None,
+    height: int | None = None,
+    apart: bool = False,
 ) -> str:
     """Renders the spiral (who stands where, face-up cards) and each character's sheet as text no wider
-    than `width` (a game stopped by an early reveal has nobody to act)."""
+    than `width` (a game stopped by an early reveal has nobody to act; `apart`: without the
+    `decision_lines`, the spiral and what lies face up alone)."""
     title, head, deck = _heading(state, stopped)
+    if apart:
+
+        def grid(width: int) -> list[str]:
+            return [*spiral_rows(state, width), *_lying_paragraph(state, width)]
+
+        def tight_grid(width: int) -> list[str]:
+            return [*_tight_spiral_rows(state, width), *_lying_paragraph(state, width, False)]
+
+        return fit([grid, tight_grid], width, height)
 
     def full(width: int) -> list[str]:
         return [title, head, deck, *spiral_rows(state), *_lying_rows(state), "", *_sheet_rows(state)]

@@ -309,12 +309,33 @@ def _option_words(kind: str, option: str) -> str:
     return name_of(option)
 
 
+TITLE = "The Vampire's Keep (Keep run)"
+
+
+def decision_lines(state: State, width: int) -> list[str]:
+    """Returns who is to act or choose, and from what, and the sheets: what a player deciding needs on
+    screen whatever else of the board is cut."""
+    return [*wrap(f"{TITLE}: {head_line(state, False)}", width), *_sheet_rows(state, width)]
+
+
 def render_board(
-    state: State, stopped: bool = False, width: int | None = None, height: int | None = None
+    state: State,
+    stopped: bool = False,
+    width: int | None = None,
+    height: int | None = None,
+    apart: bool = False,
 ) -> str:
     """Renders the three levels (tiles, characters, face-up cards), the sheets and the Vault as text no
-    wider than `width` (a game stopped by an early reveal has nobody to act)."""
-    title, head = "The Vampire's Keep (Keep run)", head_line(state, stopped)
+    wider than `width` (a game stopped by an early reveal has nobody to act; `apart`: without the
+    `decision_lines`)."""
+    title, head = TITLE, head_line(state, stopped)
+    if apart:
+
+        def board(width: int) -> list[str]:
+            levels, vault = _level_rows(state, width, bare=False), _vault_rows(state, width)
+            return [*wrap(counts_line(state), width), *levels, *vault, *_carried_rows(state, width)]
+
+        return fit([board], width, height)
 
     def full(width: int) -> list[str]:
         return [

@@ -29,7 +29,7 @@ from domain.rulesets.talisman.main.state import (
     MainState,
 )
 from domain.rulesets.talisman.shapes import discard_pile
-from projections.talisman_choices import choice_words
+from projections.talisman_choices import choice_subject, choice_words
 from projections.talisman_expansion_view import (
     BRIEF,
     COMPACT,
@@ -126,9 +126,9 @@ def _boards(state: MainState) -> list[str]:
 # --- the game around the board ------------------------------------------------------------------------------
 
 
-def head_line(state: MainState, stopped: bool) -> str:
-    """Returns where a game stands under the board's title: who is to act or choose, the winner or why
-    nobody acts (the text board and the picture say the same)."""
+def head_line(state: MainState, stopped: bool, options: bool = True) -> str:
+    """Returns where a game stands under the board's title: who is to act or choose (and, with `options`,
+    from what), the winner or why nobody acts (the text board and the picture say the same)."""
     if stopped:
         return STOPPED_HEAD
     if state["phase"] == "over":
@@ -138,6 +138,9 @@ def head_line(state: MainState, stopped: bool) -> str:
         return "Waiting for the host to deal the characters."
     choice = state["choice"]
     if choice is not None:
+        if not options:  # the options are listed apart, one a line
+            subject = choice_subject(choice["kind"])
+            return f"Round {state['round']}: {choice['player']} chooses{f' {subject}' if subject else ''}."
         chooses = choice_words(choice["kind"], choice["options"])
         return f"Round {state['round']}: {choice['player']} {chooses}."
     rolled = f" (rolled {state['rolled']}: where to go)" if state["step"] == ROLLED else ""
@@ -239,17 +242,35 @@ def _side_by_side(left: list[str], right: list[str]) -> list[str]:
     return [(a.ljust(column) + b).rstrip() for a, b in itertools.zip_longest(left, right, fillvalue="")]
 
 
+def decision_lines(state: dict[str, Any], width: int) -> list[str]:
+    """Returns the title, who is to act or choose (the options are listed apart) and the character sheets:
+    what a player deciding needs on screen whatever else of the board is cut."""
+    main = cast(MainState, state)
+    head = head_line(main, False, options=False)
+    return [*wrap(f"{TITLE + title_words(main)}. {head}", width), *_sheet_rows(main, width)]
+
+
 def render_board(
-    state: dict[str, Any], stopped: bool = False, width: int | None = None, height: int | None = None
+    state: dict[str, Any],
+    stopped: bool = False,
+    width: int | None = None,
+    height: int | None = None,
+    apart: bool = False,
 ) -> str:
     """Renders the regions (who stands where, what lies face up), the decks and the sheets as text no
-    wider than `width` (80 columns with no width; a game stopped by an early reveal has nobody to act)."""
+    wider than `width` (80 columns with no width; a game stopped by an early reveal has nobody to act;
+    `apart`: without the title and the sheets, the `decision_lines`)."""
     main = cast(MainState, state)
     boards, named = _boards(main), TITLE + title_words(main)
 
     def title(width: int, tight: bool) -> list[str]:
+        if apart:
+            return []
         head = head_line(main, stopped)
         return wrap(f"{named}. {head}", width) if tight else [*wrap(named, width), *wrap(head, width)]
+
+    def sheets(width: int) -> list[str]:
+        return [] if apart else _sheet_rows(main, width)
 
     def regions(width: int, bare: bool = True, brief: bool = False, detail: str = GRID) -> list[str]:
         lines = [line for b in boards for line in _region_lines(main, b, width, bare, brief)]
@@ -258,7 +279,7 @@ def render_board(
     def around(width: int, regions: list[str], tight: bool = False) -> list[str]:
         return [
             *title(width, tight), *wrap(_decks(main), width), "",
-            *regions, "", *_sheet_rows(main, width), *_carried_rows(main, width, tight),
+            *regions, "", *sheets(width), *_carried_rows(main, width, tight),
         ]  # fmt: skip
 
     def full(width: int) -> list[str]:
@@ -286,7 +307,7 @@ def render_board(
         # The sheets first: their `at` column tells where everyone stands, the regions only add cards.
         lines = regions(width, False, True, BRIEF)
         return [
-            *title(width, True), *_sheet_rows(main, width),
+            *title(width, True), *sheets(width),
             *[line for line in lines if not line.endswith("(empty)")],
             *wrap(_decks(main), width), *_carried_rows(main, width, True),
         ]  # fmt: skip

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import textwrap
 from collections.abc import Callable, Sequence
 
@@ -65,6 +66,16 @@ def fit(layouts: Sequence[Layout], width: int | None, height: int | None = None)
     lines = [line[:width] for line in lines]
     if height is not None and len(lines) > height:
         cut = len(lines) - height + 1
-        more = f"… {cut} more line{'s' if cut > 1 else ''} on a taller terminal"
-        lines = [*lines[: height - 1], more[:width]]
+        lines = [*lines[: height - 1], cut_note(cut)[:width]]
     return "\n".join(lines)
+
+
+def cut_note(cut: int) -> str:
+    """Returns the closing line of a layout cut to a height: how many more lines there are."""
+    return f"… {cut} more line{'s' if cut > 1 else ''} on a taller terminal"
+
+
+def lines_cut(line: str) -> int:
+    """Returns how many lines a `cut_note` line says were cut (0 for any other line)."""
+    found = re.fullmatch(r"… (\d+) more lines? on a taller terminal", line)
+    return int(found.group(1)) if found else 0

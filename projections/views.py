@@ -40,14 +40,26 @@ def render_board(
     stopped: bool = False,
     width: int | None = None,
     height: int | None = None,
+    apart: bool = False,
 ) -> str:
     """Renders the board of a game state as plain text no wider than `width` (and, given a `height`, no
     taller): the full layout when it fits, else a compact one; with no width, the full layout as it is
-    (`stopped`: the game takes no more actions)."""
+    (`stopped`: the game takes no more actions; `apart`: without the `decision_lines`, shown elsewhere)."""
     module = _module(ruleset)
     if module is None:
         return f"({ruleset} has no board view)"
+    if apart and hasattr(module, "decision_lines"):
+        return str(module.render_board(state, stopped, width=width, height=height, apart=True))
     return str(module.render_board(state, stopped, width=width, height=height))
+
+
+def decision_lines(ruleset: str, state: dict[str, Any], width: int) -> list[str]:
+    """Returns the lines of a board a pending decision depends on (what is decided, the numbers and
+    cards it turns on), for a screen that must keep them when the rest of the board is cut; [] when the
+    ruleset's view names none."""
+    module = _module(ruleset)
+    found = getattr(module, "decision_lines", None) if module else None
+    return list(found(state, width)) if found else []
 
 
 def players_summary(ruleset: str, state: dict[str, Any]) -> list[dict[str, Any]]:

@@ -4,6 +4,7 @@ and in a game with secrets a cleared screen and a question before each player si
 from __future__ import annotations
 
 import json
+import re
 
 from click.testing import CliRunner
 
@@ -45,7 +46,8 @@ def test_a_number_takes_that_action_and_q_stops_with_everything_stored(db):
     before = actions_taken(db, game)
     result = run(db, "play", game[:8], "--stdin", input="1\nq\n")
     assert result.exit_code == 0, result.output
-    assert "1 │ roll" in result.stdout and "Stopped; every action so far is stored" in result.stdout
+    assert re.search(r"^1 +roll +Roll", result.stdout, re.M)
+    assert "Stopped; every action so far is stored" in result.stdout
     assert actions_taken(db, game) == before + 1  # Ann's roll, then Bo's turn was not taken
 
 
@@ -88,5 +90,18 @@ def test_a_secret_game_with_a_bot_opponent_tells_the_player_what_the_bot_did(db)
     game = new_game(db, "vampire-empire", "Hana:human", "Vlad:vampire")
     result = run(db, "play", game, "--bot", "Vlad", "--stdin", input="Hana\ndraw\npass\nq\n")
     assert result.exit_code == 0, result.output
-    assert "Since your last turn, Hana:" in result.stdout
-    assert "Vlad" in result.stdout.partition("Since your last turn, Hana:")[2]
+    assert "Since your last choice, Hana" in result.stdout
+    assert "Vlad" in result.stdout.partition("Since your last choice, Hana")[2]
+
+
+def test_log_board_and_help_show_what_a_screen_may_cut_and_then_the_choice_is_asked_again(db):
+    game = new_game(db, "dungeon-short", "Ann", "Bo")
+    result = run(db, "play", game, "--bot", "Bo", "--stdin", input="1\nlog\nboard\n?\n]\nq\n")
+    assert result.exit_code == 0, result.output
+    after_log = result.stdout.partition("your choice (number or id; ? help; q quits): log\n")[2]
+    assert after_log.startswith("Since your last choice, Ann:\n") and "Bo's turn ended" in after_log
+    after_board = after_log.partition("q quits): board\n")[2]
+    assert after_board.startswith("The Dungeon (short game)\n")  # the whole board, its sheets included
+    after_help = after_board.partition("q quits): ?\n")[2]
+    assert after_help.startswith("At the choice prompt type") and "PgDn" in after_help
+    assert after_help.partition("q quits): ]\n")[2].startswith("dungeon-short game ")  # one page: redrawn
