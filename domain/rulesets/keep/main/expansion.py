@@ -42,10 +42,8 @@ BOT_WEIGHTS |= {"choose:mystic-keep": 3.0, "choose:enchantress-keep": 3.0}
 SELF_AIM_WEIGHT = 0.1
 # A bot that holds a Talisman has what the Vault would give it: it seldom takes a way in (Keep 4).
 WAYS_IN = ("choose:go", "choose:warlock-keep", "choose:mystic-keep", "choose:enchantress-keep")
-HOLDING_TALISMAN_WEIGHTS = {way: 0.1 for way in WAYS_IN} | {"choose:stay": 3.0}
-# Once a character stands on the Crown, the Keep only shelters a bot from the Command Spell (Keep 11.2),
-# which draws the game out but never wins it: bots leave the Keep and keep out of it.
-CROWN_TAKEN_WEIGHTS = HOLDING_TALISMAN_WEIGHTS | {"flee": 1.0}
+# It leaves with it, too: sheltering in the Keep from the Command Spell (Keep 11.2) never wins a game.
+HOLDING_TALISMAN_WEIGHTS = {way: 0.1 for way in WAYS_IN} | {"choose:stay": 3.0, "flee": 1.0}
 
 
 class KeepExpansion(Expansion[MainContext]):
@@ -179,13 +177,11 @@ class KeepExpansion(Expansion[MainContext]):
 
     def bot_weight(self, state: MainState, action: Action) -> float | None:
         """Returns how likely a bot is to take one of the Keep's actions (None: not the Keep's to say); a
-        bot playing the Vampire Wizard rarely aims his Spell at itself; one holding a Talisman, or once
-        the Crown is taken, seldom goes in (and then flees)."""
+        bot playing the Vampire Wizard rarely aims his Spell at itself; one holding a Talisman seldom
+        goes in and flees when it can."""
         choice = state["choice"]
         if choice is not None and choice["kind"].partition(":")[0] == WIZARD_TARGET:
             return SELF_AIM_WEIGHT if action.id == f"choose:{action.player}" else 1.0
-        if state["crown_reached"] and action.id in CROWN_TAKEN_WEIGHTS:
-            return CROWN_TAKEN_WEIGHTS[action.id]
         sheet = state["players"].get(action.player)
         if sheet is not None and sheet["talismans"] and action.id in HOLDING_TALISMAN_WEIGHTS:
             return HOLDING_TALISMAN_WEIGHTS[action.id]

@@ -70,6 +70,9 @@ CAP_HELP = "house round cap for bot games: after that many rounds the game ends 
 BOT_WEIGHTS = {"advance": 4.0, "advance:crypt": 1.0, "retreat": 0.3, "cross:sentinel": 2.0, "cross:raft": 6.0}
 BOT_WEIGHTS |= {"portal:strength": 3.0, "portal:craft": 3.0, "command": 1.0, "choose:leave": 0.3}
 BOT_WEIGHTS |= {"cross:back": 0.2}  # bots head for the Crown
+# Without a Talisman the Inner Region leads nowhere (the Valley of Fire is barred): bots go back out for one.
+NEEDS_TALISMAN = {"portal:strength": 0.2, "portal:craft": 0.2, "advance": 0.3, "advance:crypt": 0.3}
+NEEDS_TALISMAN |= {"retreat": 4.0}
 EXPANSION_HELP = {
     "dungeon": "the Dungeon expansion: Doorways in the Adventure deck lead into it (RULES.md §2, Dungeon 3)",
     "keep": "the Vampire's Keep expansion: the Talismans are won in its Vault (RULES.md §3, Keep 3-15)",
@@ -355,9 +358,9 @@ class TalismanGame(TalismanRace[MainState]):
         if action.id.startswith("go:"):
             _, board, space = action.id.split(":")
             return move_weight(self.ctx, main, action.player, board, int(space))
+        if action.id in NEEDS_TALISMAN and not sheet["talismans"]:
+            return NEEDS_TALISMAN[action.id]  # the Valley of Fire is barred to it: it goes for a Talisman
         if action.id.startswith("portal:"):
-            if not sheet["talismans"]:
-                return 0.2  # the Valley of Fire is barred to it: the Portal leads nowhere yet
             return 3.0 if action.id == f"portal:{better_portal_stat(main, action.player)}" else 0.3
         return BOT_WEIGHTS.get(action.id, 1.0)
 
