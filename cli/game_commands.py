@@ -303,6 +303,9 @@ def play(
 ) -> None:
     """Plays a game at this terminal (--bot NAME seats a bot), or lets --bots play it to its end.
 
+    --bots bounds the game: a talisman game made without the house round cap for bot games gets it
+    first, in its log, so it ends drawn after 400 rounds at the latest (RULES.md §5).
+
     Each choice is a number from the list, an action id or a unique prefix of one; q or Ctrl-D stops
     (every action is already stored). In a game with secrets it asks who is at the keyboard and clears
     the screen between players. Without a terminal it needs --bots, or --stdin to read piped choices.
