@@ -947,11 +947,7 @@ def play_with_bots(
         raise IllegalAction("the game has not started yet: the host starts it (nightkeep start GAME)")
     if game.status["status"] == STOPPED:
         raise GameOver(STOPPED_MESSAGE)
-    if is_uncapped(game):
-        # RULES.md §5: a game bots finish ends by the house round cap at the latest; one created
-        # without it gets it now, recorded in its log so a replay and the audit see it too.
-        capped = service.cap_bot_rounds(game_id)
-        log.info("bot_round_cap_set", game=str(game_id), rounds=capped.rounds, why="bots finish the game")
+    bound_for_bots(service, game)
     finished = game.is_finished
     while not finished and taken < max_actions:
         acted = service.take_bot_action(game_id, bot)
@@ -960,6 +956,15 @@ def play_with_bots(
         if on_action is not None:
             on_action(service.get_game(game_id), acted.action, acted.recorded)
     return taken
+
+
+def bound_for_bots(service: GameService, game: Game) -> None:
+    """Turns on the house round cap in a game bots are about to finish, if it was created without it."""
+    if is_uncapped(game):
+        # RULES.md §5: a game bots finish ends by the house round cap at the latest; one created
+        # without it gets it now, recorded in its log so a replay and the audit see it too.
+        capped = service.cap_bot_rounds(game.id)
+        log.info("bot_round_cap_set", game=str(game.id), rounds=capped.rounds, why="bots finish the game")
 
 
 def _take(

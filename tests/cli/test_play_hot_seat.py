@@ -90,3 +90,16 @@ def test_a_secret_game_with_a_bot_opponent_tells_the_player_what_the_bot_did(db)
     assert result.exit_code == 0, result.output
     assert "Since your last turn, Hana:" in result.stdout
     assert "Vlad" in result.stdout.partition("Since your last turn, Hana:")[2]
+
+
+def test_bots_in_every_seat_of_a_talisman_game_play_it_under_the_round_cap(db):
+    # RULES.md §5: bots that finish a game bound it; a person at a seat keeps the game as created.
+    game = new_game(db, "talisman", "Ann", "Bo")
+    result = run(db, "play", game, "--bot", "Ann", "--bot", "Bo", "--stdin", input="q\n")
+    assert result.exit_code == 0, result.output
+    assert status(db, game) == "finished"
+    service = GameService.open(db)
+    assert service.get_game(service.resolve_game_id(game)).meta["options"]["bot_round_cap"] == "400"
+    other = new_game(db, "talisman", "Cy", "Di")
+    assert run(db, "play", other, "--bot", "Cy", "--stdin", input="q\n").exit_code == 0
+    assert service.get_game(service.resolve_game_id(other)).meta["options"]["bot_round_cap"] == "0"
