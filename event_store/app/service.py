@@ -959,8 +959,9 @@ def play_with_bots(
 
 
 def bound_for_bots(service: GameService, game: Game) -> None:
-    """Turns on the house round cap in a game bots are about to finish, if it was created without it."""
-    if is_uncapped(game):
+    """Turns on the house round cap in a game bots are about to finish, if it was created without it (a
+    game over already is left as it is)."""
+    if is_uncapped(game) and not game.is_finished:
         # RULES.md §5: a game bots finish ends by the house round cap at the latest; one created
         # without it gets it now, recorded in its log so a replay and the audit see it too.
         capped = service.cap_bot_rounds(game.id)
