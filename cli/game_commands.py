@@ -53,7 +53,7 @@ from domain.errors import UsageError
 from domain.game import STOPPED, game_status
 from domain.signing import history_fingerprint
 from event_store.app.seats import AS_ENV, open_actions, refuse_if_secret, who_acts
-from event_store.app.service import GameService, play_with_bots
+from event_store.app.service import GameService, bound_for_bots, play_with_bots
 from event_store.recorded import created_of, redacted
 
 
@@ -303,6 +303,9 @@ def play(
 ) -> None:
     """Plays a game at this terminal (--bot NAME seats a bot), or lets --bots play it to its end.
 
+    --bots bounds the game: a talisman game made without the house round cap for bot games gets it
+    first, in its log, so it ends drawn after 400 rounds at the latest (RULES.md §5).
+
     Each choice is a number from the list, an action id or a unique prefix of one; q or Ctrl-D stops
     (every action is already stored). In a game with secrets it asks who is at the keyboard and clears
     the screen between players. Without a terminal it needs --bots, or --stdin to read piped choices.
@@ -338,13 +341,16 @@ def _play_at_terminal(
         raise UsageError("--json goes with --bots: playing at the terminal prints for people")
     if not from_stdin and not stdin_is_terminal():
         raise UsageError("nightkeep play needs a terminal: add --bots, or --stdin to read piped choices")
-    players = service.playable_game(game_id).meta["players"]  # a viewer's copy is refused before any prompt
+    game = service.playable_game(game_id)  # a viewer's copy is refused before any prompt
+    players = game.meta["players"]
     unknown = [name for name in bot_seats if name not in players]
     if unknown:
         raise UsageError(f"no player {unknown[0]!r} in this game for --bot (players: {', '.join(players)})")
     from cli.hot_seat import HotSeat  # loaded only to play at the terminal
     from domain.bots import Bot
 
+    if set(players) <= set(bot_seats):
+        bound_for_bots(service, game)  # bots in every seat finish the game: the cap bounds it (RULES.md §5)
     bots = {name: Bot(f"{seed if seed is not None else game_id}/{name}") for name in bot_seats}
     HotSeat(service, game_id, bots).run()
 

@@ -480,6 +480,17 @@ class SeedRevealed(Event):
     seed: bytes
 
 
+@event_type
+class BotRoundCapSet(Event):
+    """The host let bots finish a game created without the house round cap for bot games, and turned it
+    on: from then on the game plays as if created with `bot_round_cap` = `rounds` (RULES.md §5), so
+    it ends drawn once that many rounds are played, and the log says when and why."""
+
+    is_host_event = True
+    rounds: int
+    reason: str
+
+
 # --- Shared rules vocabulary ---------------------------------------------------------------------------
 
 

@@ -43,6 +43,7 @@ from domain.errors import GameOver, IllegalAction, NotSigned, NotYourTurn, Tampe
 from domain.events import (
     GENESIS_CHAIN,
     ActionTaken,
+    BotRoundCapSet,
     DiceChainCommitted,
     DiceKeyDealt,
     DieRolled,
@@ -180,7 +181,41 @@ def _on_action(holder: GameHolder, event: ActionTaken) -> None:
         on_action(meta, event)
 
 
+# The option of a ruleset with a house round cap for bot games (RULES.md §5: `talisman`): "0" is none.
+BOT_ROUND_CAP = "bot_round_cap"
+
+
+def bot_round_cap(ruleset: Ruleset[Any]) -> str:
+    """Returns the round cap bots finish a game of this ruleset with (its option's largest value), or ""
+    for a ruleset without one."""
+    spec = ruleset.option_specs.get(BOT_ROUND_CAP)
+    return max(spec.values, key=int) if spec is not None else ""
+
+
+def is_uncapped(holder: GameHolder) -> bool:
+    """Tells whether a game's ruleset has a house round cap for bot games and the game plays without it."""
+    spec = holder.ruleset.option_specs.get(BOT_ROUND_CAP)
+    return spec is not None and holder.meta["options"].get(BOT_ROUND_CAP, spec.default) == "0"
+
+
+def round_cap_problem(holder: GameHolder, event: BotRoundCapSet) -> str:
+    """Returns why the house round cap cannot be turned on in this game as the event says ("" if it can):
+    only in a ruleset that has one, on a game without it, at the ruleset's own cap."""
+    if not is_uncapped(holder):
+        return f"the {holder.ruleset_name} game has no round cap for bot games to turn on"
+    if str(event.rounds) != bot_round_cap(holder.ruleset):
+        return f"the round cap for bot games is {bot_round_cap(holder.ruleset)} rounds, not {event.rounds}"
+    return ""
+
+
+def _on_round_cap_set(holder: GameHolder, event: BotRoundCapSet) -> None:
+    # The game plays on as if created with the cap: its ruleset is built again with it (RULES.md §5).
+    holder.meta["options"] = {**holder.meta["options"], BOT_ROUND_CAP: str(event.rounds)}
+    holder.ruleset = build_ruleset(holder.ruleset_name, holder.meta["options"])
+
+
 _GAME_EVENTS: dict[type[Event], Callable[[GameHolder, Any], None]] = {
+    BotRoundCapSet: _on_round_cap_set,
     ForkedFrom: _on_forked,
     GameCreated: _on_created,
     SeedCommitted: _on_committed,
@@ -746,6 +781,17 @@ class Game(Aggregate):
         if commit_to_seed(seed) != self.meta["commitment"]:
             raise TamperedLog("the seed does not match this game's commitment")
         self.record(SeedRevealed(seed=seed))
+
+    def cap_bot_rounds(self, reason: str) -> BotRoundCapSet:
+        """Turns on the house round cap for bot games in a game created without it (RULES.md §5), as
+        the host does when bots are to finish the game; refuses a game that has none to turn on."""
+        if self.is_finished:
+            raise GameOver("the game is over")
+        event = BotRoundCapSet(rounds=int(bot_round_cap(self.ruleset) or 0), reason=reason)
+        if problem := round_cap_problem(self, event):
+            raise UsageError(problem)
+        self.record(event)
+        return event
 
     def record(self, event: Event) -> None:
         """Appends one event, chained to the previous one, and folds it into the state: at the class

@@ -11,6 +11,7 @@ from domain.actions import HOST
 from domain.dice import CHAIN_LINKS
 from domain.events import (
     ActionTaken,
+    BotRoundCapSet,
     CardDrawn,
     CharacterDealt,
     CombatResolved,
@@ -111,6 +112,10 @@ _GENERIC: dict[type[Event], Callable[[Any], str]] = {
     ),
     DiceKeyDealt: lambda e: f"The host dealt {e.owner} a private dice key, for {e.owner}'s eyes only.",
     EntropyAdded: lambda e: f"{e.player} added entropy to the dice.",
+    BotRoundCapSet: lambda e: (
+        f"The host let bots finish the game and turned on the house round cap for bot games: if nobody has "
+        f"won after {e.rounds} rounds, the game ends drawn (RULES.md §5)."
+    ),
     SeedRevealed: lambda e: (
         f"The host revealed the dice seed ({e.seed.hex()[:12]}…); every roll can be checked."
     ),

@@ -3,7 +3,8 @@ parallel worker processes if asked), keeping them, and a summary.
 
 A ruleset that takes a `bot_round_cap` option (RULES.md §5: `talisman`) gets a bot game its cap
 turned on unless the caller set it: a house cap for bot games only, so a game bots cannot finish ends
-drawn after that many rounds (and says so in its log). People's games keep the default (no cap).
+drawn after that many rounds (and says so in its log). People's games keep the default (no cap) until
+bots are told to finish one (`play_with_bots` turns the cap on then, recorded as BotRoundCapSet).
 
 Game n of a simulation depends on the simulation's seed and n alone: its bots' seed, its dice seed and
 its id are derived from them (`BotGames`), so the same simulation plays the same games on one process
@@ -61,7 +62,8 @@ def refuse_bot_only_options(ruleset_name: str, options: Mapping[str, str]) -> No
     check_ruleset_name(ruleset_name)
     if BOT_ROUND_CAP in options and BOT_ROUND_CAP in get_ruleset(ruleset_name).option_specs:
         raise UsageError(
-            f"option {BOT_ROUND_CAP} is for bot games only: `nightkeep simulate` and `demo` set it"
+            f"option {BOT_ROUND_CAP} is for bot games only: `nightkeep simulate` and `demo` set it, "
+            "`play --bots` turns it on"
         )
 
 

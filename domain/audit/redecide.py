@@ -15,6 +15,7 @@ from domain.dice import hmac_key
 from domain.errors import NightkeepError
 from domain.events import (
     ActionTaken,
+    BotRoundCapSet,
     DiceChainCommitted,
     EntropyAdded,
     Event,
@@ -37,6 +38,7 @@ from domain.game import (
     dealt_problem,
     dice_key_problem,
     game_status,
+    round_cap_problem,
 )
 from domain.setup import entropy_problem
 
@@ -231,6 +233,8 @@ class ReDecider:
             seed = self.seeds.get(fold.meta["commitment"])
             if problem := dealt_problem(fold.meta, event, seed):
                 self.report.add(version, "dice", f"event {version} (DiceKeyDealt): {problem}")
+        elif type(event) is BotRoundCapSet and (problem := round_cap_problem(fold, event)):
+            self.report.add(version, "rules", f"event {version} (BotRoundCapSet): {problem}")
         elif type(event) in _CLUB_TYPES:
             problem = club_problem(fold, event, self.events, version - 1, game_status(fold))
             if problem:

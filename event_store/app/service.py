@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
 from functools import partial
@@ -45,9 +45,10 @@ from domain.errors import (
     UnknownGame,
     UsageError,
 )
-from domain.events import GENESIS_CHAIN, Event, ForkedFrom, GameCreated
+from domain.events import GENESIS_CHAIN, BotRoundCapSet, Event, ForkedFrom, GameCreated
 from domain.field_types import Seat
 from domain.folding import fold_envelopes
+from domain.game import BOT_ROUND_CAP as GAME_BOT_ROUND_CAP
 from domain.game import (
     MAX_EVENTS,
     NIGHTKEEP_VERSION,
@@ -58,6 +59,7 @@ from domain.game import (
     GameFold,
     Rewinds,
     check_host_start,
+    is_uncapped,
     project_game,
 )
 from domain.game_meta import GameHolder
@@ -100,9 +102,11 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 log = get_logger("nightkeep.store")
-# The option that caps bot games' rounds (RULES.md §5): `simulation.bot_games` sets it, bots playing here
-# warn when it is off.
-BOT_ROUND_CAP = "bot_round_cap"
+# The option that caps bot games' rounds (RULES.md §5): `simulation.bot_games` sets it, bots finishing a
+# game created without it turn it on (`play_with_bots`, recorded as BotRoundCapSet).
+BOT_ROUND_CAP = GAME_BOT_ROUND_CAP
+# Why bots turn the cap on in a game created without it: said in the game's log.
+BOTS_FINISH = "bots play every seat to the end, so the house round cap for bot games bounds the game"
 
 SNAPSHOT_INTERVAL = 32
 # Viewers' folds (event_store.viewer_folds) are snapshotted at every this many of the game's own
@@ -618,6 +622,14 @@ class GameService(Application[UUID]):
         log.info("club_events", game=str(game_id), types=[e.type_name for e in events], version=game.version)
         return game.version
 
+    def cap_bot_rounds(self, game_id: UUID, reason: str = BOTS_FINISH) -> BotRoundCapSet:
+        """Turns on the house round cap for bot games in a game created without it, in its log (RULES.md
+        §5): bots are about to finish it. Refuses a game whose ruleset has none or has it on already."""
+        game = self.playable_game(game_id)
+        event = game.cap_bot_rounds(reason)
+        self._save_or_stale(game)
+        return event
+
     def reveal_seed(self, game_id: UUID) -> bytes:
         """Reveals a game's seed early (it is revealed by itself when the game ends); play then stops."""
         game = self.playable_game(game_id)
@@ -935,9 +947,7 @@ def play_with_bots(
         raise IllegalAction("the game has not started yet: the host starts it (nightkeep start GAME)")
     if game.status["status"] == STOPPED:
         raise GameOver(STOPPED_MESSAGE)
-    if is_uncapped_bot_play(game.ruleset_name, game.ruleset.options):
-        # RULES.md §5: the house round cap is a game option, fixed when the game was created.
-        log.warning("bots_play_without_round_cap", game=str(game_id), ruleset=game.ruleset_name)
+    bound_for_bots(service, game)
     finished = game.is_finished
     while not finished and taken < max_actions:
         acted = service.take_bot_action(game_id, bot)
@@ -948,10 +958,14 @@ def play_with_bots(
     return taken
 
 
-def is_uncapped_bot_play(ruleset_name: str, options: Mapping[str, str]) -> bool:
-    """Tells whether bots are about to play a game whose ruleset has a bot round cap that is off."""
-    spec = get_ruleset(ruleset_name).option_specs.get(BOT_ROUND_CAP)
-    return spec is not None and options.get(BOT_ROUND_CAP, spec.default) == "0"
+def bound_for_bots(service: GameService, game: Game) -> None:
+    """Turns on the house round cap in a game bots are about to finish, if it was created without it (a
+    game over already is left as it is)."""
+    if is_uncapped(game) and not game.is_finished:
+        # RULES.md §5: a game bots finish ends by the house round cap at the latest; one created
+        # without it gets it now, recorded in its log so a replay and the audit see it too.
+        capped = service.cap_bot_rounds(game.id)
+        log.info("bot_round_cap_set", game=str(game.id), rounds=capped.rounds, why="bots finish the game")
 
 
 def _take(

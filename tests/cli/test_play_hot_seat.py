@@ -105,3 +105,16 @@ def test_log_board_and_help_show_what_a_screen_may_cut_and_then_the_choice_is_as
     after_help = after_board.partition("q quits): ?\n")[2]
     assert after_help.startswith("At the choice prompt type") and "PgDn" in after_help
     assert after_help.partition("q quits): ]\n")[2].startswith("dungeon-short game ")  # one page: redrawn
+
+
+def test_bots_in_every_seat_of_a_talisman_game_play_it_under_the_round_cap(db):
+    # RULES.md §5: bots that finish a game bound it; a person at a seat keeps the game as created.
+    game = new_game(db, "talisman", "Ann", "Bo")
+    result = run(db, "play", game, "--bot", "Ann", "--bot", "Bo", "--stdin", input="q\n")
+    assert result.exit_code == 0, result.output
+    assert status(db, game) == "finished"
+    service = GameService.open(db)
+    assert service.get_game(service.resolve_game_id(game)).meta["options"]["bot_round_cap"] == "400"
+    other = new_game(db, "talisman", "Cy", "Di")
+    assert run(db, "play", other, "--bot", "Cy", "--stdin", input="q\n").exit_code == 0
+    assert service.get_game(service.resolve_game_id(other)).meta["options"]["bot_round_cap"] == "0"

@@ -40,6 +40,10 @@ from domain.rulesets.talisman.shapes import discard_pile
 BOT_WEIGHTS = {"choose:go": 4.0, "choose:stay": 0.5, "flee": 0.02, "choose:warlock-keep": 3.0}
 BOT_WEIGHTS |= {"choose:mystic-keep": 3.0, "choose:enchantress-keep": 3.0}
 SELF_AIM_WEIGHT = 0.1
+# A bot that holds a Talisman has what the Vault would give it: it seldom takes a way in (Keep 4).
+WAYS_IN = ("choose:go", "choose:warlock-keep", "choose:mystic-keep", "choose:enchantress-keep")
+# It leaves with it, too: sheltering in the Keep from the Command Spell (Keep 11.2) never wins a game.
+HOLDING_TALISMAN_WEIGHTS = {way: 0.1 for way in WAYS_IN} | {"choose:stay": 3.0, "flee": 1.0}
 
 
 class KeepExpansion(Expansion[MainContext]):
@@ -174,8 +178,12 @@ class KeepExpansion(Expansion[MainContext]):
 
     def bot_weight(self, state: MainState, action: Action) -> float | None:
         """Returns how likely a bot is to take one of the Keep's actions (None: not the Keep's to say); a
-        bot playing the Vampire Wizard rarely aims his Spell at itself."""
+        bot playing the Vampire Wizard rarely aims his Spell at itself; one holding a Talisman seldom
+        goes in and flees when it can."""
         choice = state["choice"]
         if choice is not None and choice["kind"].partition(":")[0] == WIZARD_TARGET:
             return SELF_AIM_WEIGHT if action.id == f"choose:{action.player}" else 1.0
+        sheet = state["players"].get(action.player)
+        if sheet is not None and sheet["talismans"] and action.id in HOLDING_TALISMAN_WEIGHTS:
+            return HOLDING_TALISMAN_WEIGHTS[action.id]
         return BOT_WEIGHTS.get(action.id)

@@ -32,6 +32,7 @@ from domain.rulesets.talisman.effects import GAME_RULES, GameRules
 from domain.rulesets.talisman.events import ChoiceMade
 from domain.rulesets.talisman.main import movement
 from domain.rulesets.talisman.main.abilities import ABILITIES
+from domain.rulesets.talisman.main.bot_sense import better_portal_stat, is_poor_fight, move_weight
 from domain.rulesets.talisman.main.build import EXPANSIONS, build_context, content_paths, load_expansions
 from domain.rulesets.talisman.main.choices import CHOOSE, option_label
 from domain.rulesets.talisman.main.context import MainContext
@@ -65,9 +66,12 @@ ENDING_HELP = (
 )
 CAP_HELP = "house round cap for bot games: after that many rounds the game ends drawn (0: none, RULES.md §5)"
 # Bots lean toward the Crown: moving on, crossing and casting the Command Spell over going back.
-BOT_WEIGHTS = {"advance": 4.0, "advance:crypt": 1.0, "retreat": 0.3, "cross:sentinel": 2.0, "cross:raft": 2.0}
+BOT_WEIGHTS = {"advance": 4.0, "advance:crypt": 1.0, "retreat": 0.3, "cross:sentinel": 2.0, "cross:raft": 6.0}
 BOT_WEIGHTS |= {"portal:strength": 3.0, "portal:craft": 3.0, "command": 1.0, "choose:leave": 0.3}
 BOT_WEIGHTS |= {"cross:back": 0.2}  # bots head for the Crown
+# Without a Talisman the Inner Region leads nowhere (the Valley of Fire is barred): bots go back out for one.
+NEEDS_TALISMAN = {"portal:strength": 0.2, "portal:craft": 0.2, "advance": 0.3, "advance:crypt": 0.3}
+NEEDS_TALISMAN |= {"retreat": 4.0}
 EXPANSION_HELP = {
     "dungeon": "the Dungeon expansion: Doorways in the Adventure deck lead into it (RULES.md §2, Dungeon 3)",
     "keep": "the Vampire's Keep expansion: the Talismans are won in its Vault (RULES.md §3, Keep 3-15)",
@@ -340,21 +344,26 @@ class TalismanGame(TalismanRace[MainState]):
         return True
 
     def bot_weight(self, state: MainState, action: Action) -> float:
-        """Returns how likely a bot is to pick an action: toward the Crown, rarely back or away; without a
-        Talisman (the Valley of Fire's key) it seeks the Warlock's Cave and leaves the Portal alone."""
+        """Returns how likely a bot is to pick an action: never a fight it could avoid at poor odds; a move
+        toward where it heads (`bot_sense.target`: the Warlock's Cave, the Portal once it holds a Talisman,
+        the Sentinel when it may cross); the Portal by its better ability; otherwise on toward the Crown."""
         main = state
+        if is_poor_fight(self.ctx, main, action):
+            return 0.0
         for exp in self.expansions:
             weight = exp.bot_weight(main, action)
             if weight is not None:
                 return weight
         sheet = main["players"].get(action.player)
-        if sheet is None or sheet["talismans"]:
+        if sheet is None:
             return BOT_WEIGHTS.get(action.id, 1.0)
-        if action.id.startswith("portal:"):
-            return 0.2
         if action.id.startswith("go:"):
             _, board, space = action.id.split(":")
-            return 4.0 if self.ctx.space(board, int(space)).kind == "warlocks-cave" else 1.0
+            return move_weight(self.ctx, main, action.player, board, int(space))
+        if action.id in NEEDS_TALISMAN and not sheet["talismans"]:
+            return NEEDS_TALISMAN[action.id]  # the Valley of Fire is barred to it: it goes for a Talisman
+        if action.id.startswith("portal:"):
+            return 3.0 if action.id == f"portal:{better_portal_stat(main, action.player)}" else 0.3
         return BOT_WEIGHTS.get(action.id, 1.0)
 
 
