@@ -100,7 +100,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 log = get_logger("nightkeep.store")
-# The option that caps bot games' rounds (RULES.md §5): `simulation.bot_games` sets it, bots playing here
+# The option that caps bot games' rounds (house rule H6.1): `simulation.bot_games` sets it, bots playing here
 # warn when it is off.
 BOT_ROUND_CAP = "bot_round_cap"
 
@@ -936,7 +936,7 @@ def play_with_bots(
     if game.status["status"] == STOPPED:
         raise GameOver(STOPPED_MESSAGE)
     if is_uncapped_bot_play(game.ruleset_name, game.ruleset.options):
-        # RULES.md §5: the house round cap is a game option, fixed when the game was created.
+        # house rule H6.1: the house round cap is a game option, fixed when the game was created.
         log.warning("bots_play_without_round_cap", game=str(game_id), ruleset=game.ruleset_name)
     finished = game.is_finished
     while not finished and taken < max_actions:

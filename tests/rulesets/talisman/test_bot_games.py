@@ -1,4 +1,4 @@
-"""Bot games of `talisman` end: `simulate` and demos turn on the house round cap for bots (RULES.md §5),
+"""Bot games of `talisman` end: `simulate` and demos turn on the house round cap for bots (house rule H6.1),
 and bots told to play a game created without it say so in the log."""
 
 from __future__ import annotations
