@@ -262,8 +262,8 @@ def test_the_panels_draw_the_expansion_boards_of_a_main_board_game_with_only_the
     # Another picture may draw the Dungeon or the Keep beside the main board: each panel puts on it only
     # the characters standing on its board.
     game = replay("talisman-dungeon-keep-3p-001")
-    # Ann is well inside the Keep by event 1321 of this game.
-    state = game.fold(1321).state
+    # Ann is well inside the Keep by event 1700 of this game (Bo and Cy are on the main board then).
+    state = game.fold(1700).state
     assert state["players"]["Ann"]["board"] == "keep" and state["players"]["Ann"]["space"] > 1
     on_keep = {name: s["space"] for name, s in state["players"].items() if s["board"] == "keep"}
     body = drawsvg.Group()
