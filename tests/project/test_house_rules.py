@@ -39,6 +39,7 @@ HASHED_UNTIL_THEIR_NEXT_CHANGE = frozenset(
 CITATION = re.compile(r"(?<![\w/+=])H(\d+)(?:\.(\d+))?(?![\w:])")
 ITEM = re.compile(r"^- \*\*H(\d+)\.(\d+)\*\* \((house|reading)\) \*[^*]+\*", re.MULTILINE)
 SECTION = re.compile(r"^## H(\d+)\. ", re.MULTILINE)
+EXAMPLES = "tests/project/test_house_rules.py"  # its unknown numbers are examples the checks must refuse
 
 
 def tracked_files() -> list[str]:
@@ -88,7 +89,7 @@ def test_the_document_numbers_its_items_in_order_without_gaps():
 def test_every_house_rule_cited_in_code_tests_and_docs_exists():
     cited: dict[str, set[str]] = {}
     for name in tracked_files():
-        if not name.endswith((".py", ".md", ".toml", ".txt", ".html", ".js")):
+        if not name.endswith((".py", ".md", ".toml", ".txt", ".html", ".js")) or name == EXAMPLES:
             continue
         missing = unknown_citations((ROOT / name).read_text(encoding="utf-8"))
         if missing:
