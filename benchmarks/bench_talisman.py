@@ -5,7 +5,7 @@ Run from anywhere (the project root is put on sys.path):
     python benchmarks/bench_talisman.py          # full: 8 talisman and 80 dungeon-short games, best of 3
     python benchmarks/bench_talisman.py --quick  # smoke: 1 and 8 games, once
 
-Per ruleset (3 bot players each; `talisman` with the house round cap for bot games, RULES.md §5, as
+Per ruleset (3 bot players each; `talisman` with the house round cap for bot games, house rule H6.1, as
 `simulate` plays it), timed in CPU time (time.process_time) with wall time beside (time.perf_counter),
 the best rep of each, the two rulesets interleaved rep by rep so background load on a shared machine hits
 both alike; every rate, the ratio and its verdict are CPU time (wall rates are in the JSON line):

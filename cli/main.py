@@ -144,6 +144,11 @@ COMMANDS = {
         "rulesets",
         "Lists every ruleset with its players, options (values and default) and characters.",
     ),
+    "house-rules": LazyCommand(
+        "cli.rulesets_command",
+        "house_rules",
+        "Prints nightkeep's house rules (docs/house-rules.md), or one numbered item or section of them.",
+    ),
     "simulate": LazyCommand(
         "cli.simulate_command",
         "simulate",

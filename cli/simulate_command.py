@@ -98,7 +98,8 @@ def simulate(
     tournament's files are (`tournament report`): --json carries that report under "report", --html
     writes its page, with the chi-square test of the dice per purpose and per player.
     Exit 1 if any game fails its audit (a fault in nightkeep: please report it). A ruleset with a bot
-    round cap (talisman) plays with it on unless --option sets it (house, RULES.md §5; the log says so).
+    round cap (talisman) plays with it on unless --option sets it (house rule H6.1 of docs/house-rules.md; the
+    log says so).
 
     \b
     Example:

@@ -1,4 +1,4 @@
-"""Vampire Empire's events told in plain words (the timeline's ruleset wording, RULES.md §4).
+"""Vampire Empire's events told in plain words (the timeline's ruleset wording, house rules H4).
 
 Private events (identity tokens, cards into a hand) are worded for their owner: the timeline is given them
 only in a copy of the log that may show them; other copies hold a `Sealed` stand-in, which the shared

@@ -89,7 +89,7 @@ def race_exits(fold: Any, events: Sequence[Event]) -> list[Exit]:
 
 def main_board_exits(fold: Any, events: Sequence[Event]) -> list[Exit]:
     """Exits of the main board: every character a player played, each killed where it died (the player
-    is dealt another, RULES.md §5, or is out), and the last one alive won, lost or still playing."""
+    is dealt another, house rule H5.17, or is out), and the last one alive won, lost or still playing."""
     played: dict[str, list[Exit]] = {name: [] for name in fold.meta["players"]}
     alive: dict[str, str] = {}
     for event in events:

@@ -1,4 +1,4 @@
-"""The Keep run's events told in plain words (the timeline's ruleset wording, RULES.md §3)."""
+"""The Keep run's events told in plain words (the timeline's ruleset wording, house rule H3.18)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Dungeon expansion's events in a main-board game told in plain words (Dungeon 5, 8; RULES.md §2):
+"""The Dungeon expansion's events in a main-board game told in plain words (Dungeon 5, 8; house rules H2):
 `describe(event)` returns a sentence for the Dungeon's own events and for a crossing into or out of
 the Dungeon, None for any other event (the main board's timeline tells those)."""
 

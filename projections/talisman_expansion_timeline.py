@@ -1,4 +1,4 @@
-"""The expansions' events in a `talisman` game told in plain words (RULES.md §5: the Dungeon and the Keep
+"""The expansions' events in a `talisman` game told in plain words (house rules H5: the Dungeon and the Keep
 beside the main board).
 
 Each expansion may tell its own new events in a module of its own (`talisman_dungeon_words`,

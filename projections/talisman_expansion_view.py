@@ -1,4 +1,4 @@
-"""The expansions' boards inside a `talisman` game (RULES.md §5, Dungeon 3.2, 6.1, Keep 3.2, 5.1): the
+"""The expansions' boards inside a `talisman` game (house rules H5, Dungeon 3.2, 6.1, Keep 3.2, 5.1): the
 Dungeon's spiral and the Keep's three levels, with who stands where, what lies face up and where each
 Teleport Tile sends, as lines the main board's view puts under (or, given room, beside) its regions.
 

@@ -1,6 +1,6 @@
 """Names on the `talisman` main board and its expansions' boards: cards, spaces, positions in words.
 
-The main board's content names its own ids; the Dungeon's and the Keep's ids (RULES.md §5: the
+The main board's content names its own ids; the Dungeon's and the Keep's ids (house rules H5: the
 expansions as options) are named by their short games' views, and the Adventure cards an expansion
 shuffles in by the main context with every expansion in play. Reads content files only.
 """

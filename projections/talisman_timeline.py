@@ -1,4 +1,4 @@
-"""The `talisman` main board's events told in plain words (the timeline's ruleset wording, RULES.md §5)."""
+"""The `talisman` main board's events told in plain words (the timeline's ruleset wording, house rules H5)."""
 
 from __future__ import annotations
 

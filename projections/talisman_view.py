@@ -1,4 +1,4 @@
-"""The `talisman` main board as text (RULES.md §5): each region's spaces with who stands there and what
+"""The `talisman` main board as text (house rule H5.1): each region's spaces with who stands there and what
 lies face up, the decks, whose turn or which choice the game waits on, and each character's sheet; with
 an expansion in play, its board under the regions (`talisman_expansion_view`) and, on each character's
 line, the board it stands on in words.

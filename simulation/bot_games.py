@@ -1,7 +1,7 @@
 """Games played by bots from the start (`simulate`, benchmarks, demos): their options, playing them (in
 parallel worker processes if asked), keeping them, and a summary.
 
-A ruleset that takes a `bot_round_cap` option (RULES.md §5: `talisman`) gets a bot game its cap
+A ruleset that takes a `bot_round_cap` option (house rule H6.1: `talisman`) gets a bot game its cap
 turned on unless the caller set it: a house cap for bot games only, so a game bots cannot finish ends
 drawn after that many rounds (and says so in its log). People's games keep the default (no cap) until
 bots are told to finish one (`play_with_bots` turns the cap on then, recorded as BotRoundCapSet).
@@ -58,7 +58,7 @@ def bot_game_options(ruleset_name: str, options: Mapping[str, str] | None = None
 
 
 def refuse_bot_only_options(ruleset_name: str, options: Mapping[str, str]) -> None:
-    """Raises UsageError for a game people create with the bot round cap (RULES.md §5: bots only)."""
+    """Raises UsageError for a game people create with the bot round cap (house rule H6.1: bots only)."""
     check_ruleset_name(ruleset_name)
     if BOT_ROUND_CAP in options and BOT_ROUND_CAP in get_ruleset(ruleset_name).option_specs:
         raise UsageError(

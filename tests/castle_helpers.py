@@ -1,4 +1,4 @@
-"""Givens for the Vampire Empire rule tests (RULES.md §4): a game started through the decider with
+"""Givens for the Vampire Empire rule tests (house rules H4): a game started through the decider with
 scripted picks, then edited as plain data by helpers that keep hands, commitments, piles and identities
 consistent (a hand holds the card and its salt, the public state the matching commitment)."""
 

@@ -89,7 +89,7 @@ def card_count(state: Mapping[str, Any]) -> int:
 
 
 def ledger(state: Mapping[str, Any]) -> Counter[str]:
-    """Counts every card wherever it lies. With the Keep in play (RULES.md §3), a Teleport counter drawn
+    """Counts every card wherever it lies. With the Keep in play (house rule H3.10), a Teleport counter drawn
     lies on its tile, which the state knows only by the space it sends to (`tiles`), so every counter is
     counted by that space; the Treasure Hoard's items come from a bank, not a deck (Keep 15.2), and are
     not counted."""

@@ -1,11 +1,11 @@
 """Records the `talisman` games of `replays/` (run `python -m tests.record_talisman_replays [NAME…]`): seeded
-bot games with the house round cap for bots (RULES.md §5), the first of a seeded search that a character
+bot games with the house round cap for bots (house rule H6.1), the first of a seeded search that a character
 wins within a size a test can re-decide quickly, exported as the host's log with its final board.
 
 The main board's games (GAMES) share one sequence of seeds, as when they were first recorded. Each game
 with the expansions (EXPANSION_GAMES: the Dungeon, the Keep, both) searches its own sequence, named after
-it, for a game in which characters go into each expansion in play and come out again alive (RULES.md §2,
-§3: Dungeon 5 and 8, Keep 4 and 9-10); so each can be recorded again alone.
+it, for a game in which characters go into each expansion in play and come out again alive (house rules H2,
+H3: Dungeon 5 and 8, Keep 4 and 9-10); so each can be recorded again alone.
 
 A rules change that alters these games fails `tests/replays/test_replays.py`; if the change is meant, record
 them again with this script (same seeds, the same search) and say so in the commit.

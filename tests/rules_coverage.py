@@ -267,10 +267,11 @@ def build() -> tuple[list[Row], Found]:
 
 HEAD = """# Rules coverage: the Dungeon and the Vampire's Keep
 
-Every numbered section of the two seeds (`001_…` the Dungeon, `000_…` the Vampire's Keep; RULES.md §2, §3),
-with the code that cites it, the tests that cite it and the house decisions where RULES.md leaves the
-rule open. **Generated** by `python -m tests.rules_coverage` from the citations in the tests and the code
-and from `tests/rules_coverage.toml` (titles, house decisions, why a section needs no test);
+Every numbered section of the two seeds (`001_…` the Dungeon, `000_…` the Vampire's Keep), with the code
+that cites it, the tests that cite it and the house decisions where the seed leaves the rule open, each
+citing its item of [house-rules.md](house-rules.md) (sections H2 and H3). **Generated** by
+`python -m tests.rules_coverage` from the citations in the tests and the code and from
+`tests/rules_coverage.toml` (titles, house decisions, why a section needs no test);
 `tests/project/test_rules_coverage.py` fails when this file is not what the generator writes, and when a
 section
 has neither a test nor a reason. How a citation reads: see `tests/rules_coverage.py`.

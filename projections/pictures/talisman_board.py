@@ -34,7 +34,7 @@ from projections.pictures.talisman_cells import (
 from projections.spiral import spiral_positions
 
 MARGIN = 8
-VALLEY_KIND = "valley-of-fire"  # RULES.md §5: from the Valley of Fire a character advances to the Crown
+VALLEY_KIND = "valley-of-fire"  # house rule H5.6: from the Valley of Fire a character advances to the Crown
 Position = tuple[str, int]
 
 

@@ -288,7 +288,7 @@ def test_fork_prints_only_the_new_id_on_stdout_and_the_sentence_on_stderr(db):
 
 
 def test_new_refuses_the_bot_round_cap_a_game_between_people_may_not_have(new_store, tmp_path):
-    # RULES.md §5: the house round cap is for bot games only; simulate and demo set it.
+    # house rule H6.1: the house round cap is for bot games only; simulate and demo set it.
     db = new_store("games")
     result = run(db, "new", "talisman", "--player", "Ann", "--player", "Bo", "--option", "bot_round_cap=400")
     assert result.exit_code == 2

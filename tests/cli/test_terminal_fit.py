@@ -28,7 +28,7 @@ SEATS = {
     "talisman": [("Annabelle", None), ("Bo", None), ("Christopher", None), ("Di", None)],
 }
 RULESETS = list(SEATS)
-# A bot game of the main board runs to its house round cap (RULES.md §5), thousands of events: its
+# A bot game of the main board runs to its house round cap (house rule H6.1), thousands of events: its
 # "finished" game here is its first actions, enough to crowd every region and sheet.
 ACTIONS = {"talisman": 250}
 POSITIONS = 12  # stop points spread over each game

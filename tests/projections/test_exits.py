@@ -98,7 +98,7 @@ def test_every_character_a_main_board_player_played_has_its_exit_in_order():
         CharacterRestarted(player="Ann", character=DWARF, draw=2, killed=WARRIOR, board="outer", space=0),
         CharacterDied(player="Ann", character=DWARF, board="inner", space=3),
         PlayerOut(player="Ann", reason="killed after the Crown of Command was reached"),
-        GameWon(player="Bo", reason="the last character alive (RULES.md §5)"),
+        GameWon(player="Bo", reason="the last character alive (house rule H5.19, docs/house-rules.md)"),
     ]
     assert exits_of(fold, events) == [
         Exit("Ann", WARRIOR, "killed", place("outer", 17)),
@@ -109,7 +109,10 @@ def test_every_character_a_main_board_player_played_has_its_exit_in_order():
 
 def test_a_main_board_game_ended_by_the_round_cap_is_lost_by_everyone_still_in_it():
     fold = ScriptedFold("talisman", ["Ann", "Bo"])
-    cap = GameEnded(winner="", reason="house round cap for bot games (RULES.md §5): 400 rounds played")
+    cap = GameEnded(
+        winner="",
+        reason="house round cap for bot games (house rule H6.1, docs/house-rules.md): 400 rounds played",
+    )
     events = [
         CharacterDealt(player="Ann", character=WARRIOR, draw=0),
         CharacterDealt(player="Bo", character=ELF, draw=1),

@@ -1,4 +1,4 @@
-"""The read side of a `talisman` game with the Dungeon and the Vampire's Keep (RULES.md §5, issue 14 item 3):
+"""The read side of a `talisman` game with the Dungeon and the Vampire's Keep (house rules H5, issue 14):
 the board view shows the main board, the Dungeon's spiral and the Keep's three levels in 80 columns (side by
 side when wide), says in words which board each character is on, shows nothing a deck hides, and the timeline
 tells every event of the expansions' boards in plain words."""
@@ -80,7 +80,7 @@ def _lines(text: str) -> list[str]:
 
 def test_the_board_shows_the_main_board_the_dungeon_and_the_keep_in_80_columns():
     """Dungeon 6.1: the Dungeon is a spiral from the Entrance to the Treasure Chamber in the centre; Keep
-    5.1: the Keep is three levels of spaces 1-21; both beside the main board (RULES.md §5)."""
+    5.1: the Keep is three levels of spaces 1-21; both beside the main board (house rules H5)."""
     text = render_board("talisman", _mixed_state())
     lines = _lines(text)
     assert max(map(len, lines)) <= 80
@@ -105,7 +105,7 @@ def test_the_keep_shows_where_each_teleport_tile_sends_and_what_lies_beside_it()
 
 
 def test_each_character_line_says_which_board_it_is_on_in_words():
-    """RULES.md §5: a character stands on exactly one board; its line names that board (the Keep's with
+    """house rules H5: a character stands on exactly one board; its line names that board (the Keep's with
     its level)."""
     text = render_board("talisman", _mixed_state())
     assert "Ann (in the Dungeon, space 7 Well Room) carries objects: Sword." in text
@@ -148,7 +148,7 @@ def test_the_wide_layout_puts_the_keep_beside_the_dungeon_when_there_is_room():
 
 @pytest.mark.parametrize(("width", "height"), [(80, None), (80, 40), (80, 24), (60, None), (100, 30)])
 def test_every_layout_fits_its_width_and_still_places_every_character(width, height):
-    """RULES.md §5: the view fits 80 columns (narrower and shorter layouts only drop detail)."""
+    """house rules H5: the view fits 80 columns (narrower and shorter layouts only drop detail)."""
     text = render_board("talisman", _mixed_state(), width=width, height=height)
     lines = _lines(text)
     assert max(map(len, lines)) <= width
@@ -168,7 +168,7 @@ def test_the_compact_layouts_show_only_the_expansions_spaces_with_something_on_t
 
 
 def test_only_the_expansions_in_play_are_shown():
-    """RULES.md §5: each expansion is an option; the view shows only the boards a game has."""
+    """house rule H5.20: each expansion is an option; the view shows only the boards a game has."""
     only_dungeon = render_board("talisman", _mixed_state({"dungeon": "true"}))
     assert _lines(only_dungeon)[0] == "Talisman: the main board with the Dungeon"
     assert "The Dungeon" in only_dungeon and "Vampire's Keep" not in only_dungeon
@@ -177,7 +177,7 @@ def test_only_the_expansions_in_play_are_shown():
 
 
 def test_a_mixed_board_matches_its_golden_file():
-    """RULES.md §5: the main board, the Dungeon and the Keep together, as the full layout renders them (set
+    """house rules H5: the main board, the Dungeon and the Keep together, as the full layout renders them (set
     NIGHTKEEP_REGOLD=1 to write the file again after a deliberate change)."""
     state = _mixed_state()
     for pile in state["piles"]:  # the decks' sizes are the set-up's business, not the view's
@@ -236,7 +236,7 @@ def test_show_as_a_player_gives_the_same_board_as_the_public_view(new_store, tmp
 
 
 def test_the_summary_names_each_board_and_where_each_character_stands():
-    """RULES.md §5: `show --json` names the expansions' boards and spaces as the board view does."""
+    """house rules H5: `show --json` names the expansions' boards and spaces as the board view does."""
     rows = {row["name"]: row for row in players_summary("talisman", _mixed_state())}
     assert rows[ANN]["board"] == "dungeon" and rows[ANN]["board_name"] == "Dungeon"
     assert (
@@ -401,7 +401,7 @@ def test_every_keep_event_type_has_a_sample():
 
 
 def test_positions_name_their_board():
-    """RULES.md §5: a position says its board, so the same number on two boards reads differently."""
+    """house rules H5: a position says its board, so the same number on two boards reads differently."""
     assert where("dungeon", 24) == "the Treasure Chamber (Dungeon 24)"
     assert where("keep", 21) == "the Talisman Vault (Keep 21)"
     assert where("outer", 0) == "the Village (Outer 0)"
@@ -431,7 +431,7 @@ def fresh_words():
 
 
 def test_an_expansions_wording_module_tells_its_events_first(monkeypatch, fresh_words):
-    """RULES.md §5: the Dungeon's own wording module, when it exists, tells the Dungeon's events."""
+    """house rules H5: the Dungeon's own wording module, when it exists, tells the Dungeon's events."""
     asked = _stand_in(monkeypatch, "projections.talisman_dungeon_words", "Ann found a Doorway.")
     moved = Moved(piece=ANN, board="dungeon", from_space=3, to_space=7, reason="roll")
     assert describe_event("talisman", moved) == "Ann found a Doorway."
@@ -441,7 +441,7 @@ def test_an_expansions_wording_module_tells_its_events_first(monkeypatch, fresh_
 def test_an_expansions_wording_module_that_says_nothing_leaves_the_event_to_the_others(
     monkeypatch, fresh_words
 ):
-    """RULES.md §5: a wording module returning None leaves the event to the short game's or the main
+    """house rules H5: a wording module returning None leaves the event to the short game's or the main
     board's words."""
     _stand_in(monkeypatch, "projections.talisman_dungeon_words", None)
     asked = _stand_in(monkeypatch, "projections.talisman_keep_words", None)
@@ -454,7 +454,7 @@ def test_an_expansions_wording_module_that_says_nothing_leaves_the_event_to_the_
 
 
 def test_a_missing_wording_module_is_skipped_and_a_broken_one_is_an_error(monkeypatch, fresh_words):
-    """RULES.md §5: the wording modules are optional; one that fails to import is not silently skipped."""
+    """house rules H5: the wording modules are optional; one that fails to import is not silently skipped."""
     monkeypatch.setattr(words, "WORDS_MODULES", ("projections.no_such_words_module",))
     assert words.words_describers() == ()
     words.words_describers.cache_clear()
@@ -502,7 +502,7 @@ def test_the_talisman_vault_shows_what_the_fallen_left_there():
 
 
 def test_the_games_own_facts_are_never_handed_to_an_expansions_wording(monkeypatch, fresh_words):
-    """RULES.md §5: a game without the expansions is told as before: its set-up and seed stay generic."""
+    """house rules H5: a game without the expansions is told as before: its set-up and seed stay generic."""
     from domain.events import SeedCommitted
 
     asked = _stand_in(monkeypatch, "projections.talisman_dungeon_words", "something else")
@@ -545,7 +545,7 @@ def test_a_flight_is_told_with_the_board_it_leaves():
 
 @pytest.mark.parametrize("seed", [2, 7])
 def test_seeded_bot_games_with_both_expansions_are_told_and_shown_in_80_columns(fresh_words, seed):
-    """RULES.md §5 (both expansions in one game): every event of a seeded bot game has a sentence of its own
+    """House rule H5.20 (both expansions): every event of a seeded bot game has a sentence of its own
     (not the generic `Type: field=value`), and every board along the way fits 80 columns, or the width
     given, in every layout."""
     import random

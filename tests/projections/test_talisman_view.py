@@ -1,4 +1,4 @@
-"""The `talisman` board view and timeline (RULES.md §5): who stands where in each region, what lies face
+"""The `talisman` board view and timeline (house rule H5.1): who stands where in each region, what lies face
 up, the sheets, the turn or pending choice, in 80 columns; every main-board event told in plain words."""
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ SEATS = {
     "vampire-empire": [("Ann", "human"), ("Vlad", "vampire")],
     "talisman": [("Ann", None), ("Bo", None), ("Cy", None)],
 }
-# A bot game of the main board runs to its house round cap (RULES.md §5): its first actions are told.
+# A bot game of the main board runs to its house round cap (house rule H6.1): its first actions are told.
 ACTIONS = {"talisman": 300}
 # An action id such as `attack:Bo` or `discard:clergy-servant-2`: a word, a colon, a word, no space.
 ACTION_ID = re.compile(r"\b[a-z][\w-]*:[\w-]+")

@@ -1,1 +1,1 @@
-"""Vampire Empire (seed `003_…`, RULES.md §4): the castle card game's house characters and decks."""
+"""Vampire Empire (seed `003_…`, house rules H4): the castle card game's house characters and decks."""

@@ -1,4 +1,4 @@
-"""Vampire Empire's content (RULES.md §4): the 9 characters and the human and vampire 40-card decks.
+"""Vampire Empire's content (house rule H4.2): the 9 characters and the human and vampire 40-card decks.
 
 Each file (`characters.toml`, `human_deck.toml`, `vampire_deck.toml`) is declared as a schema and checked at
 load; every error is one line naming the file and the key.
@@ -34,11 +34,11 @@ VAMPIRE_FILE = "vampire_deck.toml"
 
 Profession = Literal["noble", "clergy", "servant"]
 PROFESSIONS: tuple[str, ...] = get_args(Profession)
-CHARACTER_COUNT = 9  # RULES.md §4: 9 characters, 3 of each profession
+CHARACTER_COUNT = 9  # house rule H4.1: 9 characters, 3 of each profession
 PER_PROFESSION = 3
 CHARACTER_PREFIX = "castle/character/"
 
-DECK_SIZE = 40  # RULES.md §4: each player has a 40-card deck
+DECK_SIZE = 40  # house rule H4.2: each player has a 40-card deck
 COMBAT = "combat"
 HOLY_WATER = "holy-water"
 VAMPIRE = "vampire"
@@ -158,8 +158,8 @@ class DeckSpec:
         return (COMBAT, self.own_kind, SUPPORT)
 
 
-HUMAN_SPEC = DeckSpec("human", HOLY_WATER, 8)  # RULES.md §4: exactly 8 holy water cards
-VAMPIRE_SPEC = DeckSpec("vampire", VAMPIRE, 12)  # RULES.md §4: exactly 12 red vampire combat cards
+HUMAN_SPEC = DeckSpec("human", HOLY_WATER, 8)  # house rule H4.2: exactly 8 holy water cards
+VAMPIRE_SPEC = DeckSpec("vampire", VAMPIRE, 12)  # house rule H4.2: exactly 12 red vampire combat cards
 
 
 # --- characters ---------------------------------------------------------------------------------------------

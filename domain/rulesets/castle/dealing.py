@@ -34,7 +34,7 @@ from domain.rulesets.castle.state import (
     player_of,
 )
 
-VAMPIRES = 3  # RULES.md §4: the vampire player draws 3 identity tokens
+VAMPIRES = 3  # house rule H4.3: the vampire player draws 3 identity tokens
 KNOWN_HUMANS = 2  # and the human player 2
 
 
@@ -76,7 +76,7 @@ def receive_cards(
 
 def refill_castle(res: Resolution[CastleState]) -> None:
     """Fills the castle up to 3 from the city: the shuffled cards first, then the bottom."""
-    # RULES.md §4: the castle always holds 3 while the city has cards.
+    # house rule H4.1: the castle always holds 3 while the city has cards.
     state = res.state
     while len(state["castle"]) < CASTLE_SIZE and (state["city"] or state["bottom"]):
         if state["city"]:
@@ -89,7 +89,7 @@ def refill_castle(res: Resolution[CastleState]) -> None:
 def deal(res: Resolution[CastleState]) -> None:
     """Deals the host's start: the city and the castle, the identity tokens and their commitments, both
     hands of 8; the vampire player begins."""
-    # RULES.md §4: the shuffled characters form the city, its top 3 the castle; 3 and 2 identity tokens.
+    # house rule H4.3: the shuffled characters form the city, its top 3 the castle; 3 and 2 identity tokens.
     state = res.state
     characters = sorted(load_characters())
     res.emit(CityShuffled(characters=characters))
@@ -127,7 +127,7 @@ def deal(res: Resolution[CastleState]) -> None:
     )
     for player in (vampire, human):
         draw_cards(res, player, HAND_SIZE)
-    res.emit(PlayBegan(player=vampire))  # RULES.md §4: the vampire player begins
+    res.emit(PlayBegan(player=vampire))  # house rule H4.4: the vampire player begins
 
 
 def draw_checks(state: CastleState, event: Event) -> list[DrawCheck]:

@@ -1,4 +1,4 @@
-"""Vampire Empire (RULES.md §4), registered as `vampire-empire`: the human player against the vampire
+"""Vampire Empire (house rules H4), registered as `vampire-empire`: the human player against the vampire
 player in a castle of 9 characters, with secret identities (see `events` for how secrets are kept).
 
 Sides are chosen in the character slot: `--player Hana:human --player Vlad:vampire`.
@@ -13,7 +13,7 @@ Action ids (cards and characters by their short ids, e.g. `clergy-2-a`, `lady`):
 - after a holy-water answer that unmasks a vampire of the castle: `attack:<attacker>:<it>` or `decline`;
 - in a fight, the side whose cards are due: `play:<card>` (any number), then `done`.
 
-House decisions (RULES.md §4 leaves them open):
+House decisions (house rules H4.5-H4.7):
 - Hide plays the three lowest red cards of the hand, holy water the two lowest holy water cards (ties by
   id): the player keeps the strongest cards for fights.
 - A fight may start only if the attacker's attack markers, the holy water card it carries, and every
@@ -145,7 +145,7 @@ def _play_card(res: Resolution[CastleState], player: str, card_id: str, use: str
 
 def _end_if_won(res: Resolution[CastleState]) -> bool:
     """Ends the game if a side has won; returns whether it ended."""
-    # RULES.md §4: all vampires dead, all humans dead, or three revealed vampires hold the castle.
+    # house rules H4: all vampires dead, all humans dead, or three revealed vampires hold the castle.
     state = res.state
     known, dead = state["known"], state["dead"]
     dead_vampires = sum(known.get(c) == VAMPIRE for c in dead)
@@ -178,7 +178,7 @@ def _reveal_all(res: Resolution[CastleState]) -> None:
 def _score(res: Resolution[CastleState]) -> None:
     """Scores the survivors. The identities are revealed first, so the scores follow from public events
     alone."""
-    # RULES.md §4: both players are out of cards: 1 point per surviving human, 2 per surviving vampire.
+    # house rule H4.9: both players are out of cards: 1 point per surviving human, 2 per surviving vampire.
     _reveal_all(res)
     scores = {HUMAN: 0, VAMPIRE: 0}
     for character in alive(res.state):
@@ -249,7 +249,7 @@ def _holy_water(res: Resolution[CastleState], player: str, character: str) -> No
     if _end_if_won(res):
         return
     if state["known"][character] == VAMPIRE and character in state["castle"]:
-        # RULES.md §4: the human player may attack it at once. The game waits for an attack or a
+        # house rule H4.6: the human player may attack it at once. The game waits for an attack or a
         # decline even when the hand allows no attack: ending the turn by itself would tell the
         # vampire player that the hand is weak.
         return
@@ -352,7 +352,7 @@ _BOT_WEIGHTS = {
 
 
 class VampireEmpire(Ruleset[CastleState]):
-    """Vampire Empire (RULES.md §4): a human and a vampire player over a castle of secret identities."""
+    """Vampire Empire (house rules H4): a human and a vampire player over a castle of secret identities."""
 
     name = "vampire-empire"
     summary = "A human and a vampire player fight over a castle of characters whose identities are secret."
@@ -418,7 +418,7 @@ class VampireEmpire(Ruleset[CastleState]):
         return new_state(created)
 
     def start(self, res: Resolution[CastleState]) -> None:
-        """Deals the city, the castle, the identities and both hands (RULES.md §4)."""
+        """Deals the city, the castle, the identities and both hands (house rule H4.3)."""
         deal(res)
 
     def resolve(self, res: Resolution[CastleState], action_id: str, player: str) -> None:

@@ -1,4 +1,4 @@
-"""Vampire Empire's events (RULES.md §4).
+"""Vampire Empire's events (house rules H4).
 
 Secrets follow DESIGN.md's hidden-information scheme. A private event (`private = True`) holds what only
 its owner may see: the identity tokens a player drew, the cards that came into a hand. Its picks and its

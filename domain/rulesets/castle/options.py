@@ -1,4 +1,4 @@
-"""What each player may do now in Vampire Empire (RULES.md §4): the legal actions, and the card-validity
+"""What each player may do now in Vampire Empire (house rules H4): the legal actions, and the card-validity
 and fight-start rules they rest on.
 
 Every function here reads only what the acting player may know: public facts, their own hand and their
@@ -36,7 +36,7 @@ from domain.rulesets.castle.state import (
 )
 
 CASTLE_SIZE = 3
-HIDE_CARDS = 3  # RULES.md §4: hiding costs 3 red cards
+HIDE_CARDS = 3  # house rule H4.5: hiding costs 3 red cards
 HOLY_WATER_CARDS = 2  # and holy water 2 holy water cards
 TAKE_PILES = {"take-from-deck": DECK, "take-from-cellar": CELLAR, "take-from-moat": MOAT}
 MARKERS = {"attack-marker": ATTACK, "defence-marker": DEFENCE}
@@ -72,7 +72,7 @@ def valid_card(
     state: CastleState, side: str, c: CastleCard, supported: str, opposed: str, cc: CastleContent
 ) -> bool:
     """Tells whether a card may count for `supported` (fighting `opposed`) when played by `side`."""
-    # RULES.md §4: cards of the supported character's profession; holy water by the human player against
+    # house rule H4.7: cards of the supported character's profession; holy water by the human player against
     # a revealed vampire; red cards by the vampire player for a revealed vampire.
     if c.kind == SUPPORT:
         return False
@@ -103,7 +103,7 @@ def can_attack(
     state: CastleState, player: str, attacker: str, defender: str, cc: CastleContent, holy: str = ""
 ) -> bool:
     """Tells whether a fight may start: the most the attacker could reach beats the starting defence."""
-    # RULES.md §4: a fight may only start if the attacker can beat the defender's starting defence.
+    # house rule H4.7: a fight may only start if the attacker can beat the defender's starting defence.
     side = side_of(state, player)
     reach = state["markers"][attacker][ATTACK] + (cc.decks[HUMAN][holy].value if holy else 0)
     reach += sum(
@@ -117,7 +117,7 @@ def can_attack(
 def may_attack_with(state: CastleState, player: str, attacker: str) -> bool:
     known = state["known"]
     if side_of(state, player) == HUMAN:
-        return known.get(attacker) != VAMPIRE  # RULES.md §4: never with a revealed vampire
+        return known.get(attacker) != VAMPIRE  # house rule H4.7: never with a revealed vampire
     revealed = [c for c in state["castle"] if known.get(c) == VAMPIRE]
     return not revealed or attacker in revealed  # with a revealed vampire when the castle has one
 

@@ -1,4 +1,4 @@
-"""The typed shape of a Vampire Empire game's state (RULES.md §4): read by the rules and type-checked in
+"""The typed shape of a Vampire Empire game's state (house rules H4): read by the rules and type-checked in
 the projections (`mypy --strict`).
 
 The state is plain msgpack-native data (a TypedDict is a dict), so snapshots and stored games hold it as

@@ -45,7 +45,7 @@ from domain.rulesets.castle.shapes import CastleState, Fight, Holy, Player
 HUMAN: Final = "human"
 VAMPIRE: Final = "vampire"
 SIDES = (HUMAN, VAMPIRE)
-HAND_SIZE = 8  # RULES.md §4: draw back up to 8
+HAND_SIZE = 8  # house rule H4.4: draw back up to 8
 CELLAR: Final = "cellar"
 MOAT: Final = "moat"
 DECK: Final = "deck"

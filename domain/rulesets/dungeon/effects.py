@@ -1,4 +1,4 @@
-"""The Dungeon's board as BoardHooks (Dungeon 6–9, RULES.md §2): moves on its spiral, the flight out on
+"""The Dungeon's board as BoardHooks (Dungeon 6–9, house rules H2): moves on its spiral, the flight out on
 the Entrance, what its spaces do, and what a game installs on the Treasure Chamber (the short game
 installs its win, `DungeonShort.arrival`).
 
@@ -37,7 +37,7 @@ class DungeonBoard(BoardHooks):
     def entered(self, res: Resolution, player: str, space: int, reason: str) -> None:
         """Takes a fleeing character who reaches the Entrance out of the Dungeon."""
         if space == ENTRANCE and dungeon_sheet(res, player)["fleeing"]:
-            # Dungeon 9.1 / RULES.md §2: fleeing out of the Dungeon leaves the short game's race.
+            # Dungeon 9.1 / house rule H2.6: fleeing out of the Dungeon leaves the short game's race.
             res.emit(PlayerOut(player=player, reason="fled the Dungeon"))
 
     def reached_centre(self, res: Resolution, player: str) -> None:

@@ -1,4 +1,4 @@
-"""Encountering a Dungeon space (Dungeon 7.1, RULES.md §1–2): the Guard, then the cards on the space.
+"""Encountering a Dungeon space (Dungeon 7.1, house rules H1, H2.3): the Guard, then the cards on the space.
 
 The cards are met by the shared Talisman encounter rules (`talisman.encounters`, whose docstring has
 the house decisions). The Dungeon adds, in nightkeep's words:
@@ -36,7 +36,8 @@ def encounter_space(res: Resolution, player: str, index: int, board: EncounterSo
     space = load_board().spaces[index]
     enc = board.encounter_rules()
     if space.kind == "guard-room":
-        # RULES.md §2: every character who lands on the Guard Room fights the Guard (a defeat counts, 7.3).
+        # house rule H2.3: every character who lands on the Guard Room fights the Guard (a defeat counts,
+        # 7.3).
         if fight(res, player, GUARD, space.guard_strength, COMBAT, enc.deck) != WON:
             return
     elif not cards_at(res, player, index):

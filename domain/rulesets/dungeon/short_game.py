@@ -127,7 +127,7 @@ class DungeonShort(TalismanRace[DungeonState]):
         return _is_legal(state, player, action_id)
 
     def start(self, res: Resolution) -> None:
-        """Deals characters (RULES.md §1) and opens play."""
+        """Deals characters (house rule H1.11) and opens play."""
         deal_characters(res)
 
     def resolve(self, res: Resolution, action_id: str, player: str) -> None:

@@ -1,4 +1,4 @@
-"""The Vampire's Keep as BoardHooks (Keep 5–9, RULES.md §3): moves along its spaces 1–21, what each
+"""The Vampire's Keep as BoardHooks (Keep 5–9, house rules H3): moves along its spaces 1–21, what each
 space does, and its centre, the Talisman Vault, where a survivor gets what the game installed there
 (the Keep run installs its win, `KeepRun`)."""
 

@@ -1,4 +1,4 @@
-"""The Vampire's Keep's content (RULES.md §3): board, Keep deck, Vault deck, Spells and die tables.
+"""The Vampire's Keep's content (house rules H3): board, Keep deck, Vault deck, Spells and die tables.
 
 Each file (`board.toml`, `deck.toml`, `vault.toml`, `spells.toml`, `tables.toml`) is declared as a
 schema and checked at load; every error is one line naming the file and the key.
@@ -56,7 +56,7 @@ SPACE_COUNT = 21
 LEVEL_SIZE = 7
 COUNTER_COUNT = 40  # Keep 2, 3.6: 40 Teleport counters drawn from a cup
 
-# The rules refer to these spaces by number (Keep 8.1-8.8, RULES.md §3); every other space is a hall.
+# The rules refer to these spaces by number (Keep 8.1-8.8, house rules H3); every other space is a hall.
 FIXED_KINDS = {
     1: "entrance",
     4: "sentry",

@@ -1,4 +1,4 @@
-"""The Vampire's Keep's own events (RULES.md §3); everything else uses the shared Talisman vocabulary
+"""The Vampire's Keep's own events (house rules H3); everything else uses the shared Talisman vocabulary
 (`domain.rulesets.talisman.events`: its choices, a Follower leaving, an item given up)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Moving in the Keep: the movement chart, counters and teleports (Keep 5, 6, RULES.md §3); moves along
+"""Moving in the Keep: the movement chart, counters and teleports (Keep 5, 6, house rule H3.10); moves along
 the spaces are the board's (`board.KeepBoard`)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from domain.rulesets.keep.state import keep_state
 from domain.rulesets.talisman.effects import sheet_of
 
 OBELISK = 19  # the Sacred Obelisk bars the way to the Fountain and the Vault (Keep 8.6)
-SENTRY_RETREAT = 3  # RULES.md §3: a character who loses both rounds against the Sentry goes back to Hallway 3
+SENTRY_RETREAT = 3  # house rule H3.4: losing both rounds against the Sentry sends back to Hallway 3
 
 
 class KeepMover(Protocol):

@@ -1,4 +1,4 @@
-"""The Keep run (RULES.md §3), registered as `keep-run`: the Vampire's Keep played on its own.
+"""The Keep run (house rule H3.18), registered as `keep-run`: the Vampire's Keep played on its own.
 
 2-6 characters start on the Keep Entrance, outside the Keep: each must pass the entry test (three dice
 under Strength + Craft + Lives) before it rolls to move; a failure costs its next turn. Movement follows
@@ -89,7 +89,7 @@ def _choice_label(state: KeepState, choice: Choice, option: str) -> str:
 
 
 def _enter(res: Resolution, player: str) -> None:
-    """The entry test (RULES.md §3): pass and go in next turn; fail and lose the next turn (Keep run)."""
+    """The entry test (house rule H3.18): pass and go in next turn; fail and lose the next turn (Keep run)."""
     if not entry_test(res, player):
         res.emit(TurnLost(player=player, reason="the Keep's door held"))
     end_turn(res, player)
@@ -130,7 +130,7 @@ def _flee(res: Resolution, player: str) -> None:
 
 
 _HANDLERS: dict[str, Callable[[Resolution, str], None]] = {"enter": _enter, "flee": _flee}
-# Keep run (RULES.md §3): the first character to survive the Talisman Vault wins; its board's hooks by
+# Keep run (house rule H3.18): the first character to survive the Talisman Vault wins; its board's hooks by
 # the Treasure Hoard option (Keep 15), each with that win installed on the Vault.
 _BOARDS = {
     (hoard, aimed): KeepBoard(WinOnArrival(f"survived the Talisman Vault with {prize}"), aimed)
@@ -140,7 +140,7 @@ _BOARDS = {
 
 
 class KeepRun(TalismanRace[KeepState]):
-    """The Vampire's Keep on its own (RULES.md §3): the first to survive the Talisman Vault wins."""
+    """The Vampire's Keep on its own (house rule H3.13): the first to survive the Talisman Vault wins."""
 
     name = "keep-run"
     summary = "The Vampire's Keep on its own: pass the entry test, cross the Keep, reach the Talisman Vault."
@@ -228,7 +228,7 @@ class KeepRun(TalismanRace[KeepState]):
         return action_id == "roll"
 
     def start(self, res: Resolution) -> None:
-        """Deals characters (RULES.md §1) and opens play."""
+        """Deals characters (house rule H1.11) and opens play."""
         deal_characters(res)
 
     def resolve(self, res: Resolution, action_id: str, player: str) -> None:

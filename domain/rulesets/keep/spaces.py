@@ -1,4 +1,4 @@
-"""Landing on a Keep space (Keep 6–8, RULES.md §3): halls and their cards and tiles, and the special spaces.
+"""Landing on a Keep space (Keep 6–8, house rule H3.10): halls, their cards and tiles, the special spaces.
 
 House decisions, in nightkeep's words:
 - A hall that holds no face-up card draws as many Keep cards as the board says; a hall whose only
@@ -12,7 +12,7 @@ House decisions, in nightkeep's words:
 - The Sentry (4): on a 6 the player chooses what to give up among its Followers, its Magic Objects and
   a life (with neither Followers nor Magic Objects, the life goes without asking). Winning at least
   one of the two rounds, or holding both to a stand-off, lets it go on next turn; losing both sends it
-  back to Hallway 3 (RULES.md §3). Rounds stop if the character is killed.
+  back to Hallway 3 (house rule H3.4). Rounds stop if the character is killed.
 - The Tome of the Undead (10): on a 12 the player chooses +2 Strength, +2 Craft or +2 lives. "Heal"
   restores lives up to 4.
 - A choice a space asks for is the next action of the player it names (`choose:<option>`); the turn
@@ -63,11 +63,11 @@ from domain.rulesets.talisman.events import (
 
 SENTRY = "keep/sentry"
 SENTRY_TOLL, TOME_GIFT, LIFE = "sentry-toll", "tome-gift", "life"
-TOME_GIFT_AMOUNT = 2  # RULES.md §3 Tome 12: +2 Strength, Craft or Lives (choose)
+TOME_GIFT_AMOUNT = 2  # house rule H3.5 Tome 12: +2 Strength, Craft or Lives (choose)
 
 
 def make_choice(res: Resolution, player: str, option: str, hooks: KeepMover) -> None:
-    """Carries out the choice a space asked for (RULES.md §3: the Sentry's 6, the Tome's 12; Keep 8.4:
+    """Carries out the choice a space asked for (house rule H3.6: the Sentry's 6, the Tome's 12; Keep 8.4:
     the Vampire Wizard's target)."""
     kind = keep_state(res)["choice"]["kind"]
     res.emit(ChoiceMade(player=player, kind=kind, option=option))
@@ -78,7 +78,7 @@ def make_choice(res: Resolution, player: str, option: str, hooks: KeepMover) -> 
 
 
 def pay_or_take(res: Resolution, player: str, kind: str, option: str) -> None:
-    """Pays the Sentry's toll or takes the Tome's gift a player chose (RULES.md §3: the Sentry's 6, the
+    """Pays the Sentry's toll or takes the Tome's gift a player chose (house rule H3.4: the Sentry's 6, the
     Tome's 12)."""
     if kind == SENTRY_TOLL:
         if option == LIFE:
@@ -225,7 +225,7 @@ def _tome(res: Resolution, player: str, space: int, hooks: KeepMover) -> None:
         lose_lives(res, player, line.amount, reason)
     elif line.effect in ("lose_strength", "lose_craft"):
         stat = line.effect.removeprefix("lose_")
-        # RULES.md §3: the Tome may take Strength and Craft below their starting values (not below 1).
+        # house rule H3.5: the Tome may take Strength and Craft below their starting values (not below 1).
         amount = min(line.amount, stat_of(sheet, stat) - 1)
         if amount > 0:
             res.emit(StatChanged(player=player, stat=stat, amount=-amount, reason=reason))
@@ -258,7 +258,7 @@ def _coffin(res: Resolution, player: str, space: int, hooks: KeepMover) -> None:
     elif line.effect == "gain_gold":
         res.emit(GoldChanged(player=player, amount=line.amount, reason=reason))
     elif line.effect == "take_object" and room_to_carry(sheet_of(res, player)):
-        # RULES.md §3: one Object from the Keep deck's Objects (Magic Objects included).
+        # house rule H3.7: one Object from the Keep deck's Objects (Magic Objects included).
         card = draw_card_of_kinds(res, KEEP_DECK, player, load_deck(), ["magic-object", "object"])
         if card:
             res.emit(ObjectTaken(player=player, card=card, space=space))
@@ -277,7 +277,7 @@ def _fountain(res: Resolution, player: str, space: int, hooks: KeepMover) -> Non
 
 
 def obelisk_test(res: Resolution, player: str, space: int) -> None:
-    """Two dice against Strength + Craft: pass at or under it; else lose a life and stay (RULES.md §3)."""
+    """Two dice against Strength + Craft: pass at or under it; else lose a life and stay (house rule H3.8)."""
     sheet = sheet_of(res, player)
     total = sum(_roll(res, player, "obelisk", 2))
     target = sheet["strength"] + sheet["craft"]

@@ -70,7 +70,7 @@ class KeepSheet(Sheet):
 
 
 class Choice(TypedDict, total=False):
-    """A choice a space asked a player to make (RULES.md §3: the Sentry's toll, the Tome's gift, the
+    """A choice a space asked a player to make (house rule H3.4: the Sentry's toll, the Tome's gift, the
     Vampire Wizard's target, Keep 8.4): who makes it, its kind and the options."""
 
     player: str
@@ -138,7 +138,7 @@ def keep_sheet(res: Resolution, player: str) -> KeepSheet:
 
 
 def _dealt(state: KeepState, e: CharacterDealt) -> None:
-    # Keep run (RULES.md §3): everyone starts on the Keep Entrance, outside until the entry test passes.
+    # Keep run (house rule H3.18): everyone starts on the Keep Entrance, outside until the entry test passes.
     sheet: KeepSheet = {
         **new_sheet(character_or_stand_in(e.character), BOARD, ENTRANCE),
         "entered": False,

@@ -1,5 +1,5 @@
 """The steps of a turn on the Keep that the Keep run and the main board's Keep share (Keep 5, 6.3, 10,
-RULES.md §3): the roll's label, the entry test, breaking free of a teleport loop and moving by the
+house rule H3.11): the roll's label, the entry test, breaking free of a teleport loop and moving by the
 chart. Each caller ends the turn its own way (the Keep run's `end_turn`, the main board's
 `finish_action`)."""
 
@@ -31,7 +31,7 @@ def roll_label(me: Mapping[str, object], entrance: str) -> str:
 
 
 def entry_test(res: Resolution, player: str) -> bool:
-    """Rolls the entry test at the Keep's door (RULES.md §3): True when 3 dice fall under Strength +
+    """Rolls the entry test at the Keep's door (house rule H3.3): True when 3 dice fall under Strength +
     Craft + Lives."""
     me = keep_sheet(res, player)
     faces, draws = res.dice.roll(6, 3)

@@ -1,4 +1,4 @@
-"""The Vampire's Keep's die tables (`tables.toml`, RULES.md §3): each table's lines as a schema of their own
+"""The Vampire's Keep's die tables (`tables.toml`, H3.3-H3.16): each table's lines as a schema of their own
 (the faces it is rolled with, the effects it may name, its own keys), checked and read as `TableLine`s."""
 
 from __future__ import annotations

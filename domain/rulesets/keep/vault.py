@@ -1,4 +1,4 @@
-"""The Talisman Vault (Keep 9.1, 15 and RULES.md §3): a Talisman or the Treasure Hoard, then 3 Vault cards.
+"""The Talisman Vault (Keep 9.1, 15, house rule H3.16): a Talisman or the Treasure Hoard, then 3 Vault cards.
 
 House decisions, in nightkeep's words:
 - Talismans are not counted: every character who reaches the Vault takes one (Keep run).
@@ -9,7 +9,7 @@ House decisions, in nightkeep's words:
 - A survivor takes what killed characters left on the Vault (Talismans, Objects, Followers, gold);
   what it gains beyond is what the game installs on the board's centre (the Keep run: its win).
 - Treasure Hoard spells are drawn from the Spell deck, as many as the character's Craft lets it hold
-  (RULES.md §1); its Objects are the Keep's item cards, as many as it can carry. A character killed in
+  (house rule H1.7); its Objects are the Keep's item cards, as many as it can carry. A character killed in
   the Vault leaves its Hoard spells there too (Keep 15), for the next survivor.
 """
 

@@ -1,11 +1,11 @@
-"""The Vampire Wizard (Keep 8.4, RULES.md §3, space 14): three spells, one at a time, and who aims them.
+"""The Vampire Wizard (Keep 8.4, house rule H3.6, space 14): three spells, one at a time, and who aims them.
 
 House decisions, in nightkeep's words:
 - The Wizard draws three spells from the Spell deck, one at a time (the Keep-only game's house deck);
   cast or not, each goes to the spell discard pile. Casting stops once the character who landed (the
   victim) is killed; otherwise the victim's turn ends after the third spell.
 - Who decides is the game's option `wizard`. Under `choose` (what a new game gets) the Wizard is played
-  by the player on the victim's right (RULES.md §3): the character before it in seating order still
+  by the player on the victim's right (house rule H3.6): the character before it in seating order still
   in the race (turns pass the other way), worked out again for each spell (a Wizard's player killed
   by its own spell hands the Wizard on). For each spell
   that would hurt somebody, that player aims it with `choose:<name>` at any character in the race that
@@ -57,7 +57,7 @@ def spell_would_harm(res: Resolution, player: str, effect: str, amount: int) -> 
 
 def wizard_player(state: KeepState, victim: str) -> str:
     """Returns who plays the Vampire Wizard against `victim`: the character on its right still in the
-    race, the one before it in seating order ("" when nobody else is left, Keep 8.4, RULES.md §3)."""
+    race, the one before it in seating order ("" when nobody else is left, Keep 8.4, house rule H3.6)."""
     chooser = next_in_play(state, victim, way=-1)
     return "" if chooser == victim else chooser
 
@@ -88,7 +88,7 @@ def _cast_spells(res: Resolution, victim: str, hooks: KeepMover, drawn: int) -> 
         chooser = wizard_player(state, victim) if hooks.wizard_aimed else ""
         targets = wizard_targets(state) if chooser else []
         if any(spell_would_harm(res, target, spell.effect, spell.amount) for target in targets):
-            # Keep 8.4, RULES.md §3: the player on the victim's right aims the spell.
+            # Keep 8.4, house rule H3.6: the player on the victim's right aims the spell.
             res.emit(ChoiceOffered(player=chooser, kind=WIZARD_TARGET, options=[*targets, DISCARD]))
             return
         _cast_at(res, victim, spell_id, hooks)

@@ -2,7 +2,7 @@
 
 - `characters` — the character list (`characters.toml`) and name resolution (`warrior` → id);
 - `character` — character sheets, effective Strength/Craft, items, encounter order, carrying limit;
-- `combat` — combat and psychic combat, armour saves, trophies (RULES.md §1);
+- `combat` — combat and psychic combat, armour saves, trophies (house rules H1);
 - `events` — the Talisman facts shared by those rulesets (ObjectTaken, TrophyTaken, …);
 - `shapes` — the typed state: positions (board, space), cards and gold per board, named piles;
 - `state` — the evolve steps every board shares (`board_evolvers(deck)`);

@@ -1,4 +1,4 @@
-"""Talisman cards shared by every board's deck (RULES.md §1): the card schema, die tables, deck checks.
+"""Talisman cards shared by every board's deck (house rules H1): the card schema, die tables, deck checks.
 
 A board's deck file lists cards with an id, name, kind, encounter number and text; enemies carry
 Strength (monsters) or Craft (spirits); items carry bonuses and armour saves; Events, Strangers and
@@ -18,7 +18,8 @@ from msgspec.structs import force_setattr
 
 from domain.content import check_ids, fail
 
-# RULES.md §1: encounter numbers by card kind (1 Event, 2 Enemy, 3 Stranger, 4 Object, 5 Follower, 6 Place).
+# house rule H1.8: encounter numbers by card kind (1 Event, 2 Enemy, 3 Stranger, 4 Object, 5 Follower, 6
+# Place).
 KIND_NUMBERS = {
     "event": 1,
     "monster": 2,

@@ -13,7 +13,7 @@ PLAYING, OUT, WINNER = "playing", "out", "winner"
 
 STARTING_LIVES = 4
 STARTING_GOLD = 1
-CARRY_LIMIT = 4  # RULES.md §1 (Talisman): at most 4 Objects; the excess stays on the space
+CARRY_LIMIT = 4  # house rule H1.9 (Talisman): at most 4 Objects; the excess stays on the space
 
 
 class Item(Protocol):
@@ -99,7 +99,7 @@ def best_armour(sheet: Sheet, items: Mapping[str, Item]) -> tuple[str, int]:
 
 
 def spell_limit(craft: int) -> int:
-    """Returns how many spells a character may hold (RULES.md §1: Craft 1-2 → 0, 3 → 1, 4-5 → 2, 6+ → 3)."""
+    """Returns how many spells a character may hold (H1.2: Craft 1-2 → 0, 3 → 1, 4-5 → 2, 6+ → 3)."""
     return 0 if craft <= 2 else 1 if craft == 3 else 2 if craft <= 5 else 3
 
 

@@ -1,4 +1,4 @@
-"""Combat and psychic combat (RULES.md §1): one resolution given dice, armour saves and trophies."""
+"""Combat and psychic combat (house rule H1.5): one resolution given dice, armour saves and trophies."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from domain.rulesets.talisman.shapes import Sheet
 COMBAT = "combat"
 PSYCHIC = "psychic"
 WON, LOST, STANDOFF = "won", "lost", "standoff"
-TROPHY_POINTS = 7  # RULES.md §1: 7 points of trophies buy +1 Strength (monsters) or +1 Craft (spirits)
+TROPHY_POINTS = 7  # house rule H1.6: 7 points of trophies buy +1 Strength (monsters) or +1 Craft (spirits)
 TROPHY_STAT = {"monster": "strength", "spirit": "craft"}
 
 
@@ -73,7 +73,7 @@ def lose_combat_life(
 ) -> list[Event]:
     """Returns the events of a lost combat's life: one save roll with the best armour, else LifeLost."""
     item, save_on = best_armour(sheet, items)
-    # RULES.md §1: no Object saves a life lost in psychic combat.
+    # house rule H1.5: no Object saves a life lost in psychic combat.
     if kind == COMBAT and item:
         (face,), draws = dice.roll(6)
         events: list[Event] = [

@@ -1,5 +1,5 @@
 """Small steps every Talisman board's rules share: whose sheet, who is still in, losing lives, and the
-die-table effects of Events, Strangers and Places (RULES.md §1)."""
+die-table effects of Events, Strangers and Places (house rules H1)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ MoveBack = Callable[[Resolution, str, int, str], None]
 @dataclass(frozen=True, slots=True)
 class GameRules:
     """How a game whose rules differ from the short games' replaces two shared steps while it resolves
-    an action on a board of theirs: the main board (RULES.md §5) kills a character at 0 lives by its own
+    an action on a board of theirs: the main board (house rules H5) kills a character at 0 lives by its own
     rule (a new character, not out of the race) and fights with its items, abilities and readied Spells.
     `fight(res, player, opponent, value, kind)` returns the outcome."""
 

@@ -1,4 +1,4 @@
-"""Encountering the cards on a space (RULES.md §1, Dungeon 7.1, Keep 7.1): the same on every board.
+"""Encountering the cards on a space (house rules H1, Dungeon 7.1, Keep 7.1): the same on every board.
 
 House decisions, in nightkeep's words:
 - Cards are met in encounter-number order (1 Event, 2 Enemy, 3 Stranger, 4 Object, 5 Follower, 6 Place);
@@ -162,7 +162,7 @@ def evaded(res: Resolution, player: str) -> list[str]:
 
 def enemies_left(res: Resolution, deck: Deck, player: str, space: int) -> bool:
     """Tells whether an enemy card still lies on the space (of the board the player stands on), not one
-    the player evaded (RULES.md §1: an evaded enemy blocks nothing)."""
+    the player evaded (house rule H1.8: an evaded enemy blocks nothing)."""
     cards, gone = deck.cards, evaded(res, player)
     return any(c in cards and cards[c].is_enemy and c not in gone for c in cards_at(res, player, space))
 

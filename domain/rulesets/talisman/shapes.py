@@ -1,4 +1,4 @@
-"""The typed shape of a Talisman game's state, shared by every board (RULES.md §1): read by the rules and
+"""The typed shape of a Talisman game's state, shared by every board (house rules H1): read by the rules and
 type-checked in the projections (`mypy --strict`).
 
 Positions are (board, space): a sheet's `board` names the board it stands on (`talisman`, `dungeon`,

@@ -1,4 +1,4 @@
-"""Evolving the parts of a Talisman board game's state that every board shares (RULES.md §1).
+"""Evolving the parts of a Talisman board game's state that every board shares (house rules H1).
 
 The state has the typed shape of `talisman.shapes`: sheets stand on (board, space), face-up cards and
 gold lie per board and space, and every deck and pile is named in `piles` as the replay format's pile
@@ -161,7 +161,7 @@ def board_evolvers(deck: str) -> dict[type[Event], Evolver]:
         sheet = state["players"][e.player]
         sheet["status"] = OUT
         if sheet["lives"] <= 0:
-            # RULES.md §1: a killed character's Objects, Followers and Gold stay on its space.
+            # house rule H1.7: a killed character's Objects, Followers and Gold stay on its space.
             lying(state, sheet).extend(sheet["objects"] + sheet["followers"])
             state["gold"][sheet["board"]][sheet["space"]] += sheet["gold"]
             state["piles"][discard].extend(sheet["trophies"])

@@ -60,7 +60,7 @@ def deal_characters(res: Resolution) -> None:
         if requested[name]:
             res.emit(CharacterDealt(player=name, character=requested[name], draw=-1))
             continue
-        # RULES.md §1: a player without a character is dealt one at random, as at the table.
+        # house rule H1.11: a player without a character is dealt one at random, as at the table.
         character, draw = res.dice.pick(sorted(set(load_characters()) - taken))
         taken.add(character)
         res.emit(CharacterDealt(player=name, character=character, draw=draw))

@@ -1,4 +1,4 @@
-"""Vampire Empire's house content (RULES.md §4): shipped files load, and errors name file and key."""
+"""Vampire Empire's house content (house rules H4): shipped files load, and errors name file and key."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""1,000 seeded bot games of Vampire Empire (RULES.md §4), played with the decider directly (no store).
+"""1,000 seeded bot games of Vampire Empire (house rules H4), played with the decider directly (no store).
 
 Every game must end with a legal result. The human player's copy of each game (their view, their log and
 their export) is searched, at every event, for the bytes of every secret not yet revealed at that event:
@@ -141,7 +141,7 @@ def games() -> list[Played]:
 
 
 def test_every_bot_game_ends_with_a_legal_result(games):
-    """RULES.md §4 ends: all vampires dead, all humans dead, three revealed vampires in the castle, or
+    """house rules H4 ends: all vampires dead, all humans dead, three revealed vampires in the castle, or
     both players out of cards (scored 1 per surviving human, 2 per surviving vampire; ties possible)."""
     reasons: Counter[str] = Counter()
     for game in games:
@@ -247,7 +247,7 @@ COPIES = [
     ("owner", "viewer", "indices"), COPIES, ids=lambda v: v if isinstance(v, str) else None
 )
 def test_a_players_log_and_export_hold_no_unrevealed_secret_at_any_event(games, owner, viewer, indices):
-    """RULES.md §4 hidden information: a copy never holds the other player's secrets before they are
+    """house rule H4.3 hidden information: a copy never holds the other player's secrets before they are
     revealed: not in an event's recorded bytes, its log line or its JSON. A secret found first at
     event N proves every copy cut before N clean, so each copy is searched once, whole."""
     searched = 0

@@ -1,4 +1,4 @@
-"""Rules of Vampire Empire (RULES.md §4, castle seed `003_…`), one test per rule, driven through the
+"""Rules of Vampire Empire (house rules H4, castle seed `003_…`), one test per rule, driven through the
 decider with scripted picks.
 
 Each test: given a dealt game edited into shape (`castle_helpers`), when actions are decided, then the
@@ -95,7 +95,8 @@ def game_end_reveals(state: State) -> list[IdentityRevealed]:
     return [revealed(state, c.rsplit("/", 1)[-1], "game-end") for c in secret]
 
 
-# --- the seed's combat example (Vampire Empire III, RULES.md §4 Combat) -------------------------------------
+# --- the seed's combat example (Vampire Empire III, house rule H4.7 Combat)
+# -------------------------------------
 
 
 def seed_example() -> State:
@@ -174,7 +175,8 @@ def test_seed_combat_example_round_two_changes_nothing_when_the_defence_still_ho
     assert state["fight"] is None and state["turn"] == VLAD
 
 
-# --- setup (RULES.md §4) ------------------------------------------------------------------------------------
+# --- setup (house rules H4)
+# ------------------------------------------------------------------------------------
 
 VLAD_FIRST_HAND = ["noble-1-a", "noble-2-a", "clergy-3-a", "servant-2-b", "vampire-1-a", "vampire-3-c"]
 VLAD_FIRST_HAND += ["draw-2-a", "defence-marker"]
@@ -183,7 +185,7 @@ HANA_FIRST_HAND += ["take-from-moat", "attack-marker-b", "servant-1-a"]
 
 
 def test_setup_deals_a_castle_of_three_hands_of_eight_and_secret_identity_tokens_then_vampire_begins():
-    """RULES.md §4: the city's top 3 form the castle; 8 cards each; 3 vampire tokens (Vlad's private
+    """house rule H4.3: the city's top 3 form the castle; 8 cards each; 3 vampire tokens (Vlad's private
     event) and 2 known humans (Hana's); every identity committed in public; the vampire player begins."""
     state = empire.initial_state(created())
     picks = start_picks(
@@ -238,14 +240,15 @@ def test_setup_deals_a_castle_of_three_hands_of_eight_and_secret_identity_tokens
     assert empire.status(state) == {"status": "running", "winner": "", "to_act": [VLAD]}
 
 
-# --- the turn (RULES.md §4 Turn) ----------------------------------------------------------------------------
+# --- the turn (house rule H4.4 Turn)
+# ----------------------------------------------------------------------------
 
 EIGHT = ["noble-1-a", "noble-2-a", "clergy-1-a", "clergy-2-a", "servant-1-a", "servant-1-b", "vampire-1-a"]
 EIGHT += ["draw-2-a"]
 
 
 def test_turn_begins_with_any_number_of_discards_to_the_moat_then_a_draw_back_up_to_eight():
-    """RULES.md §4 Turn (house: discarded cards go to the moat)."""
+    """house rule H4.4 Turn (house: discarded cards go to the moat)."""
     state = given(vampire=EIGHT, turn=VLAD, step="discard")
     assert ids(state) == [f"discard:{c}" for c in sorted(EIGHT)] + ["draw"]
     events, after = play(state, "discard:servant-1-a", "discard:servant-1-b")
@@ -264,7 +267,7 @@ def test_turn_begins_with_any_number_of_discards_to_the_moat_then_a_draw_back_up
 
 
 def test_turn_a_player_holding_more_than_eight_after_drawing_two_draws_nothing():
-    """RULES.md §4 Turn: drawing *back up to* 8 never takes a hand above 8 away, nor adds to it."""
+    """house rule H4.4 Turn: drawing *back up to* 8 never takes a hand above 8 away, nor adds to it."""
     state = given(vampire=EIGHT, turn=VLAD)
     _, state = act(state, "support:draw-2-a", picks=[vc("noble-3-a"), vc("noble-3-b")])
     assert len(state["players"][VLAD]["hand"]) == 9
@@ -281,7 +284,7 @@ def test_turn_a_player_holding_more_than_eight_after_drawing_two_draws_nothing()
 
 
 def test_turn_vampire_player_may_unmask_one_vampire_of_the_castle_per_turn():
-    """RULES.md §4 Turn (house: only a vampire in the castle); the unmasking is no main action."""
+    """house rule H4.4 Turn (house: only a vampire in the castle); the unmasking is no main action."""
     state = given(turn=VLAD, vampires=("lady", "officer", "nun"))
     assert starting_with(state, "reveal:") == ["reveal:lady", "reveal:officer"]  # the Nun is in the city
     events, state = act(state, "reveal:lady")
@@ -295,7 +298,7 @@ def test_turn_vampire_player_may_unmask_one_vampire_of_the_castle_per_turn():
 
 
 def test_turn_human_player_is_never_offered_an_unmasking():
-    """RULES.md §4 Turn: only the vampire player may reveal a vampire."""
+    """house rule H4.4 Turn: only the vampire player may reveal a vampire."""
     state = given(turn=HANA, vampires=("lady", "officer", "nun"))
     assert starting_with(state, "reveal:", HANA) == []
     with pytest.raises(IllegalAction):
@@ -303,7 +306,7 @@ def test_turn_human_player_is_never_offered_an_unmasking():
 
 
 def test_turn_one_main_action_then_the_turn_passes_to_the_other_player():
-    """RULES.md §4 Turn: support cards may come first; one action (here a pass) ends the turn."""
+    """house rule H4.8 Turn: support cards may come first; one action (here a pass) ends the turn."""
     state = given(vampire=["attack-marker", "noble-1-a"], turn=VLAD)
     _, state = act(state, "support:attack-marker:lady")
     assert (state["turn"], state["step"]) == (VLAD, "act")
@@ -312,13 +315,14 @@ def test_turn_one_main_action_then_the_turn_passes_to_the_other_player():
     assert (state["turn"], state["step"], empire.status(state)["to_act"]) == (HANA, "discard", [HANA])
 
 
-# --- hide (RULES.md §4 Turn) --------------------------------------------------------------------------------
+# --- hide (house rule H4.5 Turn)
+# --------------------------------------------------------------------------------
 
 REDS = ["vampire-3-a", "vampire-2-a", "vampire-1-b", "vampire-1-a", "noble-1-a"]
 
 
 def test_hide_plays_three_red_cards_and_moves_a_castle_character_under_the_city_refilling_the_castle():
-    """RULES.md §4 hide (house: the three lowest red cards are played)."""
+    """house rule H4.5 hide (house: the three lowest red cards are played)."""
     state = given(vampire=REDS, turn=VLAD)
     assert starting_with(state, "hide:") == ["hide:bishop", "hide:lady", "hide:officer"]
     events, after = act(state, "hide:officer", picks=[ch("cook")])
@@ -335,7 +339,7 @@ def test_hide_plays_three_red_cards_and_moves_a_castle_character_under_the_city_
 
 
 def test_hide_refills_from_the_shuffled_city_first_then_from_the_bottom_in_the_order_hidden():
-    """RULES.md §4: the castle refills from the top of the city; hidden characters lie under it."""
+    """house rule H4.1: the castle refills from the top of the city; hidden characters lie under it."""
     state = given(vampire=REDS, turn=VLAD)
     bury(state, "butler", "cook", "monk", "nun")
     set_city(state, ["lord"], bottom=["maid"])
@@ -351,7 +355,7 @@ def test_hide_refills_from_the_shuffled_city_first_then_from_the_bottom_in_the_o
 
 
 def test_hide_needs_three_red_cards_a_two_coloured_one_counting_as_red():
-    """RULES.md §4 hide: 3 vampire combat cards (a two-coloured red card is one)."""
+    """house rule H4.5 hide: 3 vampire combat cards (a two-coloured red card is one)."""
     state = given(vampire=["vampire-1-a", "vampire-2-a", "noble-3-a", "noble-3-b"], turn=VLAD)
     assert starting_with(state, "hide:") == []
     with pytest.raises(IllegalAction):
@@ -360,7 +364,8 @@ def test_hide_needs_three_red_cards_a_two_coloured_one_counting_as_red():
     assert starting_with(state, "hide:") == ["hide:bishop", "hide:lady", "hide:officer"]
 
 
-# --- holy water (RULES.md §4 Turn) --------------------------------------------------------------------------
+# --- holy water (house rule H4.6 Turn)
+# --------------------------------------------------------------------------
 
 
 def load_short_ids() -> list[str]:
@@ -369,7 +374,7 @@ def load_short_ids() -> list[str]:
 
 
 def test_holy_water_plays_the_two_lowest_and_the_truthful_answer_opens_the_commitment():
-    """RULES.md §4 holy water; a vampire in the city cannot be attacked, so the turn ends."""
+    """house rule H4.6 holy water; a vampire in the city cannot be attacked, so the turn ends."""
     state = given(human=["holy-water-3-a", "holy-water-1", "holy-water-2-a", "clergy-3-a"])
     assert starting_with(state, "holy-water:") == [f"holy-water:{c}" for c in sorted(load_short_ids())]
     events, after = act(state, "holy-water:maid")
@@ -388,7 +393,7 @@ def test_holy_water_plays_the_two_lowest_and_the_truthful_answer_opens_the_commi
 
 
 def test_holy_water_on_a_human_answers_human_and_ends_the_turn():
-    """RULES.md §4 holy water: the answer is the truth; only a vampire in the castle can be attacked."""
+    """house rule H4.6 holy water: the answer is the truth; only a vampire in the castle can be attacked."""
     state = given(human=["holy-water-1", "holy-water-2-a", "clergy-3-a"])
     events, after = act(state, "holy-water:bishop")
     assert events[-2:] == [revealed(state, "bishop", "holy-water"), TurnEnded(player=HANA, next_player=VLAD)]
@@ -403,7 +408,7 @@ def holy_water_on_the_lady() -> tuple[list[Event], State, State]:
 
 
 def test_holy_water_unmasking_a_castle_vampire_lets_it_be_attacked_at_once_with_the_lower_card():
-    """RULES.md §4 holy water: the lower holy water card counts in round 1 of the attack that follows."""
+    """house rule H4.6 holy water: the lower holy water card counts in round 1 of the attack that follows."""
     events, state, after = holy_water_on_the_lady()
     assert events == [
         played(state, HANA, hc("holy-water-2-a"), "holy-water"),
@@ -423,7 +428,7 @@ def test_holy_water_unmasking_a_castle_vampire_lets_it_be_attacked_at_once_with_
 
 
 def test_holy_water_attack_may_be_declined_which_ends_the_turn():
-    """RULES.md §4 holy water: the attack is a choice (`decline`)."""
+    """house rule H4.6 holy water: the attack is a choice (`decline`)."""
     _, _, after = holy_water_on_the_lady()
     events, after = act(after, "decline")
     assert events == [TurnPassed(player=HANA, reason="declined"), TurnEnded(player=HANA, next_player=VLAD)]
@@ -481,14 +486,15 @@ def test_a_fight_card_not_valid_for_the_character_is_refused():
 
 
 def test_holy_water_needs_two_holy_water_cards():
-    """RULES.md §4 holy water: 2 cards."""
+    """house rule H4.6 holy water: 2 cards."""
     state = given(human=["holy-water-3-a", "clergy-3-a", "noble-3-a"])
     assert starting_with(state, "holy-water:") == []
     with pytest.raises(IllegalAction):
         act(state, "holy-water:lady")
 
 
-# --- combat: valid cards (RULES.md §4 Combat, castle seed p. 6) ---------------------------------------------
+# --- combat: valid cards (house rule H4.7 Combat, castle seed p. 6)
+# ---------------------------------------------
 
 
 def test_valid_cards_human_backs_a_character_with_its_profession_and_two_coloured_cards():
@@ -524,7 +530,7 @@ def test_valid_cards_human_may_play_holy_water_attacking_a_revealed_vampire():
 def test_valid_cards_human_may_play_holy_water_defending_against_a_revealed_vampire(
     revealed_lady, holy_valid
 ):
-    """RULES.md §4 house decision: holy water counts for the human defending against a revealed vampire."""
+    """House rule H4.6: holy water counts for the human defending against a revealed vampire."""
     state = given(
         human=["clergy-1-a", "holy-water-2-a", "noble-1-a", "draw-2-a"],
         vampire=["noble-2-a", "noble-3-a"],
@@ -566,13 +572,14 @@ def test_valid_cards_vampire_plays_no_plain_red_card_for_an_unrevealed_vampire()
         act(state, "play:vampire-2-a")
 
 
-# --- combat: who attacks, and whether a fight may start (RULES.md §4 Combat) --------------------------------
+# --- combat: who attacks, and whether a fight may start (house rule H4.7 Combat)
+# --------------------------------
 
 STRONG = ["noble-3-a", "noble-3-b", "clergy-3-a", "clergy-3-b"]
 
 
 def test_human_player_never_attacks_with_a_revealed_vampire():
-    """RULES.md §4 Combat."""
+    """house rule H4.7 Combat."""
     state = given(human=STRONG)
     reveal(state, "lady")
     assert starting_with(state, "attack:") == [
@@ -586,7 +593,7 @@ def test_human_player_never_attacks_with_a_revealed_vampire():
 
 
 def test_vampire_player_must_attack_with_a_revealed_vampire_when_the_castle_has_one():
-    """RULES.md §4 Combat."""
+    """house rule H4.7 Combat."""
     state = given(vampire=STRONG, turn=VLAD)
     assert len(starting_with(state, "attack:")) == 6  # none revealed: any attacker
     reveal(state, "lady")
@@ -596,7 +603,7 @@ def test_vampire_player_must_attack_with_a_revealed_vampire_when_the_castle_has_
 
 
 def test_fight_starts_only_if_the_attacker_can_beat_the_starting_defence_markers_included():
-    """RULES.md §4 Combat: markers plus valid cards in hand must exceed printed defence plus markers."""
+    """house rule H4.7 Combat: markers plus valid cards in hand must exceed printed defence plus markers."""
     state = given(human=["noble-1-a", "noble-2-a"])  # the Officer reaches 3: the Lady (2), not the Bishop (3)
     assert starting_with(state, "attack:officer:") == ["attack:officer:lady"]
     with pytest.raises(IllegalAction):
@@ -608,7 +615,7 @@ def test_fight_starts_only_if_the_attacker_can_beat_the_starting_defence_markers
 
 
 def test_markers_add_to_the_attack_and_the_defence_in_the_fight():
-    """RULES.md §4 Combat: attack/defence markers count in every round (not the printed defence)."""
+    """house rule H4.7 Combat: attack/defence markers count in every round (not the printed defence)."""
     state = given(human=["noble-1-a", "noble-3-a"], vampire=["clergy-1-a"])
     evolve(state, MarkerPlaced(player=HANA, character=ch("officer"), kind=ATTACK))
     evolve(state, MarkerPlaced(player=VLAD, character=ch("bishop"), kind=DEFENCE))
@@ -618,7 +625,8 @@ def test_markers_add_to_the_attack_and_the_defence_in_the_fight():
     assert of(events, FightRoundEnded) == [FightRoundEnded(round=1, attack=2, defence=2)]
 
 
-# --- combat: rounds and deaths (RULES.md §4 Combat, castle seed III) ----------------------------------------
+# --- combat: rounds and deaths (house rule H4.7 Combat, castle seed III)
+# ----------------------------------------
 
 
 def test_attack_above_defence_after_round_one_kills_at_once_with_no_second_round():
@@ -669,11 +677,12 @@ def test_a_death_removes_the_character_refills_the_castle_and_reveals_its_identi
     assert after["dead"] == [ch("butler"), ch("officer")] and after["known"][ch("officer")] == identity
 
 
-# --- support cards (RULES.md §4 house card lists) -----------------------------------------------------------
+# --- support cards (house rule H4.8 house card lists)
+# -----------------------------------------------------------
 
 
 def test_support_draw_two_adds_two_cards_and_the_turn_goes_on():
-    """RULES.md §4 house cards: draw 2 (not a main action)."""
+    """house rule H4.8 house cards: draw 2 (not a main action)."""
     state = given(vampire=EIGHT, turn=VLAD)
     events, after = act(state, "support:draw-2-a", picks=[vc("noble-3-a"), vc("noble-3-b")])
     assert events[0] == played(state, VLAD, vc("draw-2-a"), "support")
@@ -686,7 +695,7 @@ def test_support_draw_two_adds_two_cards_and_the_turn_goes_on():
 
 @pytest.mark.parametrize(("marker", "kind"), [("attack-marker", ATTACK), ("defence-marker", DEFENCE)])
 def test_support_marker_places_a_plus_one_marker_on_a_castle_character(marker, kind):
-    """RULES.md §4 house cards: +1 attack or defence marker."""
+    """house rule H4.8 house cards: +1 attack or defence marker."""
     state = given(vampire=[marker], turn=VLAD)
     targets = ["bishop", "lady", "officer"]
     assert starting_with(state, "support:") == [f"support:{marker}:{c}" for c in targets]
@@ -699,7 +708,7 @@ def test_support_marker_places_a_plus_one_marker_on_a_castle_character(marker, k
 
 
 def test_support_take_from_deck_shows_the_card_and_commits_it_to_the_hand():
-    """RULES.md §4 house cards: take a chosen card from the deck."""
+    """house rule H4.8 house cards: take a chosen card from the deck."""
     state = given(human=["take-from-deck", "clergy-1-a"])
     offered = starting_with(state, "support:take-from-deck:")
     assert len(offered) == 38 and "support:take-from-deck:clergy-1-a" not in offered
@@ -722,7 +731,7 @@ def test_support_take_from_deck_shows_the_card_and_commits_it_to_the_hand():
 
 @pytest.mark.parametrize("pile", [CELLAR, MOAT])
 def test_support_take_from_cellar_or_moat_shows_the_card_and_commits_it_to_the_hand(pile):
-    """RULES.md §4 house cards: take a chosen card from the cellar or the moat."""
+    """house rule H4.8 house cards: take a chosen card from the cellar or the moat."""
     state = given(human=[f"take-from-{pile}"])
     set_pile(state, HANA, pile, ["noble-3-a", "clergy-3-a"])
     offered = [f"support:take-from-{pile}:{c}" for c in ("clergy-3-a", "noble-3-a")]
@@ -735,7 +744,8 @@ def test_support_take_from_cellar_or_moat_shows_the_card_and_commits_it_to_the_h
     assert list(after["hands"][HANA]) == [hc("noble-3-a")] and hand_is_committed(after, HANA)
 
 
-# --- the end (RULES.md §4 End) ------------------------------------------------------------------------------
+# --- the end (house rules H4 End)
+# ------------------------------------------------------------------------------
 
 
 def assert_over(state: State, winner: str, reason: str) -> None:
@@ -748,7 +758,7 @@ def assert_over(state: State, winner: str, reason: str) -> None:
 
 
 def test_end_human_player_wins_when_the_third_vampire_dies():
-    """RULES.md §4 End: all vampires dead; every identity is then revealed."""
+    """house rules H4 End: all vampires dead; every identity is then revealed."""
     state = given(human=["clergy-3-a"])
     bury(state, "maid", "nun")
     reveal(state, "lady")
@@ -762,7 +772,7 @@ def test_end_human_player_wins_when_the_third_vampire_dies():
 
 
 def test_end_vampire_player_wins_when_the_sixth_human_dies():
-    """RULES.md §4 End: all humans dead."""
+    """house rules H4 End: all humans dead."""
     state = given(
         human=["servant-1-a"], vampire=["vampire-2-a"], turn=VLAD, castle=("lady", "officer", "maid")
     )
@@ -782,7 +792,7 @@ def test_end_vampire_player_wins_when_the_sixth_human_dies():
 
 
 def test_end_vampire_player_wins_by_unmasking_a_third_vampire_in_the_castle():
-    """RULES.md §4 End: 3 revealed vampires in the castle."""
+    """house rules H4 End: 3 revealed vampires in the castle."""
     state = given(turn=VLAD, castle=("lady", "maid", "nun"))
     reveal(state, "lady", "maid")
     events, after = act(state, "reveal:nun")
@@ -793,7 +803,7 @@ def test_end_vampire_player_wins_by_unmasking_a_third_vampire_in_the_castle():
 
 
 def test_end_vampire_player_wins_when_holy_water_reveals_a_third_vampire_in_the_castle():
-    """RULES.md §4 End: 3 revealed vampires in the castle, whoever revealed the third."""
+    """house rules H4 End: 3 revealed vampires in the castle, whoever revealed the third."""
     state = given(human=["holy-water-1", "holy-water-2-a"], castle=("lady", "maid", "nun"))
     reveal(state, "lady", "maid")
     events, after = act(state, "holy-water:nun")
@@ -813,7 +823,7 @@ def test_end_vampire_player_wins_when_holy_water_reveals_a_third_vampire_in_the_
 def test_end_both_players_out_of_cards_scores_one_per_human_and_two_per_vampire(
     dead, human_points, vampire_points, winner
 ):
-    """RULES.md §4 End: 1 point per surviving human, 2 per surviving vampire, ties possible."""
+    """house rule H4.9 End: 1 point per surviving human, 2 per surviving vampire, ties possible."""
     state = given()
     run_out(state, HANA)
     run_out(state, VLAD)
@@ -834,7 +844,7 @@ def test_end_both_players_out_of_cards_scores_one_per_human_and_two_per_vampire(
 
 
 def test_a_player_out_of_cards_passes_while_the_other_plays_on():
-    """RULES.md §4 End."""
+    """house rules H4 End."""
     state = given(human=["noble-1-a"])
     run_out(state, VLAD)
     events, after = act(state, "pass")
@@ -847,11 +857,12 @@ def test_a_player_out_of_cards_passes_while_the_other_plays_on():
     assert (after["turn"], after["step"], empire.status(after)["status"]) == (HANA, "discard", "running")
 
 
-# --- secrets and forgery (RULES.md §4 hidden information) ---------------------------------------------------
+# --- secrets and forgery (house rule H4.3 hidden information)
+# ---------------------------------------------------
 
 
 def test_a_revealed_identity_that_does_not_open_its_commitment_is_refused():
-    """RULES.md §4: a reveal carries the salt; a forged one is caught (evolve itself trusts events)."""
+    """house rule H4.3: a reveal carries the salt; a forged one is caught (evolve itself trusts events)."""
     state = started()
     lady = truth(state, "lady")
     genuine = IdentityRevealed(
@@ -869,7 +880,7 @@ def test_a_revealed_identity_that_does_not_open_its_commitment_is_refused():
 
 
 def test_a_played_card_that_matches_no_commitment_of_the_hand_is_refused():
-    """RULES.md §4: a card shown from a hand must open one of its commitments."""
+    """house rule H4.3: a card shown from a hand must open one of its commitments."""
     state = given(human=["noble-1-a"])
     salt = state["hands"][HANA][hc("noble-1-a")]
     genuine = CardPlayed(player=HANA, card=hc("noble-1-a"), salt=salt, use="attack", pile=CELLAR)
@@ -883,7 +894,7 @@ def test_a_played_card_that_matches_no_commitment_of_the_hand_is_refused():
 
 
 def test_vampire_player_cannot_answer_holy_water_falsely():
-    """RULES.md §4 holy water: the answer is truthful; a flipped answer is caught."""
+    """house rule H4.6 holy water: the answer is truthful; a flipped answer is caught."""
     events, state, _ = holy_water_on_the_lady()
     answer = of(events, IdentityRevealed)[0]
     lie = IdentityRevealed(character=answer.character, identity=HUMAN, salt=answer.salt, reason=answer.reason)
@@ -920,7 +931,7 @@ def test_the_vampire_players_tokens_must_match_the_public_commitments():
 
 
 def test_scores_must_follow_from_the_revealed_survivors():
-    """RULES.md §4: 1 per surviving human, 2 per surviving vampire, counted once everyone is revealed."""
+    """house rule H4.9: 1 per surviving human, 2 per surviving vampire, counted once everyone is revealed."""
     state = started()
     reveal(state, *[c.rsplit("/", 1)[-1] for c in sorted(alive(state))])
     humans = sum(state["known"][c] == HUMAN for c in alive(state))
@@ -930,7 +941,7 @@ def test_scores_must_follow_from_the_revealed_survivors():
 
 
 def test_a_castle_character_must_come_from_the_city():
-    """RULES.md §4: the castle is filled from the city; a log that fills it with a character already in
+    """house rule H4.1: the castle is filled from the city; a log that fills it with a character already in
     the castle is refused."""
     state = started()
     inside = state["castle"][0]
@@ -938,7 +949,7 @@ def test_a_castle_character_must_come_from_the_city():
 
 
 def test_human_legal_actions_do_not_depend_on_which_characters_are_vampires():
-    """RULES.md §4 hidden information: two games alike in public facts and Hana's hand offer her the
+    """house rule H4.3 hidden information: two games alike in public facts and Hana's hand offer her the
     same actions, whoever the vampires are."""
     hand = ["holy-water-1", "holy-water-2-a", "noble-2-a", "clergy-3-a", "attack-marker-a", "take-from-moat"]
     games = [
@@ -972,7 +983,7 @@ def test_human_legal_actions_do_not_depend_on_which_characters_are_vampires():
     ],
 )
 def test_illegal_actions_are_refused_and_change_nothing(step, action, player):
-    """RULES.md §4: only the legal actions of the player to act are decided."""
+    """house rules H4: only the legal actions of the player to act are decided."""
     state = given(vampire=["noble-3-a", "noble-3-b", "clergy-3-a"], turn=VLAD, step=step)
     before = copy.deepcopy(state)
     with pytest.raises(IllegalAction):

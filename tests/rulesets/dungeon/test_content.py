@@ -1,4 +1,4 @@
-"""Dungeon setup validation and content loading: errors name the file and the key (RULES.md §2)."""
+"""Dungeon setup validation and content loading: errors name the file and the key (house rules H2)."""
 
 from __future__ import annotations
 

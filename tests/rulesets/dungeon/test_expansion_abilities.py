@@ -49,7 +49,7 @@ def test_an_evading_character_evades_a_dungeon_enemy_which_stays_face_up():
 
 
 def test_an_evaded_dungeon_enemy_does_not_stop_the_object_beside_it_being_taken():
-    """Dungeon 7.1, RULES.md §1: Objects are taken once every enemy there is defeated or evaded."""
+    """Dungeon 7.1, house rule H1.8: Objects are taken once every enemy there is defeated or evaded."""
     game, state = inside("martial-artist")
     _, offered = act(game, state, "roll", values=[2], cards=[RAT, DUNGEON_SWORD])
     events, after = act(game, offered, f"choose:{RAT}")

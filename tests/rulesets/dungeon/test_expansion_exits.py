@@ -1,4 +1,4 @@
-"""Leaving the Dungeon for the main board (Dungeon 8, 9.1, 13; RULES.md §2), and the Dungeon's cards once
+"""Leaving the Dungeon for the main board (Dungeon 8, 9.1, 13; house rule H2.14), and the Dungeon's cards once
 carried out: each rule with scripted dice and picks, on the `talisman` ruleset with `dungeon=true`."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def test_the_turn_after_reaching_the_treasure_chamber_the_table_is_the_only_way_
 
 
 def test_the_treasure_chamber_table_sends_the_character_out_and_that_is_its_move():
-    """Dungeon 8.1, RULES.md §2: 1 die on the house table (2: the Village); leaving is the whole move."""
+    """Dungeon 8.1, house rule H2.8: 1 die on the house table (2: the Village); leaving is the whole move."""
     game, state = in_dungeon(CHAMBER)
     events, after = act(game, state, "dungeon:chamber", values=[2])
     (read,) = of(events, TreasureChamberRolled)
@@ -72,7 +72,7 @@ def test_a_treasure_chamber_total_over_six_counts_as_six():
 
 
 def test_the_treasure_chamber_table_is_data_covering_every_total():
-    """RULES.md §2: the house table (1 a Doorway, 2 Village, 3 City, 4 Warlock's Cave, 5 Portal, 6 Plain)."""
+    """House rule H2.8: the table (1 a Doorway, 2 Village, 3 City, 4 Warlock's Cave, 5 Portal, 6 Plain)."""
     rows = {face: row.to for row in load_exits().chamber for face in row.rolls}
     assert rows[1] == "doorway" and rows[2].endswith("village") and rows[3].endswith("city")
     assert rows[4].endswith("warlocks-cave") and rows[5].endswith("portal-of-power")
@@ -80,7 +80,7 @@ def test_the_treasure_chamber_table_is_data_covering_every_total():
 
 
 def test_a_one_on_the_treasure_chamber_table_leads_to_the_doorway_of_the_players_choice():
-    """RULES.md §2: a 1 comes out at a Doorway of the player's choice."""
+    """house rule H2.8: a 1 comes out at a Doorway of the player's choice."""
     game, state = in_dungeon(CHAMBER)
     events, after = act(game, state, "dungeon:chamber", values=[1])
     (offered,) = of(events, ChoiceOffered)

@@ -1,4 +1,4 @@
-"""Inside the Dungeon in a main-board game (Dungeon 6, 7, 9; RULES.md §2): the short game's spiral and
+"""Inside the Dungeon in a main-board game (Dungeon 6, 7, 9; house rules H2): the short game's spiral and
 encounters, fights and kills by the main board's rules, each rule with scripted dice and picks."""
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def test_moving_back_stops_on_the_entrance():
 
 
 def test_the_guard_room_guard_is_fought_by_whoever_lands_there():
-    """RULES.md §2: landing on the Guard Room fights the Guard (Strength 4); it draws no card."""
+    """house rule H2.3: landing on the Guard Room fights the Guard (Strength 4); it draws no card."""
     game, state = inside(3)
     events, _ = act(game, state, "roll", values=[3, 4, 1])
     (combat,) = of(events, CombatResolved)
@@ -120,7 +120,7 @@ def test_a_fleeing_character_that_reaches_the_entrance_stays_in_the_game_and_lea
 
 
 def test_a_character_killed_in_the_dungeon_dies_by_the_main_boards_rule_and_leaves_its_things_there():
-    """RULES.md §1, §5: killed in the Dungeon, its things stay on its space there; a new character starts."""
+    """House rules H1.7, H5.17: killed in the Dungeon, its things stay on its space; a new one starts."""
     game, state = inside(1, lives=1, objects=[SWORD], gold=3)
     events, after = act(game, state, "roll", values=[3, 1, 6], cards=[OGRE, "talisman/character/elf"])
     (died,) = of(events, CharacterDied)
@@ -131,7 +131,7 @@ def test_a_character_killed_in_the_dungeon_dies_by_the_main_boards_rule_and_leav
 
 
 def test_another_character_takes_up_what_a_killed_one_left_once_no_enemy_is_left():
-    """RULES.md §1: what a killed character left on a Dungeon space is taken by whoever meets it clear."""
+    """house rule H1.7: what a killed character left on a Dungeon space is taken by whoever meets it clear."""
     game, state = inside(1)
     state["cards"]["dungeon"][4] = [SWORD]
     events, after = act(game, state, "roll", values=[3])
@@ -140,7 +140,7 @@ def test_another_character_takes_up_what_a_killed_one_left_once_no_enemy_is_left
 
 
 def test_landing_where_another_character_stands_offers_the_space_or_an_attack():
-    """Dungeon 7.1, RULES.md §5: as on the main board, encounter the space or attack a character there."""
+    """Dungeon 7.1, house rule H5.16: as on the main board, meet the space or attack a character there."""
     game, state = inside(1)
     put(state, BO, "dungeon", 4)
     events, after = act(game, state, "roll", values=[3])
@@ -152,7 +152,7 @@ def test_landing_where_another_character_stands_offers_the_space_or_an_attack():
 
 
 def test_no_character_encounter_on_the_entrance_or_the_guard_room():
-    """RULES.md §2 (house, as Dungeon 14): the Entrance and the Guard Room give no choice of encounter."""
+    """House rule H2.13 (as Dungeon 14): the Entrance and the Guard Room give no choice of encounter."""
     game, state = inside(3)
     put(state, BO, "dungeon", GUARD_ROOM)
     events, after = act(game, state, "roll", values=[3, 6, 1])

@@ -17,7 +17,7 @@ def _ids(game, state, player):
 
 
 def _meet_the_space(game, state, cards):
-    """Chooses the space over the character standing there (RULES.md §5), drawing `cards` onto it."""
+    """Chooses the space over the character standing there (house rule H5.16), drawing `cards` onto it."""
     options = state["choice"]["options"]
     space = next(o for o in options if o in ("space", "dungeon:space"))
     return act(game, state, f"choose:{space}", cards=cards)[1]

@@ -1,4 +1,4 @@
-"""Seeded bot games of the `talisman` main board with the Dungeon (`dungeon=true`, RULES.md §2, §5),
+"""Seeded bot games of the `talisman` main board with the Dungeon (`dungeon=true`, house rules H2, H5.20),
 capped for bots: after every event the shared playout checks (`tests/playout_helpers`) hold, every
 character on exactly one board's space and every card in exactly one pile, space or sheet; across the
 games characters go down into the Dungeon and come out of it again (Dungeon 5, 8)."""
@@ -39,7 +39,7 @@ def played() -> list[tuple[dict[str, Any], list[Event]]]:
 
 
 def test_every_bot_game_with_the_dungeon_ends_and_keeps_its_invariants(played):
-    """RULES.md §2: every game ends (a win or the cap); the checks ran on every event of every game."""
+    """house rules H2: every game ends (a win or the cap); the checks ran on every event of every game."""
     for state, _ in played:
         assert state["phase"] == "over"
 
@@ -52,7 +52,7 @@ def test_bot_characters_go_down_into_the_dungeon_and_come_out_again(played):
 
 
 def test_a_bot_game_with_the_dungeon_played_through_the_store_audits_clean(store_service, store_kind):
-    """RULES.md §2: a stored game with the Dungeon re-folds and re-decides to the very events recorded."""
+    """house rules H2: a stored game with the Dungeon re-folds and re-decides to the very events recorded."""
     service = store_service
     options = bot_game_options("talisman", {"dungeon": "true"})
     game_id = service.create_game("talisman", [("Ann", None), ("Bo", None)], options)

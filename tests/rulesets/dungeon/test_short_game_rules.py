@@ -1,4 +1,4 @@
-"""Rules of the Short Play Dungeon Game (Dungeon 6-9, 14; RULES.md §1-2), driven with scripted dice.
+"""Rules of the Short Play Dungeon Game (Dungeon 6-9, 14; house rules H1, H2), driven with scripted dice.
 
 Each test: given a state (built from events, or a face-up card laid on a space), when an action is
 decided with ScriptedDice, then the events are exactly the ones the rule calls for.
@@ -444,7 +444,8 @@ def test_guard_room_beaten_guard_gives_no_trophy():
     assert state["players"]["Ann"]["trophies"] == []
 
 
-# --- combat, psychic combat, armour, trophies (RULES.md §1) -------------------------------------------------
+# --- combat, psychic combat, armour, trophies (house rules H1)
+# -------------------------------------------------
 
 
 def test_combat_monster_beaten_becomes_a_trophy_and_leaves_the_space():

@@ -1,4 +1,4 @@
-"""The Vampire's Keep's house content (RULES.md §3): shipped files load, and errors name file and key."""
+"""The Vampire's Keep's house content (house rules H3): shipped files load, and errors name file and key."""
 
 from __future__ import annotations
 

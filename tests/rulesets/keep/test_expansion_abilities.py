@@ -1,4 +1,4 @@
-"""The main board's landing abilities on a Keep space in a main-board game (Keep 7.2, 11.1, 13; RULES.md §5):
+"""The main board's landing abilities on a Keep space in a main-board game (Keep 7.2, 11.1, 13; H5.15):
 the Keep runs the main board's landing steps, so passing a space, evading its enemies and drawing extra
 Keep cards work there as on the main board, and the Sacred Obelisk's barrier still holds. Scripted dice and
 picks; each test lands Ann by a movement roll of 1 (one space, Keep 5.2)."""

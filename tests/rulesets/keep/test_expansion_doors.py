@@ -87,7 +87,7 @@ def test_keep_10_a_flight_is_declared_and_run_in_the_same_turn():
 
 
 def test_rules_5_an_expansions_options_are_refused_without_it():
-    """RULES.md §5: an expansion's own option set away from its default needs the expansion in play."""
+    """house rule H5.20: an expansion's own option set away from its default needs the expansion in play."""
     with pytest.raises(BadSetup, match="keep.wizard=auto needs its expansion"):
         TalismanGame.check_options({"keep.wizard": "auto"})
     TalismanGame.check_options({"keep.wizard": "choose"})  # every game records its defaults

@@ -1,5 +1,5 @@
 """The Vampire's Keep inside a main-board game (`keep=true`): the entry test, moving by the chart, the
-Talisman Vault, the Exit Table and fleeing (RULES.md §3; Keep 5.2, 9.1, 10, 15.2, 15.3), dice scripted."""
+Talisman Vault, the Exit Table and fleeing (house rules H3; Keep 5.2, 9.1, 10, 15.2, 15.3), dice scripted."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def where(state: dict[str, Any], player: str = ANN) -> tuple[str, int]:
 
 
 def test_rules_3_the_entry_test_lets_in_a_character_whose_3_dice_are_under_strength_craft_and_lives():
-    """Keep 8.1 (RULES.md §3): at the Keep Entrance 3 dice under Strength + Craft + Lives (Ann: 4 + 3 + 4)
+    """Keep 8.1 (house rule H3.3): at the Keep Entrance 3 dice under Strength + Craft + Lives (Ann: 4 + 3 + 4)
     let the character in; it rolls to move on its next turn."""
     game, state = new_game(KEEP)
     put(state, ANN, "keep", 1, keep_from=["outer", 1])
@@ -41,7 +41,7 @@ def test_rules_3_the_entry_test_lets_in_a_character_whose_3_dice_are_under_stren
 
 
 def test_rules_3_a_failed_entry_test_sends_the_character_back_for_at_least_one_turn_outside():
-    """RULES.md §3: a total not under Strength + Craft + Lives sends the character back to the space it came
+    """H3.3: a total not under Strength + Craft + Lives sends the character back to the space it came
     from, and it must spend at least one turn outside before going in again."""
     game, state = new_game(KEEP)
     put(state, ANN, "keep", 1, keep_from=["outer", 0])
@@ -83,7 +83,7 @@ def test_keep_9_1_the_vault_gives_a_talisman_and_three_vault_cards_and_the_turn_
 
 
 def test_keep_9_1_a_survivor_leaves_on_a_later_turn_by_the_exit_table():
-    """Keep 9.1, 5.1 (RULES.md §3's house Exit Table): the Vault is the other way out: 1 the space it
+    """Keep 9.1, 5.1 (house rule H3.14's house Exit Table): the Vault is the other way out: 1 the space it
     entered from, 2 Village, 3 City, 4 Warlock's Cave, 5 Portal of Power, 6 Plain of Peril."""
     game, state = new_game(KEEP)
     inside(state, 21)
@@ -177,7 +177,7 @@ def test_keep_9_1_with_no_talisman_left_the_vault_gives_none_and_its_cards_are_s
 
 
 def test_keep_9_1_a_kill_in_the_vault_that_ends_the_game_is_the_last_thing_that_happens():
-    """Keep 9.1 (RULES.md §5): once the Crown is reached a character killed in the Vault is out; if that
+    """Keep 9.1 (house rule H5.17): once the Crown is reached a character killed in the Vault is out; if that
     leaves one character alive, the game ends there and the Vault card stays where it lies."""
     game, state = new_game(KEEP)
     state["crown_reached"] = True

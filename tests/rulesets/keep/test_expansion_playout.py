@@ -1,4 +1,4 @@
-"""20 seeded bot games of `talisman` with the Vampire's Keep (`keep=true`, RULES.md §3, §5), checked after
+"""20 seeded bot games of `talisman` with the Vampire's Keep (`keep=true`, house rules H3, H5.20), checked
 every event by the shared playout checks (`tests/playout_helpers`: every character on exactly one board and
 a space of it, every card in exactly one place, the Teleport counters on the Keep's tiles counted there),
 and before every pick: the fast legality check agrees with the actions offered, on the Keep too. The bots
@@ -39,7 +39,7 @@ def played() -> dict[int, tuple[dict[str, Any], list[Event]]]:
 
 
 def test_rules_5_every_bot_game_with_the_keep_ends_and_keeps_its_invariants(played):
-    """RULES.md §5, §3: every game ends (by the rules or at the bot round cap), every event checked."""
+    """house rules H6.1, H3: every game ends (by the rules or at the bot round cap), every event checked."""
     for seed, (state, _) in played.items():
         assert state["phase"] == "over", seed
 

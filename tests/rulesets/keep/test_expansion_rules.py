@@ -36,7 +36,7 @@ def test_keep_6_2_of_two_tiles_drawn_on_a_draw_2_space_one_is_discarded():
 
 
 def test_keep_8_3_the_tome_of_the_undead_must_be_read():
-    """Keep 8.3 (RULES.md §3): 2 dice on the Tome: 10-11 +1 Craft; 5 a die of Followers leave."""
+    """Keep 8.3 (house rule H3.5): 2 dice on the Tome: 10-11 +1 Craft; 5 a die of Followers leave."""
     game, state = new_game(KEEP)
     inside(state, 9)
     events, _ = act(game, state, "roll", values=[1, 5, 6])
@@ -48,7 +48,7 @@ def test_keep_8_3_the_tome_of_the_undead_must_be_read():
 
 
 def test_keep_8_5_the_ancient_coffin_holds_treasure_or_a_trap():
-    """Keep 8.5 (RULES.md §3): 1 die: 1-2 lose a life, 5 an Object of the Keep deck, 6 gain 3 Gold."""
+    """Keep 8.5 (house rule H3.7): 1 die: 1-2 lose a life, 5 an Object of the Keep deck, 6 gain 3 Gold."""
     game, state = new_game(KEEP)
     inside(state, 16)
     events, _ = act(game, state, "roll", values=[1, 2])
@@ -63,7 +63,7 @@ def test_keep_8_5_the_ancient_coffin_holds_treasure_or_a_trap():
 
 
 def test_keep_8_6_the_sacred_obelisk_bars_the_way_until_its_test_is_passed():
-    """Keep 8.6 (RULES.md §3): a roll stops on the Obelisk; 2 dice at most Strength + Craft pass, else lose
+    """Keep 8.6 (H3.8): a roll stops on the Obelisk; 2 dice at most Strength + Craft pass, else lose
     a life and try again next turn instead of moving."""
     game, state = new_game(KEEP)
     inside(state, 18)
@@ -76,7 +76,7 @@ def test_keep_8_6_the_sacred_obelisk_bars_the_way_until_its_test_is_passed():
 
 
 def test_keep_8_7_the_fountain_of_blood_guards_the_vault():
-    """Keep 8.7 (RULES.md §3): 1 die: 1-2 lose a life, 3-5 nothing, 6 heal a life."""
+    """Keep 8.7 (house rule H3.9): 1 die: 1-2 lose a life, 3-5 nothing, 6 heal a life."""
     game, state = new_game(KEEP)
     inside(state, 19, lives=3)
     events, _ = act(game, state, "roll", values=[1, 6])
@@ -86,7 +86,7 @@ def test_keep_8_7_the_fountain_of_blood_guards_the_vault():
 
 
 def test_keep_7_1_a_character_killed_in_the_keep_is_replaced_by_the_main_boards_rule():
-    """Keep 7.1 (RULES.md §5): a character killed in the Keep leaves its things on its Keep space and its
+    """Keep 7.1 (house rule H5.17): a character killed in the Keep leaves its things on its Keep space and its
     player is dealt a new character on the main board; the game goes on."""
     game, state = new_game(KEEP)
     inside(state, 16, lives=1, objects=["talisman/card/sword"])
@@ -123,7 +123,7 @@ def test_keep_8_4_a_spell_the_wizard_casts_can_kill_and_casting_stops():
 
 
 def test_rules_3_the_keeps_own_facts_read_in_plain_words_beside_the_main_board():
-    """RULES.md §3, Keep 4.1: the Portal's choice and the Keep's own dice are told in words; the Wizard's
+    """house rule H3.19, Keep 4.1: the Portal's choice and the Keep's own dice are told in words; the Wizard's
     aim is told with its Spell (the main board's timeline)."""
     offered = ChoiceOffered(player=ANN, kind=f"keep-portal:{PORTAL}", options=["go", "stay"])
     assert describe(offered) == "Ann found an Ethereal Portal and may step through it to the Keep Entrance."
@@ -135,7 +135,7 @@ def test_rules_3_the_keeps_own_facts_read_in_plain_words_beside_the_main_board()
 
 
 def test_keep_8_2_losing_both_rounds_to_the_sentry_sends_the_character_back_to_hallway_3():
-    """Keep 8.2, 5.3 (RULES.md §3): 2-3 on the Sentry's die is two rounds of Combat against Strength 5;
+    """Keep 8.2, 5.3 (house rule H3.4): 2-3 on the Sentry's die is two rounds of Combat against Strength 5;
     losing both sends the character back (a space's instruction), to Hallway 3."""
     game, state = new_game(KEEP)
     inside(state, 3)
@@ -157,7 +157,7 @@ def test_keep_5_3_the_wizards_push_moves_its_victim_back_and_his_casting_ends():
 
 
 def test_keep_8_3_a_12_on_the_tome_gives_the_reader_its_choice_of_gift():
-    """Keep 8.3 (RULES.md §3): a 12 on the Tome gives +2 Strength, Craft or lives, the reader's choice."""
+    """Keep 8.3 (house rule H3.5): a 12 on the Tome gives +2 Strength, Craft or lives, the reader's choice."""
     game, state = new_game(KEEP)
     inside(state, 9)
     _, asked = act(game, state, "roll", values=[1, 6, 6])
@@ -171,7 +171,7 @@ def test_keep_8_3_a_12_on_the_tome_gives_the_reader_its_choice_of_gift():
 
 
 def test_keep_7_1_a_character_landing_where_another_stands_may_attack_it_instead():
-    """Keep 7.1 (RULES.md §5): encounters in the Keep are as on the main board: landing where another
+    """Keep 7.1 (house rule H5.16): encounters in the Keep are as on the main board: landing where another
     character stands, the player may attack it in place of meeting the space, or meet the space."""
     game, state = new_game(KEEP)
     inside(state, 6, player=BO)

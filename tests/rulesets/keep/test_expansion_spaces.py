@@ -145,7 +145,7 @@ def test_keep_8_4_under_auto_the_rules_aim_every_spell_at_the_victim():
 
 
 def test_keep_8_2_the_sentry_takes_a_main_board_magic_object_as_its_toll():
-    """Keep 8.2 (RULES.md §3): on a 6 the Sentry takes a Magic Object, a Follower or a life, the player's
+    """Keep 8.2 (house rule H3.4): on a 6 the Sentry takes a Magic Object, a Follower or a life, the player's
     choice; any deck's Magic Object counts."""
     game, state = new_game(KEEP)
     inside(state, 3, objects=["talisman/card/amulet"])

@@ -1,4 +1,4 @@
-"""Seeded bot playouts of the Keep run (RULES.md §3): 500 games end, and the rules' invariants hold.
+"""Seeded bot playouts of the Keep run (house rule H3.18): 500 games end, and the rules' invariants hold.
 
 The games are played with the decider directly (no store): `domain.bots.Bot` chooses, `HmacDice` seeded per
 game rolls. After every event: a movement roll moves by the chart (Keep 5.2), a flight moves back by it
@@ -113,7 +113,7 @@ def games() -> list[Played]:
 
 
 def test_every_bot_game_ends_within_the_cap_and_replays_to_the_same_state(games):
-    """RULES.md §3 Keep run: a survivor of the Vault wins, else everyone is killed; Keep 9.1, 15."""
+    """house rule H3.18 Keep run: a survivor of the Vault wins, else everyone is killed; Keep 9.1, 15."""
     longest = max(len(g.steps) for g in games)
     assert longest < MAX_ACTIONS
     winners = 0
@@ -170,7 +170,7 @@ def check_tiles(state: dict[str, Any]) -> None:
 
 
 def test_movement_positions_lives_and_tiles_hold_after_every_event(games):
-    """Keep 5.2-5.4 and 10 (the chart, both ways), Keep 6.2 (one tile a space), RULES.md §1 (lives)."""
+    """Keep 5.2-5.4 and 10 (the chart, both ways), Keep 6.2 (one tile a space), house rule H1.1 (lives)."""
     for game in games:
         state = copy.deepcopy(game.initial)
         for _, _, events in game.steps:

@@ -1,4 +1,4 @@
-"""Rules of the Keep run (Keep 4-10, 14-15; RULES.md §1 and §3), driven with scripted dice.
+"""Rules of the Keep run (Keep 4-10, 14-15; house rules H1, H3.18), driven with scripted dice.
 
 Each test: given a state (built from events, or a face-up card laid on a space), when an action is
 decided with ScriptedDice, then the events are exactly the ones the rule calls for. The seed's worked
@@ -223,11 +223,12 @@ def combat(opponent: str, mine: int, theirs: int, outcome: str, kind: str = "com
     )
 
 
-# --- Keep run: setup and turns (RULES.md §3) ----------------------------------------------------------------
+# --- Keep run: setup and turns (house rule H3.18)
+# ----------------------------------------------------------------
 
 
 def test_keep_run_characters_start_on_the_keep_entrance_outside_the_keep():
-    """RULES.md §3 Keep run."""
+    """house rule H3.18 Keep run."""
     state = keep.initial_state(created(("Ann", "warrior"), ("Bo", "troll")))
     events = keep.decide(state, START, HOST, ScriptedDice())
     assert events == [
@@ -248,7 +249,7 @@ def test_keep_run_characters_start_on_the_keep_entrance_outside_the_keep():
 
 
 def test_keep_run_decide_refuses_illegal_out_of_turn_and_repeated_start():
-    """RULES.md §3 Keep run."""
+    """house rule H3.18 Keep run."""
     state = started()
     with pytest.raises(IllegalAction):
         keep.decide(state, "roll", "Ann", ScriptedDice([1]))  # not inside the Keep yet
@@ -274,11 +275,12 @@ def test_keep_15_hoard_is_a_game_option_taking_true_or_false():
     assert started(hoard=True)["hoard"] and not started()["hoard"]
 
 
-# --- RULES.md §3 Entrance: 3 dice under Strength + Craft + Lives --------------------------------------------
+# --- house rule H3.3 Entrance: 3 dice under Strength + Craft + Lives
+# --------------------------------------------
 
 
 def test_entrance_total_less_than_strength_craft_lives_passes_and_enters_next_turn():
-    """RULES.md §3 Entrance (Keep 8.1)."""
+    """house rule H3.3 Entrance (Keep 8.1)."""
     events, state = act(started(), "enter", values=(3, 3, 4))  # 10 < Warrior 4 + 3 + 4 lives = 11
     assert events == [
         rolled("entry", [3, 3, 4], 0),
@@ -291,7 +293,7 @@ def test_entrance_total_less_than_strength_craft_lives_passes_and_enters_next_tu
 
 
 def test_entrance_total_equal_to_target_fails_loses_the_next_turn_then_tries_again():
-    """RULES.md §3 Entrance (Keep 8.1)."""
+    """house rule H3.3 Entrance (Keep 8.1)."""
     events, state = act(started(), "enter", values=(3, 4, 4))  # 11 is not less than 11
     assert events == [
         rolled("entry", [3, 4, 4], 0),
@@ -314,7 +316,7 @@ def test_entrance_total_equal_to_target_fails_loses_the_next_turn_then_tries_aga
 
 
 def test_entrance_target_counts_the_lives_left():
-    """RULES.md §3 Entrance (Keep 8.1)."""
+    """house rule H3.3 Entrance (Keep 8.1)."""
     state = started()
     keep.evolve(state, LifeLost(player="Ann", amount=2, reason="given"))
     events, _ = act(state, "enter", values=(3, 3, 3))
@@ -676,7 +678,8 @@ def test_keep_6_3_each_new_loop_gives_three_turns_before_the_automatic_release()
     assert events[:2] == [rolled("loop-escape", [1], 0), LoopEscaped(player="Ann", automatic=False)]
 
 
-# --- RULES.md §3 Sentry (4): Strength 5, Craft 5, one die ---------------------------------------------------
+# --- house rule H3.4 Sentry (4): Strength 5, Craft 5, one die
+# ---------------------------------------------------
 
 
 def at_sentry(values: tuple[int, ...], *carried: str, lives: int = 4) -> tuple[list[Event], dict[str, Any]]:
@@ -689,7 +692,7 @@ def at_sentry(values: tuple[int, ...], *carried: str, lives: int = 4) -> tuple[l
 
 
 def test_sentry_1_slips_past():
-    """RULES.md §3 Sentry (Keep 8.2)."""
+    """house rule H3.4 Sentry (Keep 8.2)."""
     events, state = at_sentry((1,))
     assert events == [
         rolled("movement", [3], 0),
@@ -702,7 +705,7 @@ def test_sentry_1_slips_past():
 
 @pytest.mark.parametrize("face", [2, 3])
 def test_sentry_2_3_two_rounds_of_combat_winning_one_goes_on(face):
-    """RULES.md §3 Sentry (Keep 8.2)."""
+    """house rule H3.4 Sentry (Keep 8.2)."""
     events, state = at_sentry((face, 6, 1, 1, 6))
     assert events[2:] == [
         rolled("sentry", [face], 1),
@@ -718,7 +721,7 @@ def test_sentry_2_3_two_rounds_of_combat_winning_one_goes_on(face):
 
 @pytest.mark.parametrize("face", [2, 3])
 def test_sentry_2_3_losing_both_combat_rounds_moves_back_to_hallway_3(face):
-    """RULES.md §3 Sentry (Keep 8.2)."""
+    """house rule H3.4 Sentry (Keep 8.2)."""
     events, state = at_sentry((face, 1, 6, 1, 6))
     assert events[2:] == [
         rolled("sentry", [face], 1),
@@ -739,14 +742,14 @@ def test_sentry_2_3_losing_both_combat_rounds_moves_back_to_hallway_3(face):
     [((2, 1, 2, 1), ["standoff", "standoff"]), ((2, 1, 1, 6), ["standoff", "lost"])],
 )
 def test_sentry_only_losing_both_rounds_sends_back(rounds, outcomes):
-    """RULES.md §3 Sentry (Keep 8.2)."""
+    """house rule H3.4 Sentry (Keep 8.2)."""
     events, state = at_sentry((2, *rounds))
     assert [e.outcome for e in of(events, CombatResolved)] == outcomes
     assert not of(events, Moved)[1:] and state["players"]["Ann"]["space"] == 4
 
 
 def test_sentry_a_character_killed_in_the_first_round_fights_no_second():
-    """RULES.md §3 Sentry (Keep 8.2)."""
+    """house rule H3.4 Sentry (Keep 8.2)."""
     events, state = at_sentry((2, 1, 6), lives=1)
     assert events[-4:] == [
         combat(SENTRY, 5, 11, "lost"),
@@ -759,7 +762,7 @@ def test_sentry_a_character_killed_in_the_first_round_fights_no_second():
 
 @pytest.mark.parametrize("face", [4, 5])
 def test_sentry_4_5_two_rounds_of_psychic_combat_no_armour_losing_both_moves_back(face):
-    """RULES.md §3 Sentry (Keep 8.2)."""
+    """house rule H3.4 Sentry (Keep 8.2)."""
     events, state = at_sentry((face, 1, 6, 1, 6), ARMOUR)
     assert events[2:] == [
         rolled("sentry", [face], 1),
@@ -776,7 +779,7 @@ def test_sentry_4_5_two_rounds_of_psychic_combat_no_armour_losing_both_moves_bac
 
 @pytest.mark.parametrize("face", [4, 5])
 def test_sentry_4_5_winning_a_psychic_round_goes_on(face):
-    """RULES.md §3 Sentry (Keep 8.2)."""
+    """house rule H3.4 Sentry (Keep 8.2)."""
     events, state = at_sentry((face, 1, 6, 6, 1))
     assert [e.outcome for e in of(events, CombatResolved)] == ["lost", "won"]
     assert state["players"]["Ann"]["space"] == 4
@@ -791,7 +794,7 @@ def test_sentry_4_5_winning_a_psychic_round_goes_on(face):
     ],
 )
 def test_sentry_6_the_player_chooses_a_follower_a_magic_object_or_a_life(carried, options, given):
-    """RULES.md §3 Sentry (Keep 8.2): on a 6 the character gives up a Magic Object, a Follower or a life."""
+    """House rule H3.4 Sentry (Keep 8.2): on a 6 gives up a Magic Object, a Follower or a life."""
     events, state = at_sentry((6,), *carried)
     assert events[2:] == [
         rolled("sentry", [6], 1),
@@ -810,7 +813,7 @@ def test_sentry_6_the_player_chooses_a_follower_a_magic_object_or_a_life(carried
 
 
 def test_sentry_6_a_life_may_be_given_instead_of_an_item():
-    """RULES.md §3 Sentry (Keep 8.2)."""
+    """house rule H3.4 Sentry (Keep 8.2)."""
     _, state = at_sentry((6,), HUNTER)
     events, state = act(state, "choose:life")
     assert events == [
@@ -822,7 +825,7 @@ def test_sentry_6_a_life_may_be_given_instead_of_an_item():
 
 
 def test_sentry_6_with_no_follower_or_magic_object_costs_a_life():
-    """RULES.md §3 Sentry (Keep 8.2)."""
+    """house rule H3.4 Sentry (Keep 8.2)."""
     events, state = at_sentry((6,), SWORD)
     assert events[2:] == [
         rolled("sentry", [6], 1),
@@ -834,7 +837,8 @@ def test_sentry_6_with_no_follower_or_magic_object_costs_a_life():
     assert names(events)[-3:] == ["LifeLost", "PlayerOut", "TurnEnded"]
 
 
-# --- RULES.md §3 Tome of the Undead (10): must read, 2 dice -------------------------------------------------
+# --- house rule H3.5 Tome of the Undead (10): must read, 2 dice
+# -------------------------------------------------
 
 TOME = "keep/space/tome"
 
@@ -871,13 +875,13 @@ def at_tome(
     ],
 )
 def test_tome_of_the_undead_every_row(dice, seat, lives, then):
-    """RULES.md §3 Tome of the Undead (Keep 8.3)."""
+    """house rule H3.5 Tome of the Undead (Keep 8.3)."""
     events, _ = at_tome(dice, seat, lives)
     assert events == then
 
 
 def test_tome_3_and_4_take_strength_and_craft_below_their_starting_values():
-    """RULES.md §3 Tome of the Undead (Keep 8.3)."""
+    """house rule H3.5 Tome of the Undead (Keep 8.3)."""
     _, state = at_tome((1, 2))
     assert (state["players"]["Ann"]["strength"], state["players"]["Ann"]["base_strength"]) == (3, 4)
     _, state = at_tome((2, 2))
@@ -885,7 +889,7 @@ def test_tome_3_and_4_take_strength_and_craft_below_their_starting_values():
 
 
 def test_tome_5_rolls_a_die_and_that_many_followers_leave():
-    """RULES.md §3 Tome of the Undead (Keep 8.3)."""
+    """house rule H3.5 Tome of the Undead (Keep 8.3)."""
     events, state = at_tome((2, 3, 2), followers=(HUNTER, WOLFHOUND, TORCHBEARER))
     assert events == [
         rolled("tome-followers", [2], 3),
@@ -900,7 +904,7 @@ def test_tome_5_rolls_a_die_and_that_many_followers_leave():
 
 
 def test_tome_2_can_kill():
-    """RULES.md §3 Tome of the Undead (Keep 8.3)."""
+    """house rule H3.5 Tome of the Undead (Keep 8.3)."""
     events, _ = at_tome((1, 1), lives=2)
     assert events == [
         LifeLost(player="Ann", amount=2, reason=TOME),
@@ -908,7 +912,8 @@ def test_tome_2_can_kill():
     ]
 
 
-# --- RULES.md §3 Vampire Wizard (14): the top 3 spells are cast at the character ----------------------------
+# --- house rule H3.6 Vampire Wizard (14): the top 3 spells are cast at the character
+# ----------------------------
 
 
 def at_wizard(
@@ -926,7 +931,7 @@ def drawn(spell: str, draw: int) -> CardDrawn:
 
 
 def test_vampire_wizard_casts_the_three_spells_drawn():
-    """RULES.md §3 Vampire Wizard (Keep 8.4)."""
+    """house rule H3.6 Vampire Wizard (Keep 8.4)."""
     events, state = at_wizard((HEX, LEADEN_PURSE, CHAINS))
     assert events == [
         drawn(HEX, 1),
@@ -945,7 +950,7 @@ def test_vampire_wizard_casts_the_three_spells_drawn():
 
 
 def test_vampire_wizard_discards_spells_that_would_help_or_do_nothing():
-    """RULES.md §3 Vampire Wizard (Keep 8.4)."""
+    """house rule H3.6 Vampire Wizard (Keep 8.4)."""
     events, state = at_wizard((BLESSING, FIZZLE, WITHERING))
     assert events == [
         drawn(BLESSING, 1),
@@ -968,7 +973,7 @@ def test_vampire_wizard_discards_spells_that_would_help_or_do_nothing():
 
 
 def test_vampire_wizard_strength_above_its_starting_value_can_be_drained():
-    """RULES.md §3 Vampire Wizard (Keep 8.4)."""
+    """house rule H3.6 Vampire Wizard (Keep 8.4)."""
     state = inside(12)
     keep.evolve(state, StatChanged(player="Ann", stat="strength", amount=1, reason="given"))
     events, state = at_wizard((DRAIN, WITHERING, FIZZLE), state=state)
@@ -982,7 +987,7 @@ def test_vampire_wizard_strength_above_its_starting_value_can_be_drained():
 
 
 def test_vampire_wizard_banishing_gust_moves_back_and_the_space_is_not_met():
-    """RULES.md §3 Vampire Wizard (Keep 8.4)."""
+    """house rule H3.6 Vampire Wizard (Keep 8.4)."""
     state = inside(12)
     lay(state, 12, VAMPIRE_LORD)
     events, state = at_wizard((GUST, FIZZLE, BLESSING), state=state)
@@ -992,7 +997,7 @@ def test_vampire_wizard_banishing_gust_moves_back_and_the_space_is_not_met():
 
 
 def test_vampire_wizard_stops_casting_once_the_character_is_killed():
-    """RULES.md §3 Vampire Wizard (Keep 8.4)."""
+    """house rule H3.6 Vampire Wizard (Keep 8.4)."""
     state = inside(12)
     keep.evolve(state, LifeLost(player="Ann", amount=2, reason="given"))
     events, _ = at_wizard((BLOOD_CURSE,), state=state)
@@ -1006,7 +1011,7 @@ def test_vampire_wizard_stops_casting_once_the_character_is_killed():
 
 
 def test_vampire_wizard_reshuffles_the_spell_discard_pile_when_the_deck_runs_out():
-    """RULES.md §3 Vampire Wizard (Keep 8.4)."""
+    """house rule H3.6 Vampire Wizard (Keep 8.4)."""
     state = inside(12)
     state["piles"]["discard:spells"], state["piles"]["spells"] = [FIZZLE, HEX, BLESSING], []
     events, state = at_wizard((HEX, FIZZLE, BLESSING), state=state)
@@ -1017,7 +1022,8 @@ def test_vampire_wizard_reshuffles_the_spell_discard_pile_when_the_deck_runs_out
     assert state["piles"]["spells"] == [] and state["piles"]["discard:spells"] == [HEX, FIZZLE, BLESSING]
 
 
-# --- RULES.md §3 Ancient Coffin (17): one die ---------------------------------------------------------------
+# --- house rule H3.7 Ancient Coffin (17): one die
+# ---------------------------------------------------------------
 
 COFFIN = "keep/space/ancient-coffin"
 
@@ -1044,13 +1050,13 @@ def at_coffin(
     ],
 )
 def test_ancient_coffin_rows_trap_empty_and_gold(face, then):
-    """RULES.md §3 Ancient Coffin (Keep 8.5)."""
+    """house rule H3.7 Ancient Coffin (Keep 8.5)."""
     events, _ = at_coffin(face)
     assert events == then
 
 
 def test_ancient_coffin_5_takes_an_object_from_the_keep_decks_objects():
-    """RULES.md §3 Ancient Coffin (Keep 8.5): the pick is among the Objects left, and says so."""
+    """house rule H3.7 Ancient Coffin (Keep 8.5): the pick is among the Objects left, and says so."""
     events, state = at_coffin(5, cards=(SILVERED_BLADE,))
     assert events == [
         CardDrawn(player="Ann", deck="keep", card=SILVERED_BLADE, draw=2, kinds=["magic-object", "object"]),
@@ -1067,7 +1073,7 @@ def test_ancient_coffin_5_takes_an_object_from_the_keep_decks_objects():
 
 
 def test_ancient_coffin_5_respects_the_carrying_limit_of_4_objects():
-    """RULES.md §3 Ancient Coffin 5 with RULES.md §1's Objects: at most 4 are carried, as on every space."""
+    """House rule H3.7 Ancient Coffin 5 with house rule H1.9: at most 4 Objects are carried, as everywhere."""
     state = inside(15)
     carry(state, "Ann", SWORD, ARMOUR, LANTERN, MOONSTONE_WAND)
     events = keep.decide(state, "roll", "Ann", ScriptedDice([3, 5], [SILVERED_BLADE]))
@@ -1075,11 +1081,12 @@ def test_ancient_coffin_5_respects_the_carrying_limit_of_4_objects():
     assert not of(events, ObjectTaken) and len(state["players"]["Ann"]["objects"]) == 4
 
 
-# --- RULES.md §3 Sacred Obelisk (19): 2 dice at most Strength + Craft ---------------------------------------
+# --- house rule H3.8 Sacred Obelisk (19): 2 dice at most Strength + Craft
+# ---------------------------------------
 
 
 def test_sacred_obelisk_a_total_at_most_strength_plus_craft_passes():
-    """RULES.md §3 Sacred Obelisk (Keep 8.6)."""
+    """house rule H3.8 Sacred Obelisk (Keep 8.6)."""
     state = inside(18)
     events, state = act(state, "roll", values=(1, 3, 4))  # 7 <= Warrior 4 + 3
     assert events == [
@@ -1096,7 +1103,7 @@ def test_sacred_obelisk_a_total_at_most_strength_plus_craft_passes():
 
 
 def test_sacred_obelisk_a_failure_costs_a_life_and_the_character_tries_again_next_turn_without_moving():
-    """RULES.md §3 Sacred Obelisk (Keep 8.6)."""
+    """house rule H3.8 Sacred Obelisk (Keep 8.6)."""
     state = inside(18)
     events, state = act(state, "roll", values=(1, 4, 4))
     assert events[2:] == [
@@ -1143,14 +1150,15 @@ def test_sacred_obelisk_is_a_barrier_a_roll_that_would_pass_it_stops_on_it(start
 
 
 def test_sacred_obelisk_failure_can_kill():
-    """RULES.md §3 Sacred Obelisk (Keep 8.6)."""
+    """house rule H3.8 Sacred Obelisk (Keep 8.6)."""
     state = inside(18)
     keep.evolve(state, LifeLost(player="Ann", amount=3, reason="given"))
     events, _ = act(state, "roll", values=(1, 6, 6))
     assert names(events)[-3:] == ["LifeLost", "PlayerOut", "TurnEnded"]
 
 
-# --- RULES.md §3 Fountain of Blood (20): one die ------------------------------------------------------------
+# --- house rule H3.9 Fountain of Blood (20): one die
+# ------------------------------------------------------------
 
 FOUNTAIN = "keep/space/fountain-of-blood"
 
@@ -1168,7 +1176,7 @@ FOUNTAIN = "keep/space/fountain-of-blood"
     ],
 )
 def test_fountain_of_blood_every_row(face, lives, then):
-    """RULES.md §3 Fountain of Blood (Keep 8.7)."""
+    """house rule H3.9 Fountain of Blood (Keep 8.7)."""
     state = inside(19)  # past the Obelisk already
     if lives < 4:
         keep.evolve(state, LifeLost(player="Ann", amount=4 - lives, reason="given"))
@@ -1343,7 +1351,7 @@ ESCAPES = (SPIKED_PIT, V + "poison-needle", V + "collapsing-ceiling")  # luck tr
 )
 def test_keep_15_treasure_hoard_instead_of_a_talisman_then_3_vault_cards(dice, gold, spells, items):
     state = inside(20, hoard=True)
-    picked = (HEX, FIZZLE)[: min(spells, 1)]  # RULES.md §1: the Warrior's Craft 3 holds 1 spell
+    picked = (HEX, FIZZLE)[: min(spells, 1)]  # house rule H1.2: the Warrior's Craft 3 holds 1 spell
     events, state = act(state, "roll", values=(1, *dice, 6, 6, 6), cards=(*picked, *ESCAPES))
     hoard: list[Event] = [rolled("hoard", list(dice), 1)]
     hoard += [GoldChanged(player="Ann", amount=gold, reason="keep/hoard")] if gold else []
@@ -1487,7 +1495,7 @@ def test_keep_8_6_a_tile_that_sends_a_character_onto_the_obelisk_makes_it_take_t
 
 
 def test_keep_15_hoard_spells_follow_the_spell_limit_by_craft():
-    """RULES.md §1 spell limit (Craft 4-5 → 2) with Keep 15: a Craft 4 character takes both Hoard spells."""
+    """House rule H1.2 spell limit (Craft 4-5 → 2) with Keep 15: Craft 4 takes both Hoard spells."""
     state = inside(20, hoard=True)
     keep.evolve(state, StatChanged(player="Ann", stat="craft", amount=1, reason="given"))
     events, state = act(state, "roll", values=(1, 1, 5, 6, 6, 6), cards=(HEX, FIZZLE, *ESCAPES))
@@ -1520,7 +1528,7 @@ def test_keep_15_hoard_spells_of_a_character_killed_in_the_vault_stay_there_for_
     ],
 )
 def test_tome_12_the_player_chooses_plus_2_strength_craft_or_lives(option, then):
-    """RULES.md §3 Tome of the Undead 12: +2 Strength, Craft or Lives (choose)."""
+    """house rule H3.5 Tome of the Undead 12: +2 Strength, Craft or Lives (choose)."""
     state = inside(9)
     events, state = act(state, "roll", values=(1, 6, 6))
     assert events[-1] == ChoiceOffered(player="Ann", kind="tome-gift", options=["strength", "craft", "lives"])

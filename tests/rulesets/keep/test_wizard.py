@@ -1,4 +1,4 @@
-"""The Vampire Wizard's targets as a player's decision (Keep 8.4, RULES.md §3; house: the player on the
+"""The Vampire Wizard's targets as a player's decision (Keep 8.4, house rule H3.6; house: the player on the
 victim's right aims each spell), and the `wizard` option that keeps recorded games as they were played.
 
 Each test: Ann (the Warrior) stands on Portrait Hall 12 with Bo (the Troll) and Cy (the Wizard) inside the

@@ -1,4 +1,4 @@
-"""Every hook of the characters' abilities (abilities.toml, house wording, RULES.md §5), one rules test
+"""Every hook of the characters' abilities (abilities.toml, house wording, house rule H5.15), one rules test
 each with scripted dice; the seeds' limits (Dungeon 12, Keep 7.2, 13) are checked where they bite."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def test_every_hook_of_the_content_has_a_function():
 
 
 def test_assassinate_the_enemy_rolls_no_die():
-    # RULES.md §5: the one attacked rolls no die (Assassin; house).
+    # house rule H5.15: the one attacked rolls no die (Assassin; house).
     game, state = game_of("assassin")
     lay(state, "outer", FIELDS, GOBLIN)
     events, _ = land(game, state, "outer", FIELDS, values=[1])
@@ -64,7 +64,7 @@ def test_assassinate_the_enemy_rolls_no_die():
 
 
 def test_forest_lore_takes_spells_up_to_the_craft_limit():
-    # RULES.md §5: landing on the Forest; RULES.md §1: Craft 4 holds 2 Spells (Druid; house).
+    # house rule H5.15: landing on the Forest; house rules H1: Craft 4 holds 2 Spells (Druid; house).
     game, state = game_of("druid")
     lay(state, "outer", FOREST, SWORD)
     spells = ["talisman/spell/healing", "talisman/spell/mend"]
@@ -74,7 +74,7 @@ def test_forest_lore_takes_spells_up_to_the_craft_limit():
 
 
 def test_stone_blood_adds_strength_in_the_crags_and_sure_footing_need_not_roll():
-    # RULES.md §5: +1 Strength in the Crags; the Crags' table is the player's choice (Dwarf; house).
+    # house rule H5.15: +1 Strength in the Crags; the Crags' table is the player's choice (Dwarf; house).
     game, state = game_of("dwarf")
     lay(state, "outer", CRAGS, GOBLIN)
     events, after = land(game, state, "outer", CRAGS, values=[3, 3])
@@ -87,7 +87,7 @@ def test_stone_blood_adds_strength_in_the_crags_and_sure_footing_need_not_roll()
 
 
 def test_woodland_paths_go_from_the_woods_to_the_forest():
-    # RULES.md §5: in place of rolling, from any Woods to the Forest (Elf; house).
+    # house rule H5.15: in place of rolling, from any Woods to the Forest (Elf; house).
     game, state = game_of("elf")
     put(state, ANN, "outer", WOODS)
     assert f"ability:woodland-move:outer:{FOREST}" in ids(game, state)
@@ -99,7 +99,8 @@ def test_woodland_paths_go_from_the_woods_to_the_forest():
 
 
 def test_fade_into_green_evades_an_enemy_in_the_woods_and_then_takes_the_object():
-    # RULES.md §5: in any Woods; RULES.md §1: an evaded enemy does not guard the Objects (Elf; house).
+    # house rule H5.15: in any Woods; house rule H1.8: an evaded enemy does not guard the Objects (Elf;
+    # house).
     game, state = game_of("elf")
     lay(state, "outer", WOODS, GOBLIN, SWORD)
     events, after = land(game, state, "outer", WOODS)
@@ -114,7 +115,7 @@ def test_fade_into_green_evades_an_enemy_in_the_woods_and_then_takes_the_object(
 
 
 def test_raise_the_dead_gives_strength_in_the_next_combat():
-    # RULES.md §5: a Monster killed serves in the next Combat (Ghoul; house).
+    # house rule H5.15: a Monster killed serves in the next Combat (Ghoul; house).
     game, state = game_of("ghoul")
     lay(state, "outer", FIELDS, GOBLIN)
     events, after = land(game, state, "outer", FIELDS, values=[6, 1])
@@ -126,7 +127,7 @@ def test_raise_the_dead_gives_strength_in_the_next_combat():
 
 
 def test_soothing_song_lets_animals_pass_but_not_beasts():
-    # RULES.md §5: animals do not attack (Minstrel; house).
+    # house rule H5.15: animals do not attack (Minstrel; house).
     game, state = game_of("minstrel")
     lay(state, "outer", FIELDS, BOAR)
     events, _ = land(game, state, "outer", FIELDS)
@@ -137,7 +138,7 @@ def test_soothing_song_lets_animals_pass_but_not_beasts():
 
 
 def test_inner_calm_adds_craft_to_strength_in_combat():
-    # RULES.md §5: Strength 2 + Craft 3 (Monk; house).
+    # house rule H5.15: Strength 2 + Craft 3 (Monk; house).
     game, state = game_of("monk")
     lay(state, "outer", FIELDS, GOBLIN)
     events, _ = land(game, state, "outer", FIELDS, values=[1, 1])
@@ -145,7 +146,7 @@ def test_inner_calm_adds_craft_to_strength_in_combat():
 
 
 def test_meditation_adds_craft_against_spirits():
-    # RULES.md §5: +1 in Psychic Combat against Spirits (Monk, Priest, Inquisitor; house).
+    # house rule H5.15: +1 in Psychic Combat against Spirits (Monk, Priest, Inquisitor; house).
     game, state = game_of("priest")
     lay(state, "outer", FIELDS, SHADOW)
     events, _ = land(game, state, "outer", FIELDS, values=[1, 1])
@@ -153,7 +154,7 @@ def test_meditation_adds_craft_against_spirits():
 
 
 def test_herb_craft_heals_at_the_start_of_a_turn_in_the_woods():
-    # RULES.md §5: at the start of the turn in any Woods (Druid; house).
+    # house rule H5.15: at the start of the turn in any Woods (Druid; house).
     game, state = game_of("druid")
     put(state, ANN, "outer", WOODS, lives=2)
     events, after = act(game, state, "roll", values=[4])
@@ -164,7 +165,7 @@ def test_herb_craft_heals_at_the_start_of_a_turn_in_the_woods():
 
 
 def test_foresight_draws_one_more_card_and_discards_one():
-    # RULES.md §5: one more card drawn, one discarded by the player's choice (Prophetess; house).
+    # house rule H5.15: one more card drawn, one discarded by the player's choice (Prophetess; house).
     game, state = game_of("prophetess")
     lay(state, "outer", FIELDS)
     events, after = land(game, state, "outer", FIELDS, cards=[GOBLIN, SWORD])
@@ -175,7 +176,7 @@ def test_foresight_draws_one_more_card_and_discards_one():
 
 
 def test_contemplation_looks_at_the_next_card():
-    # RULES.md §5 (Philosopher, house: seeing the next card is one more drawn, one discarded).
+    # house rule H5.15 (Philosopher, house: seeing the next card is one more drawn, one discarded).
     game, state = game_of("philosopher")
     lay(state, "outer", FIELDS)
     events, after = land(game, state, "outer", FIELDS, cards=[GOBLIN, SWORD])
@@ -183,7 +184,7 @@ def test_contemplation_looks_at_the_next_card():
 
 
 def test_spell_at_start_takes_a_spell_holding_none():
-    # RULES.md §5: holding no Spell at the start of the turn (Wizard; house).
+    # house rule H5.15: holding no Spell at the start of the turn (Wizard; house).
     game, state = game_of("wizard", "warrior")
     events, after = act(game, state, "roll", values=[3], cards=[HEALING])
     assert of(events, CardDrawn)[0].card == HEALING and after["players"][ANN]["spells"] == [HEALING]
@@ -192,7 +193,7 @@ def test_spell_at_start_takes_a_spell_holding_none():
 
 
 def test_dark_will_may_attack_in_psychic_combat_and_beguile_takes_a_follower():
-    # RULES.md §5: Psychic Combat against a character; a Follower taken on 4-6 (Sorceress; house).
+    # house rule H5.15: Psychic Combat against a character; a Follower taken on 4-6 (Sorceress; house).
     game, state = game_of("sorceress", "warrior")
     put(state, BO, "outer", FIELDS, followers=[WOLF])
     events, after = land(game, state, "outer", FIELDS)
@@ -204,7 +205,7 @@ def test_dark_will_may_attack_in_psychic_combat_and_beguile_takes_a_follower():
 
 
 def test_light_fingers_take_gold_instead_of_attacking():
-    # RULES.md §5: take 1 Gold from a character on the space (Thief; house).
+    # house rule H5.15: take 1 Gold from a character on the space (Thief; house).
     game, state = game_of("thief")
     put(state, BO, "outer", FIELDS, gold=3)
     _, after = land(game, state, "outer", FIELDS)
@@ -214,7 +215,7 @@ def test_light_fingers_take_gold_instead_of_attacking():
 
 
 def test_slip_away_evades_in_the_city_only():
-    # RULES.md §5: in the City (Thief; house).
+    # house rule H5.15: in the City (Thief; house).
     game, state = game_of("thief")
     lay(state, "outer", CITY, GOBLIN)
     put(state, ANN, "outer", CITY)
@@ -233,7 +234,7 @@ def _evadable(game: TalismanGame, state: dict[str, Any]) -> list[str]:
 
 
 def test_regenerate_heals_a_wounded_troll_on_a_six():
-    # RULES.md §5: 1 die at the start of the turn, 6 heals (Troll; house).
+    # house rule H5.15: 1 die at the start of the turn, 6 heals (Troll; house).
     game, state = game_of("troll")
     put(state, ANN, "outer", 8, lives=2)
     events, _ = act(game, state, "roll", values=[6, 2])
@@ -246,7 +247,7 @@ def test_regenerate_heals_a_wounded_troll_on_a_six():
 
 
 def test_weapon_master_keeps_the_higher_of_two_dice():
-    # RULES.md §5: 2 dice in Combat (Warrior; house).
+    # house rule H5.15: 2 dice in Combat (Warrior; house).
     game, state = game_of("warrior")
     lay(state, "outer", FIELDS, GOBLIN)
     events, _ = land(game, state, "outer", FIELDS, values=[1, 5, 2])
@@ -255,7 +256,7 @@ def test_weapon_master_keeps_the_higher_of_two_dice():
 
 
 def test_duellist_adds_strength_against_characters():
-    # RULES.md §5: +1 against characters; the winner takes its spoils (Warrior, Amazon, Orc; house).
+    # house rule H5.15: +1 against characters; the winner takes its spoils (Warrior, Amazon, Orc; house).
     game, state = game_of("orc")
     put(state, BO, "outer", FIELDS, gold=2)
     _, after = land(game, state, "outer", FIELDS)
@@ -265,7 +266,7 @@ def test_duellist_adds_strength_against_characters():
 
 
 def test_long_stride_moves_one_more_or_one_fewer():
-    # RULES.md §5: +1 or -1 on the movement roll (Amazon; house).
+    # house rule H5.15: +1 or -1 on the movement roll (Amazon; house).
     game, state = game_of("amazon")
     put(state, ANN, "outer", 0)
     state.update(step="rolled", rolled=3)
@@ -273,7 +274,7 @@ def test_long_stride_moves_one_more_or_one_fewer():
 
 
 def test_gallop_adds_up_to_two_and_wolf_rider_one_with_a_wolf():
-    # RULES.md §5 (Centaur: up to 2 more, house: or fewer; Orc: 1 more with a Wolf Follower, which
+    # house rule H5.15 (Centaur: up to 2 more, house: or fewer; Orc: 1 more with a Wolf Follower, which
     # itself adds 1 to anyone's roll).
     game, state = game_of("centaur")
     put(state, ANN, "outer", 0)
@@ -286,7 +287,7 @@ def test_gallop_adds_up_to_two_and_wolf_rider_one_with_a_wolf():
 
 
 def test_imprison_makes_a_character_beaten_in_combat_miss_a_turn():
-    # RULES.md §5 (Inquisitor).
+    # house rule H5.15 (Inquisitor).
     game, state = game_of("inquisitor")
     put(state, BO, "outer", FIELDS, gold=2)
     _, after = land(game, state, "outer", FIELDS)
@@ -297,7 +298,7 @@ def test_imprison_makes_a_character_beaten_in_combat_miss_a_turn():
 
 
 def test_vanish_goes_to_any_woods_of_the_region():
-    # RULES.md §5 (Leprechaun, house: of its own region).
+    # house rule H5.15 (Leprechaun, house: of its own region).
     game, state = game_of("leprechaun")
     put(state, ANN, "outer", 0)
     assert [a for a in ids(game, state) if a.startswith("ability:")] == [
@@ -308,7 +309,7 @@ def test_vanish_goes_to_any_woods_of_the_region():
 
 
 def test_pot_of_gold_finds_gold_on_a_six():
-    # RULES.md §5 (Leprechaun).
+    # house rule H5.15 (Leprechaun).
     game, state = game_of("leprechaun")
     events, _ = act(game, state, "roll", values=[6, 3])
     assert of(events, GoldChanged)[0].amount == 1
@@ -317,7 +318,7 @@ def test_pot_of_gold_finds_gold_on_a_six():
 
 
 def test_unseen_may_pass_the_space_and_shadow_step_evades_any_enemy():
-    # RULES.md §5 (Ninja).
+    # house rule H5.15 (Ninja).
     game, state = game_of("ninja")
     lay(state, "outer", FIELDS, OGRE)
     events, after = land(game, state, "outer", FIELDS)
@@ -329,7 +330,7 @@ def test_unseen_may_pass_the_space_and_shadow_step_evades_any_enemy():
 
 
 def test_sidestep_evades_only_the_weak():
-    # RULES.md §5: Strength 3 or less (Martial Artist; house).
+    # house rule H5.15: Strength 3 or less (Martial Artist; house).
     game, state = game_of("martial-artist")
     lay(state, "outer", FIELDS, GOBLIN)
     events, _ = land(game, state, "outer", FIELDS)
@@ -337,7 +338,7 @@ def test_sidestep_evades_only_the_weak():
 
 
 def test_killer_blow_wins_on_a_six():
-    # RULES.md §5: 3 + 6 against the Ogre's 5 + 6 still wins (Martial Artist; house).
+    # house rule H5.15: 3 + 6 against the Ogre's 5 + 6 still wins (Martial Artist; house).
     game, state = game_of("martial-artist")
     lay(state, "outer", FIELDS, OGRE)
     events, _ = land(game, state, "outer", FIELDS, values=[6, 6])
@@ -345,7 +346,7 @@ def test_killer_blow_wins_on_a_six():
 
 
 def test_rout_drives_a_beaten_character_back_the_winners_way():
-    # RULES.md §5: 1 space, the winner's choice of direction (Zulu; house).
+    # house rule H5.15: 1 space, the winner's choice of direction (Zulu; house).
     game, state = game_of("zulu")
     put(state, BO, "outer", FIELDS, gold=1)
     _, after = land(game, state, "outer", FIELDS)
@@ -358,7 +359,7 @@ def test_rout_drives_a_beaten_character_back_the_winners_way():
 
 
 def test_plainsrunner_adds_strength_on_the_plains():
-    # RULES.md §5: +1 Strength on the Plains (Centaur, Zulu; house).
+    # house rule H5.15: +1 Strength on the Plains (Centaur, Zulu; house).
     game, state = game_of("centaur")
     lay(state, "outer", PLAINS, GOBLIN)
     events, _ = land(game, state, "outer", PLAINS, values=[1, 1])

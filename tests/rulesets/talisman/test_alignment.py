@@ -1,4 +1,4 @@
-"""Alignment changes on the main board drop the cards bound to another alignment (RULES.md §5), from
+"""Alignment changes on the main board drop the cards bound to another alignment (house rule H5.18), from
 whatever changes it: an Adventure card's event, a Spell; the winner of a fight may take only what it
 may hold."""
 

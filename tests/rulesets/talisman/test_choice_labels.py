@@ -1,4 +1,4 @@
-"""Every pending choice of the main board is labelled with what it does (RULES.md §5: the choices the
+"""Every pending choice of the main board is labelled with what it does (house rules H5: the choices the
 rules give a player are the player's decisions, so the player must be able to read them)."""
 
 from __future__ import annotations

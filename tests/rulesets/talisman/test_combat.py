@@ -1,4 +1,4 @@
-"""Shared Talisman mechanics (RULES.md §1): combat, armour saves, trophies, bonuses, encounter order."""
+"""Shared Talisman mechanics (house rules H1): combat, armour saves, trophies, bonuses, encounter order."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The main board's content (RULES.md §5): each file loads, and its counts and the seeds' limits hold."""
+"""The main board's content (house rules H5): each file loads, and its counts and the seeds' limits hold."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from domain.rulesets.talisman.main.content import (
 
 
 def test_board_has_the_four_boards_of_section_5():
-    # RULES.md §5: 24 Outer spaces, 16 Middle, 8 Inner, then the Crown.
+    # house rule H5.1: 24 Outer spaces, 16 Middle, 8 Inner, then the Crown.
     board = load_board()
     assert [(b.id, len(b.spaces)) for b in board.boards] == [
         ("outer", 24),
@@ -34,7 +34,7 @@ def test_board_has_the_four_boards_of_section_5():
 
 
 def test_outer_region_runs_clockwise_from_the_village():
-    # RULES.md §5: the Outer Region's order, index 0 = Village.
+    # house rule H5.1: the Outer Region's order, index 0 = Village.
     names = [s.name for s in load_board().board("outer").spaces]
     assert names[:7] == ["Village", "Fields", "Graveyard", "Woods", "Sentinel", "Hills", "Chapel"]
     assert names[12] == "City" and names[18] == "Tavern" and names[22] == "Forest"
@@ -47,7 +47,7 @@ def test_inner_region_leads_from_the_plain_of_peril_to_the_crypt():
 
 
 def test_sentinel_crossing_lands_on_the_middle_hills():
-    # RULES.md §5: defeat the Sentinel (Strength 9) to cross to the Middle Region's Hills.
+    # house rule H5.4: defeat the Sentinel (Strength 9) to cross to the Middle Region's Hills.
     board = load_board()
     sentinel = board.space("outer", 4)
     assert (sentinel.kind, sentinel.guard) == ("sentinel", 9)
@@ -94,7 +94,7 @@ def test_content_paths_name_the_main_files_and_the_characters():
 
 
 def test_content_paths_add_each_expansion_turned_on():
-    # RULES.md §5: the content hash covers exactly the content in play.
+    # house rules H5: the content hash covers exactly the content in play.
     base = {f"{p.parent.name}/{p.name}" for p in content_paths({})}
     both = {f"{p.parent.name}/{p.name}" for p in content_paths({"dungeon": "true", "keep": "true"})}
     assert both - base == {
@@ -122,7 +122,7 @@ def test_every_main_file_says_where_it_comes_from():
 
 
 def test_crypt_is_three_dice_less_strength_with_open_ends():
-    # RULES.md §5: Crypt, 3 dice − Strength: 0 stay, 1 Plain of Peril, 2–3 Portal, 4–5 Warlock, 6+ City.
+    # house rule H5.11: Crypt, 3 dice − Strength: 0 stay, 1 Plain of Peril, 2–3 Portal, 4–5 Warlock, 6+ City.
     crypt = load_places().table("crypt")
     assert (crypt.dice, crypt.minus) == (3, "strength")
     assert [(r.low, r.high, r.target.rsplit("/", 1)[-1]) for r in crypt.rows][1:] == [
@@ -134,7 +134,7 @@ def test_crypt_is_three_dice_less_strength_with_open_ends():
 
 
 def test_chapel_heals_the_good_and_hurts_the_evil_and_the_neutral_roll():
-    # RULES.md §5: Chapel: good heal, evil lose a life, neutral roll.
+    # house rule H5.9: Chapel: good heal, evil lose a life, neutral roll.
     chapel = load_places().table("chapel")
     assert {(f.alignment, f.outcome) for f in chapel.fixed} == {("good", "heal"), ("evil", "lose-life")}
     assert chapel.dice == 1 and chapel.rows
@@ -157,7 +157,7 @@ def test_warlocks_quests_all_exist():
 
 
 def test_adventure_deck_has_about_100_cards_with_every_encounter_number():
-    # RULES.md §5: ~100 Adventure cards; RULES.md §1: encounter numbers 1-6 by type.
+    # house rule H5.13: ~100 Adventure cards; house rule H1.8: encounter numbers 1-6 by type.
     cards = load_adventure().cards
     base = [c for c in cards if not c.option]
     assert 95 <= len(base) <= 110
@@ -179,7 +179,7 @@ def test_enemies_carry_strength_or_craft_and_objects_their_bonus():
     assert (dragon.number, dragon.strength, dragon.craft) == (2, 7, 0)
     ghost = deck.card("talisman/card/ghost-1")
     assert (ghost.type, ghost.craft) == ("spirit", 4)
-    assert deck.card("talisman/card/armour").save == 4  # RULES.md §1: Armour saves on 4-6
+    assert deck.card("talisman/card/armour").save == 4  # house rule H1.4: Armour saves on 4-6
     assert deck.card("talisman/card/holy-lance").alignment == "good"
 
 
@@ -207,7 +207,7 @@ def test_purchase_deck_sells_the_eight_items_of_section_5():
     items = {i.name: i for i in load_purchase().items}
     assert set(items) == {"Mule", "Armour", "Axe", "Sword", "Water Bottle", "Helmet", "Shield", "Raft"}
     assert all(i.price > 0 and i.copies > 0 for i in items.values())
-    assert (items["Shield"].save, items["Helmet"].save) == (5, 6)  # RULES.md §1
+    assert (items["Shield"].save, items["Helmet"].save) == (5, 6)  # house rule H1.4
 
 
 def test_spell_deck_has_at_least_24_spells_each_saying_when():

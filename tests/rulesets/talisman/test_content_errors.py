@@ -1,4 +1,4 @@
-"""Bad main-board content (RULES.md §5) fails in one line naming the file and the key."""
+"""Bad main-board content (house rules H5) fails in one line naming the file and the key."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""How a main-board game ends and goes on after a death (RULES.md §1, §5): the Crown and its Command
+"""How a main-board game ends and goes on after a death (house rules H1, H5): the Crown and its Command
 Spell, `ending=first`, a killed character's new start, the bot round cap, and bots finishing a game."""
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ SWORD = "talisman/card/sword-1"
 
 
 def test_a_killed_character_leaves_its_things_and_its_player_starts_anew():
-    # RULES.md §1: what a killed character carried stays on its space; §5: a new character, at random.
+    # house rule H1.7: what a killed character carried stays on its space; house rule H5.17: a new character,
+    # at random.
     game, state = new_game()
     put(state, ANN, "outer", 2, lives=1, gold=3, objects=[SWORD])  # the Graveyard hurts the neutral on 1-2
-    put(state, BO, "outer", 5)  # away: characters met on a space may attack instead (RULES.md §5)
+    put(state, BO, "outer", 5)  # away: characters met on a space may attack instead (house rule H5.16)
     lay(state, "outer", 2)
     state.update(step="rolled", rolled=1)
     put(state, ANN, "outer", 1)
@@ -43,7 +44,7 @@ def test_a_killed_character_leaves_its_things_and_its_player_starts_anew():
 
 
 def test_ending_first_the_first_to_reach_the_crown_wins():
-    # RULES.md §5: option ending=first, the original rule.
+    # house rule H5.19: option ending=first, the original rule.
     game, state = new_game({"ending": "first"})
     put(state, ANN, "inner", 4, talismans=[TALISMAN])
     events, after = act(game, state, "advance")
@@ -58,7 +59,7 @@ def test_on_the_crown_the_only_action_is_the_command_spell():
 
 
 def test_the_command_spell_on_four_to_six_takes_a_life_from_every_other_character():
-    # RULES.md §5: roll 1 die, 4-6 every other character loses 1 life.
+    # house rule H5.19: roll 1 die, 4-6 every other character loses 1 life.
     game, state = new_game()
     put(state, ANN, "crown", 0)
     state["crown_reached"] = True
@@ -69,7 +70,7 @@ def test_the_command_spell_on_four_to_six_takes_a_life_from_every_other_characte
 
 
 def test_once_the_crown_is_reached_a_killed_player_is_out_and_the_last_alive_wins():
-    # RULES.md §5: no new character once someone stands on the Crown; the last alive wins (house).
+    # house rule H5.17: no new character once someone stands on the Crown; the last alive wins (house).
     game, state = new_game()
     put(state, ANN, "crown", 0)
     put(state, BO, "outer", 5, lives=1)
@@ -80,7 +81,7 @@ def test_once_the_crown_is_reached_a_killed_player_is_out_and_the_last_alive_win
 
 
 def test_the_bot_round_cap_ends_the_game_drawn_and_says_so():
-    # RULES.md §5: house turn cap for bots only, said in the log.
+    # house rule H6.1: house turn cap for bots only, said in the log.
     game, state = new_game({"bot_round_cap": "400"})
     state["round"] = 400
     put(state, BO, "outer", 5)
@@ -88,7 +89,8 @@ def test_the_bot_round_cap_ends_the_game_drawn_and_says_so():
     state.update(turn=BO, step="rolled", rolled=1)
     events, after = act(game, state, "go:outer:4", player=BO)
     ended = of(events, GameEnded)[0]
-    assert ended.winner == "" and "house round cap for bot games (RULES.md §5)" in ended.reason
+    assert ended.winner == ""
+    assert "house round cap for bot games (house rule H6.1, docs/house-rules.md)" in ended.reason
     assert after["round"] == 401 and game.status(after)["status"] == "finished"
 
 

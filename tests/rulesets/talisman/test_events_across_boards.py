@@ -104,7 +104,7 @@ def test_a_dungeon_spirit_fights_with_the_astral_conjunctions_craft_in_the_dunge
 
 
 def test_an_event_of_your_region_drawn_in_the_dungeon_strikes_those_in_the_dungeon():
-    # Dungeon 11 and RULES.md §2: otherwise the Dungeon counts as a Region for Events.
+    # Dungeon 11 and house rule H2.9: otherwise the Dungeon counts as a Region for Events.
     game, state = three()
     put(state, BO, "dungeon", 9)
     put(state, CY, "outer", 4)
@@ -121,7 +121,7 @@ def test_an_event_of_a_main_board_region_does_not_reach_into_the_dungeon():
 
 
 def test_an_event_striking_everyone_reaches_the_dungeon_but_not_the_keep():
-    # Dungeon 11 (RULES.md §2: every other Event affects the Dungeon); Keep 12: no Event reaches the Keep.
+    # Dungeon 11 (house rule H2.9: every other Event affects the Dungeon); Keep 12: no Event reaches the Keep.
     game, state = three()
     put(state, BO, "dungeon", 9)
     put(state, CY, "keep", 4)
@@ -167,7 +167,8 @@ def test_divine_intervention_reaches_even_the_keep():
 
 
 def test_the_earthquake_destroys_every_card_lying_in_its_region():
-    # RULES.md §5: the Earthquake (house) destroys the cards face up on the spaces of the drawer's region.
+    # house rule H5.13: the Earthquake (house) destroys the cards face up on the spaces of the drawer's
+    # region.
     game, state = three(options={})
     put(state, BO, "middle", 2)
     put(state, CY, "middle", 4)

@@ -1,4 +1,4 @@
-"""The seams the expansions plug into the main board with (RULES.md §5: the expansions as options):
+"""The seams the expansions plug into the main board with (house rule H5.20: the expansions as options):
 evolve steps chained after the main board's, new sheets given every expansion's keys, and the short
 games' shared steps killing by the main board's rule while the `talisman` ruleset resolves."""
 
@@ -55,7 +55,7 @@ def test_with_an_expansion_the_shared_steps_kill_by_the_main_boards_rule():
     with game._game_rules():
         effects.lose_lives(res, ANN, 1, "dungeon/card/giant-rat")
     kinds = [type(e) for e in res.events]
-    # RULES.md §5: a killed character's player is dealt a new one; it does not leave the race.
+    # house rule H5.17: a killed character's player is dealt a new one; it does not leave the race.
     assert LifeLost in kinds and CharacterDied in kinds and PlayerOut not in kinds
     assert res.state["players"][ANN]["character"] == "talisman/character/elf"
     assert effects.GAME_RULES.get() is None  # only while the ruleset resolves

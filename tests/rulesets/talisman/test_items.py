@@ -1,4 +1,4 @@
-"""What Objects and Followers do on the main board (RULES.md §1; the house decks' effects): room to
+"""What Objects and Followers do on the main board (house rules H1; the house decks' effects): room to
 carry, more movement, healing and gold each turn, finds used at once, alignment-bound cards."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ RUNESWORD, IMP = "talisman/card/runesword", "talisman/card/imp"  # bound to the 
 
 
 def test_a_fifth_object_stays_on_the_space_without_a_mule():
-    # RULES.md §1: at most 4 Objects are carried; the excess stays on the space.
+    # house rule H1.9: at most 4 Objects are carried; the excess stays on the space.
     game, state = new_game()
     put(state, ANN, "outer", 2, objects=list(SWORDS))
     lay(state, "outer", 3, "talisman/card/helmet")
@@ -55,7 +55,7 @@ def test_a_bag_of_gold_is_spent_when_found():
 
 
 def test_a_card_bound_to_another_alignment_is_left_lying():
-    # RULES.md §5: alignment-bound cards; a neutral Warrior does not take the good's Holy Lance.
+    # house rule H5.18: alignment-bound cards; a neutral Warrior does not take the good's Holy Lance.
     game, state = new_game()
     lay(state, "middle", 2, HOLY_LANCE, UNICORN, "talisman/card/market-day")
     events, _ = land(game, state, "middle", 2)
@@ -63,7 +63,7 @@ def test_a_card_bound_to_another_alignment_is_left_lying():
 
 
 def test_a_change_of_alignment_drops_the_cards_bound_to_the_old_one():
-    # RULES.md §5: alignment-bound Objects are dropped on a change; the Mystic's 4 makes one good.
+    # house rule H5.18: alignment-bound Objects are dropped on a change; the Mystic's 4 makes one good.
     game, state = new_game()
     put(state, BO, "outer", 23, objects=[RUNESWORD, "talisman/card/sword-1"], followers=[IMP])
     _, after = land(game, state, "outer", 0, player=BO)

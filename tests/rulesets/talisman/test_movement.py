@@ -1,4 +1,4 @@
-"""Moving on the main board and crossing its regions (RULES.md §5), with scripted dice."""
+"""Moving on the main board and crossing its regions (house rules H5), with scripted dice."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ TALISMAN = "talisman/talisman/1"
 
 
 def test_roll_offers_the_spaces_exactly_that_many_away_both_ways():
-    # RULES.md §5: roll 1 die, move exactly that many spaces clockwise or anticlockwise.
+    # house rule H5.2: roll 1 die, move exactly that many spaces clockwise or anticlockwise.
     game, state = new_game()
     put(state, ANN, "outer", 0)
     events, after = act(game, state, "roll", values=[3])
@@ -40,7 +40,7 @@ def test_a_roll_that_is_not_one_of_the_destinations_is_refused():
 
 
 def test_sentinel_won_crosses_to_the_middle_regions_hills():
-    # RULES.md §5: defeat the Sentinel (Strength 9) in Combat to cross to the Hills (house).
+    # house rule H5.4: defeat the Sentinel (Strength 9) in Combat to cross to the Hills (house).
     game, state = new_game()
     put(state, ANN, "outer", 4, strength=8)
     lay(state, "middle", 15, "talisman/card/market-day")
@@ -67,7 +67,7 @@ def test_sentinel_is_fought_only_on_its_space():
 
 
 def test_from_the_middle_regions_hills_a_character_crosses_back_past_the_sentinel_without_a_fight():
-    # RULES.md §5 leaves the way out open; house: the Sentinel bars only the way in.
+    # house rule H5.4 leaves the way out open; house: the Sentinel bars only the way in.
     game, state = new_game()
     put(state, ANN, "middle", 15)
     lay(state, "outer", 4)
@@ -86,7 +86,7 @@ def test_crossing_back_is_open_only_on_the_middle_regions_hills():
 
 
 def test_raft_crosses_to_the_middle_space_at_the_same_angle():
-    # RULES.md §5: with a Raft from any Outer space; index * 16 // 24 (house).
+    # house rule H5.4: with a Raft from any Outer space; index * 16 // 24 (house).
     game, state = new_game()
     put(state, ANN, "outer", 12, objects=["talisman/purchase/raft"])
     lay(state, "middle", 8)
@@ -102,7 +102,7 @@ def test_no_raft_no_crossing():
 
 
 def test_portal_opened_by_strength_leads_to_the_plain_of_peril():
-    # RULES.md §5: 2 dice ≤ the ability → the Plain of Peril.
+    # house rule H5.5: 2 dice ≤ the ability → the Plain of Peril.
     game, state = new_game()
     put(state, ANN, "middle", 0)
     events, after = act(game, state, "portal:strength", values=[2, 2])
@@ -119,7 +119,7 @@ def test_portal_failed_loses_one_of_the_ability_above_its_start():
 
 
 def test_portal_failed_at_the_starting_value_loses_nothing():
-    # RULES.md §1: Strength and Craft never fall below their starting values.
+    # house rule H1.3: Strength and Craft never fall below their starting values.
     game, state = new_game()
     put(state, ANN, "middle", 0)
     events, _ = act(game, state, "portal:strength", values=[6, 6])
@@ -137,7 +137,7 @@ def test_inner_region_advances_one_space_without_a_roll():
 
 
 def test_the_valley_of_fire_is_barred_without_a_talisman():
-    # RULES.md §5: the Valley of Fire may be entered only by a character holding a Talisman.
+    # house rule H5.6: the Valley of Fire may be entered only by a character holding a Talisman.
     game, state = new_game()
     put(state, ANN, "inner", 3)
     assert [a.id for a in game.legal_actions(state, ANN)] == ["retreat"]

@@ -1,4 +1,4 @@
-"""What each kind of space of the main board does to a character landing on it (RULES.md §5), one
+"""What each kind of space of the main board does to a character landing on it (house rules H5), one
 test per kind and branch, with scripted dice. The tables are the house ones of `places.toml`."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ WOLF = "talisman/card/wolf"  # a Follower
 
 
 def test_fields_draw_a_card_and_a_monster_is_fought_and_kept_as_a_trophy():
-    # RULES.md §5: Fields draw 1 Adventure card; RULES.md §1: a killed enemy is a trophy.
+    # house rule H5.7: Fields draw 1 Adventure card; house rule H1.6: a killed enemy is a trophy.
     game, state = new_game()
     lay(state, "outer", 1)
     events, after = land(game, state, "outer", 1, values=[4, 1], cards=[GOBLIN])
@@ -45,7 +45,7 @@ def test_fields_draw_a_card_and_a_monster_is_fought_and_kept_as_a_trophy():
 
 
 def test_an_enemy_left_standing_keeps_the_object_on_the_space():
-    # RULES.md §1: Objects are taken only once every enemy on the space is defeated.
+    # house rule H1.8: Objects are taken only once every enemy on the space is defeated.
     game, state = new_game()
     lay(state, "outer", 20, GOBLIN, SWORD)  # the Ruins hold 2
     events, after = land(game, state, "outer", 20, values=[2, 3])  # 4+2 vs 3+3: a stand-off
@@ -80,7 +80,7 @@ def test_an_event_is_applied_then_discarded():
 
 
 def test_village_offers_its_services_and_the_healer_heals_for_gold():
-    # RULES.md §5: the Village's Healer, 1 Gold a life up to the starting lives.
+    # house rule H5.9: the Village's Healer, 1 Gold a life up to the starting lives.
     game, state = new_game()
     put(state, ANN, "outer", 1, lives=2, gold=1)
     state.update(step="rolled", rolled=1)
@@ -139,7 +139,7 @@ def test_city_leave_ends_the_visit():
 
 
 def test_chapel_heals_the_good_and_hurts_the_evil():
-    # RULES.md §5: Chapel — good: heal; evil: lose a life; neutral: roll.
+    # house rule H5.9: Chapel — good: heal; evil: lose a life; neutral: roll.
     game, state = new_game(characters=("priest", "wizard"))
     put(state, ANN, "outer", 5, lives=2)
     state.update(step="rolled", rolled=1)
@@ -157,7 +157,7 @@ def test_chapel_neutral_rolls():
 
 def test_graveyard_heals_the_evil_and_hurts_the_good():
     game, state = new_game(characters=("monk", "wizard"))
-    put(state, BO, "outer", 5)  # away: characters met on a space may attack instead (RULES.md §5)
+    put(state, BO, "outer", 5)  # away: characters met on a space may attack instead (house rule H5.16)
     events, _ = land(game, state, "outer", 2)
     assert of(events, LifeLost)
     put(state, BO, "outer", 1, lives=3)
@@ -202,7 +202,7 @@ def test_crags_draw_then_roll():
 
 
 def test_warlocks_cave_sets_a_quest_and_a_met_quest_gives_a_talisman():
-    # RULES.md §5: the Warlock's Cave, a quest whose reward is a Talisman.
+    # house rule H5.10: the Warlock's Cave, a quest whose reward is a Talisman.
     game, state = new_game()
     put(state, ANN, "middle", 6, gold=5)
     state.update(step="rolled", rolled=1)
@@ -215,7 +215,7 @@ def test_warlocks_cave_sets_a_quest_and_a_met_quest_gives_a_talisman():
 
 
 def test_crypt_sends_by_three_dice_less_strength():
-    # RULES.md §5: 3 dice − Strength: 0 stay, 1 Plain of Peril, 2–3 Portal, 4–5 Warlock's Cave, 6+ City.
+    # house rule H5.11: 3 dice − Strength: 0 stay, 1 Plain of Peril, 2–3 Portal, 4–5 Warlock's Cave, 6+ City.
     game, state = new_game()
     put(state, ANN, "inner", 0)
     events, after = act(game, state, "advance:crypt", values=[6, 6, 4])  # 16 − 4 = 12
@@ -305,7 +305,7 @@ def test_plain_of_peril_and_valley_of_fire_do_nothing_on_landing():
 
 
 def test_black_knight_asks_for_the_toll_or_a_fight():
-    # RULES.md §5: pay 1 Gold or fight Strength 9 (house).
+    # house rules H5: pay 1 Gold or fight Strength 9 (house).
     game, state = new_game()
     lay(state, "middle", 1, "talisman/card/market-day")
     _, after = land(game, state, "middle", 1)
@@ -341,7 +341,7 @@ def test_an_event_of_the_region_strikes_everyone_on_that_region():
 
 
 def test_on_the_cursed_glade_no_magic_object_works():
-    # RULES.md §5: on the Cursed Glade no Magic Objects or Spells work (house).
+    # house rule H5.8: on the Cursed Glade no Magic Objects or Spells work (house).
     game, state = new_game()
     put(state, ANN, "middle", 2, objects=["talisman/card/holy-lance"])  # Strength +3, a Magic Object
     lay(state, "middle", 3, GOBLIN)

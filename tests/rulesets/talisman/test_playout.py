@@ -1,9 +1,9 @@
-"""300 seeded bot games of the `talisman` main board (RULES.md §5) with the house round cap for bots:
+"""300 seeded bot games of the `talisman` main board (house rule H6.1) with the house round cap for bots:
 every game ends, by a win or at the cap, and after every event of every game the state holds:
 
-- every character stands on a space of its board (RULES.md §5: the regions are boards);
+- every character stands on a space of its board (house rule H5.1: the regions are boards);
 - lives are never negative;
-- Strength and Craft never fall under the character's starting values (RULES.md §1: no main-board rule
+- Strength and Craft never fall under the character's starting values (house rule H1.3: no main-board rule
   lowers them further; the Keep's Tome, which may, is not on this board);
 - every card is in exactly one place (a pile, a space, a sheet): the pile ledger balances, for the
   Adventure, Purchase, Spell and Talisman decks and the characters alike.
@@ -65,7 +65,7 @@ def test_every_bot_game_ends_by_a_win_or_at_the_house_round_cap(played):
     assert len(played) == GAMES
     for seed, (events, reason, checked, *_) in played.items():
         assert checked == events, f"seed {seed}: {checked} of {events} events checked"
-        assert "house round cap for bot games" in reason or "RULES.md §5" in reason or "Crown" in reason
+        assert "house round cap for bot games" in reason or "house rule H5.19" in reason or "Crown" in reason
     won = sum("round cap" not in reason for _, reason, *_ in played.values())
     assert won > 0  # some bot games end by the rules, not only at the cap
 
@@ -77,7 +77,7 @@ def test_nothing_happens_after_the_game_ended(played):
 
 
 def test_the_round_cap_ends_a_game_as_its_round_after_the_cap_begins():
-    # RULES.md §5 (house): after 400 rounds a bot game ends drawn. Here the 400th round ends with both
+    # house rule H6.1 (house): after 400 rounds a bot game ends drawn. Here the 400th round ends with both
     # characters to miss a turn: passing the turn skips them both, into round 402, before the cap is read.
     game, state = new_game({"bot_round_cap": CAP})
     put(state, BO, "crown", 0)

@@ -1,9 +1,9 @@
-"""300 seeded bot games of `talisman` with both expansions in play (`dungeon=true, keep=true`, RULES.md §5)
+"""300 seeded bot games of `talisman` with both expansions in play (`dungeon=true, keep=true`, H5.20)
 and the house round cap for bots, the expansions' own options mixed in: every game ends, by a win or at
 the cap, and after every event of every game the state holds:
 
 - every character stands on exactly one board, the main board's or an expansion's, on a space of it (the
-  Keep's are numbered 1-21, RULES.md §3);
+  Keep's are numbered 1-21, house rule H3.1);
 - lives are never negative;
 - every card is in exactly one place (a pile, a space of any board, a sheet, the Keep's Vault): the ledger
   balances over every deck — Adventure (with the Doorways and the Keep's cards shuffled in), Purchase,
@@ -55,7 +55,7 @@ def options_for(seed: int) -> dict[str, str]:
 
 class ExpansionGame(CheckedGame):
     """The checked ruleset with the expansions' boards: the Keep's Tome may lower Strength and Craft
-    (RULES.md §3), and the Keep's space 0 is no space."""
+    (house rule H3.1), and the Keep's space 0 is no space."""
 
     base_stats = False
 
@@ -154,7 +154,7 @@ def test_nothing_happens_after_the_game_ended(played):
 
 
 def test_the_games_go_into_both_expansions(played):
-    # RULES.md §2, §3: the bots go down into the Dungeon and into the Keep, so their rules are played.
+    # house rules H2, H3: the bots go down into the Dungeon and into the Keep, so their rules are played.
     moves = sum((boards for *_, boards in played.values()), Counter())
     assert moves["dungeon"] > 0 and moves["keep"] > 0, moves
 

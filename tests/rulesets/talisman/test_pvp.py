@@ -1,4 +1,4 @@
-"""Character against character on the main board (RULES.md §5): landing where others stand, the player
+"""Character against character on the main board (house rule H5.16): landing where others stand, the player
 may attack one instead of meeting the space; the winner takes a life, an Object or 1 Gold (its choice)."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_a_tie_between_characters_takes_nothing():
 
 
 def test_an_object_is_offered_only_when_the_winner_can_carry_it():
-    # RULES.md §1: at most 4 Objects.
+    # house rule H1.9: at most 4 Objects.
     game, state = new_game()
     put(state, BO, "outer", FIELDS, objects=[AXE])
     put(state, ANN, "outer", 0, objects=[SWORD] * 4)
@@ -72,7 +72,7 @@ def test_an_object_is_offered_only_when_the_winner_can_carry_it():
 
 
 def test_a_character_killed_by_the_spoils_starts_anew():
-    # RULES.md §5: a killed character's player is dealt a new character.
+    # house rule H5.17: a killed character's player is dealt a new character.
     game, state = new_game()
     put(state, BO, "outer", FIELDS, lives=1, gold=0)
     lay(state, "outer", FIELDS, SWORD)
@@ -92,7 +92,7 @@ def test_nobody_out_of_the_game_is_met():
 
 
 def test_a_warrior_attacked_defends_with_two_dice_and_an_assassin_leaves_it_none():
-    # RULES.md §5: Weapon Master in every Combat, Assassinate's victim rolls no die (house).
+    # house rule H5.15: Weapon Master in every Combat, Assassinate's victim rolls no die (house).
     game, state = new_game(characters=("thief", "warrior"), abilities=True)
     put(state, BO, "outer", FIELDS, gold=0)
     lay(state, "outer", FIELDS, SWORD)

@@ -1,5 +1,5 @@
 """The `talisman` ruleset as a whole: its options, who acts, pending choices, decide never mutating, and
-the minimal board view (RULES.md §5)."""
+the minimal board view (house rules H5)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def test_options_are_the_ending_the_bot_round_cap_and_the_expansions():
         "ending": "first",
         "bot_round_cap": "400",
     }
-    # RULES.md §5: every option is recorded, the expansions off unless asked for.
+    # house rule H5.20: every option is recorded, the expansions off unless asked for.
     assert game.options["dungeon"] == game.options["keep"] == "false"
     with pytest.raises(BadSetup):
         new_game({"ending": "never"})

@@ -1,4 +1,4 @@
-"""Spells on the main board (RULES.md §1, §5; spells.toml, house): held up to the Craft limit, cast
+"""Spells on the main board (house rules H1.2, H5.14; spells.toml, house): held up to the Craft limit, cast
 when their `when` fits, one test per kind of effect, discarded once cast, answered by Counterspell."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def ids(game: TalismanGame, state: dict[str, Any], player: str = ANN) -> list[st
 
 
 def test_the_craft_limit_on_spells():
-    # RULES.md §1: Craft 1-2 hold no Spell, 3 one, 4-5 two, 6 and more three.
+    # house rule H1.2: Craft 1-2 hold no Spell, 3 one, 4-5 two, 6 and more three.
     assert [spell_limit(craft) for craft in range(1, 8)] == [0, 0, 1, 2, 2, 3, 3]
 
 
@@ -79,7 +79,7 @@ def test_each_spell_is_cast_only_when_its_when_fits():
 
 
 def test_counterspell_is_never_cast_on_its_own_and_no_spell_works_on_the_cursed_glade():
-    # RULES.md §5: no Spell works on the Cursed Glade (house).
+    # house rule H5.8: no Spell works on the Cursed Glade (house).
     game, state = holding("counterspell", "conjure-gold")
     assert [a for a in ids(game, state) if a.startswith("cast:")] == [f"cast:{spell('conjure-gold')}"]
     put(state, ANN, "middle", 3)

@@ -63,7 +63,7 @@ def choose(game: TalismanGame, state: dict[str, Any], option: str) -> tuple[list
 
 
 def test_destruction_discards_a_card_face_up_in_the_casters_region():
-    # RULES.md §5: Destruction (house) destroys a card lying face up on a space of the caster's region.
+    # house rule H5.14: Destruction (house) destroys a card lying face up on a space of the caster's region.
     game, state = holding("destruction", options={})
     lay(state, "outer", 3, GOBLIN)
     events, after = act(game, state, f"cast:{spell('destruction')}")
@@ -75,13 +75,13 @@ def test_destruction_discards_a_card_face_up_in_the_casters_region():
 
 
 def test_the_card_spells_are_not_offered_with_nothing_face_up():
-    # RULES.md §5 (house): a Spell that would find no card is not offered.
+    # house rule H5.14 (house): a Spell that would find no card is not offered.
     game, state = holding("destruction", "displacement", "metamorph", options={})
     assert casts(game, state) == []
 
 
 def test_displacement_moves_a_card_to_another_space_of_the_region():
-    # RULES.md §5: Displacement (house) moves a card lying face up to another space of the region.
+    # house rule H5.14: Displacement (house) moves a card lying face up to another space of the region.
     game, state = holding("displacement", options={})
     lay(state, "outer", 3, GOBLIN)
     _, after = act(game, state, f"cast:{spell('displacement')}")
@@ -93,7 +93,7 @@ def test_displacement_moves_a_card_to_another_space_of_the_region():
 
 
 def test_metamorph_sends_a_card_back_into_its_deck():
-    # RULES.md §5: Metamorph (house) changes a card: it goes back into its deck, the space draws anew.
+    # house rule H5.14: Metamorph (house) changes a card: it goes back into its deck, the space draws anew.
     game, state = holding("metamorph", options={})
     lay(state, "outer", 3, GOBLIN)
     _, after = act(game, state, f"cast:{spell('metamorph')}")
@@ -105,7 +105,7 @@ def test_metamorph_sends_a_card_back_into_its_deck():
 
 
 def test_a_hex_laid_on_a_space_strikes_the_next_to_land_there():
-    # RULES.md §5: Hex (house) is laid on a space; the next character to land there loses a life.
+    # house rule H5.14: Hex (house) is laid on a space; the next character to land there loses a life.
     game, state = holding("hex", options={})
     _, after = act(game, state, f"cast:{spell('hex')}")
     events, after = choose(game, after, "4")
@@ -117,7 +117,7 @@ def test_a_hex_laid_on_a_space_strikes_the_next_to_land_there():
 
 
 def test_a_barrier_stops_the_next_to_land_there_meeting_anything_else():
-    # RULES.md §5: Barrier (house) is laid on a space; the next character to land there meets nothing.
+    # house rule H5.14: Barrier (house) is laid on a space; the next character to land there meets nothing.
     game, state = holding("barrier", options={})
     lay(state, "outer", 3, GOBLIN)
     _, after = act(game, state, f"cast:{spell('barrier')}")
@@ -128,7 +128,7 @@ def test_a_barrier_stops_the_next_to_land_there_meeting_anything_else():
 
 
 def test_misdirection_lets_its_target_move_only_anticlockwise_once():
-    # RULES.md §5: Misdirection (house): the target's next move goes the other way (anticlockwise).
+    # house rule H5.14: Misdirection (house): the target's next move goes the other way (anticlockwise).
     game, state = holding("misdirection", options={})
     put(state, BO, "outer", 5)
     events, after = act(game, state, f"cast:{spell('misdirection')}:{BO}")
@@ -272,7 +272,7 @@ def test_a_misdirection_on_a_character_who_then_enters_the_keep_does_not_alter_i
 
 
 def test_the_spells_on_cards_and_spaces_do_not_act_on_the_keep():
-    # Keep 11.1 and RULES.md §3 (house): the Keep's seed names no Spell on its cards or spaces.
+    # Keep 11.1 and house rule H3.22 (house): the Keep's seed names no Spell on its cards or spaces.
     game, state = holding("destruction", "hex", "barrier", "displacement", board="keep", space=3)
     lay(state, "keep", 5, "keep/card/test")
     assert casts(game, state) == []
@@ -297,7 +297,7 @@ def test_the_quick_legality_check_agrees_on_every_cast_on_every_board():
 
 
 def test_the_card_and_space_spells_choices_say_what_each_option_does():
-    # RULES.md §5: the choices the rules give a player are labelled so the player can follow them.
+    # house rules H5: the choices the rules give a player are labelled so the player can follow them.
     from domain.rulesets.talisman.main.choices import option_label
 
     ctx = new_game(BOTH)[0].ctx
@@ -313,7 +313,7 @@ def test_the_card_and_space_spells_choices_say_what_each_option_does():
 
 
 def test_a_barrier_keeps_a_place_without_cards_from_being_met_and_a_hex_strikes_there_too():
-    # RULES.md §5 (house): a laid Spell acts on whoever lands on its space, whatever the space does.
+    # house rule H5.14 (house): a laid Spell acts on whoever lands on its space, whatever the space does.
     game, state = holding("barrier", "hex", options={})
     _, after = act(game, state, f"cast:{spell('barrier')}")
     _, after = choose(game, after, "0")  # the Village: its services, no cards; Ann stands there

@@ -1,4 +1,4 @@
-"""The Dungeon expansion's own content (house, RULES.md §2): `dungeon-exits.toml`, the ways out of the
+"""The Dungeon expansion's own content (house, house rule H2.14): `dungeon-exits.toml`, the ways out of the
 Dungeon onto the main board (the Treasure Chamber table, Dungeon 8.1; the Tunnel, 8.3); and
 `is_doorway`, what tells a Doorway card (Dungeon 4)."""
 

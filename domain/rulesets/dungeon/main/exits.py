@@ -1,4 +1,4 @@
-"""Leaving the Dungeon for the main board (Dungeon 8, 9.1, 13; RULES.md §2).
+"""Leaving the Dungeon for the main board (Dungeon 8, 9.1, 13; house rule H2.14).
 
 - From the Entrance, on a later turn than the one that brought the character down (Dungeon 8.2), and
   always once fleeing brought it there (9.1): to any Doorway on the main board (`dungeon:door:<board>:

@@ -7,7 +7,7 @@ that offers a choice (kind `dungeon-landing:<step>`) stops the meeting, and the 
    player discards as many (`dungeon-landing:draw:<n>`);
 2. `evade`: the Dungeon enemies lying there that the player's abilities let it evade, one by one, or
    `fight` (Dungeon 12.5: not the Ninja). An evaded enemy stays face up and is not fought this turn.
-House: the Guard of the Guard Room is part of its space, never evaded (RULES.md §2: everyone who lands
+House: the Guard of the Guard Room is part of its space, never evaded (house rule H2.3: everyone who lands
 there fights it); a space already holding cards draws none, so no extra either; the Dungeon's cards have
 no family, so an ability evading a family of enemies (Charm Animals) finds none there.
 """

@@ -3,7 +3,7 @@
 Action ids: `roll` (one die toward the Treasure Chamber; back toward the Entrance the turn after a
 defeat, 7.3, and while fleeing, 9), `flee` (9.1: declared before the roll, any time after leaving the
 Entrance; irrevocable), after landing where other characters stand `dungeon:space` or a character
-encounter (`attack:<player>`… as on the main board, RULES.md §5), the ways out (`exits`): `dungeon:door:
+encounter (`attack:<player>`… as on the main board, house rule H5.16), the ways out (`exits`): `dungeon:door:
 <board>:<space>` from the Entrance or by the Tunnel, `dungeon:chamber` from the Treasure Chamber.
 House, as in the short game: no character encounters on the Entrance, the Treasure Chamber or the Guard
 Room (its Guard must be fought); a space reached by a move back or a flight is met like any other. House:

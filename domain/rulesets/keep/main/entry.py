@@ -1,4 +1,4 @@
-"""Every way into the Keep from the main board (Keep 4, 5.5, RULES.md §3), each to the Keep Entrance.
+"""Every way into the Keep from the main board (Keep 4, 5.5, house rule H3.19), each to the Keep Entrance.
 
 House decisions, in nightkeep's words:
 - An Ethereal Portal (Keep 4.1) is a choice: the finder may step through (`go`) or not (`stay`); either

@@ -70,7 +70,7 @@ class KeepExpansion(Expansion[MainContext]):
 
     def content(self) -> ExpansionContent[MainContext]:
         """Returns the Keep's spaces (1-21 on 3 levels, index 0 unused: space 1 again, Keep 3.2, 5.1,
-        RULES.md §3), its decks and Teleport counters with their discard piles (Keep 3.4-3.6, 14.1, 14.2),
+        H3.10), its decks and Teleport counters with their discard piles (Keep 3.4-3.6, 14.1, 14.2),
         what its, the Vault's and the Treasure Hoard's cards are worth and named, its ways in (the Mystic's,
         the Enchantress's, the Warlock's and the Portals) and its keys of the state (the Hoard option, Keep
         15.2) and of every sheet."""

@@ -11,7 +11,7 @@ so it is never a card sent back, and the cards kept, the tile among them, are as
 the Keep's cards have no family, so Charm Animals finds none there; the Sacred Obelisk's test is the way
 past its barrier (Keep 8.6, as the Sentinel's crossing on the main board), so no ability or Spell skips it.
 
-A character killed on the Keep is dealt a new character on the main board at once (RULES.md §5), so every
+A character killed on the Keep is dealt a new character on the main board at once (house rule H5.17), so every
 step goes on only while the same character still stands on the Keep (`inside.Inside`).
 """
 
@@ -77,7 +77,7 @@ class MainKeep(KeepBoard):
 
     def encounter(self, res: Resolution, player: str, space: int) -> None:
         """Encounters the space a movement roll landed on after the main board's landing steps (Keep 7.1,
-        7.2, 13: as on the main board, RULES.md §5). The Vault is met on arrival; on the Obelisk (Keep
+        7.2, 13: as on the main board, house rules H5). The Vault is met on arrival; on the Obelisk (Keep
         8.6) no ability or Spell skips the test (a character standing there may be attacked instead)."""
         if space not in (LAST, OBELISK):
             if run_steps(self.ctx, res, player, board=self.landing):

@@ -1,5 +1,5 @@
 """Whether the character a Keep step began with still stands on the Keep: one killed there is dealt a new
-character on the main board at once (RULES.md §5), and the step must not go on with that one."""
+character on the main board at once (house rules H5), and the step must not go on with that one."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Sentry (Keep 8.2, RULES.md §3, space 4) in a main-board game: the Keep run's table, with the main
+"""The Sentry (Keep 8.2, house rule H3.4, space 4) in a main-board game: the Keep run's table, with the main
 board's Magic Objects (any deck's) among the tolls and the rounds stopped once the character is killed.
 
 House, as the Keep run: on a 6 the player chooses a Follower, a Magic Object or a life (with neither

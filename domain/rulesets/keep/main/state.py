@@ -1,4 +1,4 @@
-"""The Keep's part of the main state and its evolve steps (Keep 3-15, RULES.md §3), run after the main
+"""The Keep's part of the main state and its evolve steps (Keep 3-15, house rules H3), run after the main
 board's for the same event (`ruleset.merged_handlers`).
 
 The main state keeps the Keep run's keys, flat (`tiles`, `vault_talismans`, `vault_spells`, `wizard`,
@@ -58,7 +58,7 @@ from domain.rulesets.talisman.main.state import ADVENTURE, BEGUN, SPELLS, deck_o
 from domain.rulesets.talisman.shapes import discard_pile
 
 WIZARD_SPACE = 14  # Keep 8.4
-FAILED_WAIT = 2  # RULES.md §3: a failed entry test: the turn it failed in, then one whole turn outside
+FAILED_WAIT = 2  # house rule H3.3: a failed entry test: the turn it failed in, then one whole turn outside
 FLED_WAIT = 1  # Keep 10: the turn after the flight is played outside
 FLIGHT_RETURN = "fled the Keep (Keep 10)"  # the reason of the move back to the space of entry
 KEEP_CARD = "keep/card/"

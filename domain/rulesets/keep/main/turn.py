@@ -1,4 +1,4 @@
-"""A turn on the Keep in a main-board game (Keep 5-10, RULES.md §3): the entry test, moving by the chart,
+"""A turn on the Keep in a main-board game (Keep 5-10, house rule H3.3): the entry test, moving by the chart,
 breaking free of a loop, the Sacred Obelisk, fleeing, and the ways out.
 
 Action ids: `enter` (the entry test at the Keep Entrance), `roll` (move; break free of a teleport
@@ -6,7 +6,7 @@ loop; face the Obelisk again), `flee`, `leave` (after a flight: step out onto th
 play the turn there, Keep 10) and `exit` (a survivor of the Vault rolls on the Exit Table, Keep 9.1).
 
 House decisions, in nightkeep's words:
-- The entry test (RULES.md §3): 3 dice under Strength + Craft + Lives lets the character in (it rolls
+- The entry test (house rule H3.3): 3 dice under Strength + Craft + Lives lets the character in (it rolls
   to move on its next turn); otherwise it goes back at once to the space it came from, and must spend
   its next whole turn outside before it may go in again.
 - Fleeing (Keep 10) runs as in the Keep run: back by the chart, the spaces on the way not met; the
@@ -79,9 +79,9 @@ def resolve(ctx: MainContext, res: Resolution, action_id: str, player: str, boar
 
 
 def _enter(res: Resolution, player: str) -> None:
-    """The entry test (Keep 8.1, RULES.md §3): pass and go in next turn; fail and go back outside."""
+    """The entry test (Keep 8.1, house rule H3.3): pass and go in next turn; fail and go back outside."""
     if not entry_test(res, player):
-        relocate(res, player, *entered_from(res, player), "the Keep's door held (RULES.md §3)")
+        relocate(res, player, *entered_from(res, player), "the Keep's door held (house rule H3.3)")
 
 
 def _roll(res: Resolution, player: str, board: MainKeep) -> None:

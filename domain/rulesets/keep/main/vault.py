@@ -1,4 +1,4 @@
-"""The Talisman Vault and the way out (Keep 9.1, 15, RULES.md §3) in a main-board game.
+"""The Talisman Vault and the way out (Keep 9.1, 15, house rule H3.13) in a main-board game.
 
 House decisions, in nightkeep's words:
 - Reaching the Vault, a character takes a Talisman from the Talisman deck (with `keep.hoard`, rolls the

@@ -1,4 +1,4 @@
-"""The Vampire Wizard (Keep 8.4, RULES.md §3, space 14) in a main-board game: he casts the top 3 cards of
+"""The Vampire Wizard (Keep 8.4, house rule H3.6, space 14) in a main-board game: he casts the top 3 cards of
 the main board's Spell deck at the character who landed (the victim), one at a time.
 
 House decisions, in nightkeep's words (the Keep run's, `keep/wizard.py`, on the main board's Spells):

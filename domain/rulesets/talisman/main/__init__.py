@@ -1,1 +1,1 @@
-"""The Talisman main board (RULES.md §5): its content (board, places, decks, abilities) and its rules."""
+"""The Talisman main board (house rules H5): its content (board, places, decks, abilities) and its rules."""

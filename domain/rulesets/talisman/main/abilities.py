@@ -1,4 +1,4 @@
-"""The seams the characters' abilities and Spells plug into (issue 13, 3; RULES.md §1, §5).
+"""The seams the characters' abilities and Spells plug into (issue 13, 3; house rules H1, H5.15).
 
 The rules call these hook points; each asks the abilities of the character (abilities.toml, by its
 `hook` name in `ABILITY_HOOKS`) that act there, so a character without abilities plays by the plain

@@ -1,5 +1,5 @@
 """The characters' abilities of landing on a space and of meeting enemies and characters
-(abilities.toml, house wording, RULES.md §5).
+(abilities.toml, house wording, house rule H5.15).
 
 `ENCOUNTER_HOOKS` maps a hook name to its point and function:
 - `landing` `(ctx, res, player, ability)`: on landing, before the space is met;
@@ -40,7 +40,8 @@ ANY = 0  # an evade-enemies amount of 0: any enemy
 
 
 def _spell_on_space(ctx: MainContext, res: Resolution, player: str, ability: Ability) -> None:
-    # RULES.md §5: landing on the Forest, take Spells up to the Craft limit (RULES.md §1) (Druid; house).
+    # house rule H5.15: landing on the Forest, take Spells up to the Craft limit (house rule H1.2) (Druid;
+    # house).
     if here_name(ctx, sheet_of(res, player)) != ability.target:
         return
     for _ in range(room_for_spells(sheet_of(res, player))):
@@ -49,18 +50,19 @@ def _spell_on_space(ctx: MainContext, res: Resolution, player: str, ability: Abi
 
 
 def _extra_card(ctx: MainContext, state: MainState, player: str, ability: Ability) -> int:
-    # RULES.md §5: draw `amount` more, then discard as many (Prophetess, Philosopher; house); an amount
+    # house rule H5.15: draw `amount` more, then discard as many (Prophetess, Philosopher; house); an amount
     # limit sets it on an expansion's board (Dungeon 12.8: the Philosopher sees only the next card).
     return amount_on(ability, state["players"][player]["board"])
 
 
 def _may_pass(ctx: MainContext, state: MainState, player: str, ability: Ability) -> bool:
-    # RULES.md §5: the player may choose not to meet the space it lands on (Ninja; house).
+    # house rule H5.15: the player may choose not to meet the space it lands on (Ninja; house).
     return True
 
 
 def _evade(ctx: MainContext, sheet: MainSheet, ability: Ability, card: Any) -> bool:
-    # RULES.md §5: an enemy may be evaded (Elf in Woods, Thief in the City, Martial Artist, Ninja; house).
+    # house rule H5.15: an enemy may be evaded (Elf in Woods, Thief in the City, Martial Artist, Ninja;
+    # house).
     if ability.target and here_name(ctx, sheet) != ability.target:
         return False
     value = card.strength if card.type == "monster" else card.craft
@@ -68,17 +70,17 @@ def _evade(ctx: MainContext, sheet: MainSheet, ability: Ability, card: Any) -> b
 
 
 def _charm(ctx: MainContext, sheet: MainSheet, ability: Ability, card: Any) -> bool:
-    # RULES.md §5: animals do not attack; the player may pass them by (Minstrel; house).
+    # house rule H5.15: animals do not attack; the player may pass them by (Minstrel; house).
     return bool(card.family == ability.target)
 
 
 def _ignore_table(ctx: MainContext, sheet: MainSheet, ability: Ability, space: Space) -> bool:
-    # RULES.md §5: the player need not roll on the table of spaces of that kind (Dwarf; house).
+    # house rule H5.15: the player need not roll on the table of spaces of that kind (Dwarf; house).
     return space.kind == ability.target
 
 
 def _raise_dead(ctx: MainContext, res: Resolution, player: str, ability: Ability, card: str) -> None:
-    # RULES.md §5: a Monster killed serves: +`amount` Strength in the next Combat (Ghoul; house).
+    # house rule H5.15: a Monster killed serves: +`amount` Strength in the next Combat (Ghoul; house).
     found = ctx.cards.get(card)
     if found is not None and found.type == "monster":
         ready = EffectReadied(
@@ -93,7 +95,7 @@ def _raise_dead(ctx: MainContext, res: Resolution, player: str, ability: Ability
 
 
 def _imprison(ctx: MainContext, res: Resolution, player: str, ability: Ability, loser: str) -> None:
-    # RULES.md §5: a character beaten in Combat misses its next `amount` turns (Inquisitor; house).
+    # house rule H5.15: a character beaten in Combat misses its next `amount` turns (Inquisitor; house).
     for _ in range(max(1, ability.amount)):
         res.emit(TurnLost(player=loser, reason=ability.name))
 
@@ -112,7 +114,7 @@ def rout_options(ctx: MainContext, sheet: MainSheet, steps: int, either: bool = 
 
 
 def _rout(ctx: MainContext, res: Resolution, player: str, ability: Ability, loser: str) -> None:
-    # RULES.md §5: a character beaten in Combat is driven back, the winner's choice of way (Zulu; house).
+    # house rule H5.15: a character beaten in Combat is driven back, the winner's choice of way (Zulu; house).
     board = sheet_of(res, player)["board"]
     options = rout_options(ctx, sheet_of(res, loser), max(1, ability.amount), either_way(ability, board))
     offer(res, player, f"rout:{loser}", options)
@@ -125,17 +127,17 @@ def routed(ctx: MainContext, res: Resolution, player: str, option: str, arg: str
 
 
 def _psychic(ctx: MainContext, state: MainState, player: str, ability: Ability, victim: str) -> list[str]:
-    # RULES.md §5: a character attacked may be fought in Psychic Combat (Sorceress, Wizard; house).
+    # house rule H5.15: a character attacked may be fought in Psychic Combat (Sorceress, Wizard; house).
     return [f"psychic:{victim}"]
 
 
 def _steal(ctx: MainContext, state: MainState, player: str, ability: Ability, victim: str) -> list[str]:
-    # RULES.md §5: take Gold instead of attacking (Thief; house).
+    # house rule H5.15: take Gold instead of attacking (Thief; house).
     return [f"steal:{victim}"] if state["players"][victim]["gold"] else []
 
 
 def _beguile(ctx: MainContext, state: MainState, player: str, ability: Ability, victim: str) -> list[str]:
-    # RULES.md §5: try to take a Follower (4-6) (Sorceress; house).
+    # house rule H5.15: try to take a Follower (4-6) (Sorceress; house).
     return [f"beguile:{victim}"] if state["players"][victim]["followers"] else []
 
 

@@ -1,4 +1,4 @@
-"""The characters' abilities of the turn and of fights (abilities.toml, house wording, RULES.md §5).
+"""The characters' abilities of the turn and of fights (abilities.toml, house wording, house rule H5.15).
 
 `TURN_HOOKS` maps a hook name to the point of the rules it acts at and its function:
 - `bonus` `(ctx, state, player, ability, kind, opponent) → int`: added to Strength or Craft in a fight;
@@ -59,14 +59,14 @@ def here_name(ctx: MainContext, sheet: MainSheet) -> str:
 
 
 def heal(res: Resolution, player: str, amount: int, reason: str) -> None:
-    """Heals up to the starting lives (RULES.md §1)."""
+    """Heals up to the starting lives (house rule H1.1)."""
     amount = min(amount, STARTING_LIVES - sheet_of(res, player)["lives"])
     if amount > 0:
         res.emit(LifeGained(player=player, amount=amount, reason=reason))
 
 
 def _on_space(ctx: MainContext, state: MainState, player: str, ability: Ability, kind: str, opp: str) -> int:
-    # RULES.md §5: more Strength in Combat on the spaces the ability names (Dwarf, Centaur, Zulu; house).
+    # house rule H5.15: more Strength in Combat on the spaces the ability names (Dwarf, Centaur, Zulu; house).
     here = here_name(ctx, state["players"][player])
     return ability.amount if kind == COMBAT and here == ability.target else 0
 
@@ -74,7 +74,7 @@ def _on_space(ctx: MainContext, state: MainState, player: str, ability: Ability,
 def _craft_to_strength(
     ctx: MainContext, state: MainState, player: str, ability: Ability, kind: str, opp: str
 ) -> int:
-    # RULES.md §5: Craft added to Strength in Combat (amount 0: all of it) (Monk; house).
+    # house rule H5.15: Craft added to Strength in Combat (amount 0: all of it) (Monk; house).
     craft = state["players"][player]["craft"]
     return 0 if kind != COMBAT else craft if not ability.amount else min(craft, ability.amount)
 
@@ -82,7 +82,7 @@ def _craft_to_strength(
 def _vs_spirits(
     ctx: MainContext, state: MainState, player: str, ability: Ability, kind: str, opp: str
 ) -> int:
-    # RULES.md §5: more Craft in Psychic Combat against Spirits (Monk, Priest, Inquisitor; house).
+    # house rule H5.15: more Craft in Psychic Combat against Spirits (Monk, Priest, Inquisitor; house).
     trophy = ctx.trophies.get(opp)  # the expansions' Spirits too (Keep 7.2: abilities work in the Keep)
     return ability.amount if kind == PSYCHIC and trophy is not None and trophy.trophy_kind == "spirit" else 0
 
@@ -90,34 +90,35 @@ def _vs_spirits(
 def _vs_characters(
     ctx: MainContext, state: MainState, player: str, ability: Ability, kind: str, opp: str
 ) -> int:
-    # RULES.md §5: more Strength in Combat against another character (Warrior, Amazon, Orc; house).
+    # house rule H5.15: more Strength in Combat against another character (Warrior, Amazon, Orc; house).
     return ability.amount if kind == COMBAT and opp in state["players"] else 0
 
 
 def _two_dice(ability: Ability, kind: str, dice: CombatDice) -> CombatDice:
-    # RULES.md §5: 2 dice in Combat, the higher kept (Warrior; house).
+    # house rule H5.15: 2 dice in Combat, the higher kept (Warrior; house).
     return replace(dice, mine=2) if kind == COMBAT else dice
 
 
 def _assassinate(ability: Ability, kind: str, dice: CombatDice) -> CombatDice:
-    # RULES.md §5: the one attacked rolls no die (Assassin; house).
+    # house rule H5.15: the one attacked rolls no die (Assassin; house).
     return replace(dice, theirs=0)
 
 
 def _killer_blow(ability: Ability, kind: str, dice: CombatDice) -> CombatDice:
-    # RULES.md §5: a 6 on the Combat die wins at once (Martial Artist; house).
+    # house rule H5.15: a 6 on the Combat die wins at once (Martial Artist; house).
     return replace(dice, killer=True) if kind == COMBAT else dice
 
 
 def _heal_at_start(ctx: MainContext, res: Resolution, player: str, ability: Ability) -> None:
-    # RULES.md §5: heal at the start of the turn (Druid in Woods, Priest on the Chapel; house).
+    # house rule H5.15: heal at the start of the turn (Druid in Woods, Priest on the Chapel; house).
     if here_name(ctx, sheet_of(res, player)) == ability.target:
         heal(res, player, ability.amount, ability.name)
 
 
 def _spell_at_start(ctx: MainContext, res: Resolution, player: str, ability: Ability) -> None:
-    # RULES.md §5: holding fewer Spells than the amount, (Minstrel, Prophetess, Wizard, Philosopher; house).
-    # take one, within the Craft limit (RULES.md §1).
+    # house rule H5.15: holding fewer Spells than the amount, (Minstrel, Prophetess, Wizard, Philosopher;
+    # house).
+    # take one, within the Craft limit (house rule H1.2).
     sheet = sheet_of(res, player)
     if len(sheet["spells"]) < ability.amount and room_for_spells(sheet):
         draw_from(res, SPELLS, player)
@@ -130,25 +131,25 @@ def _lucky_roll(ctx: MainContext, res: Resolution, player: str, ability: Ability
 
 
 def _regenerate(ctx: MainContext, res: Resolution, player: str, ability: Ability) -> None:
-    # RULES.md §5: a wounded Troll rolls at the start of its turn: on a 6 it heals (Troll; house).
+    # house rule H5.15: a wounded Troll rolls at the start of its turn: on a 6 it heals (Troll; house).
     if sheet_of(res, player)["lives"] < STARTING_LIVES and _lucky_roll(ctx, res, player, ability):
         heal(res, player, ability.amount, ability.name)
 
 
 def _find_gold(ctx: MainContext, res: Resolution, player: str, ability: Ability) -> None:
-    # RULES.md §5: a 6 at the start of the turn finds Gold (Leprechaun; house).
+    # house rule H5.15: a 6 at the start of the turn finds Gold (Leprechaun; house).
     if _lucky_roll(ctx, res, player, ability):
         res.emit(GoldChanged(player=player, amount=ability.amount, reason=ability.name))
 
 
 def _extra_movement(ability: Ability, rolled: int, sheet: MainSheet) -> set[int]:
-    # RULES.md §5: move up to `amount` more or fewer spaces than rolled (Amazon, Centaur; house).
+    # house rule H5.15: move up to `amount` more or fewer spaces than rolled (Amazon, Centaur; house).
     more = {rolled + k for k in range(1, ability.amount + 1)}
     return more | {rolled - k for k in range(1, ability.amount + 1) if rolled - k >= 1}
 
 
 def _wolf_ride(ability: Ability, rolled: int, sheet: MainSheet) -> set[int]:
-    # RULES.md §5: with a Wolf Follower, `amount` more spaces (Orc; house).
+    # house rule H5.15: with a Wolf Follower, `amount` more spaces (Orc; house).
     return {rolled + ability.amount} if WOLF in sheet["followers"] else set()
 
 
@@ -167,12 +168,13 @@ def _moves_to(
 
 
 def _woodland_move(ctx: MainContext, state: MainState, player: str, ability: Ability) -> list[Action]:
-    # RULES.md §5: in place of rolling, from any Woods to the Forest of the region (Elf; house).
+    # house rule H5.15: in place of rolling, from any Woods to the Forest of the region (Elf; house).
     return _moves_to(ctx, state, player, ability, lambda sheet: here_name(ctx, sheet) == "Woods")
 
 
 def _teleport_self(ctx: MainContext, state: MainState, player: str, ability: Ability) -> list[Action]:
-    # RULES.md §5 (Leprechaun, house: a Woods of the character's own region), once a turn in place of moving.
+    # house rule H5.15 (Leprechaun, house: a Woods of the character's own region), once a turn in place of
+    # moving.
     return _moves_to(ctx, state, player, ability, lambda sheet: True)
 
 

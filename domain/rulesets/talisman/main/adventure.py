@@ -1,4 +1,4 @@
-"""Drawing and meeting Adventure cards on a space (RULES.md §1, §5).
+"""Drawing and meeting Adventure cards on a space (house rules H1, H5.16).
 
 - A space that draws cards is filled from the Adventure deck until it holds its `draws` face up.
 - The cards lying there are met in encounter-number order (1 Event … 6 Place; a card of no deck, such
@@ -50,7 +50,7 @@ Meeting = Callable[[MainContext, Resolution, str, Any, int], bool]
 
 def enemies_left(ctx: MainContext, res: Resolution, player: str) -> bool:
     """Tells whether an enemy still lies on the player's space."""
-    evaded = sheet_of(res, player)["evaded"]  # RULES.md §1: an evaded enemy blocks nothing
+    evaded = sheet_of(res, player)["evaded"]  # house rule H1.8: an evaded enemy blocks nothing
     return any(card in ctx.trophies and card not in evaded for card in lying_here(res, player))
 
 

@@ -25,7 +25,7 @@ from domain.rulesets.talisman.main.places import meet_space, run_table
 from domain.rulesets.talisman.main.pvp import encounter_character
 from domain.rulesets.talisman.main.regions import build_regions, go_to
 
-# The expansions, by the option that brings each in (RULES.md §5), in the order they are asked.
+# The expansions, by the option that brings each in (house rule H5.20), in the order they are asked.
 EXPANSIONS: dict[str, str] = {
     "dungeon": "domain.rulesets.dungeon.main.expansion:DungeonExpansion",
     "keep": "domain.rulesets.keep.main.expansion:KeepExpansion",
@@ -80,7 +80,7 @@ def content_paths(options: Mapping[str, str] | None = None) -> list[Path]:
     """Returns the content files a main-board game plays with: its own, and each expansion's it turns on."""
     given = options or {}
     paths = [content_path(DIR, name) for name in (CHARACTERS_FILE, *content.MAIN_FILES)]
-    # RULES.md §5: `--option dungeon=true` / `keep=true` put that expansion's board and decks in play.
+    # house rule H5.20: `--option dungeon=true` / `keep=true` put that expansion's board and decks in play.
     for name in EXPANSIONS:
         if given.get(name, "false").lower() == "true":
             paths += [p for p in expansion_class(name).content_paths() if p not in paths]

@@ -1,4 +1,4 @@
-"""The Talisman main board's content (RULES.md §5), declared as msgspec schemas and loaded once.
+"""The Talisman main board's content (house rules H5), declared as msgspec schemas and loaded once.
 
 Files (in `domain/rulesets/talisman/`, each replaceable under `NIGHTKEEP_CONTENT_DIR`): `board.toml`
 (regions as boards), `places.toml` (the places' die tables and quests), `adventure.toml`,

@@ -1,4 +1,4 @@
-"""Schemas of the main board (`board.toml`) and the places' die tables (`places.toml`), RULES.md §5."""
+"""Schemas of the main board (`board.toml`) and the places' die tables (`places.toml`), house rule H5.9."""
 
 from __future__ import annotations
 

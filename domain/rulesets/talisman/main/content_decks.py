@@ -1,4 +1,4 @@
-"""Schemas of the main board's decks (RULES.md §5): Adventure, Purchase, Spell and Talisman cards."""
+"""Schemas of the main board's decks (house rule H5.13): Adventure, Purchase, Spell and Talisman cards."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ PURCHASE_FILE = "purchase.toml"
 SPELLS_FILE = "spells.toml"
 TALISMANS_FILE = "talismans.toml"
 
-# RULES.md §1: encounter numbers 1 Event, 2 Enemy, 3 Stranger, 4 Object, 5 Follower, 6 Place.
+# house rule H1.8: encounter numbers 1 Event, 2 Enemy, 3 Stranger, 4 Object, 5 Follower, 6 Place.
 CardType = Literal["event", "monster", "spirit", "stranger", "object", "magic-object", "follower", "place"]
 NUMBERS: dict[str, int] = KIND_NUMBERS  # the same numbers as the short games' cards
 # What an Object or a Follower does while it is held (`items`); its other effects apply once, when found.

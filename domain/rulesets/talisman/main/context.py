@@ -313,7 +313,7 @@ class MainContext:
 
     @property
     def round_cap(self) -> int:
-        """Returns the house round cap for bot games (0 = none, RULES.md §5)."""
+        """Returns the house round cap for bot games (0 = none, house rule H6.1)."""
         return int(self.options.get("bot_round_cap", "0"))
 
     @property

@@ -1,5 +1,5 @@
 """How a fight's dice are rolled and read once the abilities and readied Spells have their say
-(RULES.md §1, §5): Weapon Master's 2 dice, Assassinate's silent victim, Killer Blow's 6, and the
+(house rules H1, H5.15): Weapon Master's 2 dice, Assassinate's silent victim, Killer Blow's 6, and the
 effects readied for the fight (a Spell cast ahead: more Strength or Craft, evading, destroying the
 enemy, Iron Skin's save; Raise the Dead's servant)."""
 

@@ -1,4 +1,4 @@
-"""How a main-board game ends, and how a killed character's player goes on (RULES.md §1, §5).
+"""How a main-board game ends, and how a killed character's player goes on (house rules H1.7, H5.17).
 
 - A character at 0 lives is killed: what it carried stays on its space; its player is dealt a new
   character at random (a pick from `characters`) on that character's starting space. House: the killed
@@ -20,7 +20,9 @@ from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of
 from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted, CommandSpellCast
 from domain.rulesets.talisman.main.state import CHARACTERS
 
-COMMAND_HITS = (4, 5, 6)  # RULES.md §5: the Command Spell takes a life from every other character
+COMMAND_HITS = (4, 5, 6)  # house rule H5.19: the Command Spell takes a life from every other character
+
+HOUSE_RULES = "docs/house-rules.md"  # the rules document the reasons' house rules are explained in
 
 
 def in_play(res: Resolution, player: str) -> bool:
@@ -46,7 +48,7 @@ def check_killed(ctx: MainContext, res: Resolution, player: str) -> bool:
     )
     state = state_of(res)
     if state["crown_reached"] or not state["piles"][CHARACTERS]:
-        # RULES.md §5: once someone stands on the Crown, a killed character's player is out (house);
+        # house rule H5.17: once someone stands on the Crown, a killed character's player is out (house);
         # so is one with no character left to deal (cannot happen today: killed ones go back to the pile).
         reason = "killed after the Crown of Command was reached" if state["crown_reached"] else ""
         res.emit(PlayerOut(player=player, reason=reason or "killed, and no character is left to deal"))
@@ -57,7 +59,7 @@ def check_killed(ctx: MainContext, res: Resolution, player: str) -> bool:
 
 
 def restart(ctx: MainContext, res: Resolution, player: str, killed: str) -> None:
-    """Deals the player a new character at random, on that character's starting space (RULES.md §5)."""
+    """Deals the player a new character at random, on that character's starting space (house rule H5.17)."""
     character, draw = res.dice.pick(list(state_of(res)["piles"][CHARACTERS]))
     board, space = state_of(res)["starts"].get(character, ["outer", 0])
     res.emit(
@@ -73,7 +75,9 @@ def check_last_alive(res: Resolution) -> None:
         return
     left = [name for name in state_of(res)["order"] if in_play(res, name)]
     if len(left) == 1:
-        res.emit(GameWon(player=left[0], reason="the last character alive (RULES.md §5)"))
+        res.emit(
+            GameWon(player=left[0], reason=f"the last character alive (house rule H5.19, {HOUSE_RULES})")
+        )
     elif not left:
         res.emit(GameEnded(winner="", reason="every character is out"))
 
@@ -105,9 +109,9 @@ def cast_command_spell(ctx: MainContext, res: Resolution, player: str) -> None:
 
 
 def check_round_cap(ctx: MainContext, res: Resolution) -> bool:
-    """Ends a bot game drawn once its round cap is passed (house, RULES.md §5); tells whether it is over."""
+    """Ends a bot game drawn once its round cap is passed (house rule H6.1); tells whether it is over."""
     cap = ctx.round_cap
     if cap and not is_over(res) and state_of(res)["round"] > cap:
-        reason = f"house round cap for bot games (RULES.md §5): {cap} rounds played"
+        reason = f"house round cap for bot games (house rule H6.1, {HOUSE_RULES}): {cap} rounds played"
         res.emit(GameEnded(winner="", reason=reason))
     return is_over(res)

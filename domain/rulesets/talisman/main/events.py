@@ -1,4 +1,4 @@
-"""The main board's own events (RULES.md §5); the shared vocabulary comes from `domain/events.py`,
+"""The main board's own events (house rules H5); the shared vocabulary comes from `domain/events.py`,
 `talisman/events.py` and the Keep's choices (`ChoiceOffered`/`ChoiceMade`). Fields msgpack-native."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ class RegionCrossed(Event):
 
 @event_type
 class CharacterDied(Event):
-    """A character lost its last life; what it carried stays on its space (RULES.md §1)."""
+    """A character lost its last life; what it carried stays on its space (house rule H1.7)."""
 
     player: str
     character: str
@@ -31,7 +31,7 @@ class CharacterDied(Event):
 @event_type
 class CharacterRestarted(Event):
     """A killed character's player was dealt a new character at random on its starting space; the
-    killed character's card goes back among those to deal (RULES.md §5)."""
+    killed character's card goes back among those to deal (house rule H5.17)."""
 
     picked_field = "character"
     piles = {"character": "characters"}
@@ -46,7 +46,7 @@ class CharacterRestarted(Event):
 
 @event_type
 class CommandSpellCast(Event):
-    """The character on the Crown of Command cast the Command Spell (RULES.md §5); `hit` tells whether
+    """The character on the Crown of Command cast the Command Spell (house rule H5.19); `hit` tells whether
     every other character loses a life."""
 
     player: str

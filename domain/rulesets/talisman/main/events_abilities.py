@@ -1,5 +1,5 @@
 """The events of the characters' abilities, Spells and character-against-character encounters
-(RULES.md §1, §5). Fields msgpack-native; a Spell cast goes to `discard:spells` (a pile the ledger
+(house rules H1, H5.14). Fields msgpack-native; a Spell cast goes to `discard:spells` (a pile the ledger
 does not follow, docs/replay-format.md)."""
 
 from __future__ import annotations

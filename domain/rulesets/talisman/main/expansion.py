@@ -1,4 +1,4 @@
-"""The main board's expansions (RULES.md §5: `--option dungeon=true`, `--option keep=true`): each is an
+"""The main board's expansions (house rule H5.20: `--option dungeon=true`, `--option keep=true`): each is an
 `Expansion` object the `talisman` ruleset builds when its option is true, and asks through eleven hooks.
 
 - **Its content** (`content_paths`, `content`, `check_content`): its files (its short game's, the
@@ -54,7 +54,7 @@ class ItemStats:
 
 @dataclass(frozen=True, slots=True)
 class TrophyValue:
-    """What a killed enemy is worth as a trophy (RULES.md §1)."""
+    """What a killed enemy is worth as a trophy (house rule H1.6)."""
 
     trophy_kind: str
     trophy_value: int

@@ -1,5 +1,5 @@
 """Fights on the main board: Combat or Psychic Combat with an enemy, through the shared combat rules
-(RULES.md §1) plus what the character's items and abilities add."""
+(house rules H1) plus what the character's items and abilities add."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The main board's `handlers`: one cheap evolve step per event type, no checks (RULES.md §5).
+"""The main board's `handlers`: one cheap evolve step per event type, no checks (house rules H5).
 
 A `CardDrawn` puts an Adventure card on the drawer's space, a Spell or a Talisman on the drawer's
 sheet; a killed character's things stay on its space; every pile named in the state follows the
@@ -162,7 +162,7 @@ def _stat(state: MainState, e: StatChanged) -> None:
 
 
 def _killed(state: MainState, e: CharacterDied) -> None:
-    # RULES.md §1: a killed character's Objects, Followers and Gold stay on its space.
+    # house rule H1.7: a killed character's Objects, Followers and Gold stay on its space.
     sheet = state["players"][e.player]
     state["cards"][e.board][e.space].extend(sheet["objects"] + sheet["followers"] + sheet["talismans"])
     state["gold"][e.board][e.space] += sheet["gold"]

@@ -1,6 +1,6 @@
-"""What a character's Objects and Followers do (RULES.md §1, the Adventure and Purchase decks' effects):
+"""What a character's Objects and Followers do (house rules H1, the Adventure and Purchase decks' effects):
 bonuses in a fight, room to carry, more movement, healing or gold each turn, and alignment-bound
-cards. House (RULES.md §5): on the Cursed Glade no Magic Object works."""
+cards. House (house rule H5.8): on the Cursed Glade no Magic Object works."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """What happens between landing on a space and meeting it, where abilities and Spells give the player
-choices (RULES.md §5). The steps run in order; one that offers a choice stops the landing, and the
+choices (house rules H5). The steps run in order; one that offers a choice stops the landing, and the
 choice (kind `landing:<step>`) resumes it after that step:
 1. `spells`: landing abilities (the Druid's Forest Lore);
 2. `encounter`: other characters stand here (attack one, or meet the space), or the Ninja may pass;
@@ -86,7 +86,7 @@ def others_here(state: MainState, player: str) -> list[str]:
 
 
 def encounter_options(ctx: MainContext, state: MainState, player: str) -> list[str]:
-    """Returns what the player may do to the characters on its space (RULES.md §5)."""
+    """Returns what the player may do to the characters on its space (house rule H5.16)."""
     sheet = state["players"][player]
     found = []
     for victim in others_here(state, player):

@@ -1,4 +1,4 @@
-"""Moving on the main board (RULES.md §5): the die and the direction, the Inner Region, the crossings.
+"""Moving on the main board (house rules H5): the die and the direction, the Inner Region, the crossings.
 
 - Outer and Middle Regions: `roll` (one die), then `go:<board>:<space>` for each space exactly that
   many spaces clockwise or anticlockwise (one action when both land on the same space).
@@ -13,7 +13,7 @@
   a fight, house: the Sentinel bars only the way in), `cross:raft` (holding a Raft on an Outer space:
   to the Middle space at the same angle, index * 16 // 24, house), `portal:strength` /
   `portal:craft` (on the Portal of Power: 2 dice ≤ the ability → the Plain of Peril, else stay and
-  lose 1 of it, never under its starting value, RULES.md §1).
+  lose 1 of it, never under its starting value, house rule H1.3).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ RAFT = "raft"  # the effect of a Raft (Purchase deck or Adventure deck)
 SENTINEL_KIND, PORTAL_KIND = "sentinel", "portal-of-power"
 Regions = dict[str, Region]
 Step = Callable[[MainContext, Regions, Resolution, str, str], None]
-# RULES.md §5: the Sentinel guards the crossing to the Hills (house)
+# house rule H5.4: the Sentinel guards the crossing to the Hills (house)
 SENTINEL_LEADS_TO = "talisman/space/middle/hills"
 SENTINEL = "talisman/space/outer/sentinel"
 
@@ -68,7 +68,7 @@ def inner_step(sheet: MainSheet, the_long_way: bool = False) -> tuple[str, int] 
     else:
         target = space + 1 if space < VALLEY_OF_FIRE else space - 1
     if target == VALLEY_OF_FIRE and not holds_talisman(sheet):
-        return None  # RULES.md §5: only a character holding a Talisman enters the Valley of Fire
+        return None  # house rule H5.6: only a character holding a Talisman enters the Valley of Fire
     return (INNER, target)
 
 
@@ -156,7 +156,7 @@ def retreat(ctx: MainContext, regions: Regions, res: Resolution, player: str, ac
 
 
 def cross_sentinel(ctx: MainContext, regions: Regions, res: Resolution, player: str, action_id: str) -> None:
-    """Fights the Sentinel in Combat; a win crosses to the Middle Region's Hills (RULES.md §5)."""
+    """Fights the Sentinel in Combat; a win crosses to the Middle Region's Hills (house rule H5.4)."""
     sheet = sheet_of(res, player)
     guard = ctx.space(sheet["board"], sheet["space"]).guard
     if fight(ctx, res, player, "the Sentinel", guard, COMBAT) == WON:
@@ -191,7 +191,7 @@ def portal(ctx: MainContext, regions: Regions, res: Resolution, player: str, act
 
 
 def command(ctx: MainContext, regions: Regions, res: Resolution, player: str, action_id: str) -> None:
-    """Casts the Command Spell from the Crown of Command (RULES.md §5)."""
+    """Casts the Command Spell from the Crown of Command (house rule H5.19)."""
     cast_command_spell(ctx, res, player)
 
 

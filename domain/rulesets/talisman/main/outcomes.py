@@ -1,4 +1,4 @@
-"""What each outcome of a place's table does (the closed list of `places.toml`, RULES.md §5).
+"""What each outcome of a place's table does (the closed list of `places.toml`, house rule H5.9).
 
 Each outcome is a small function `(ctx, res, player, amount, target, reason)`; an outcome that leaves
 the player a decision offers it as a pending choice (`choices.offer`). House: a character a table sends
@@ -58,7 +58,7 @@ def _stat(stat: str, sign: int) -> OutcomeRule:
     def apply(ctx: MainContext, res: Resolution, player: str, amount: int, target: str, reason: str) -> None:
         sheet = sheet_of(res, player)
         if sign < 0:
-            # RULES.md §1: Strength and Craft never fall below their starting values.
+            # house rule H1.3: Strength and Craft never fall below their starting values.
             now, base = stat_now_and_base(sheet, stat)
             amount = min(amount, now - base)
         if amount > 0:
@@ -75,7 +75,7 @@ def _lose_turn(ctx: MainContext, res: Resolution, player: str, amount: int, targ
 def _gain_spell(
     ctx: MainContext, res: Resolution, player: str, amount: int, target: str, reason: str
 ) -> None:
-    # RULES.md §1: a character holds at most as many spells as its Craft allows.
+    # house rule H1.2: a character holds at most as many spells as its Craft allows.
     for _ in range(min(amount, room_for_spells(sheet_of(res, player)))):
         if not draw_from(res, SPELLS, player):
             return
@@ -140,7 +140,7 @@ def _duel(ctx: MainContext, res: Resolution, player: str, amount: int, target: s
         values, draws = res.dice.roll(6, 2 * amount)
         res.emit(DieRolled(player=player, purpose="duel", sides=6, values=values, draws=draws))
         mine, death = sum(values[:amount]), sum(values[amount:])
-        if mine != death:  # RULES.md §5: the lower total loses a life, ties roll again
+        if mine != death:  # house rule H5.12: the lower total loses a life, ties roll again
             if mine < death:
                 lose_lives(ctx, res, player, 1, reason)
             return

@@ -25,7 +25,7 @@ def draw_from(res: Resolution, deck: str, player: str) -> str:
 
 
 def fill_space(ctx: MainContext, res: Resolution, player: str, draws: int) -> None:
-    """Draws Adventure cards onto the player's space until it holds `draws` cards (RULES.md §5)."""
+    """Draws Adventure cards onto the player's space until it holds `draws` cards (house rule H5.13)."""
     while len(lying_here(res, player)) < draws:
         card = draw_from(res, ADVENTURE, player)
         if not card:

@@ -1,5 +1,5 @@
 """What every space of the main board does when a character lands on it: a dispatch table from the
-space's `kind` (board.toml) to its handler (RULES.md §5).
+space's `kind` (board.toml) to its handler (house rule H5.1).
 
 Most places run their die table from `places.toml` (`run_table`): an outcome fixed for the
 character's alignment (or for everyone) is taken without a roll; a place with services (the Village's
@@ -64,13 +64,13 @@ def _nothing(ctx: MainContext, res: Resolution, player: str, space: Space) -> No
 
 
 def _desert(ctx: MainContext, res: Resolution, player: str, space: Space) -> None:
-    # RULES.md §5: the Desert takes a life from a character without a Water Bottle.
+    # house rule H5.8: the Desert takes a life from a character without a Water Bottle.
     if not ctx.holds(sheet_of(res, player), WATER):
         lose_lives(ctx, res, player, 1, space.name)
 
 
 def _black_knight(ctx: MainContext, res: Resolution, player: str, space: Space) -> None:
-    # RULES.md §5: pay the Black Knight's toll or fight him (house).
+    # house rule H5.7: pay the Black Knight's toll or fight him (house).
     can_pay = sheet_of(res, player)["gold"] >= space.toll
     offer(res, player, "black-knight", [PAY, FIGHT] if can_pay else [FIGHT])
 

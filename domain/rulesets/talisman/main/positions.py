@@ -1,5 +1,5 @@
 """Placing a character on the main board: a move within a region is a `Moved`, a move between regions
-a `RegionCrossed` (RULES.md §5). `relocate` runs no board hook, so the space is not met (a table that
+a `RegionCrossed` (house rules H5). `relocate` runs no board hook, so the space is not met (a table that
 sends the character away); `regions.go_to` is the move through the hooks."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Character against character (RULES.md §5): a character landing where others stand may attack one
+"""Character against character (house rule H5.16): a character landing where others stand may attack one
 in place of meeting the space (Combat, or Psychic Combat where an ability allows), steal Gold or
 beguile a Follower where an ability allows. The winner of a fight takes a life, an Object or 1 Gold
 from the loser: the winner's choice (`spoils:<loser>:<kind>`); then its abilities of beating a
@@ -30,7 +30,7 @@ from domain.rulesets.talisman.main.items import effective, may_hold, room_to_car
 from domain.rulesets.talisman.main.positions import relocate
 
 LIFE, GOLD = "life", "gold"
-BEGUILE_FACES = (4, 5, 6)  # RULES.md §5: Beguile works on 4-6 (Sorceress; house).
+BEGUILE_FACES = (4, 5, 6)  # house rule H5.15: Beguile works on 4-6 (Sorceress; house).
 Decision = Callable[[MainContext, Resolution, str, str, str], None]
 
 

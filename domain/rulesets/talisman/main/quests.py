@@ -1,4 +1,4 @@
-"""The Warlock's quests (RULES.md §5): a quest is done as soon as its goal is met, and its reward is a
+"""The Warlock's quests (house rule H5.10): a quest is done as soon as its goal is met, and its reward is a
 Talisman. House goals (places.toml): lose lives (done at once), pay Gold (paid as soon as the character
 has it), bring Followers, kill monsters or spirits worth so much since the quest was set, visit a space."""
 

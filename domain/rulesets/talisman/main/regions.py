@@ -1,4 +1,4 @@
-"""The main board's regions as boards, each with its `BoardHooks` (RULES.md §5).
+"""The main board's regions as boards, each with its `BoardHooks` (house rule H5.1).
 
 Entering a space of the Outer, Middle or Inner Region resolves it (`places.resolve_space`); reaching
 the Crown of Command (the `crown` board's centre) runs the ending's hook. `go_to` moves through the

@@ -1,4 +1,4 @@
-"""The Talisman main board (RULES.md §5), registered as `talisman`: the ruleset object.
+"""The Talisman main board (house rules H5), registered as `talisman`: the ruleset object.
 
 2-6 characters start on the spaces their cards name; each turn a character moves (a die and a
 direction in the Outer and Middle Regions, one space in the Inner Region), crosses a region where it
@@ -8,7 +8,7 @@ may, or, on the Crown of Command, casts the Command Spell; the space it lands on
 Action ids: `roll`, `go:<board>:<space>`, `advance`, `advance:crypt`, `retreat`, `cross:sentinel`,
 `cross:back`, `cross:raft`, `portal:strength`, `portal:craft`, `command`, `choose:<option>`, the
 abilities' and spells' own (`abilities.Abilities`), and the host's `start`.
-The expansions are options (`dungeon=true`, `keep=true`, both allowed, RULES.md §5), each an
+The expansions are options (`dungeon=true`, `keep=true`, both allowed, house rule H5.20), each an
 `expansion.Expansion` the ruleset asks at fixed points: a character on an expansion's board plays its
 turn by that expansion's rules; on the main board the expansions add actions, outcomes and draws.
 """
@@ -62,9 +62,9 @@ from domain.rulesets.talisman.turns import TalismanRace, deal_characters
 
 ENDING_HELP = (
     "crown: the Crown's Command Spell, the last character alive wins; first: the first character to reach "
-    "the Crown wins (RULES.md §5)"
+    "the Crown wins (house rule H5.19)"
 )
-CAP_HELP = "house round cap for bot games: after that many rounds the game ends drawn (0: none, RULES.md §5)"
+CAP_HELP = "round cap for bot games: after that many rounds the game ends drawn (0: none, house rule H6.1)"
 # Bots lean toward the Crown: moving on, crossing and casting the Command Spell over going back.
 BOT_WEIGHTS = {"advance": 4.0, "advance:crypt": 1.0, "retreat": 0.3, "cross:sentinel": 2.0, "cross:raft": 6.0}
 BOT_WEIGHTS |= {"portal:strength": 3.0, "portal:craft": 3.0, "command": 1.0, "choose:leave": 0.3}
@@ -73,10 +73,13 @@ BOT_WEIGHTS |= {"cross:back": 0.2}  # bots head for the Crown
 NEEDS_TALISMAN = {"portal:strength": 0.2, "portal:craft": 0.2, "advance": 0.3, "advance:crypt": 0.3}
 NEEDS_TALISMAN |= {"retreat": 4.0}
 EXPANSION_HELP = {
-    "dungeon": "the Dungeon expansion: Doorways in the Adventure deck lead into it (RULES.md §2, Dungeon 3)",
-    "keep": "the Vampire's Keep expansion: the Talismans are won in its Vault (RULES.md §3, Keep 3-15)",
+    "dungeon": (
+        "the Dungeon expansion: Doorways in the Adventure deck lead into it (Dungeon 3, house rule H2.18)"
+    ),
+    "keep": "the Vampire's Keep expansion: the Talismans are won in its Vault (house rule H3.13, Keep 3-15)",
 }
-# Each expansion's own options keep their rule numbers in their help (RULES.md §5); each needs its expansion.
+# Each expansion's own options keep their rule numbers in their help (house rule H5.20); each needs its
+# expansion.
 EXPANSION_OPTIONS = {  # its expansion is the key's first part (`check_options`)
     "dungeon.talisman_exit": (
         "Dungeon 13.1: the Treasure Chamber gives a Talisman and leads to the Portal of Power (no table)"

@@ -1,4 +1,4 @@
-"""Spells on the main board (RULES.md §1, §5): held up to the Craft limit, cast by discarding them.
+"""Spells on the main board (house rules H1.2, H5.14): held up to the Craft limit, cast by discarding them.
 
 `cast:<spell>` (or `cast:<spell>:<player>` for a Spell at another character) is open when the Spell's
 `when` fits (house, since a fight is resolved at once): in the player's turn before it moves, Spells

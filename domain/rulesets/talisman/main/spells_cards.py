@@ -1,4 +1,4 @@
-"""Spells and Events that act on the cards and spaces of a region (RULES.md §5, Dungeon 4.2, 10.1-10.2).
+"""Spells and Events that act on the cards and spaces of a region (house rule H5.14, Dungeon 4.2, 10.1-10.2).
 
 Destruction, Displacement and Metamorph pick a card lying face up on a space of the caster's board
 (`destroy:<board>`, `displace:<board>`, `metamorph:<board>` choices, options `<space>:<card>`);
@@ -64,7 +64,7 @@ def face_up(ctx: MainContext, state: Any, board: str) -> list[str]:
 
 
 def spaces_of(state: Any, board: str) -> list[int]:
-    """Returns the space indices of a board (the Keep's index 0 is unused, RULES.md §3)."""
+    """Returns the space indices of a board (the Keep's index 0 is unused, house rule H3.1)."""
     count = len(state["cards"].get(board, []))
     return list(range(1 if board == "keep" else 0, count))
 

@@ -37,7 +37,7 @@ class MainSheet(Sheet):
     talismans: list[str]
     quest: Quest | None  # the Warlock's quest in hand
     ready: list[Ready]  # effects waiting for a fight (Spells cast ahead, Raise the Dead)
-    evaded: list[str]  # enemies evaded this turn (they stay face up, RULES.md §1)
+    evaded: list[str]  # enemies evaded this turn (they stay face up, house rule H1.8)
 
 
 class Ready(TypedDict):
@@ -76,7 +76,7 @@ class MainState(TalismanState):
     rolled: int  # the movement roll while `step` is rolled
     round: int  # rounds begun (1 = the first round)
     choice: Choice | None
-    crown_reached: bool  # RULES.md §5: from then on a killed character's player is out (house)
+    crown_reached: bool  # house rule H5.17: from then on a killed character's player is out (house)
     spirit_bonus: int  # Craft every Spirit has more until the next Event (the Astral Conjunction)
     starts: dict[str, list[Any]]  # character id → [board, space] it starts on
 
@@ -116,7 +116,7 @@ def new_state(
 
 
 def fresh_sheet(character: str, board: str, space: int) -> MainSheet:
-    """Returns a new character's sheet on its starting space (RULES.md §1: 4 lives, 1 gold)."""
+    """Returns a new character's sheet on its starting space (house rule H1.1: 4 lives, 1 gold)."""
     card = character_or_stand_in(character)
     sheet: MainSheet = {
         **new_sheet(card, board, space),

@@ -18,6 +18,7 @@ def finish_action(ctx: MainContext, res: Resolution) -> None:
         check_quest(ctx, res, player)
     if is_over(res) or waiting(res):
         return
-    # RULES.md §5 (house): the cap is read as each turn passes, so turns missed in a row cannot run past it.
+    # house rule H6.1 (house): the cap is read as each turn passes, so turns missed in a row cannot run past
+    # it.
     end_turn(res, player, ended=lambda: check_round_cap(ctx, res))
     check_round_cap(ctx, res)
