@@ -304,7 +304,7 @@ def play(
     """Plays a game at this terminal (--bot NAME seats a bot), or lets --bots play it to its end.
 
     --bots bounds the game: a talisman game made without the house round cap for bot games gets it
-    first, in its log, so it ends drawn after 400 rounds at the latest (RULES.md §5).
+    first, in its log, so it ends drawn after 400 rounds at the latest (house rule H6.1).
 
     Each choice is a number from the list, an action id or a unique prefix of one; q or Ctrl-D stops
     (every action is already stored). In a game with secrets it asks who is at the keyboard and clears
@@ -350,7 +350,7 @@ def _play_at_terminal(
     from domain.bots import Bot
 
     if set(players) <= set(bot_seats):
-        bound_for_bots(service, game)  # bots in every seat finish the game: the cap bounds it (RULES.md §5)
+        bound_for_bots(service, game)  # bots in every seat finish it: the cap bounds it (house rule H6.1)
     bots = {name: Bot(f"{seed if seed is not None else game_id}/{name}") for name in bot_seats}
     HotSeat(service, game_id, bots).run()
 

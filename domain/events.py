@@ -483,7 +483,7 @@ class SeedRevealed(Event):
 @event_type
 class BotRoundCapSet(Event):
     """The host let bots finish a game created without the house round cap for bot games, and turned it
-    on: from then on the game plays as if created with `bot_round_cap` = `rounds` (RULES.md §5), so
+    on: from then on the game plays as if created with `bot_round_cap` = `rounds` (house rule H6.1), so
     it ends drawn once that many rounds are played, and the log says when and why."""
 
     is_host_event = True

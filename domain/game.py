@@ -181,7 +181,7 @@ def _on_action(holder: GameHolder, event: ActionTaken) -> None:
         on_action(meta, event)
 
 
-# The option of a ruleset with a house round cap for bot games (RULES.md §5: `talisman`): "0" is none.
+# The option of a ruleset with a house round cap for bot games (house rule H6.1: `talisman`): "0" is none.
 BOT_ROUND_CAP = "bot_round_cap"
 
 
@@ -209,7 +209,7 @@ def round_cap_problem(holder: GameHolder, event: BotRoundCapSet) -> str:
 
 
 def _on_round_cap_set(holder: GameHolder, event: BotRoundCapSet) -> None:
-    # The game plays on as if created with the cap: its ruleset is built again with it (RULES.md §5).
+    # The game plays on as if created with the cap: its ruleset is built again with it (house rule H6.1).
     holder.meta["options"] = {**holder.meta["options"], BOT_ROUND_CAP: str(event.rounds)}
     holder.ruleset = build_ruleset(holder.ruleset_name, holder.meta["options"])
 
@@ -783,7 +783,7 @@ class Game(Aggregate):
         self.record(SeedRevealed(seed=seed))
 
     def cap_bot_rounds(self, reason: str) -> BotRoundCapSet:
-        """Turns on the house round cap for bot games in a game created without it (RULES.md §5), as
+        """Turns on the house round cap for bot games in a game created without it (house rule H6.1), as
         the host does when bots are to finish the game; refuses a game that has none to turn on."""
         if self.is_finished:
             raise GameOver("the game is over")

@@ -114,7 +114,7 @@ _GENERIC: dict[type[Event], Callable[[Any], str]] = {
     EntropyAdded: lambda e: f"{e.player} added entropy to the dice.",
     BotRoundCapSet: lambda e: (
         f"The host let bots finish the game and turned on the house round cap for bot games: if nobody has "
-        f"won after {e.rounds} rounds, the game ends drawn (RULES.md §5)."
+        f"won after {e.rounds} rounds, the game ends drawn (house rule H6.1)."
     ),
     SeedRevealed: lambda e: (
         f"The host revealed the dice seed ({e.seed.hex()[:12]}…); every roll can be checked."

@@ -102,7 +102,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 log = get_logger("nightkeep.store")
-# The option that caps bot games' rounds (RULES.md §5): `simulation.bot_games` sets it, bots finishing a
+# The option that caps bot games' rounds (house rule H6.1): `simulation.bot_games` sets it, bots finishing a
 # game created without it turn it on (`play_with_bots`, recorded as BotRoundCapSet).
 BOT_ROUND_CAP = GAME_BOT_ROUND_CAP
 # Why bots turn the cap on in a game created without it: said in the game's log.
@@ -623,8 +623,8 @@ class GameService(Application[UUID]):
         return game.version
 
     def cap_bot_rounds(self, game_id: UUID, reason: str = BOTS_FINISH) -> BotRoundCapSet:
-        """Turns on the house round cap for bot games in a game created without it, in its log (RULES.md
-        §5): bots are about to finish it. Refuses a game whose ruleset has none or has it on already."""
+        """Turns on the house round cap for bot games in a game created without it, in its log (house rule
+        H6.1): bots are about to finish it. Refuses a game whose ruleset has none or has it on already."""
         game = self.playable_game(game_id)
         event = game.cap_bot_rounds(reason)
         self._save_or_stale(game)
@@ -962,7 +962,7 @@ def bound_for_bots(service: GameService, game: Game) -> None:
     """Turns on the house round cap in a game bots are about to finish, if it was created without it (a
     game over already is left as it is)."""
     if is_uncapped(game) and not game.is_finished:
-        # RULES.md §5: a game bots finish ends by the house round cap at the latest; one created
+        # house rule H6.1: a game bots finish ends by the house round cap at the latest; one created
         # without it gets it now, recorded in its log so a replay and the audit see it too.
         capped = service.cap_bot_rounds(game.id)
         log.info("bot_round_cap_set", game=str(game.id), rounds=capped.rounds, why="bots finish the game")

@@ -108,7 +108,7 @@ def test_log_board_and_help_show_what_a_screen_may_cut_and_then_the_choice_is_as
 
 
 def test_bots_in_every_seat_of_a_talisman_game_play_it_under_the_round_cap(db):
-    # RULES.md §5: bots that finish a game bound it; a person at a seat keeps the game as created.
+    # house rule H6.1: bots that finish a game bound it; a person at a seat keeps the game as created.
     game = new_game(db, "talisman", "Ann", "Bo")
     result = run(db, "play", game, "--bot", "Ann", "--bot", "Bo", "--stdin", input="q\n")
     assert result.exit_code == 0, result.output

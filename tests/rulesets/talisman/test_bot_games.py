@@ -1,4 +1,4 @@
-"""Bot games of `talisman` end: `simulate` and demos turn on the house round cap for bots (RULES.md §5),
+"""Bot games of `talisman` end: `simulate` and demos turn on the house round cap for bots (house rule H6.1),
 and bots told to finish a game created without it turn it on, recorded in the game's log (BotRoundCapSet)."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def test_the_simulate_command_prints_json():
 
 
 def test_bots_finishing_an_uncapped_talisman_game_record_the_round_cap_first(memory_service):
-    # RULES.md §5: a game people created has no cap; bots told to finish it turn the house cap on, in the log.
+    # house rule H6.1: a game people made has no cap; bots told to finish it turn it on, in the log.
     service = memory_service
     game_id = service.create_game("talisman", [("Ann", None), ("Bo", None)], {"ending": "first"})
     before = len(service.recorded_events(game_id))
@@ -71,7 +71,7 @@ def test_the_round_cap_turned_on_is_told_in_plain_words_and_folds_back_from_the_
     lines = [line for line in describe_events("talisman", service.recorded_events(game_id)) if "cap" in line]
     assert lines == [
         "The host let bots finish the game and turned on the house round cap for bot games: if nobody has "
-        "won after 400 rounds, the game ends drawn (RULES.md §5)."
+        "won after 400 rounds, the game ends drawn (house rule H6.1)."
     ]
     fold = service.fold(game_id, use_snapshot=False)
     assert fold.meta["options"]["bot_round_cap"] == "400" and fold.ruleset.ctx.round_cap == 400
@@ -126,7 +126,7 @@ def play_bots_on_a_new_game(db: str, dice: str, bots: str) -> tuple[dict, list]:
 
 
 def test_play_bots_ends_a_talisman_game_with_both_expansions_and_records_the_cap(tmp_path):
-    # RULES.md §5: the cap is turned on in the log before the bots' first action; the game then ends by a
+    # house rule H6.1: the cap is turned on in the log before the bots' first action; the game then ends by a
     # winner or, at the latest, drawn after 400 rounds, as the log says.
     summary, recorded = play_bots_on_a_new_game(str(tmp_path / "games.sqlite"), *CAPPED_GAME)
     assert summary["status"] == "finished"
@@ -135,5 +135,5 @@ def test_play_bots_ends_a_talisman_game_with_both_expansions_and_records_the_cap
     assert len(capped_at) == 1 and capped_at[0] < played[0]
     (ended,) = [r.event for r in recorded if isinstance(r.event, GameEnded)]
     assert summary["winner"] == "" and ended.reason == (
-        "house round cap for bot games (RULES.md §5): 400 rounds played"
+        "house round cap for bot games (house rule H6.1): 400 rounds played"
     )

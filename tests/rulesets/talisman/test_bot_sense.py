@@ -1,9 +1,9 @@
-"""Talisman bots play like sensible players (issue 30; house bots, RULES.md §5): over seeded games, with and
+"""Talisman bots play like sensible players (house bots, house rules H5): over seeded games, with and
 without both expansions, few games reach the house round cap, and no bot takes a fight it could have
 avoided at hopeless odds.
 
 A fight is HOPELESS when its chance to win, from the two values the record shows and one die each side
-(RULES.md §1: the higher total wins, a tie is a stand-off), is below 1 in 6. A fight is avoidable when the
+(house rules H1: the higher total wins, a tie is a stand-off), is below 1 in 6. A fight is avoidable when the
 action that started it had another way: `cross:sentinel` (the bot may roll and move instead), `choose:fight`
 on the Black Knight with `pay` offered, `choose:fight` where evading was offered, and attacking a character
 (`choose:attack:…`, `choose:psychic:…`: it may meet the space instead). Bots take such fights only at 1 in 4
@@ -103,7 +103,7 @@ def play_watched(games: BotGames, index: int) -> Watched:
 
 
 def test_win_chance_counts_the_faces_of_two_dice():
-    # RULES.md §1: one die each side, the higher total wins; a tie is a stand-off, no win.
+    # house rules H1: one die each side, the higher total wins; a tie is a stand-off, no win.
     assert win_chance(9, 9) == Fraction(15, 36)
     assert win_chance(5, 9) == Fraction(1, 36)  # only 6 against 1
     assert win_chance(4, 9) == 0

@@ -53,7 +53,7 @@ def test_a_winner_is_never_told_it_loses_or_gives_up() -> None:
 
 
 def test_a_card_to_discard_is_offered_with_what_it_is_and_does() -> None:
-    """RULES.md §1 (the extra cards drawn: which one goes back): the option names the card and what it
+    """house rules H1 (the extra cards drawn: which one goes back): the option names the card and what it
     does, in the card's own data (its type and the words after its text's colon, an enemy's stat)."""
     assert option_label(CTX, "landing:draw:1", "talisman/card/imp") == (
         "Discard the Imp (Follower: +1 Craft in Psychic Combat)"

@@ -1,7 +1,7 @@
-"""What a sensible bot weighs before a fight it could avoid (RULES.md §5; house bots, not rules).
+"""What a sensible bot weighs before a fight it could avoid (house rules H5; house bots, not rules).
 
 A fight on the main board is one die each side added to Strength (Combat) or Craft (Psychic Combat);
-the higher total wins, a tie is a stand-off (RULES.md §1). So a fight's chance to win follows from the
+the higher total wins, a tie is a stand-off (house rules H1). So a fight's chance to win follows from the
 two values alone: `win_chance`. A bot takes a fight it could avoid only when that chance is at least
 `FAIR_CHANCE`; below it, it crosses on a Raft, pays the toll, evades or leaves the other character be.
 
@@ -99,7 +99,7 @@ WARLOCKS_CAVE = "warlocks-cave"
 ON_TARGET, NEARER, ELSEWHERE = 8.0, 3.0, 1.0  # how a bot weighs a move: onto its target, toward it, other
 HURTFUL = 0.1
 SheetTest = Callable[[MainContext, MainSheet], bool]
-# The spaces that surely take a life from a character, or heal it, by its sheet (places.toml, RULES.md §5).
+# The spaces that surely take a life from a character, or heal it (places.toml, house rule H5.9).
 HURTS: dict[str, SheetTest] = {
     "desert": lambda ctx, sheet: not ctx.holds(sheet, WATER),
     "chapel": lambda ctx, sheet: sheet["alignment"] == "evil",
