@@ -59,7 +59,10 @@ def option_label(ctx: MainContext, kind: str, option: str) -> str:
     if head in _SENT:
         board, space = place_of(ctx, option)  # a Rout in the Dungeon names a Dungeon space (Dungeon 12.10)
         who = arg.partition(":")[0]
-        return f"{_SENT[head].format(who)} {ctx.place_words(board, space)}"
+        sent = _SENT[head]
+        if head == "rout" and board == "dungeon":
+            sent = "Drive {} to"  # Dungeon 12.10: a Rout there may go either way, toward the centre too
+        return f"{sent.format(who)} {ctx.place_words(board, space)}"
     if head == "black-knight":
         return "Pay the Black Knight's toll" if option == "pay" else "Fight the Black Knight"
     if head == "alignment":
