@@ -1,11 +1,12 @@
 """How a main-board game ends and goes on after a death (house rules H1, H5): the Crown and its Command
-Spell, `ending=first`, a killed character's new start, the bot round cap, and bots finishing a game."""
+Spell, the Crown against healing (house rule H5.21), `ending=first`, a killed character's new start, the
+bot round cap, and bots finishing a game."""
 
 from __future__ import annotations
 
 from domain.bots import Bot
 from domain.dice import HmacDice
-from domain.events import GameEnded, GameWon, LifeLost, PlayerOut
+from domain.events import GameEnded, GameWon, LifeGained, LifeLost, PlayerOut
 from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted, CommandSpellCast
 from tests.decider_helpers import fold, of
 from tests.main_helpers import ANN, BO, act, lay, new_game, put
@@ -114,3 +115,31 @@ def test_a_seeded_bot_game_ends_with_a_winner_or_at_the_cap():
         fold(game, state, game.decide(state, action.id, action.player, dice))
     assert game.status(state)["status"] == "finished"
     assert state["winner"] or state["round"] == 401
+
+
+RING = "talisman/card/ring-of-healing"
+
+
+def test_house_rule_the_crown_against_healing_stops_a_ring_while_another_holds_the_crown():
+    # House rule H5.21, the Crown against healing: while another character stands on the Crown of Command, no
+    # item heals; else a Ring of Healing outheals the Command Spell (house rule H5.19) and the game never ends.
+    game, state = new_game()
+    put(state, BO, "crown", 0)
+    put(state, ANN, "outer", 0, lives=2, objects=[RING])
+    state["crown_reached"] = True
+    events, after = act(game, state, "roll", values=[3])
+    assert not of(events, LifeGained) and after["players"][ANN]["lives"] == 2
+    # Off the Crown again (nobody there), the same ring heals at the start of the turn.
+    put(state, BO, "outer", 5)
+    events, after = act(game, state, "roll", values=[3])
+    assert of(events, LifeGained)[0].amount == 1 and after["players"][ANN]["lives"] == 3
+
+
+def test_house_rule_the_crown_against_healing_spares_the_holder_of_the_crown():
+    # The character on the Crown is not "another": its own ring still heals it before its Command Spell.
+    game, state = new_game()
+    put(state, ANN, "crown", 0, lives=2, objects=[RING])
+    state["crown_reached"] = True
+    events, after = act(game, state, "command", values=[4])
+    assert of(events, LifeGained)[0].amount == 1 and after["players"][ANN]["lives"] == 3
+    assert of(events, LifeLost)[0].player == BO

@@ -15,7 +15,9 @@ from simulation.bot_games import bot_game_options
 pytestmark = pytest.mark.slow  # whole bot games with both expansions, every position checked twice
 
 BOTH = {"dungeon": "true", "keep": "true"}
-SEED = 1  # a game whose characters cast inside (seed 7's Ninja now passes the Keep and wins by action 237)
+# A game whose characters cast inside (seed 7's Ninja passes the Keep and wins by action 237; seed 1's
+# game, since the house rule the Crown against healing, ends by action 820 with no cast inside).
+SEED = 2
 
 
 def test_is_legal_agrees_on_every_cast_and_choice_in_a_bot_game_with_both_expansions() -> None:

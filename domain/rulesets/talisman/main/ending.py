@@ -8,6 +8,8 @@
   4–6 → every other character loses 1 life); the last character alive wins. `ending=first` (the
   original rule): the first character to reach the Crown wins.
 - House: characters on the Crown do not attack each other there; the Command Spell is the Crown's fight.
+- House rule H5.21, the Crown against healing: while a character stands on the Crown, no Object or Follower
+  heals any other character (a Ring of Healing would otherwise outheal the Command Spell for ever).
 - House round cap for bot games (`bot_round_cap`): after that many rounds the game ends drawn.
 """
 
@@ -18,7 +20,7 @@ from domain.resolution import Resolution
 from domain.rulesets.talisman.character import PLAYING
 from domain.rulesets.talisman.main.context import MainContext, is_over, sheet_of, state_of
 from domain.rulesets.talisman.main.events import CharacterDied, CharacterRestarted, CommandSpellCast
-from domain.rulesets.talisman.main.state import CHARACTERS
+from domain.rulesets.talisman.main.state import CHARACTERS, CROWN
 
 COMMAND_HITS = (4, 5, 6)  # house rule H5.19: the Command Spell takes a life from every other character
 
@@ -80,6 +82,14 @@ def check_last_alive(res: Resolution) -> None:
         )
     elif not left:
         res.emit(GameEnded(winner="", reason="every character is out"))
+
+
+def another_on_the_crown(res: Resolution, player: str) -> bool:
+    """Tells whether a character other than the player's stands on the Crown of Command."""
+    return any(
+        other != player and in_play(res, other) and sheet_of(res, other)["board"] == CROWN
+        for other in state_of(res)["order"]
+    )
 
 
 def reach_crown(ctx: MainContext, res: Resolution, player: str) -> None:

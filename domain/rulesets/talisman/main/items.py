@@ -1,6 +1,7 @@
 """What a character's Objects and Followers do (house rules H1, the Adventure and Purchase decks' effects):
 bonuses in a fight, room to carry, more movement, healing or gold each turn, and alignment-bound
-cards. House (house rule H5.8): on the Cursed Glade no Magic Object works."""
+cards. House (house rule H5.8): on the Cursed Glade no Magic Object works. House rule H5.21, the Crown against
+healing: while another character stands on the Crown of Command, no item heals the character."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from domain.rulesets.talisman.character import (
 from domain.rulesets.talisman.combat import COMBAT
 from domain.rulesets.talisman.events import GoldChanged
 from domain.rulesets.talisman.main.context import MainContext, sheet_of
+from domain.rulesets.talisman.main.ending import another_on_the_crown
 from domain.rulesets.talisman.main.events import AlignmentChanged, ItemDropped
 from domain.rulesets.talisman.main.expansion import ItemStats
 from domain.rulesets.talisman.main.state import MainSheet
@@ -70,6 +72,8 @@ def items_at_turn_start(ctx: MainContext, res: Resolution, player: str) -> None:
     if not sheet["objects"] and not sheet["followers"]:
         return  # nothing carried gives anything (every turn of every game asks)
     heal = min(sum(_held(ctx, sheet, "heal-each-turn")), STARTING_LIVES - sheet["lives"])
+    if heal > 0 and another_on_the_crown(res, player):
+        heal = 0  # house rule H5.21: the Crown against healing
     if heal > 0:
         res.emit(LifeGained(player=player, amount=heal, reason="an item's healing"))
     gold = sum(_held(ctx, sheet, "gold-each-turn"))
