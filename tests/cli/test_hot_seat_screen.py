@@ -172,7 +172,7 @@ def test_a_teleport_of_24_options_pages_under_its_header_and_paging_reaches_ever
         fits(screen, 80, 24)
         shown = "\n".join(screen)
         assert screen[0].startswith("talisman game ") and "Bo to act" in screen[0]
-        assert "Bo chooses (teleport)" in shown  # what is being decided
+        assert "Bo chooses where to go" in shown  # what is being decided
         assert f"page {number} of {pages}: PgDn/] next, PgUp/[ back" in shown
     listed = re.findall(r"^\d+ +(choose:\S+) ", "\n".join(line for s in screens for line in s), re.M)
     assert sorted(set(listed)) == sorted(ids)

@@ -226,11 +226,11 @@ def test_the_dungeon_options_of_a_spell_cast_on_the_main_board_name_the_dungeon_
     # The house ruling's choices say where each option acts, so a player can follow them.
     ctx = holding()[0].ctx
     assert option_label(ctx, "destroy:outer", f"dungeon:6:{RAT}") == (
-        "Destroy the Giant Rat on the Guard Room (dungeon 6)"
+        "Destroy the Giant Rat on the Guard Room (Dungeon 6)"
     )
     assert option_label(ctx, f"lay:outer:{spell('barrier')}", "dungeon:6") == (
-        "Lay the Barrier on the Guard Room (dungeon 6)"
+        "Lay the Barrier on the Guard Room (Dungeon 6)"
     )
     assert option_label(ctx, "metamorph:outer", f"dungeon:6:{RAT}") == (
-        "Send the Giant Rat on the Guard Room (dungeon 6) back into its deck"
+        "Send the Giant Rat on the Guard Room (Dungeon 6) back into its deck"
     )

@@ -21,7 +21,7 @@ NAMES = sorted(
 
 
 def test_every_event_of_the_module_is_registered():
-    assert len(NAMES) == 16 and set(NAMES) <= set(registered_event_types())
+    assert len(NAMES) == 17 and set(NAMES) <= set(registered_event_types())
 
 
 @pytest.mark.parametrize("name", NAMES)

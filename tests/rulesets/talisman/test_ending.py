@@ -121,8 +121,8 @@ RING = "talisman/card/ring-of-healing"
 
 
 def test_house_rule_the_crown_against_healing_stops_a_ring_while_another_holds_the_crown():
-    # House rule H5.21, the Crown against healing: while another character stands on the Crown of Command, no
-    # item heals; else a Ring of Healing outheals the Command Spell (house rule H5.19) and the game never ends.
+    # House rule H5.21, the Crown against healing: while another character stands on the Crown of Command,
+    # no item heals; else a Ring of Healing outheals the Command Spell (H5.19) and the game never ends.
     game, state = new_game()
     put(state, BO, "crown", 0)
     put(state, ANN, "outer", 0, lives=2, objects=[RING])
