@@ -21,6 +21,8 @@ from domain.rulesets.talisman.main.ruleset import TalismanGame
 from projections.talisman_timeline import describe
 from tests.decider_helpers import of
 from tests.main_helpers import ANN, BO, act, lay, new_game, put
+from tests.rulesets.talisman.test_spells_across_boards import casts, spell
+from tests.rulesets.talisman.test_spells_across_boards import holding as holding_in
 
 DUNGEON = {"dungeon": "true"}
 GOBLIN = "talisman/card/goblin-1"
@@ -28,26 +30,10 @@ RAT = "dungeon/card/giant-rat"
 SWORD = "dungeon/card/sword"
 
 
-def spell(slug: str) -> str:
-    """Returns a Spell's id."""
-    return f"talisman/spell/{slug}"
-
-
 def holding(*slugs: str, board: str = "outer", space: int = 0) -> tuple[TalismanGame, dict[str, Any]]:
     """Returns a Dungeon game where Ann (the Wizard) stands on (board, space) holding the Spells, Bo far
     off on the main board."""
-    game, state = new_game(DUNGEON, characters=("wizard", "warrior"))
-    put(state, ANN, board, space, spells=[spell(s) for s in slugs])
-    put(state, BO, "middle", 5)
-    return game, state
-
-
-def casts(game: TalismanGame, state: dict[str, Any], player: str = ANN) -> list[str]:
-    """Returns the `cast:` actions open, and checks the quick legality check agrees with each."""
-    listed = [a.id for a in game.legal_actions(state, player) if a.id.startswith("cast:")]
-    for action_id in listed:
-        assert game.is_legal(state, player, action_id)
-    return listed
+    return holding_in(*slugs, board=board, space=space, options=DUNGEON)
 
 
 def choose(game: TalismanGame, state: dict[str, Any], option: str) -> tuple[list[Any], dict[str, Any]]:
