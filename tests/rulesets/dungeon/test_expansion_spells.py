@@ -1,5 +1,5 @@
-"""Spells and the Dungeon beside the main board (Dungeon 10): the house ruling on Misdirection and forced
-moves (10.3 against 7.3 and 9.1-9.2), and the house ruling that the Spells on cards and spaces reach the
+"""Spells and the Dungeon beside the main board (Dungeon 10): house rule H2.10 on Misdirection and forced
+moves (10.3 against 7.3 and 9.1-9.2), and house rule H2.11 that the Spells on cards and spaces reach the
 Dungeon from the main board (10.1-10.2)."""
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def misdirected(space: int, **flags: bool) -> tuple[TalismanGame, dict[str, Any]
     return game, after
 
 
-# -- house ruling: Misdirection and forced moves (Dungeon 10.3, 9.1-9.2, 7.3) ------------------------------
+# -- house rule H2.10, Misdirection and forced moves (Dungeon 10.3, 9.1-9.2, 7.3) ----------------------------
 
 
 def test_a_misdirection_does_not_turn_a_flight_toward_the_treasure_chamber():
@@ -109,11 +109,11 @@ def test_misdirection_is_not_offered_at_a_character_whose_moves_are_forced():
         assert casts(game, forced) == [] and not game.is_legal(forced, ANN, action)
 
 
-# -- house ruling: Spells reach the Dungeon (Dungeon 10.1-10.2) --------------------------------------------
+# -- house rule H2.11, Spells reach the Dungeon (Dungeon 10.1-10.2) ------------------------------------------
 
 
 def test_destruction_cast_on_the_main_board_reaches_a_dungeon_card():
-    # Dungeon 10.1: Destruction may be used on Dungeon cards; house ruling: also from the main board.
+    # Dungeon 10.1: Destruction may be used on Dungeon cards; house rule H2.11: also from the main board.
     game, state = holding("destruction")
     lay(state, "outer", 3, GOBLIN)
     lay(state, "dungeon", 4, RAT)
@@ -128,7 +128,7 @@ def test_destruction_cast_on_the_main_board_reaches_a_dungeon_card():
 
 
 def test_destruction_is_offered_on_the_main_board_for_a_dungeon_card_alone():
-    # Dungeon 10.1 and the house ruling: a Dungeon card is enough for the Spell to be worth casting.
+    # Dungeon 10.1 and house rule H2.11: a Dungeon card is enough for the Spell to be worth casting.
     game, state = holding("destruction", "displacement", "metamorph")
     assert casts(game, state) == []
     lay(state, "dungeon", 4, RAT)
@@ -163,7 +163,7 @@ def test_metamorph_cast_on_the_main_board_sends_a_dungeon_card_back_into_the_dun
 
 
 def test_a_hex_cast_on_the_main_board_is_laid_on_a_dungeon_space_and_strikes_there():
-    # Dungeon 10.2: the Hex may be played on Dungeon spaces; house ruling: also from the main board.
+    # Dungeon 10.2: the Hex may be played on Dungeon spaces; house rule H2.11: also from the main board.
     game, state = holding("hex")
     _, after = act(game, state, f"cast:{spell('hex')}")
     options = after["choice"]["options"]
@@ -209,7 +209,7 @@ def test_without_the_dungeon_the_spells_reach_only_the_casters_region():
 
 
 def test_the_dungeon_options_of_a_spell_cast_on_the_main_board_name_the_dungeon_space():
-    # The house ruling's choices say where each option acts, so a player can follow them.
+    # House rule H2.11: the choices say where each option acts, so a player can follow them.
     ctx = holding()[0].ctx
     assert option_label(ctx, "destroy:outer", f"dungeon:6:{RAT}") == (
         "Destroy the Giant Rat on the Guard Room (Dungeon 6)"

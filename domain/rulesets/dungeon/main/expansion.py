@@ -79,7 +79,7 @@ class DungeonExpansion(Expansion[MainContext]):
             summaries={c.id: c.summary for c in cards},
             outcomes={"doorway": _doorway},
             sheet_keys=dict(SHEET_KEYS),
-            reached=frozenset({BOARD}),  # house ruling: Spells reach the Dungeon (Dungeon 10.1-10.2)
+            reached=frozenset({BOARD}),  # house rule H2.11, Spells reach the Dungeon (Dungeon 10.1-10.2)
             forced_moves=frozenset({FLEEING, DEFEATED}),  # Dungeon 9.1-9.2, 7.3: toward the Entrance
         )
 

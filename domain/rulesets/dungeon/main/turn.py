@@ -131,7 +131,7 @@ def roll(ctx: MainContext, res: Resolution, board: DungeonBoard, player: str) ->
     space reached, unless other characters there give a choice (True: the player chooses)."""
     sheet = flags(res.state, player)
     forced = _forced(sheet)
-    # Dungeon 10.3: a Misdirection turns a move; house ruling: not a move forced toward the Entrance.
+    # Dungeon 10.3: a Misdirection turns a move; house rule H2.10: not a move forced toward the Entrance.
     backwards = spend_misdirection(res, player, forced) or bool(forced)
     reason = "flight" if sheet["fleeing"] else "retreat" if sheet["defeated"] else "roll"
     (face,), draws = res.dice.roll(6)

@@ -89,7 +89,7 @@ class ExpansionContent(Generic[Ctx]):
     # ruling: Spells reach the Dungeon, Dungeon 10.1-10.2).
     reached: frozenset[str] = frozenset()
     # Its sheet keys that, while true, send every move of the character one way, so that a Misdirection
-    # does nothing to it (house ruling: Misdirection and forced moves, Dungeon 7.3, 9.1-9.2).
+    # does nothing to it (house rule H2.10, Misdirection and forced moves, Dungeon 7.3, 9.1-9.2).
     forced_moves: frozenset[str] = frozenset()
 
 

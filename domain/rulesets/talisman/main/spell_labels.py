@@ -9,7 +9,7 @@ KINDS = frozenset({"destroy", "displace", "displace-to", "metamorph", "lay"})
 
 def located(option: str, board: str) -> tuple[str, int, str]:
     """Returns (board, space, card) of a card or space Spell's option: `<space>[:<card>]` on the choice's
-    `board`, or `<board>:<space>[:<card>]` on a board reached from there (house ruling: Spells reach the
+    `board`, or `<board>:<space>[:<card>]` on a board reached from there (house rule H2.11, Spells reach the
     Dungeon); card "" for a space alone."""
     head, _, rest = option.partition(":")
     if not head.isdigit():

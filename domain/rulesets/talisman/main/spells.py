@@ -17,7 +17,7 @@ Dungeon's Entrance (7.3, 9.1-9.2), so it is not offered at one, and one already 
 the forced move without turning it. No Spell crosses the Keep's border either way and none that moves
 or alters movement is cast in it (Keep 11). House: the Spells on cards and spaces act on the main board
 and the Dungeon only (Dungeon 10.1-10.2 name the Dungeon; the Keep's seed names none), not on the
-Keep's cards and spaces; cast from the main board they reach the Dungeon's too (house ruling: Spells
+Keep's cards and spaces; cast from the main board they reach the Dungeon's too (house rule H2.11: Spells
 reach the Dungeon, `spells_cards`).
 """
 
@@ -173,7 +173,7 @@ def misdirected(sheet: Any) -> bool:
 
 def moves_forced(ctx: MainContext, sheet: Any) -> bool:
     """Tells whether every move of the character must go one way (fleeing the Dungeon, or moving back
-    after a defeat there), so that a Misdirection would do nothing (house ruling: Misdirection and
+    after a defeat there), so that a Misdirection would do nothing (house rule H2.10, Misdirection and
     forced moves)."""
     return any(sheet.get(key) for content in ctx.expansion_contents for key in content.forced_moves)
 

@@ -71,7 +71,7 @@ def spaces_of(state: Any, board: str) -> list[int]:
 
 def reached(ctx: MainContext, board: str) -> list[str]:
     """Returns the boards whose cards and spaces a card or space Spell cast on `board` reaches: its own
-    (its region) and, from the main board, the expansions' boards open to them (house ruling: Spells
+    (its region) and, from the main board, the expansions' boards open to them (house rule H2.11: Spells
     reach the Dungeon, Dungeon 10.1-10.2)."""
     if ctx.expansion_on(board) is not None:
         return [board]
